@@ -1,0 +1,20 @@
+//! The Tengen referee.
+//!
+//! Everything the server needs to know about gomoku and renju rules lives
+//! here, and nowhere else: board and notation ([`Point`], [`Board`]), the
+//! five rules of each [`Variant`], and renju's forbidden moves
+//! ([`Board::forbidden`], [`Board::forbidden_points`]).
+//!
+//! The crate is pure: no I/O, no async, no clock reads. Anything that depends
+//! on time takes the time as an argument, so every rule can be tested
+//! exhaustively and replayed exactly.
+
+mod board;
+mod forbidden;
+mod lines;
+mod pattern;
+mod point;
+
+pub use board::{Board, BoardError, Variant};
+pub use forbidden::Forbidden;
+pub use point::{Color, MAX_SIZE, Point, PointError, STANDARD_SIZE};
