@@ -1,0 +1,47 @@
+//! `tengen`: the Tengen terminal client.
+//!
+//! This file only parses the command line and dispatches; each subcommand
+//! lives in its own module (`analyze` now; `play`, `watch`, `replay`, ...
+//! later) and returns the process exit status it wants.
+
+use std::io;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod analyze;
+
+/// Tengen: gomoku and renju. The terminal client.
+#[derive(Parser)]
+#[command(name = "tengen", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Renju forbidden points (and winners) of positions, offline.
+    Analyze(analyze::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Analyze(args) => analyze::run(&args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            // A reader that went away (`tengen analyze | head`) is a normal
+            // way for a stream to end, not something to complain about.
+            let broken_pipe = err
+                .downcast_ref::<io::Error>()
+                .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe);
+            if !broken_pipe {
+                eprintln!("tengen: {err:#}");
+            }
+            ExitCode::FAILURE
+        }
+    }
+}
