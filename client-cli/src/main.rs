@@ -11,7 +11,7 @@ use clap::{Parser, Subcommand};
 
 mod analyze;
 
-/// Tengen: gomoku and renju. The terminal client.
+/// The Tengen terminal client (gomoku and renju).
 #[derive(Parser)]
 #[command(name = "tengen", version)]
 struct Cli {
@@ -21,7 +21,6 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Renju forbidden points (and winners) of positions, offline.
     Analyze(analyze::Args),
 }
 
