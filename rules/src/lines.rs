@@ -39,21 +39,26 @@ fn locate(d: usize, p: Point, size: u8) -> (usize, u32) {
 
 impl Lines {
     pub(crate) fn new(size: u8) -> Lines {
-        let mut lines = Lines {
+        let n = size as usize;
+        // Bits `lo..=hi` (line positions) are on the board; all else is blocked.
+        let open = |lo: usize, hi: usize| !(((1u32 << (hi - lo + 1)) - 1) << (lo as u32 + PAD));
+        let mut blocked = [[u32::MAX; LINES]; 4];
+        for l in 0..n {
+            blocked[0][l] = open(0, n - 1);
+            blocked[1][l] = open(0, n - 1);
+        }
+        // Both diagonal kinds index their lines so that line `l` holds the
+        // columns `max(0, l - (n - 1))..=min(n - 1, l)`.
+        for l in 0..2 * n - 1 {
+            let m = open(l.saturating_sub(n - 1), l.min(n - 1));
+            blocked[2][l] = m;
+            blocked[3][l] = m;
+        }
+        Lines {
             size,
             black: [[0; LINES]; 4],
-            blocked: [[u32::MAX; LINES]; 4],
-        };
-        for y in 0..size {
-            for x in 0..size {
-                let p = Point::new(x, y);
-                for d in 0..4 {
-                    let (l, pos) = locate(d, p, size);
-                    lines.blocked[d][l] &= !(1 << (pos + PAD));
-                }
-            }
+            blocked,
         }
-        lines
     }
 
     #[inline]
@@ -87,5 +92,28 @@ impl Lines {
             (self.black[d][l] >> pos) & 0x7FF,
             (self.blocked[d][l] >> pos) & 0x7FF,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The arithmetic masks of `new` agree with locating every point.
+    #[test]
+    fn open_cells_are_exactly_the_board() {
+        for size in [5u8, 15, 19] {
+            let lines = Lines::new(size);
+            let mut expect = [[u32::MAX; LINES]; 4];
+            for y in 0..size {
+                for x in 0..size {
+                    for (d, e) in expect.iter_mut().enumerate() {
+                        let (l, pos) = locate(d, Point::new(x, y), size);
+                        e[l] &= !(1 << (pos + PAD));
+                    }
+                }
+            }
+            assert_eq!(lines.blocked, expect, "size {size}");
+        }
     }
 }
