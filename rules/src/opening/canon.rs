@@ -46,7 +46,10 @@ pub struct Opening {
     pub code: &'static str,
     /// Chinese name in simplified characters, as in RULES.md (`花月`).
     pub chinese: &'static str,
-    /// Chinese name in traditional characters, as in seed 000 (`花月`).
+    /// Chinese name in traditional characters, as in seed 000 (`長星`),
+    /// except 松月: the seed's `鬆月` is a mechanical conversion of the
+    /// simplified 松 (pine, the Japanese name's 松月 Shogetsu) into 鬆
+    /// (loose); [`Opening::by_name`] accepts it all the same.
     pub chinese_traditional: &'static str,
     /// Romanised Japanese name, as in RULES.md (`Kagetsu`).
     pub romanized: &'static str,
