@@ -12,6 +12,7 @@
 mod board;
 mod forbidden;
 mod lines;
+pub mod opening;
 mod pattern;
 mod point;
 
