@@ -43,16 +43,20 @@ impl Lines {
         // Bits `lo..=hi` (line positions) are on the board; all else is blocked.
         let open = |lo: usize, hi: usize| !(((1u32 << (hi - lo + 1)) - 1) << (lo as u32 + PAD));
         let mut blocked = [[u32::MAX; LINES]; 4];
-        for l in 0..n {
-            blocked[0][l] = open(0, n - 1);
-            blocked[1][l] = open(0, n - 1);
-        }
+        let [rows, cols, diags, antis] = &mut blocked;
+        rows[..n].fill(open(0, n - 1));
+        cols[..n].fill(open(0, n - 1));
         // Both diagonal kinds index their lines so that line `l` holds the
         // columns `max(0, l - (n - 1))..=min(n - 1, l)`.
-        for l in 0..2 * n - 1 {
+        for (l, (d, a)) in diags
+            .iter_mut()
+            .zip(antis.iter_mut())
+            .enumerate()
+            .take(2 * n - 1)
+        {
             let m = open(l.saturating_sub(n - 1), l.min(n - 1));
-            blocked[2][l] = m;
-            blocked[3][l] = m;
+            *d = m;
+            *a = m;
         }
         Lines {
             size,
