@@ -48,11 +48,27 @@ fn claim_right_after_the_forbidden_move_wins() {
         let ev = g.apply(Seat::Second, Action::ClaimForbidden, 0).unwrap();
         assert_eq!(
             ev[0],
-            Event::ClaimUpheld { seat: Seat::Second, point: p(&last), kind }
+            Event::ClaimUpheld {
+                seat: Seat::Second,
+                point: p(&last),
+                kind
+            }
         );
         let r = game_over(&ev).unwrap();
-        assert_eq!(r.outcome, Outcome::Win { seat: Seat::Second, color: Color::White });
-        assert_eq!(r.reason, ResultReason::ForbiddenClaimed { point: p(&last), forbidden: kind });
+        assert_eq!(
+            r.outcome,
+            Outcome::Win {
+                seat: Seat::Second,
+                color: Color::White
+            }
+        );
+        assert_eq!(
+            r.reason,
+            ResultReason::ForbiddenClaimed {
+                point: p(&last),
+                forbidden: kind
+            }
+        );
     }
 }
 
@@ -64,11 +80,19 @@ fn a_forbidden_move_stands_once_white_plays_on() {
     let ev = g.apply(Seat::Second, Action::ClaimForbidden, 0).unwrap();
     assert_eq!(
         ev,
-        vec![Event::Violation { seat: Seat::Second, kind: ViolationKind::FalseClaim, count: 1 }]
+        vec![Event::Violation {
+            seat: Seat::Second,
+            kind: ViolationKind::FalseClaim,
+            count: 1
+        }]
     );
     assert!(!g.is_over());
     assert_eq!(g.violations(Seat::Second), 1);
-    assert_eq!(g.board().get(p("I8")), Some(Color::Black), "the stone stays");
+    assert_eq!(
+        g.board().get(p("I8")),
+        Some(Color::Black),
+        "the stone stays"
+    );
     // Black plays on normally.
     play(&mut g, "M12");
     assert_eq!(g.to_act(), Some(Seat::Second));
@@ -79,8 +103,15 @@ fn any_white_action_ends_the_claim_on_the_last_stone() {
     // White declines black's draw offer instead of claiming at once.
     let mut g = renju(ForbiddenHandling::Claim);
     let last = setup(&mut g, &DOUBLE_THREE, Forbidden::DoubleThree);
-    g.apply(Seat::First, Action::Place { point: p(&last), offer_draw: true }, 0)
-        .unwrap();
+    g.apply(
+        Seat::First,
+        Action::Place {
+            point: p(&last),
+            offer_draw: true,
+        },
+        0,
+    )
+    .unwrap();
     g.apply(Seat::Second, Action::DeclineDraw, 0).unwrap();
     let ev = g.apply(Seat::Second, Action::ClaimForbidden, 0).unwrap();
     assert!(matches!(ev[0], Event::Violation { count: 1, .. }));
@@ -107,7 +138,11 @@ fn an_overline_can_be_claimed_late() {
     let ev = g.apply(Seat::Second, Action::ClaimForbidden, 0).unwrap();
     assert_eq!(
         ev[0],
-        Event::ClaimUpheld { seat: Seat::Second, point: p("L8"), kind: Forbidden::Overline }
+        Event::ClaimUpheld {
+            seat: Seat::Second,
+            point: p("L8"),
+            kind: Forbidden::Overline
+        }
     );
     assert_eq!(game_over(&ev).unwrap().winner(), Some(Seat::Second));
 }
@@ -120,9 +155,22 @@ fn two_false_claims_lose() {
     assert!(matches!(ev.as_slice(), [Event::Violation { count: 1, .. }]));
     play(&mut g, "L12 A3");
     let ev = g.apply(Seat::Second, Action::ClaimForbidden, 0).unwrap();
-    assert!(matches!(ev[0], Event::Violation { seat: Seat::Second, count: 2, .. }));
+    assert!(matches!(
+        ev[0],
+        Event::Violation {
+            seat: Seat::Second,
+            count: 2,
+            ..
+        }
+    ));
     let r = game_over(&ev).unwrap();
-    assert_eq!(r.outcome, Outcome::Win { seat: Seat::First, color: Color::Black });
+    assert_eq!(
+        r.outcome,
+        Outcome::Win {
+            seat: Seat::First,
+            color: Color::Black
+        }
+    );
     assert_eq!(r.reason, ResultReason::Violations { seat: Seat::Second });
 }
 
@@ -130,7 +178,10 @@ fn two_false_claims_lose() {
 fn claims_refused_without_penalty_where_they_do_not_apply() {
     let mut g = renju(ForbiddenHandling::Claim);
     play(&mut g, "H8 A1");
-    assert_eq!(refused(&mut g, Seat::First, Action::ClaimForbidden, 0), GameError::ClaimByBlack);
+    assert_eq!(
+        refused(&mut g, Seat::First, Action::ClaimForbidden, 0),
+        GameError::ClaimByBlack
+    );
     for mode in [ForbiddenHandling::Lose, ForbiddenHandling::Block] {
         let mut g = renju(mode);
         play(&mut g, "H8 A1");
@@ -138,7 +189,10 @@ fn claims_refused_without_penalty_where_they_do_not_apply() {
             refused(&mut g, Seat::Second, Action::ClaimForbidden, 0),
             GameError::ClaimsDisabled
         );
-        assert!(!g.allowed(Seat::Second, 0).contains(&ActionKind::ClaimForbidden));
+        assert!(
+            !g.allowed(Seat::Second, 0)
+                .contains(&ActionKind::ClaimForbidden)
+        );
     }
     for rs in [RuleSet::Freestyle, RuleSet::Gomoku] {
         let mut g = new_game(rs);
@@ -163,8 +217,20 @@ fn lose_mode_ends_the_game_at_once() {
         let ev = play(&mut g, &last);
         assert!(matches!(&ev[0], Event::Moved { mv, .. } if mv.point == Some(p(&last))));
         let r = game_over(&ev).unwrap();
-        assert_eq!(r.outcome, Outcome::Win { seat: Seat::Second, color: Color::White });
-        assert_eq!(r.reason, ResultReason::ForbiddenPlayed { point: p(&last), forbidden: kind });
+        assert_eq!(
+            r.outcome,
+            Outcome::Win {
+                seat: Seat::Second,
+                color: Color::White
+            }
+        );
+        assert_eq!(
+            r.reason,
+            ResultReason::ForbiddenPlayed {
+                point: p(&last),
+                forbidden: kind
+            }
+        );
     }
 }
 
@@ -178,7 +244,13 @@ fn block_mode_refuses_the_point_and_changes_nothing() {
         let mut g = renju(ForbiddenHandling::Block);
         let last = setup(&mut g, black, kind);
         let err = refused(&mut g, Seat::First, Action::place(p(&last)), 0);
-        assert_eq!(err, GameError::ForbiddenPoint { point: p(&last), kind });
+        assert_eq!(
+            err,
+            GameError::ForbiddenPoint {
+                point: p(&last),
+                kind
+            }
+        );
         play(&mut g, "M12");
         assert_eq!(g.to_act(), Some(Seat::Second));
     }
@@ -216,7 +288,12 @@ fn a_claim_room_never_lets_on() {
     assert!(!leaks(&serde_json::to_string(&ev_bad).unwrap()));
     // The same prompt for white, claim included in both.
     assert_eq!(bad.prompt(0), good.prompt(0));
-    assert!(bad.prompt(0).unwrap().may.contains(&ActionKind::ClaimForbidden));
+    assert!(
+        bad.prompt(0)
+            .unwrap()
+            .may
+            .contains(&ActionKind::ClaimForbidden)
+    );
     // Nothing in the public state, nor in the allowed actions of either seat.
     let snap = serde_json::to_string(&bad.snapshot(0)).unwrap();
     assert!(!leaks(&snap), "{snap}");
@@ -227,7 +304,11 @@ fn a_claim_room_never_lets_on() {
     let Some(Event::GameOver { forbidden, .. }) = ev.last() else {
         panic!("game over expected")
     };
-    let expected = vec![ForbiddenStone { move_number: 9, point: p("I8"), kind: Forbidden::DoubleThree }];
+    let expected = vec![ForbiddenStone {
+        move_number: 9,
+        point: p("I8"),
+        kind: Forbidden::DoubleThree,
+    }];
     assert_eq!(forbidden, &expected);
     assert_eq!(bad.snapshot(0).forbidden, expected);
 }

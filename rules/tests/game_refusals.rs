@@ -12,9 +12,15 @@ use tengen_rules::game::{
 #[test]
 fn not_your_turn() {
     let mut g = new_game(RuleSet::Freestyle);
-    assert_eq!(refused(&mut g, Seat::Second, Action::place(p("H8")), 0), GameError::NotYourTurn);
+    assert_eq!(
+        refused(&mut g, Seat::Second, Action::place(p("H8")), 0),
+        GameError::NotYourTurn
+    );
     play(&mut g, "H8 I9 J10 A1 A2");
-    assert_eq!(refused(&mut g, Seat::First, Action::pass(), 0), GameError::NotYourTurn);
+    assert_eq!(
+        refused(&mut g, Seat::First, Action::pass(), 0),
+        GameError::NotYourTurn
+    );
     assert!(!g.allowed(Seat::First, 0).contains(&ActionKind::Place));
 }
 
@@ -23,7 +29,10 @@ fn off_board_and_occupied() {
     let mut g = new_game(RuleSet::Gomoku);
     play(&mut g, "H8");
     let off = Point::new(15, 3);
-    assert_eq!(refused(&mut g, Seat::Second, Action::place(off), 0), GameError::OffBoard { point: off });
+    assert_eq!(
+        refused(&mut g, Seat::Second, Action::place(off), 0),
+        GameError::OffBoard { point: off }
+    );
     assert_eq!(
         refused(&mut g, Seat::Second, Action::place(p("H8")), 0),
         GameError::Occupied { point: p("H8") }
@@ -50,7 +59,10 @@ fn no_pass_before_five_stones() {
     let mut g = new_game(RuleSet::Renju);
     play(&mut g, "H8 A1 L12 A3");
     assert!(!g.allowed(Seat::First, 0).contains(&ActionKind::Pass));
-    assert_eq!(refused(&mut g, Seat::First, Action::pass(), 0), GameError::PassNotAllowed);
+    assert_eq!(
+        refused(&mut g, Seat::First, Action::pass(), 0),
+        GameError::PassNotAllowed
+    );
     play(&mut g, "D12");
     assert!(g.allowed(Seat::Second, 0).contains(&ActionKind::Pass));
     play(&mut g, "pass");
@@ -61,24 +73,48 @@ fn swap_decisions() {
     let mut g = game(GameConfig::new(RuleSet::Gomoku));
     assert_eq!(g.config().opening, Opening::SwapAfterThree);
     // No swap to decide yet.
-    assert_eq!(refused(&mut g, Seat::First, Action::Swap, 0), GameError::NoSwapDecision);
-    assert_eq!(refused(&mut g, Seat::Second, Action::Keep, 0), GameError::NotYourTurn);
+    assert_eq!(
+        refused(&mut g, Seat::First, Action::Swap, 0),
+        GameError::NoSwapDecision
+    );
+    assert_eq!(
+        refused(&mut g, Seat::Second, Action::Keep, 0),
+        GameError::NotYourTurn
+    );
     play(&mut g, "H8 I9 J10");
     assert_eq!(
         refused(&mut g, Seat::Second, Action::place(p("A1")), 0),
         GameError::SwapDecisionPending
     );
-    assert_eq!(refused(&mut g, Seat::Second, Action::pass(), 0), GameError::SwapDecisionPending);
-    assert_eq!(refused(&mut g, Seat::First, Action::Swap, 0), GameError::NotYourTurn);
-    assert_eq!(refused(&mut g, Seat::First, Action::place(p("A1")), 0), GameError::NotYourTurn);
+    assert_eq!(
+        refused(&mut g, Seat::Second, Action::pass(), 0),
+        GameError::SwapDecisionPending
+    );
+    assert_eq!(
+        refused(&mut g, Seat::First, Action::Swap, 0),
+        GameError::NotYourTurn
+    );
+    assert_eq!(
+        refused(&mut g, Seat::First, Action::place(p("A1")), 0),
+        GameError::NotYourTurn
+    );
     g.apply(Seat::Second, Action::Swap, 0).unwrap();
     // Once only.
-    assert_eq!(refused(&mut g, Seat::First, Action::Swap, 0), GameError::NoSwapDecision);
-    assert_eq!(refused(&mut g, Seat::Second, Action::Keep, 0), GameError::NotYourTurn);
+    assert_eq!(
+        refused(&mut g, Seat::First, Action::Swap, 0),
+        GameError::NoSwapDecision
+    );
+    assert_eq!(
+        refused(&mut g, Seat::Second, Action::Keep, 0),
+        GameError::NotYourTurn
+    );
     // Free openings never ask.
     let mut g = new_game(RuleSet::Gomoku);
     play(&mut g, "H8 I9 J10");
-    assert_eq!(refused(&mut g, Seat::Second, Action::Swap, 0), GameError::NoSwapDecision);
+    assert_eq!(
+        refused(&mut g, Seat::Second, Action::Swap, 0),
+        GameError::NoSwapDecision
+    );
 }
 
 #[test]
@@ -86,7 +122,10 @@ fn abort_only_before_both_have_acted() {
     let mut g = new_game(RuleSet::Gomoku);
     play(&mut g, "H8 I9");
     for seat in Seat::BOTH {
-        assert_eq!(refused(&mut g, seat, Action::Abort, 0), GameError::AbortNotAllowed);
+        assert_eq!(
+            refused(&mut g, seat, Action::Abort, 0),
+            GameError::AbortNotAllowed
+        );
         assert!(!g.allowed(seat, 0).contains(&ActionKind::Abort));
     }
     let before = g.clone();
@@ -112,13 +151,20 @@ fn after_the_end_everything_is_refused() {
             Action::Resign,
             Action::Abort,
         ] {
-            assert_eq!(refused(&mut g, seat, action, 1), GameError::GameOver, "{action:?}");
+            assert_eq!(
+                refused(&mut g, seat, action, 1),
+                GameError::GameOver,
+                "{action:?}"
+            );
         }
         assert!(g.allowed(seat, 1).is_empty());
     }
     let before = g.clone();
     assert!(g.tick(1_000_000).is_empty());
-    assert_eq!(g.declare_abandoned(Seat::First, 5), Err(GameError::GameOver));
+    assert_eq!(
+        g.declare_abandoned(Seat::First, 5),
+        Err(GameError::GameOver)
+    );
     assert_eq!(g.declare_aborted(5), Err(GameError::GameOver));
     assert_eq!(g, before);
     assert_eq!(g.next_deadline(), None);
@@ -132,7 +178,10 @@ fn time_up_and_time_going_backwards() {
     play_at(&mut g, "H8", 1_000, 0);
     assert_eq!(
         refused(&mut g, Seat::Second, Action::place(p("I9")), 500),
-        GameError::TimeWentBackwards { now: 500, last: 1_000 }
+        GameError::TimeWentBackwards {
+            now: 500,
+            last: 1_000
+        }
     );
     assert_eq!(g.flag_at(), Some(11_000));
     // At the flag instant every input is refused until the server ticks.

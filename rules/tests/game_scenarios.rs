@@ -23,11 +23,20 @@ fn freestyle_black_five() {
     let ev = play(&mut g, &with_far_white(&["H8", "I8", "J8", "K8", "L8"]));
     let r = game_over(&ev).expect("black made five");
     assert_eq!(r.outcome, win(Seat::First, Color::Black));
-    assert_eq!(r.reason, ResultReason::Five { line: pts("H8 I8 J8 K8 L8") });
+    assert_eq!(
+        r.reason,
+        ResultReason::Five {
+            line: pts("H8 I8 J8 K8 L8")
+        }
+    );
     assert_eq!(g.result(), Some(r));
     assert_eq!(g.moves().len(), 9);
     assert!(g.prompt(0).is_none() && g.to_act().is_none());
-    assert_eq!(g.allowed(Seat::First, 0), vec![], "nothing is allowed after the end");
+    assert_eq!(
+        g.allowed(Seat::First, 0),
+        vec![],
+        "nothing is allowed after the end"
+    );
 }
 
 #[test]
@@ -35,11 +44,21 @@ fn overlines_per_rule_set() {
     // Black H8 I8 J8 K8 . M8, then L8 makes six.
     let six = with_far_white(&["H8", "I8", "J8", "K8", "M8", "L8"]);
     let mut fs = new_game(RuleSet::Freestyle);
-    let r = game_over(&play(&mut fs, &six)).cloned().expect("freestyle: six wins");
-    assert_eq!(r.reason, ResultReason::Five { line: pts("H8 I8 J8 K8 L8 M8") });
+    let r = game_over(&play(&mut fs, &six))
+        .cloned()
+        .expect("freestyle: six wins");
+    assert_eq!(
+        r.reason,
+        ResultReason::Five {
+            line: pts("H8 I8 J8 K8 L8 M8")
+        }
+    );
 
     let mut gm = new_game(RuleSet::Gomoku);
-    assert!(game_over(&play(&mut gm, &six)).is_none(), "gomoku: six does not win");
+    assert!(
+        game_over(&play(&mut gm, &six)).is_none(),
+        "gomoku: six does not win"
+    );
     assert!(!gm.is_over());
     assert_eq!(gm.to_act(), Some(Seat::Second));
 
@@ -67,7 +86,12 @@ fn overlines_per_rule_set() {
         assert_eq!(r.is_some(), wins, "{rs}");
         if let Some(r) = r {
             assert_eq!(r.outcome, win(Seat::Second, Color::White));
-            assert_eq!(r.reason, ResultReason::Five { line: pts("A1 A2 A3 A4 A5 A6") });
+            assert_eq!(
+                r.reason,
+                ResultReason::Five {
+                    line: pts("A1 A2 A3 A4 A5 A6")
+                }
+            );
         }
     }
 }
@@ -75,9 +99,12 @@ fn overlines_per_rule_set() {
 #[test]
 fn renju_black_exact_five_and_white_five() {
     let mut g = new_game(RuleSet::Renju);
-    let r = game_over(&play(&mut g, &with_far_white(&["H8", "G8", "F8", "E8", "D8"])))
-        .cloned()
-        .unwrap();
+    let r = game_over(&play(
+        &mut g,
+        &with_far_white(&["H8", "G8", "F8", "E8", "D8"]),
+    ))
+    .cloned()
+    .unwrap();
     assert_eq!(r.outcome, win(Seat::First, Color::Black));
 
     let mut g = game(GameConfig::free(RuleSet::Renju));
@@ -95,14 +122,21 @@ fn renju_first_move_prompt_names_the_centre() {
     assert_eq!(pr.seat, Seat::First);
     assert_eq!(
         pr.task,
-        Task::Place { color: Color::Black, move_number: 1, within: Some(1) }
+        Task::Place {
+            color: Color::Black,
+            move_number: 1,
+            within: Some(1)
+        }
     );
     assert_eq!(
         pr.may,
         vec![ActionKind::Place, ActionKind::Resign, ActionKind::Abort]
     );
     let g = new_game(RuleSet::Gomoku);
-    assert!(matches!(g.prompt(0).unwrap().task, Task::Place { within: None, .. }));
+    assert!(matches!(
+        g.prompt(0).unwrap().task,
+        Task::Place { within: None, .. }
+    ));
 }
 
 fn swap_game(rs: RuleSet) -> tengen_rules::game::Game {
@@ -117,25 +151,46 @@ fn swap_after_three_taken() {
         let mut g = swap_game(rs);
         let pr = g.prompt(0).unwrap();
         assert_eq!(pr.seat, Seat::Second, "white decides");
-        assert_eq!(pr.task, Task::DecideSwap { color: Color::White });
+        assert_eq!(
+            pr.task,
+            Task::DecideSwap {
+                color: Color::White
+            }
+        );
         assert!(pr.may.contains(&ActionKind::Swap) && pr.may.contains(&ActionKind::Keep));
         assert!(!pr.may.contains(&ActionKind::Place));
         let ev = g.apply(Seat::Second, Action::Swap, 0).unwrap();
         assert!(matches!(
             ev.as_slice(),
-            [Event::SwapDecided { seat: Seat::Second, swapped: true, black: Seat::Second, .. }]
+            [Event::SwapDecided {
+                seat: Seat::Second,
+                swapped: true,
+                black: Seat::Second,
+                ..
+            }]
         ));
         assert_eq!(g.seat_of(Color::Black), Seat::Second);
         assert_eq!(g.color_of(Seat::First), Color::White);
         // The opener now plays white 4, and the swap is not offered again.
         let pr = g.prompt(0).unwrap();
         assert_eq!(pr.seat, Seat::First);
-        assert_eq!(pr.task, Task::Place { color: Color::White, move_number: 4, within: None });
+        assert_eq!(
+            pr.task,
+            Task::Place {
+                color: Color::White,
+                move_number: 4,
+                within: None
+            }
+        );
         // Black (now the second seat) goes on to win with the stones it took.
         let ev = play(&mut g, "A1 H9 A3 H10 A5 H11 A7 H12");
         let r = game_over(&ev).unwrap();
         assert_eq!(r.outcome, win(Seat::Second, Color::Black), "{rs}");
-        assert_eq!(g.moves()[0].seat, Seat::First, "history keeps who played what");
+        assert_eq!(
+            g.moves()[0].seat,
+            Seat::First,
+            "history keeps who played what"
+        );
         assert_eq!(g.moves()[4].seat, Seat::Second);
     }
 }
@@ -146,11 +201,23 @@ fn swap_after_three_kept() {
     let ev = g.apply(Seat::Second, Action::Keep, 0).unwrap();
     assert!(matches!(
         ev.as_slice(),
-        [Event::SwapDecided { seat: Seat::Second, swapped: false, black: Seat::First, .. }]
+        [Event::SwapDecided {
+            seat: Seat::Second,
+            swapped: false,
+            black: Seat::First,
+            ..
+        }]
     ));
     let pr = g.prompt(0).unwrap();
     assert_eq!(pr.seat, Seat::Second);
-    assert_eq!(pr.task, Task::Place { color: Color::White, move_number: 4, within: None });
+    assert_eq!(
+        pr.task,
+        Task::Place {
+            color: Color::White,
+            move_number: 4,
+            within: None
+        }
+    );
     play(&mut g, "A1");
     assert_eq!(g.to_act(), Some(Seat::First));
 }
@@ -175,7 +242,12 @@ fn abort_while_a_seat_has_not_acted() {
     let ev = g.apply(Seat::Second, Action::Abort, 1).unwrap();
     let r = game_over(&ev).unwrap();
     assert_eq!(r.outcome, Outcome::Aborted);
-    assert_eq!(r.reason, ResultReason::Aborted { seat: Some(Seat::Second) });
+    assert_eq!(
+        r.reason,
+        ResultReason::Aborted {
+            seat: Some(Seat::Second)
+        }
+    );
     // After black's first move, black itself may still abort.
     let mut g = new_game(RuleSet::Renju);
     play(&mut g, "H8");
@@ -186,7 +258,10 @@ fn abort_while_a_seat_has_not_acted() {
     let mut g = new_game(RuleSet::Renju);
     play(&mut g, "H8");
     let ev = g.declare_aborted(30_000).unwrap();
-    assert_eq!(game_over(&ev).unwrap().reason, ResultReason::Aborted { seat: None });
+    assert_eq!(
+        game_over(&ev).unwrap().reason,
+        ResultReason::Aborted { seat: None }
+    );
 }
 
 #[test]
@@ -197,7 +272,12 @@ fn abandonment_declared_by_the_server() {
     let r = game_over(&ev).unwrap();
     assert_eq!(r.outcome, win(Seat::Second, Color::White));
     assert_eq!(r.reason, ResultReason::Abandonment { seat: Seat::First });
-    assert_eq!(g.declare_abandoned(Seat::Second, 200).unwrap_err().to_string(), "the game is over");
+    assert_eq!(
+        g.declare_abandoned(Seat::Second, 200)
+            .unwrap_err()
+            .to_string(),
+        "the game is over"
+    );
 }
 
 #[test]
@@ -248,7 +328,11 @@ fn fill_order(size: u8) -> String {
 
 #[test]
 fn board_full_is_a_draw() {
-    for (rs, size) in [(RuleSet::Freestyle, 15), (RuleSet::Freestyle, 19), (RuleSet::Gomoku, 15)] {
+    for (rs, size) in [
+        (RuleSet::Freestyle, 15),
+        (RuleSet::Freestyle, 19),
+        (RuleSet::Gomoku, 15),
+    ] {
         let mut g = game(GameConfig::free(rs).with_size(size));
         let ev = play(&mut g, &fill_order(size));
         let r = game_over(&ev).unwrap_or_else(|| panic!("{rs} {size}: not over"));
@@ -257,7 +341,10 @@ fn board_full_is_a_draw() {
         assert!(g.board().is_full());
         assert_eq!(g.moves().len(), size as usize * size as usize);
         // Only the very last stone ended it.
-        let overs = ev.iter().filter(|e| matches!(e, Event::GameOver { .. })).count();
+        let overs = ev
+            .iter()
+            .filter(|e| matches!(e, Event::GameOver { .. }))
+            .count();
         assert_eq!(overs, 1);
     }
 }

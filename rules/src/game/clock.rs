@@ -227,9 +227,10 @@ impl Clocks {
 
     /// The seat that has run out of time at `now`, if any.
     pub fn flagged(&self, now: Millis) -> Option<Seat> {
-        self.flag_at()
-            .filter(|&at| now >= at)
-            .and_then(|_| self.running)
+        match self.flag_at() {
+            Some(at) if now >= at => self.running,
+            _ => None,
+        }
     }
 
     /// Both clocks as of `now` (the running one charged up to `now`, at zero

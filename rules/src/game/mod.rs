@@ -9,15 +9,15 @@
 //! must act and what it may do.
 //!
 //! Modules, one concern each:
-//! - [`config`]: the room's configuration and its validation;
-//! - [`clock`]: the clocks as pure arithmetic;
-//! - [`action`]: seats, actions, prompts (the input vocabulary);
-//! - [`event`]: events, moves and results (the output vocabulary);
-//! - [`error`]: refusals;
-//! - `draw`: draw-offer bookkeeping;
-//! - `machine`: the machine itself;
-//! - [`record`]: the versioned game record and its replay;
-//! - [`notation`]: renju notation and PSQ, and reading any record format.
+//! - [`config`], the room's configuration and its validation;
+//! - [`clock`], the clocks as pure arithmetic;
+//! - [`action`], seats, actions, prompts (the input vocabulary);
+//! - [`event`], events, moves and results (the output vocabulary);
+//! - [`error`], refusals;
+//! - `draw`, draw-offer bookkeeping;
+//! - `machine`, the machine itself;
+//! - [`record`], the versioned game record and its replay;
+//! - [`notation`], renju notation and PSQ, and reading any record format.
 
 pub mod action;
 pub mod clock;

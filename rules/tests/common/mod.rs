@@ -22,7 +22,9 @@ pub fn new_game(rule_set: RuleSet) -> Game {
 pub fn play_at(g: &mut Game, text: &str, t: Millis, step: Millis) -> Vec<Event> {
     let mut events = Vec::new();
     for (i, tok) in text.split_whitespace().enumerate() {
-        let seat = g.to_act().unwrap_or_else(|| panic!("game over before {tok}"));
+        let seat = g
+            .to_act()
+            .unwrap_or_else(|| panic!("game over before {tok}"));
         let action = match tok {
             "pass" => Action::pass(),
             "swap" => Action::Swap,
