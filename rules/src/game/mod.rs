@@ -15,7 +15,7 @@
 //! - [`event`], events, moves and results (the output vocabulary);
 //! - [`error`], refusals;
 //! - `draw`, draw-offer bookkeeping;
-//! - `machine`, the machine itself;
+//! - `machine`, the machine itself (its input handlers in `machine::handlers`);
 //! - [`record`], the versioned game record and its replay;
 //! - [`notation`], renju notation and PSQ, and reading any record format.
 
