@@ -299,6 +299,10 @@ fn a_claim_room_never_lets_on() {
     assert!(!leaks(&snap), "{snap}");
     assert_eq!(bad.allowed(Seat::First, 0), good.allowed(Seat::First, 0));
     assert!(bad.revealed_forbidden().is_empty());
+    assert!(
+        !format!("{bad:?}").contains("DoubleThree"),
+        "not even in a log line"
+    );
     // At the end it may be told.
     let ev = bad.apply(Seat::Second, Action::Resign, 0).unwrap();
     let Some(Event::GameOver { forbidden, .. }) = ev.last() else {

@@ -28,8 +28,10 @@ use crate::board::{Board, Variant};
 use crate::forbidden::Forbidden;
 use crate::point::{Color, Point};
 
-/// What the referee knows and, in `claim` rooms, must not tell yet.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// What the referee knows and, in `claim` rooms, must not tell yet. Its
+/// `Debug` form is redacted, so that not even a log line of the game lets
+/// on.
+#[derive(Clone, Default, PartialEq, Eq)]
 struct Notes {
     /// Black's last stone, if it was forbidden and white has not acted
     /// since it was played.
@@ -37,6 +39,12 @@ struct Notes {
     /// Every black stone that was forbidden when played (overlines stay
     /// claimable until the end).
     forbidden: Vec<ForbiddenStone>,
+}
+
+impl std::fmt::Debug for Notes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Notes { .. }")
+    }
 }
 
 /// The public state of a game, for a client that (re)joins: everything a
