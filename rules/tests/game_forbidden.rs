@@ -316,3 +316,38 @@ fn a_claim_room_never_lets_on() {
     assert_eq!(forbidden, &expected);
     assert_eq!(bad.snapshot(0).forbidden, expected);
 }
+
+#[test]
+fn a_five_made_with_a_forbidden_shape_wins() {
+    // L8 completes H8..L8, and also makes threes on L8 L9 L10 and L8 M9 N10.
+    for mode in [
+        ForbiddenHandling::Block,
+        ForbiddenHandling::Lose,
+        ForbiddenHandling::Claim,
+    ] {
+        let mut g = renju(mode);
+        play(
+            &mut g,
+            &with_far_white(&["H8", "L9", "L10", "M9", "N10", "I8", "J8", "K8"]),
+        );
+        play(&mut g, "C9");
+        let mut without_five = g.board().clone();
+        without_five.remove(p("H8"));
+        assert_eq!(
+            without_five.forbidden(p("L8")),
+            Some(Forbidden::DoubleThree),
+            "test position"
+        );
+        let ev = play(&mut g, "L8");
+        let r = game_over(&ev).unwrap();
+        assert_eq!(
+            r.outcome,
+            Outcome::Win {
+                seat: Seat::First,
+                color: Color::Black
+            },
+            "{mode:?}"
+        );
+        assert!(matches!(r.reason, ResultReason::Five { .. }));
+    }
+}
