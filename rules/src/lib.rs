@@ -3,7 +3,8 @@
 //! Everything the server needs to know about gomoku and renju rules lives
 //! here, and nowhere else: board and notation ([`Point`], [`Board`]), the
 //! five rules of each [`Variant`], and renju's forbidden moves
-//! ([`Board::forbidden`], [`Board::forbidden_points`]).
+//! ([`Board::forbidden`], [`Board::forbidden_points`]), and the game state
+//! machine with its clocks and records ([`game`]).
 //!
 //! The crate is pure: no I/O, no async, no clock reads. Anything that depends
 //! on time takes the time as an argument, so every rule can be tested
@@ -11,6 +12,7 @@
 
 mod board;
 mod forbidden;
+pub mod game;
 mod lines;
 pub mod opening;
 mod pattern;

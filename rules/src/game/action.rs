@@ -1,0 +1,196 @@
+//! What players can do and what the machine asks of them: seats, actions
+//! and prompts.
+//!
+//! These are the machine's input vocabulary and part of the wire protocol
+//! (the server forwards them as they are), so they live apart from the
+//! machine and change only by adding variants.
+
+use serde::{Deserialize, Serialize};
+
+use crate::point::{Color, Point};
+
+/// A player's place at the table. Colours belong to seats only for a while:
+/// they are assigned at the start (the *opener* starts as black) and change
+/// hands when a swap is taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Seat {
+    First,
+    Second,
+}
+
+impl Seat {
+    pub const BOTH: [Seat; 2] = [Seat::First, Seat::Second];
+
+    /// The other seat.
+    pub fn other(self) -> Seat {
+        match self {
+            Seat::First => Seat::Second,
+            Seat::Second => Seat::First,
+        }
+    }
+
+    /// 0 for the first seat, 1 for the second (for per-seat arrays).
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl std::fmt::Display for Seat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Seat::First => "first",
+            Seat::Second => "second",
+        })
+    }
+}
+
+/// Something a seat asks the machine to do (RULES.md §3–§5). Unknown fields
+/// are rejected on input; `offer_draw` may be left out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+#[non_exhaustive]
+pub enum Action {
+    /// Place a stone of the colour to move; `offer_draw` offers a draw with
+    /// the move.
+    Place {
+        point: Point,
+        #[serde(default, skip_serializing_if = "is_false")]
+        offer_draw: bool,
+    },
+    /// Pass instead of placing (not before five stones stand); counts as a
+    /// move.
+    Pass {
+        #[serde(default, skip_serializing_if = "is_false")]
+        offer_draw: bool,
+    },
+    /// Take the other colour when a swap is offered (counts as a move).
+    Swap,
+    /// Keep one's colour when a swap is offered.
+    Keep,
+    /// Offer a draw right after one's own move, before the opponent acts.
+    OfferDraw,
+    AcceptDraw,
+    DeclineDraw,
+    /// White claims that black played a forbidden move (claim rooms only).
+    ClaimForbidden,
+    Resign,
+    /// Cancel the game, unrated (while at least one seat has not acted).
+    Abort,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// The kind of an [`Action`], without its data: what a prompt lists as
+/// allowed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ActionKind {
+    Place,
+    Pass,
+    Swap,
+    Keep,
+    OfferDraw,
+    AcceptDraw,
+    DeclineDraw,
+    ClaimForbidden,
+    Resign,
+    Abort,
+}
+
+impl Action {
+    pub fn kind(&self) -> ActionKind {
+        match self {
+            Action::Place { .. } => ActionKind::Place,
+            Action::Pass { .. } => ActionKind::Pass,
+            Action::Swap => ActionKind::Swap,
+            Action::Keep => ActionKind::Keep,
+            Action::OfferDraw => ActionKind::OfferDraw,
+            Action::AcceptDraw => ActionKind::AcceptDraw,
+            Action::DeclineDraw => ActionKind::DeclineDraw,
+            Action::ClaimForbidden => ActionKind::ClaimForbidden,
+            Action::Resign => ActionKind::Resign,
+            Action::Abort => ActionKind::Abort,
+        }
+    }
+
+    /// A plain stone placement.
+    pub fn place(point: Point) -> Action {
+        Action::Place {
+            point,
+            offer_draw: false,
+        }
+    }
+
+    /// A plain pass.
+    pub fn pass() -> Action {
+        Action::Pass { offer_draw: false }
+    }
+}
+
+/// What the seat that must act is asked to do to move the game on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "task", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Task {
+    /// Place one stone of `color` as move `move_number` (or pass, if the
+    /// prompt allows it). `within`, when set, is the side of the square
+    /// around the centre the stone must go in (1: the centre itself, as
+    /// for renju's first move).
+    Place {
+        color: Color,
+        move_number: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        within: Option<u8>,
+    },
+    /// Decide whether to take the other colour (swap) or keep one's own.
+    DecideSwap { color: Color },
+}
+
+/// Which seat must act now and what it may do. The seat named here is the
+/// one whose clock runs. The other seat may still have actions open (resign,
+/// a draw offer after its move, a claim): see
+/// [`crate::game::Game::allowed`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Prompt {
+    pub seat: Seat,
+    #[serde(flatten)]
+    pub task: Task,
+    /// Every action kind this seat may attempt now.
+    pub may: Vec<ActionKind>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wire_form_is_tagged_snake_case() {
+        let a = Action::place("h8".parse().unwrap());
+        assert_eq!(
+            serde_json::to_string(&a).unwrap(),
+            r#"{"type":"place","point":"H8"}"#
+        );
+        let b: Action =
+            serde_json::from_str(r#"{"type":"place","point":"j10","offer_draw":true}"#).unwrap();
+        assert_eq!(
+            b,
+            Action::Place {
+                point: "J10".parse().unwrap(),
+                offer_draw: true
+            }
+        );
+        assert_eq!(
+            serde_json::from_str::<Action>(r#"{"type":"claim_forbidden"}"#).unwrap(),
+            Action::ClaimForbidden
+        );
+        assert!(serde_json::from_str::<Action>(r#"{"type":"place"}"#).is_err());
+        assert!(serde_json::from_str::<Action>(r#"{"type":"undo"}"#).is_err());
+        assert_eq!(serde_json::to_string(&Seat::Second).unwrap(), "\"second\"");
+        assert_eq!(Seat::First.other(), Seat::Second);
+        assert_eq!(Seat::Second.index(), 1);
+    }
+}

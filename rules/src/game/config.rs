@@ -1,0 +1,459 @@
+//! Room configuration: everything that is fixed when a table is created and
+//! that the machine needs to referee it (RULES.md §3–§8).
+//!
+//! It exists as its own value, separate from the machine, because the lobby
+//! shows it, the record stores it, and the server validates it before a
+//! table is ever created. The rule set (which lines win, whether black has
+//! forbidden moves) and the opening (how the first moves and colours are
+//! settled) are separate fields so that the opening rules of a later issue
+//! (`rif`, `yamaguchi`, `soosorv`, `taraguchi`, `tarannikov`, `swap2`) are
+//! new [`Opening`] variants, not a reshuffle of [`RuleSet`].
+
+use serde::{Deserialize, Serialize};
+
+use crate::board::Variant;
+use crate::point::{MAX_SIZE, STANDARD_SIZE};
+
+/// Milliseconds of the server's monotonic clock, counted from any fixed
+/// origin (the server uses the table's creation). The crate never reads a
+/// clock: every instant is passed in.
+pub type Millis = u64;
+
+/// Which lines win and whether black has forbidden moves (RULES.md §4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RuleSet {
+    /// Five or more wins, for both colours; no forbidden moves.
+    Freestyle,
+    /// Standard gomoku: exactly five wins, for both colours.
+    Gomoku,
+    /// Renju: black 1 on the centre, black wins with exactly five and has
+    /// forbidden moves; white wins with five or more.
+    Renju,
+}
+
+impl RuleSet {
+    /// The five rule of this rule set.
+    pub fn variant(self) -> Variant {
+        match self {
+            RuleSet::Freestyle => Variant::Freestyle,
+            RuleSet::Gomoku => Variant::Gomoku,
+            RuleSet::Renju => Variant::Renju,
+        }
+    }
+
+    /// Whether black has forbidden moves.
+    pub fn has_forbidden_moves(self) -> bool {
+        self == RuleSet::Renju
+    }
+
+    /// The name used in configuration and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            RuleSet::Freestyle => "freestyle",
+            RuleSet::Gomoku => "gomoku",
+            RuleSet::Renju => "renju",
+        }
+    }
+
+    /// The opening a room of this rule set gets unless it asks otherwise:
+    /// gomoku swaps after move 3 (RULES.md §6), the others open freely.
+    pub fn default_opening(self) -> Opening {
+        match self {
+            RuleSet::Gomoku => Opening::SwapAfterThree,
+            RuleSet::Freestyle | RuleSet::Renju => Opening::Free,
+        }
+    }
+}
+
+impl std::fmt::Display for RuleSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for RuleSet {
+    type Err = ConfigError;
+
+    fn from_str(s: &str) -> Result<RuleSet, ConfigError> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "freestyle" => Ok(RuleSet::Freestyle),
+            "gomoku" => Ok(RuleSet::Gomoku),
+            "renju" => Ok(RuleSet::Renju),
+            other => Err(ConfigError::UnknownRuleSet(other.to_string())),
+        }
+    }
+}
+
+/// How the opening is played: who places the first stones and when colours
+/// may change hands (RULES.md §6). New openings are added as new variants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Opening {
+    /// Free opening: black and white alternate from move 1 (renju: black 1
+    /// on the centre).
+    Free,
+    /// Swap after move 3 (三手交换): after black's 3rd stone the player
+    /// holding white may take black instead, once.
+    SwapAfterThree,
+}
+
+/// What happens when black plays a forbidden point (RULES.md §3). Only
+/// meaningful for rule sets where black has forbidden moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ForbiddenHandling {
+    /// The competition rule: the stone stands until white claims it (before
+    /// white's next action; an overline at any time). False claims are
+    /// violations.
+    Claim,
+    /// A forbidden move loses at once.
+    Lose,
+    /// A forbidden point is refused; nothing changes.
+    Block,
+}
+
+/// A time control (RULES.md §7). Times in milliseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TimeControl {
+    /// No clocks at all.
+    Unlimited,
+    /// Each side has `main_ms`; the first to run out loses (包干制).
+    SuddenDeath { main_ms: Millis },
+    /// `main_ms` to start with, plus `increment_ms` after every move (加秒制).
+    Fischer {
+        main_ms: Millis,
+        increment_ms: Millis,
+    },
+    /// `main_ms`, then `periods` periods of `period_ms` (读秒). A period is
+    /// used up only when it runs out before `moves_per_period` moves are made
+    /// in it; making them starts a fresh period.
+    ByoYomi {
+        main_ms: Millis,
+        periods: u32,
+        period_ms: Millis,
+        #[serde(default = "one")]
+        moves_per_period: u32,
+    },
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// Draw-offer limits (RULES.md §5). The seeds' rule that a player's offers
+/// may exceed the opponent's by at most two always applies; these are the
+/// room's extra limits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct DrawPolicy {
+    /// At most this many offers per player and game (`None`: no cap).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_offers: Option<u32>,
+    /// An offer not answered within this time lapses (`None`: it stands
+    /// until answered or declined by a move).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer_ms: Option<Millis>,
+}
+
+/// How far a player's offers may exceed the opponent's (RULES.md §5).
+pub const MAX_OFFER_LEAD: u32 = 2;
+
+/// The default cap on the lag credit a single move may receive.
+pub const DEFAULT_LAG_CREDIT_CAP_MS: Millis = 1_000;
+
+/// A table's configuration. Build one, then [`GameConfig::validate`] it (the
+/// machine refuses an invalid one).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct GameConfig {
+    pub rule_set: RuleSet,
+    pub opening: Opening,
+    /// 15, or 19 in free-style rooms.
+    pub board_size: u8,
+    /// For rule sets with forbidden moves; `None` there means `claim`, the
+    /// competition rule. Must be `None` for the others.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forbidden: Option<ForbiddenHandling>,
+    pub time: TimeControl,
+    #[serde(default)]
+    pub draw: DrawPolicy,
+    /// The most lag credit one move may receive (the server measures the
+    /// lag; the machine caps it here and at the move's elapsed time).
+    #[serde(default = "default_lag_cap")]
+    pub lag_credit_cap_ms: Millis,
+}
+
+fn default_lag_cap() -> Millis {
+    DEFAULT_LAG_CREDIT_CAP_MS
+}
+
+/// Why a configuration was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    #[error("unknown rule set '{0}' (expected freestyle, gomoku or renju)")]
+    UnknownRuleSet(String),
+    #[error("board size {size} is not allowed for {rule_set} (15, or 19 for freestyle)")]
+    BoardSize { rule_set: RuleSet, size: u8 },
+    #[error("the {opening:?} opening is not available for {rule_set}")]
+    Opening { rule_set: RuleSet, opening: Opening },
+    #[error("{0} has no forbidden moves, so forbidden-move handling cannot be set")]
+    ForbiddenHandlingWithoutForbiddenMoves(RuleSet),
+    #[error("main time must be positive for sudden death and Fischer")]
+    ZeroMainTime,
+    #[error("byo-yomi needs at least one period")]
+    ZeroPeriods,
+    #[error("byo-yomi periods must last longer than zero")]
+    ZeroPeriodTime,
+    #[error("byo-yomi needs at least one move per period")]
+    ZeroMovesPerPeriod,
+    #[error("a cap of zero draw offers: leave it unset to allow offers, there is no 'never'")]
+    ZeroOfferCap,
+    #[error("a draw offer's answer time must be positive")]
+    ZeroAnswerTime,
+}
+
+impl GameConfig {
+    /// An untimed room of `rule_set` on the standard board with its default
+    /// opening (renju: `claim` handling).
+    pub fn new(rule_set: RuleSet) -> GameConfig {
+        GameConfig {
+            rule_set,
+            opening: rule_set.default_opening(),
+            board_size: STANDARD_SIZE,
+            forbidden: None,
+            time: TimeControl::Unlimited,
+            draw: DrawPolicy::default(),
+            lag_credit_cap_ms: DEFAULT_LAG_CREDIT_CAP_MS,
+        }
+    }
+
+    /// An untimed free-opening room of `rule_set`: how game records that
+    /// list only stones (renju notation, PSQ) are replayed.
+    pub fn free(rule_set: RuleSet) -> GameConfig {
+        GameConfig {
+            opening: Opening::Free,
+            ..GameConfig::new(rule_set)
+        }
+    }
+
+    pub fn with_opening(mut self, opening: Opening) -> GameConfig {
+        self.opening = opening;
+        self
+    }
+
+    pub fn with_size(mut self, size: u8) -> GameConfig {
+        self.board_size = size;
+        self
+    }
+
+    pub fn with_forbidden(mut self, handling: ForbiddenHandling) -> GameConfig {
+        self.forbidden = Some(handling);
+        self
+    }
+
+    pub fn with_time(mut self, time: TimeControl) -> GameConfig {
+        self.time = time;
+        self
+    }
+
+    pub fn with_draw(mut self, draw: DrawPolicy) -> GameConfig {
+        self.draw = draw;
+        self
+    }
+
+    pub fn with_lag_credit_cap(mut self, cap_ms: Millis) -> GameConfig {
+        self.lag_credit_cap_ms = cap_ms;
+        self
+    }
+
+    /// The forbidden-move handling in force: `None` when black has no
+    /// forbidden moves, otherwise the configured one (default `claim`).
+    pub fn forbidden_handling(&self) -> Option<ForbiddenHandling> {
+        self.rule_set
+            .has_forbidden_moves()
+            .then(|| self.forbidden.unwrap_or(ForbiddenHandling::Claim))
+    }
+
+    /// Checks every field and their combinations.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let rs = self.rule_set;
+        let size_ok = self.board_size == STANDARD_SIZE
+            || (rs == RuleSet::Freestyle && self.board_size == MAX_SIZE);
+        if !size_ok {
+            return Err(ConfigError::BoardSize {
+                rule_set: rs,
+                size: self.board_size,
+            });
+        }
+        let opening_ok = match self.opening {
+            Opening::Free => true,
+            Opening::SwapAfterThree => rs != RuleSet::Renju,
+        };
+        if !opening_ok {
+            return Err(ConfigError::Opening {
+                rule_set: rs,
+                opening: self.opening,
+            });
+        }
+        if self.forbidden.is_some() && !rs.has_forbidden_moves() {
+            return Err(ConfigError::ForbiddenHandlingWithoutForbiddenMoves(rs));
+        }
+        match self.time {
+            TimeControl::Unlimited => {}
+            TimeControl::SuddenDeath { main_ms } | TimeControl::Fischer { main_ms, .. } => {
+                if main_ms == 0 {
+                    return Err(ConfigError::ZeroMainTime);
+                }
+            }
+            TimeControl::ByoYomi {
+                periods,
+                period_ms,
+                moves_per_period,
+                ..
+            } => {
+                if periods == 0 {
+                    return Err(ConfigError::ZeroPeriods);
+                }
+                if period_ms == 0 {
+                    return Err(ConfigError::ZeroPeriodTime);
+                }
+                if moves_per_period == 0 {
+                    return Err(ConfigError::ZeroMovesPerPeriod);
+                }
+            }
+        }
+        if self.draw.max_offers == Some(0) {
+            return Err(ConfigError::ZeroOfferCap);
+        }
+        if self.draw.answer_ms == Some(0) {
+            return Err(ConfigError::ZeroAnswerTime);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_valid_and_resolve_handling() {
+        for rs in [RuleSet::Freestyle, RuleSet::Gomoku, RuleSet::Renju] {
+            let c = GameConfig::new(rs);
+            assert_eq!(c.validate(), Ok(()), "{rs}");
+            assert_eq!(c.forbidden_handling().is_some(), rs == RuleSet::Renju);
+        }
+        assert_eq!(
+            GameConfig::new(RuleSet::Gomoku).opening,
+            Opening::SwapAfterThree
+        );
+        assert_eq!(
+            GameConfig::new(RuleSet::Renju).forbidden_handling(),
+            Some(ForbiddenHandling::Claim)
+        );
+        assert_eq!(
+            GameConfig::new(RuleSet::Renju)
+                .with_forbidden(ForbiddenHandling::Block)
+                .forbidden_handling(),
+            Some(ForbiddenHandling::Block)
+        );
+    }
+
+    #[test]
+    fn validation_refuses_each_bad_field() {
+        let fs = GameConfig::new(RuleSet::Freestyle);
+        assert_eq!(fs.clone().with_size(19).validate(), Ok(()));
+        assert!(matches!(
+            fs.clone().with_size(17).validate(),
+            Err(ConfigError::BoardSize { size: 17, .. })
+        ));
+        for rs in [RuleSet::Gomoku, RuleSet::Renju] {
+            assert!(matches!(
+                GameConfig::new(rs).with_size(19).validate(),
+                Err(ConfigError::BoardSize { .. })
+            ));
+        }
+        assert!(matches!(
+            GameConfig::new(RuleSet::Renju)
+                .with_opening(Opening::SwapAfterThree)
+                .validate(),
+            Err(ConfigError::Opening { .. })
+        ));
+        assert_eq!(
+            fs.clone()
+                .with_forbidden(ForbiddenHandling::Lose)
+                .validate(),
+            Err(ConfigError::ForbiddenHandlingWithoutForbiddenMoves(
+                RuleSet::Freestyle
+            ))
+        );
+        let t = |time| fs.clone().with_time(time).validate();
+        assert_eq!(
+            t(TimeControl::SuddenDeath { main_ms: 0 }),
+            Err(ConfigError::ZeroMainTime)
+        );
+        assert_eq!(
+            t(TimeControl::Fischer {
+                main_ms: 0,
+                increment_ms: 5
+            }),
+            Err(ConfigError::ZeroMainTime)
+        );
+        let byo = |periods, period_ms, moves_per_period| TimeControl::ByoYomi {
+            main_ms: 0,
+            periods,
+            period_ms,
+            moves_per_period,
+        };
+        assert_eq!(
+            t(byo(1, 1000, 1)),
+            Ok(()),
+            "byo-yomi without main time is fine"
+        );
+        assert_eq!(t(byo(0, 1000, 1)), Err(ConfigError::ZeroPeriods));
+        assert_eq!(t(byo(1, 0, 1)), Err(ConfigError::ZeroPeriodTime));
+        assert_eq!(t(byo(1, 1000, 0)), Err(ConfigError::ZeroMovesPerPeriod));
+        let d = |max_offers, answer_ms| {
+            fs.clone()
+                .with_draw(DrawPolicy {
+                    max_offers,
+                    answer_ms,
+                })
+                .validate()
+        };
+        assert_eq!(d(Some(0), None), Err(ConfigError::ZeroOfferCap));
+        assert_eq!(d(None, Some(0)), Err(ConfigError::ZeroAnswerTime));
+        assert_eq!(d(Some(2), Some(30_000)), Ok(()));
+    }
+
+    #[test]
+    fn serde_form_is_snake_case_and_defaults_apply() {
+        let c = GameConfig::new(RuleSet::Renju).with_time(TimeControl::ByoYomi {
+            main_ms: 60_000,
+            periods: 3,
+            period_ms: 30_000,
+            moves_per_period: 1,
+        });
+        let j = serde_json::to_value(&c).unwrap();
+        assert_eq!(j["rule_set"], "renju");
+        assert_eq!(j["opening"], "free");
+        assert_eq!(j["time"]["kind"], "byo_yomi");
+        let minimal: GameConfig = serde_json::from_str(
+            r#"{"rule_set":"gomoku","opening":"swap_after_three","board_size":15,
+                "time":{"kind":"byo_yomi","main_ms":0,"periods":2,"period_ms":10000}}"#,
+        )
+        .unwrap();
+        assert_eq!(minimal.lag_credit_cap_ms, DEFAULT_LAG_CREDIT_CAP_MS);
+        assert_eq!(minimal.draw, DrawPolicy::default());
+        assert!(matches!(
+            minimal.time,
+            TimeControl::ByoYomi {
+                moves_per_period: 1,
+                ..
+            }
+        ));
+        assert_eq!("Renju".parse::<RuleSet>(), Ok(RuleSet::Renju));
+        assert!("rif".parse::<RuleSet>().is_err());
+    }
+}

@@ -1,0 +1,210 @@
+//! What the machine reports: events after an accepted input, moves as they
+//! stand in the game's history, and the final result.
+//!
+//! Events are what the server broadcasts to players and spectators, so they
+//! carry enough to render the game without any other state (colours, move
+//! numbers, clocks), and, in `claim` rooms, nothing that reveals whether a
+//! black stone was forbidden before white claims it or the game ends.
+
+use serde::{Deserialize, Serialize};
+
+use super::action::Seat;
+use super::clock::ClockSnapshot;
+use crate::forbidden::Forbidden;
+use crate::point::{Color, Point};
+
+/// One move of the game: a stone or a pass. Move numbers count both, from 1;
+/// black's are odd, white's even.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Move {
+    pub number: u32,
+    pub seat: Seat,
+    pub color: Color,
+    /// `None` for a pass.
+    pub point: Option<Point>,
+}
+
+/// A black stone that was forbidden when it was played, revealed when a
+/// `claim` game ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ForbiddenStone {
+    pub move_number: u32,
+    pub point: Point,
+    pub kind: Forbidden,
+}
+
+/// Who won, if anyone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Outcome {
+    /// `seat` won, holding `color` at the end.
+    Win {
+        seat: Seat,
+        color: Color,
+    },
+    Draw,
+    /// Cancelled: no winner, unrated.
+    Aborted,
+}
+
+/// Why the game ended. Where a seat is named it is the one the reason is
+/// about (the loser, or the seat that aborted).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ResultReason {
+    /// The winner made a winning line (the stones of the line).
+    Five {
+        line: Vec<Point>,
+    },
+    /// White claimed black's forbidden move.
+    ForbiddenClaimed {
+        point: Point,
+        forbidden: Forbidden,
+    },
+    /// Black played a forbidden move in a `lose` room.
+    ForbiddenPlayed {
+        point: Point,
+        forbidden: Forbidden,
+    },
+    /// `seat` ran out of time.
+    Time {
+        seat: Seat,
+    },
+    Resignation {
+        seat: Seat,
+    },
+    /// The server declared that `seat` abandoned the game.
+    Abandonment {
+        seat: Seat,
+    },
+    /// `seat` committed its second violation (false claims).
+    Violations {
+        seat: Seat,
+    },
+    DrawAgreed,
+    BothPassed,
+    BoardFull,
+    /// Aborted by `seat`, or by the server (`None`).
+    Aborted {
+        seat: Option<Seat>,
+    },
+}
+
+/// The end of a game.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct GameResult {
+    pub outcome: Outcome,
+    pub reason: ResultReason,
+}
+
+impl GameResult {
+    /// The winning seat, if any.
+    pub fn winner(&self) -> Option<Seat> {
+        match self.outcome {
+            Outcome::Win { seat, .. } => Some(seat),
+            Outcome::Draw | Outcome::Aborted => None,
+        }
+    }
+
+    /// The winning colour, if any.
+    pub fn winner_color(&self) -> Option<Color> {
+        match self.outcome {
+            Outcome::Win { color, .. } => Some(color),
+            Outcome::Draw | Outcome::Aborted => None,
+        }
+    }
+
+    /// One line for people: "black (second) wins: five in a row".
+    pub fn describe(&self) -> String {
+        let head = match self.outcome {
+            Outcome::Win { seat, color } => format!("{color} ({seat} seat) wins"),
+            Outcome::Draw => "draw".to_string(),
+            Outcome::Aborted => "aborted".to_string(),
+        };
+        let why = match &self.reason {
+            ResultReason::Five { line } => format!(
+                "{} in a row ({})",
+                line.len(),
+                line.iter()
+                    .map(|p| p.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+            ResultReason::ForbiddenClaimed { point, forbidden } => {
+                format!("white claimed black's forbidden move {point} ({forbidden})")
+            }
+            ResultReason::ForbiddenPlayed { point, forbidden } => {
+                format!("black played the forbidden move {point} ({forbidden})")
+            }
+            ResultReason::Time { seat } => format!("{seat} seat ran out of time"),
+            ResultReason::Resignation { seat } => format!("{seat} seat resigned"),
+            ResultReason::Abandonment { seat } => format!("{seat} seat abandoned the game"),
+            ResultReason::Violations { seat } => format!("{seat} seat's second violation"),
+            ResultReason::DrawAgreed => "draw agreed".to_string(),
+            ResultReason::BothPassed => "both players passed".to_string(),
+            ResultReason::BoardFull => "the board is full".to_string(),
+            ResultReason::Aborted { seat: Some(s) } => format!("aborted by the {s} seat"),
+            ResultReason::Aborted { seat: None } => "aborted by the server".to_string(),
+        };
+        format!("{head}: {why}")
+    }
+}
+
+/// Why an action was a violation (RULES.md §3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ViolationKind {
+    /// A forbidden-move claim that did not hold.
+    FalseClaim,
+}
+
+/// Something that happened, in order. `clocks` is `None` in untimed games.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Event {
+    /// A stone was placed, or (`point: None`) a move was passed.
+    Moved {
+        #[serde(flatten)]
+        mv: Move,
+        clocks: Option<ClockSnapshot>,
+    },
+    /// The swap decision: `swapped` tells whether `seat` took the other
+    /// colour; `black` is the seat holding black from now on.
+    SwapDecided {
+        seat: Seat,
+        swapped: bool,
+        black: Seat,
+        clocks: Option<ClockSnapshot>,
+    },
+    /// `seat` offered a draw; `offers` is its count of offers so far.
+    DrawOffered { seat: Seat, offers: u32 },
+    /// `seat` declined the opponent's offer, explicitly or (`by_move`) by
+    /// making a move.
+    DrawDeclined { seat: Seat, by_move: bool },
+    /// `seat`'s offer was not answered in time.
+    DrawOfferLapsed { seat: Seat },
+    /// `seat` accepted the opponent's offer (a [`Event::GameOver`] follows).
+    DrawAccepted { seat: Seat },
+    /// White's claim held (a [`Event::GameOver`] follows).
+    ClaimUpheld {
+        seat: Seat,
+        point: Point,
+        kind: Forbidden,
+    },
+    /// `seat` committed a violation; `count` is its total in this game.
+    Violation {
+        seat: Seat,
+        kind: ViolationKind,
+        count: u32,
+    },
+    /// The game is over. In `claim` rooms `forbidden` lists every black
+    /// stone that was forbidden when played (now it may be known).
+    GameOver {
+        result: GameResult,
+        clocks: Option<ClockSnapshot>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        forbidden: Vec<ForbiddenStone>,
+    },
+}

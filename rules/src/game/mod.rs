@@ -1,0 +1,42 @@
+//! The game state machine, its clocks and its records (RULES.md §3–§5, §7).
+//!
+//! A table has one [`Game`]. The server hands it every player action with
+//! the instant it arrived ([`Game::apply`]), lets time act when a deadline
+//! falls ([`Game::tick`], [`Game::next_deadline`]), and declares what only
+//! it can know ([`Game::declare_abandoned`], [`Game::declare_aborted`]).
+//! Each call returns the [`Event`]s to broadcast or a [`GameError`] that
+//! changed nothing. At every moment [`Game::prompt`] says which [`Seat`]
+//! must act and what it may do.
+//!
+//! Modules, one concern each:
+//! - [`config`], the room's configuration and its validation;
+//! - [`clock`], the clocks as pure arithmetic;
+//! - [`action`], seats, actions, prompts (the input vocabulary);
+//! - [`event`], events, moves and results (the output vocabulary);
+//! - [`error`], refusals;
+//! - `draw`, draw-offer bookkeeping;
+//! - `machine`, the machine itself (its input handlers in `machine::handlers`);
+//! - [`record`], the versioned game record and its replay;
+//! - [`notation`], renju notation and PSQ, and reading any record format.
+
+pub mod action;
+pub mod clock;
+pub mod config;
+mod draw;
+pub mod error;
+pub mod event;
+mod machine;
+pub mod notation;
+pub mod record;
+
+pub use action::{Action, ActionKind, Prompt, Seat, Task};
+pub use clock::{ClockSnapshot, Clocks, SeatClock};
+pub use config::{
+    ConfigError, DrawPolicy, ForbiddenHandling, GameConfig, MAX_OFFER_LEAD, Millis, Opening,
+    RuleSet, TimeControl,
+};
+pub use error::GameError;
+pub use event::{Event, ForbiddenStone, GameResult, Move, Outcome, ResultReason, ViolationKind};
+pub use machine::{Game, Snapshot};
+pub use notation::{ExportError, ImportError, from_psq, from_renju_notation, import};
+pub use record::{GameRecord, Input, RECORD_VERSION, RecordEntry, ReplayError};

@@ -1,0 +1,187 @@
+//! Game records: every accepted input, in order, with its time, so a game
+//! can be stored, restored after a restart and replayed exactly (覆盘,
+//! RULES.md §1).
+//!
+//! A record stores the machine's *inputs*, not its state: the
+//! configuration, the opener, the start instant, and each accepted input
+//! (a seat's action, a tick that let time act, a server declaration). The
+//! machine is deterministic, so feeding the same inputs at the same
+//! instants rebuilds the same game, clocks included; the clocks stored
+//! after each input are a check (and what a viewer shows), not a source.
+//!
+//! # JSON form, version 1
+//!
+//! ```json
+//! {
+//!   "version": 1,
+//!   "config": { "rule_set": "renju", "opening": "free", "board_size": 15,
+//!               "time": { "kind": "fischer", "main_ms": 300000, "increment_ms": 5000 },
+//!               "draw": {}, "lag_credit_cap_ms": 1000 },
+//!   "opener": "first",
+//!   "start": 0,
+//!   "tags": { "first": "alice", "second": "bob" },
+//!   "entries": [
+//!     { "at": 2100, "input": "act", "seat": "first",
+//!       "action": { "type": "place", "point": "H8" }, "lag_credit_ms": 40,
+//!       "clocks": { "running": "second", "first": { "main_ms": 302940 },
+//!                   "second": { "main_ms": 300000 } } },
+//!     { "at": 9000, "input": "act", "seat": "second",
+//!       "action": { "type": "place", "point": "I9", "offer_draw": true }, "clocks": { ... } },
+//!     { "at": 15000, "input": "tick", "clocks": { ... } },
+//!     { "at": 20000, "input": "abandoned", "seat": "second", "clocks": { ... } }
+//!   ],
+//!   "result": { "outcome": { "kind": "win", "seat": "first", "color": "black" },
+//!               "reason": { "kind": "abandonment", "seat": "second" } }
+//! }
+//! ```
+//!
+//! - `version`: the format version; readers refuse versions they do not
+//!   know. Adding optional fields does not change it; anything else does.
+//! - `config`: a [`GameConfig`] as the lobby sends it.
+//! - `start`, `at`: milliseconds of the server's monotonic clock (any
+//!   origin; the server uses the table's creation). Only differences matter.
+//! - `tags`: free text metadata (player names under `first`/`second`, event,
+//!   date, ...); the machine ignores it.
+//! - `entries[].input`: `act` (a seat's [`Action`], with the
+//!   `lag_credit_ms` it was granted, omitted when zero), `tick` (time made
+//!   something happen: a flag or a lapsed draw offer), `abandoned` (the
+//!   server declared `seat` gone), `aborted` (the server aborted).
+//! - `entries[].clocks`: both clocks right after the input (`null` when
+//!   untimed), as in [`ClockSnapshot`].
+//! - `result`: the [`GameResult`], or `null` while the game runs.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::action::{Action, Seat};
+use super::clock::ClockSnapshot;
+use super::config::{ConfigError, GameConfig, Millis};
+use super::error::GameError;
+use super::event::GameResult;
+use super::machine::Game;
+
+/// The version of the JSON form written by this crate.
+pub const RECORD_VERSION: u32 = 1;
+
+/// One accepted input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "input", rename_all = "snake_case")]
+pub enum Input {
+    /// A seat's action; `lag_credit_ms` is the credit it was granted.
+    Act {
+        seat: Seat,
+        action: Action,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        lag_credit_ms: Millis,
+    },
+    /// Time acted: the seat to move flagged, or a draw offer lapsed.
+    Tick,
+    /// The server declared that `seat` abandoned the game.
+    Abandoned { seat: Seat },
+    /// The server aborted the game.
+    Aborted,
+}
+
+fn is_zero(v: &Millis) -> bool {
+    *v == 0
+}
+
+/// An input with the instant it was accepted and the clocks after it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct RecordEntry {
+    pub at: Millis,
+    #[serde(flatten)]
+    pub input: Input,
+    #[serde(default)]
+    pub clocks: Option<ClockSnapshot>,
+}
+
+/// A whole game (or a game so far). See the module documentation for the
+/// JSON form.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRecord {
+    pub version: u32,
+    pub config: GameConfig,
+    pub opener: Seat,
+    pub start: Millis,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub tags: BTreeMap<String, String>,
+    pub entries: Vec<RecordEntry>,
+    pub result: Option<GameResult>,
+}
+
+/// Why a record could not be replayed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayError {
+    #[error("record version {0} is not supported (this build reads version {RECORD_VERSION})")]
+    Version(u32),
+    #[error("invalid configuration: {0}")]
+    Config(#[from] ConfigError),
+    #[error("entry {index} (at {at} ms) was refused: {error}")]
+    Refused {
+        index: usize,
+        at: Millis,
+        error: GameError,
+    },
+    #[error("entry {index} is a tick, but at {at} ms time changes nothing")]
+    IdleTick { index: usize, at: Millis },
+    #[error("entry {index}: the recorded clocks differ from the replayed ones")]
+    ClocksDiffer { index: usize },
+    #[error("the recorded result differs from the replayed one")]
+    ResultDiffers,
+}
+
+impl GameRecord {
+    /// Rebuilds the game by feeding every entry to a fresh machine, and
+    /// checks the recorded clocks and result against the replayed ones.
+    pub fn replay(&self) -> Result<Game, ReplayError> {
+        self.replay_with(|_, _| {})
+    }
+
+    /// [`GameRecord::replay`], calling `seen` with each entry's index and
+    /// the events it produced (for viewers that print the game as it goes).
+    pub fn replay_with(
+        &self,
+        mut seen: impl FnMut(usize, &[super::event::Event]),
+    ) -> Result<Game, ReplayError> {
+        if self.version != RECORD_VERSION {
+            return Err(ReplayError::Version(self.version));
+        }
+        let mut game = Game::new(self.config.clone(), self.opener, self.start)?;
+        for (index, entry) in self.entries.iter().enumerate() {
+            let at = entry.at;
+            let events = game
+                .feed(&entry.input, at)
+                .map_err(|error| ReplayError::Refused { index, at, error })?;
+            if events.is_empty() {
+                return Err(ReplayError::IdleTick { index, at });
+            }
+            let last = game.entries().last().expect("an accepted input is logged");
+            if last.clocks != entry.clocks {
+                return Err(ReplayError::ClocksDiffer { index });
+            }
+            seen(index, &events);
+        }
+        if game.result() != self.result.as_ref() {
+            return Err(ReplayError::ResultDiffers);
+        }
+        Ok(game)
+    }
+
+    /// The JSON form, pretty-printed.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a record always serializes")
+    }
+
+    /// Reads the JSON form (any version; [`GameRecord::replay`] checks it).
+    pub fn from_json(text: &str) -> Result<GameRecord, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+
+    /// The record with a tag set (player names, event, date, ...).
+    pub fn with_tag(mut self, key: &str, value: &str) -> GameRecord {
+        self.tags.insert(key.to_string(), value.to_string());
+        self
+    }
+}

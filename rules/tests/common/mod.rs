@@ -1,0 +1,81 @@
+//! Helpers shared by the game tests.
+#![allow(dead_code)]
+
+use tengen_rules::Point;
+use tengen_rules::game::{Action, Event, Game, GameConfig, GameError, Millis, RuleSet, Seat};
+
+pub fn p(s: &str) -> Point {
+    s.parse().unwrap()
+}
+
+pub fn game(config: GameConfig) -> Game {
+    Game::new(config, Seat::First, 0).unwrap()
+}
+
+pub fn new_game(rule_set: RuleSet) -> Game {
+    game(GameConfig::free(rule_set))
+}
+
+/// Plays the moves in `text` (renju notation; `pass` passes, `swap`/`keep`
+/// decide a swap), each by the seat the game asks for, at `t`, `t + step`,
+/// ...; returns all events. Panics, naming the move, on a refusal.
+pub fn play_at(g: &mut Game, text: &str, t: Millis, step: Millis) -> Vec<Event> {
+    let mut events = Vec::new();
+    for (i, tok) in text.split_whitespace().enumerate() {
+        let seat = g
+            .to_act()
+            .unwrap_or_else(|| panic!("game over before {tok}"));
+        let action = match tok {
+            "pass" => Action::pass(),
+            "swap" => Action::Swap,
+            "keep" => Action::Keep,
+            _ => Action::place(p(tok)),
+        };
+        let at = t + i as Millis * step;
+        let ev = g
+            .apply(seat, action, at)
+            .unwrap_or_else(|e| panic!("{tok} (#{i}) refused: {e}"));
+        events.extend(ev);
+    }
+    events
+}
+
+pub fn play(g: &mut Game, text: &str) -> Vec<Event> {
+    let t = g.entries().last().map_or(0, |e| e.at);
+    play_at(g, text, t, 0)
+}
+
+/// Applies an action that must be refused, and checks it changed nothing.
+pub fn refused(g: &mut Game, seat: Seat, action: Action, now: Millis) -> GameError {
+    let before = g.clone();
+    let err = g
+        .apply(seat, action, now)
+        .expect_err("the action should be refused");
+    assert_eq!(*g, before, "a refused {action:?} changed the game");
+    err
+}
+
+pub fn game_over(events: &[Event]) -> Option<&tengen_rules::game::GameResult> {
+    events.iter().find_map(|e| match e {
+        Event::GameOver { result, .. } => Some(result),
+        _ => None,
+    })
+}
+
+/// White stones far from the action, one per white move, never five in a
+/// row (a gap every other point on column A and C).
+pub const FAR_WHITE: [&str; 12] = [
+    "A1", "A3", "A5", "A7", "A9", "A11", "A13", "A15", "C1", "C3", "C5", "C7",
+];
+
+/// Interleaves black moves with far-away white moves: "b1 A1 b2 A3 ...".
+pub fn with_far_white(black: &[&str]) -> String {
+    let mut out = Vec::new();
+    for (i, b) in black.iter().enumerate() {
+        if i > 0 {
+            out.push(FAR_WHITE[i - 1]);
+        }
+        out.push(b);
+    }
+    out.join(" ")
+}
