@@ -1,7 +1,7 @@
 //! `tengen`: the Tengen terminal client.
 //!
 //! This file only parses the command line and dispatches; each subcommand
-//! lives in its own module (`analyze` now; `play`, `watch`, `replay`, ...
+//! lives in its own module (`analyze`, `replay` now; `play`, `watch`, ...
 //! later) and returns the process exit status it wants.
 
 use std::io;
@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod analyze;
+mod replay;
 
 /// The Tengen terminal client (gomoku and renju).
 #[derive(Parser)]
@@ -22,12 +23,14 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     Analyze(analyze::Args),
+    Replay(replay::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Analyze(args) => analyze::run(&args),
+        Command::Replay(args) => replay::run(&args),
     };
     match result {
         Ok(code) => code,
