@@ -1,0 +1,449 @@
+//! One task per WebSocket: the handshake, then read, decode, rate-limit and
+//! route.
+//!
+//! The first data frame must be `hello`, within the protocol's hello
+//! timeout; its frame type (text or binary) fixes the connection's encoding.
+//! After `welcome`, the socket's write half belongs to a writer task
+//! ([`crate::outbound`]) and this task only reads. It never waits on another
+//! actor: lobby and table commands are handed over with `try_send` to
+//! bounded mailboxes, and the actors answer straight into this connection's
+//! outbox. Everything bad a client can send gets a typed `error` reply and
+//! changes nothing; floods (close 1008), oversize messages (1009), silence
+//! (4004) and a full outbox (4002) end the connection.
+
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
+use futures_util::{SinkExt, StreamExt};
+use tengen_protocol::{
+    ClientFrame, ClientMsg, CloseCode, Encoding, Envelope, ErrorBody, ErrorCode, HELLO_TIMEOUT_MS,
+    Player, PROTOCOL_VERSION, RequestId, SUPPORTED_VERSIONS, ServerFrame, ServerInfo, ServerMsg,
+    SessionId, TableId, Welcome, decode_client,
+};
+use tokio::time::timeout;
+use tracing::Instrument;
+
+use crate::AppState;
+use crate::lobby::LobbyCmd;
+use crate::outbound::{self, Frame, Outbox};
+use crate::table::TableCmd;
+
+static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
+
+/// Who is on the other end, as the lobby and tables know them.
+#[derive(Clone)]
+pub struct Session {
+    pub id: SessionId,
+    pub player: Player,
+    pub outbox: Outbox,
+}
+
+pub async fn run(socket: WebSocket, state: AppState, peer: SocketAddr) {
+    let conn = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
+    metrics::gauge!(crate::metrics::CONNECTIONS).increment(1.0);
+    let span = tracing::debug_span!("conn", conn, %peer);
+    serve(socket, state, conn).instrument(span).await;
+    metrics::gauge!(crate::metrics::CONNECTIONS).decrement(1.0);
+}
+
+async fn serve(socket: WebSocket, state: AppState, conn: u64) {
+    let (mut sink, mut stream) = socket.split();
+    let hello_wait = Duration::from_millis(HELLO_TIMEOUT_MS);
+
+    // ---- handshake: the first data frame, within the hello timeout ----
+    let first = timeout(hello_wait, next_data(&mut stream)).await;
+    let (bytes, encoding) = match first {
+        Ok(Some(Data { bytes, encoding })) => (bytes, encoding),
+        Ok(None) => return,
+        Err(_) => {
+            crate::metrics::error("hello_timeout");
+            let _ = sink.send(close(CloseCode::HelloTimeout)).await;
+            return;
+        }
+    };
+    let refuse = |id, body: ErrorBody, code| {
+        crate::metrics::error(body.code.as_str());
+        let frame = Frame::encode(&ServerFrame::error(id, body), encoding);
+        (frame, code)
+    };
+    let outcome = match decode_client(&bytes, encoding) {
+        Ok(Envelope {
+            msg: ClientMsg::Hello(h),
+            id,
+        }) => {
+            if !SUPPORTED_VERSIONS.contains(h.version) {
+                Err(refuse(
+                    id,
+                    ErrorBody::unsupported_version(h.version, SUPPORTED_VERSIONS),
+                    CloseCode::UnsupportedVersion,
+                ))
+            } else if let Err(why) = (ClientMsg::Hello(h.clone())).validate() {
+                Err(refuse(
+                    id,
+                    ErrorBody::new(ErrorCode::BadRequest, why),
+                    CloseCode::ProtocolError,
+                ))
+            } else {
+                Ok((h, id))
+            }
+        }
+        Ok(other) => Err(refuse(
+            other.id,
+            ErrorBody::new(
+                ErrorCode::HelloRequired,
+                format!("the first message must be hello, not {}", other.msg.type_name()),
+            ),
+            CloseCode::ProtocolError,
+        )),
+        Err(e) => Err(refuse(
+            e.id(),
+            ErrorBody::new(e.code(), e.to_string()),
+            CloseCode::ProtocolError,
+        )),
+    };
+    let (hello, hello_id) = match outcome {
+        Ok(h) => h,
+        Err((frame, code)) => {
+            let msg = match frame {
+                Frame::Text(t) => Message::Text(t),
+                Frame::Binary(b) => Message::Binary(b),
+            };
+            let _ = sink.send(msg).await;
+            let _ = sink.send(close(code)).await;
+            return;
+        }
+    };
+
+    let (outbox, inbox) = outbound::channel(conn, encoding, state.settings.outbound_queue);
+    let session = Session {
+        id: SessionId::from_u64(rand::random()),
+        player: Player {
+            name: hello
+                .name
+                .clone()
+                .unwrap_or_else(|| format!("guest-{conn}")),
+            guest: true,
+        },
+        outbox: outbox.clone(),
+    };
+    let ping_every = state.settings.ping_interval;
+    let mut writer = tokio::spawn(inbox.drain(sink, ping_every));
+    outbox.send_msg(&Envelope::with_id(
+        hello_id,
+        ServerMsg::Welcome(Welcome {
+            version: PROTOCOL_VERSION,
+            server: ServerInfo {
+                name: "tengen".into(),
+                version: env!("CARGO_PKG_VERSION").into(),
+            },
+            session: session.id.clone(),
+            player: session.player.clone(),
+            limits: state.settings.limits,
+            features: Vec::new(),
+        }),
+    ));
+    tracing::debug!(conn, session = %session.id, ?encoding, "welcome");
+
+    // ---- the read loop ----
+    let limits = state.settings.limits;
+    let idle = Duration::from_millis(limits.idle_timeout_ms);
+    let mut bucket = Bucket::new(limits.rate_per_sec, limits.rate_burst);
+    let mut conn_state = ConnState {
+        session,
+        encoding,
+        watching: Vec::new(),
+        lobby_subscribed: false,
+    };
+    let mut shutdown = state.shutdown.clone();
+    loop {
+        tokio::select! {
+            _ = shutdown.wait_for(|s| *s) => {
+                outbox.close(CloseCode::GoingAway);
+                break;
+            }
+            _ = &mut writer => break,
+            read = timeout(idle, stream.next()) => {
+                let msg = match read {
+                    Err(_) => {
+                        crate::metrics::error("idle_timeout");
+                        outbox.close(CloseCode::IdleTimeout);
+                        break;
+                    }
+                    Ok(None) => break,
+                    Ok(Some(Err(e))) => {
+                        // tungstenite refuses oversize messages while reading.
+                        let too_big = e.to_string().contains("too long")
+                            || e.to_string().contains("too big");
+                        if too_big {
+                            crate::metrics::error("message_too_big");
+                            outbox.close(CloseCode::MessageTooBig);
+                        }
+                        break;
+                    }
+                    Ok(Some(Ok(m))) => m,
+                };
+                let (bytes, frame_encoding) = match msg {
+                    Message::Text(t) => (bytes::Bytes::from(t), Encoding::Json),
+                    Message::Binary(b) => (b, Encoding::MsgPack),
+                    Message::Close(_) => break,
+                    Message::Ping(_) | Message::Pong(_) => continue,
+                };
+                if !bucket.take(Instant::now()) {
+                    crate::metrics::error("rate_limited");
+                    outbox.send_msg(&ServerFrame::error(
+                        None,
+                        ErrorBody::rate_limited(bucket.retry_after_ms()),
+                    ));
+                    outbox.close(CloseCode::PolicyViolation);
+                    break;
+                }
+                if frame_encoding != encoding {
+                    reply_error(&outbox, None, ErrorCode::BadFrame,
+                        "this connection's encoding was fixed by its hello frame");
+                    continue;
+                }
+                handle(&state, &mut conn_state, &bytes, Instant::now());
+            }
+        }
+    }
+    // Let the lobby and the tables forget this connection.
+    let _ = state.lobby.try_send(LobbyCmd::Gone {
+        session: conn_state.session.id.clone(),
+    });
+    for t in &conn_state.watching {
+        if let Some(h) = state.tables.get(t) {
+            let _ = h.try_send(TableCmd::Unwatch {
+                conn,
+                id: None,
+                outbox: None,
+            });
+        }
+    }
+    if !writer.is_finished() {
+        outbox.close(CloseCode::Normal);
+        let _ = timeout(Duration::from_secs(5), writer).await;
+    }
+}
+
+struct ConnState {
+    session: Session,
+    encoding: Encoding,
+    watching: Vec<TableId>,
+    lobby_subscribed: bool,
+}
+
+fn reply_error(outbox: &Outbox, id: Option<RequestId>, code: ErrorCode, message: &str) {
+    crate::metrics::error(code.as_str());
+    outbox.send_msg(&ServerFrame::error(id, ErrorBody::new(code, message)));
+}
+
+/// Decodes one frame and routes it. Never waits.
+fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], received: Instant) {
+    let outbox = &cs.session.outbox;
+    let frame: ClientFrame = match decode_client(bytes, cs.encoding) {
+        Ok(f) => f,
+        Err(e) => {
+            crate::metrics::error(e.code().as_str());
+            outbox.send_msg(&ServerFrame::error(e.id(), ErrorBody::new(e.code(), e.to_string())));
+            return;
+        }
+    };
+    let id = frame.id;
+    metrics::counter!(crate::metrics::MESSAGES_IN, "type" => frame.msg.type_name()).increment(1);
+    if let Err(why) = frame.msg.validate() {
+        reply_error(outbox, id, ErrorCode::BadRequest, &why);
+        return;
+    }
+    let session = &cs.session;
+    let to_lobby = |cmd: LobbyCmd| {
+        if state.lobby.try_send(cmd).is_err() {
+            reply_error(outbox, id, ErrorCode::Unavailable, "the lobby is busy; try again");
+        }
+    };
+    match frame.msg {
+        ClientMsg::Hello(_) => {
+            reply_error(outbox, id, ErrorCode::BadRequest, "hello was already received")
+        }
+        ClientMsg::Ping => {
+            let time_ms = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_millis() as u64);
+            outbox.send_msg(&Envelope::with_id(id, ServerMsg::Pong { time_ms }));
+        }
+        ClientMsg::LobbySubscribe => {
+            cs.lobby_subscribed = true;
+            to_lobby(LobbyCmd::Subscribe {
+                session: session.clone(),
+                id,
+            });
+        }
+        ClientMsg::LobbyUnsubscribe => {
+            cs.lobby_subscribed = false;
+            to_lobby(LobbyCmd::Unsubscribe {
+                session: session.clone(),
+                id,
+            });
+        }
+        ClientMsg::ListRooms => to_lobby(LobbyCmd::List {
+            session: session.clone(),
+            id,
+        }),
+        ClientMsg::CreateRoom {
+            config,
+            public,
+            name,
+        } => to_lobby(LobbyCmd::Create {
+            session: session.clone(),
+            id,
+            config,
+            public,
+            name,
+        }),
+        ClientMsg::JoinRoom { room } => to_lobby(LobbyCmd::Join {
+            session: session.clone(),
+            id,
+            room,
+        }),
+        ClientMsg::LeaveRoom { room } => to_lobby(LobbyCmd::Leave {
+            session: session.clone(),
+            id,
+            room,
+        }),
+        ClientMsg::CancelRoom { room } => to_lobby(LobbyCmd::Cancel {
+            session: session.clone(),
+            id,
+            room,
+        }),
+        ClientMsg::Watch { table } => {
+            if !cs.watching.contains(&table)
+                && cs.watching.len() >= state.settings.limits.max_watch as usize
+            {
+                reply_error(outbox, id, ErrorCode::LimitReached, "watching too many tables");
+                return;
+            }
+            let cmd = TableCmd::Watch {
+                session: session.clone(),
+                id,
+            };
+            if to_table(state, outbox, id, &table, cmd) && !cs.watching.contains(&table) {
+                cs.watching.push(table);
+            }
+        }
+        ClientMsg::Unwatch { table } => {
+            cs.watching.retain(|t| *t != table);
+            let cmd = TableCmd::Unwatch {
+                conn: outbox.conn,
+                id,
+                outbox: Some(outbox.clone()),
+            };
+            to_table(state, outbox, id, &table, cmd);
+        }
+        ClientMsg::Act { table, action } => {
+            let cmd = TableCmd::Act {
+                session: session.id.clone(),
+                action,
+                id,
+                outbox: outbox.clone(),
+                received,
+            };
+            to_table(state, outbox, id, &table, cmd);
+        }
+        ClientMsg::Snapshot { table } => {
+            let cmd = TableCmd::Snapshot {
+                session: session.clone(),
+                id,
+            };
+            to_table(state, outbox, id, &table, cmd);
+        }
+    }
+}
+
+/// Hands `cmd` to a table's mailbox; answers `not_found` or `unavailable`.
+fn to_table(
+    state: &AppState,
+    outbox: &Outbox,
+    id: Option<RequestId>,
+    table: &TableId,
+    cmd: TableCmd,
+) -> bool {
+    let Some(handle) = state.tables.get(table) else {
+        reply_error(outbox, id, ErrorCode::NotFound, &format!("no table {table}"));
+        return false;
+    };
+    if handle.try_send(cmd).is_err() {
+        reply_error(outbox, id, ErrorCode::Unavailable, "the table is busy; try again");
+        return false;
+    }
+    true
+}
+
+struct Data {
+    bytes: bytes::Bytes,
+    encoding: Encoding,
+}
+
+/// The next text or binary frame (control frames skipped).
+async fn next_data(stream: &mut futures_util::stream::SplitStream<WebSocket>) -> Option<Data> {
+    loop {
+        match stream.next().await? {
+            Ok(Message::Text(t)) => {
+                return Some(Data {
+                    bytes: bytes::Bytes::from(t),
+                    encoding: Encoding::Json,
+                });
+            }
+            Ok(Message::Binary(b)) => {
+                return Some(Data {
+                    bytes: b,
+                    encoding: Encoding::MsgPack,
+                });
+            }
+            Ok(Message::Close(_)) | Err(_) => return None,
+            Ok(_) => continue,
+        }
+    }
+}
+
+fn close(code: CloseCode) -> Message {
+    Message::Close(Some(CloseFrame {
+        code: code.code(),
+        reason: Utf8Bytes::from_static(code.reason()),
+    }))
+}
+
+/// A token bucket: `burst` messages at once, refilled at `rate` per second.
+struct Bucket {
+    tokens: f64,
+    rate: f64,
+    burst: f64,
+    last: Instant,
+}
+
+impl Bucket {
+    fn new(rate: u32, burst: u32) -> Bucket {
+        Bucket {
+            tokens: burst as f64,
+            rate: rate.max(1) as f64,
+            burst: burst.max(1) as f64,
+            last: Instant::now(),
+        }
+    }
+
+    fn take(&mut self, now: Instant) -> bool {
+        let dt = now.saturating_duration_since(self.last).as_secs_f64();
+        self.last = now;
+        self.tokens = (self.tokens + dt * self.rate).min(self.burst);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn retry_after_ms(&self) -> u64 {
+        (((1.0 - self.tokens) / self.rate) * 1000.0).ceil().max(0.0) as u64
+    }
+}

@@ -1,0 +1,43 @@
+//! The HTTP side of the one port: `/ws` (upgraded to a WebSocket and handed
+//! to [`crate::conn`]), `/healthz` and `/metrics`.
+
+use std::net::SocketAddr;
+
+use axum::Router;
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::{ConnectInfo, State};
+use axum::response::IntoResponse;
+use axum::routing::get;
+use tengen_protocol::{MAX_WS_MESSAGE_BYTES, WS_PATH};
+
+use crate::AppState;
+
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .route(WS_PATH, get(upgrade))
+        .route("/healthz", get(|| async { "ok" }))
+        .route(
+            "/metrics",
+            get(|| async {
+                (
+                    [("content-type", "text/plain; version=0.0.4")],
+                    crate::metrics::render(),
+                )
+            }),
+        )
+        .with_state(state)
+}
+
+async fn upgrade(
+    ws: WebSocketUpgrade,
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+) -> impl IntoResponse {
+    let read_buffer = state.settings.read_buffer_bytes;
+    ws.read_buffer_size(read_buffer)
+        .write_buffer_size(crate::outbound::WRITE_BUFFER)
+        .max_write_buffer_size(crate::outbound::MAX_WRITE_BUFFER)
+        .max_message_size(MAX_WS_MESSAGE_BYTES)
+        .max_frame_size(MAX_WS_MESSAGE_BYTES)
+        .on_upgrade(move |socket| crate::conn::run(socket, state, peer))
+}

@@ -1,0 +1,450 @@
+//! The lobby actor: it owns every room that is waiting for players or whose
+//! game is running, and the list of lobby watchers.
+//!
+//! A room is created by one player with a full rules configuration; when a
+//! second player joins, the lobby draws the opener seat by lot (RULES.md
+//! §8), starts a table actor for the game and hands both players to it.
+//! Watchers get the room list once and then *coalesced* updates: changes are
+//! gathered and sent at most once per coalescing interval, each encoded once
+//! per encoding. Private rooms are never listed; their id is the invitation.
+//!
+//! Commands arrive on a bounded mailbox (connections `try_send`); replies go
+//! straight into each session's outbox, so the lobby never waits on a
+//! connection.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+use tengen_protocol::{
+    CancelReason, Envelope, ErrorBody, ErrorCode, LobbyUpdate, MAX_ROOMS_LISTED, Players,
+    RequestId, RoomId, RoomInfo, RoomStatus, ServerFrame, ServerMsg, SessionId, TableId,
+};
+use tengen_rules::game::{GameConfig, Seat};
+use tokio::sync::{mpsc, watch};
+
+use crate::conn::Session;
+use crate::outbound::Shared;
+use crate::settings::Settings;
+use crate::table::{self, Directory};
+
+/// How many commands the lobby's mailbox holds.
+const MAILBOX: usize = 4096;
+
+/// What connections and tables tell the lobby.
+pub enum LobbyCmd {
+    Subscribe {
+        session: Session,
+        id: Option<RequestId>,
+    },
+    Unsubscribe {
+        session: Session,
+        id: Option<RequestId>,
+    },
+    List {
+        session: Session,
+        id: Option<RequestId>,
+    },
+    Create {
+        session: Session,
+        id: Option<RequestId>,
+        config: GameConfig,
+        public: bool,
+        name: Option<String>,
+    },
+    Join {
+        session: Session,
+        id: Option<RequestId>,
+        room: RoomId,
+    },
+    Leave {
+        session: Session,
+        id: Option<RequestId>,
+        room: RoomId,
+    },
+    Cancel {
+        session: Session,
+        id: Option<RequestId>,
+        room: RoomId,
+    },
+    /// A connection closed.
+    Gone { session: SessionId },
+    /// A table's game ended.
+    TableFinished { room: RoomId },
+    /// A table's spectator count changed (already coalesced by the table).
+    Spectators { room: RoomId, count: u32 },
+}
+
+/// The lobby's mailbox.
+#[derive(Clone)]
+pub struct LobbyHandle {
+    tx: mpsc::Sender<LobbyCmd>,
+}
+
+impl LobbyHandle {
+    pub fn try_send(&self, cmd: LobbyCmd) -> Result<(), ()> {
+        self.tx.try_send(cmd).map_err(|_| ())
+    }
+}
+
+struct Room {
+    info: RoomInfo,
+    public: bool,
+    /// The sessions seated, by seat (the creator sits first).
+    seats: [Option<Session>; 2],
+}
+
+struct Lobby {
+    settings: Arc<Settings>,
+    tables: Directory,
+    handle: LobbyHandle,
+    rooms: BTreeMap<RoomId, Room>,
+    watchers: HashMap<u64, Session>,
+    pending: Pending,
+}
+
+/// Changes gathered for the next coalesced update, by room.
+#[derive(Default)]
+struct Pending {
+    changes: BTreeMap<RoomId, Change>,
+}
+
+enum Change {
+    Added(RoomInfo),
+    Changed(RoomInfo),
+    Removed,
+}
+
+impl Pending {
+    fn added(&mut self, info: &RoomInfo) {
+        self.changes.insert(info.room.clone(), Change::Added(info.clone()));
+    }
+
+    fn changed(&mut self, info: &RoomInfo) {
+        let entry = match self.changes.remove(&info.room) {
+            Some(Change::Added(_)) => Change::Added(info.clone()),
+            _ => Change::Changed(info.clone()),
+        };
+        self.changes.insert(info.room.clone(), entry);
+    }
+
+    fn removed(&mut self, room: &RoomId) {
+        match self.changes.remove(room) {
+            // Added and gone within one interval: nobody needs to hear.
+            Some(Change::Added(_)) => {}
+            _ => {
+                self.changes.insert(room.clone(), Change::Removed);
+            }
+        }
+    }
+
+    fn take(&mut self) -> LobbyUpdate {
+        let mut u = LobbyUpdate::default();
+        for (room, c) in std::mem::take(&mut self.changes) {
+            match c {
+                Change::Added(i) => u.added.push(i),
+                Change::Changed(i) => u.changed.push(i),
+                Change::Removed => u.removed.push(room),
+            }
+        }
+        u
+    }
+}
+
+pub fn spawn(
+    settings: Arc<Settings>,
+    tables: Directory,
+    shutdown: watch::Receiver<bool>,
+) -> LobbyHandle {
+    let (tx, rx) = mpsc::channel(MAILBOX);
+    let handle = LobbyHandle { tx };
+    let lobby = Lobby {
+        settings,
+        tables,
+        handle: handle.clone(),
+        rooms: BTreeMap::new(),
+        watchers: HashMap::new(),
+        pending: Pending::default(),
+    };
+    tokio::spawn(lobby.run(rx, shutdown));
+    handle
+}
+
+fn reply(session: &Session, id: Option<RequestId>, msg: ServerMsg) {
+    session.outbox.send_msg(&Envelope::with_id(id, msg));
+}
+
+fn refuse(session: &Session, id: Option<RequestId>, code: ErrorCode, message: String) {
+    crate::metrics::error(code.as_str());
+    session
+        .outbox
+        .send_msg(&ServerFrame::error(id, ErrorBody::new(code, message)));
+}
+
+impl Lobby {
+    async fn run(mut self, mut rx: mpsc::Receiver<LobbyCmd>, mut shutdown: watch::Receiver<bool>) {
+        let mut flush = tokio::time::interval(self.settings.coalesce_interval);
+        flush.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                cmd = rx.recv() => match cmd {
+                    Some(cmd) => self.handle(cmd),
+                    None => break,
+                },
+                _ = flush.tick() => self.flush(),
+                _ = shutdown.wait_for(|s| *s) => break,
+            }
+        }
+    }
+
+    fn handle(&mut self, cmd: LobbyCmd) {
+        match cmd {
+            LobbyCmd::Subscribe { session, id } => {
+                reply(&session, id, self.rooms_msg());
+                self.watchers.insert(session.outbox.conn, session);
+            }
+            LobbyCmd::Unsubscribe { session, id } => {
+                self.watchers.remove(&session.outbox.conn);
+                reply(&session, id, ServerMsg::LobbyUnsubscribed);
+            }
+            LobbyCmd::List { session, id } => reply(&session, id, self.rooms_msg()),
+            LobbyCmd::Create {
+                session,
+                id,
+                config,
+                public,
+                name,
+            } => self.create(session, id, config, public, name),
+            LobbyCmd::Join { session, id, room } => self.join(session, id, room),
+            LobbyCmd::Leave { session, id, room } => self.leave(session, id, room, false),
+            LobbyCmd::Cancel { session, id, room } => self.leave(session, id, room, true),
+            LobbyCmd::Gone { session } => self.gone(&session),
+            LobbyCmd::TableFinished { room } => {
+                if self.rooms.remove(&room).is_some() {
+                    self.pending.removed(&room);
+                }
+            }
+            LobbyCmd::Spectators { room, count } => {
+                if let Some(r) = self.rooms.get_mut(&room) {
+                    r.info.spectators = count;
+                    self.pending.changed(&r.info);
+                }
+            }
+        }
+    }
+
+    /// The public rooms, newest last, at most `MAX_ROOMS_LISTED`.
+    fn rooms_msg(&self) -> ServerMsg {
+        let public: Vec<&Room> = self.rooms.values().filter(|r| r.public).collect();
+        let truncated = public.len() > MAX_ROOMS_LISTED;
+        ServerMsg::Rooms {
+            rooms: public
+                .into_iter()
+                .take(MAX_ROOMS_LISTED)
+                .map(|r| r.info.clone())
+                .collect(),
+            truncated,
+        }
+    }
+
+    /// Rooms and games `session` sits in.
+    fn seats_of(&self, session: &SessionId) -> usize {
+        self.rooms
+            .values()
+            .filter(|r| r.seats.iter().flatten().any(|s| s.id == *session))
+            .count()
+    }
+
+    fn create(
+        &mut self,
+        session: Session,
+        id: Option<RequestId>,
+        config: GameConfig,
+        public: bool,
+        name: Option<String>,
+    ) {
+        if let Err(e) = config.validate() {
+            return refuse(&session, id, ErrorCode::InvalidConfig, e.to_string());
+        }
+        if self.seats_of(&session.id) >= self.settings.limits.max_seats as usize {
+            return refuse(
+                &session,
+                id,
+                ErrorCode::LimitReached,
+                "you already sit in as many rooms as allowed".into(),
+            );
+        }
+        let room = RoomId::from_u64(rand::random());
+        let info = RoomInfo {
+            room: room.clone(),
+            name,
+            config,
+            players: Players {
+                first: Some(session.player.clone()),
+                second: None,
+            },
+            status: RoomStatus::Waiting,
+            table: None,
+            spectators: 0,
+        };
+        if public {
+            self.pending.added(&info);
+        }
+        reply(
+            &session,
+            id,
+            ServerMsg::RoomCreated {
+                room: room.clone(),
+                seat: Seat::First,
+            },
+        );
+        self.rooms.insert(
+            room,
+            Room {
+                info,
+                public,
+                seats: [Some(session), None],
+            },
+        );
+    }
+
+    fn join(&mut self, session: Session, id: Option<RequestId>, room_id: RoomId) {
+        let seated = self.seats_of(&session.id);
+        let max_seats = self.settings.limits.max_seats as usize;
+        let Some(room) = self.rooms.get_mut(&room_id) else {
+            return refuse(&session, id, ErrorCode::NotFound, format!("no room {room_id}"));
+        };
+        if room.seats.iter().flatten().any(|s| s.id == session.id) {
+            return refuse(&session, id, ErrorCode::AlreadySeated, "you sit in this room".into());
+        }
+        if room.info.status != RoomStatus::Waiting || room.seats[1].is_some() {
+            return refuse(&session, id, ErrorCode::RoomFull, format!("room {room_id} is full"));
+        }
+        if seated >= max_seats {
+            return refuse(
+                &session,
+                id,
+                ErrorCode::LimitReached,
+                "you already sit in as many rooms as allowed".into(),
+            );
+        }
+        reply(
+            &session,
+            id,
+            ServerMsg::Joined {
+                room: room_id.clone(),
+                seat: Seat::Second,
+            },
+        );
+        room.info.players.second = Some(session.player.clone());
+        room.seats[1] = Some(session);
+        let seats = [
+            room.seats[0].clone().expect("the creator sits first"),
+            room.seats[1].clone().expect("just seated"),
+        ];
+        let opener = if rand::random::<bool>() {
+            Seat::First
+        } else {
+            Seat::Second
+        };
+        let table_id = TableId::from_u64(rand::random());
+        match table::spawn(table::Start {
+            id: table_id.clone(),
+            room: room_id.clone(),
+            config: room.info.config.clone(),
+            opener,
+            seats,
+            settings: self.settings.clone(),
+            lobby: self.handle.clone(),
+            directory: self.tables.clone(),
+        }) {
+            Ok(()) => {
+                room.info.status = RoomStatus::Playing;
+                room.info.table = Some(table_id);
+                if room.public {
+                    self.pending.changed(&room.info);
+                }
+            }
+            Err(e) => {
+                tracing::error!(%room_id, error = %e, "table did not start");
+                for s in room.seats.iter().flatten() {
+                    refuse(s, None, ErrorCode::Internal, "the game could not start".into());
+                }
+                self.remove(&room_id, CancelReason::Other);
+            }
+        }
+    }
+
+    /// Leaving a waiting room: the creator's leave (or cancel) cancels it.
+    fn leave(&mut self, session: Session, id: Option<RequestId>, room_id: RoomId, cancel: bool) {
+        let Some(room) = self.rooms.get_mut(&room_id) else {
+            return refuse(&session, id, ErrorCode::NotFound, format!("no room {room_id}"));
+        };
+        let Some(seat) = room.seats.iter().position(|s| s.as_ref().is_some_and(|s| s.id == session.id))
+        else {
+            return refuse(&session, id, ErrorCode::NotAPlayer, "you do not sit in this room".into());
+        };
+        if room.info.status != RoomStatus::Waiting {
+            return refuse(
+                &session,
+                id,
+                ErrorCode::GameInProgress,
+                "the game has started: resign or abort it instead".into(),
+            );
+        }
+        if cancel && seat != 0 {
+            return refuse(&session, id, ErrorCode::NotAPlayer, "only the creator may cancel".into());
+        }
+        reply(&session, id, ServerMsg::Left { room: room_id.clone() });
+        self.remove(&room_id, CancelReason::ByCreator);
+    }
+
+    /// A connection closed: the waiting rooms it created are cancelled.
+    fn gone(&mut self, session: &SessionId) {
+        self.watchers.retain(|_, s| s.id != *session);
+        let mine: Vec<RoomId> = self
+            .rooms
+            .iter()
+            .filter(|(_, r)| {
+                r.info.status == RoomStatus::Waiting
+                    && r.seats[0].as_ref().is_some_and(|s| s.id == *session)
+            })
+            .map(|(id, _)| id.clone())
+            .collect();
+        for room in mine {
+            self.remove(&room, CancelReason::CreatorGone);
+        }
+    }
+
+    fn remove(&mut self, room_id: &RoomId, reason: CancelReason) {
+        if let Some(room) = self.rooms.remove(room_id) {
+            for s in room.seats.iter().flatten() {
+                reply(
+                    s,
+                    None,
+                    ServerMsg::RoomCancelled {
+                        room: room_id.clone(),
+                        reason,
+                    },
+                );
+            }
+            if room.public {
+                self.pending.removed(room_id);
+            }
+        }
+    }
+
+    /// Sends the gathered changes to every watcher, encoded once per encoding.
+    fn flush(&mut self) {
+        if self.pending.changes.is_empty() {
+            return;
+        }
+        let update = self.pending.take();
+        if self.watchers.is_empty() {
+            return;
+        }
+        let frame = Envelope::push(ServerMsg::LobbyUpdate(update));
+        let mut shared = Shared::new(&frame);
+        self.watchers
+            .retain(|_, s| s.outbox.send(shared.get(s.outbox.encoding())));
+    }
+}

@@ -1,0 +1,83 @@
+//! What the server counts, and `/metrics` in the Prometheus text format.
+//!
+//! The names live here, in one place, so a dashboard and the code agree.
+//! The recorder is process-wide (the `metrics` crate's design): tests that
+//! run several servers in one process share it, which only means their
+//! counts add up.
+
+use std::sync::OnceLock;
+
+use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
+
+/// Open WebSocket connections (gauge).
+pub const CONNECTIONS: &str = "tengen_connections";
+/// Live table actors (gauge).
+pub const TABLES: &str = "tengen_tables";
+/// Messages received from clients (counter, label `type`).
+pub const MESSAGES_IN: &str = "tengen_messages_in_total";
+/// Frames sent to clients (counter).
+pub const MESSAGES_OUT: &str = "tengen_messages_out_total";
+/// Error replies and forced closes (counter, label `kind`).
+pub const ERRORS: &str = "tengen_errors_total";
+/// Connections cut off because their outbound queue was full (counter).
+pub const QUEUE_DROPS: &str = "tengen_queue_drops_total";
+/// Seconds from a move's frame arriving to its events being queued for
+/// every subscriber (histogram).
+pub const MOVE_SECONDS: &str = "tengen_move_handling_seconds";
+
+static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
+static PROCESS: OnceLock<metrics_process::Collector> = OnceLock::new();
+
+/// Installs the process-wide recorder (once; later calls do nothing).
+pub fn install() {
+    HANDLE.get_or_init(|| {
+        let buckets = [
+            0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1,
+            0.25, 1.0,
+        ];
+        let recorder = PrometheusBuilder::new()
+            .set_buckets_for_metric(
+                metrics_exporter_prometheus::Matcher::Full(MOVE_SECONDS.to_string()),
+                &buckets,
+            )
+            .expect("non-empty buckets")
+            .build_recorder();
+        let handle = recorder.handle();
+        // Another recorder may already be installed (a test harness); then
+        // ours renders only what it sees, which is still a valid page.
+        let _ = metrics::set_global_recorder(recorder);
+        let collector = metrics_process::Collector::default();
+        collector.describe();
+        let _ = PROCESS.set(collector);
+        describe();
+        handle
+    });
+}
+
+fn describe() {
+    metrics::describe_gauge!(CONNECTIONS, "Open WebSocket connections");
+    metrics::describe_gauge!(TABLES, "Live table actors");
+    metrics::describe_counter!(MESSAGES_IN, "Messages received from clients");
+    metrics::describe_counter!(MESSAGES_OUT, "Frames queued to clients");
+    metrics::describe_counter!(ERRORS, "Error replies and forced closes, by kind");
+    metrics::describe_counter!(QUEUE_DROPS, "Slow consumers cut off");
+    metrics::describe_histogram!(
+        MOVE_SECONDS,
+        metrics::Unit::Seconds,
+        "From a move's frame arriving to its events being queued to every subscriber"
+    );
+}
+
+/// The `/metrics` page: process figures refreshed, then everything.
+pub fn render() -> String {
+    install();
+    if let Some(p) = PROCESS.get() {
+        p.collect();
+    }
+    HANDLE.get().map(PrometheusHandle::render).unwrap_or_default()
+}
+
+/// Counts an error of `kind` (an error code or a close reason).
+pub fn error(kind: &'static str) {
+    metrics::counter!(ERRORS, "kind" => kind).increment(1);
+}

@@ -1,0 +1,238 @@
+//! A connection's way out: a bounded queue of ready-made frames, drained by
+//! one writer task.
+//!
+//! Everyone who talks to a client (its own connection task, the lobby, the
+//! tables it sits at or watches) holds an [`Outbox`] and *never waits* on
+//! it: [`Outbox::send`] either queues the frame at once or, when the queue
+//! is full, cuts the connection off as a slow consumer (close 4002). So a
+//! slow reader can never slow a table; it may reconnect and resynchronise.
+//!
+//! Frames are encoded before they are queued. A table encodes an event once
+//! per encoding in use and queues the same bytes ([`Frame`] clones are
+//! reference counts) to every subscriber. The writer feeds every queued
+//! frame to the socket and flushes once per batch.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU16, Ordering};
+
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
+use bytes::Bytes;
+use futures_util::{Sink, SinkExt};
+use tengen_protocol::{CloseCode, Encoding, ServerFrame, encode_server};
+use tokio::sync::{Notify, mpsc};
+
+/// Bytes tungstenite may buffer before writing (a batch of small frames).
+pub const WRITE_BUFFER: usize = 8 * 1024;
+/// The most tungstenite may hold unwritten (a large snapshot fits).
+pub const MAX_WRITE_BUFFER: usize = 2 * 1024 * 1024;
+/// Frames the writer feeds before it flushes.
+const BATCH: usize = 64;
+
+/// One encoded server message, cheap to clone.
+#[derive(Clone, Debug)]
+pub enum Frame {
+    Text(Utf8Bytes),
+    Binary(Bytes),
+}
+
+impl Frame {
+    /// Encodes `frame` for a connection speaking `encoding`.
+    pub fn encode(frame: &ServerFrame, encoding: Encoding) -> Frame {
+        let bytes = encode_server(frame, encoding);
+        match encoding {
+            Encoding::Json => Frame::Text(Utf8Bytes::from(
+                String::from_utf8(bytes).expect("JSON is UTF-8"),
+            )),
+            Encoding::MsgPack => Frame::Binary(Bytes::from(bytes)),
+        }
+    }
+
+    fn into_message(self) -> Message {
+        match self {
+            Frame::Text(t) => Message::Text(t),
+            Frame::Binary(b) => Message::Binary(b),
+        }
+    }
+}
+
+/// A frame encoded lazily, at most once per encoding: what a table builds
+/// for each event before fanning it out.
+pub struct Shared<'a> {
+    frame: &'a ServerFrame,
+    json: Option<Frame>,
+    msgpack: Option<Frame>,
+}
+
+impl<'a> Shared<'a> {
+    pub fn new(frame: &'a ServerFrame) -> Shared<'a> {
+        Shared {
+            frame,
+            json: None,
+            msgpack: None,
+        }
+    }
+
+    /// The frame in `encoding`, encoded on first use.
+    pub fn get(&mut self, encoding: Encoding) -> Frame {
+        let slot = match encoding {
+            Encoding::Json => &mut self.json,
+            Encoding::MsgPack => &mut self.msgpack,
+        };
+        slot.get_or_insert_with(|| Frame::encode(self.frame, encoding))
+            .clone()
+    }
+}
+
+struct Control {
+    closed: AtomicBool,
+    close_code: AtomicU16,
+    notify: Notify,
+}
+
+/// The sending side of one connection's queue.
+#[derive(Clone)]
+pub struct Outbox {
+    tx: mpsc::Sender<Frame>,
+    control: Arc<Control>,
+    encoding: Encoding,
+    /// Identifies the connection (for subscriber lists).
+    pub conn: u64,
+}
+
+/// The writer's side, owned by the connection's writer task.
+pub struct Inbox {
+    rx: mpsc::Receiver<Frame>,
+    control: Arc<Control>,
+}
+
+/// A queue of `capacity` frames for connection `conn` speaking `encoding`.
+pub fn channel(conn: u64, encoding: Encoding, capacity: usize) -> (Outbox, Inbox) {
+    let (tx, rx) = mpsc::channel(capacity);
+    let control = Arc::new(Control {
+        closed: AtomicBool::new(false),
+        close_code: AtomicU16::new(CloseCode::Normal.code()),
+        notify: Notify::new(),
+    });
+    (
+        Outbox {
+            tx,
+            control: control.clone(),
+            encoding,
+            conn,
+        },
+        Inbox { rx, control },
+    )
+}
+
+impl Outbox {
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
+    /// Queues a ready frame. Returns false when the connection is gone or
+    /// was just cut off because its queue was full.
+    pub fn send(&self, frame: Frame) -> bool {
+        if self.is_closed() {
+            return false;
+        }
+        match self.tx.try_send(frame) {
+            Ok(()) => {
+                metrics::counter!(crate::metrics::MESSAGES_OUT).increment(1);
+                true
+            }
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                metrics::counter!(crate::metrics::QUEUE_DROPS).increment(1);
+                crate::metrics::error("slow_consumer");
+                self.close(CloseCode::SlowConsumer);
+                false
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => false,
+        }
+    }
+
+    /// Encodes and queues one message.
+    pub fn send_msg(&self, frame: &ServerFrame) -> bool {
+        self.send(Frame::encode(frame, self.encoding))
+    }
+
+    /// Asks the writer to close the connection with `code` (the first
+    /// close asked for wins).
+    pub fn close(&self, code: CloseCode) {
+        if !self.control.closed.swap(true, Ordering::AcqRel) {
+            self.control.close_code.store(code.code(), Ordering::Release);
+            self.control.notify.notify_one();
+        }
+    }
+
+    pub fn is_closed(&self) -> bool {
+        self.control.closed.load(Ordering::Acquire) || self.tx.is_closed()
+    }
+}
+
+/// What the writer saw end the connection.
+#[derive(Debug)]
+pub enum WriterEnd {
+    /// Closed as asked, with this code.
+    Closed(u16),
+    /// The socket failed or every sender is gone.
+    Gone,
+}
+
+impl Inbox {
+    /// Drains the queue into `sink` until asked to close (then sends the
+    /// close frame) or the socket fails. `ping_every` sends WebSocket pings
+    /// so that idle peers are noticed.
+    pub async fn drain<S>(mut self, mut sink: S, ping_every: std::time::Duration) -> WriterEnd
+    where
+        S: Sink<Message> + Unpin,
+    {
+        let mut ping = tokio::time::interval(ping_every);
+        ping.tick().await;
+        loop {
+            tokio::select! {
+                biased;
+                _ = self.control.notify.notified() => break,
+                frame = self.rx.recv() => {
+                    let Some(frame) = frame else { return WriterEnd::Gone };
+                    if sink.feed(frame.into_message()).await.is_err() {
+                        return WriterEnd::Gone;
+                    }
+                    let mut n = 1;
+                    while n < BATCH {
+                        let Ok(frame) = self.rx.try_recv() else { break };
+                        if sink.feed(frame.into_message()).await.is_err() {
+                            return WriterEnd::Gone;
+                        }
+                        n += 1;
+                    }
+                    if sink.flush().await.is_err() {
+                        return WriterEnd::Gone;
+                    }
+                }
+                _ = ping.tick() => {
+                    if sink.send(Message::Ping(Bytes::new())).await.is_err() {
+                        return WriterEnd::Gone;
+                    }
+                }
+            }
+        }
+        let code = self.control.close_code.load(Ordering::Acquire);
+        // What was queued before the close (an error saying why) still goes
+        // out, unless the queue is the problem.
+        if code != CloseCode::SlowConsumer.code() {
+            while let Ok(frame) = self.rx.try_recv() {
+                if sink.feed(frame.into_message()).await.is_err() {
+                    return WriterEnd::Gone;
+                }
+            }
+        }
+        let reason = CloseCode::from_code(code).map_or("", CloseCode::reason);
+        let _ = sink
+            .send(Message::Close(Some(CloseFrame {
+                code,
+                reason: Utf8Bytes::from_static(reason),
+            })))
+            .await;
+        WriterEnd::Closed(code)
+    }
+}

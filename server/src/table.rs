@@ -1,0 +1,436 @@
+//! The table actor: one tokio task per game, the only owner of the referee's
+//! `Game` and its clocks.
+//!
+//! It applies actions in arrival order, stamps every event with the table's
+//! next `seq` (from 1), encodes each event once per encoding in use and
+//! queues the same bytes to every subscriber (the two players and the
+//! spectators). Time is the server's monotonic clock, read here and passed
+//! to the pure machine as milliseconds since the table started. Every timer
+//! is a deadline in the select loop, never a poll: the flag at the exact
+//! instant a clock runs out (`Game::next_deadline`, which also covers
+//! draw-offer lapses), the abort of a game whose first moves never come,
+//! the coalesced spectator count, and the table's end some time after the
+//! game's.
+//!
+//! What the table sends is only what the machine reports (events, prompts,
+//! snapshots): in `claim` rooms the machine keeps whether black's last stone
+//! was forbidden to itself, so no connection can learn it early.
+
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
+use std::time::Instant;
+
+use tengen_protocol::{
+    Envelope, ErrorBody, ErrorCode, Players, RequestId, RoomId, ServerFrame, ServerMsg,
+    SessionId, TableEvent, TableId, TableSnapshot,
+};
+use tengen_rules::game::{Action, ActionKind, Event, Game, GameConfig, Millis, Seat};
+use tokio::sync::mpsc;
+use tokio::time::sleep_until;
+
+use crate::conn::Session;
+use crate::lobby::{LobbyCmd, LobbyHandle};
+use crate::outbound::{Outbox, Shared};
+use crate::settings::Settings;
+
+/// What connections ask of a table.
+pub enum TableCmd {
+    /// Subscribe (as a player if the session sits here, else a spectator)
+    /// and get a snapshot.
+    Watch {
+        session: Session,
+        id: Option<RequestId>,
+    },
+    /// Stop receiving this table's events (`outbox: None` when the
+    /// connection is gone and wants no reply).
+    Unwatch {
+        conn: u64,
+        id: Option<RequestId>,
+        outbox: Option<Outbox>,
+    },
+    Act {
+        session: SessionId,
+        action: Action,
+        id: Option<RequestId>,
+        outbox: Outbox,
+        received: Instant,
+    },
+    Snapshot {
+        session: Session,
+        id: Option<RequestId>,
+    },
+}
+
+/// A table's mailbox.
+#[derive(Clone)]
+pub struct TableHandle {
+    tx: mpsc::Sender<TableCmd>,
+}
+
+impl TableHandle {
+    pub fn try_send(&self, cmd: TableCmd) -> Result<(), ()> {
+        self.tx.try_send(cmd).map_err(|_| ())
+    }
+}
+
+/// Every live table by id. The lock is held only to copy a handle out or
+/// to insert and remove one, never across an await.
+#[derive(Clone, Default)]
+pub struct Directory(Arc<RwLock<HashMap<TableId, TableHandle>>>);
+
+impl Directory {
+    pub fn get(&self, id: &TableId) -> Option<TableHandle> {
+        self.0.read().ok()?.get(id).cloned()
+    }
+
+    fn insert(&self, id: TableId, h: TableHandle) {
+        if let Ok(mut m) = self.0.write() {
+            m.insert(id, h);
+        }
+    }
+
+    fn remove(&self, id: &TableId) {
+        if let Ok(mut m) = self.0.write() {
+            m.remove(id);
+        }
+    }
+
+    /// How many tables are live.
+    pub fn len(&self) -> usize {
+        self.0.read().map_or(0, |m| m.len())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Everything a table needs to start.
+pub struct Start {
+    pub id: TableId,
+    pub room: RoomId,
+    pub config: GameConfig,
+    pub opener: Seat,
+    /// The two players, by seat (first, second).
+    pub seats: [Session; 2],
+    pub settings: Arc<Settings>,
+    pub lobby: LobbyHandle,
+    pub directory: Directory,
+}
+
+struct Seated {
+    session: Session,
+    /// Whether the player's connection gets this table's events.
+    subscribed: bool,
+}
+
+struct Table {
+    id: TableId,
+    room: RoomId,
+    game: Game,
+    started: Instant,
+    seq: u64,
+    seats: [Seated; 2],
+    spectators: HashMap<u64, Outbox>,
+    settings: Arc<Settings>,
+    lobby: LobbyHandle,
+    directory: Directory,
+    /// When the seat to act must have acted, while some seat has never
+    /// acted (then the game is aborted).
+    first_action_due: Option<Instant>,
+    /// When the coalesced spectator count goes out, if it changed.
+    spectators_due: Option<Instant>,
+    /// When the table closes, once the game is over.
+    close_at: Option<Instant>,
+}
+
+/// Starts a table actor and registers it in the directory.
+pub fn spawn(start: Start) -> Result<(), tengen_rules::game::ConfigError> {
+    let game = Game::new(start.config, start.opener, 0)?;
+    let (tx, rx) = mpsc::channel(start.settings.table_mailbox);
+    start.directory.insert(start.id.clone(), TableHandle { tx });
+    let now = Instant::now();
+    let [a, b] = start.seats;
+    let table = Table {
+        id: start.id,
+        room: start.room,
+        game,
+        started: now,
+        seq: 0,
+        seats: [
+            Seated {
+                session: a,
+                subscribed: true,
+            },
+            Seated {
+                session: b,
+                subscribed: true,
+            },
+        ],
+        spectators: HashMap::new(),
+        first_action_due: Some(now + start.settings.first_move_timeout),
+        spectators_due: None,
+        close_at: None,
+        settings: start.settings,
+        lobby: start.lobby,
+        directory: start.directory,
+    };
+    metrics::gauge!(crate::metrics::TABLES).increment(1.0);
+    tokio::spawn(table.run(rx));
+    Ok(())
+}
+
+impl Table {
+    fn now_ms(&self, at: Instant) -> Millis {
+        at.saturating_duration_since(self.started).as_millis() as Millis
+    }
+
+    fn instant(&self, ms: Millis) -> Instant {
+        self.started + std::time::Duration::from_millis(ms)
+    }
+
+    async fn run(mut self, mut rx: mpsc::Receiver<TableCmd>) {
+        tracing::debug!(table = %self.id, room = %self.room, "table started");
+        for seat in Seat::BOTH {
+            self.send_snapshot_to_seat(seat, None);
+        }
+        loop {
+            let deadline = self.next_deadline();
+            tokio::select! {
+                cmd = rx.recv() => match cmd {
+                    Some(cmd) => self.handle(cmd),
+                    None => break,
+                },
+                _ = sleep_until(deadline.unwrap_or_else(Instant::now).into()), if deadline.is_some() => {
+                    if self.on_deadline(Instant::now()) {
+                        break;
+                    }
+                }
+            }
+        }
+        self.directory.remove(&self.id);
+        metrics::gauge!(crate::metrics::TABLES).decrement(1.0);
+        tracing::debug!(table = %self.id, "table closed");
+    }
+
+    fn next_deadline(&self) -> Option<Instant> {
+        let game = self.game.next_deadline().map(|ms| self.instant(ms));
+        [game, self.first_action_due, self.spectators_due, self.close_at]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+
+    /// Handles whatever is due at `now`; true when the table should close.
+    fn on_deadline(&mut self, now: Instant) -> bool {
+        let ms = self.now_ms(now);
+        let events = self.game.tick(ms);
+        self.broadcast(events, ms);
+        if self.first_action_due.is_some_and(|t| t <= now) {
+            self.first_action_due = None;
+            if let Ok(events) = self.game.declare_aborted(ms) {
+                tracing::info!(table = %self.id, "aborted: a first move never came");
+                self.broadcast(events, ms);
+            }
+        }
+        if self.spectators_due.is_some_and(|t| t <= now) {
+            self.spectators_due = None;
+            self.send_spectator_count();
+        }
+        self.close_at.is_some_and(|t| t <= now)
+    }
+
+    fn handle(&mut self, cmd: TableCmd) {
+        match cmd {
+            TableCmd::Watch { session, id } => {
+                match self.seat_of(&session.id) {
+                    Some(seat) => {
+                        let s = &mut self.seats[seat.index()];
+                        s.session.outbox = session.outbox.clone();
+                        s.subscribed = true;
+                    }
+                    None => {
+                        let before = self.spectators.len();
+                        self.spectators
+                            .insert(session.outbox.conn, session.outbox.clone());
+                        if self.spectators.len() != before {
+                            self.spectators_changed();
+                        }
+                    }
+                }
+                self.send_snapshot(&session, id);
+            }
+            TableCmd::Unwatch { conn, id, outbox } => {
+                if self.spectators.remove(&conn).is_some() {
+                    self.spectators_changed();
+                }
+                for s in &mut self.seats {
+                    if s.session.outbox.conn == conn {
+                        s.subscribed = false;
+                    }
+                }
+                if let Some(o) = outbox {
+                    o.send_msg(&Envelope::with_id(
+                        id,
+                        ServerMsg::Unwatched {
+                            table: self.id.clone(),
+                        },
+                    ));
+                }
+            }
+            TableCmd::Snapshot { session, id } => self.send_snapshot(&session, id),
+            TableCmd::Act {
+                session,
+                action,
+                id,
+                outbox,
+                received,
+            } => self.act(&session, action, id, &outbox, received),
+        }
+    }
+
+    fn seat_of(&self, session: &SessionId) -> Option<Seat> {
+        Seat::BOTH
+            .into_iter()
+            .find(|s| self.seats[s.index()].session.id == *session)
+    }
+
+    fn act(
+        &mut self,
+        session: &SessionId,
+        action: Action,
+        id: Option<RequestId>,
+        outbox: &Outbox,
+        received: Instant,
+    ) {
+        let Some(seat) = self.seat_of(session) else {
+            crate::metrics::error("not_a_player");
+            outbox.send_msg(&ServerFrame::error(
+                id,
+                ErrorBody::new(
+                    ErrorCode::NotAPlayer,
+                    "spectators cannot act; only the two players can",
+                ),
+            ));
+            return;
+        };
+        let ms = self.now_ms(Instant::now());
+        // Let time act first: a flag that fell before this input ends the
+        // game, and the input is then refused as after the end.
+        let due = self.game.tick(ms);
+        self.broadcast(due, ms);
+        match self.game.apply(seat, action, ms) {
+            Ok(events) => {
+                if action.kind() != ActionKind::Resign {
+                    self.first_action_due = self
+                        .game
+                        .allowed(seat.other(), ms)
+                        .contains(&ActionKind::Abort)
+                        .then(|| Instant::now() + self.settings.first_move_timeout);
+                }
+                self.broadcast(events, ms);
+                outbox.send_msg(&Envelope::with_id(
+                    id,
+                    ServerMsg::Acted {
+                        table: self.id.clone(),
+                        seq: self.seq,
+                    },
+                ));
+                metrics::histogram!(crate::metrics::MOVE_SECONDS)
+                    .record(received.elapsed().as_secs_f64());
+            }
+            Err(e) => {
+                crate::metrics::error("game");
+                outbox.send_msg(&ServerFrame::error(id, ErrorBody::game(e)));
+            }
+        }
+    }
+
+    /// Stamps `events` and queues them to every subscriber.
+    fn broadcast(&mut self, events: Vec<Event>, ms: Millis) {
+        if events.is_empty() {
+            return;
+        }
+        let over = events.iter().any(|e| matches!(e, Event::GameOver { .. }));
+        let prompt = self.game.prompt(ms);
+        let stamped = TableEvent::stamp(&self.id, self.seq, events, prompt.as_ref());
+        self.seq += stamped.len() as u64;
+        for te in stamped {
+            let frame = Envelope::push(ServerMsg::TableEvent(te));
+            let mut shared = Shared::new(&frame);
+            for s in &mut self.seats {
+                if s.subscribed && !s.session.outbox.send(shared.get(s.session.outbox.encoding())) {
+                    s.subscribed = false;
+                }
+            }
+            let before = self.spectators.len();
+            self.spectators
+                .retain(|_, o| o.send(shared.get(o.encoding())));
+            if self.spectators.len() != before {
+                self.spectators_changed();
+            }
+        }
+        if over && self.close_at.is_none() {
+            self.first_action_due = None;
+            self.close_at = Some(Instant::now() + self.settings.finished_table_linger);
+            let _ = self.lobby.try_send(LobbyCmd::TableFinished {
+                room: self.room.clone(),
+            });
+        }
+    }
+
+    fn snapshot_msg(&self, seat: Option<Seat>) -> ServerMsg {
+        let ms = self.now_ms(Instant::now());
+        ServerMsg::TableSnapshot(TableSnapshot {
+            table: self.id.clone(),
+            room: self.room.clone(),
+            seq: self.seq,
+            snapshot: self.game.snapshot(ms),
+            players: Players {
+                first: Some(self.seats[0].session.player.clone()),
+                second: Some(self.seats[1].session.player.clone()),
+            },
+            spectators: self.spectators.len() as u32,
+            seat,
+        })
+    }
+
+    fn send_snapshot(&self, session: &Session, id: Option<RequestId>) {
+        let msg = self.snapshot_msg(self.seat_of(&session.id));
+        session.outbox.send_msg(&Envelope::with_id(id, msg));
+    }
+
+    fn send_snapshot_to_seat(&self, seat: Seat, id: Option<RequestId>) {
+        let s = &self.seats[seat.index()];
+        s.session
+            .outbox
+            .send_msg(&Envelope::with_id(id, self.snapshot_msg(Some(seat))));
+    }
+
+    fn spectators_changed(&mut self) {
+        if self.spectators_due.is_none() {
+            self.spectators_due = Some(Instant::now() + self.settings.coalesce_interval);
+        }
+    }
+
+    /// The coalesced spectator count, to every subscriber and the lobby.
+    fn send_spectator_count(&mut self) {
+        let count = self.spectators.len() as u32;
+        let frame = Envelope::push(ServerMsg::Spectators {
+            table: self.id.clone(),
+            count,
+        });
+        let mut shared = Shared::new(&frame);
+        for s in &self.seats {
+            if s.subscribed {
+                s.session.outbox.send(shared.get(s.session.outbox.encoding()));
+            }
+        }
+        self.spectators
+            .retain(|_, o| o.send(shared.get(o.encoding())));
+        let _ = self.lobby.try_send(LobbyCmd::Spectators {
+            room: self.room.clone(),
+            count,
+        });
+    }
+}
