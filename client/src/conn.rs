@@ -1,0 +1,196 @@
+//! A connection to a Tengen server: the handshake, requests matched to
+//! their replies by `id`, and everything else (pushes) in arrival order.
+//!
+//! It is one value owned by one task, with no background task: a request
+//! reads frames until its reply arrives and keeps the pushes it passed on
+//! the way, so nothing is lost and nothing is reordered. The terminal
+//! client, the load generator, the bots and the server's tests all use it.
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use tengen_protocol::{
+    ClientMsg, DecodeError, Encoding, Envelope, ErrorBody, Hello, PROTOCOL_VERSION, RequestId,
+    ServerFrame, ServerMsg, Welcome, decode_server, encode_client,
+};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::tungstenite::{self, Message};
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// Why a connection failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    #[error("websocket: {0}")]
+    Ws(#[from] tungstenite::Error),
+    #[error("undecodable frame from the server: {0}")]
+    Decode(#[from] DecodeError),
+    #[error("the server closed the connection ({code}: {reason})")]
+    Closed { code: u16, reason: String },
+    #[error("the server refused: {} ({})", .0.message, .0.code.as_str())]
+    Refused(ErrorBody),
+    #[error("no answer within {0:?}")]
+    Timeout(Duration),
+    #[error("unexpected message: {0}")]
+    Unexpected(String),
+}
+
+/// The read buffer our sockets use (tungstenite's default is 128 KiB).
+const READ_BUFFER: usize = 8 * 1024;
+
+/// One open connection.
+pub struct Connection {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    encoding: Encoding,
+    next_id: u64,
+    pushes: VecDeque<ServerFrame>,
+    /// How long a request waits for its reply.
+    pub timeout: Duration,
+}
+
+impl Connection {
+    /// Opens a WebSocket to `url` (e.g. `ws://127.0.0.1:8415/ws`) without
+    /// saying hello (for tests of the handshake itself).
+    pub async fn open(url: &str, encoding: Encoding) -> Result<Connection, ClientError> {
+        let config = WebSocketConfig::default().read_buffer_size(READ_BUFFER);
+        let (ws, _) = tokio_tungstenite::connect_async_with_config(url, Some(config), true).await?;
+        Ok(Connection {
+            ws,
+            encoding,
+            next_id: 1,
+            pushes: VecDeque::new(),
+            timeout: Duration::from_secs(10),
+        })
+    }
+
+    /// Opens a connection and completes the handshake as `name`.
+    pub async fn connect(
+        url: &str,
+        encoding: Encoding,
+        name: Option<&str>,
+    ) -> Result<(Connection, Welcome), ClientError> {
+        let mut c = Connection::open(url, encoding).await?;
+        let reply = c
+            .request(ClientMsg::Hello(Hello {
+                version: PROTOCOL_VERSION,
+                client: Some(format!("tengen-client/{}", env!("CARGO_PKG_VERSION"))),
+                name: name.map(str::to_string),
+            }))
+            .await?;
+        match reply {
+            ServerMsg::Welcome(w) => Ok((c, w)),
+            other => Err(ClientError::Unexpected(other.type_name().to_string())),
+        }
+    }
+
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
+    /// Sends `msg` with a fresh request id and returns the id.
+    pub async fn send(&mut self, msg: ClientMsg) -> Result<RequestId, ClientError> {
+        let id = RequestId::from(self.next_id);
+        self.next_id += 1;
+        self.send_frame(&Envelope::with_id(Some(id), msg)).await?;
+        Ok(id)
+    }
+
+    /// Sends a frame as it is (any id, or none).
+    pub async fn send_frame(&mut self, frame: &Envelope<ClientMsg>) -> Result<(), ClientError> {
+        let bytes = encode_client(frame, self.encoding);
+        let msg = match self.encoding {
+            Encoding::Json => Message::Text(String::from_utf8(bytes).expect("JSON").into()),
+            Encoding::MsgPack => Message::Binary(bytes.into()),
+        };
+        self.ws.send(msg).await?;
+        Ok(())
+    }
+
+    /// Sends a raw WebSocket message (for tests of bad input).
+    pub async fn send_raw(&mut self, msg: Message) -> Result<(), ClientError> {
+        self.ws.send(msg).await?;
+        Ok(())
+    }
+
+    /// Sends `msg` and waits for its reply; an `error` reply is
+    /// [`ClientError::Refused`]. Pushes that arrive meanwhile are kept for
+    /// [`Connection::next`].
+    pub async fn request(&mut self, msg: ClientMsg) -> Result<ServerMsg, ClientError> {
+        let id = self.send(msg).await?;
+        let wait = self.timeout;
+        tokio::time::timeout(wait, async {
+            loop {
+                let frame = self.read().await?;
+                if frame.id == Some(id) {
+                    return match frame.msg {
+                        ServerMsg::Error(e) => Err(ClientError::Refused(e)),
+                        other => Ok(other),
+                    };
+                }
+                self.pushes.push_back(frame);
+            }
+        })
+        .await
+        .map_err(|_| ClientError::Timeout(wait))?
+    }
+
+    /// The next frame that was not a reply claimed by [`Connection::request`],
+    /// in arrival order.
+    pub async fn next(&mut self) -> Result<ServerFrame, ClientError> {
+        if let Some(f) = self.pushes.pop_front() {
+            return Ok(f);
+        }
+        let wait = self.timeout;
+        tokio::time::timeout(wait, self.read())
+            .await
+            .map_err(|_| ClientError::Timeout(wait))?
+    }
+
+    /// The next frame whose message satisfies `pred`, skipping others.
+    pub async fn next_matching(
+        &mut self,
+        mut pred: impl FnMut(&ServerMsg) -> bool,
+    ) -> Result<ServerFrame, ClientError> {
+        loop {
+            let f = self.next().await?;
+            if pred(&f.msg) {
+                return Ok(f);
+            }
+        }
+    }
+
+    /// Reads one frame from the socket (control frames are answered by
+    /// tungstenite and skipped).
+    async fn read(&mut self) -> Result<ServerFrame, ClientError> {
+        loop {
+            let msg = match self.ws.next().await {
+                Some(m) => m?,
+                None => {
+                    return Err(ClientError::Closed {
+                        code: 1006,
+                        reason: "connection ended".into(),
+                    });
+                }
+            };
+            let (bytes, encoding) = match msg {
+                Message::Text(t) => (bytes::Bytes::from(t), Encoding::Json),
+                Message::Binary(b) => (b, Encoding::MsgPack),
+                Message::Close(c) => {
+                    let (code, reason) = c.map_or((1005, String::new()), |c| {
+                        (u16::from(c.code), c.reason.to_string())
+                    });
+                    return Err(ClientError::Closed { code, reason });
+                }
+                _ => continue,
+            };
+            return Ok(decode_server(&bytes, encoding)?);
+        }
+    }
+
+    /// Closes the connection politely.
+    pub async fn close(mut self) -> Result<(), ClientError> {
+        self.ws.close(None).await?;
+        Ok(())
+    }
+}
