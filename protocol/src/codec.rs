@@ -219,13 +219,40 @@ pub fn decode<M: Message>(
 }
 
 /// What a failed frame still tells: the `id` if it is a request id, the
-/// `type` if it is a string. Any other value is skipped.
-#[derive(Deserialize)]
+/// `type` if it is a string. Any other value is skipped; anything but a map
+/// is not a message at all.
+#[derive(Default)]
 struct Probe {
-    #[serde(default)]
     id: Loose,
-    #[serde(default, rename = "type")]
     kind: Loose,
+}
+
+impl<'de> Deserialize<'de> for Probe {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Probe, D::Error> {
+        struct MapOnly;
+        impl<'de> serde::de::Visitor<'de> for MapOnly {
+            type Value = Probe;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a map")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Probe, A::Error> {
+                let mut probe = Probe::default();
+                while let Some(key) = map.next_key::<Loose>()? {
+                    let value = map.next_value::<Loose>()?;
+                    match key {
+                        Loose::Text(k) if k == "id" => probe.id = value,
+                        Loose::Text(k) if k == "type" => probe.kind = value,
+                        _ => {}
+                    }
+                }
+                Ok(probe)
+            }
+        }
+        d.deserialize_map(MapOnly)
+    }
 }
 
 #[derive(Default, Deserialize)]
