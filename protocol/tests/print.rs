@@ -21,7 +21,7 @@ fn print_examples() {
     }
     println!("## values");
     for v in game_values() {
-        println!("{}", json(&v));
+        println!("{v}");
     }
     println!("## errors");
     for e in game_errors() {

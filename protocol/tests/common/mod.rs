@@ -8,9 +8,9 @@
 use tengen_protocol::*;
 use tengen_rules::Point;
 use tengen_rules::game::{
-    Action, ClockSnapshot, DrawPolicy, Event, ForbiddenHandling, Game, GameConfig, GameError,
-    GameResult, Millis, Opening, Outcome, ResultReason, RuleSet, Seat, SeatClock, TimeControl,
-    ViolationKind,
+    Action, ActionKind, ClockSnapshot, DrawPolicy, Event, ForbiddenHandling, ForbiddenStone, Game,
+    GameConfig, GameError, GameResult, Millis, Opening, Outcome, Prompt, ResultReason, RuleSet,
+    Seat, SeatClock, Task, TimeControl, ViolationKind,
 };
 use tengen_rules::{Color, Forbidden};
 
@@ -400,7 +400,7 @@ pub fn walkthrough() -> Vec<Said> {
 
 /// Examples of the rules values carried inside messages, one JSON value
 /// each: actions, tasks, events, results, configurations and refusals.
-pub fn game_values() -> Vec<serde_json::Value> {
+pub fn game_values() -> Vec<String> {
     let v = |x: &dyn erased::Ser| x.to_json();
     let mut out = Vec::new();
     // Actions.
@@ -449,6 +449,14 @@ pub fn game_values() -> Vec<serde_json::Value> {
         &GameConfig::new(RuleSet::Renju).with_forbidden(ForbiddenHandling::Lose)
     ));
     out.push(v(&GameConfig::new(RuleSet::Freestyle).with_size(19)));
+    // A prompt to decide a swap (gomoku, after move 3).
+    out.push(v(&Prompt {
+        seat: Seat::First,
+        task: Task::DecideSwap {
+            color: Color::White,
+        },
+        may: vec![ActionKind::Swap, ActionKind::Keep, ActionKind::Resign],
+    }));
     // Events not met in the walk-through.
     let clocks = Some(ClockSnapshot {
         running: Some(Seat::First),
@@ -503,6 +511,24 @@ pub fn game_values() -> Vec<serde_json::Value> {
         },
         Event::GameOver {
             result: GameResult {
+                outcome: Outcome::Win {
+                    seat: Seat::First,
+                    color: Color::White,
+                },
+                reason: ResultReason::ForbiddenClaimed {
+                    point: p("G7"),
+                    forbidden: Forbidden::DoubleThree,
+                },
+            },
+            clocks: None,
+            forbidden: vec![ForbiddenStone {
+                move_number: 23,
+                point: p("G7"),
+                kind: Forbidden::DoubleThree,
+            }],
+        },
+        Event::GameOver {
+            result: GameResult {
                 outcome: Outcome::Draw,
                 reason: ResultReason::DrawAgreed,
             },
@@ -553,11 +579,11 @@ pub fn game_errors() -> Vec<GameError> {
 /// Serializing heterogeneous values to JSON through one function.
 mod erased {
     pub trait Ser {
-        fn to_json(&self) -> serde_json::Value;
+        fn to_json(&self) -> String;
     }
     impl<T: serde::Serialize> Ser for T {
-        fn to_json(&self) -> serde_json::Value {
-            serde_json::to_value(self).unwrap()
+        fn to_json(&self) -> String {
+            serde_json::to_string(self).unwrap()
         }
     }
 }
