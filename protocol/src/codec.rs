@@ -209,13 +209,25 @@ pub fn decode<M: Message>(
                 Err(reason) => Err(DecodeError::BadRequest {
                     id: frame.id,
                     kind: type_of::<M>(bytes, encoding),
-                    reason,
+                    reason: short(reason),
                 }),
             };
         }
         Err(e) => e,
     };
-    Err(classify::<M>(bytes, encoding, err))
+    Err(classify::<M>(bytes, encoding, short(err)))
+}
+
+/// The longest decoder message echoed back: serde's messages may quote the
+/// input (an unknown variant name), which must not make replies large.
+const MAX_REASON_CHARS: usize = 200;
+
+fn short(mut reason: String) -> String {
+    if let Some((cut, _)) = reason.char_indices().nth(MAX_REASON_CHARS) {
+        reason.truncate(cut);
+        reason.push_str("...");
+    }
+    reason
 }
 
 /// What a failed frame still tells: the `id` if it is a request id, the

@@ -259,6 +259,79 @@ fn deep_nesting_is_refused_without_exhausting_the_stack() {
 }
 
 #[test]
+fn error_replies_stay_small_whatever_the_input_quotes() {
+    let long = "x".repeat(10_000);
+    for s in [
+        format!(r#"{{"type":"act","id":1,"table":"abc","action":{{"type":"{long}"}}}}"#),
+        format!(r#"{{"type":"create_room","id":1,"config":{{"rule_set":"{long}"}}}}"#),
+        format!(r#"{{"type":"{long}","id":1}}"#),
+    ] {
+        let e = dec(&s).unwrap_err();
+        let reply = encode_server(&e.reply(), Encoding::Json);
+        assert!(reply.len() < 400, "{}", String::from_utf8_lossy(&reply));
+        assert_eq!(e.id(), Some(1));
+    }
+}
+
+#[test]
+fn the_limits_fit_real_messages() {
+    // The largest client message: a full configuration and the longest
+    // name in four-byte characters, well under the frame cap.
+    let big = Envelope::with_id(
+        Some(u64::MAX),
+        ClientMsg::CreateRoom {
+            config: tengen_rules::game::GameConfig::new(tengen_rules::game::RuleSet::Renju)
+                .with_time(tengen_rules::game::TimeControl::ByoYomi {
+                    main_ms: u64::MAX,
+                    periods: u32::MAX,
+                    period_ms: u64::MAX,
+                    moves_per_period: u32::MAX,
+                })
+                .with_draw(tengen_rules::game::DrawPolicy {
+                    max_offers: Some(u32::MAX),
+                    answer_ms: Some(u64::MAX),
+                }),
+            public: false,
+            name: Some("🀄".repeat(tengen_protocol::limits::MAX_ROOM_NAME_CHARS)),
+        },
+    );
+    for enc in BOTH {
+        let bytes = encode_client(&big, enc);
+        assert!(bytes.len() < 1024, "{}", bytes.len());
+        assert_eq!(decode_client(&bytes, enc).unwrap(), big);
+    }
+    // The largest server messages fit the client's cap: a full list of
+    // rooms, and a snapshot of a full 19x19 board.
+    let mut info = room_info(RoomStatus::Playing, u32::MAX);
+    info.name = Some("🀄".repeat(tengen_protocol::limits::MAX_ROOM_NAME_CHARS));
+    let rooms = Envelope::push(ServerMsg::Rooms {
+        rooms: vec![info; MAX_ROOMS_LISTED],
+        truncated: true,
+    });
+    let mut snap = match &server_examples()[14].msg {
+        ServerMsg::TableSnapshot(s) => (**s).clone(),
+        other => panic!("{other:?}"),
+    };
+    snap.snapshot.moves = (0..361u32)
+        .map(|i| tengen_rules::game::Move {
+            number: i + 1,
+            seat: tengen_rules::game::Seat::First,
+            color: tengen_rules::Color::Black,
+            point: Some(tengen_rules::Point::new((i % 19) as u8, (i / 19) as u8)),
+        })
+        .collect();
+    let snap = Envelope::push(ServerMsg::TableSnapshot(Box::new(snap)));
+    for enc in BOTH {
+        let r = encode_server(&rooms, enc);
+        assert!(r.len() < 400 * 1024, "rooms: {}", r.len());
+        assert_eq!(decode_server(&r, enc).unwrap(), rooms);
+        let s = encode_server(&snap, enc);
+        assert!(s.len() < 40 * 1024, "snapshot: {}", s.len());
+        assert_eq!(decode_server(&s, enc).unwrap(), snap);
+    }
+}
+
+#[test]
 fn a_decode_error_becomes_an_error_reply_with_the_id() {
     let e = dec(r#"{"type":"teleport","id":77}"#).unwrap_err();
     let reply = e.reply();
