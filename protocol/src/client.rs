@@ -1,0 +1,206 @@
+//! What a client may send: [`ClientMsg`], one variant per `type`.
+//!
+//! Requests name rooms and tables by id and carry rules values ([`GameConfig`],
+//! [`Action`]) exactly as the rules crate defines them: the server hands them
+//! to the referee unchanged and never re-describes a rule. Unknown fields are
+//! ignored (a newer client may send more), so every field added later must be
+//! optional. Names reserved for later versions are in
+//! [`RESERVED_CLIENT_TYPES`]; until a server lists the matching feature in
+//! `welcome.features` it answers them with `unknown_type`.
+
+use serde::{Deserialize, Serialize};
+use tengen_rules::game::{Action, GameConfig};
+
+use crate::ids::{RoomId, TableId};
+use crate::limits::{MAX_CLIENT_CHARS, MAX_NAME_CHARS, MAX_ROOM_NAME_CHARS, check_text};
+
+/// The first message of every connection.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Hello {
+    /// The protocol version the client speaks ([`crate::PROTOCOL_VERSION`]).
+    pub version: u32,
+    /// The client's name and version, for the server's logs
+    /// (`"tengen-cli/0.1.0"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client: Option<String>,
+    /// The display name a guest would like; the server may alter it to keep
+    /// names unique (`welcome.player.name` is the one given).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    // Reserved, not yet read: `token` (an account session, feature
+    // "accounts") and `resume` (a resume token and last seq per table,
+    // feature "resume"). Both will be optional fields here.
+}
+
+/// A client message. The wire form is a map with `"type"` set to the
+/// snake_case variant name and the fields below; the envelope adds `"id"`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ClientMsg {
+    /// Opens the session; answered by `welcome` (or `unsupported_version`).
+    Hello(Hello),
+    /// Application-level ping, answered by `pong` (WebSocket pings are
+    /// answered by the WebSocket layer; this one also measures the server's
+    /// queueing and gives its wall clock).
+    Ping,
+    /// Answered by `rooms` (the full list), then `lobby_update` messages
+    /// until `lobby_unsubscribe`.
+    LobbySubscribe,
+    /// Answered by `lobby_unsubscribed`.
+    LobbyUnsubscribe,
+    /// Answered by `rooms`.
+    ListRooms,
+    /// Opens a room with the creator in seat `first`; answered by
+    /// `room_created`.
+    CreateRoom {
+        config: GameConfig,
+        /// Listed in the lobby (`true`, the default), or joinable only by
+        /// its id.
+        #[serde(default = "yes")]
+        public: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
+    /// Takes the free seat; answered by `joined`, after which the game
+    /// starts and both players get a `table_snapshot`.
+    JoinRoom { room: RoomId },
+    /// Leaves a room you sit in (not while its game runs); answered by
+    /// `left`.
+    LeaveRoom { room: RoomId },
+    /// Withdraws the room you created, before anyone joined; answered by
+    /// `room_cancelled`.
+    CancelRoom { room: RoomId },
+    /// Watches a table: answered by `table_snapshot`, then every
+    /// `table_event`. Watching a watched table sends a fresh snapshot.
+    Watch { table: TableId },
+    /// Answered by `unwatched`.
+    Unwatch { table: TableId },
+    /// Asks the referee to apply `action` for your seat. The resulting
+    /// `table_event`s go to everyone at the table, then you get `acted`.
+    Act { table: TableId, action: Action },
+    /// Answered by `table_snapshot` (you must sit at or watch the table).
+    Snapshot { table: TableId },
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// Type names kept for later versions: `resume` (reconnect with a resume
+/// token), `chat`, `rematch` (offer/accept), `login`, `register`, `logout`,
+/// `queue` / `unqueue` (matchmaking), `challenge`. No message of this
+/// version uses them.
+pub const RESERVED_CLIENT_TYPES: &[&str] = &[
+    "resume",
+    "chat",
+    "rematch",
+    "login",
+    "register",
+    "logout",
+    "queue",
+    "unqueue",
+    "challenge",
+];
+
+impl ClientMsg {
+    /// Every `type` of this version, in documentation order.
+    pub const TYPES: &'static [&'static str] = &[
+        "hello",
+        "ping",
+        "lobby_subscribe",
+        "lobby_unsubscribe",
+        "list_rooms",
+        "create_room",
+        "join_room",
+        "leave_room",
+        "cancel_room",
+        "watch",
+        "unwatch",
+        "act",
+        "snapshot",
+    ];
+
+    /// This message's `type`.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            ClientMsg::Hello(_) => "hello",
+            ClientMsg::Ping => "ping",
+            ClientMsg::LobbySubscribe => "lobby_subscribe",
+            ClientMsg::LobbyUnsubscribe => "lobby_unsubscribe",
+            ClientMsg::ListRooms => "list_rooms",
+            ClientMsg::CreateRoom { .. } => "create_room",
+            ClientMsg::JoinRoom { .. } => "join_room",
+            ClientMsg::LeaveRoom { .. } => "leave_room",
+            ClientMsg::CancelRoom { .. } => "cancel_room",
+            ClientMsg::Watch { .. } => "watch",
+            ClientMsg::Unwatch { .. } => "unwatch",
+            ClientMsg::Act { .. } => "act",
+            ClientMsg::Snapshot { .. } => "snapshot",
+        }
+    }
+
+    /// The checks serde cannot express: lengths and characters of
+    /// free-text fields. (Ids check themselves when decoded; a
+    /// configuration's validity is the referee's to judge, reported as
+    /// `invalid_config`.)
+    pub fn validate(&self) -> Result<(), String> {
+        match self {
+            ClientMsg::Hello(h) => {
+                if let Some(c) = &h.client {
+                    check_text("client", c, MAX_CLIENT_CHARS)?;
+                }
+                if let Some(n) = &h.name {
+                    check_text("name", n, MAX_NAME_CHARS)?;
+                }
+                Ok(())
+            }
+            ClientMsg::CreateRoom { name: Some(n), .. } => {
+                check_text("name", n, MAX_ROOM_NAME_CHARS)
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reserved_names_do_not_collide() {
+        for r in RESERVED_CLIENT_TYPES {
+            assert!(!ClientMsg::TYPES.contains(r), "{r}");
+        }
+    }
+
+    #[test]
+    fn create_room_defaults_to_public() {
+        let m: ClientMsg = serde_json::from_str(
+            r#"{"type":"create_room","config":{"rule_set":"renju","opening":"free","board_size":15,"time":{"kind":"unlimited"}}}"#,
+        )
+        .unwrap();
+        assert!(matches!(
+            m,
+            ClientMsg::CreateRoom {
+                public: true,
+                name: None,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn validation_bounds_free_text() {
+        let hello = |name: &str| {
+            ClientMsg::Hello(Hello {
+                version: 1,
+                client: None,
+                name: Some(name.to_string()),
+            })
+        };
+        assert!(hello("Ann").validate().is_ok());
+        assert!(hello(&"x".repeat(MAX_NAME_CHARS + 1)).validate().is_err());
+        assert!(hello("tab\there").validate().is_err());
+        assert!(ClientMsg::Ping.validate().is_ok());
+    }
+}

@@ -1,0 +1,84 @@
+//! The Tengen wire protocol: every message between a client and the server,
+//! in one place.
+//!
+//! Like lila-ws keeps Lichess's socket vocabulary apart from the server that
+//! speaks it, this crate is the whole contract and nothing else: the server,
+//! the client library, the load generator, the terminal client and any
+//! third-party bot build on the same types, so they cannot disagree about a
+//! field. Game values (configurations, actions, events, prompts, snapshots,
+//! refusals) are the rules crate's own types, carried unchanged: the protocol
+//! never re-describes a rule. `protocol/README.md` documents the protocol for
+//! clients in any language; its examples are checked against these types.
+//!
+//! A server's side of one exchange:
+//!
+//! ```
+//! use tengen_protocol::*;
+//!
+//! let frame = br#"{"type":"join_room","room":"5yemhr9vx07jb","id":3}"#;
+//! let enc = Encoding::of_frame(true); // a text frame: JSON
+//! let reply = match decode_client(frame, enc) {
+//!     Ok(Envelope { msg: ClientMsg::JoinRoom { room }, id }) => {
+//!         Envelope::with_id(id, ServerMsg::Joined { room, seat: tengen_rules::game::Seat::Second })
+//!     }
+//!     Ok(other) => ServerFrame::error(other.id, ErrorBody::new(ErrorCode::Internal, "demo")),
+//!     Err(e) => e.reply(), // typed error, echoing the id when it could be read
+//! };
+//! assert_eq!(
+//!     encode_server(&reply, enc),
+//!     br#"{"type":"joined","room":"5yemhr9vx07jb","seat":"second","id":3}"#
+//! );
+//! ```
+//!
+//! Modules, one concern each:
+//! - [`ids`], room, table, session and request ids;
+//! - [`client`], what a client sends;
+//! - [`server`], what the server sends;
+//! - [`lobby`], players and rooms as listed;
+//! - [`error`], refusals and their codes;
+//! - [`close`], WebSocket close codes;
+//! - [`limits`], every size, rate and time bound;
+//! - [`codec`], the envelope, JSON and MessagePack, and decode failures.
+
+pub mod client;
+pub mod close;
+pub mod codec;
+pub mod error;
+pub mod ids;
+pub mod limits;
+pub mod lobby;
+pub mod server;
+
+pub use client::{ClientMsg, Hello, RESERVED_CLIENT_TYPES};
+pub use close::CloseCode;
+pub use codec::{
+    ClientFrame, DecodeError, Encoding, Envelope, Message, ServerFrame, decode, decode_client,
+    decode_server, encode, encode_client, encode_server,
+};
+pub use error::{ErrorBody, ErrorCode, Versions};
+pub use ids::{IdError, RequestId, RoomId, SessionId, TableId};
+pub use limits::{
+    HELLO_TIMEOUT_MS, Limits, MAX_DEPTH, MAX_FRAME_BYTES, MAX_ROOMS_LISTED, MAX_SERVER_FRAME_BYTES,
+    MAX_WS_MESSAGE_BYTES,
+};
+pub use lobby::{CancelReason, LobbyUpdate, Player, Players, RoomInfo, RoomStatus};
+pub use server::{
+    RESERVED_SERVER_TYPES, ServerInfo, ServerMsg, TableEvent, TableSnapshot, Welcome,
+};
+
+/// The protocol version this crate speaks. It changes only when an old
+/// client could misread a new message; additions (optional fields, new
+/// message types, new error codes, features) keep it.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// The oldest version a server built from this crate still speaks.
+pub const MIN_PROTOCOL_VERSION: u32 = 1;
+
+/// The versions a server built from this crate speaks.
+pub const SUPPORTED_VERSIONS: Versions = Versions {
+    min: MIN_PROTOCOL_VERSION,
+    max: PROTOCOL_VERSION,
+};
+
+/// The path of the WebSocket endpoint.
+pub const WS_PATH: &str = "/ws";

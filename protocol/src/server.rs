@@ -1,0 +1,239 @@
+//! What the server sends: [`ServerMsg`], one variant per `type`.
+//!
+//! Replies echo the request's `id` (in the envelope); pushes (lobby updates,
+//! table events, spectator counts, a game's start) carry none. Table events
+//! carry the rules crate's [`Event`] and [`Prompt`] unchanged, numbered by
+//! `seq` per table, so every subscriber of a table gets byte-identical frames
+//! (serialized once, sent many times) and a client renders a game from them
+//! without knowing a single rule. A client must ignore message types and
+//! fields it does not know.
+
+use serde::{Deserialize, Serialize};
+use tengen_rules::game::{Event, Prompt, Seat, Snapshot};
+
+use crate::error::ErrorBody;
+use crate::ids::{RoomId, SessionId, TableId};
+use crate::limits::Limits;
+use crate::lobby::{CancelReason, LobbyUpdate, Player, Players, RoomInfo};
+
+/// The server's name and build, for logs and bug reports.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ServerInfo {
+    pub name: String,
+    pub version: String,
+}
+
+/// The answer to `hello`: the session is open.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Welcome {
+    /// The protocol version this session speaks (the client's).
+    pub version: u32,
+    pub server: ServerInfo,
+    pub session: SessionId,
+    /// You, as others will see you.
+    pub player: Player,
+    pub limits: Limits,
+    /// Optional features this server offers beyond this version's messages
+    /// (later: `"resume"`, `"chat"`, `"rematch"`, `"accounts"`, `"queue"`).
+    /// A client uses a reserved message only if its feature is listed.
+    #[serde(default)]
+    pub features: Vec<String>,
+}
+
+/// A table's whole public state, sent when you start playing or watching it
+/// and on `snapshot` requests. Events with `seq` greater than this `seq`
+/// follow; apply none with a smaller or equal one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableSnapshot {
+    pub table: TableId,
+    pub room: RoomId,
+    /// The `seq` of the last event the snapshot includes (0: none yet).
+    pub seq: u64,
+    /// The referee's public state: configuration, opener, colours, moves,
+    /// prompt, clocks, draw offer, result.
+    pub snapshot: Snapshot,
+    pub players: Players,
+    pub spectators: u32,
+    /// Your seat, or `null` when you watch.
+    pub seat: Option<Seat>,
+}
+
+/// One thing that happened at a table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableEvent {
+    pub table: TableId,
+    /// 1 for a table's first event, then +1 for each: no gaps, no repeats.
+    pub seq: u64,
+    pub event: Event,
+    /// What the referee waits for once the step that produced this event
+    /// is complete (the same on every event of one step); `null` when the
+    /// game is over.
+    pub prompt: Option<Prompt>,
+}
+
+impl TableEvent {
+    /// Numbers the events of one step (one action, one tick) after
+    /// `last_seq`, each carrying the prompt that follows the step.
+    pub fn stamp(
+        table: &TableId,
+        last_seq: u64,
+        events: impl IntoIterator<Item = Event>,
+        prompt: Option<&Prompt>,
+    ) -> Vec<TableEvent> {
+        events
+            .into_iter()
+            .zip(last_seq + 1..)
+            .map(|(event, seq)| TableEvent {
+                table: table.clone(),
+                seq,
+                event,
+                prompt: prompt.cloned(),
+            })
+            .collect()
+    }
+}
+
+/// A server message. The wire form is a map with `"type"` set to the
+/// snake_case variant name and the fields below; the envelope adds `"id"`
+/// to replies.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMsg {
+    /// Reply to `hello`.
+    Welcome(Welcome),
+    /// Reply to any request that was refused (see [`crate::ErrorCode`]).
+    Error(ErrorBody),
+    /// Reply to `ping`, with the server's wall clock (Unix milliseconds).
+    Pong { time_ms: u64 },
+    /// Reply to `list_rooms` and `lobby_subscribe`: open rooms and live
+    /// games, at most [`crate::MAX_ROOMS_LISTED`].
+    Rooms {
+        rooms: Vec<RoomInfo>,
+        #[serde(default)]
+        truncated: bool,
+    },
+    /// Push to lobby subscribers, coalesced (at most about one a second).
+    LobbyUpdate(LobbyUpdate),
+    /// Reply to `lobby_unsubscribe`.
+    LobbyUnsubscribed,
+    /// Reply to `create_room`.
+    RoomCreated { room: RoomId, seat: Seat },
+    /// Reply to `join_room`.
+    Joined { room: RoomId, seat: Seat },
+    /// Reply to `leave_room`.
+    Left { room: RoomId },
+    /// Reply to `cancel_room`, or a push to the creator when the server
+    /// cancels the room.
+    RoomCancelled { room: RoomId, reason: CancelReason },
+    /// Reply to `watch` and `snapshot`; a push to both players when their
+    /// game starts. (Boxed: it is by far the largest message.)
+    TableSnapshot(Box<TableSnapshot>),
+    /// Push to a table's players and spectators.
+    TableEvent(TableEvent),
+    /// Reply to `act`, after the events the action produced: `seq` is the
+    /// last of them.
+    Acted { table: TableId, seq: u64 },
+    /// Push: the table's spectator count changed (coalesced).
+    Spectators { table: TableId, count: u32 },
+    /// Reply to `unwatch`.
+    Unwatched { table: TableId },
+}
+
+/// Type names kept for later versions: `resumed`, `chat`,
+/// `rematch_offered`, `logged_in`, `registered`, `queued`, `matched`,
+/// `player_status` (a seat's connection lost or back, with a countdown).
+pub const RESERVED_SERVER_TYPES: &[&str] = &[
+    "resumed",
+    "chat",
+    "rematch_offered",
+    "logged_in",
+    "registered",
+    "queued",
+    "matched",
+    "player_status",
+];
+
+impl ServerMsg {
+    /// Every `type` of this version, in documentation order.
+    pub const TYPES: &'static [&'static str] = &[
+        "welcome",
+        "error",
+        "pong",
+        "rooms",
+        "lobby_update",
+        "lobby_unsubscribed",
+        "room_created",
+        "joined",
+        "left",
+        "room_cancelled",
+        "table_snapshot",
+        "table_event",
+        "acted",
+        "spectators",
+        "unwatched",
+    ];
+
+    /// This message's `type`.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            ServerMsg::Welcome(_) => "welcome",
+            ServerMsg::Error(_) => "error",
+            ServerMsg::Pong { .. } => "pong",
+            ServerMsg::Rooms { .. } => "rooms",
+            ServerMsg::LobbyUpdate(_) => "lobby_update",
+            ServerMsg::LobbyUnsubscribed => "lobby_unsubscribed",
+            ServerMsg::RoomCreated { .. } => "room_created",
+            ServerMsg::Joined { .. } => "joined",
+            ServerMsg::Left { .. } => "left",
+            ServerMsg::RoomCancelled { .. } => "room_cancelled",
+            ServerMsg::TableSnapshot(_) => "table_snapshot",
+            ServerMsg::TableEvent(_) => "table_event",
+            ServerMsg::Acted { .. } => "acted",
+            ServerMsg::Spectators { .. } => "spectators",
+            ServerMsg::Unwatched { .. } => "unwatched",
+        }
+    }
+
+    /// The table this message is about, if any (for routing in clients).
+    pub fn table(&self) -> Option<&TableId> {
+        match self {
+            ServerMsg::TableSnapshot(s) => Some(&s.table),
+            ServerMsg::TableEvent(e) => Some(&e.table),
+            ServerMsg::Acted { table, .. }
+            | ServerMsg::Spectators { table, .. }
+            | ServerMsg::Unwatched { table } => Some(table),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tengen_rules::game::{Action, Game, GameConfig, RuleSet};
+
+    #[test]
+    fn reserved_names_do_not_collide() {
+        for r in RESERVED_SERVER_TYPES {
+            assert!(!ServerMsg::TYPES.contains(r), "{r}");
+        }
+    }
+
+    #[test]
+    fn stamp_numbers_one_step_and_shares_its_prompt() {
+        let mut g = Game::new(GameConfig::new(RuleSet::Renju), Seat::First, 0).unwrap();
+        let ev = g
+            .apply(Seat::First, Action::place("H8".parse().unwrap()), 10)
+            .unwrap();
+        let prompt = g.prompt(10);
+        let t = TableId::from_u64(9);
+        let stamped = TableEvent::stamp(&t, 41, ev.clone(), prompt.as_ref());
+        assert_eq!(stamped.len(), ev.len());
+        assert_eq!(stamped[0].seq, 42);
+        assert!(stamped.iter().all(|e| e.prompt == prompt && e.table == t));
+        assert_eq!(stamped.last().unwrap().seq, 41 + ev.len() as u64);
+        let msg = ServerMsg::TableEvent(stamped[0].clone());
+        assert_eq!(msg.table(), Some(&t));
+        assert_eq!(msg.type_name(), "table_event");
+    }
+}
