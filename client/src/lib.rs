@@ -5,3 +5,6 @@
 //! the game state built from server events join it with the protocol crate.
 
 pub mod bot;
+pub mod conn;
+
+pub use conn::{ClientError, Connection};

@@ -209,23 +209,62 @@ pub fn decode<M: Message>(
                 Err(reason) => Err(DecodeError::BadRequest {
                     id: frame.id,
                     kind: type_of::<M>(bytes, encoding),
-                    reason,
+                    reason: short(reason),
                 }),
             };
         }
         Err(e) => e,
     };
-    Err(classify::<M>(bytes, encoding, err))
+    Err(classify::<M>(bytes, encoding, short(err)))
+}
+
+/// The longest decoder message echoed back: serde's messages may quote the
+/// input (an unknown variant name), which must not make replies large.
+const MAX_REASON_CHARS: usize = 200;
+
+fn short(mut reason: String) -> String {
+    if let Some((cut, _)) = reason.char_indices().nth(MAX_REASON_CHARS) {
+        reason.truncate(cut);
+        reason.push_str("...");
+    }
+    reason
 }
 
 /// What a failed frame still tells: the `id` if it is a request id, the
-/// `type` if it is a string. Any other value is skipped.
-#[derive(Deserialize)]
+/// `type` if it is a string. Any other value is skipped; anything but a map
+/// is not a message at all.
+#[derive(Default)]
 struct Probe {
-    #[serde(default)]
     id: Loose,
-    #[serde(default, rename = "type")]
     kind: Loose,
+}
+
+impl<'de> Deserialize<'de> for Probe {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Probe, D::Error> {
+        struct MapOnly;
+        impl<'de> serde::de::Visitor<'de> for MapOnly {
+            type Value = Probe;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a map")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Probe, A::Error> {
+                let mut probe = Probe::default();
+                while let Some(key) = map.next_key::<Loose>()? {
+                    let value = map.next_value::<Loose>()?;
+                    match key {
+                        Loose::Text(k) if k == "id" => probe.id = value,
+                        Loose::Text(k) if k == "type" => probe.kind = value,
+                        _ => {}
+                    }
+                }
+                Ok(probe)
+            }
+        }
+        d.deserialize_map(MapOnly)
+    }
 }
 
 #[derive(Default, Deserialize)]

@@ -30,8 +30,8 @@ pub enum ErrorCode {
     /// `hello.version` is outside the versions this server speaks; `supported`
     /// says which it does. The server then closes with 4003.
     UnsupportedVersion,
-    /// A request arrived before `hello` (or a second `hello` after the
-    /// handshake: then with code `bad_request`).
+    /// A request arrived before `hello`. The connection stays open for the
+    /// `hello` (a second `hello` on an open session is a `bad_request`).
     HelloRequired,
     /// More messages than `welcome.limits` allow; the message was dropped.
     /// `retry_after_ms` says when one will be accepted again. Persistent

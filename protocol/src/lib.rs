@@ -10,6 +10,26 @@
 //! never re-describes a rule. `protocol/README.md` documents the protocol for
 //! clients in any language; its examples are checked against these types.
 //!
+//! A server's side of one exchange:
+//!
+//! ```
+//! use tengen_protocol::*;
+//!
+//! let frame = br#"{"type":"join_room","room":"5yemhr9vx07jb","id":3}"#;
+//! let enc = Encoding::of_frame(true); // a text frame: JSON
+//! let reply = match decode_client(frame, enc) {
+//!     Ok(Envelope { msg: ClientMsg::JoinRoom { room }, id }) => {
+//!         Envelope::with_id(id, ServerMsg::Joined { room, seat: tengen_rules::game::Seat::Second })
+//!     }
+//!     Ok(other) => ServerFrame::error(other.id, ErrorBody::new(ErrorCode::Internal, "demo")),
+//!     Err(e) => e.reply(), // typed error, echoing the id when it could be read
+//! };
+//! assert_eq!(
+//!     encode_server(&reply, enc),
+//!     br#"{"type":"joined","room":"5yemhr9vx07jb","seat":"second","id":3}"#
+//! );
+//! ```
+//!
 //! Modules, one concern each:
 //! - [`ids`], room, table, session and request ids;
 //! - [`client`], what a client sends;

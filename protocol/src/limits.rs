@@ -21,7 +21,7 @@ pub const MAX_WS_MESSAGE_BYTES: usize = 64 * 1024;
 
 /// Cap on a server frame when a client decodes it (1 MiB). A full
 /// `table_snapshot` of a 19x19 game is under 40 KiB, a `rooms` list of
-/// [`MAX_ROOMS_LISTED`] rooms under 200 KiB.
+/// [`MAX_ROOMS_LISTED`] rooms with the longest names under 400 KiB.
 pub const MAX_SERVER_FRAME_BYTES: usize = 1024 * 1024;
 
 /// Maximum nesting of maps and arrays in a decoded frame. Real messages

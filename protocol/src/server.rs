@@ -126,8 +126,8 @@ pub enum ServerMsg {
     /// cancels the room.
     RoomCancelled { room: RoomId, reason: CancelReason },
     /// Reply to `watch` and `snapshot`; a push to both players when their
-    /// game starts.
-    TableSnapshot(TableSnapshot),
+    /// game starts. (Boxed: it is by far the largest message.)
+    TableSnapshot(Box<TableSnapshot>),
     /// Push to a table's players and spectators.
     TableEvent(TableEvent),
     /// Reply to `act`, after the events the action produced: `seq` is the

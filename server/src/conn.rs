@@ -19,7 +19,7 @@ use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
 use futures_util::{SinkExt, StreamExt};
 use tengen_protocol::{
     ClientFrame, ClientMsg, CloseCode, Encoding, Envelope, ErrorBody, ErrorCode, HELLO_TIMEOUT_MS,
-    Player, PROTOCOL_VERSION, RequestId, SUPPORTED_VERSIONS, ServerFrame, ServerInfo, ServerMsg,
+    PROTOCOL_VERSION, Player, RequestId, SUPPORTED_VERSIONS, ServerFrame, ServerInfo, ServerMsg,
     SessionId, TableId, Welcome, decode_client,
 };
 use tokio::time::timeout;
@@ -52,65 +52,74 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
     let (mut sink, mut stream) = socket.split();
     let hello_wait = Duration::from_millis(HELLO_TIMEOUT_MS);
 
-    // ---- handshake: the first data frame, within the hello timeout ----
-    let first = timeout(hello_wait, next_data(&mut stream)).await;
-    let (bytes, encoding) = match first {
-        Ok(Some(Data { bytes, encoding })) => (bytes, encoding),
-        Ok(None) => return,
-        Err(_) => {
-            crate::metrics::error("hello_timeout");
-            let _ = sink.send(close(CloseCode::HelloTimeout)).await;
+    // ---- handshake: hello within the hello timeout ----
+    // Frames before it are answered (`hello_required`, or why they could not
+    // be read) in their own encoding; the hello's frame type fixes the
+    // connection's encoding.
+    let deadline = tokio::time::Instant::now() + hello_wait;
+    let mut before_hello = 0u32;
+    let (hello, hello_id, encoding) = loop {
+        let Data { bytes, encoding } =
+            match tokio::time::timeout_at(deadline, next_data(&mut stream)).await {
+                Ok(Some(d)) => d,
+                Ok(None) => return,
+                Err(_) => {
+                    crate::metrics::error("hello_timeout");
+                    let _ = sink.send(close(CloseCode::HelloTimeout)).await;
+                    return;
+                }
+            };
+        before_hello += 1;
+        if before_hello > state.settings.limits.rate_burst {
+            crate::metrics::error("rate_limited");
+            let _ = sink.send(close(CloseCode::PolicyViolation)).await;
             return;
         }
-    };
-    let refuse = |id, body: ErrorBody, code| {
-        crate::metrics::error(body.code.as_str());
-        let frame = Frame::encode(&ServerFrame::error(id, body), encoding);
-        (frame, code)
-    };
-    let outcome = match decode_client(&bytes, encoding) {
-        Ok(Envelope {
-            msg: ClientMsg::Hello(h),
-            id,
-        }) => {
-            if !SUPPORTED_VERSIONS.contains(h.version) {
-                Err(refuse(
-                    id,
-                    ErrorBody::unsupported_version(h.version, SUPPORTED_VERSIONS),
-                    CloseCode::UnsupportedVersion,
-                ))
-            } else if let Err(why) = (ClientMsg::Hello(h.clone())).validate() {
-                Err(refuse(
-                    id,
-                    ErrorBody::new(ErrorCode::BadRequest, why),
-                    CloseCode::ProtocolError,
-                ))
-            } else {
-                Ok((h, id))
+        let (reply, close_with) = match decode_client(&bytes, encoding) {
+            Ok(Envelope {
+                msg: ClientMsg::Hello(h),
+                id,
+            }) => {
+                if !SUPPORTED_VERSIONS.contains(h.version) {
+                    (
+                        ServerFrame::error(
+                            id,
+                            ErrorBody::unsupported_version(h.version, SUPPORTED_VERSIONS),
+                        ),
+                        Some(CloseCode::UnsupportedVersion),
+                    )
+                } else if let Err(why) = ClientMsg::Hello(h.clone()).validate() {
+                    (
+                        ServerFrame::error(id, ErrorBody::new(ErrorCode::BadRequest, why)),
+                        None,
+                    )
+                } else {
+                    break (h, id, encoding);
+                }
             }
-        }
-        Ok(other) => Err(refuse(
-            other.id,
-            ErrorBody::new(
-                ErrorCode::HelloRequired,
-                format!("the first message must be hello, not {}", other.msg.type_name()),
+            Ok(other) => (
+                ServerFrame::error(
+                    other.id,
+                    ErrorBody::new(
+                        ErrorCode::HelloRequired,
+                        format!("send hello first, not {}", other.msg.type_name()),
+                    ),
+                ),
+                None,
             ),
-            CloseCode::ProtocolError,
-        )),
-        Err(e) => Err(refuse(
-            e.id(),
-            ErrorBody::new(e.code(), e.to_string()),
-            CloseCode::ProtocolError,
-        )),
-    };
-    let (hello, hello_id) = match outcome {
-        Ok(h) => h,
-        Err((frame, code)) => {
-            let msg = match frame {
-                Frame::Text(t) => Message::Text(t),
-                Frame::Binary(b) => Message::Binary(b),
-            };
-            let _ = sink.send(msg).await;
+            Err(e) => (e.reply(), None),
+        };
+        if let ServerMsg::Error(e) = &reply.msg {
+            crate::metrics::error(e.code.as_str());
+        }
+        let frame = match Frame::encode(&reply, encoding) {
+            Frame::Text(t) => Message::Text(t),
+            Frame::Binary(b) => Message::Binary(b),
+        };
+        if sink.send(frame).await.is_err() {
+            return;
+        }
+        if let Some(code) = close_with {
             let _ = sink.send(close(code)).await;
             return;
         }
@@ -150,6 +159,7 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
     let limits = state.settings.limits;
     let idle = Duration::from_millis(limits.idle_timeout_ms);
     let mut bucket = Bucket::new(limits.rate_per_sec, limits.rate_burst);
+    let mut refused_in_row = 0u32;
     let mut conn_state = ConnState {
         session,
         encoding,
@@ -190,20 +200,28 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
                     Message::Close(_) => break,
                     Message::Ping(_) | Message::Pong(_) => continue,
                 };
-                if !bucket.take(Instant::now()) {
-                    crate::metrics::error("rate_limited");
-                    outbox.send_msg(&ServerFrame::error(
-                        None,
-                        ErrorBody::rate_limited(bucket.retry_after_ms()),
-                    ));
-                    outbox.close(CloseCode::PolicyViolation);
+                if frame_encoding != encoding {
+                    crate::metrics::error("unsupported_data");
+                    outbox.close(CloseCode::UnsupportedData);
                     break;
                 }
-                if frame_encoding != encoding {
-                    reply_error(&outbox, None, ErrorCode::BadFrame,
-                        "this connection's encoding was fixed by its hello frame");
+                if !bucket.take(Instant::now()) {
+                    // Dropped with a reply; flooding on regardless ends it.
+                    refused_in_row += 1;
+                    if refused_in_row > limits.rate_burst {
+                        crate::metrics::error("flood");
+                        outbox.close(CloseCode::PolicyViolation);
+                        break;
+                    }
+                    crate::metrics::error("rate_limited");
+                    let id = tengen_protocol::decode_client(&bytes, encoding).ok().and_then(|f| f.id);
+                    outbox.send_msg(&ServerFrame::error(
+                        id,
+                        ErrorBody::rate_limited(bucket.retry_after_ms()),
+                    ));
                     continue;
                 }
+                refused_in_row = 0;
                 handle(&state, &mut conn_state, &bytes, Instant::now());
             }
         }
@@ -246,7 +264,10 @@ fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], received: Instant)
         Ok(f) => f,
         Err(e) => {
             crate::metrics::error(e.code().as_str());
-            outbox.send_msg(&ServerFrame::error(e.id(), ErrorBody::new(e.code(), e.to_string())));
+            outbox.send_msg(&ServerFrame::error(
+                e.id(),
+                ErrorBody::new(e.code(), e.to_string()),
+            ));
             return;
         }
     };
@@ -258,14 +279,22 @@ fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], received: Instant)
     }
     let session = &cs.session;
     let to_lobby = |cmd: LobbyCmd| {
-        if state.lobby.try_send(cmd).is_err() {
-            reply_error(outbox, id, ErrorCode::Unavailable, "the lobby is busy; try again");
+        if !state.lobby.try_send(cmd) {
+            reply_error(
+                outbox,
+                id,
+                ErrorCode::Unavailable,
+                "the lobby is busy; try again",
+            );
         }
     };
     match frame.msg {
-        ClientMsg::Hello(_) => {
-            reply_error(outbox, id, ErrorCode::BadRequest, "hello was already received")
-        }
+        ClientMsg::Hello(_) => reply_error(
+            outbox,
+            id,
+            ErrorCode::BadRequest,
+            "hello was already received",
+        ),
         ClientMsg::Ping => {
             let time_ms = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
@@ -320,7 +349,12 @@ fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], received: Instant)
             if !cs.watching.contains(&table)
                 && cs.watching.len() >= state.settings.limits.max_watch as usize
             {
-                reply_error(outbox, id, ErrorCode::LimitReached, "watching too many tables");
+                reply_error(
+                    outbox,
+                    id,
+                    ErrorCode::LimitReached,
+                    "watching too many tables",
+                );
                 return;
             }
             let cmd = TableCmd::Watch {
@@ -369,11 +403,21 @@ fn to_table(
     cmd: TableCmd,
 ) -> bool {
     let Some(handle) = state.tables.get(table) else {
-        reply_error(outbox, id, ErrorCode::NotFound, &format!("no table {table}"));
+        reply_error(
+            outbox,
+            id,
+            ErrorCode::NotFound,
+            &format!("no table {table}"),
+        );
         return false;
     };
-    if handle.try_send(cmd).is_err() {
-        reply_error(outbox, id, ErrorCode::Unavailable, "the table is busy; try again");
+    if !handle.try_send(cmd) {
+        reply_error(
+            outbox,
+            id,
+            ErrorCode::Unavailable,
+            "the table is busy; try again",
+        );
         return false;
     }
     true

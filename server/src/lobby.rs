@@ -81,8 +81,10 @@ pub struct LobbyHandle {
 }
 
 impl LobbyHandle {
-    pub fn try_send(&self, cmd: LobbyCmd) -> Result<(), ()> {
-        self.tx.try_send(cmd).map_err(|_| ())
+    /// Hands over a command without waiting; false when the mailbox is
+    /// full or closed.
+    pub fn try_send(&self, cmd: LobbyCmd) -> bool {
+        self.tx.try_send(cmd).is_ok()
     }
 }
 
@@ -116,7 +118,8 @@ enum Change {
 
 impl Pending {
     fn added(&mut self, info: &RoomInfo) {
-        self.changes.insert(info.room.clone(), Change::Added(info.clone()));
+        self.changes
+            .insert(info.room.clone(), Change::Added(info.clone()));
     }
 
     fn changed(&mut self, info: &RoomInfo) {
@@ -269,7 +272,7 @@ impl Lobby {
             return refuse(
                 &session,
                 id,
-                ErrorCode::LimitReached,
+                ErrorCode::AlreadySeated,
                 "you already sit in as many rooms as allowed".into(),
             );
         }
@@ -311,19 +314,34 @@ impl Lobby {
         let seated = self.seats_of(&session.id);
         let max_seats = self.settings.limits.max_seats as usize;
         let Some(room) = self.rooms.get_mut(&room_id) else {
-            return refuse(&session, id, ErrorCode::NotFound, format!("no room {room_id}"));
+            return refuse(
+                &session,
+                id,
+                ErrorCode::NotFound,
+                format!("no room {room_id}"),
+            );
         };
         if room.seats.iter().flatten().any(|s| s.id == session.id) {
-            return refuse(&session, id, ErrorCode::AlreadySeated, "you sit in this room".into());
+            return refuse(
+                &session,
+                id,
+                ErrorCode::AlreadySeated,
+                "you sit in this room".into(),
+            );
         }
         if room.info.status != RoomStatus::Waiting || room.seats[1].is_some() {
-            return refuse(&session, id, ErrorCode::RoomFull, format!("room {room_id} is full"));
+            return refuse(
+                &session,
+                id,
+                ErrorCode::RoomFull,
+                format!("room {room_id} is full"),
+            );
         }
         if seated >= max_seats {
             return refuse(
                 &session,
                 id,
-                ErrorCode::LimitReached,
+                ErrorCode::AlreadySeated,
                 "you already sit in as many rooms as allowed".into(),
             );
         }
@@ -367,9 +385,14 @@ impl Lobby {
             Err(e) => {
                 tracing::error!(%room_id, error = %e, "table did not start");
                 for s in room.seats.iter().flatten() {
-                    refuse(s, None, ErrorCode::Internal, "the game could not start".into());
+                    refuse(
+                        s,
+                        None,
+                        ErrorCode::Internal,
+                        "the game could not start".into(),
+                    );
                 }
-                self.remove(&room_id, CancelReason::Other);
+                self.remove(&room_id, CancelReason::Other, None);
             }
         }
     }
@@ -377,11 +400,24 @@ impl Lobby {
     /// Leaving a waiting room: the creator's leave (or cancel) cancels it.
     fn leave(&mut self, session: Session, id: Option<RequestId>, room_id: RoomId, cancel: bool) {
         let Some(room) = self.rooms.get_mut(&room_id) else {
-            return refuse(&session, id, ErrorCode::NotFound, format!("no room {room_id}"));
+            return refuse(
+                &session,
+                id,
+                ErrorCode::NotFound,
+                format!("no room {room_id}"),
+            );
         };
-        let Some(seat) = room.seats.iter().position(|s| s.as_ref().is_some_and(|s| s.id == session.id))
+        let Some(seat) = room
+            .seats
+            .iter()
+            .position(|s| s.as_ref().is_some_and(|s| s.id == session.id))
         else {
-            return refuse(&session, id, ErrorCode::NotAPlayer, "you do not sit in this room".into());
+            return refuse(
+                &session,
+                id,
+                ErrorCode::NotAPlayer,
+                "you do not sit in this room".into(),
+            );
         };
         if room.info.status != RoomStatus::Waiting {
             return refuse(
@@ -392,10 +428,25 @@ impl Lobby {
             );
         }
         if cancel && seat != 0 {
-            return refuse(&session, id, ErrorCode::NotAPlayer, "only the creator may cancel".into());
+            return refuse(
+                &session,
+                id,
+                ErrorCode::NotAPlayer,
+                "only the creator may cancel".into(),
+            );
         }
-        reply(&session, id, ServerMsg::Left { room: room_id.clone() });
-        self.remove(&room_id, CancelReason::ByCreator);
+        let msg = if cancel {
+            ServerMsg::RoomCancelled {
+                room: room_id.clone(),
+                reason: CancelReason::ByCreator,
+            }
+        } else {
+            ServerMsg::Left {
+                room: room_id.clone(),
+            }
+        };
+        reply(&session, id, msg);
+        self.remove(&room_id, CancelReason::ByCreator, Some(&session.id));
     }
 
     /// A connection closed: the waiting rooms it created are cancelled.
@@ -411,13 +462,15 @@ impl Lobby {
             .map(|(id, _)| id.clone())
             .collect();
         for room in mine {
-            self.remove(&room, CancelReason::CreatorGone);
+            self.remove(&room, CancelReason::CreatorGone, Some(session));
         }
     }
 
-    fn remove(&mut self, room_id: &RoomId, reason: CancelReason) {
+    /// Removes a room, telling its players why (all but `told`, who got a
+    /// reply already or is gone).
+    fn remove(&mut self, room_id: &RoomId, reason: CancelReason, told: Option<&SessionId>) {
         if let Some(room) = self.rooms.remove(room_id) {
-            for s in room.seats.iter().flatten() {
+            for s in room.seats.iter().flatten().filter(|s| Some(&s.id) != told) {
                 reply(
                     s,
                     None,

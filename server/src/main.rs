@@ -45,7 +45,10 @@ async fn main() -> anyhow::Result<()> {
     shutdown_signal().await;
     tracing::info!("shutting down");
     server.shutdown();
-    server.wait().await.context("server stopped with an error")?;
+    server
+        .wait()
+        .await
+        .context("server stopped with an error")?;
     Ok(())
 }
 

@@ -74,7 +74,10 @@ pub fn render() -> String {
     if let Some(p) = PROCESS.get() {
         p.collect();
     }
-    HANDLE.get().map(PrometheusHandle::render).unwrap_or_default()
+    HANDLE
+        .get()
+        .map(PrometheusHandle::render)
+        .unwrap_or_default()
 }
 
 /// Counts an error of `kind` (an error code or a close reason).

@@ -159,7 +159,9 @@ impl Outbox {
     /// close asked for wins).
     pub fn close(&self, code: CloseCode) {
         if !self.control.closed.swap(true, Ordering::AcqRel) {
-            self.control.close_code.store(code.code(), Ordering::Release);
+            self.control
+                .close_code
+                .store(code.code(), Ordering::Release);
             self.control.notify.notify_one();
         }
     }

@@ -21,8 +21,8 @@ use std::sync::{Arc, RwLock};
 use std::time::Instant;
 
 use tengen_protocol::{
-    Envelope, ErrorBody, ErrorCode, Players, RequestId, RoomId, ServerFrame, ServerMsg,
-    SessionId, TableEvent, TableId, TableSnapshot,
+    Envelope, ErrorBody, ErrorCode, Players, RequestId, RoomId, ServerFrame, ServerMsg, SessionId,
+    TableEvent, TableId, TableSnapshot,
 };
 use tengen_rules::game::{Action, ActionKind, Event, Game, GameConfig, Millis, Seat};
 use tokio::sync::mpsc;
@@ -68,8 +68,10 @@ pub struct TableHandle {
 }
 
 impl TableHandle {
-    pub fn try_send(&self, cmd: TableCmd) -> Result<(), ()> {
-        self.tx.try_send(cmd).map_err(|_| ())
+    /// Hands over a command without waiting; false when the mailbox is
+    /// full or closed.
+    pub fn try_send(&self, cmd: TableCmd) -> bool {
+        self.tx.try_send(cmd).is_ok()
     }
 }
 
@@ -215,10 +217,15 @@ impl Table {
 
     fn next_deadline(&self) -> Option<Instant> {
         let game = self.game.next_deadline().map(|ms| self.instant(ms));
-        [game, self.first_action_due, self.spectators_due, self.close_at]
-            .into_iter()
-            .flatten()
-            .min()
+        [
+            game,
+            self.first_action_due,
+            self.spectators_due,
+            self.close_at,
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     /// Handles whatever is due at `now`; true when the table should close.
@@ -261,6 +268,16 @@ impl Table {
                 self.send_snapshot(&session, id);
             }
             TableCmd::Unwatch { conn, id, outbox } => {
+                let seated = self
+                    .seats
+                    .iter()
+                    .any(|s| s.session.outbox.conn == conn && s.subscribed);
+                if !seated && !self.spectators.contains_key(&conn) {
+                    if let Some(o) = outbox {
+                        self.wrong_table(&o, id);
+                    }
+                    return;
+                }
                 if self.spectators.remove(&conn).is_some() {
                     self.spectators_changed();
                 }
@@ -278,7 +295,13 @@ impl Table {
                     ));
                 }
             }
-            TableCmd::Snapshot { session, id } => self.send_snapshot(&session, id),
+            TableCmd::Snapshot { session, id } => {
+                let conn = session.outbox.conn;
+                if self.seat_of(&session.id).is_none() && !self.spectators.contains_key(&conn) {
+                    return self.wrong_table(&session.outbox, id);
+                }
+                self.send_snapshot(&session, id)
+            }
             TableCmd::Act {
                 session,
                 action,
@@ -287,6 +310,17 @@ impl Table {
                 received,
             } => self.act(&session, action, id, &outbox, received),
         }
+    }
+
+    fn wrong_table(&self, outbox: &Outbox, id: Option<RequestId>) {
+        crate::metrics::error("wrong_table");
+        outbox.send_msg(&ServerFrame::error(
+            id,
+            ErrorBody::new(
+                ErrorCode::WrongTable,
+                format!("you neither sit at nor watch table {}", self.id),
+            ),
+        ));
     }
 
     fn seat_of(&self, session: &SessionId) -> Option<Seat> {
@@ -304,6 +338,9 @@ impl Table {
         received: Instant,
     ) {
         let Some(seat) = self.seat_of(session) else {
+            if !self.spectators.contains_key(&outbox.conn) {
+                return self.wrong_table(outbox, id);
+            }
             crate::metrics::error("not_a_player");
             outbox.send_msg(&ServerFrame::error(
                 id,
@@ -359,7 +396,12 @@ impl Table {
             let frame = Envelope::push(ServerMsg::TableEvent(te));
             let mut shared = Shared::new(&frame);
             for s in &mut self.seats {
-                if s.subscribed && !s.session.outbox.send(shared.get(s.session.outbox.encoding())) {
+                if s.subscribed
+                    && !s
+                        .session
+                        .outbox
+                        .send(shared.get(s.session.outbox.encoding()))
+                {
                     s.subscribed = false;
                 }
             }
@@ -381,7 +423,7 @@ impl Table {
 
     fn snapshot_msg(&self, seat: Option<Seat>) -> ServerMsg {
         let ms = self.now_ms(Instant::now());
-        ServerMsg::TableSnapshot(TableSnapshot {
+        ServerMsg::TableSnapshot(Box::new(TableSnapshot {
             table: self.id.clone(),
             room: self.room.clone(),
             seq: self.seq,
@@ -392,7 +434,7 @@ impl Table {
             },
             spectators: self.spectators.len() as u32,
             seat,
-        })
+        }))
     }
 
     fn send_snapshot(&self, session: &Session, id: Option<RequestId>) {
@@ -423,7 +465,9 @@ impl Table {
         let mut shared = Shared::new(&frame);
         for s in &self.seats {
             if s.subscribed {
-                s.session.outbox.send(shared.get(s.session.outbox.encoding()));
+                s.session
+                    .outbox
+                    .send(shared.get(s.session.outbox.encoding()));
             }
         }
         self.spectators

@@ -1,0 +1,30 @@
+mod common;
+use common::*;
+
+#[test]
+#[ignore = "prints the README's examples: cargo test -p tengen-protocol --test print -- --ignored --nocapture"]
+fn print_examples() {
+    println!("## client");
+    for f in client_examples() {
+        println!("{}", json(&f));
+    }
+    println!("## server");
+    for f in server_examples() {
+        println!("{}", json(&f));
+    }
+    println!("## walk");
+    for s in walkthrough() {
+        match s {
+            Said::Client(w, f) => println!("{w} -> {}", json(&f)),
+            Said::Server(w, f) => println!("-> {w}: {}", json(&f)),
+        }
+    }
+    println!("## values");
+    for v in game_values() {
+        println!("{v}");
+    }
+    println!("## errors");
+    for e in game_errors() {
+        println!("{} | {}", json(&e), e);
+    }
+}

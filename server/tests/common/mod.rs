@@ -1,0 +1,119 @@
+//! The harness: a real server on a free loopback port and real WebSocket
+//! clients (the client library) talking to it.
+
+#![allow(dead_code)]
+
+use std::time::Duration;
+
+use tengen_client::Connection;
+use tengen_protocol::{ClientMsg, Encoding, RoomId, ServerMsg, TableId, TableSnapshot};
+use tengen_rules::game::{Action, GameConfig, Seat};
+use tengen_server::{Server, Settings};
+
+/// A server on 127.0.0.1 with a free port, with short timers for tests.
+pub async fn server() -> Server {
+    server_with(|_| {}).await
+}
+
+pub async fn server_with(tune: impl FnOnce(&mut Settings)) -> Server {
+    let mut s = Settings {
+        listen: "127.0.0.1:0".parse().unwrap(),
+        coalesce_interval: Duration::from_millis(50),
+        ..Settings::default()
+    };
+    tune(&mut s);
+    Server::start(s).await.expect("server starts")
+}
+
+pub fn url(server: &Server) -> String {
+    format!("ws://{}/ws", server.addr())
+}
+
+pub async fn client(server: &Server, name: &str, encoding: Encoding) -> Connection {
+    let (c, w) = Connection::connect(&url(server), encoding, Some(name))
+        .await
+        .expect("connects");
+    assert_eq!(w.player.name, name);
+    c
+}
+
+/// Two players at a new table: (creator, joiner, table, creator's seat
+/// snapshot). The creator sits first, the joiner second.
+pub struct Table {
+    pub first: Connection,
+    pub second: Connection,
+    pub table: TableId,
+    pub room: RoomId,
+    pub snapshot: TableSnapshot,
+}
+
+pub async fn table(server: &Server, config: GameConfig, encoding: Encoding) -> Table {
+    let mut first = client(server, "ann", encoding).await;
+    let mut second = client(server, "bob", encoding).await;
+    let room = match first
+        .request(ClientMsg::CreateRoom {
+            config,
+            public: true,
+            name: None,
+        })
+        .await
+        .expect("room created")
+    {
+        ServerMsg::RoomCreated { room, seat } => {
+            assert_eq!(seat, Seat::First);
+            room
+        }
+        other => panic!("unexpected {other:?}"),
+    };
+    match second
+        .request(ClientMsg::JoinRoom { room: room.clone() })
+        .await
+        .expect("joined")
+    {
+        ServerMsg::Joined { seat, .. } => assert_eq!(seat, Seat::Second),
+        other => panic!("unexpected {other:?}"),
+    }
+    let snap_a = snapshot_push(&mut first).await;
+    let snap_b = snapshot_push(&mut second).await;
+    assert_eq!(snap_a.table, snap_b.table);
+    assert_eq!(snap_a.seat, Some(Seat::First));
+    assert_eq!(snap_b.seat, Some(Seat::Second));
+    assert_eq!(snap_a.seq, 0);
+    Table {
+        first,
+        second,
+        table: snap_a.table.clone(),
+        room,
+        snapshot: snap_a,
+    }
+}
+
+pub async fn snapshot_push(c: &mut Connection) -> TableSnapshot {
+    match c
+        .next_matching(|m| matches!(m, ServerMsg::TableSnapshot(_)))
+        .await
+        .expect("a snapshot")
+        .msg
+    {
+        ServerMsg::TableSnapshot(s) => *s,
+        _ => unreachable!(),
+    }
+}
+
+/// Acts and returns the `acted` seq.
+pub async fn act(c: &mut Connection, table: &TableId, action: Action) -> u64 {
+    match c
+        .request(ClientMsg::Act {
+            table: table.clone(),
+            action,
+        })
+        .await
+    {
+        Ok(ServerMsg::Acted { seq, .. }) => seq,
+        other => panic!("act {action:?}: {other:?}"),
+    }
+}
+
+pub fn place(p: &str) -> Action {
+    Action::place(p.parse().unwrap())
+}
