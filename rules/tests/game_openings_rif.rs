@@ -480,3 +480,36 @@ fn yamaguchi_with_one_offer_keeps_it_at_once() {
         GameError::WrongAction { .. }
     ));
 }
+
+#[test]
+fn draw_offers_during_the_opening() {
+    let mut g = game(rif());
+    let with_offer = |s: &str| Action::Place {
+        point: p(s),
+        offer_draw: true,
+    };
+    g.apply(Seat::First, with_offer("H8"), 0).unwrap();
+    // The opener's own offer stands while it lays its next stone, and it
+    // may not offer again meanwhile.
+    assert_eq!(
+        refused(&mut g, Seat::First, with_offer("H9"), 0),
+        GameError::OfferPending
+    );
+    play(&mut g, "H9");
+    assert_eq!(g.draw_offer(0), Some(Seat::First));
+    let ev = g.apply(Seat::Second, Action::AcceptDraw, 0).unwrap();
+    assert_eq!(game_over(&ev).unwrap().outcome, Outcome::Draw);
+
+    // Declined by the other seat's move (its swap decision is no move;
+    // taking black is).
+    let mut g = game(rif());
+    play(&mut g, "H8 H9");
+    g.apply(Seat::First, with_offer("I9"), 0).unwrap();
+    play(&mut g, "keep");
+    assert_eq!(g.draw_offer(0), Some(Seat::First));
+    let ev = play(&mut g, "J7");
+    assert!(ev.contains(&Event::DrawDeclined {
+        seat: Seat::Second,
+        by_move: true
+    }));
+}
