@@ -7,6 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::opening_rule::{OfferSet, TaraguchiOption};
 use crate::point::{Color, Point};
 
 /// A player's place at the table. Colours belong to seats only for a while:
@@ -68,6 +69,29 @@ pub enum Action {
     Swap,
     /// Keep one's colour when a swap is offered.
     Keep,
+    /// Declare how many fifth-move offers black will make (Yamaguchi's
+    /// opener, Soosõrv's white).
+    DeclareOffers {
+        count: u8,
+    },
+    /// Black's fifth-move offers, all at once (they count as one move).
+    OfferFifths {
+        points: OfferSet,
+    },
+    /// White keeps the offer at `point` as black 5; the others are removed.
+    KeepFifth {
+        point: Point,
+    },
+    /// Taraguchi's choice after move 4.
+    ChooseOption {
+        option: TaraguchiOption,
+    },
+    /// Swap2: the second player places white 4 and black 5 at once (the
+    /// opener then chooses the colour).
+    PlaceTwo {
+        white: Point,
+        black: Point,
+    },
     /// Offer a draw right after one's own move, before the opponent acts.
     OfferDraw,
     AcceptDraw,
@@ -99,6 +123,11 @@ pub enum ActionKind {
     ClaimForbidden,
     Resign,
     Abort,
+    DeclareOffers,
+    OfferFifths,
+    KeepFifth,
+    ChooseOption,
+    PlaceTwo,
 }
 
 impl Action {
@@ -114,6 +143,11 @@ impl Action {
             Action::ClaimForbidden => ActionKind::ClaimForbidden,
             Action::Resign => ActionKind::Resign,
             Action::Abort => ActionKind::Abort,
+            Action::DeclareOffers { .. } => ActionKind::DeclareOffers,
+            Action::OfferFifths { .. } => ActionKind::OfferFifths,
+            Action::KeepFifth { .. } => ActionKind::KeepFifth,
+            Action::ChooseOption { .. } => ActionKind::ChooseOption,
+            Action::PlaceTwo { .. } => ActionKind::PlaceTwo,
         }
     }
 
@@ -146,8 +180,45 @@ pub enum Task {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         within: Option<u8>,
     },
-    /// Decide whether to take the other colour (swap) or keep one's own.
+    /// Decide whether to take the other colour (swap) or keep one's own;
+    /// `color` is the colour the deciding seat holds now.
     DecideSwap { color: Color },
+    /// Declare how many fifth-move offers black will make, from 1 to `max`
+    /// (Yamaguchi's opener after placing the opening, Soosõrv's white after
+    /// placing 4).
+    DeclareOffers { max: u8 },
+    /// Place `count` black fifth-move offers at once, anywhere, no two of
+    /// them equivalent ([`Action::OfferFifths`]); together they are move 5.
+    OfferFifths { count: u8 },
+    /// Keep one of black's `offers` as black 5 ([`Action::KeepFifth`]); the
+    /// others are removed and the same seat then plays white 6.
+    KeepFifth { offers: OfferSet },
+    /// Taraguchi, after move 4: choose option `single` (a swap option, black
+    /// 5 inside the 9x9 square, a swap option) or `offers` (`offers`
+    /// fifth-move offers anywhere, white keeping one)
+    /// ([`Action::ChooseOption`]).
+    ChooseOption { offers: u8 },
+    /// Swap2, after the opener's three stones: place white 4 and stay
+    /// white ([`Action::Place`], or [`Action::Keep`] first), take black
+    /// ([`Action::Swap`]: the opener then places white 4), or place white
+    /// 4 and black 5 ([`Action::PlaceTwo`]: the opener then chooses the
+    /// colour).
+    Swap2Choice,
+}
+
+impl Task {
+    /// The task's name as on the wire (`place`, `decide_swap`, ...).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Task::Place { .. } => "place",
+            Task::DecideSwap { .. } => "decide_swap",
+            Task::DeclareOffers { .. } => "declare_offers",
+            Task::OfferFifths { .. } => "offer_fifths",
+            Task::KeepFifth { .. } => "keep_fifth",
+            Task::ChooseOption { .. } => "choose_option",
+            Task::Swap2Choice => "swap2_choice",
+        }
+    }
 }
 
 /// Which seat must act now and what it may do. The seat named here is the
@@ -192,5 +263,40 @@ mod tests {
         assert_eq!(serde_json::to_string(&Seat::Second).unwrap(), "\"second\"");
         assert_eq!(Seat::First.other(), Seat::Second);
         assert_eq!(Seat::Second.index(), 1);
+    }
+
+    #[test]
+    fn opening_actions_and_tasks_on_the_wire() {
+        let offers = OfferSet::new(&["J10".parse().unwrap(), "G9".parse().unwrap()]).unwrap();
+        let a = Action::OfferFifths { points: offers };
+        assert_eq!(
+            serde_json::to_string(&a).unwrap(),
+            r#"{"type":"offer_fifths","points":["J10","G9"]}"#
+        );
+        let b: Action =
+            serde_json::from_str(r#"{"type":"choose_option","option":"offers"}"#).unwrap();
+        assert_eq!(
+            b,
+            Action::ChooseOption {
+                option: TaraguchiOption::Offers
+            }
+        );
+        let c: Action =
+            serde_json::from_str(r#"{"type":"place_two","white":"h9","black":"j9"}"#).unwrap();
+        assert_eq!(c.kind(), ActionKind::PlaceTwo);
+        assert_eq!(
+            serde_json::to_string(&Action::DeclareOffers { count: 3 }).unwrap(),
+            r#"{"type":"declare_offers","count":3}"#
+        );
+        let t = Task::KeepFifth { offers };
+        assert_eq!(
+            serde_json::to_string(&t).unwrap(),
+            r#"{"task":"keep_fifth","offers":["J10","G9"]}"#
+        );
+        assert_eq!(t.name(), "keep_fifth");
+        assert_eq!(
+            serde_json::to_string(&Task::Swap2Choice).unwrap(),
+            r#"{"task":"swap2_choice"}"#
+        );
     }
 }

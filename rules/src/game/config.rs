@@ -5,12 +5,14 @@
 //! shows it, the record stores it, and the server validates it before a
 //! table is ever created. The rule set (which lines win, whether black has
 //! forbidden moves) and the opening (how the first moves and colours are
-//! settled) are separate fields so that the opening rules of a later issue
-//! (`rif`, `yamaguchi`, `soosorv`, `taraguchi`, `tarannikov`, `swap2`) are
-//! new [`Opening`] variants, not a reshuffle of [`RuleSet`].
+//! settled, [`Opening`], defined in `opening_rule` and re-exported here) are
+//! separate fields: the opening rules (`rif`, `yamaguchi`, `soosorv`,
+//! `taraguchi`, `tarannikov`, `swap2`) are [`Opening`] variants, and which
+//! go with which rule set is checked by [`GameConfig::validate`].
 
 use serde::{Deserialize, Serialize};
 
+pub use super::opening_rule::Opening;
 use crate::board::Variant;
 use crate::point::{MAX_SIZE, STANDARD_SIZE};
 
@@ -83,20 +85,6 @@ impl std::str::FromStr for RuleSet {
             other => Err(ConfigError::UnknownRuleSet(other.to_string())),
         }
     }
-}
-
-/// How the opening is played: who places the first stones and when colours
-/// may change hands (RULES.md §6). New openings are added as new variants.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum Opening {
-    /// Free opening: black and white alternate from move 1 (renju: black 1
-    /// on the centre).
-    Free,
-    /// Swap after move 3 (三手交换): after black's 3rd stone the player
-    /// holding white may take black instead, once.
-    SwapAfterThree,
 }
 
 /// What happens when black plays a forbidden point (RULES.md §3). Only
@@ -195,8 +183,14 @@ pub enum ConfigError {
     UnknownRuleSet(String),
     #[error("board size {size} is not allowed for {rule_set} (15, or 19 for freestyle)")]
     BoardSize { rule_set: RuleSet, size: u8 },
-    #[error("the {opening:?} opening is not available for {rule_set}")]
+    #[error("the {opening} opening is not available for {rule_set}")]
     Opening { rule_set: RuleSet, opening: Opening },
+    #[error(
+        "unknown opening '{0}' (expected free, swap_after_three, rif, yamaguchi, soosorv[-N], taraguchi[-N], tarannikov or swap2)"
+    )]
+    UnknownOpening(String),
+    #[error("{opening}: N = {n} fifth-move offers is out of range (1 to {max})", max = super::opening_rule::MAX_FIFTH_OFFERS)]
+    OfferCount { opening: Opening, n: u8 },
     #[error("{0} has no forbidden moves, so forbidden-move handling cannot be set")]
     ForbiddenHandlingWithoutForbiddenMoves(RuleSet),
     #[error("main time must be positive for sudden death and Fischer")]
@@ -286,16 +280,7 @@ impl GameConfig {
                 size: self.board_size,
             });
         }
-        let opening_ok = match self.opening {
-            Opening::Free => true,
-            Opening::SwapAfterThree => rs != RuleSet::Renju,
-        };
-        if !opening_ok {
-            return Err(ConfigError::Opening {
-                rule_set: rs,
-                opening: self.opening,
-            });
-        }
+        self.opening.check(rs)?;
         if self.forbidden.is_some() && !rs.has_forbidden_moves() {
             return Err(ConfigError::ForbiddenHandlingWithoutForbiddenMoves(rs));
         }

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::action::Seat;
+use super::action::{Seat, Task};
 use super::config::Millis;
 use crate::forbidden::Forbidden;
 use crate::point::Point;
@@ -53,4 +53,18 @@ pub enum GameError {
     ClaimByBlack,
     #[error("the game can no longer be aborted: both players have acted")]
     AbortNotAllowed,
+    #[error("that is not what the game waits for now: {}", task.name())]
+    WrongAction { task: Task },
+    #[error("no pass during the opening")]
+    PassDuringOpening,
+    #[error("declare between 1 and {max} fifth-move offers, not {count}")]
+    OfferCountOutOfRange { count: u8, max: u8 },
+    #[error("{expected} fifth-move offers are due, not {got}")]
+    WrongOfferCount { expected: u8, got: u8 },
+    #[error("{point} is offered twice")]
+    RepeatedOffer { point: Point },
+    #[error("{first} and {second} are the same offer: the positions they make are symmetric")]
+    EquivalentOffers { first: Point, second: Point },
+    #[error("{point} is not one of black's offers")]
+    NotAnOffer { point: Point },
 }

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::action::Seat;
 use super::clock::ClockSnapshot;
+use super::opening_rule::{OfferSet, TaraguchiOption};
 use crate::forbidden::Forbidden;
 use crate::point::{Color, Point};
 
@@ -176,6 +177,40 @@ pub enum Event {
         seat: Seat,
         swapped: bool,
         black: Seat,
+        clocks: Option<ClockSnapshot>,
+    },
+    /// The first three stones form the canonical opening `code` (`D4`),
+    /// `name` (romanised, `Kagetsu`), `chinese` (`花月`). Reported in the
+    /// renju opening rules when black 3 is placed.
+    OpeningFormed {
+        code: String,
+        name: String,
+        chinese: String,
+    },
+    /// `seat` declared that black will offer `count` fifth moves.
+    OffersDeclared {
+        seat: Seat,
+        count: u8,
+        clocks: Option<ClockSnapshot>,
+    },
+    /// `seat` (holding black) offered these fifth moves; together they are
+    /// move 5, which white now chooses.
+    FifthsOffered {
+        seat: Seat,
+        points: OfferSet,
+        clocks: Option<ClockSnapshot>,
+    },
+    /// `seat` (holding white) kept `kept` as black 5 and `removed` the
+    /// others; a [`Event::Moved`] for move 5 follows.
+    FifthKept {
+        seat: Seat,
+        kept: Point,
+        removed: Vec<Point>,
+    },
+    /// `seat` (holding black) chose Taraguchi's `option`.
+    OptionChosen {
+        seat: Seat,
+        option: TaraguchiOption,
         clocks: Option<ClockSnapshot>,
     },
     /// `seat` offered a draw; `offers` is its count of offers so far.

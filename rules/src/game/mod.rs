@@ -1,4 +1,4 @@
-//! The game state machine, its clocks and its records (RULES.md §3–§5, §7).
+//! The game state machine, its clocks and its records (RULES.md §3–§7).
 //!
 //! A table has one [`Game`]. The server hands it every player action with
 //! the instant it arrived ([`Game::apply`]), lets time act when a deadline
@@ -10,12 +10,16 @@
 //!
 //! Modules, one concern each:
 //! - [`config`], the room's configuration and its validation;
+//! - [`opening_rule`], the room's opening rule and the values opening
+//!   decisions carry (offer sets, Taraguchi's option);
 //! - [`clock`], the clocks as pure arithmetic;
 //! - [`action`], seats, actions, prompts (the input vocabulary);
 //! - [`event`], events, moves and results (the output vocabulary);
 //! - [`error`], refusals;
 //! - `draw`, draw-offer bookkeeping;
-//! - `machine`, the machine itself (its input handlers in `machine::handlers`);
+//! - `machine`, the machine itself (its input handlers in `machine::handlers`,
+//!   the opening rules' sequence in `machine::openings` and their handlers
+//!   in `machine::opening_handlers`);
 //! - [`record`], the versioned game record and its replay;
 //! - [`notation`], renju notation and PSQ, and reading any record format.
 
@@ -27,6 +31,7 @@ pub mod error;
 pub mod event;
 mod machine;
 pub mod notation;
+pub mod opening_rule;
 pub mod record;
 
 pub use action::{Action, ActionKind, Prompt, Seat, Task};
@@ -37,6 +42,10 @@ pub use config::{
 };
 pub use error::GameError;
 pub use event::{Event, ForbiddenStone, GameResult, Move, Outcome, ResultReason, ViolationKind};
-pub use machine::{Game, Snapshot};
+pub use machine::{Game, OpeningProgress, Snapshot};
 pub use notation::{ExportError, ImportError, from_psq, from_renju_notation, import};
+pub use opening_rule::{
+    DEFAULT_SOOSORV_N, DEFAULT_TARAGUCHI_N, MAX_FIFTH_OFFERS, OfferSet, TaraguchiOption,
+    TooManyOffers,
+};
 pub use record::{GameRecord, Input, RECORD_VERSION, RecordEntry, ReplayError};

@@ -7,6 +7,13 @@
 //! through the machine, which yields a full [`GameRecord`] (and refuses an
 //! illegal list, naming the move).
 //!
+//! Opening decisions are not moves and leave no trace in these formats: a
+//! swap, a declaration or Taraguchi's option writes nothing; black's
+//! fifth-move offers write only the fifth that white kept, as move 5, where
+//! the `keep_fifth` action stands (a single offer, kept at once, where it
+//! was offered); Swap2's `place_two` writes its two stones, white 4 then
+//! black 5. The whole offer set is only in the JSON record.
+//!
 //! - **Renju notation**: moves in order, lower case, separated by spaces:
 //!   `h8 i9 j10 pass k11`. On input either case is accepted, commas count
 //!   as spaces, and move numbers (`1.`) are skipped.
@@ -56,6 +63,18 @@ pub enum ExportError {
     PassInPsq(u32),
 }
 
+/// The moves (stones, `None` for a pass) that a recorded action added to
+/// the game's moves list, in order.
+fn moves_of(action: &Action) -> Vec<Option<Point>> {
+    match *action {
+        Action::Place { point, .. } | Action::KeepFifth { point } => vec![Some(point)],
+        Action::Pass { .. } => vec![None],
+        Action::OfferFifths { points } if points.len() == 1 => vec![Some(points.as_slice()[0])],
+        Action::PlaceTwo { white, black } => vec![Some(white), Some(black)],
+        _ => Vec::new(),
+    }
+}
+
 /// The moves in renju notation: `h8 i9 j10 pass`.
 pub fn renju_notation(moves: &[Move]) -> String {
     moves
@@ -75,15 +94,14 @@ pub fn psq(record: &GameRecord) -> Result<String, ExportError> {
         let Input::Act { action, .. } = e.input else {
             continue;
         };
-        match action {
-            Action::Place { point, .. } => {
-                number += 1;
-                let y = size - point.y;
-                out.push_str(&format!("{},{},{}\n", point.x + 1, y, e.at - last));
-                last = e.at;
-            }
-            Action::Pass { .. } => return Err(ExportError::PassInPsq(number + 1)),
-            _ => {}
+        for mv in moves_of(&action) {
+            number += 1;
+            let Some(point) = mv else {
+                return Err(ExportError::PassInPsq(number));
+            };
+            let y = size - point.y;
+            out.push_str(&format!("{},{},{}\n", point.x + 1, y, e.at - last));
+            last = e.at;
         }
     }
     let name = |seat: Seat| {
@@ -212,11 +230,11 @@ impl GameRecord {
         let mut out = Vec::new();
         for e in &self.entries {
             if let Input::Act { action, .. } = e.input {
-                match action {
-                    Action::Place { point, .. } => out.push(point.to_lower()),
-                    Action::Pass { .. } => out.push("pass".to_string()),
-                    _ => {}
-                }
+                out.extend(
+                    moves_of(&action)
+                        .into_iter()
+                        .map(|m| m.map_or_else(|| "pass".to_string(), Point::to_lower)),
+                );
             }
         }
         out.join(" ")

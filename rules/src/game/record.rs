@@ -36,7 +36,17 @@
 //! ```
 //!
 //! - `version`: the format version; readers refuse versions they do not
-//!   know. Adding optional fields does not change it; anything else does.
+//!   know. Adding optional fields, or new variants (actions, opening
+//!   rules), does not change it: every existing record keeps its form and
+//!   meaning, and a reader that does not know a new variant refuses the
+//!   record instead of misreading it. Changing what an existing field or
+//!   variant means does change it.
+//! - Opening rules (RULES.md §6) add actions: `declare_offers` (`count`),
+//!   `offer_fifths` (`points`, the whole set, as one entry: the offers are
+//!   one move), `keep_fifth` (`point`, the offer white kept: it becomes
+//!   move 5), `choose_option` (Taraguchi: `single` or `offers`) and
+//!   `place_two` (Swap2: `white`, `black`); swaps are `swap`/`keep` as
+//!   before. Every opening action is an entry, so replay is exact.
 //! - `config`: a [`GameConfig`] as the lobby sends it.
 //! - `start`, `at`: milliseconds of the server's monotonic clock (any
 //!   origin; the server uses the table's creation). Only differences matter.

@@ -39,7 +39,7 @@ impl OpeningKind {
 
 /// One of the 26 openings, in the orientation of the RULES.md §6 table.
 #[derive(Debug, PartialEq, Eq, Hash, Serialize)]
-pub struct Opening {
+pub struct CanonicalOpening {
     /// Short code, `I1`..`I13` for the indirect and `D1`..`D13` for the
     /// direct openings, in the order of the RULES.md table (the customary
     /// renju numbering).
@@ -49,7 +49,7 @@ pub struct Opening {
     /// Chinese name in traditional characters, as in seed 000 (`長星`),
     /// except 松月: the seed's `鬆月` is a mechanical conversion of the
     /// simplified 松 (pine, the Japanese name's 松月 Shogetsu) into 鬆
-    /// (loose); [`Opening::by_name`] accepts it all the same.
+    /// (loose); [`CanonicalOpening::by_name`] accepts it all the same.
     pub chinese_traditional: &'static str,
     /// Romanised Japanese name, as in RULES.md (`Kagetsu`).
     pub romanized: &'static str,
@@ -73,7 +73,7 @@ pub struct OpeningStones {
 /// (`opening.stones(symmetry)` gives them back).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Recognized {
-    pub opening: &'static Opening,
+    pub opening: &'static CanonicalOpening,
     pub symmetry: Symmetry,
 }
 
@@ -84,8 +84,8 @@ const fn op(
     romanized: &'static str,
     kind: OpeningKind,
     third: (i32, i32),
-) -> Opening {
-    Opening {
+) -> CanonicalOpening {
+    CanonicalOpening {
         code,
         chinese,
         chinese_traditional,
@@ -99,7 +99,7 @@ use OpeningKind::{Direct, Indirect};
 
 /// The 26 openings: the 13 indirect ones, then the 13 direct ones, each in
 /// the order of the RULES.md §6 table.
-pub static OPENINGS: [Opening; 26] = [
+pub static OPENINGS: [CanonicalOpening; 26] = [
     op("I1", "长星", "長星", "Chosei", Indirect, (2, 2)),
     op("I2", "峡月", "峽月", "Kyogetsu", Indirect, (2, 1)),
     op("I3", "恒星", "恆星", "Kosei", Indirect, (2, 0)),
@@ -132,15 +132,15 @@ fn centre() -> Point {
     Point::center(STANDARD_SIZE)
 }
 
-impl Opening {
+impl CanonicalOpening {
     /// The opening with this code (`D4`), romanised name (`Kagetsu`, any
     /// case) or Chinese name (simplified `长星` or traditional `長星`; the
     /// seed's `鬆月` is accepted for 松月 too).
-    pub fn by_name(name: &str) -> Option<&'static Opening> {
+    pub fn by_name(name: &str) -> Option<&'static CanonicalOpening> {
         let name = name.trim();
         let name = name.strip_suffix('局').unwrap_or(name);
         if name == "鬆月" {
-            return Opening::by_name("松月");
+            return CanonicalOpening::by_name("松月");
         }
         OPENINGS.iter().find(|o| {
             o.code.eq_ignore_ascii_case(name)
@@ -172,11 +172,15 @@ impl Opening {
     /// black 1 is not on H8, white 2 is not one of H8's eight neighbours,
     /// black 3 is outside the 5 x 5 square around H8, or two stones share a
     /// point. Every other placement is exactly one of the 26.
-    pub fn recognize(black1: Point, white2: Point, black3: Point) -> Option<&'static Opening> {
-        Opening::recognize_oriented(black1, white2, black3).map(|r| r.opening)
+    pub fn recognize(
+        black1: Point,
+        white2: Point,
+        black3: Point,
+    ) -> Option<&'static CanonicalOpening> {
+        CanonicalOpening::recognize_oriented(black1, white2, black3).map(|r| r.opening)
     }
 
-    /// Like [`Opening::recognize`], also telling the orientation.
+    /// Like [`CanonicalOpening::recognize`], also telling the orientation.
     pub fn recognize_oriented(black1: Point, white2: Point, black3: Point) -> Option<Recognized> {
         if black1 != centre()
             || !CentralSquare::SQUARE_3.contains(white2)
@@ -202,14 +206,14 @@ impl Opening {
     /// The opening formed by the stones on a board, whatever the order they
     /// were played in: exactly two black stones, one of them on H8, and one
     /// white stone. `None` for any other stone count or colouring, or when
-    /// [`Opening::recognize`] finds none.
-    pub fn recognize_stones(black: &[Point], white: &[Point]) -> Option<&'static Opening> {
+    /// [`CanonicalOpening::recognize`] finds none.
+    pub fn recognize_stones(black: &[Point], white: &[Point]) -> Option<&'static CanonicalOpening> {
         let (&[b1, b2], &[w]) = (black, white) else {
             return None;
         };
         match (b1 == centre(), b2 == centre()) {
-            (true, false) => Opening::recognize(b1, w, b2),
-            (false, true) => Opening::recognize(b2, w, b1),
+            (true, false) => CanonicalOpening::recognize(b1, w, b2),
+            (false, true) => CanonicalOpening::recognize(b2, w, b1),
             _ => None,
         }
     }
@@ -265,23 +269,31 @@ mod tests {
                 let st = o.stones(s);
                 assert_eq!(st.black1, pt("H8"));
                 placements.insert((st.white2, st.black3));
-                assert_eq!(Opening::recognize(st.black1, st.white2, st.black3), Some(o));
-                let r = Opening::recognize_oriented(st.black1, st.white2, st.black3).unwrap();
+                assert_eq!(
+                    CanonicalOpening::recognize(st.black1, st.white2, st.black3),
+                    Some(o)
+                );
+                let r =
+                    CanonicalOpening::recognize_oriented(st.black1, st.white2, st.black3).unwrap();
                 assert!(std::ptr::eq(r.opening, o));
                 assert_eq!(r.opening.stones(r.symmetry), st);
                 // From a board, in either order of the black stones.
                 for black in [[st.black1, st.black3], [st.black3, st.black1]] {
-                    assert_eq!(Opening::recognize_stones(&black, &[st.white2]), Some(o));
+                    assert_eq!(
+                        CanonicalOpening::recognize_stones(&black, &[st.white2]),
+                        Some(o)
+                    );
                 }
                 // Colours swapped: white on H8, black on the other two.
                 assert_eq!(
-                    Opening::recognize_stones(&[st.white2, st.black3], &[st.black1]),
+                    CanonicalOpening::recognize_stones(&[st.white2, st.black3], &[st.black1]),
                     None
                 );
                 // White 2 and black 3 swapped: an opening again exactly
                 // when black 3 touched black 1.
                 assert_eq!(
-                    Opening::recognize_stones(&[st.black1, st.white2], &[st.black3]).is_some(),
+                    CanonicalOpening::recognize_stones(&[st.black1, st.white2], &[st.black3])
+                        .is_some(),
                     CentralSquare::SQUARE_3.contains(st.black3),
                     "{} with 2 and 3 swapped",
                     o.romanized
@@ -295,32 +307,41 @@ mod tests {
     #[test]
     fn known_positions_by_name() {
         // Kagetsu: h8 h9 i9; Chosei: h8 i9 j10; Suisei: h8 i9 f6.
-        let k = Opening::by_name("kagetsu").unwrap();
+        let k = CanonicalOpening::by_name("kagetsu").unwrap();
         assert_eq!(k.chinese, "花月");
-        assert_eq!(Opening::recognize(pt("H8"), pt("H9"), pt("I9")), Some(k));
         assert_eq!(
-            Opening::recognize(pt("H8"), pt("G8"), pt("G9")).map(|o| o.romanized),
+            CanonicalOpening::recognize(pt("H8"), pt("H9"), pt("I9")),
+            Some(k)
+        );
+        assert_eq!(
+            CanonicalOpening::recognize(pt("H8"), pt("G8"), pt("G9")).map(|o| o.romanized),
             Some("Kagetsu")
         );
         assert_eq!(
-            Opening::recognize(pt("H8"), pt("I9"), pt("J10")).map(|o| o.chinese),
+            CanonicalOpening::recognize(pt("H8"), pt("I9"), pt("J10")).map(|o| o.chinese),
             Some("长星")
         );
         assert_eq!(
-            Opening::recognize(pt("H8"), pt("G7"), pt("J10")).map(|o| o.romanized),
+            CanonicalOpening::recognize(pt("H8"), pt("G7"), pt("J10")).map(|o| o.romanized),
             Some("Suisei")
         );
         assert_eq!(
-            Opening::recognize(pt("H8"), pt("H7"), pt("H6")).map(|o| o.code),
+            CanonicalOpening::recognize(pt("H8"), pt("H7"), pt("H6")).map(|o| o.code),
             Some("D1")
         );
-        assert_eq!(Opening::by_name("長星局").map(|o| o.code), Some("I1"));
         assert_eq!(
-            Opening::by_name("鬆月").map(|o| o.romanized),
+            CanonicalOpening::by_name("長星局").map(|o| o.code),
+            Some("I1")
+        );
+        assert_eq!(
+            CanonicalOpening::by_name("鬆月").map(|o| o.romanized),
             Some("Shogetsu")
         );
-        assert_eq!(Opening::by_name(" d13 ").map(|o| o.chinese), Some("游星"));
-        assert_eq!(Opening::by_name("Sakata"), None);
+        assert_eq!(
+            CanonicalOpening::by_name(" d13 ").map(|o| o.chinese),
+            Some("游星")
+        );
+        assert_eq!(CanonicalOpening::by_name("Sakata"), None);
     }
 
     /// Every placement of three stones on the board, in move order:
@@ -335,7 +356,7 @@ mod tests {
         for b1 in all_points() {
             for w2 in all_points() {
                 for b3 in all_points() {
-                    let got = Opening::recognize(b1, w2, b3);
+                    let got = CanonicalOpening::recognize(b1, w2, b3);
                     let (dx2, dy2) = offset_from(h8, w2);
                     let (dx3, dy3) = offset_from(h8, b3);
                     let legal = b1 == h8
@@ -402,23 +423,23 @@ mod tests {
     #[test]
     fn board_stone_lists_of_the_wrong_shape_are_not_openings() {
         let h8 = pt("H8");
-        assert_eq!(Opening::recognize_stones(&[h8], &[pt("H9")]), None);
+        assert_eq!(CanonicalOpening::recognize_stones(&[h8], &[pt("H9")]), None);
         assert_eq!(
-            Opening::recognize_stones(&[h8, pt("I9")], &[pt("H9"), pt("J9")]),
+            CanonicalOpening::recognize_stones(&[h8, pt("I9")], &[pt("H9"), pt("J9")]),
             None
         );
         assert_eq!(
-            Opening::recognize_stones(&[h8, pt("I9"), pt("J9")], &[pt("H9")]),
+            CanonicalOpening::recognize_stones(&[h8, pt("I9"), pt("J9")], &[pt("H9")]),
             None
         );
         // Neither black stone on H8, though the shape is Kagetsu's.
         assert_eq!(
-            Opening::recognize_stones(&[pt("I8"), pt("J9")], &[pt("I9")]),
+            CanonicalOpening::recognize_stones(&[pt("I8"), pt("J9")], &[pt("I9")]),
             None
         );
         // White 2 not touching black 1, or black 3 outside the 5x5.
-        assert_eq!(Opening::recognize(h8, pt("H10"), pt("I9")), None);
-        assert_eq!(Opening::recognize(h8, pt("H9"), pt("H11")), None);
-        assert_eq!(Opening::recognize(h8, pt("I9"), pt("K10")), None);
+        assert_eq!(CanonicalOpening::recognize(h8, pt("H10"), pt("I9")), None);
+        assert_eq!(CanonicalOpening::recognize(h8, pt("H9"), pt("H11")), None);
+        assert_eq!(CanonicalOpening::recognize(h8, pt("I9"), pt("K10")), None);
     }
 }

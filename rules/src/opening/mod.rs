@@ -17,7 +17,7 @@ pub mod offers;
 pub mod symmetry;
 pub mod zones;
 
-pub use canon::{OPENINGS, Opening, OpeningKind, OpeningStones, Recognized};
+pub use canon::{CanonicalOpening, OPENINGS, OpeningKind, OpeningStones, Recognized};
 pub use congruence::{CanonicalPosition, Isometry, congruences, congruent};
 pub use offers::{
     OfferError, check_offers, equivalent_offers, first_equivalent_pair, position_with_offer,

@@ -90,7 +90,7 @@ pub fn check_offers(black: &[Point], white: &[Point], offers: &[Point]) -> Resul
 mod tests {
     use super::*;
     use crate::opening::congruence::{Isometry, congruences};
-    use crate::opening::{OPENINGS, Opening, Symmetry, congruent};
+    use crate::opening::{CanonicalOpening, OPENINGS, Symmetry, congruent};
     use proptest::prelude::*;
 
     fn pt(s: &str) -> Point {
@@ -103,7 +103,7 @@ mod tests {
 
     /// Position after an opening and white 4: (black, white).
     fn after_four(opening: &str, white4: &str) -> (Vec<Point>, Vec<Point>) {
-        let st = Opening::by_name(opening)
+        let st = CanonicalOpening::by_name(opening)
             .unwrap()
             .stones(Symmetry::Identity);
         (vec![st.black1, st.black3], vec![st.white2, pt(white4)])
@@ -315,7 +315,7 @@ mod tests {
                 "Chosei", "Kosei", "Shagetsu", "Suisei", "Kansei", "Kagetsu", "Shogetsu", "Zuisei"
             ]
         );
-        let st = Opening::by_name("Kosei")
+        let st = CanonicalOpening::by_name("Kosei")
             .unwrap()
             .stones(Symmetry::Identity);
         let (b, w) = ([st.black1, st.black3], [st.white2]);

@@ -2,7 +2,9 @@
 #![allow(dead_code)]
 
 use tengen_rules::Point;
-use tengen_rules::game::{Action, Event, Game, GameConfig, GameError, Millis, RuleSet, Seat};
+use tengen_rules::game::{
+    Action, Event, Game, GameConfig, GameError, Millis, OfferSet, RuleSet, Seat, TaraguchiOption,
+};
 
 pub fn p(s: &str) -> Point {
     s.parse().unwrap()
@@ -16,21 +18,58 @@ pub fn new_game(rule_set: RuleSet) -> Game {
     game(GameConfig::free(rule_set))
 }
 
+/// The action a token of [`play_at`] stands for: a point places a stone,
+/// `pass`, `swap`, `keep`; and for the opening rules `n=3` (declare three
+/// fifth-move offers), `offer:J10,G9` (offer fifths), `keep:J10` (keep that
+/// fifth), `single`/`offers` (Taraguchi's option), `two:H9,J9` (Swap2's
+/// white 4 and black 5).
+pub fn token_action(tok: &str) -> Action {
+    let list = |s: &str| s.split(',').map(p).collect::<Vec<_>>();
+    match tok {
+        "pass" => Action::pass(),
+        "swap" => Action::Swap,
+        "keep" => Action::Keep,
+        "single" => Action::ChooseOption {
+            option: TaraguchiOption::Single,
+        },
+        "offers" => Action::ChooseOption {
+            option: TaraguchiOption::Offers,
+        },
+        _ => {
+            if let Some(n) = tok.strip_prefix("n=") {
+                Action::DeclareOffers {
+                    count: n.parse().unwrap(),
+                }
+            } else if let Some(l) = tok.strip_prefix("offer:") {
+                Action::OfferFifths {
+                    points: OfferSet::new(&list(l)).unwrap(),
+                }
+            } else if let Some(k) = tok.strip_prefix("keep:") {
+                Action::KeepFifth { point: p(k) }
+            } else if let Some(l) = tok.strip_prefix("two:") {
+                let l = list(l);
+                Action::PlaceTwo {
+                    white: l[0],
+                    black: l[1],
+                }
+            } else {
+                Action::place(p(tok))
+            }
+        }
+    }
+}
+
 /// Plays the moves in `text` (renju notation; `pass` passes, `swap`/`keep`
-/// decide a swap), each by the seat the game asks for, at `t`, `t + step`,
-/// ...; returns all events. Panics, naming the move, on a refusal.
+/// decide a swap; see [`token_action`] for the opening rules' tokens),
+/// each by the seat the game asks for, at `t`, `t + step`, ...; returns all
+/// events. Panics, naming the move, on a refusal.
 pub fn play_at(g: &mut Game, text: &str, t: Millis, step: Millis) -> Vec<Event> {
     let mut events = Vec::new();
     for (i, tok) in text.split_whitespace().enumerate() {
         let seat = g
             .to_act()
             .unwrap_or_else(|| panic!("game over before {tok}"));
-        let action = match tok {
-            "pass" => Action::pass(),
-            "swap" => Action::Swap,
-            "keep" => Action::Keep,
-            _ => Action::place(p(tok)),
-        };
+        let action = token_action(tok);
         let at = t + i as Millis * step;
         let ev = g
             .apply(seat, action, at)

@@ -34,12 +34,21 @@ impl Game {
         Ok(())
     }
 
-    /// `seat` must be the one asked to place a stone; returns its colour
-    /// and zone.
+    /// `seat` must be the one asked to place a stone (Swap2's second player
+    /// may place white 4 as its choice); returns its colour and zone.
     pub(super) fn check_mover(&self, seat: Seat) -> Result<(Color, Option<u8>), GameError> {
+        match self.check_task(seat)? {
+            Task::Place { color, within, .. } => Ok((color, within)),
+            Task::Swap2Choice => Ok((Color::White, None)),
+            Task::DecideSwap { .. } => Err(GameError::SwapDecisionPending),
+            task => Err(GameError::WrongAction { task }),
+        }
+    }
+
+    /// `seat` must be the one the machine waits for; returns its task.
+    pub(super) fn check_task(&self, seat: Seat) -> Result<Task, GameError> {
         match self.task() {
-            Some((s, Task::Place { color, within, .. })) if s == seat => Ok((color, within)),
-            Some((s, Task::DecideSwap { .. })) if s == seat => Err(GameError::SwapDecisionPending),
+            Some((s, task)) if s == seat => Ok(task),
             _ => Err(GameError::NotYourTurn),
         }
     }
@@ -54,6 +63,11 @@ impl Game {
 
     pub(super) fn check_offer_with_move(&self, seat: Seat, offer: bool) -> Result<(), GameError> {
         if offer {
+            // Only in the openings where one seat places several stones in
+            // a row can its own offer still stand when it moves.
+            if self.draws.pending.is_some_and(|p| p.seat == seat) {
+                return Err(GameError::OfferPending);
+            }
             self.draws.check_limits(seat, &self.config.draw)
         } else {
             Ok(())
@@ -89,10 +103,12 @@ impl Game {
         }
     }
 
-    /// A move by `seat` declines the opponent's standing offer.
+    /// A move by `seat` declines the opponent's standing offer (its own
+    /// offer, possible when it places several opening stones in a row,
+    /// stands).
     pub(super) fn decline_by_move(&mut self, seat: Seat, events: &mut Vec<Event>) {
-        if let Some(p) = self.draws.pending.take() {
-            debug_assert_eq!(p.seat, seat.other());
+        if self.draws.pending.is_some_and(|p| p.seat == seat.other()) {
+            self.draws.pending = None;
             events.push(Event::DrawDeclined {
                 seat,
                 by_move: true,
@@ -125,7 +141,17 @@ impl Game {
         });
     }
 
-    /// Records a move and starts the opponent's clock.
+    /// Ends `seat`'s turn if the machine now waits for the other seat:
+    /// presses the clock (with `credit`) and starts the other's. Called once
+    /// the state reflects the action (and before the game is finished).
+    pub(super) fn end_turn(&mut self, seat: Seat, now: Millis, credit: Millis) {
+        let next = self.to_act().unwrap_or(seat.other());
+        if next != seat {
+            self.clocks.press(now, credit, next);
+        }
+    }
+
+    /// Records a move and ends the turn if the other seat acts next.
     pub(super) fn push_move(
         &mut self,
         seat: Seat,
@@ -141,7 +167,7 @@ impl Game {
             point,
         };
         self.moves.push(mv);
-        self.clocks.press(now, credit, seat.other());
+        self.end_turn(seat, now, credit);
         Event::Moved {
             mv,
             clocks: self.clocks.snapshot(now),
@@ -186,48 +212,56 @@ impl Game {
             .place(point, color)
             .expect("checked: on board and empty");
         events.push(self.push_move(seat, color, Some(point), now, credit));
+        self.note_opening_formed(&mut events);
         if color == Color::Black {
             self.notes.claimable = None;
         }
-        if let Some(kind) = forbidden {
-            match self.handling {
-                Some(ForbiddenHandling::Lose) => {
-                    let outcome = Outcome::win(self.seat_of(Color::White), self);
-                    self.finish(
-                        outcome,
-                        ResultReason::ForbiddenPlayed {
-                            point,
-                            forbidden: kind,
-                        },
-                        now,
-                        &mut events,
-                    );
-                    return Ok(events);
-                }
-                _ => {
-                    // Claim: the stone stands, and only the referee knows.
-                    self.notes.claimable = Some((point, kind));
-                    self.notes.forbidden.push(ForbiddenStone {
-                        move_number: self.moves.len() as u32,
-                        point,
-                        kind,
-                    });
-                }
-            }
-        }
-        if let Some(line) = self.board.winning_line(point, self.variant) {
-            self.finish(
-                Outcome::win(seat, self),
-                ResultReason::Five { line },
-                now,
-                &mut events,
-            );
-        } else if self.board.is_full() {
-            self.finish(Outcome::Draw, ResultReason::BoardFull, now, &mut events);
-        } else {
+        if !self.settle_stone(color, point, forbidden, now, &mut events) {
             self.after_move(seat, offer, now, &mut events);
         }
         Ok(events)
+    }
+
+    /// After a stone of `color` at `point` (on the board and in the moves,
+    /// judged `forbidden` before it was placed): a forbidden black stone
+    /// loses (`lose`) or is noted for a claim (`claim`); then a five wins
+    /// for the colour that made it, and a full board is a draw. Returns
+    /// whether the game ended.
+    pub(super) fn settle_stone(
+        &mut self,
+        color: Color,
+        point: Point,
+        forbidden: Option<Forbidden>,
+        now: Millis,
+        events: &mut Vec<Event>,
+    ) -> bool {
+        if let Some(kind) = forbidden {
+            if self.handling == Some(ForbiddenHandling::Lose) {
+                let outcome = Outcome::win(self.seat_of(Color::White), self);
+                let reason = ResultReason::ForbiddenPlayed {
+                    point,
+                    forbidden: kind,
+                };
+                self.finish(outcome, reason, now, events);
+                return true;
+            }
+            // Claim: the stone stands, and only the referee knows.
+            self.notes.claimable = Some((point, kind));
+            self.notes.forbidden.push(ForbiddenStone {
+                move_number: self.moves.len() as u32,
+                point,
+                kind,
+            });
+        }
+        if let Some(line) = self.board.winning_line(point, self.variant) {
+            let outcome = Outcome::win(self.seat_of(color), self);
+            self.finish(outcome, ResultReason::Five { line }, now, events);
+        } else if self.board.is_full() {
+            self.finish(Outcome::Draw, ResultReason::BoardFull, now, events);
+        } else {
+            return false;
+        }
+        true
     }
 
     pub(super) fn pass(
@@ -237,6 +271,10 @@ impl Game {
         now: Millis,
         credit: Millis,
     ) -> Result<Vec<Event>, GameError> {
+        self.check_task(seat)?;
+        if self.opening_step().is_some() {
+            return Err(GameError::PassDuringOpening);
+        }
         let (color, _) = self.check_mover(seat)?;
         if self.board.stone_count() < 5 {
             return Err(GameError::PassNotAllowed);
@@ -278,20 +316,22 @@ impl Game {
         now: Millis,
         credit: Millis,
     ) -> Result<Vec<Event>, GameError> {
-        match self.task() {
-            Some((s, Task::DecideSwap { .. })) if s == seat => {}
-            Some((s, _)) if s == seat => return Err(GameError::NoSwapDecision),
-            _ => return Err(GameError::NotYourTurn),
+        match self.check_task(seat)? {
+            Task::DecideSwap { .. } | Task::Swap2Choice => {}
+            _ => return Err(GameError::NoSwapDecision),
         }
         let mut events = self.begin(Some(seat), now);
         self.swapped = Some(swap);
+        self.facts.decide(self.moves.len());
         if swap {
-            // Taking black counts as a move: it declines a standing offer,
-            // and the clock passes to the new white.
+            // Taking the other colour counts as a move: it declines a
+            // standing offer, and the colours change hands.
             self.decline_by_move(seat, &mut events);
-            self.black = seat;
-            self.clocks.press(now, credit, seat.other());
+            self.black = self.black.other();
         }
+        // Keeping, the decider usually plays on; swapping, the other seat
+        // (now holding the colour to move) does.
+        self.end_turn(seat, now, credit);
         events.push(Event::SwapDecided {
             seat,
             swapped: swap,

@@ -9,11 +9,23 @@
 //! What the machine is waiting for is derived, not stored: the colour to
 //! move follows from the number of moves (black's are odd), the seat from
 //! the current colour assignment, and the swap decision from the opening
-//! and the move count. Knowledge that must stay hidden in `claim` rooms
+//! and the move count. The opening rules' steps are derived the same way,
+//! from the stones placed and the decisions taken (`openings`).
+//!
+//! A seat's clock runs while the machine waits for it. It is pressed (the
+//! seat charged, less its lag credit, and given the move bonus: Fischer
+//! increment, byo-yomi move count) when the turn passes to the other seat,
+//! once however many actions the turn took: RIF's opener laying three
+//! stones, or white keeping a fifth and playing 6, is one turn. Knowledge that must stay hidden in `claim` rooms
 //! (whether black's last stone was forbidden) lives in [`Notes`], which no
 //! event, prompt or snapshot exposes before the game ends.
 
 mod handlers;
+mod opening_handlers;
+mod openings;
+
+use openings::OpeningFacts;
+pub use openings::OpeningProgress;
 
 use serde::{Deserialize, Serialize};
 
@@ -56,8 +68,8 @@ pub struct Snapshot {
     /// The seat holding black now.
     pub black: Seat,
     pub moves: Vec<Move>,
-    /// Whether the swap was taken, once decided (`None` before, or when the
-    /// opening has none).
+    /// Whether the latest swap option was taken, once one was decided
+    /// (`None` before, or when the opening has none).
     pub swapped: Option<bool>,
     pub prompt: Option<Prompt>,
     pub clocks: Option<ClockSnapshot>,
@@ -71,6 +83,9 @@ pub struct Snapshot {
     /// Revealed once a `claim` game is over.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub forbidden: Vec<ForbiddenStone>,
+    /// The opening rule's decisions so far (empty for the free openings).
+    #[serde(default, skip_serializing_if = "OpeningProgress::is_empty")]
+    pub opening: OpeningProgress,
 }
 
 /// One game at one table.
@@ -85,6 +100,7 @@ pub struct Game {
     board: Board,
     moves: Vec<Move>,
     swapped: Option<bool>,
+    facts: OpeningFacts,
     clocks: Clocks,
     draws: Draws,
     violations: [u32; 2],
@@ -112,6 +128,7 @@ impl Game {
             board,
             moves: Vec::new(),
             swapped: None,
+            facts: OpeningFacts::default(),
             draws: Draws::default(),
             violations: [0; 2],
             acted: [false; 2],
@@ -252,6 +269,9 @@ impl Game {
         if self.is_over() {
             return None;
         }
+        if let Some(step) = self.opening_step() {
+            return Some(self.step_task(step));
+        }
         if self.swap_pending() {
             let color = Color::White;
             return Some((self.seat_of(color), Task::DecideSwap { color }));
@@ -298,15 +318,25 @@ impl Game {
             return may;
         }
         match self.task() {
-            Some((s, Task::Place { .. })) if s == seat => {
-                may.push(ActionKind::Place);
-                if self.board.stone_count() >= 5 {
-                    may.push(ActionKind::Pass);
+            Some((s, task)) if s == seat => match task {
+                Task::Place { .. } => {
+                    may.push(ActionKind::Place);
+                    if self.board.stone_count() >= 5 && !self.in_opening() {
+                        may.push(ActionKind::Pass);
+                    }
                 }
-            }
-            Some((s, Task::DecideSwap { .. })) if s == seat => {
-                may.extend([ActionKind::Swap, ActionKind::Keep]);
-            }
+                Task::DecideSwap { .. } => may.extend([ActionKind::Swap, ActionKind::Keep]),
+                Task::DeclareOffers { .. } => may.push(ActionKind::DeclareOffers),
+                Task::OfferFifths { .. } => may.push(ActionKind::OfferFifths),
+                Task::KeepFifth { .. } => may.push(ActionKind::KeepFifth),
+                Task::ChooseOption { .. } => may.push(ActionKind::ChooseOption),
+                Task::Swap2Choice => may.extend([
+                    ActionKind::Place,
+                    ActionKind::Swap,
+                    ActionKind::Keep,
+                    ActionKind::PlaceTwo,
+                ]),
+            },
             _ => {}
         }
         let policy = &self.config.draw;
@@ -341,6 +371,7 @@ impl Game {
             violations: self.violations,
             result: self.result.clone(),
             forbidden: self.revealed_forbidden().to_vec(),
+            opening: self.opening_progress(),
         }
     }
 
@@ -356,9 +387,11 @@ impl Game {
         self.apply_with_lag(seat, action, now, 0)
     }
 
-    /// Applies `seat`'s action at `now`. A move (stone, pass, swap) may be
-    /// credited up to `lag_ms` of the time it took (the server's estimate of
-    /// network lag), capped by the room and by the time actually elapsed.
+    /// Applies `seat`'s action at `now`. An action that ends the seat's turn
+    /// (and so presses its clock) may be credited up to `lag_ms` of the time
+    /// the turn took (the server's estimate of network lag), capped by the
+    /// room and by the time actually elapsed; the record keeps the credit
+    /// granted, zero when the clock was not pressed.
     /// An input at or after the running seat's flag instant is refused with
     /// [`GameError::TimeUp`]: the server then calls [`Game::tick`].
     pub fn apply_with_lag(
@@ -372,6 +405,7 @@ impl Game {
         let credit = self
             .clocks
             .credit(now, lag_ms, self.config.lag_credit_cap_ms);
+        let clock_before = (self.clocks.running(), self.clocks.since());
         let events = match action {
             Action::Place { point, offer_draw } => {
                 self.place(seat, point, offer_draw, now, credit)?
@@ -380,6 +414,11 @@ impl Game {
             Action::Swap | Action::Keep => {
                 self.decide_swap(seat, action == Action::Swap, now, credit)?
             }
+            Action::DeclareOffers { count } => self.declare_offers(seat, count, now, credit)?,
+            Action::OfferFifths { points } => self.offer_fifths(seat, points, now, credit)?,
+            Action::KeepFifth { point } => self.keep_fifth(seat, point, now, credit)?,
+            Action::ChooseOption { option } => self.choose_option(seat, option, now, credit)?,
+            Action::PlaceTwo { white, black } => self.place_two(seat, white, black, now, credit)?,
             Action::OfferDraw => self.offer_draw(seat, now)?,
             Action::AcceptDraw | Action::DeclineDraw => {
                 self.answer_draw(seat, action == Action::AcceptDraw, now)?
@@ -407,11 +446,19 @@ impl Game {
                 ev
             }
         };
-        let moved = matches!(
+        // The credit counts only if the action pressed the clock (ended the
+        // turn); draw answers, claims, resignations and aborts never do.
+        let may_press = !matches!(
             action,
-            Action::Place { .. } | Action::Pass { .. } | Action::Swap
+            Action::OfferDraw
+                | Action::AcceptDraw
+                | Action::DeclineDraw
+                | Action::ClaimForbidden
+                | Action::Resign
+                | Action::Abort
         );
-        let granted = if moved { credit } else { 0 };
+        let pressed = (self.clocks.running(), self.clocks.since()) != clock_before;
+        let granted = if may_press && pressed { credit } else { 0 };
         self.log(
             now,
             Input::Act {

@@ -1,0 +1,299 @@
+//! The input handlers of the opening rules' own actions: declaring the
+//! number of fifth-move offers, offering fifths, keeping one, Taraguchi's
+//! option and Swap2's two stones (RULES.md §6).
+//!
+//! As in `handlers`, every check that could refuse an input comes first and
+//! changes nothing; then the decision is recorded in the opening facts, and
+//! [`super::openings::step`] works out what comes next. Stones and swaps
+//! share the ordinary handlers (`place`, `decide_swap`), which consult the
+//! same steps.
+
+use super::Game;
+use crate::game::action::{Seat, Task};
+use crate::game::config::{ForbiddenHandling, Millis, Opening};
+use crate::game::error::GameError;
+use crate::game::event::{Event, Move};
+use crate::game::opening_rule::{OfferSet, TaraguchiOption};
+use crate::opening::{CanonicalOpening, OfferError, check_offers};
+use crate::point::{Color, Point};
+
+impl Game {
+    /// After black 3 in a renju opening rule: names the canonical opening
+    /// the three stones form (with the zones of these rules they always
+    /// form one).
+    pub(super) fn note_opening_formed(&mut self, events: &mut Vec<Event>) {
+        let renju_rule = matches!(
+            self.config.opening,
+            Opening::Rif
+                | Opening::Yamaguchi
+                | Opening::Soosorv { .. }
+                | Opening::Taraguchi { .. }
+                | Opening::Tarannikov
+        );
+        if !renju_rule || self.moves.len() != 3 {
+            return;
+        }
+        let [b1, w2, b3] = [0, 1, 2].map(|i| self.moves[i].point);
+        let (Some(b1), Some(w2), Some(b3)) = (b1, w2, b3) else {
+            return;
+        };
+        if let Some(o) = CanonicalOpening::recognize(b1, w2, b3) {
+            self.facts.canonical = Some(o);
+            events.push(Event::OpeningFormed {
+                code: o.code.to_string(),
+                name: o.romanized.to_string(),
+                chinese: o.chinese.to_string(),
+            });
+        }
+    }
+
+    pub(super) fn declare_offers(
+        &mut self,
+        seat: Seat,
+        count: u8,
+        now: Millis,
+        credit: Millis,
+    ) -> Result<Vec<Event>, GameError> {
+        let max = match self.check_task(seat)? {
+            Task::DeclareOffers { max } => max,
+            task => return Err(GameError::WrongAction { task }),
+        };
+        if count == 0 || count > max {
+            return Err(GameError::OfferCountOutOfRange { count, max });
+        }
+        let mut events = self.begin(Some(seat), now);
+        self.facts.declared = Some(count);
+        self.end_turn(seat, now, credit);
+        events.push(Event::OffersDeclared {
+            seat,
+            count,
+            clocks: self.clocks.snapshot(now),
+        });
+        Ok(events)
+    }
+
+    /// Black's fifth-move offers: the right number, on the board, on empty
+    /// points, no point twice, no two equivalent, and (in `block` rooms)
+    /// none forbidden. They are one move; with a single offer there is
+    /// nothing to choose and it stands as black 5 at once.
+    pub(super) fn offer_fifths(
+        &mut self,
+        seat: Seat,
+        points: OfferSet,
+        now: Millis,
+        credit: Millis,
+    ) -> Result<Vec<Event>, GameError> {
+        let count = match self.check_task(seat)? {
+            Task::OfferFifths { count } => count,
+            task => return Err(GameError::WrongAction { task }),
+        };
+        if points.len() != count as usize {
+            return Err(GameError::WrongOfferCount {
+                expected: count,
+                got: points.len() as u8,
+            });
+        }
+        let size = self.board.size();
+        if let Some(&point) = points.as_slice().iter().find(|p| !p.on_board(size)) {
+            return Err(GameError::OffBoard { point });
+        }
+        let (mut black, mut white) = (Vec::new(), Vec::new());
+        for (p, c) in self.board.stones() {
+            match c {
+                Color::Black => black.push(p),
+                Color::White => white.push(p),
+            }
+        }
+        check_offers(&black, &white, points.as_slice()).map_err(|e| match e {
+            OfferError::Occupied(point) => GameError::Occupied { point },
+            OfferError::Repeated(point) => GameError::RepeatedOffer { point },
+            OfferError::Equivalent(first, second) => GameError::EquivalentOffers { first, second },
+        })?;
+        if self.handling == Some(ForbiddenHandling::Block) {
+            for &point in points.as_slice() {
+                if let Some(kind) = self.board.forbidden(point) {
+                    return Err(GameError::ForbiddenPoint { point, kind });
+                }
+            }
+        }
+
+        let mut events = self.begin(Some(seat), now);
+        self.decline_by_move(seat, &mut events);
+        self.facts.offers = Some(points);
+        let at = events.len();
+        let ended = if count == 1 {
+            self.put_fifth(seat, seat, points.as_slice()[0], now, credit, &mut events)
+        } else {
+            self.end_turn(seat, now, credit);
+            false
+        };
+        let offered = Event::FifthsOffered {
+            seat,
+            points,
+            clocks: self.clocks.snapshot(now),
+        };
+        events.insert(at, offered);
+        if !ended {
+            self.after_move(seat, false, now, &mut events);
+        }
+        Ok(events)
+    }
+
+    /// White keeps the offer at `point` as black 5 and goes on to play 6.
+    pub(super) fn keep_fifth(
+        &mut self,
+        seat: Seat,
+        point: Point,
+        now: Millis,
+        credit: Millis,
+    ) -> Result<Vec<Event>, GameError> {
+        let offers = match self.check_task(seat)? {
+            Task::KeepFifth { offers } => offers,
+            task => return Err(GameError::WrongAction { task }),
+        };
+        if !offers.contains(point) {
+            return Err(GameError::NotAnOffer { point });
+        }
+        let mut events = self.begin(Some(seat), now);
+        events.push(Event::FifthKept {
+            seat,
+            kept: point,
+            removed: offers
+                .as_slice()
+                .iter()
+                .copied()
+                .filter(|&p| p != point)
+                .collect(),
+        });
+        let offerer = self.seat_of(Color::Black);
+        self.put_fifth(seat, offerer, point, now, credit, &mut events);
+        Ok(events)
+    }
+
+    /// Puts the chosen fifth on the board as black's move 5, offered by
+    /// `offerer`, in `mover`'s turn, and ends the turn if the other seat
+    /// plays next (a single offer: black's turn ends; a kept one: white
+    /// plays on). Returns whether the game ended (only a forbidden fifth in
+    /// a `lose` room could end it; `block` rooms refused it as an offer).
+    fn put_fifth(
+        &mut self,
+        mover: Seat,
+        offerer: Seat,
+        point: Point,
+        now: Millis,
+        credit: Millis,
+        events: &mut Vec<Event>,
+    ) -> bool {
+        let forbidden = self.handling.and_then(|_| self.board.forbidden(point));
+        self.board
+            .place(point, Color::Black)
+            .expect("offers were checked: on board and empty");
+        events.push(self.push_move_as(mover, offerer, Color::Black, point, now, credit));
+        self.notes.claimable = None;
+        self.settle_stone(Color::Black, point, forbidden, now, events)
+    }
+
+    /// [`Game::push_move`] for a stone that `owner` put down while `mover`
+    /// acts (a kept fifth): the move is `owner`'s, the turn `mover`'s.
+    fn push_move_as(
+        &mut self,
+        mover: Seat,
+        owner: Seat,
+        color: Color,
+        point: Point,
+        now: Millis,
+        credit: Millis,
+    ) -> Event {
+        let mv = Move {
+            number: self.moves.len() as u32 + 1,
+            seat: owner,
+            color,
+            point: Some(point),
+        };
+        self.moves.push(mv);
+        self.end_turn(mover, now, credit);
+        Event::Moved {
+            mv,
+            clocks: self.clocks.snapshot(now),
+        }
+    }
+
+    pub(super) fn choose_option(
+        &mut self,
+        seat: Seat,
+        option: TaraguchiOption,
+        now: Millis,
+        credit: Millis,
+    ) -> Result<Vec<Event>, GameError> {
+        match self.check_task(seat)? {
+            Task::ChooseOption { .. } => {}
+            task => return Err(GameError::WrongAction { task }),
+        }
+        let mut events = self.begin(Some(seat), now);
+        self.facts.option = Some(option);
+        self.end_turn(seat, now, credit);
+        events.push(Event::OptionChosen {
+            seat,
+            option,
+            clocks: self.clocks.snapshot(now),
+        });
+        Ok(events)
+    }
+
+    /// Swap2's third choice: white 4 and black 5 at once; the opener then
+    /// chooses the colour.
+    pub(super) fn place_two(
+        &mut self,
+        seat: Seat,
+        white: Point,
+        black: Point,
+        now: Millis,
+        credit: Millis,
+    ) -> Result<Vec<Event>, GameError> {
+        match self.check_task(seat)? {
+            Task::Swap2Choice => {}
+            task => return Err(GameError::WrongAction { task }),
+        }
+        let size = self.board.size();
+        for point in [white, black] {
+            if !point.on_board(size) {
+                return Err(GameError::OffBoard { point });
+            }
+            if self.board.get(point).is_some() {
+                return Err(GameError::Occupied { point });
+            }
+        }
+        if white == black {
+            return Err(GameError::Occupied { point: black });
+        }
+
+        let mut events = self.begin(Some(seat), now);
+        self.decline_by_move(seat, &mut events);
+        self.facts.placed_two = true;
+        for (point, color) in [(white, Color::White), (black, Color::Black)] {
+            self.board
+                .place(point, color)
+                .expect("checked: on board and empty");
+            self.moves.push(Move {
+                number: self.moves.len() as u32 + 1,
+                seat,
+                color,
+                point: Some(point),
+            });
+        }
+        self.end_turn(seat, now, credit);
+        let clocks = self.clocks.snapshot(now);
+        for mv in &self.moves[3..5] {
+            events.push(Event::Moved { mv: *mv, clocks });
+        }
+        // Five stones, three of them black: no five is possible yet, and
+        // Swap2 rooms have no forbidden moves.
+        for (point, color) in [(white, Color::White), (black, Color::Black)] {
+            if self.settle_stone(color, point, None, now, &mut events) {
+                return Ok(events);
+            }
+        }
+        self.after_move(seat, false, now, &mut events);
+        Ok(events)
+    }
+}

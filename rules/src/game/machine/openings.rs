@@ -1,0 +1,313 @@
+//! The opening rules as a sequence of steps (RULES.md §6, seeds 000, 001,
+//! 003, 004).
+//!
+//! Like the rest of the machine, what the opening waits for is derived, not
+//! stored: [`step`] computes the current step from the room's rule, the
+//! number of stones placed and a few recorded decisions ([`OpeningFacts`]:
+//! which swap options were decided, the declared number of offers, the
+//! offers made, Taraguchi's option, Swap2's two-stone choice). Each rule is
+//! one arm of [`step`], so a rule reads as its procedure, and the handlers
+//! (`opening_handlers`) only record decisions and never decide what comes
+//! next. `None` means the opening is over (or the rule has none beyond the
+//! plain alternation of `Free` and `SwapAfterThree`, which keep their own
+//! derivation in `mod.rs`): play alternates from there.
+//!
+//! A swap option always belongs to the seat holding the colour that moves
+//! next (seeds 003/004: "the other player may swap" after each stone); if
+//! it keeps, it plays on, and if it swaps, the colours change hands and the
+//! other seat plays on. Swap2's final colour choice is the one exception:
+//! the opener, holding black, chooses with white to move.
+
+use serde::{Deserialize, Serialize};
+
+use super::Game;
+use crate::game::action::{Seat, Task};
+use crate::game::opening_rule::{MAX_FIFTH_OFFERS, OfferSet, Opening, TaraguchiOption};
+use crate::opening::{CanonicalOpening, CentralSquare};
+use crate::point::Color;
+
+/// The decisions taken so far in the opening, from which [`step`] derives
+/// what comes next.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct OpeningFacts {
+    /// Bit `k` is set once the swap option after `k` stones is decided
+    /// (Swap2: the second player's choice after 3, by swap or keep).
+    pub decided: u32,
+    /// The declared number of fifth-move offers.
+    pub declared: Option<u8>,
+    /// Black's fifth-move offers once made (still kept after white's
+    /// choice, for the snapshot).
+    pub offers: Option<OfferSet>,
+    /// Taraguchi's option, once chosen.
+    pub option: Option<TaraguchiOption>,
+    /// Swap2: the second player placed white 4 and black 5 together.
+    pub placed_two: bool,
+    /// The canonical opening the first three stones form (renju rules).
+    pub canonical: Option<&'static CanonicalOpening>,
+}
+
+impl OpeningFacts {
+    pub fn is_decided(&self, after: usize) -> bool {
+        self.decided & (1 << after) != 0
+    }
+
+    pub fn decide(&mut self, after: usize) {
+        self.decided |= 1 << after;
+    }
+}
+
+/// One step of an opening: what the machine waits for and from whom (by
+/// colour held; the seat follows from the current colour assignment).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Step {
+    /// The holder of `by` places the next stone (its colour follows from
+    /// the move number), inside `zone` if set.
+    Stone {
+        by: Color,
+        zone: Option<CentralSquare>,
+    },
+    /// The holder of `decider` may take the other colour.
+    Swap { decider: Color },
+    /// The holder of `by` declares 1..=`max` fifth-move offers.
+    Declare { by: Color, max: u8 },
+    /// Black places `count` fifth-move offers.
+    Offers { count: u8 },
+    /// White keeps one of the offers.
+    KeepFifth(OfferSet),
+    /// Black chooses Taraguchi's option; option (b) means `offers` offers.
+    TaraguchiChoice { offers: u8 },
+    /// Swap2's second player chooses.
+    Swap2Choice,
+}
+
+/// The colour of move `k` (1-based).
+fn color_of_move(k: usize) -> Color {
+    if k % 2 == 1 {
+        Color::Black
+    } else {
+        Color::White
+    }
+}
+
+/// The square move `k` is confined to under the confined rules.
+fn zone(k: usize) -> Option<CentralSquare> {
+    CentralSquare::for_move(k as u32)
+}
+
+/// What the opening of `rule` waits for after `n` stones, given the
+/// decisions `f`; `None` once the opening is over (play alternates).
+pub(super) fn step(rule: Opening, f: &OpeningFacts, n: usize) -> Option<Step> {
+    use Color::{Black, White};
+    let offers = |count: Option<u8>| match f.offers {
+        None => Step::Offers {
+            count: count.unwrap_or(1),
+        },
+        Some(set) => Step::KeepFifth(set),
+    };
+    // Moves 1-3 laid by the opener (tentative black): H8, 3x3, 5x5.
+    let designated = |n: usize| Step::Stone {
+        by: Black,
+        zone: zone(n + 1),
+    };
+    let anywhere = |by| Step::Stone { by, zone: None };
+    // Tarannikov and Taraguchi: after stone k, a swap option, then the
+    // holder of the next colour places k + 1 in its square.
+    let confined = |n: usize| {
+        if n >= 1 && !f.is_decided(n) {
+            Step::Swap {
+                decider: color_of_move(n + 1),
+            }
+        } else {
+            Step::Stone {
+                by: color_of_move(n + 1),
+                zone: zone(n + 1),
+            }
+        }
+    };
+    Some(match rule {
+        Opening::Free | Opening::SwapAfterThree => return None,
+        Opening::Rif => match n {
+            0..=2 => designated(n),
+            3 if !f.is_decided(3) => Step::Swap { decider: White },
+            3 => anywhere(White),
+            4 => offers(Some(2)),
+            _ => return None,
+        },
+        Opening::Yamaguchi => match n {
+            0..=2 => designated(n),
+            3 if f.declared.is_none() => Step::Declare {
+                by: Black,
+                max: MAX_FIFTH_OFFERS,
+            },
+            3 if !f.is_decided(3) => Step::Swap { decider: White },
+            3 => anywhere(White),
+            4 => offers(f.declared),
+            _ => return None,
+        },
+        Opening::Soosorv { n: max } => match n {
+            0..=2 => designated(n),
+            3 if !f.is_decided(3) => Step::Swap { decider: White },
+            3 => anywhere(White),
+            4 if f.declared.is_none() => Step::Declare { by: White, max },
+            4 if !f.is_decided(4) => Step::Swap { decider: Black },
+            4 => offers(f.declared),
+            _ => return None,
+        },
+        Opening::Taraguchi { n: count } => match (n, f.option) {
+            (0..=3, _) => confined(n),
+            (4, None) => Step::TaraguchiChoice { offers: count },
+            (4, Some(TaraguchiOption::Single)) if !f.is_decided(4) => Step::Swap { decider: Black },
+            (4, Some(TaraguchiOption::Single)) => Step::Stone {
+                by: Black,
+                zone: zone(5),
+            },
+            (5, Some(TaraguchiOption::Single)) if !f.is_decided(5) => Step::Swap { decider: White },
+            (4, Some(TaraguchiOption::Offers)) => offers(Some(count)),
+            _ => return None,
+        },
+        Opening::Tarannikov => match n {
+            0..=4 => confined(n),
+            5 if !f.is_decided(5) => Step::Swap { decider: White },
+            _ => return None,
+        },
+        Opening::Swap2 => match n {
+            0..=2 => anywhere(Black),
+            3 if !f.is_decided(3) => Step::Swap2Choice,
+            3 => anywhere(White),
+            5 if f.placed_two && !f.is_decided(5) => Step::Swap { decider: Black },
+            _ => return None,
+        },
+    })
+}
+
+/// Where the opening stands, for a client that (re)joins: the decisions
+/// that the moves list does not show.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpeningProgress {
+    /// The canonical opening the first three stones form (its code, e.g.
+    /// `D4`), in the renju opening rules.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub canonical: Option<String>,
+    /// The declared number of fifth-move offers (Yamaguchi, Soosõrv).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub declared_offers: Option<u8>,
+    /// Black's fifth-move offers once made; still shown after white's
+    /// choice (move 5 in the moves list is the one kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fifth_offers: Option<OfferSet>,
+    /// Taraguchi's option, once chosen.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub option: Option<TaraguchiOption>,
+}
+
+impl OpeningProgress {
+    pub fn is_empty(&self) -> bool {
+        *self == OpeningProgress::default()
+    }
+}
+
+impl Game {
+    /// The opening step the machine waits for, if the opening is on.
+    pub(super) fn opening_step(&self) -> Option<Step> {
+        step(self.config.opening, &self.facts, self.moves.len())
+    }
+
+    /// The seat and prompt task of an opening step.
+    pub(super) fn step_task(&self, step: Step) -> (Seat, Task) {
+        let n = self.moves.len();
+        match step {
+            Step::Stone { by, zone } => (
+                self.seat_of(by),
+                Task::Place {
+                    color: color_of_move(n + 1),
+                    move_number: n as u32 + 1,
+                    within: zone.map(CentralSquare::side),
+                },
+            ),
+            Step::Swap { decider } => (self.seat_of(decider), Task::DecideSwap { color: decider }),
+            Step::Declare { by, max } => (self.seat_of(by), Task::DeclareOffers { max }),
+            Step::Offers { count } => (self.seat_of(Color::Black), Task::OfferFifths { count }),
+            Step::KeepFifth(offers) => (self.seat_of(Color::White), Task::KeepFifth { offers }),
+            Step::TaraguchiChoice { offers } => {
+                (self.seat_of(Color::Black), Task::ChooseOption { offers })
+            }
+            Step::Swap2Choice => (self.seat_of(Color::White), Task::Swap2Choice),
+        }
+    }
+
+    /// Where the opening stands.
+    pub fn opening_progress(&self) -> OpeningProgress {
+        OpeningProgress {
+            canonical: self.facts.canonical.map(|o| o.code.to_string()),
+            declared_offers: self.facts.declared,
+            fifth_offers: self.facts.offers,
+            option: self.facts.option,
+        }
+    }
+
+    /// Whether the opening rule still has a step to go (no pass then).
+    pub fn in_opening(&self) -> bool {
+        !self.is_over() && self.opening_step().is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn walk(rule: Opening, f: &OpeningFacts, upto: usize) -> Vec<Option<Step>> {
+        (0..=upto).map(|n| step(rule, f, n)).collect()
+    }
+
+    #[test]
+    fn tarannikov_is_stone_then_swap_five_times() {
+        let mut f = OpeningFacts::default();
+        assert_eq!(
+            step(Opening::Tarannikov, &f, 0),
+            Some(Step::Stone {
+                by: Color::Black,
+                zone: Some(CentralSquare::CENTRE)
+            })
+        );
+        for n in 1..=5 {
+            assert_eq!(
+                step(Opening::Tarannikov, &f, n),
+                Some(Step::Swap {
+                    decider: color_of_move(n + 1)
+                })
+            );
+            f.decide(n);
+            let next = step(Opening::Tarannikov, &f, n);
+            if n < 5 {
+                assert_eq!(
+                    next,
+                    Some(Step::Stone {
+                        by: color_of_move(n + 1),
+                        zone: zone(n + 1)
+                    })
+                );
+            } else {
+                assert_eq!(next, None);
+            }
+        }
+    }
+
+    #[test]
+    fn legacy_openings_have_no_steps() {
+        let f = OpeningFacts::default();
+        for rule in [Opening::Free, Opening::SwapAfterThree] {
+            assert!(walk(rule, &f, 6).iter().all(Option::is_none));
+        }
+    }
+
+    #[test]
+    fn fifth_offers_then_the_choice() {
+        let mut f = OpeningFacts::default();
+        f.decide(3);
+        assert_eq!(step(Opening::Rif, &f, 4), Some(Step::Offers { count: 2 }));
+        let set = OfferSet::new(&["J10".parse().unwrap(), "G9".parse().unwrap()]).unwrap();
+        f.offers = Some(set);
+        assert_eq!(step(Opening::Rif, &f, 4), Some(Step::KeepFifth(set)));
+        assert_eq!(step(Opening::Rif, &f, 5), None);
+    }
+}

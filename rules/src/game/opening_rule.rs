@@ -1,0 +1,364 @@
+//! The room's opening rule and the values its decisions carry (RULES.md §6).
+//!
+//! An opening rule says who lays the first stones, where they may go, when
+//! colours may change hands and whether black's 5th move is chosen from a
+//! set of offers. The rule is a room choice ([`Opening`], a field of
+//! [`super::GameConfig`]); the machine sequences it (`machine::openings`).
+//! The small values that players' opening decisions carry (a set of
+//! fifth-move offers, Taraguchi's option) live here too, because actions,
+//! prompts, events and the record all share them.
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::config::{ConfigError, RuleSet};
+use crate::point::Point;
+
+/// The most fifth-move offers any rule may ask for: Yamaguchi's declared N,
+/// Soosõrv-N's and Taraguchi-N's N are all at most this. Ten is the largest
+/// N of the rules in use (Taraguchi-10); any early position has far more
+/// than ten non-equivalent points, so the bound never makes a declaration
+/// impossible to fulfil.
+pub const MAX_FIFTH_OFFERS: u8 = 10;
+
+/// Soosõrv-N's default N (the world championship rule since 2017).
+pub const DEFAULT_SOOSORV_N: u8 = 8;
+
+/// Taraguchi-N's default N.
+pub const DEFAULT_TARAGUCHI_N: u8 = 10;
+
+/// How the opening is played: who places the first stones and when colours
+/// may change hands (RULES.md §6). New openings are added as new variants.
+///
+/// Serialized in snake case; the variants with a parameter as an object,
+/// `{"soosorv": {"n": 8}}` (a missing `n` takes the default). The text form
+/// ([`std::fmt::Display`], [`std::str::FromStr`]) is `soosorv-8`,
+/// `taraguchi-10`, `rif`, ...; `soosorv` alone means the default N.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Opening {
+    /// Free opening: black and white alternate from move 1 (renju: black 1
+    /// on the centre).
+    Free,
+    /// Swap after move 3 (三手交换): after black's 3rd stone the player
+    /// holding white may take black instead, once.
+    SwapAfterThree,
+    /// RIF: the opener (tentative black) places moves 1-3 (1 on H8, 2 in the
+    /// 3x3, 3 in the 5x5 square: one of the 26 openings); the other seat may
+    /// swap; white plays 4 anywhere; black offers two non-equivalent 5ths;
+    /// white keeps one and plays 6. Renju only.
+    Rif,
+    /// Yamaguchi: the opener places one of the 26 openings and declares N
+    /// (1..=[`MAX_FIFTH_OFFERS`]); the other seat may swap; white 4
+    /// anywhere; black offers N non-equivalent 5ths; white keeps one and
+    /// plays 6. Renju only.
+    Yamaguchi,
+    /// Soosõrv-N: one of the 26 by the opener; swap option; white 4 anywhere
+    /// and a declared 1..=`n` offers; swap option; black's offers; white
+    /// keeps one and plays 6. Renju only.
+    Soosorv {
+        #[serde(default = "default_soosorv_n")]
+        n: u8,
+    },
+    /// Taraguchi-N: moves 1-4 in the centre, 3x3, 5x5, 7x7 squares, a swap
+    /// option after each of moves 1-3; then black chooses
+    /// [`TaraguchiOption::Single`] (a swap option, a 5th inside the 9x9, a
+    /// swap option) or [`TaraguchiOption::Offers`] (`n` offers anywhere,
+    /// white keeping one). Renju only.
+    Taraguchi {
+        #[serde(default = "default_taraguchi_n")]
+        n: u8,
+    },
+    /// Tarannikov: moves 1-5 in the centre, 3x3 ... 9x9 squares, a swap
+    /// option after each, 6 anywhere. Renju only.
+    Tarannikov,
+    /// Swap2: the opener places black, white, black; the other seat places
+    /// white 4, or takes black (the opener then places white 4), or places
+    /// white 4 and black 5 and the opener chooses the colour. Gomoku and
+    /// free-style only.
+    Swap2,
+}
+
+fn default_soosorv_n() -> u8 {
+    DEFAULT_SOOSORV_N
+}
+
+fn default_taraguchi_n() -> u8 {
+    DEFAULT_TARAGUCHI_N
+}
+
+impl Opening {
+    /// Soosõrv with the default N.
+    pub const SOOSORV: Opening = Opening::Soosorv {
+        n: DEFAULT_SOOSORV_N,
+    };
+    /// Taraguchi with the default N.
+    pub const TARAGUCHI: Opening = Opening::Taraguchi {
+        n: DEFAULT_TARAGUCHI_N,
+    };
+
+    /// Whether a room of `rule_set` may use this opening: the renju
+    /// openings only in renju rooms, swap after 3 and Swap2 only in gomoku
+    /// and free-style rooms, and N within 1..=[`MAX_FIFTH_OFFERS`].
+    pub fn check(self, rule_set: RuleSet) -> Result<(), ConfigError> {
+        let renju = rule_set == RuleSet::Renju;
+        let fits = match self {
+            Opening::Free => true,
+            Opening::SwapAfterThree | Opening::Swap2 => !renju,
+            Opening::Rif
+            | Opening::Yamaguchi
+            | Opening::Soosorv { .. }
+            | Opening::Taraguchi { .. }
+            | Opening::Tarannikov => renju,
+        };
+        if !fits {
+            return Err(ConfigError::Opening {
+                rule_set,
+                opening: self,
+            });
+        }
+        match self {
+            Opening::Soosorv { n } | Opening::Taraguchi { n } if n == 0 || n > MAX_FIFTH_OFFERS => {
+                Err(ConfigError::OfferCount { opening: self, n })
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+impl std::fmt::Display for Opening {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Opening::Free => f.write_str("free"),
+            Opening::SwapAfterThree => f.write_str("swap_after_three"),
+            Opening::Rif => f.write_str("rif"),
+            Opening::Yamaguchi => f.write_str("yamaguchi"),
+            Opening::Soosorv { n } => write!(f, "soosorv-{n}"),
+            Opening::Taraguchi { n } => write!(f, "taraguchi-{n}"),
+            Opening::Tarannikov => f.write_str("tarannikov"),
+            Opening::Swap2 => f.write_str("swap2"),
+        }
+    }
+}
+
+impl std::str::FromStr for Opening {
+    type Err = ConfigError;
+
+    /// `free`, `swap_after_three` (or `swap-after-three`), `rif`,
+    /// `yamaguchi`, `soosorv[-N]`, `taraguchi[-N]`, `tarannikov`, `swap2`;
+    /// any case. N is not range-checked here ([`Opening::check`] does).
+    fn from_str(s: &str) -> Result<Opening, ConfigError> {
+        let text = s.trim().to_ascii_lowercase().replace('-', "_");
+        let unknown = || ConfigError::UnknownOpening(s.trim().to_string());
+        let with_n = |rest: &str, default: u8| -> Result<u8, ConfigError> {
+            match rest {
+                "" => Ok(default),
+                _ => rest
+                    .strip_prefix('_')
+                    .and_then(|n| n.parse().ok())
+                    .ok_or_else(unknown),
+            }
+        };
+        Ok(match text.as_str() {
+            "free" => Opening::Free,
+            "swap_after_three" => Opening::SwapAfterThree,
+            "rif" => Opening::Rif,
+            "yamaguchi" => Opening::Yamaguchi,
+            "tarannikov" => Opening::Tarannikov,
+            "swap2" => Opening::Swap2,
+            t => {
+                if let Some(rest) = t.strip_prefix("soosorv") {
+                    Opening::Soosorv {
+                        n: with_n(rest, DEFAULT_SOOSORV_N)?,
+                    }
+                } else if let Some(rest) = t.strip_prefix("taraguchi") {
+                    Opening::Taraguchi {
+                        n: with_n(rest, DEFAULT_TARAGUCHI_N)?,
+                    }
+                } else {
+                    return Err(unknown());
+                }
+            }
+        })
+    }
+}
+
+/// Taraguchi's choice after move 4 (seed 004 rule 6), made by the seat
+/// holding black.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TaraguchiOption {
+    /// Option (a): a swap option, black 5 inside the 9x9 square, another
+    /// swap option, then white 6 anywhere.
+    Single,
+    /// Option (b): black offers N fifth moves anywhere; white keeps one and
+    /// plays 6.
+    Offers,
+}
+
+/// A set of black fifth-move offers as one value: at most
+/// [`MAX_FIFTH_OFFERS`] points, in the order given. It is `Copy` (a fixed
+/// array inside) so that actions and record entries stay plain values; on
+/// the wire it is a JSON list of points, `["J10", "G9"]`. Whether the
+/// points are on the board, empty and pairwise non-equivalent is the
+/// machine's business, not this type's.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct OfferSet {
+    len: u8,
+    points: [Point; MAX_FIFTH_OFFERS as usize],
+}
+
+/// More than [`MAX_FIFTH_OFFERS`] points for an [`OfferSet`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0} offers are too many: at most {MAX_FIFTH_OFFERS}")]
+pub struct TooManyOffers(pub usize);
+
+impl OfferSet {
+    /// The set of `points`, in order; refused beyond [`MAX_FIFTH_OFFERS`].
+    pub fn new(points: &[Point]) -> Result<OfferSet, TooManyOffers> {
+        if points.len() > MAX_FIFTH_OFFERS as usize {
+            return Err(TooManyOffers(points.len()));
+        }
+        let mut set = OfferSet {
+            len: points.len() as u8,
+            points: [Point::new(0, 0); MAX_FIFTH_OFFERS as usize],
+        };
+        set.points[..points.len()].copy_from_slice(points);
+        Ok(set)
+    }
+
+    /// The points, in the order given.
+    pub fn as_slice(&self) -> &[Point] {
+        &self.points[..self.len as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn contains(&self, p: Point) -> bool {
+        self.as_slice().contains(&p)
+    }
+}
+
+impl std::fmt::Debug for OfferSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+impl std::fmt::Display for OfferSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<String> = self.as_slice().iter().map(Point::to_string).collect();
+        f.write_str(&names.join(" "))
+    }
+}
+
+impl Serialize for OfferSet {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.as_slice())
+    }
+}
+
+impl<'de> Deserialize<'de> for OfferSet {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<OfferSet, D::Error> {
+        let points = Vec::<Point>::deserialize(d)?;
+        OfferSet::new(&points).map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pt(s: &str) -> Point {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn rule_set_combinations() {
+        use RuleSet::*;
+        let renju_only = [
+            Opening::Rif,
+            Opening::Yamaguchi,
+            Opening::SOOSORV,
+            Opening::TARAGUCHI,
+            Opening::Tarannikov,
+        ];
+        for o in renju_only {
+            assert_eq!(o.check(Renju), Ok(()), "{o}");
+            for rs in [Gomoku, Freestyle] {
+                assert_eq!(
+                    o.check(rs),
+                    Err(ConfigError::Opening {
+                        rule_set: rs,
+                        opening: o
+                    })
+                );
+            }
+        }
+        for o in [Opening::Swap2, Opening::SwapAfterThree] {
+            assert!(o.check(Renju).is_err());
+            assert_eq!(o.check(Gomoku), Ok(()));
+            assert_eq!(o.check(Freestyle), Ok(()));
+        }
+        for n in [0, MAX_FIFTH_OFFERS + 1] {
+            for o in [Opening::Soosorv { n }, Opening::Taraguchi { n }] {
+                assert_eq!(
+                    o.check(Renju),
+                    Err(ConfigError::OfferCount { opening: o, n })
+                );
+            }
+        }
+        assert_eq!(Opening::Taraguchi { n: 1 }.check(Renju), Ok(()));
+    }
+
+    #[test]
+    fn serde_and_text_forms() {
+        let j = |o: Opening| serde_json::to_string(&o).unwrap();
+        assert_eq!(j(Opening::Rif), r#""rif""#);
+        assert_eq!(j(Opening::Swap2), r#""swap2""#);
+        assert_eq!(j(Opening::SOOSORV), r#"{"soosorv":{"n":8}}"#);
+        let back: Opening = serde_json::from_str(r#"{"taraguchi":{}}"#).unwrap();
+        assert_eq!(back, Opening::TARAGUCHI);
+        let back: Opening = serde_json::from_str(r#"{"soosorv":{"n":4}}"#).unwrap();
+        assert_eq!(back, Opening::Soosorv { n: 4 });
+        for o in [
+            Opening::Free,
+            Opening::SwapAfterThree,
+            Opening::Rif,
+            Opening::Yamaguchi,
+            Opening::Soosorv { n: 5 },
+            Opening::Taraguchi { n: 10 },
+            Opening::Tarannikov,
+            Opening::Swap2,
+        ] {
+            assert_eq!(o.to_string().parse::<Opening>(), Ok(o));
+        }
+        assert_eq!("Soosorv".parse::<Opening>(), Ok(Opening::SOOSORV));
+        assert_eq!("swap-after-three".parse(), Ok(Opening::SwapAfterThree));
+        assert!("soosorv-x".parse::<Opening>().is_err());
+        assert!("sakata".parse::<Opening>().is_err());
+    }
+
+    #[test]
+    fn offer_sets() {
+        let s = OfferSet::new(&[pt("J10"), pt("G9")]).unwrap();
+        assert_eq!(s.len(), 2);
+        assert!(s.contains(pt("G9")) && !s.contains(pt("H8")));
+        assert_eq!(serde_json::to_string(&s).unwrap(), r#"["J10","G9"]"#);
+        let back: OfferSet = serde_json::from_str(r#"["j10","g9"]"#).unwrap();
+        assert_eq!(back, s);
+        assert_eq!(s.to_string(), "J10 G9");
+        let eleven = vec![pt("A1"); 11];
+        assert_eq!(OfferSet::new(&eleven), Err(TooManyOffers(11)));
+        assert!(
+            serde_json::from_str::<OfferSet>(&serde_json::to_string(&eleven).unwrap()).is_err()
+        );
+        assert!(OfferSet::new(&[]).unwrap().is_empty());
+    }
+}
