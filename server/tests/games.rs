@@ -14,7 +14,9 @@ async fn events_until_over(c: &mut tengen_client::Connection, mut seq: u64) -> V
             .next_matching(|m| matches!(m, ServerMsg::TableEvent(_)))
             .await
             .expect("an event");
-        let ServerMsg::TableEvent(e) = f.msg else { unreachable!() };
+        let ServerMsg::TableEvent(e) = f.msg else {
+            unreachable!()
+        };
         assert_eq!(e.seq, seq + 1, "events arrive in seq order, without gaps");
         seq = e.seq;
         let over = matches!(e.event, Event::GameOver { .. });
@@ -43,19 +45,29 @@ async fn freestyle_game(encoding: Encoding) {
     assert_eq!(snap.seq, 0);
     // Black (the opener, drawn by lot) plays a row on 8, white on 9.
     let black = t.snapshot.snapshot.opener;
-    let stones = [
-        "H8", "H9", "I8", "I9", "J8", "J9", "K8", "K9", "L8",
-    ];
+    let stones = ["H8", "H9", "I8", "I9", "J8", "J9", "K8", "K9", "L8"];
     let mut last = 0;
     for (i, p) in stones.iter().enumerate() {
         let seat = if i % 2 == 0 { black } else { black.other() };
-        let c = if seat == Seat::First { &mut t.first } else { &mut t.second };
+        let c = if seat == Seat::First {
+            &mut t.first
+        } else {
+            &mut t.second
+        };
         last = act(c, &t.table, place(p)).await;
     }
     let seen = events_until_over(&mut watcher, 0).await;
     assert_eq!(seen.last().unwrap().seq, last);
-    let Event::GameOver { result, .. } = &seen.last().unwrap().event else { unreachable!() };
-    assert_eq!(result.outcome, Outcome::Win { seat: black, color: tengen_rules::Color::Black });
+    let Event::GameOver { result, .. } = &seen.last().unwrap().event else {
+        unreachable!()
+    };
+    assert_eq!(
+        result.outcome,
+        Outcome::Win {
+            seat: black,
+            color: tengen_rules::Color::Black
+        }
+    );
     assert!(matches!(result.reason, ResultReason::Five { .. }));
     // Both players saw the same events, and the final snapshot agrees.
     let a = events_until_over(&mut t.first, 0).await;
@@ -63,7 +75,9 @@ async fn freestyle_game(encoding: Encoding) {
     assert_eq!(a, seen);
     assert_eq!(b, seen);
     let end = match watcher
-        .request(ClientMsg::Snapshot { table: t.table.clone() })
+        .request(ClientMsg::Snapshot {
+            table: t.table.clone(),
+        })
         .await
         .unwrap()
     {

@@ -117,3 +117,23 @@ pub async fn act(c: &mut Connection, table: &TableId, action: Action) -> u64 {
 pub fn place(p: &str) -> Action {
     Action::place(p.parse().unwrap())
 }
+
+impl Table {
+    /// The seat holding black at the start (the opener, drawn by lot).
+    pub fn black(&self) -> Seat {
+        self.snapshot.snapshot.opener
+    }
+
+    pub fn conn(&mut self, seat: Seat) -> &mut Connection {
+        match seat {
+            Seat::First => &mut self.first,
+            Seat::Second => &mut self.second,
+        }
+    }
+
+    /// `seat` acts; returns the `acted` seq.
+    pub async fn act_as(&mut self, seat: Seat, action: Action) -> u64 {
+        let table = self.table.clone();
+        act(self.conn(seat), &table, action).await
+    }
+}
