@@ -238,3 +238,91 @@ impl Inbox {
         WriterEnd::Closed(code)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tengen_protocol::{Envelope, ServerMsg};
+
+    fn pong(n: u64) -> ServerFrame {
+        Envelope::push(ServerMsg::Pong { time_ms: n })
+    }
+
+    /// A sink that records what the writer sends.
+    fn recorder() -> (
+        impl Sink<Message> + Unpin,
+        std::sync::Arc<std::sync::Mutex<Vec<Message>>>,
+    ) {
+        let log = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let l = log.clone();
+        let sink = Box::pin(futures_util::sink::unfold((), move |(), m: Message| {
+            let l = l.clone();
+            async move {
+                l.lock().unwrap().push(m);
+                Ok::<_, std::convert::Infallible>(())
+            }
+        }));
+        (sink, log)
+    }
+
+    fn close_code(m: &Message) -> Option<u16> {
+        match m {
+            Message::Close(Some(c)) => Some(c.code.into()),
+            _ => None,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_full_queue_cuts_the_reader_off_and_never_waits() {
+        let (outbox, inbox) = channel(1, Encoding::Json, 2);
+        assert!(outbox.send_msg(&pong(1)));
+        assert!(outbox.send_msg(&pong(2)));
+        // The third frame finds the queue full: refused at once, and the
+        // connection is marked for closing as a slow consumer.
+        assert!(!outbox.send_msg(&pong(3)));
+        assert!(outbox.is_closed());
+        assert!(!outbox.send_msg(&pong(4)), "nothing more is queued");
+        let (sink, log) = recorder();
+        let end = inbox.drain(sink, std::time::Duration::from_secs(60)).await;
+        let sent = log.lock().unwrap().clone();
+        assert!(matches!(end, WriterEnd::Closed(4002)));
+        assert_eq!(sent.len(), 1, "the backlog is dropped: {sent:?}");
+        assert_eq!(close_code(&sent[0]), Some(4002));
+    }
+
+    #[tokio::test]
+    async fn a_close_sends_what_was_queued_first() {
+        let (outbox, inbox) = channel(1, Encoding::MsgPack, 8);
+        assert!(outbox.send_msg(&pong(1)));
+        assert!(outbox.send_msg(&pong(2)));
+        outbox.close(CloseCode::PolicyViolation);
+        outbox.close(CloseCode::Normal);
+        let (sink, log) = recorder();
+        let end = inbox.drain(sink, std::time::Duration::from_secs(60)).await;
+        let sent = log.lock().unwrap().clone();
+        assert!(
+            matches!(end, WriterEnd::Closed(1008)),
+            "the first close asked wins"
+        );
+        assert_eq!(sent.len(), 3);
+        assert!(matches!(sent[0], Message::Binary(_)));
+        assert_eq!(close_code(&sent[2]), Some(1008));
+    }
+
+    #[test]
+    fn a_shared_frame_is_encoded_once_per_encoding() {
+        let frame = pong(7);
+        let mut shared = Shared::new(&frame);
+        let (Frame::Text(a), Frame::Text(b)) =
+            (shared.get(Encoding::Json), shared.get(Encoding::Json))
+        else {
+            panic!("JSON goes in text frames")
+        };
+        assert_eq!(
+            a.as_str().as_ptr(),
+            b.as_str().as_ptr(),
+            "the same bytes, not a copy"
+        );
+        assert!(matches!(shared.get(Encoding::MsgPack), Frame::Binary(_)));
+    }
+}

@@ -1,0 +1,150 @@
+//! The lobby over the wire, and the HTTP side of the port.
+
+mod common;
+
+use std::time::Duration;
+
+use common::*;
+use tengen_protocol::{ClientMsg, Encoding, RoomStatus, ServerMsg};
+use tengen_rules::game::{GameConfig, RuleSet};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+#[tokio::test]
+async fn watchers_get_the_list_then_coalesced_updates() {
+    let server = server().await;
+    let mut watcher = client(&server, "wes", Encoding::MsgPack).await;
+    match watcher.request(ClientMsg::LobbySubscribe).await.unwrap() {
+        ServerMsg::Rooms { rooms, truncated } => {
+            assert!(rooms.is_empty());
+            assert!(!truncated);
+        }
+        other => panic!("{other:?}"),
+    }
+    // A room is created and joined within one coalescing interval or two.
+    let mut t = table(&server, GameConfig::new(RuleSet::Gomoku), Encoding::Json).await;
+    let mut seen_playing = false;
+    let mut added = false;
+    while !seen_playing {
+        let f = watcher.next().await.unwrap();
+        let ServerMsg::LobbyUpdate(u) = f.msg else {
+            continue;
+        };
+        for r in u.added.iter().chain(u.changed.iter()) {
+            assert_eq!(r.room, t.room);
+            added = true;
+            if r.status == RoomStatus::Playing {
+                assert_eq!(r.table.as_ref(), Some(&t.table));
+                assert_eq!(r.players.first.as_ref().unwrap().name, "ann");
+                assert_eq!(r.players.second.as_ref().unwrap().name, "bob");
+                seen_playing = true;
+            }
+        }
+    }
+    assert!(added);
+    // A spectator arrives: the players and the lobby hear the count.
+    let mut sam = client(&server, "sam", Encoding::Json).await;
+    sam.request(ClientMsg::Watch {
+        table: t.table.clone(),
+    })
+    .await
+    .unwrap();
+    let count = loop {
+        if let ServerMsg::Spectators { count, .. } = t.first.next().await.unwrap().msg {
+            break count;
+        }
+    };
+    assert_eq!(count, 1);
+    loop {
+        let ServerMsg::LobbyUpdate(u) = watcher.next().await.unwrap().msg else {
+            continue;
+        };
+        if u.changed.iter().any(|r| r.spectators == 1) {
+            break;
+        }
+    }
+    // The game ends by resignation: the room leaves the lobby.
+    let b = t.black();
+    t.act_as(b, tengen_rules::game::Action::Resign).await;
+    loop {
+        let ServerMsg::LobbyUpdate(u) = watcher.next().await.unwrap().msg else {
+            continue;
+        };
+        if u.removed.contains(&t.room) {
+            break;
+        }
+    }
+    // A creator who disconnects takes the waiting room along.
+    let mut c = client(&server, "cid", Encoding::Json).await;
+    let room = match c
+        .request(ClientMsg::CreateRoom {
+            config: GameConfig::new(RuleSet::Freestyle),
+            public: true,
+            name: None,
+        })
+        .await
+        .unwrap()
+    {
+        ServerMsg::RoomCreated { room, .. } => room,
+        other => panic!("{other:?}"),
+    };
+    loop {
+        let ServerMsg::LobbyUpdate(u) = watcher.next().await.unwrap().msg else {
+            continue;
+        };
+        if u.added.iter().any(|r| r.room == room) {
+            break;
+        }
+    }
+    drop(c);
+    tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            let ServerMsg::LobbyUpdate(u) = watcher.next().await.unwrap().msg else {
+                continue;
+            };
+            if u.removed.contains(&room) {
+                break;
+            }
+        }
+    })
+    .await
+    .expect("the room is removed");
+}
+
+async fn http_get(addr: std::net::SocketAddr, path: &str) -> String {
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    s.write_all(format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes())
+        .await
+        .unwrap();
+    let mut out = String::new();
+    s.read_to_string(&mut out).await.unwrap();
+    out
+}
+
+#[tokio::test]
+async fn healthz_and_metrics() {
+    let server = server().await;
+    let health = http_get(server.addr(), "/healthz").await;
+    assert!(health.starts_with("HTTP/1.1 200"), "{health}");
+    assert!(health.ends_with("ok"), "{health}");
+    // Some traffic, so every family has a sample.
+    let mut t = table(&server, GameConfig::new(RuleSet::Freestyle), Encoding::Json).await;
+    t.act_as(t.black(), place("H8")).await;
+    let _ = t
+        .first
+        .request(ClientMsg::JoinRoom {
+            room: "nosuch".parse().unwrap(),
+        })
+        .await;
+    let m = http_get(server.addr(), "/metrics").await;
+    for family in [
+        "tengen_connections",
+        "tengen_tables",
+        "tengen_messages_in_total",
+        "tengen_messages_out_total",
+        "tengen_errors_total",
+        "tengen_move_handling_seconds_bucket",
+        "process_resident_memory_bytes",
+    ] {
+        assert!(m.contains(family), "{family} missing from:\n{m}");
+    }
+}
