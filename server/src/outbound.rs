@@ -267,7 +267,7 @@ mod tests {
 
     fn close_code(m: &Message) -> Option<u16> {
         match m {
-            Message::Close(Some(c)) => Some(c.code.into()),
+            Message::Close(Some(c)) => Some(c.code),
             _ => None,
         }
     }

@@ -196,7 +196,7 @@ async fn acting_out_of_turn_elsewhere_or_as_a_spectator_changes_nothing() {
         })
         .await
         .unwrap();
-    let (b, w) = (t.black(), t.black().other());
+    let (b, w) = (t.opener(), t.opener().other());
     t.act_as(b, place("H8")).await;
     let table = t.table.clone();
     // Out of turn.
@@ -254,7 +254,7 @@ async fn acting_out_of_turn_elsewhere_or_as_a_spectator_changes_nothing() {
     assert_eq!(snapshot_seq(&mut spectator, &table).await, 1);
     assert_eq!(snapshot_seq(&mut other.first, &other.table).await, 0);
     assert_eq!(t.act_as(w, place("H9")).await, 2);
-    let seq = other.act_as(other.black(), place("H8")).await;
+    let seq = other.act_as(other.opener(), place("H8")).await;
     assert_eq!(seq, 1);
 }
 

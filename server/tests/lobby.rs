@@ -63,7 +63,7 @@ async fn watchers_get_the_list_then_coalesced_updates() {
         }
     }
     // The game ends by resignation: the room leaves the lobby.
-    let b = t.black();
+    let b = t.opener();
     t.act_as(b, tengen_rules::game::Action::Resign).await;
     loop {
         let ServerMsg::LobbyUpdate(u) = watcher.next().await.unwrap().msg else {
@@ -128,7 +128,7 @@ async fn healthz_and_metrics() {
     assert!(health.ends_with("ok"), "{health}");
     // Some traffic, so every family has a sample.
     let mut t = table(&server, GameConfig::new(RuleSet::Freestyle), Encoding::Json).await;
-    t.act_as(t.black(), place("H8")).await;
+    t.act_as(t.opener(), place("H8")).await;
     let _ = t
         .first
         .request(ClientMsg::JoinRoom {

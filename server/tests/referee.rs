@@ -16,7 +16,7 @@ use tengen_rules::game::{
 use tengen_rules::{Color, Forbidden};
 
 fn black(t: &Table) -> Seat {
-    t.black()
+    t.opener()
 }
 
 /// Plays `moves` alternately from black, and returns the acted seq.

@@ -120,7 +120,7 @@ pub fn place(p: &str) -> Action {
 
 impl Table {
     /// The seat holding black at the start (the opener, drawn by lot).
-    pub fn black(&self) -> Seat {
+    pub fn opener(&self) -> Seat {
         self.snapshot.snapshot.opener
     }
 
