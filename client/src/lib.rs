@@ -5,3 +5,4 @@
 //! the game state built from server events join it with the protocol crate.
 
 pub mod bot;
+pub mod view;
