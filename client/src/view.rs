@@ -117,7 +117,11 @@ impl TableView {
         let mut board = Board::new(s.config.board_size).map_err(|e| bad(e.to_string()))?;
         for (i, mv) in s.moves.iter().enumerate() {
             if mv.number as usize != i + 1 {
-                return Err(bad(format!("move {} listed as number {}", i + 1, mv.number)));
+                return Err(bad(format!(
+                    "move {} listed as number {}",
+                    i + 1,
+                    mv.number
+                )));
             }
             if let Some(p) = mv.point {
                 board
@@ -303,8 +307,10 @@ impl TableView {
                 self.draw_offer = Some(*seat);
                 self.offers[seat.index()] = *offers;
             }
-            Event::DrawDeclined { .. } | Event::DrawOfferLapsed { .. } => self.draw_offer = None,
-            Event::DrawAccepted { .. } => self.draw_offer = None,
+            // An accepted offer is answered too; the `GameOver` follows.
+            Event::DrawDeclined { .. }
+            | Event::DrawOfferLapsed { .. }
+            | Event::DrawAccepted { .. } => self.draw_offer = None,
             // The `GameOver` that follows carries the result.
             Event::ClaimUpheld { .. } => {}
             Event::Violation { seat, count, .. } => self.violations[seat.index()] = *count,
