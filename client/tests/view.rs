@@ -54,19 +54,6 @@ fn action(tok: &str) -> Action {
     }
 }
 
-fn players() -> Players {
-    let who = |name: &str| {
-        Some(Player {
-            name: name.into(),
-            guest: true,
-        })
-    };
-    Players {
-        first: who("alice"),
-        second: who("bob"),
-    }
-}
-
 /// A table as the server runs it: the referee, `seq`, every event sent,
 /// and a view (seat `first`) fed each event as it is sent. Server time is
 /// `Millis` from `base`; the view gets `base + ms` as the arrival instant.
@@ -176,12 +163,19 @@ impl Table {
 }
 
 fn table_snapshot(id: &TableId, seq: u64, snapshot: Snapshot, seat: Option<Seat>) -> TableSnapshot {
+    let mut players = Players::default();
+    for (seat, name) in [(Seat::First, "alice"), (Seat::Second, "bob")] {
+        *players.seat_mut(seat) = Some(Player {
+            name: name.into(),
+            guest: true,
+        });
+    }
     TableSnapshot {
         table: id.clone(),
         room: RoomId::from_u64(5),
         seq,
         snapshot,
-        players: players(),
+        players,
         spectators: 0,
         seat,
     }
@@ -278,7 +272,20 @@ fn rif_with_a_swap_and_two_fifth_offers() {
         v.pending_fifths(),
         "from a snapshot"
     );
-    t.play("keep:G9", 20_000, 0);
+    let mut halfway = t.late_view(t.snaps.len() - 1);
+    let step = t.play("keep:G9", 20_000, 0);
+    assert!(matches!(step[0].event, Event::FifthKept { .. }));
+    halfway.apply(&step[0], t.at(20_000)).unwrap();
+    assert_eq!(
+        halfway.pending_fifths(),
+        None,
+        "FifthKept settles the offers"
+    );
+    assert_eq!(
+        halfway.board().get(p("G9")),
+        None,
+        "move 5 comes with Moved"
+    );
     let v = &t.view;
     assert_eq!(v.pending_fifths(), None);
     let fifth = Move {
