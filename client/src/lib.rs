@@ -1,10 +1,12 @@
 //! The Tengen client library.
 //!
-//! Used by the terminal client, the load generator and the tests. Today it
-//! holds the quick bot ([`bot`]); the connection, request/reply matching and
-//! the game state built from server events join it with the protocol crate.
+//! Used by the terminal client, the load generator and the tests:
+//! [`conn`], a connection (handshake, requests matched to replies, pushes in
+//! order); [`view`], a table's state built only from the server's snapshot
+//! and events (no rule logic of its own); [`bot`], the quick bot.
 
 pub mod bot;
 pub mod conn;
+pub mod view;
 
 pub use conn::{ClientError, Connection};
