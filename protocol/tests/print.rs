@@ -39,4 +39,6 @@ fn print_rif_walkthrough() {
             Said::Server(w, f) => println!("-> {w}: {}", json(&f)),
         }
     }
+    let (moves, board) = rif_final();
+    println!("## rif final\n{moves}\n{board}");
 }

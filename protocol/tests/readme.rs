@@ -63,6 +63,16 @@ fn the_rif_walkthrough_is_shown_exactly_and_in_order() {
         "\n## Walk-through: a renju game with the RIF opening\n",
         rif_walkthrough(),
     );
+    let (moves, board) = rif_final();
+    let r = readme();
+    assert!(
+        r.contains(&moves),
+        "README.md lacks the RIF game's moves:\n{moves}"
+    );
+    assert!(
+        r.contains(&board),
+        "README.md lacks the RIF game's board:\n{board}"
+    );
 }
 
 #[test]

@@ -483,8 +483,10 @@ impl Walk {
         let stamped = TableEvent::stamp(&self.table, self.seq, events, self.g.prompt(at).as_ref());
         for e in stamped {
             self.seq = e.seq;
-            self.out
-                .push(Said::Server(self.to, Envelope::push(ServerMsg::TableEvent(e))));
+            self.out.push(Said::Server(
+                self.to,
+                Envelope::push(ServerMsg::TableEvent(e)),
+            ));
         }
         let acted = ServerMsg::Acted {
             table: self.table.clone(),
@@ -538,6 +540,17 @@ pub const RIF_MIDDLE: [(&str, Millis); 11] = [
 /// with the swap; Bob's first offers are refused as equivalent, then Alice
 /// keeps one of his two offers; Bob wins with a five.
 pub fn rif_walkthrough() -> Vec<Said> {
+    rif_game().0
+}
+
+/// The RIF walk-through's game at its end, as the README shows it: the
+/// moves in renju notation and the final board.
+pub fn rif_final() -> (String, String) {
+    let g = rif_game().1;
+    (g.renju_notation(), g.board().to_text())
+}
+
+fn rif_game() -> (Vec<Said>, Game) {
     use Said::{Client, Server};
     let mut w = Walk {
         g: Game::new(rif_config(), Seat::First, 0).unwrap(),
@@ -608,8 +621,10 @@ pub fn rif_walkthrough() -> Vec<Said> {
         ),
     ));
     let id = w.id("bob");
-    w.out
-        .push(Client("bob", req(id, ClientMsg::JoinRoom { room: rif_room() })));
+    w.out.push(Client(
+        "bob",
+        req(id, ClientMsg::JoinRoom { room: rif_room() }),
+    ));
     w.out.push(Server(
         "bob",
         reply(
@@ -692,7 +707,7 @@ pub fn rif_walkthrough() -> Vec<Said> {
     let result = w.g.result().expect("the walk-through ends with a five");
     assert_eq!(result.winner(), Some(b));
     assert!(w.g.revealed_forbidden().is_empty(), "no forbidden stone");
-    w.out
+    (w.out, w.g)
 }
 
 /// Examples of the rules values carried inside messages, one JSON value
@@ -889,7 +904,8 @@ fn opening_values(out: &mut Vec<String>) {
         (First, place("I9")),
     ];
     // Yamaguchi: the opener declares 3 offers; later black offers three.
-    let (g, _) = drive(renju(Opening::Yamaguchi), &kagetsu);
+    let (g, ev) = drive(renju(Opening::Yamaguchi), &kagetsu);
+    out.push(v(&ev[1]));
     out.push(prompt(&g));
     let mut steps = kagetsu.to_vec();
     steps.push((First, Action::DeclareOffers { count: 3 }));
@@ -899,7 +915,11 @@ fn opening_values(out: &mut Vec<String>) {
     let three = Action::OfferFifths {
         points: offers(&["J10", "G9", "H7"]),
     };
-    steps.extend([(Second, Action::Keep), (Second, place("I8")), (First, three)]);
+    steps.extend([
+        (Second, Action::Keep),
+        (Second, place("I8")),
+        (First, three),
+    ]);
     let (g, ev) = drive(renju(Opening::Yamaguchi), &steps);
     out.push(v(&three));
     out.push(v(&ev[0]));
