@@ -11,19 +11,29 @@ use tengen_protocol::*;
 
 fn all_client_frames() -> Vec<ClientFrame> {
     let mut v = client_examples();
-    v.extend(walkthrough().into_iter().filter_map(|s| match s {
-        Said::Client(_, f) => Some(f),
-        Said::Server(..) => None,
-    }));
+    v.extend(
+        walkthrough()
+            .into_iter()
+            .chain(rif_walkthrough())
+            .filter_map(|s| match s {
+                Said::Client(_, f) => Some(f),
+                Said::Server(..) => None,
+            }),
+    );
     v
 }
 
 fn all_server_frames() -> Vec<ServerFrame> {
     let mut v = server_examples();
-    v.extend(walkthrough().into_iter().filter_map(|s| match s {
-        Said::Server(_, f) => Some(f),
-        Said::Client(..) => None,
-    }));
+    v.extend(
+        walkthrough()
+            .into_iter()
+            .chain(rif_walkthrough())
+            .filter_map(|s| match s {
+                Said::Server(_, f) => Some(f),
+                Said::Client(..) => None,
+            }),
+    );
     v
 }
 

@@ -28,3 +28,17 @@ fn print_examples() {
         println!("{} | {}", json(&e), e);
     }
 }
+
+#[test]
+#[ignore = "prints the README's RIF walk-through: cargo test -p tengen-protocol --test print -- --ignored --nocapture"]
+fn print_rif_walkthrough() {
+    println!("## rif walk");
+    for s in rif_walkthrough() {
+        match s {
+            Said::Client(w, f) => println!("{w} -> {}", json(&f)),
+            Said::Server(w, f) => println!("-> {w}: {}", json(&f)),
+        }
+    }
+    let (moves, board) = rif_final();
+    println!("## rif final\n{moves}\n{board}");
+}

@@ -30,20 +30,49 @@ fn every_message_example_is_shown_exactly() {
     }
 }
 
-#[test]
-fn the_walkthrough_is_shown_exactly_and_in_order() {
-    let r = readme();
-    let mut from = 0;
-    for said in walkthrough() {
+/// Each line of `walk` is found in `readme` after `heading`, in order.
+fn assert_walk_in_order(readme: &str, heading: &str, walk: Vec<Said>) {
+    let mut from = readme
+        .find(heading)
+        .unwrap_or_else(|| panic!("README.md lacks the heading {heading}"));
+    for said in walk {
         let line = match said {
             Said::Client(who, f) => format!("{who} -> {}", json(&f)),
             Said::Server(to, f) => format!("-> {to}: {}", json(&f)),
         };
-        let at = r[from..].find(&line).unwrap_or_else(|| {
+        let at = readme[from..].find(&line).unwrap_or_else(|| {
             panic!("README.md lacks, or misplaces, the walk-through line:\n{line}")
         });
         from += at + line.len();
     }
+}
+
+#[test]
+fn the_walkthrough_is_shown_exactly_and_in_order() {
+    assert_walk_in_order(
+        &readme(),
+        "\n## Walk-through: a renju game, free opening\n",
+        walkthrough(),
+    );
+}
+
+#[test]
+fn the_rif_walkthrough_is_shown_exactly_and_in_order() {
+    assert_walk_in_order(
+        &readme(),
+        "\n## Walk-through: a renju game with the RIF opening\n",
+        rif_walkthrough(),
+    );
+    let (moves, board) = rif_final();
+    let r = readme();
+    assert!(
+        r.contains(&moves),
+        "README.md lacks the RIF game's moves:\n{moves}"
+    );
+    assert!(
+        r.contains(&board),
+        "README.md lacks the RIF game's board:\n{board}"
+    );
 }
 
 #[test]
@@ -118,4 +147,90 @@ fn the_messagepack_example_is_exact() {
     let hex: Vec<String> = bytes.iter().map(|b| format!("{b:02x}")).collect();
     let r = readme().replace("\n", " ");
     assert!(r.contains(&format!("the {} bytes `{}`", bytes.len(), hex.join(" "))));
+}
+
+/// The variants of `pub enum {name}` in a source file of the rules crate,
+/// in snake case: the wire names of its values.
+fn wire_names(file: &str, name: &str) -> Vec<String> {
+    let path = format!("{}/../rules/src/{file}", env!("CARGO_MANIFEST_DIR"));
+    let src = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let start = src
+        .find(&format!("pub enum {name} {{"))
+        .unwrap_or_else(|| panic!("no enum {name} in {path}"));
+    let mut names = Vec::new();
+    for line in src[start..].lines().skip(1) {
+        if line == "}" {
+            break;
+        }
+        let Some(rest) = line.strip_prefix("    ") else {
+            continue;
+        };
+        let ident: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect();
+        if !ident.starts_with(|c: char| c.is_ascii_uppercase()) {
+            continue;
+        }
+        let mut snake = String::new();
+        for (i, c) in ident.chars().enumerate() {
+            if c.is_ascii_uppercase() {
+                if i > 0 {
+                    snake.push('_');
+                }
+                snake.push(c.to_ascii_lowercase());
+            } else {
+                snake.push(c);
+            }
+        }
+        names.push(snake);
+    }
+    assert!(!names.is_empty(), "no variants of {name} in {path}");
+    names
+}
+
+/// Every value of the rules' wire enums (a new opening rule adds some) has
+/// an example on the page, and those examples are checked above to be
+/// exactly what the types produce.
+#[test]
+fn every_rules_value_has_an_example() {
+    let r = readme();
+    let has = |what: &str, pattern: String| {
+        assert!(
+            r.contains(&pattern),
+            "README.md has no example of the {what} ({pattern})"
+        )
+    };
+    for o in wire_names("game/opening_rule.rs", "Opening") {
+        let plain = format!("\"opening\":\"{o}\"");
+        let with_n = format!("\"opening\":{{\"{o}\":");
+        assert!(
+            r.contains(&plain) || r.contains(&with_n),
+            "README.md has no configuration with the opening {o}"
+        );
+    }
+    for o in wire_names("game/opening_rule.rs", "TaraguchiOption") {
+        has("Taraguchi option", format!("\"option\":\"{o}\""));
+    }
+    for a in wire_names("game/action.rs", "Action") {
+        has("action", format!("{{\"type\":\"{a}\""));
+    }
+    for k in wire_names("game/action.rs", "ActionKind") {
+        has("action kind", format!("\"{k}\""));
+    }
+    for t in wire_names("game/action.rs", "Task") {
+        has("task", format!("\"task\":\"{t}\""));
+    }
+    for e in wire_names("game/event.rs", "Event") {
+        has("event", format!("{{\"type\":\"{e}\""));
+    }
+    for k in wire_names("game/event.rs", "ResultReason") {
+        assert!(
+            r.contains(&format!("`{k}`")),
+            "result reason {k} undocumented"
+        );
+    }
+    for c in wire_names("game/error.rs", "GameError") {
+        has("refusal", format!("| `{{\"code\":\"{c}\""));
+    }
 }

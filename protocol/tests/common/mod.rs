@@ -9,8 +9,8 @@ use tengen_protocol::*;
 use tengen_rules::Point;
 use tengen_rules::game::{
     Action, ActionKind, ClockSnapshot, DrawPolicy, Event, ForbiddenHandling, ForbiddenStone, Game,
-    GameConfig, GameError, GameResult, Millis, Opening, Outcome, Prompt, ResultReason, RuleSet,
-    Seat, SeatClock, Task, TimeControl, ViolationKind,
+    GameConfig, GameError, GameResult, Millis, OfferSet, Opening, Outcome, Prompt, ResultReason,
+    RuleSet, Seat, SeatClock, TaraguchiOption, Task, TimeControl, ViolationKind,
 };
 use tengen_rules::{Color, Forbidden};
 
@@ -398,6 +398,318 @@ pub fn walkthrough() -> Vec<Said> {
     out
 }
 
+// ---- the RIF walk-through ----------------------------------------------------
+
+/// The RIF walk-through's room: renju, RIF opening, claim handling (the
+/// default), 5 minutes + 5 seconds.
+pub fn rif_config() -> GameConfig {
+    config().with_opening(Opening::Rif)
+}
+
+pub fn rif_room() -> RoomId {
+    RoomId::from_u64(0x2b8e_6d14_c90f_a357)
+}
+
+pub fn rif_table() -> TableId {
+    TableId::from_u64(0x6a07_f3d9_1e52_b8c4)
+}
+
+pub fn carol() -> Player {
+    Player {
+        name: "carol".into(),
+        guest: true,
+    }
+}
+
+/// A table being played in a walk-through: drives the real [`Game`],
+/// stamps its events and writes down every frame.
+struct Walk {
+    g: Game,
+    table: TableId,
+    room: RoomId,
+    seq: u64,
+    /// Who receives the table's events.
+    to: &'static str,
+    out: Vec<Said>,
+    /// Each client's next request id.
+    ids: Vec<(&'static str, u64)>,
+}
+
+impl Walk {
+    fn id(&mut self, who: &'static str) -> u64 {
+        let slot = self.ids.iter_mut().find(|(w, _)| *w == who).unwrap();
+        slot.1 += 1;
+        slot.1 - 1
+    }
+
+    fn players() -> Players {
+        Players {
+            first: Some(alice()),
+            second: Some(bob()),
+        }
+    }
+
+    fn snapshot(&self, now: Millis, seat: Option<Seat>, spectators: u32) -> ServerFrame {
+        Envelope::push(ServerMsg::TableSnapshot(Box::new(TableSnapshot {
+            table: self.table.clone(),
+            room: self.room.clone(),
+            seq: self.seq,
+            snapshot: self.g.snapshot(now),
+            players: Walk::players(),
+            spectators,
+            seat,
+        })))
+    }
+
+    fn act_frame(&self, id: u64, action: Action) -> ClientFrame {
+        req(
+            id,
+            ClientMsg::Act {
+                table: self.table.clone(),
+                action,
+            },
+        )
+    }
+
+    /// `who` (sitting in `seat`) acts at `at`: the `act`, the events to
+    /// everyone at the table, the `acted` reply.
+    fn act(&mut self, who: &'static str, seat: Seat, action: Action, at: Millis) {
+        let id = self.id(who);
+        self.out.push(Said::Client(who, self.act_frame(id, action)));
+        let events = self
+            .g
+            .apply(seat, action, at)
+            .unwrap_or_else(|e| panic!("{who}'s {action:?} refused: {e}"));
+        let stamped = TableEvent::stamp(&self.table, self.seq, events, self.g.prompt(at).as_ref());
+        for e in stamped {
+            self.seq = e.seq;
+            self.out.push(Said::Server(
+                self.to,
+                Envelope::push(ServerMsg::TableEvent(e)),
+            ));
+        }
+        let acted = ServerMsg::Acted {
+            table: self.table.clone(),
+            seq: self.seq,
+        };
+        self.out.push(Said::Server(who, reply(id, acted)));
+    }
+
+    /// `who` tries an action the referee refuses: the `act` and the `error`
+    /// reply, and nothing changes.
+    fn refused(&mut self, who: &'static str, seat: Seat, action: Action, at: Millis) -> GameError {
+        let id = self.id(who);
+        self.out.push(Said::Client(who, self.act_frame(id, action)));
+        let before = self.g.clone();
+        let err = self.g.apply(seat, action, at).unwrap_err();
+        assert_eq!(self.g, before, "a refusal changes nothing");
+        self.out.push(Said::Server(
+            who,
+            reply(id, ServerMsg::Error(ErrorBody::game(err.clone()))),
+        ));
+        err
+    }
+}
+
+pub fn offers(points: &[&str]) -> OfferSet {
+    OfferSet::new(&points.iter().map(|s| p(s)).collect::<Vec<_>>()).unwrap()
+}
+
+/// The middle game of the RIF walk-through, after white 6: (move, instant).
+/// Black (bob) makes an open three (7), white blocks the wrong end (8);
+/// black prepares a four-three at I7 (9, 11) while white plays elsewhere
+/// (10, 12); black's four-three (13), white stops the four (14), black makes
+/// an open four from the three (15), white blocks one end (16), black's
+/// five (17).
+pub const RIF_MIDDLE: [(&str, Millis); 11] = [
+    ("F10", 108_000),
+    ("E11", 115_000),
+    ("J8", 124_000),
+    ("H10", 133_000),
+    ("H6", 139_000),
+    ("G8", 150_000),
+    ("I7", 156_000),
+    ("J6", 160_000),
+    ("K9", 163_000),
+    ("L10", 167_000),
+    ("G5", 169_000),
+];
+
+/// A whole renju game with the RIF opening, as two players and a spectator
+/// see it. Alice's seat opens (by lot) and lays Kagetsu; Bob takes black
+/// with the swap; Bob's first offers are refused as equivalent, then Alice
+/// keeps one of his two offers; Bob wins with a five.
+pub fn rif_walkthrough() -> Vec<Said> {
+    rif_game().0
+}
+
+/// The RIF walk-through's game at its end, as the README shows it: the
+/// moves in renju notation and the final board.
+pub fn rif_final() -> (String, String) {
+    let g = rif_game().1;
+    (g.renju_notation(), g.board().to_text())
+}
+
+fn rif_game() -> (Vec<Said>, Game) {
+    use Said::{Client, Server};
+    let mut w = Walk {
+        g: Game::new(rif_config(), Seat::First, 0).unwrap(),
+        table: rif_table(),
+        room: rif_room(),
+        seq: 0,
+        to: "alice, bob",
+        out: Vec::new(),
+        ids: vec![("alice", 1), ("bob", 1), ("carol", 1)],
+    };
+    // The lobby part: hello, create_room, hello, list_rooms, join_room.
+    let waiting = RoomInfo {
+        room: rif_room(),
+        name: Some("alice's RIF room".into()),
+        config: rif_config(),
+        players: Players {
+            first: Some(alice()),
+            second: None,
+        },
+        status: RoomStatus::Waiting,
+        table: None,
+        spectators: 0,
+    };
+    let id = w.id("alice");
+    w.out.push(Client("alice", req(id, hello("alice"))));
+    w.out.push(Server(
+        "alice",
+        reply(id, welcome(0xa4c6_0e7b_3f19_d285, alice())),
+    ));
+    let id = w.id("alice");
+    w.out.push(Client(
+        "alice",
+        req(
+            id,
+            ClientMsg::CreateRoom {
+                config: rif_config(),
+                public: true,
+                name: waiting.name.clone(),
+            },
+        ),
+    ));
+    w.out.push(Server(
+        "alice",
+        reply(
+            id,
+            ServerMsg::RoomCreated {
+                room: rif_room(),
+                seat: Seat::First,
+            },
+        ),
+    ));
+    let id = w.id("bob");
+    w.out.push(Client("bob", req(id, hello("bob"))));
+    w.out.push(Server(
+        "bob",
+        reply(id, welcome(0x58d3_b2a6_07ce_941f, bob())),
+    ));
+    let id = w.id("bob");
+    w.out.push(Client("bob", req(id, ClientMsg::ListRooms)));
+    w.out.push(Server(
+        "bob",
+        reply(
+            id,
+            ServerMsg::Rooms {
+                rooms: vec![waiting],
+                truncated: false,
+            },
+        ),
+    ));
+    let id = w.id("bob");
+    w.out.push(Client(
+        "bob",
+        req(id, ClientMsg::JoinRoom { room: rif_room() }),
+    ));
+    w.out.push(Server(
+        "bob",
+        reply(
+            id,
+            ServerMsg::Joined {
+                room: rif_room(),
+                seat: Seat::Second,
+            },
+        ),
+    ));
+    // The game starts: the lot makes alice (first seat) the opener.
+    let s = w.snapshot(0, Some(Seat::First), 0);
+    w.out.push(Server("alice", s));
+    let s = w.snapshot(0, Some(Seat::Second), 0);
+    w.out.push(Server("bob", s));
+
+    let (a, b) = (Seat::First, Seat::Second);
+    // The opener lays the opening: 1 on the centre, 2 (white) in the 3x3,
+    // 3 in the 5x5: Kagetsu. A white 2 outside the 3x3 is refused.
+    w.act("alice", a, Action::place(p("H8")), 3_000);
+    let e = w.refused("alice", a, Action::place(p("J10")), 6_000);
+    assert_eq!(e, GameError::OutsideZone { within: 3 });
+    w.act("alice", a, Action::place(p("H9")), 7_000);
+    w.act("alice", a, Action::place(p("I9")), 11_000);
+    assert_eq!(w.g.opening_progress().canonical.as_deref(), Some("D4"));
+    // Bob, holding white, takes black: Kagetsu is a win for black.
+    w.act("bob", b, Action::Swap, 25_000);
+    // Alice, now white, plays 4.
+    w.act("alice", a, Action::place(p("I8")), 40_000);
+    // Bob's two fifth-move offers: J10 and G7 make symmetric positions.
+    let e = w.refused(
+        "bob",
+        b,
+        Action::OfferFifths {
+            points: offers(&["J10", "G7"]),
+        },
+        70_000,
+    );
+    assert!(matches!(e, GameError::EquivalentOffers { .. }), "{e:?}");
+    w.act(
+        "bob",
+        b,
+        Action::OfferFifths {
+            points: offers(&["J10", "G9"]),
+        },
+        78_000,
+    );
+    // Carol watches while Alice chooses.
+    let id = w.id("carol");
+    w.out.push(Client("carol", req(id, hello("carol"))));
+    w.out.push(Server(
+        "carol",
+        reply(id, welcome(0x1f6b_95e2_c8a0_374d, carol())),
+    ));
+    let id = w.id("carol");
+    w.out.push(Client(
+        "carol",
+        req(id, ClientMsg::Watch { table: rif_table() }),
+    ));
+    let mut s = w.snapshot(80_000, None, 1);
+    s.id = Some(id);
+    w.out.push(Server("carol", s));
+    w.out.push(Server(
+        "alice, bob",
+        Envelope::push(ServerMsg::Spectators {
+            table: rif_table(),
+            count: 1,
+        }),
+    ));
+    w.to = "alice, bob, carol";
+    // Alice keeps G9 as black 5, then plays white 6.
+    w.act("alice", a, Action::KeepFifth { point: p("G9") }, 95_000);
+    w.act("alice", a, Action::place(p("G7")), 101_000);
+    // The middle game.
+    for (mv, at) in RIF_MIDDLE {
+        let seat = w.g.to_act().unwrap();
+        let who = if seat == a { "alice" } else { "bob" };
+        w.act(who, seat, Action::place(p(mv)), at);
+    }
+    let result = w.g.result().expect("the walk-through ends with a five");
+    assert_eq!(result.winner(), Some(b));
+    assert!(w.g.revealed_forbidden().is_empty(), "no forbidden stone");
+    (w.out, w.g)
+}
+
 /// Examples of the rules values carried inside messages, one JSON value
 /// each: actions, tasks, events, results, configurations and refusals.
 pub fn game_values() -> Vec<String> {
@@ -546,7 +858,136 @@ pub fn game_values() -> Vec<String> {
     ] {
         out.push(v(&e));
     }
+    opening_values(&mut out);
     out
+}
+
+/// Plays `steps` on a fresh untimed game of `config` (the first seat opens)
+/// and returns the game with the events of the last step.
+fn drive(config: GameConfig, steps: &[(Seat, Action)]) -> (Game, Vec<Event>) {
+    let mut g = Game::new(config, Seat::First, 0).unwrap();
+    let mut last = Vec::new();
+    for (i, &(seat, action)) in steps.iter().enumerate() {
+        last = g
+            .apply(seat, action, 1_000 * (i as Millis + 1))
+            .unwrap_or_else(|e| panic!("step {i}: {action:?} refused: {e}"));
+    }
+    (g, last)
+}
+
+/// The opening rules' values, each taken from a real game: the rule in a
+/// room's configuration, the prompts of their tasks, their actions and
+/// events, and the snapshot's `opening`.
+fn opening_values(out: &mut Vec<String>) {
+    use Seat::{First, Second};
+    let v = |x: &dyn erased::Ser| x.to_json();
+    let place = |s: &str| Action::place(p(s));
+    let renju = |o: Opening| GameConfig::new(RuleSet::Renju).with_opening(o);
+    // The rules in a room's configuration.
+    for o in [
+        Opening::Rif,
+        Opening::Yamaguchi,
+        Opening::SOOSORV,
+        Opening::TARAGUCHI,
+        Opening::Tarannikov,
+    ] {
+        out.push(v(&renju(o)));
+    }
+    out.push(v(
+        &GameConfig::new(RuleSet::Gomoku).with_opening(Opening::Swap2)
+    ));
+    let prompt = |g: &Game| v(&g.prompt(1_000_000).unwrap());
+    // Kagetsu by the opener (first seat), as in the RIF walk-through.
+    let kagetsu = [
+        (First, place("H8")),
+        (First, place("H9")),
+        (First, place("I9")),
+    ];
+    // Yamaguchi: the opener declares 3 offers; later black offers three.
+    let (g, ev) = drive(renju(Opening::Yamaguchi), &kagetsu);
+    out.push(v(&ev[1]));
+    out.push(prompt(&g));
+    let mut steps = kagetsu.to_vec();
+    steps.push((First, Action::DeclareOffers { count: 3 }));
+    let (_, ev) = drive(renju(Opening::Yamaguchi), &steps);
+    out.push(v(&Action::DeclareOffers { count: 3 }));
+    out.push(v(&ev[0]));
+    let three = Action::OfferFifths {
+        points: offers(&["J10", "G9", "H7"]),
+    };
+    steps.extend([
+        (Second, Action::Keep),
+        (Second, place("I8")),
+        (First, three),
+    ]);
+    let (g, ev) = drive(renju(Opening::Yamaguchi), &steps);
+    out.push(v(&three));
+    out.push(v(&ev[0]));
+    out.push(prompt(&g));
+    out.push(v(&g.snapshot(1_000_000).opening));
+    let keep = Action::KeepFifth { point: p("H7") };
+    steps.push((Second, keep));
+    let (_, ev) = drive(renju(Opening::Yamaguchi), &steps);
+    out.push(v(&keep));
+    out.push(v(&ev[0]));
+    // Soosõrv-8: white 4, then white declares, then black's swap option.
+    let mut steps = kagetsu.to_vec();
+    steps.extend([(Second, Action::Keep), (Second, place("I8"))]);
+    let (g, _) = drive(renju(Opening::SOOSORV), &steps);
+    out.push(prompt(&g));
+    steps.push((Second, Action::DeclareOffers { count: 4 }));
+    let (g, _) = drive(renju(Opening::SOOSORV), &steps);
+    out.push(prompt(&g));
+    // Taraguchi-10: a swap option after each of moves 1-3, 4 in the 7x7,
+    // then black's choice.
+    let steps = [
+        (First, place("H8")),
+        (Second, Action::Keep),
+        (Second, place("H9")),
+        (First, Action::Keep),
+        (First, place("I9")),
+        (Second, Action::Keep),
+        (Second, place("K7")),
+    ];
+    let (g, _) = drive(renju(Opening::TARAGUCHI), &steps[..6]);
+    out.push(prompt(&g));
+    let (g, _) = drive(renju(Opening::TARAGUCHI), &steps);
+    out.push(prompt(&g));
+    let mut steps = steps.to_vec();
+    for option in [TaraguchiOption::Single, TaraguchiOption::Offers] {
+        out.push(v(&Action::ChooseOption { option }));
+    }
+    let choose = Action::ChooseOption {
+        option: TaraguchiOption::Offers,
+    };
+    steps.push((First, choose));
+    let (g, ev) = drive(renju(Opening::TARAGUCHI), &steps);
+    out.push(v(&ev[0]));
+    out.push(prompt(&g));
+    out.push(v(&g.snapshot(1_000_000).opening));
+    // Swap2 (gomoku): the opener's three stones, the second player's
+    // choice, two stones at once, the opener's colour choice.
+    let mut steps = vec![
+        (First, place("H8")),
+        (First, place("J9")),
+        (First, place("G10")),
+    ];
+    let (g, _) = drive(
+        GameConfig::new(RuleSet::Gomoku).with_opening(Opening::Swap2),
+        &steps,
+    );
+    out.push(prompt(&g));
+    let two = Action::PlaceTwo {
+        white: p("G9"),
+        black: p("H10"),
+    };
+    steps.push((Second, two));
+    let (g, _) = drive(
+        GameConfig::new(RuleSet::Gomoku).with_opening(Opening::Swap2),
+        &steps,
+    );
+    out.push(v(&two));
+    out.push(prompt(&g));
 }
 
 /// Every refusal of the referee, as `game_error`.
@@ -573,6 +1014,28 @@ pub fn game_errors() -> Vec<GameError> {
         GameError::ClaimsDisabled,
         GameError::ClaimByBlack,
         GameError::AbortNotAllowed,
+        GameError::TimeWentBackwards {
+            now: 41_000,
+            last: 42_000,
+        },
+        // The opening rules' refusals.
+        GameError::WrongAction {
+            task: Task::KeepFifth {
+                offers: offers(&["J10", "G9"]),
+            },
+        },
+        GameError::PassDuringOpening,
+        GameError::OfferCountOutOfRange { count: 11, max: 10 },
+        GameError::WrongOfferCount {
+            expected: 2,
+            got: 3,
+        },
+        GameError::RepeatedOffer { point: p("J10") },
+        GameError::EquivalentOffers {
+            first: p("J10"),
+            second: p("G7"),
+        },
+        GameError::NotAnOffer { point: p("H7") },
     ]
 }
 
