@@ -19,7 +19,7 @@
 mod decide;
 mod eval;
 
-pub use decide::{Situation, debug_balance, decide};
+pub use decide::{SWAP2_TAKE_BLACK, Situation, TASTE, decide};
 
 use tengen_rules::{Board, Color, Point, Variant};
 

@@ -18,7 +18,11 @@
 //!    one row's worth of empty points) and the bot cannot make five now;
 //!    otherwise the bot simply acts, and a move declines the offer.
 //! 3. **The task:**
-//!    - `Place`: [`choose_stone`] in the zone given.
+//!    - `Place`: [`choose_stone`] in the zone given, except for opening
+//!      stones that the opponent will judge by a swap option or Swap2's
+//!      choice (RIF, Yamaguchi and Swap2 moves 1-3, Soosõrv 1-4,
+//!      Taraguchi and Tarannikov 1-5): there the point after which the
+//!      position looks most even, since a strong stone only invites a swap.
 //!    - `DecideSwap`: judge the position ([`eval::balance`]) for the
 //!      colour held, with the side to move known from the stone count;
 //!      swap when the other colour looks better. A seeded margin of up to
@@ -39,7 +43,8 @@
 //!    - `Swap2Choice`: take black ([`Action::Swap`]) when black is clearly
 //!      ahead after three stones (by more than [`SWAP2_TAKE_BLACK`]);
 //!      otherwise the seed picks between placing white 4 and staying white,
-//!      or placing white 4 and black 5 and leaving the colour to the opener.
+//!      or placing white 4 and the most even black 5 and leaving the colour
+//!      to the opener.
 //! 4. **Nothing playable** (every point full or, for black, forbidden): a
 //!    pass if the prompt allows one, else resignation. A task this version
 //!    does not know also gets that answer, rather than a guess.
@@ -59,7 +64,7 @@ pub const TASTE: i32 = 15;
 
 /// How far ahead black must look after Swap2's three stones before the
 /// second player takes black outright. Two stones against one always put
-/// black some 45 shape points ahead on [`eval::balance`]'s scale (an extra
+/// black some 45 shape points ahead on the bot's balance scale (an extra
 /// stone's worth, less white's tempo), so only more than that counts as
 /// "clearly".
 pub const SWAP2_TAKE_BLACK: i32 = 50;
@@ -247,9 +252,9 @@ fn accept_draw(s: &Situation, prompt: &Prompt) -> bool {
     }
     let rules = s.rules();
     match prompt.task {
-        Task::Place { color, .. } => !board.points().any(|p| {
-            rules.may_play(board, color, p) && board.makes_five(p, color, rules.variant)
-        }),
+        Task::Place { color, .. } => !board
+            .points()
+            .any(|p| rules.may_play(board, color, p) && board.makes_five(p, color, rules.variant)),
         _ => true,
     }
 }
@@ -289,7 +294,7 @@ pub(crate) fn fifth_offers(s: &Situation, count: usize, seed: u64) -> Vec<Point>
         .filter(|&p| rules.may_play(board, Color::Black, p))
         .map(|p| (score(&mut scratch, Color::Black, rules, p, seed), p))
         .collect();
-    ranked.sort_by(|a, b| b.0.cmp(&a.0));
+    ranked.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
     let mut forms: Vec<CanonicalPosition> = Vec::with_capacity(count);
     let mut chosen = Vec::with_capacity(count);
     for (_, p) in ranked {
@@ -336,8 +341,4 @@ fn swap2_choice(s: &Situation, seed: u64) -> Option<Action> {
     with.place(white, Color::White).ok()?;
     let black = balanced_stone(&with, Color::Black, rules, None, seed)?;
     Some(Action::PlaceTwo { white, black })
-}
-#[doc(hidden)]
-pub fn debug_balance(s: &Situation) -> i32 {
-    balance(s.board, s.rules(), to_move(s.board))
 }

@@ -46,9 +46,9 @@ pub(crate) fn balance(board: &Board, rules: Rules, to_move: Color) -> i32 {
     }
     let mut total = 0;
     let them = to_move.opponent();
-    let they_threaten = near.iter().any(|&p| {
-        rules.may_play(board, them, p) && board.makes_five(p, them, rules.variant)
-    });
+    let they_threaten = near
+        .iter()
+        .any(|&p| rules.may_play(board, them, p) && board.makes_five(p, them, rules.variant));
     if !they_threaten
         && near
             .iter()
