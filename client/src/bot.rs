@@ -10,6 +10,16 @@
 //! `tengen-rules`; nothing here re-implements one.
 //!
 //! It is deterministic for a given `seed`, so tests and load runs repeat.
+//!
+//! [`choose_stone`] answers "where do I play"; [`decide`] answers any
+//! prompt the referee sends (stones, swaps, fifth-move offers, Taraguchi's
+//! option, Swap2's choice, claims, draw offers) from what a client knows,
+//! a [`Situation`], so a bot can play every rule set and opening through.
+
+mod decide;
+mod eval;
+
+pub use decide::{SWAP2_TAKE_BLACK, Situation, TASTE, decide};
 
 use tengen_rules::{Board, Color, Point, Variant};
 
@@ -20,7 +30,7 @@ pub struct Rules {
 }
 
 impl Rules {
-    fn may_play(self, board: &Board, color: Color, p: Point) -> bool {
+    pub(crate) fn may_play(self, board: &Board, color: Color, p: Point) -> bool {
         board.is_empty_point(p)
             && !(self.variant == Variant::Renju
                 && color == Color::Black
@@ -31,7 +41,7 @@ impl Rules {
 /// How good a point is, compared as a tuple: the first field is the tier
 /// (win, block a five, ...), the second the local shape, the third the
 /// seeded tie-break.
-type Score = (u8, i32, u64);
+pub(crate) type Score = (u8, i32, u64);
 
 /// The stone the bot plays for `me` on `board`, if any point is playable.
 /// `within`, when set, confines it to the centred square of that side (as
@@ -43,15 +53,7 @@ pub fn choose_stone(
     within: Option<u8>,
     seed: u64,
 ) -> Option<Point> {
-    let n = board.size();
-    let in_zone = |p: Point| match within {
-        None => true,
-        Some(side) => {
-            let c = (n / 2) as i32;
-            let r = (side as i32 - 1) / 2;
-            (p.x as i32 - c).abs() <= r && (p.y as i32 - c).abs() <= r
-        }
-    };
+    let in_zone = |p: Point| in_zone(board, within, p);
     let near: Vec<Point> = candidates(board).filter(|&p| in_zone(p)).collect();
     let pool: Vec<Point> = if near.is_empty() {
         board
@@ -69,8 +71,21 @@ pub fn choose_stone(
         .map(|(_, p)| p)
 }
 
+/// Whether `p` lies in the centred square of side `within` (anywhere when
+/// `None`).
+pub(crate) fn in_zone(board: &Board, within: Option<u8>, p: Point) -> bool {
+    match within {
+        None => true,
+        Some(side) => {
+            let c = (board.size() / 2) as i32;
+            let r = (side as i32 - 1) / 2;
+            (p.x as i32 - c).abs() <= r && (p.y as i32 - c).abs() <= r
+        }
+    }
+}
+
 /// Empty points within two of a stone (or the centre of an empty board).
-fn candidates(board: &Board) -> impl Iterator<Item = Point> + '_ {
+pub(crate) fn candidates(board: &Board) -> impl Iterator<Item = Point> + '_ {
     let n = board.size();
     let empty_board = board.stone_count() == 0;
     board.points().filter(move |&p| {
@@ -86,7 +101,7 @@ fn candidates(board: &Board) -> impl Iterator<Item = Point> + '_ {
     })
 }
 
-fn score(board: &mut Board, me: Color, rules: Rules, p: Point, seed: u64) -> Score {
+pub(crate) fn score(board: &mut Board, me: Color, rules: Rules, p: Point, seed: u64) -> Score {
     let v = rules.variant;
     let them = me.opponent();
     let tie = mix(seed ^ ((p.x as u64) << 8 | p.y as u64));
@@ -112,11 +127,21 @@ fn score(board: &mut Board, me: Color, rules: Rules, p: Point, seed: u64) -> Sco
 /// How many points would make a five for `color` once it has a stone at
 /// `p` (two or more: the opponent cannot stop them all). A point `color`
 /// may not play (black's forbidden points in renju) gives none.
-fn five_points_after(board: &mut Board, color: Color, p: Point, rules: Rules) -> usize {
-    if !rules.may_play(board, color, p) || board.place(p, color).is_err() {
+pub(crate) fn five_points_after(board: &mut Board, color: Color, p: Point, rules: Rules) -> usize {
+    let n = board.size();
+    // A five needs four own stones besides `p` within four points of it
+    // along one line; with at most two in every window there is nothing to
+    // count (this keeps the bot quick in debug builds).
+    let crowded = [(1, 0), (0, 1), (1, 1), (1, -1)].iter().any(|&(dx, dy)| {
+        (-4..=4)
+            .filter_map(|k| p.offset(dx * k, dy * k, n))
+            .filter(|&q| board.get(q) == Some(color))
+            .count()
+            >= 3
+    });
+    if !crowded || !rules.may_play(board, color, p) || board.place(p, color).is_err() {
         return 0;
     }
-    let n = board.size();
     let mut count = 0;
     for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
         for k in -4..=4 {
@@ -133,7 +158,7 @@ fn five_points_after(board: &mut Board, color: Color, p: Point, rules: Rules) ->
 
 /// Own stones in a row with `p` along each line (open ends count a bit),
 /// squared so that building long lines beats spreading out.
-fn local_shape(board: &Board, color: Color, p: Point) -> i32 {
+pub(crate) fn local_shape(board: &Board, color: Color, p: Point) -> i32 {
     let n = board.size();
     let mut total = 0;
     for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
@@ -159,7 +184,7 @@ fn local_shape(board: &Board, color: Color, p: Point) -> i32 {
 }
 
 /// A 64-bit mixer (splitmix64's finaliser) for seeded tie-breaks.
-fn mix(mut z: u64) -> u64 {
+pub(crate) fn mix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
