@@ -363,3 +363,35 @@ async fn aborts_by_a_player_and_by_the_server() {
     assert_eq!(result.outcome, Outcome::Aborted);
     assert_eq!(result.reason, ResultReason::Aborted { seat: None });
 }
+
+#[tokio::test]
+async fn an_unanswered_draw_offer_lapses_on_time() {
+    let server = server().await;
+    let config = GameConfig::new(RuleSet::Freestyle).with_draw(tengen_rules::game::DrawPolicy {
+        max_offers: None,
+        answer_ms: Some(200),
+    });
+    let mut t = table(&server, config, Encoding::Json).await;
+    let b = black(&t);
+    t.act_as(
+        b,
+        Action::Place {
+            point: "H8".parse().unwrap(),
+            offer_draw: true,
+        },
+    )
+    .await;
+    let started = std::time::Instant::now();
+    // Nobody sends anything: the table's own timer lapses the offer.
+    loop {
+        let e = next_event(&mut t.second).await;
+        if let Event::DrawOfferLapsed { seat } = e.event {
+            assert_eq!(seat, b);
+            break;
+        }
+    }
+    assert!(started.elapsed() >= Duration::from_millis(150));
+    let table = t.table.clone();
+    let e = refused(t.conn(b.other()), &table, Action::AcceptDraw).await;
+    assert!(matches!(e.game_error, Some(GameError::NoDrawOffer)));
+}
