@@ -30,6 +30,7 @@ async fn main() -> anyhow::Result<()> {
             EnvFilter::try_from_env("TENGEN_LOG").unwrap_or_else(|_| EnvFilter::new("info")),
         )
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
     let args = Args::parse();
     let settings = Settings {

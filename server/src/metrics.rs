@@ -50,6 +50,11 @@ pub fn install() {
         collector.describe();
         let _ = PROCESS.set(collector);
         describe();
+        // Every family is on the page from the start, not from its first use.
+        metrics::gauge!(CONNECTIONS).set(0.0);
+        metrics::gauge!(TABLES).set(0.0);
+        metrics::counter!(MESSAGES_OUT).absolute(0);
+        metrics::counter!(QUEUE_DROPS).absolute(0);
         handle
     });
 }
