@@ -68,8 +68,10 @@ pub enum LobbyCmd {
     },
     /// A connection closed.
     Gone { session: SessionId },
-    /// A table's game ended.
+    /// A table's game ended: the room is `finished` until its players leave.
     TableFinished { room: RoomId },
+    /// A table closed (some time after its game): its room goes.
+    TableClosed { room: RoomId },
     /// A table's spectator count changed (already coalesced by the table).
     Spectators { room: RoomId, count: u32 },
 }
@@ -222,8 +224,18 @@ impl Lobby {
             LobbyCmd::Cancel { session, id, room } => self.leave(session, id, room, true),
             LobbyCmd::Gone { session } => self.gone(&session),
             LobbyCmd::TableFinished { room } => {
-                if self.rooms.remove(&room).is_some() {
-                    self.pending.removed(&room);
+                if let Some(r) = self.rooms.get_mut(&room) {
+                    r.info.status = RoomStatus::Finished;
+                    if r.public {
+                        self.pending.changed(&r.info);
+                    }
+                }
+            }
+            LobbyCmd::TableClosed { room } => {
+                if let Some(r) = self.rooms.remove(&room) {
+                    if r.public {
+                        self.pending.removed(&room);
+                    }
                 }
             }
             LobbyCmd::Spectators { room, count } => {
@@ -419,6 +431,17 @@ impl Lobby {
                 "you do not sit in this room".into(),
             );
         };
+        if room.info.status == RoomStatus::Finished && !cancel {
+            reply(
+                &session,
+                id,
+                ServerMsg::Left {
+                    room: room_id.clone(),
+                },
+            );
+            self.vacate(&room_id, seat);
+            return;
+        }
         if room.info.status != RoomStatus::Waiting {
             return refuse(
                 &session,
@@ -449,9 +472,39 @@ impl Lobby {
         self.remove(&room_id, CancelReason::ByCreator, Some(&session.id));
     }
 
-    /// A connection closed: the waiting rooms it created are cancelled.
+    /// A player leaves a finished room; the room goes with its last player.
+    fn vacate(&mut self, room_id: &RoomId, seat: usize) {
+        let Some(room) = self.rooms.get_mut(room_id) else {
+            return;
+        };
+        room.seats[seat] = None;
+        if room.seats.iter().all(Option::is_none) {
+            let public = room.public;
+            self.rooms.remove(room_id);
+            if public {
+                self.pending.removed(room_id);
+            }
+        }
+    }
+
+    /// A connection closed: the waiting rooms it created are cancelled, and
+    /// it leaves the finished rooms it sat in.
     fn gone(&mut self, session: &SessionId) {
         self.watchers.retain(|_, s| s.id != *session);
+        let finished: Vec<(RoomId, usize)> = self
+            .rooms
+            .iter()
+            .filter(|(_, r)| r.info.status == RoomStatus::Finished)
+            .filter_map(|(id, r)| {
+                r.seats
+                    .iter()
+                    .position(|s| s.as_ref().is_some_and(|s| s.id == *session))
+                    .map(|seat| (id.clone(), seat))
+            })
+            .collect();
+        for (room, seat) in finished {
+            self.vacate(&room, seat);
+        }
         let mine: Vec<RoomId> = self
             .rooms
             .iter()

@@ -33,7 +33,8 @@ pub struct Settings {
     pub first_move_timeout: Duration,
     /// How often coalesced updates (lobby changes, spectator counts) go out.
     pub coalesce_interval: Duration,
-    /// How long a finished table stays open for snapshots and late viewers.
+    /// How long a finished table stays open for snapshots, late viewers and
+    /// its room's players; then the room goes too.
     pub finished_table_linger: Duration,
 }
 
@@ -49,7 +50,7 @@ impl Default for Settings {
             ping_interval: Duration::from_secs(20),
             first_move_timeout: Duration::from_secs(60),
             coalesce_interval: Duration::from_millis(250),
-            finished_table_linger: Duration::from_secs(120),
+            finished_table_linger: Duration::from_secs(600),
         }
     }
 }

@@ -211,6 +211,9 @@ impl Table {
             }
         }
         self.directory.remove(&self.id);
+        let _ = self.lobby.try_send(LobbyCmd::TableClosed {
+            room: self.room.clone(),
+        });
         metrics::gauge!(crate::metrics::TABLES).decrement(1.0);
         tracing::debug!(table = %self.id, "table closed");
     }

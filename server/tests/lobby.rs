@@ -62,9 +62,44 @@ async fn watchers_get_the_list_then_coalesced_updates() {
             break;
         }
     }
-    // The game ends by resignation: the room leaves the lobby.
+    // The game ends by resignation: the room is finished; it goes when
+    // both players have left.
     let b = t.opener();
     t.act_as(b, tengen_rules::game::Action::Resign).await;
+    loop {
+        let ServerMsg::LobbyUpdate(u) = watcher.next().await.unwrap().msg else {
+            continue;
+        };
+        if u.changed
+            .iter()
+            .any(|r| r.room == t.room && r.status == RoomStatus::Finished)
+        {
+            break;
+        }
+    }
+    // Still seated in the finished room: no new room until one leaves.
+    let e = t
+        .first
+        .request(ClientMsg::CreateRoom {
+            config: GameConfig::new(RuleSet::Gomoku),
+            public: true,
+            name: None,
+        })
+        .await;
+    assert!(
+        matches!(e, Err(tengen_client::ClientError::Refused(ref b)) if b.code == tengen_protocol::ErrorCode::AlreadySeated),
+        "{e:?}"
+    );
+    for c in [&mut t.first, &mut t.second] {
+        assert!(matches!(
+            c.request(ClientMsg::LeaveRoom {
+                room: t.room.clone()
+            })
+            .await
+            .unwrap(),
+            ServerMsg::Left { .. }
+        ));
+    }
     loop {
         let ServerMsg::LobbyUpdate(u) = watcher.next().await.unwrap().msg else {
             continue;

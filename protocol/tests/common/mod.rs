@@ -346,7 +346,7 @@ pub fn walkthrough() -> Vec<Said> {
             s.id = Some(2);
             out.push(Server("carol", s));
             out.push(Server(
-                "alice, bob",
+                "alice, bob, carol",
                 Envelope::push(ServerMsg::Spectators {
                     table: table(),
                     count: 1,
@@ -688,7 +688,7 @@ fn rif_game() -> (Vec<Said>, Game) {
     s.id = Some(id);
     w.out.push(Server("carol", s));
     w.out.push(Server(
-        "alice, bob",
+        "alice, bob, carol",
         Envelope::push(ServerMsg::Spectators {
             table: rif_table(),
             count: 1,
