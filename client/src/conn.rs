@@ -70,17 +70,65 @@ impl Connection {
         encoding: Encoding,
         name: Option<&str>,
     ) -> Result<(Connection, Welcome), ClientError> {
+        Connection::connect_resuming(url, encoding, name, None).await
+    }
+
+    /// Like [`Connection::connect`], resuming the session of `resume` (a
+    /// `welcome.resume_token`) if the server still has it
+    /// (`welcome.resumed`).
+    pub async fn connect_resuming(
+        url: &str,
+        encoding: Encoding,
+        name: Option<&str>,
+        resume: Option<&str>,
+    ) -> Result<(Connection, Welcome), ClientError> {
         let mut c = Connection::open(url, encoding).await?;
         let reply = c
             .request(ClientMsg::Hello(Hello {
                 version: PROTOCOL_VERSION,
                 client: Some(format!("tengen-client/{}", env!("CARGO_PKG_VERSION"))),
                 name: name.map(str::to_string),
+                resume: resume.map(str::to_string),
             }))
             .await?;
         match reply {
             ServerMsg::Welcome(w) => Ok((c, w)),
             other => Err(ClientError::Unexpected(other.type_name().to_string())),
+        }
+    }
+
+    /// Reconnects after a dropped connection, resuming the session of
+    /// `token`: tries at once, then backs off (doubling from 100 ms up to
+    /// 5 s, with jitter) until `give_up_after` has passed. A refusal that
+    /// retrying cannot fix (an unsupported version) ends it at once.
+    pub async fn reconnect(
+        url: &str,
+        encoding: Encoding,
+        name: Option<&str>,
+        token: &str,
+        give_up_after: Duration,
+    ) -> Result<(Connection, Welcome), ClientError> {
+        let deadline = tokio::time::Instant::now() + give_up_after;
+        let mut wait = Duration::from_millis(100);
+        loop {
+            match Connection::connect_resuming(url, encoding, name, Some(token)).await {
+                Ok(ok) => return Ok(ok),
+                Err(e @ ClientError::Refused(_)) => return Err(e),
+                Err(e) => {
+                    let now = tokio::time::Instant::now();
+                    if now + wait > deadline {
+                        return Err(e);
+                    }
+                    // Jitter (up to a quarter) so that a server restart is
+                    // not met by every client at the same instant.
+                    let nanos = std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)
+                        .map_or(0, |d| d.subsec_nanos() as u64);
+                    let jitter = Duration::from_nanos(nanos % (wait.as_nanos() as u64 / 4 + 1));
+                    tokio::time::sleep(wait + jitter).await;
+                    wait = (wait * 2).min(Duration::from_secs(5));
+                }
+            }
         }
     }
 

@@ -12,7 +12,9 @@ use serde::{Deserialize, Serialize};
 use tengen_rules::game::{Action, GameConfig};
 
 use crate::ids::{RoomId, TableId};
-use crate::limits::{MAX_CLIENT_CHARS, MAX_NAME_CHARS, MAX_ROOM_NAME_CHARS, check_text};
+use crate::limits::{
+    MAX_CHAT_CHARS, MAX_CLIENT_CHARS, MAX_NAME_CHARS, MAX_ROOM_NAME_CHARS, check_text,
+};
 
 /// The first message of every connection.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -27,9 +29,14 @@ pub struct Hello {
     /// names unique (`welcome.player.name` is the one given).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// The `resume_token` of an earlier session (from its `welcome`): if it
+    /// is still valid the server resumes that session (same session id,
+    /// name and seats) and says so in `welcome.resumed`; an unknown or
+    /// expired token simply opens a new session.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resume: Option<String>,
     // Reserved, not yet read: `token` (an account session, feature
-    // "accounts") and `resume` (a resume token and last seq per table,
-    // feature "resume"). Both will be optional fields here.
+    // "accounts").
 }
 
 /// A client message. The wire form is a map with `"type"` set to the
@@ -60,6 +67,9 @@ pub enum ClientMsg {
         public: bool,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,
+        /// Table chat on (`true`, the default) or off for this room's games.
+        #[serde(default = "yes", skip_serializing_if = "is_true")]
+        chat: bool,
     },
     /// Takes the free seat; answered by `joined`, after which the game
     /// starts and both players get a `table_snapshot`.
@@ -72,7 +82,15 @@ pub enum ClientMsg {
     CancelRoom { room: RoomId },
     /// Watches a table: answered by `table_snapshot`, then every
     /// `table_event`. Watching a watched table sends a fresh snapshot.
-    Watch { table: TableId },
+    Watch {
+        table: TableId,
+        /// Resuming: the last `seq` you have of this table. If the table
+        /// still keeps every event after it, they are sent again in order
+        /// and the reply is `replayed`; otherwise the reply is a
+        /// `table_snapshot`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        since: Option<u64>,
+    },
     /// Answered by `unwatched`.
     Unwatch { table: TableId },
     /// Asks the referee to apply `action` for your seat. The resulting
@@ -80,20 +98,29 @@ pub enum ClientMsg {
     Act { table: TableId, action: Action },
     /// Answered by `table_snapshot` (you must sit at or watch the table).
     Snapshot { table: TableId },
+    /// Says something at a table: players talk to players, spectators to
+    /// spectators (spectators must not coach a player). Answered by the
+    /// `chat` message itself (with your id); the others of your channel get
+    /// it as a push.
+    Chat { table: TableId, text: String },
+    /// After the game: offers (or, when the opponent offered, accepts) a
+    /// rematch. Answered by `rematch_offered`; when both have offered, a new
+    /// game starts at a new table with the opener switched.
+    Rematch { table: TableId },
 }
 
 fn yes() -> bool {
     true
 }
 
-/// Type names kept for later versions: `resume` (reconnect with a resume
-/// token), `chat`, `rematch` (offer/accept), `login`, `register`, `logout`,
+fn is_true(b: &bool) -> bool {
+    *b
+}
+
+/// Type names kept for later versions: `login`, `register`, `logout`,
 /// `queue` / `unqueue` (matchmaking), `challenge`. No message of this
 /// version uses them.
 pub const RESERVED_CLIENT_TYPES: &[&str] = &[
-    "resume",
-    "chat",
-    "rematch",
     "login",
     "register",
     "logout",
@@ -118,6 +145,8 @@ impl ClientMsg {
         "unwatch",
         "act",
         "snapshot",
+        "chat",
+        "rematch",
     ];
 
     /// This message's `type`.
@@ -136,6 +165,8 @@ impl ClientMsg {
             ClientMsg::Unwatch { .. } => "unwatch",
             ClientMsg::Act { .. } => "act",
             ClientMsg::Snapshot { .. } => "snapshot",
+            ClientMsg::Chat { .. } => "chat",
+            ClientMsg::Rematch { .. } => "rematch",
         }
     }
 
@@ -157,6 +188,7 @@ impl ClientMsg {
             ClientMsg::CreateRoom { name: Some(n), .. } => {
                 check_text("name", n, MAX_ROOM_NAME_CHARS)
             }
+            ClientMsg::Chat { text, .. } => check_text("text", text, MAX_CHAT_CHARS),
             _ => Ok(()),
         }
     }
@@ -193,6 +225,7 @@ mod tests {
     fn validation_bounds_free_text() {
         let hello = |name: &str| {
             ClientMsg::Hello(Hello {
+                resume: None,
                 version: 1,
                 client: None,
                 name: Some(name.to_string()),

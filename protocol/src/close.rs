@@ -3,7 +3,7 @@
 //! They live with the wire format because a client reacts to them: reconnect
 //! at once (1001, 4002, 4004), fix itself (1002, 1003, 1009, 4003), or slow
 //! down (1008). Codes from 4000 are Tengen's own (RFC 6455 leaves 4000-4999
-//! to applications); 4005 to 4099 are reserved for later versions.
+//! to applications); 4006 to 4099 are reserved for later versions.
 
 /// A close code sent by the server.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -42,11 +42,15 @@ pub enum CloseCode {
     /// 4004: nothing was received (no message, no WebSocket pong) for
     /// `welcome.limits.idle_timeout_ms`.
     IdleTimeout,
+    /// 4005: this session was resumed on another connection (`hello.resume`
+    /// with its token); this one is closed. Do not reconnect with the same
+    /// token from here.
+    SessionTakenOver,
 }
 
 impl CloseCode {
     /// Every code, in documentation order.
-    pub const ALL: [CloseCode; 11] = [
+    pub const ALL: [CloseCode; 12] = [
         CloseCode::Normal,
         CloseCode::GoingAway,
         CloseCode::ProtocolError,
@@ -58,6 +62,7 @@ impl CloseCode {
         CloseCode::SlowConsumer,
         CloseCode::UnsupportedVersion,
         CloseCode::IdleTimeout,
+        CloseCode::SessionTakenOver,
     ];
 
     /// The number sent in the close frame.
@@ -74,6 +79,7 @@ impl CloseCode {
             CloseCode::SlowConsumer => 4002,
             CloseCode::UnsupportedVersion => 4003,
             CloseCode::IdleTimeout => 4004,
+            CloseCode::SessionTakenOver => 4005,
         }
     }
 
@@ -92,6 +98,7 @@ impl CloseCode {
             CloseCode::SlowConsumer => "slow consumer: outbound queue full",
             CloseCode::UnsupportedVersion => "unsupported protocol version",
             CloseCode::IdleTimeout => "idle timeout",
+            CloseCode::SessionTakenOver => "session resumed elsewhere",
         }
     }
 

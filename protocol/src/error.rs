@@ -69,6 +69,10 @@ pub enum ErrorCode {
     /// A bug or an internal failure on the server; the request may or may
     /// not have taken effect.
     Internal,
+    /// Chat is switched off in this room.
+    ChatOff,
+    /// No rematch now: the game is not over, or a player has left the room.
+    NoRematch,
     /// A code this version of the protocol does not know (a newer server's):
     /// decoding maps any unknown code here. Never sent.
     #[serde(other)]
@@ -77,7 +81,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code a server sends, in documentation order.
-    pub const ALL: [ErrorCode; 18] = [
+    pub const ALL: [ErrorCode; 20] = [
         ErrorCode::BadFrame,
         ErrorCode::UnknownType,
         ErrorCode::BadRequest,
@@ -96,6 +100,8 @@ impl ErrorCode {
         ErrorCode::Game,
         ErrorCode::Unavailable,
         ErrorCode::Internal,
+        ErrorCode::ChatOff,
+        ErrorCode::NoRematch,
     ];
 
     /// The wire name (also a good metrics label).
@@ -119,6 +125,8 @@ impl ErrorCode {
             ErrorCode::Game => "game",
             ErrorCode::Unavailable => "unavailable",
             ErrorCode::Internal => "internal",
+            ErrorCode::ChatOff => "chat_off",
+            ErrorCode::NoRematch => "no_rematch",
             ErrorCode::Other => "other",
         }
     }

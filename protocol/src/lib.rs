@@ -63,7 +63,7 @@ pub use limits::{
 };
 pub use lobby::{CancelReason, LobbyUpdate, Player, Players, RoomInfo, RoomStatus};
 pub use server::{
-    RESERVED_SERVER_TYPES, ServerInfo, ServerMsg, TableEvent, TableSnapshot, Welcome,
+    ChatChannel, RESERVED_SERVER_TYPES, ServerInfo, ServerMsg, TableEvent, TableSnapshot, Welcome,
 };
 
 /// The protocol version this crate speaks. It changes only when an old

@@ -41,6 +41,8 @@ pub const MAX_ROOMS_LISTED: usize = 500;
 pub const MAX_NAME_CHARS: usize = 32;
 /// Longest room name, in characters.
 pub const MAX_ROOM_NAME_CHARS: usize = 64;
+/// Longest chat message, in characters.
+pub const MAX_CHAT_CHARS: usize = 280;
 /// Longest `hello.client` string, in characters.
 pub const MAX_CLIENT_CHARS: usize = 64;
 

@@ -72,6 +72,17 @@ pub struct RoomInfo {
     pub table: Option<TableId>,
     /// Spectators of that table.
     pub spectators: u32,
+    /// Whether table chat is on (`create_room.chat`).
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub chat: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
 }
 
 /// Changes to the lobby since the last update, coalesced: a room appears in

@@ -38,6 +38,30 @@ pub struct Welcome {
     /// A client uses a reserved message only if its feature is listed.
     #[serde(default)]
     pub features: Vec<String>,
+    /// Keep it: `hello.resume` with this token after a dropped connection
+    /// resumes this session (valid while the session lives; see the
+    /// README's "Reconnecting").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resume_token: Option<String>,
+    /// Whether this `hello` resumed an earlier session.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub resumed: bool,
+    /// When resumed: the tables where you sit (send `watch` with `since`
+    /// for each to get what you missed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tables: Vec<TableId>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// Who may read a chat message: the two players, or the spectators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChatChannel {
+    Players,
+    Spectators,
 }
 
 /// A table's whole public state, sent when you start playing or watching it
@@ -137,21 +161,45 @@ pub enum ServerMsg {
     Spectators { table: TableId, count: u32 },
     /// Reply to `unwatch`.
     Unwatched { table: TableId },
+    /// Reply to `watch` with `since`, after the missed events it sent
+    /// again: `seq` is the table's last.
+    Replayed {
+        table: TableId,
+        since: u64,
+        seq: u64,
+    },
+    /// Push to a table's players and spectators: a player's connection was
+    /// lost (`connected: false`, with the `grace_ms` left before the game
+    /// is lost by abandonment; the clock keeps running) or is back.
+    PlayerStatus {
+        table: TableId,
+        seat: Seat,
+        connected: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        grace_ms: Option<u64>,
+    },
+    /// A chat message, to its channel (the sender gets it as the reply).
+    Chat {
+        table: TableId,
+        channel: ChatChannel,
+        from: Player,
+        text: String,
+    },
+    /// Reply to `rematch`, and a push to both players: `seat` offers (or
+    /// accepts) a rematch.
+    RematchOffered { table: TableId, seat: Seat },
+    /// Push to the old table's players and spectators: the rematch runs at
+    /// `rematch` (its `table_snapshot` follows for the players).
+    RematchStarted {
+        table: TableId,
+        rematch: TableId,
+        room: RoomId,
+    },
 }
 
-/// Type names kept for later versions: `resumed`, `chat`,
-/// `rematch_offered`, `logged_in`, `registered`, `queued`, `matched`,
-/// `player_status` (a seat's connection lost or back, with a countdown).
-pub const RESERVED_SERVER_TYPES: &[&str] = &[
-    "resumed",
-    "chat",
-    "rematch_offered",
-    "logged_in",
-    "registered",
-    "queued",
-    "matched",
-    "player_status",
-];
+/// Type names kept for later versions: `logged_in`, `registered`,
+/// `queued`, `matched`.
+pub const RESERVED_SERVER_TYPES: &[&str] = &["logged_in", "registered", "queued", "matched"];
 
 impl ServerMsg {
     /// Every `type` of this version, in documentation order.
@@ -171,6 +219,11 @@ impl ServerMsg {
         "acted",
         "spectators",
         "unwatched",
+        "replayed",
+        "player_status",
+        "chat",
+        "rematch_offered",
+        "rematch_started",
     ];
 
     /// This message's `type`.
@@ -191,6 +244,11 @@ impl ServerMsg {
             ServerMsg::Acted { .. } => "acted",
             ServerMsg::Spectators { .. } => "spectators",
             ServerMsg::Unwatched { .. } => "unwatched",
+            ServerMsg::Replayed { .. } => "replayed",
+            ServerMsg::PlayerStatus { .. } => "player_status",
+            ServerMsg::Chat { .. } => "chat",
+            ServerMsg::RematchOffered { .. } => "rematch_offered",
+            ServerMsg::RematchStarted { .. } => "rematch_started",
         }
     }
 
@@ -201,7 +259,12 @@ impl ServerMsg {
             ServerMsg::TableEvent(e) => Some(&e.table),
             ServerMsg::Acted { table, .. }
             | ServerMsg::Spectators { table, .. }
-            | ServerMsg::Unwatched { table } => Some(table),
+            | ServerMsg::Unwatched { table }
+            | ServerMsg::Replayed { table, .. }
+            | ServerMsg::PlayerStatus { table, .. }
+            | ServerMsg::Chat { table, .. }
+            | ServerMsg::RematchOffered { table, .. }
+            | ServerMsg::RematchStarted { table, .. } => Some(table),
             _ => None,
         }
     }

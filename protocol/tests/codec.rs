@@ -303,6 +303,7 @@ fn the_limits_fit_real_messages() {
                 }),
             public: false,
             name: Some("🀄".repeat(tengen_protocol::limits::MAX_ROOM_NAME_CHARS)),
+            chat: false,
         },
     );
     for enc in BOTH {

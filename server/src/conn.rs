@@ -32,6 +32,9 @@ use crate::table::TableCmd;
 
 static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
 
+/// What this server offers beyond the base protocol (`welcome.features`).
+const FEATURES: [&str; 3] = ["resume", "chat", "rematch"];
+
 /// Who is on the other end, as the lobby and tables know them.
 #[derive(Clone)]
 pub struct Session {
@@ -126,15 +129,19 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
     };
 
     let (outbox, inbox) = outbound::channel(conn, encoding, state.settings.outbound_queue);
+    let name = hello
+        .name
+        .clone()
+        .unwrap_or_else(|| format!("guest-{conn}"));
+    let opened = state
+        .sessions
+        .open(hello.resume.as_deref(), name, outbox.clone());
+    if let Some(previous) = &opened.previous {
+        previous.close(CloseCode::SessionTakenOver);
+    }
     let session = Session {
-        id: SessionId::from_u64(rand::random()),
-        player: Player {
-            name: hello
-                .name
-                .clone()
-                .unwrap_or_else(|| format!("guest-{conn}")),
-            guest: true,
-        },
+        id: opened.id.clone(),
+        player: opened.player.clone(),
         outbox: outbox.clone(),
     };
     let ping_every = state.settings.ping_interval;
@@ -150,7 +157,10 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
             session: session.id.clone(),
             player: session.player.clone(),
             limits: state.settings.limits,
-            features: Vec::new(),
+            features: FEATURES.iter().map(|f| f.to_string()).collect(),
+            resume_token: (!opened.token.is_empty()).then_some(opened.token),
+            resumed: opened.resumed,
+            tables: opened.tables,
         }),
     ));
     tracing::debug!(conn, session = %session.id, ?encoding, "welcome");
@@ -226,10 +236,19 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
             }
         }
     }
-    // Let the lobby and the tables forget this connection.
+    // Let the lobby and the tables forget this connection; the tables where
+    // the session sits start its abandonment countdown.
     let _ = state.lobby.try_send(LobbyCmd::Gone {
         session: conn_state.session.id.clone(),
     });
+    for t in state.sessions.closed(&conn_state.session.id, conn) {
+        if let Some(h) = state.tables.get(&t) {
+            let _ = h.try_send(TableCmd::Away {
+                session: conn_state.session.id.clone(),
+                conn,
+            });
+        }
+    }
     for t in &conn_state.watching {
         if let Some(h) = state.tables.get(t) {
             let _ = h.try_send(TableCmd::Unwatch {
@@ -323,12 +342,14 @@ fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], received: Instant)
             config,
             public,
             name,
+            chat,
         } => to_lobby(LobbyCmd::Create {
             session: session.clone(),
             id,
             config,
             public,
             name,
+            chat,
         }),
         ClientMsg::JoinRoom { room } => to_lobby(LobbyCmd::Join {
             session: session.clone(),
@@ -345,7 +366,7 @@ fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], received: Instant)
             id,
             room,
         }),
-        ClientMsg::Watch { table } => {
+        ClientMsg::Watch { table, since } => {
             if !cs.watching.contains(&table)
                 && cs.watching.len() >= state.settings.limits.max_watch as usize
             {
@@ -360,6 +381,7 @@ fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], received: Instant)
             let cmd = TableCmd::Watch {
                 session: session.clone(),
                 id,
+                since,
             };
             if to_table(state, outbox, id, &table, cmd) && !cs.watching.contains(&table) {
                 cs.watching.push(table);
@@ -386,6 +408,21 @@ fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], received: Instant)
         }
         ClientMsg::Snapshot { table } => {
             let cmd = TableCmd::Snapshot {
+                session: session.clone(),
+                id,
+            };
+            to_table(state, outbox, id, &table, cmd);
+        }
+        ClientMsg::Chat { table, text } => {
+            let cmd = TableCmd::Chat {
+                session: session.clone(),
+                id,
+                text,
+            };
+            to_table(state, outbox, id, &table, cmd);
+        }
+        ClientMsg::Rematch { table } => {
+            let cmd = TableCmd::Rematch {
                 session: session.clone(),
                 id,
             };

@@ -16,6 +16,7 @@ pub mod http;
 pub mod lobby;
 pub mod metrics;
 pub mod outbound;
+pub mod sessions;
 pub mod settings;
 pub mod table;
 
@@ -35,6 +36,7 @@ pub struct AppState {
     pub settings: Arc<Settings>,
     pub lobby: lobby::LobbyHandle,
     pub tables: table::Directory,
+    pub sessions: sessions::Sessions,
     pub shutdown: watch::Receiver<bool>,
 }
 
@@ -54,11 +56,18 @@ impl Server {
         let (shutdown_tx, shutdown_rx) = watch::channel(false);
         let settings = Arc::new(settings);
         let tables = table::Directory::default();
-        let lobby = lobby::spawn(settings.clone(), tables.clone(), shutdown_rx.clone());
+        let sessions = sessions::Sessions::new(settings.resume_grace);
+        let lobby = lobby::spawn(
+            settings.clone(),
+            tables.clone(),
+            sessions.clone(),
+            shutdown_rx.clone(),
+        );
         let state = AppState {
             settings,
             lobby,
             tables,
+            sessions,
             shutdown: shutdown_rx.clone(),
         };
         let app = http::router(state);

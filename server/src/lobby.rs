@@ -24,6 +24,7 @@ use tokio::sync::{mpsc, watch};
 
 use crate::conn::Session;
 use crate::outbound::Shared;
+use crate::sessions::Sessions;
 use crate::settings::Settings;
 use crate::table::{self, Directory};
 
@@ -50,6 +51,7 @@ pub enum LobbyCmd {
         config: GameConfig,
         public: bool,
         name: Option<String>,
+        chat: bool,
     },
     Join {
         session: Session,
@@ -74,6 +76,15 @@ pub enum LobbyCmd {
     TableClosed { room: RoomId },
     /// A table's spectator count changed (already coalesced by the table).
     Spectators { room: RoomId, count: u32 },
+    /// Both players of a finished table asked for a rematch: start it in
+    /// the same room, the opener switched. `seats` are the players as the
+    /// table knows them now (their current connections).
+    Rematch {
+        room: RoomId,
+        from: TableId,
+        seats: [Session; 2],
+        opener: Seat,
+    },
 }
 
 /// The lobby's mailbox.
@@ -100,6 +111,7 @@ struct Room {
 struct Lobby {
     settings: Arc<Settings>,
     tables: Directory,
+    sessions: Sessions,
     handle: LobbyHandle,
     rooms: BTreeMap<RoomId, Room>,
     watchers: HashMap<u64, Session>,
@@ -158,6 +170,7 @@ impl Pending {
 pub fn spawn(
     settings: Arc<Settings>,
     tables: Directory,
+    sessions: Sessions,
     shutdown: watch::Receiver<bool>,
 ) -> LobbyHandle {
     let (tx, rx) = mpsc::channel(MAILBOX);
@@ -165,6 +178,7 @@ pub fn spawn(
     let lobby = Lobby {
         settings,
         tables,
+        sessions,
         handle: handle.clone(),
         rooms: BTreeMap::new(),
         watchers: HashMap::new(),
@@ -218,7 +232,8 @@ impl Lobby {
                 config,
                 public,
                 name,
-            } => self.create(session, id, config, public, name),
+                chat,
+            } => self.create(session, id, config, public, name, chat),
             LobbyCmd::Join { session, id, room } => self.join(session, id, room),
             LobbyCmd::Leave { session, id, room } => self.leave(session, id, room, false),
             LobbyCmd::Cancel { session, id, room } => self.leave(session, id, room, true),
@@ -238,6 +253,12 @@ impl Lobby {
                     }
                 }
             }
+            LobbyCmd::Rematch {
+                room,
+                from,
+                seats,
+                opener,
+            } => self.rematch(room, from, seats, opener),
             LobbyCmd::Spectators { room, count } => {
                 if let Some(r) = self.rooms.get_mut(&room) {
                     r.info.spectators = count;
@@ -276,6 +297,7 @@ impl Lobby {
         config: GameConfig,
         public: bool,
         name: Option<String>,
+        chat: bool,
     ) {
         if let Err(e) = config.validate() {
             return refuse(&session, id, ErrorCode::InvalidConfig, e.to_string());
@@ -300,6 +322,7 @@ impl Lobby {
             status: RoomStatus::Waiting,
             table: None,
             spectators: 0,
+            chat,
         };
         if public {
             self.pending.added(&info);
@@ -376,23 +399,40 @@ impl Lobby {
         } else {
             Seat::Second
         };
-        let table_id = TableId::from_u64(rand::random());
+        self.start_table(&room_id, seats, opener, TableId::from_u64(rand::random()));
+    }
+
+    /// Starts a game at `table_id` in `room_id` with `seats` and `opener`.
+    fn start_table(
+        &mut self,
+        room_id: &RoomId,
+        seats: [Session; 2],
+        opener: Seat,
+        table_id: TableId,
+    ) -> bool {
+        let Some(room) = self.rooms.get_mut(room_id) else {
+            return false;
+        };
         match table::spawn(table::Start {
             id: table_id.clone(),
             room: room_id.clone(),
             config: room.info.config.clone(),
+            chat: room.info.chat,
             opener,
             seats,
             settings: self.settings.clone(),
             lobby: self.handle.clone(),
             directory: self.tables.clone(),
+            sessions: self.sessions.clone(),
         }) {
             Ok(()) => {
                 room.info.status = RoomStatus::Playing;
                 room.info.table = Some(table_id);
+                room.info.spectators = 0;
                 if room.public {
                     self.pending.changed(&room.info);
                 }
+                true
             }
             Err(e) => {
                 tracing::error!(%room_id, error = %e, "table did not start");
@@ -404,7 +444,55 @@ impl Lobby {
                         "the game could not start".into(),
                     );
                 }
-                self.remove(&room_id, CancelReason::Other, None);
+                self.remove(room_id, CancelReason::Other, None);
+                false
+            }
+        }
+    }
+
+    /// Both players want a rematch: if both still sit in the finished room,
+    /// the new game starts there (players hear `rematch_started` first, then
+    /// get the new table's snapshot); otherwise both hear `no_rematch`.
+    fn rematch(&mut self, room_id: RoomId, from: TableId, seats: [Session; 2], opener: Seat) {
+        let ready = self.rooms.get(&room_id).is_some_and(|r| {
+            r.info.status == RoomStatus::Finished
+                && r.info.table.as_ref() == Some(&from)
+                && r.seats
+                    .iter()
+                    .zip(&seats)
+                    .all(|(a, b)| a.as_ref().is_some_and(|a| a.id == b.id))
+        });
+        if !ready {
+            for s in &seats {
+                refuse(
+                    s,
+                    None,
+                    ErrorCode::NoRematch,
+                    "a player has left the room".into(),
+                );
+            }
+            return;
+        }
+        if let Some(room) = self.rooms.get_mut(&room_id) {
+            room.seats = [Some(seats[0].clone()), Some(seats[1].clone())];
+        }
+        // The players hear of the new table before its first snapshot can
+        // reach them (it is queued behind this in their outboxes).
+        let rematch = TableId::from_u64(rand::random());
+        for s in &seats {
+            reply(
+                s,
+                None,
+                ServerMsg::RematchStarted {
+                    table: from.clone(),
+                    rematch: rematch.clone(),
+                    room: room_id.clone(),
+                },
+            );
+        }
+        if self.start_table(&room_id, seats, opener, rematch.clone()) {
+            if let Some(old) = self.tables.get(&from) {
+                let _ = old.try_send(table::TableCmd::RematchStarted { rematch });
             }
         }
     }

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use tengen_protocol::Limits;
+use tengen_rules::game::TimeControl;
 
 /// Everything a server needs to start.
 #[derive(Clone, Debug)]
@@ -33,6 +34,16 @@ pub struct Settings {
     pub first_move_timeout: Duration,
     /// How often coalesced updates (lobby changes, spectator counts) go out.
     pub coalesce_interval: Duration,
+    /// How long a session stays resumable after its connection ends.
+    pub resume_grace: Duration,
+    /// Bounds of the time a disconnected player has to come back before
+    /// losing by abandonment: a tenth of the room's main time, within these
+    /// bounds (the ceiling for untimed rooms). See [`Settings::abandon_grace`].
+    pub abandon_grace_min: Duration,
+    pub abandon_grace_max: Duration,
+    /// Table events kept for replay to a resuming client; older gaps get a
+    /// snapshot.
+    pub event_log: usize,
     /// How long a finished table stays open for snapshots, late viewers and
     /// its room's players; then the room goes too.
     pub finished_table_linger: Duration,
@@ -51,6 +62,28 @@ impl Default for Settings {
             first_move_timeout: Duration::from_secs(60),
             coalesce_interval: Duration::from_millis(250),
             finished_table_linger: Duration::from_secs(600),
+            resume_grace: Duration::from_secs(300),
+            abandon_grace_min: Duration::from_secs(15),
+            abandon_grace_max: Duration::from_secs(60),
+            event_log: 512,
         }
+    }
+}
+
+impl Settings {
+    /// How long a disconnected player may stay away before losing by
+    /// abandonment: a tenth of the room's main time, but at least
+    /// `abandon_grace_min` and at most `abandon_grace_max` (the ceiling in
+    /// untimed rooms). The player's clock keeps running meanwhile, so one
+    /// on the move with less time left than this flags first: the grace can
+    /// never buy time.
+    pub fn abandon_grace(&self, time: &TimeControl) -> Duration {
+        let main = match *time {
+            TimeControl::Unlimited => return self.abandon_grace_max,
+            TimeControl::SuddenDeath { main_ms }
+            | TimeControl::Fischer { main_ms, .. }
+            | TimeControl::ByoYomi { main_ms, .. } => main_ms,
+        };
+        Duration::from_millis(main / 10).clamp(self.abandon_grace_min, self.abandon_grace_max)
     }
 }

@@ -16,13 +16,13 @@
 //! snapshots): in `claim` rooms the machine keeps whether black's last stone
 //! was forbidden to itself, so no connection can learn it early.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, RwLock};
 use std::time::Instant;
 
 use tengen_protocol::{
-    Envelope, ErrorBody, ErrorCode, Players, RequestId, RoomId, ServerFrame, ServerMsg, SessionId,
-    TableEvent, TableId, TableSnapshot,
+    ChatChannel, Envelope, ErrorBody, ErrorCode, Players, RequestId, RoomId, ServerFrame,
+    ServerMsg, SessionId, TableEvent, TableId, TableSnapshot,
 };
 use tengen_rules::game::{Action, ActionKind, Event, Game, GameConfig, Millis, Seat};
 use tokio::sync::mpsc;
@@ -31,6 +31,7 @@ use tokio::time::sleep_until;
 use crate::conn::Session;
 use crate::lobby::{LobbyCmd, LobbyHandle};
 use crate::outbound::{Outbox, Shared};
+use crate::sessions::Sessions;
 use crate::settings::Settings;
 
 /// What connections ask of a table.
@@ -40,7 +41,23 @@ pub enum TableCmd {
     Watch {
         session: Session,
         id: Option<RequestId>,
+        /// Resuming from this `seq`: replay what follows, if still kept.
+        since: Option<u64>,
     },
+    /// The connection `conn` of `session` ended: if it is a player's, the
+    /// abandonment countdown starts.
+    Away { session: SessionId, conn: u64 },
+    Chat {
+        session: Session,
+        id: Option<RequestId>,
+        text: String,
+    },
+    Rematch {
+        session: Session,
+        id: Option<RequestId>,
+    },
+    /// The lobby started this table's rematch: tell the spectators.
+    RematchStarted { rematch: TableId },
     /// Stop receiving this table's events (`outbox: None` when the
     /// connection is gone and wants no reply).
     Unwatch {
@@ -112,18 +129,26 @@ pub struct Start {
     pub id: TableId,
     pub room: RoomId,
     pub config: GameConfig,
+    /// Whether table chat is on.
+    pub chat: bool,
     pub opener: Seat,
     /// The two players, by seat (first, second).
     pub seats: [Session; 2],
     pub settings: Arc<Settings>,
     pub lobby: LobbyHandle,
     pub directory: Directory,
+    pub sessions: Sessions,
 }
 
 struct Seated {
     session: Session,
     /// Whether the player's connection gets this table's events.
     subscribed: bool,
+    /// While the player's connection is lost: when the game is lost by
+    /// abandonment.
+    away_until: Option<Instant>,
+    /// Whether this player asked for a rematch.
+    rematch: bool,
 }
 
 struct Table {
@@ -137,6 +162,12 @@ struct Table {
     settings: Arc<Settings>,
     lobby: LobbyHandle,
     directory: Directory,
+    sessions: Sessions,
+    chat: bool,
+    /// Chat rate per connection: (tokens, last refill).
+    chat_rate: HashMap<u64, (f64, Instant)>,
+    /// The latest events, for replay to a resuming client.
+    log: VecDeque<TableEvent>,
     /// When the seat to act must have acted, while some seat has never
     /// acted (then the game is aborted).
     first_action_due: Option<Instant>,
@@ -153,6 +184,9 @@ pub fn spawn(start: Start) -> Result<(), tengen_rules::game::ConfigError> {
     start.directory.insert(start.id.clone(), TableHandle { tx });
     let now = Instant::now();
     let [a, b] = start.seats;
+    for s in [&a, &b] {
+        start.sessions.seat(&s.id, &start.id, true);
+    }
     let table = Table {
         id: start.id,
         room: start.room,
@@ -163,10 +197,14 @@ pub fn spawn(start: Start) -> Result<(), tengen_rules::game::ConfigError> {
             Seated {
                 session: a,
                 subscribed: true,
+                away_until: None,
+                rematch: false,
             },
             Seated {
                 session: b,
                 subscribed: true,
+                away_until: None,
+                rematch: false,
             },
         ],
         spectators: HashMap::new(),
@@ -176,6 +214,10 @@ pub fn spawn(start: Start) -> Result<(), tengen_rules::game::ConfigError> {
         settings: start.settings,
         lobby: start.lobby,
         directory: start.directory,
+        sessions: start.sessions,
+        chat: start.chat,
+        chat_rate: HashMap::new(),
+        log: VecDeque::new(),
     };
     metrics::gauge!(crate::metrics::TABLES).increment(1.0);
     tokio::spawn(table.run(rx));
@@ -211,6 +253,9 @@ impl Table {
             }
         }
         self.directory.remove(&self.id);
+        for s in &self.seats {
+            self.sessions.seat(&s.session.id, &self.id, false);
+        }
         let _ = self.lobby.try_send(LobbyCmd::TableClosed {
             room: self.room.clone(),
         });
@@ -220,11 +265,13 @@ impl Table {
 
     fn next_deadline(&self) -> Option<Instant> {
         let game = self.game.next_deadline().map(|ms| self.instant(ms));
+        let away = self.seats.iter().filter_map(|s| s.away_until).min();
         [
             game,
             self.first_action_due,
             self.spectators_due,
             self.close_at,
+            away,
         ]
         .into_iter()
         .flatten()
@@ -247,17 +294,32 @@ impl Table {
             self.spectators_due = None;
             self.send_spectator_count();
         }
+        for seat in Seat::BOTH {
+            if self.seats[seat.index()]
+                .away_until
+                .is_some_and(|t| t <= now)
+            {
+                self.seats[seat.index()].away_until = None;
+                if let Ok(events) = self.game.declare_abandoned(seat, ms) {
+                    tracing::info!(table = %self.id, %seat, "lost by abandonment");
+                    self.broadcast(events, ms);
+                }
+            }
+        }
         self.close_at.is_some_and(|t| t <= now)
     }
 
     fn handle(&mut self, cmd: TableCmd) {
         match cmd {
-            TableCmd::Watch { session, id } => {
+            TableCmd::Watch { session, id, since } => {
                 match self.seat_of(&session.id) {
                     Some(seat) => {
                         let s = &mut self.seats[seat.index()];
                         s.session.outbox = session.outbox.clone();
                         s.subscribed = true;
+                        if s.away_until.take().is_some() {
+                            self.send_player_status(seat, true, None);
+                        }
                     }
                     None => {
                         let before = self.spectators.len();
@@ -268,7 +330,25 @@ impl Table {
                         }
                     }
                 }
-                self.send_snapshot(&session, id);
+                match since {
+                    Some(since) if self.replayable(since) => {
+                        self.replay(&session.outbox, id, since)
+                    }
+                    _ => self.send_snapshot(&session, id),
+                }
+            }
+            TableCmd::Away { session, conn } => self.away(&session, conn),
+            TableCmd::Chat { session, id, text } => self.chat(&session, id, text),
+            TableCmd::Rematch { session, id } => self.rematch(&session, id),
+            TableCmd::RematchStarted { rematch } => {
+                let frame = Envelope::push(ServerMsg::RematchStarted {
+                    table: self.id.clone(),
+                    rematch,
+                    room: self.room.clone(),
+                });
+                let mut shared = Shared::new(&frame);
+                self.spectators
+                    .retain(|_, o| o.send(shared.get(o.encoding())));
             }
             TableCmd::Unwatch { conn, id, outbox } => {
                 let seated = self
@@ -396,6 +476,10 @@ impl Table {
         let stamped = TableEvent::stamp(&self.id, self.seq, events, prompt.as_ref());
         self.seq += stamped.len() as u64;
         for te in stamped {
+            if self.log.len() == self.settings.event_log.max(1) {
+                self.log.pop_front();
+            }
+            self.log.push_back(te.clone());
             let frame = Envelope::push(ServerMsg::TableEvent(te));
             let mut shared = Shared::new(&frame);
             for s in &mut self.seats {
@@ -417,6 +501,9 @@ impl Table {
         }
         if over && self.close_at.is_none() {
             self.first_action_due = None;
+            for s in &mut self.seats {
+                s.away_until = None;
+            }
             self.close_at = Some(Instant::now() + self.settings.finished_table_linger);
             let _ = self.lobby.try_send(LobbyCmd::TableFinished {
                 room: self.room.clone(),
@@ -479,5 +566,193 @@ impl Table {
             room: self.room.clone(),
             count,
         });
+    }
+
+    /// Whether every event after `since` is still in the log.
+    fn replayable(&self, since: u64) -> bool {
+        if since > self.seq {
+            return false;
+        }
+        match self.log.front() {
+            None => since == self.seq,
+            Some(first) => since + 1 >= first.seq,
+        }
+    }
+
+    /// Sends the logged events after `since`, in order, then `replayed`.
+    fn replay(&self, outbox: &Outbox, id: Option<RequestId>, since: u64) {
+        for te in self.log.iter().filter(|e| e.seq > since) {
+            outbox.send_msg(&Envelope::push(ServerMsg::TableEvent(te.clone())));
+        }
+        outbox.send_msg(&Envelope::with_id(
+            id,
+            ServerMsg::Replayed {
+                table: self.id.clone(),
+                since,
+                seq: self.seq,
+            },
+        ));
+    }
+
+    /// A player's connection `conn` ended: the countdown to abandonment
+    /// starts (the clock keeps running), and everyone is told.
+    fn away(&mut self, session: &SessionId, conn: u64) {
+        let Some(seat) = self.seat_of(session) else {
+            return;
+        };
+        let s = &mut self.seats[seat.index()];
+        if s.session.outbox.conn != conn || self.game.is_over() || s.away_until.is_some() {
+            return;
+        }
+        s.subscribed = false;
+        let grace = self.settings.abandon_grace(&self.game.config().time);
+        s.away_until = Some(Instant::now() + grace);
+        self.send_player_status(seat, false, Some(grace.as_millis() as u64));
+    }
+
+    fn send_player_status(&mut self, seat: Seat, connected: bool, grace_ms: Option<u64>) {
+        let frame = Envelope::push(ServerMsg::PlayerStatus {
+            table: self.id.clone(),
+            seat,
+            connected,
+            grace_ms,
+        });
+        self.send_to_all(&frame);
+    }
+
+    /// Queues `frame` to both players (if subscribed) and every spectator.
+    fn send_to_all(&mut self, frame: &ServerFrame) {
+        let mut shared = Shared::new(frame);
+        for s in &mut self.seats {
+            if s.subscribed
+                && !s
+                    .session
+                    .outbox
+                    .send(shared.get(s.session.outbox.encoding()))
+            {
+                s.subscribed = false;
+            }
+        }
+        let before = self.spectators.len();
+        self.spectators
+            .retain(|_, o| o.send(shared.get(o.encoding())));
+        if self.spectators.len() != before {
+            self.spectators_changed();
+        }
+    }
+
+    /// Table chat: players to players, spectators to spectators, rate
+    /// limited per connection (a burst of 3, then one a second).
+    fn chat(&mut self, session: &Session, id: Option<RequestId>, text: String) {
+        let outbox = &session.outbox;
+        let seat = self.seat_of(&session.id);
+        if seat.is_none() && !self.spectators.contains_key(&outbox.conn) {
+            return self.wrong_table(outbox, id);
+        }
+        if !self.chat {
+            crate::metrics::error("chat_off");
+            outbox.send_msg(&ServerFrame::error(
+                id,
+                ErrorBody::new(ErrorCode::ChatOff, "chat is off in this room"),
+            ));
+            return;
+        }
+        let now = Instant::now();
+        let (tokens, last) = self.chat_rate.entry(outbox.conn).or_insert((3.0, now));
+        *tokens = (*tokens + now.saturating_duration_since(*last).as_secs_f64()).min(3.0);
+        *last = now;
+        if *tokens < 1.0 {
+            crate::metrics::error("rate_limited");
+            let wait = ((1.0 - *tokens) * 1000.0).ceil() as u64;
+            outbox.send_msg(&ServerFrame::error(id, ErrorBody::rate_limited(wait)));
+            return;
+        }
+        *tokens -= 1.0;
+        if self.chat_rate.len() > 4 * (self.spectators.len() + 2) {
+            let live: Vec<u64> = self.spectators.keys().copied().collect();
+            let players: Vec<u64> = self.seats.iter().map(|s| s.session.outbox.conn).collect();
+            self.chat_rate
+                .retain(|c, _| live.contains(c) || players.contains(c));
+        }
+        let channel = if seat.is_some() {
+            ChatChannel::Players
+        } else {
+            ChatChannel::Spectators
+        };
+        let msg = ServerMsg::Chat {
+            table: self.id.clone(),
+            channel,
+            from: session.player.clone(),
+            text,
+        };
+        // The sender gets it as the reply; the rest of the channel as a push.
+        outbox.send_msg(&Envelope::with_id(id, msg.clone()));
+        let frame = Envelope::push(msg);
+        let mut shared = Shared::new(&frame);
+        let sender = outbox.conn;
+        match channel {
+            ChatChannel::Players => {
+                for s in &self.seats {
+                    if s.subscribed && s.session.outbox.conn != sender {
+                        s.session
+                            .outbox
+                            .send(shared.get(s.session.outbox.encoding()));
+                    }
+                }
+            }
+            ChatChannel::Spectators => {
+                for (c, o) in &self.spectators {
+                    if *c != sender {
+                        o.send(shared.get(o.encoding()));
+                    }
+                }
+            }
+        }
+    }
+
+    /// A player offers (or accepts) a rematch once the game is over; when
+    /// both have, the lobby starts it with the opener switched.
+    fn rematch(&mut self, session: &Session, id: Option<RequestId>) {
+        let outbox = &session.outbox;
+        let Some(seat) = self.seat_of(&session.id) else {
+            crate::metrics::error("not_a_player");
+            outbox.send_msg(&ServerFrame::error(
+                id,
+                ErrorBody::new(
+                    ErrorCode::NotAPlayer,
+                    "only the players can ask for a rematch",
+                ),
+            ));
+            return;
+        };
+        if !self.game.is_over() {
+            crate::metrics::error("no_rematch");
+            outbox.send_msg(&ServerFrame::error(
+                id,
+                ErrorBody::new(ErrorCode::NoRematch, "the game is not over"),
+            ));
+            return;
+        }
+        self.seats[seat.index()].rematch = true;
+        let msg = ServerMsg::RematchOffered {
+            table: self.id.clone(),
+            seat,
+        };
+        outbox.send_msg(&Envelope::with_id(id, msg.clone()));
+        let other = &self.seats[seat.other().index()];
+        if other.subscribed {
+            other.session.outbox.send_msg(&Envelope::push(msg));
+        }
+        if self.seats.iter().all(|s| s.rematch) {
+            for s in &mut self.seats {
+                s.rematch = false;
+            }
+            let _ = self.lobby.try_send(LobbyCmd::Rematch {
+                room: self.room.clone(),
+                from: self.id.clone(),
+                seats: [self.seats[0].session.clone(), self.seats[1].session.clone()],
+                opener: self.game.opener().other(),
+            });
+        }
     }
 }

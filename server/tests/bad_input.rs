@@ -82,6 +82,7 @@ async fn malformed_unknown_and_oversize_frames_get_typed_errors() {
     // A second hello is a bad request.
     let e = refused(
         c.request(ClientMsg::Hello(Hello {
+            resume: None,
             version: PROTOCOL_VERSION,
             client: None,
             name: None,
@@ -108,6 +109,7 @@ async fn handshake_rules() {
     );
     let w = c
         .request(ClientMsg::Hello(Hello {
+            resume: None,
             version: PROTOCOL_VERSION,
             client: None,
             name: Some("late".into()),
@@ -128,6 +130,7 @@ async fn handshake_rules() {
         .unwrap();
     let e = refused(
         c.request(ClientMsg::Hello(Hello {
+            resume: None,
             version: 999,
             client: None,
             name: None,
@@ -193,6 +196,7 @@ async fn acting_out_of_turn_elsewhere_or_as_a_spectator_changes_nothing() {
     spectator
         .request(ClientMsg::Watch {
             table: t.table.clone(),
+            since: None,
         })
         .await
         .unwrap();
@@ -270,6 +274,7 @@ async fn lobby_refusals() {
             config: bad,
             public: true,
             name: None,
+            chat: true,
         })
         .await,
     );
@@ -279,6 +284,7 @@ async fn lobby_refusals() {
             config: GameConfig::new(RuleSet::Gomoku),
             public: false,
             name: Some("private".into()),
+            chat: true,
         })
         .await
         .unwrap()
@@ -310,6 +316,7 @@ async fn lobby_refusals() {
                 config: GameConfig::new(RuleSet::Gomoku),
                 public: true,
                 name: None,
+                chat: true,
             })
             .await
         )

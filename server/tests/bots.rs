@@ -40,6 +40,7 @@ async fn bot_game(config: GameConfig, encoding: Encoding, seed: u64) -> u32 {
     let snap = match spy
         .request(ClientMsg::Watch {
             table: t.table.clone(),
+            since: None,
         })
         .await
         .unwrap()

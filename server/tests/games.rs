@@ -34,6 +34,7 @@ async fn freestyle_game(encoding: Encoding) {
     let snap = match watcher
         .request(ClientMsg::Watch {
             table: t.table.clone(),
+            since: None,
         })
         .await
         .unwrap()

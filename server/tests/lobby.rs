@@ -45,6 +45,7 @@ async fn watchers_get_the_list_then_coalesced_updates() {
     let mut sam = client(&server, "sam", Encoding::Json).await;
     sam.request(ClientMsg::Watch {
         table: t.table.clone(),
+        since: None,
     })
     .await
     .unwrap();
@@ -84,6 +85,7 @@ async fn watchers_get_the_list_then_coalesced_updates() {
             config: GameConfig::new(RuleSet::Gomoku),
             public: true,
             name: None,
+            chat: true,
         })
         .await;
     assert!(
@@ -115,6 +117,7 @@ async fn watchers_get_the_list_then_coalesced_updates() {
             config: GameConfig::new(RuleSet::Freestyle),
             public: true,
             name: None,
+            chat: true,
         })
         .await
         .unwrap()

@@ -52,6 +52,7 @@ async fn watch(server: &tengen_server::Server, table: &TableId) -> Connection {
     match c
         .request(ClientMsg::Watch {
             table: table.clone(),
+            since: None,
         })
         .await
         .unwrap()

@@ -59,12 +59,19 @@ pub fn welcome(session: u64, player: Player) -> ServerMsg {
         session: SessionId::from_u64(session),
         player,
         limits: Limits::DEFAULT,
-        features: vec![],
+        features: vec!["resume".into(), "chat".into(), "rematch".into()],
+        resume_token: Some(format!(
+            "{:032x}",
+            session.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        )),
+        resumed: false,
+        tables: vec![],
     })
 }
 
 pub fn hello(name: &str) -> ClientMsg {
     ClientMsg::Hello(Hello {
+        resume: None,
         version: PROTOCOL_VERSION,
         client: Some("tengen-cli/0.1.0".into()),
         name: Some(name.into()),
@@ -91,6 +98,7 @@ pub fn room_info(status: RoomStatus, spectators: u32) -> RoomInfo {
         status,
         table: (status != RoomStatus::Waiting).then(table),
         spectators,
+        chat: true,
     }
 }
 
@@ -108,12 +116,19 @@ pub fn client_examples() -> Vec<ClientFrame> {
                 config: config(),
                 public: true,
                 name: Some("alice's room".into()),
+                chat: true,
             },
         ),
         req(7, ClientMsg::JoinRoom { room: room() }),
         req(8, ClientMsg::LeaveRoom { room: room() }),
         req(9, ClientMsg::CancelRoom { room: room() }),
-        req(10, ClientMsg::Watch { table: table() }),
+        req(
+            10,
+            ClientMsg::Watch {
+                table: table(),
+                since: None,
+            },
+        ),
         req(11, ClientMsg::Unwatch { table: table() }),
         req(
             12,
@@ -263,6 +278,7 @@ pub fn walkthrough() -> Vec<Said> {
                 config: config(),
                 public: true,
                 name: Some("alice's room".into()),
+                chat: true,
             },
         ),
     ));
@@ -341,7 +357,16 @@ pub fn walkthrough() -> Vec<Said> {
                     ),
                 ),
             ));
-            out.push(Client("carol", req(2, ClientMsg::Watch { table: table() })));
+            out.push(Client(
+                "carol",
+                req(
+                    2,
+                    ClientMsg::Watch {
+                        table: table(),
+                        since: None,
+                    },
+                ),
+            ));
             let mut s = snap(&g, seq, 16_000, None, 1);
             s.id = Some(2);
             out.push(Server("carol", s));
@@ -573,6 +598,7 @@ fn rif_game() -> (Vec<Said>, Game) {
         status: RoomStatus::Waiting,
         table: None,
         spectators: 0,
+        chat: true,
     };
     let id = w.id("alice");
     w.out.push(Client("alice", req(id, hello("alice"))));
@@ -589,6 +615,7 @@ fn rif_game() -> (Vec<Said>, Game) {
                 config: rif_config(),
                 public: true,
                 name: waiting.name.clone(),
+                chat: true,
             },
         ),
     ));
@@ -682,7 +709,13 @@ fn rif_game() -> (Vec<Said>, Game) {
     let id = w.id("carol");
     w.out.push(Client(
         "carol",
-        req(id, ClientMsg::Watch { table: rif_table() }),
+        req(
+            id,
+            ClientMsg::Watch {
+                table: rif_table(),
+                since: None,
+            },
+        ),
     ));
     let mut s = w.snapshot(80_000, None, 1);
     s.id = Some(id);

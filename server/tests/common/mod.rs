@@ -55,6 +55,7 @@ pub async fn table(server: &Server, config: GameConfig, encoding: Encoding) -> T
             config,
             public: true,
             name: None,
+            chat: true,
         })
         .await
         .expect("room created")

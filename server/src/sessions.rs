@@ -1,0 +1,193 @@
+//! Sessions outlive connections: a resume token brings a player back to the
+//! same session (id, name, seats) on a new connection.
+//!
+//! The registry maps each token to its session and remembers which
+//! connection holds it now and which tables it sits at. When a connection
+//! ends, its session stays resumable for the grace the settings give; a
+//! `hello` with the token within it gets the same session back, and the
+//! old connection (if it still lingers) is closed with 4005. The lock is a
+//! `std::sync::Mutex`, held only for map operations, never across an await.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use tengen_protocol::{Player, SessionId, TableId};
+
+use crate::outbound::Outbox;
+
+struct Entry {
+    id: SessionId,
+    player: Player,
+    /// The connection holding the session now, with its outbox.
+    holder: Option<Outbox>,
+    /// When a session without a connection stops being resumable.
+    expires: Option<Instant>,
+    tables: BTreeSet<TableId>,
+}
+
+#[derive(Default)]
+struct Inner {
+    by_token: HashMap<String, Entry>,
+    token_of: HashMap<SessionId, String>,
+    last_purge: Option<Instant>,
+}
+
+/// The session registry.
+#[derive(Clone)]
+pub struct Sessions {
+    inner: Arc<Mutex<Inner>>,
+    grace: Duration,
+}
+
+/// A session as a connection gets it at `hello`.
+pub struct Opened {
+    pub id: SessionId,
+    pub player: Player,
+    pub token: String,
+    pub resumed: bool,
+    /// The tables the session sits at.
+    pub tables: Vec<TableId>,
+    /// The connection that held the session before, if still open.
+    pub previous: Option<Outbox>,
+}
+
+impl Sessions {
+    /// A registry whose sessions stay resumable `grace` after their
+    /// connection ends.
+    pub fn new(grace: Duration) -> Sessions {
+        Sessions {
+            inner: Arc::default(),
+            grace,
+        }
+    }
+
+    /// Opens a session for a new connection: the one `resume` names if it
+    /// is still resumable, otherwise a new one named `name`.
+    pub fn open(&self, resume: Option<&str>, name: String, outbox: Outbox) -> Opened {
+        let now = Instant::now();
+        let Ok(mut inner) = self.inner.lock() else {
+            return fresh_without_registry(name);
+        };
+        inner.purge(now);
+        if let Some(entry) = resume.and_then(|t| inner.by_token.get_mut(t)) {
+            let previous = entry.holder.replace(outbox);
+            entry.expires = None;
+            return Opened {
+                id: entry.id.clone(),
+                player: entry.player.clone(),
+                token: resume.unwrap_or_default().to_string(),
+                resumed: true,
+                tables: entry.tables.iter().cloned().collect(),
+                previous,
+            };
+        }
+        let id = SessionId::from_u64(rand::random());
+        let token = format!("{:032x}", rand::random::<u128>());
+        let player = Player { name, guest: true };
+        inner.token_of.insert(id.clone(), token.clone());
+        inner.by_token.insert(
+            token.clone(),
+            Entry {
+                id: id.clone(),
+                player: player.clone(),
+                holder: Some(outbox),
+                expires: None,
+                tables: BTreeSet::new(),
+            },
+        );
+        Opened {
+            id,
+            player,
+            token,
+            resumed: false,
+            tables: Vec::new(),
+            previous: None,
+        }
+    }
+
+    /// The connection `conn` ended: if it still held its session, the
+    /// session becomes resumable for the grace. Returns the tables it sits
+    /// at (they hear that the player is away).
+    pub fn closed(&self, id: &SessionId, conn: u64) -> Vec<TableId> {
+        let Ok(mut inner) = self.inner.lock() else {
+            return Vec::new();
+        };
+        let Some(token) = inner.token_of.get(id).cloned() else {
+            return Vec::new();
+        };
+        let grace = self.grace;
+        match inner.by_token.get_mut(&token) {
+            Some(e) if e.holder.as_ref().is_some_and(|o| o.conn == conn) => {
+                e.holder = None;
+                e.expires = Some(Instant::now() + grace);
+                e.tables.iter().cloned().collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Records that the session sits at `table` (or no longer does).
+    pub fn seat(&self, id: &SessionId, table: &TableId, sits: bool) {
+        let Ok(mut inner) = self.inner.lock() else {
+            return;
+        };
+        let Some(token) = inner.token_of.get(id).cloned() else {
+            return;
+        };
+        if let Some(e) = inner.by_token.get_mut(&token) {
+            if sits {
+                e.tables.insert(table.clone());
+            } else {
+                e.tables.remove(table);
+            }
+        }
+    }
+
+    /// Live sessions (for tests and metrics).
+    pub fn len(&self) -> usize {
+        self.inner.lock().map_or(0, |i| i.by_token.len())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl Inner {
+    /// Forgets sessions whose grace ran out (at most once a second, so a
+    /// burst of reconnections does not scan the map each time).
+    fn purge(&mut self, now: Instant) {
+        if self
+            .last_purge
+            .is_some_and(|t| now.saturating_duration_since(t) < Duration::from_secs(1))
+        {
+            return;
+        }
+        self.last_purge = Some(now);
+        let gone: Vec<String> = self
+            .by_token
+            .iter()
+            .filter(|(_, e)| e.expires.is_some_and(|t| t <= now))
+            .map(|(t, _)| t.clone())
+            .collect();
+        for t in gone {
+            if let Some(e) = self.by_token.remove(&t) {
+                self.token_of.remove(&e.id);
+            }
+        }
+    }
+}
+
+/// A session that cannot be resumed (only if the registry's lock was
+/// poisoned by a panic elsewhere; the connection still works).
+fn fresh_without_registry(name: String) -> Opened {
+    Opened {
+        id: SessionId::from_u64(rand::random()),
+        player: Player { name, guest: true },
+        token: String::new(),
+        resumed: false,
+        tables: Vec::new(),
+        previous: None,
+    }
+}
