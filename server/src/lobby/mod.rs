@@ -16,8 +16,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use tengen_protocol::{
-    CancelReason, Envelope, ErrorBody, ErrorCode, LobbyUpdate, MAX_ROOMS_LISTED, Players,
-    RequestId, RoomId, RoomInfo, RoomStatus, ServerFrame, ServerMsg, SessionId, TableId,
+    CancelReason, Envelope, ErrorBody, ErrorCode, MAX_ROOMS_LISTED, Players, RequestId, RoomId,
+    RoomInfo, RoomStatus, ServerFrame, ServerMsg, SessionId, TableId,
 };
 use tengen_rules::game::{GameConfig, Seat};
 use tokio::sync::{mpsc, watch};
@@ -27,6 +27,9 @@ use crate::outbound::Shared;
 use crate::sessions::Sessions;
 use crate::settings::Settings;
 use crate::table::{self, Directory};
+
+mod updates;
+use updates::Pending;
 
 /// How many commands the lobby's mailbox holds.
 const MAILBOX: usize = 4096;
@@ -116,55 +119,6 @@ struct Lobby {
     rooms: BTreeMap<RoomId, Room>,
     watchers: HashMap<u64, Session>,
     pending: Pending,
-}
-
-/// Changes gathered for the next coalesced update, by room.
-#[derive(Default)]
-struct Pending {
-    changes: BTreeMap<RoomId, Change>,
-}
-
-enum Change {
-    Added(RoomInfo),
-    Changed(RoomInfo),
-    Removed,
-}
-
-impl Pending {
-    fn added(&mut self, info: &RoomInfo) {
-        self.changes
-            .insert(info.room.clone(), Change::Added(info.clone()));
-    }
-
-    fn changed(&mut self, info: &RoomInfo) {
-        let entry = match self.changes.remove(&info.room) {
-            Some(Change::Added(_)) => Change::Added(info.clone()),
-            _ => Change::Changed(info.clone()),
-        };
-        self.changes.insert(info.room.clone(), entry);
-    }
-
-    fn removed(&mut self, room: &RoomId) {
-        match self.changes.remove(room) {
-            // Added and gone within one interval: nobody needs to hear.
-            Some(Change::Added(_)) => {}
-            _ => {
-                self.changes.insert(room.clone(), Change::Removed);
-            }
-        }
-    }
-
-    fn take(&mut self) -> LobbyUpdate {
-        let mut u = LobbyUpdate::default();
-        for (room, c) in std::mem::take(&mut self.changes) {
-            match c {
-                Change::Added(i) => u.added.push(i),
-                Change::Changed(i) => u.changed.push(i),
-                Change::Removed => u.removed.push(room),
-            }
-        }
-        u
-    }
 }
 
 pub fn spawn(

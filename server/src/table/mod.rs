@@ -21,8 +21,8 @@ use std::sync::{Arc, RwLock};
 use std::time::Instant;
 
 use tengen_protocol::{
-    ChatChannel, Envelope, ErrorBody, ErrorCode, Players, RequestId, RoomId, ServerFrame,
-    ServerMsg, SessionId, TableEvent, TableId, TableSnapshot,
+    Envelope, ErrorBody, ErrorCode, Players, RequestId, RoomId, ServerFrame, ServerMsg, SessionId,
+    TableEvent, TableId, TableSnapshot,
 };
 use tengen_rules::game::{Action, ActionKind, Event, Game, GameConfig, Millis, Seat};
 use tokio::sync::mpsc;
@@ -32,6 +32,9 @@ use crate::conn::Session;
 use crate::lobby::{LobbyCmd, LobbyHandle};
 use crate::outbound::{Outbox, Shared};
 use crate::sessions::Sessions;
+
+mod resume;
+mod social;
 use crate::settings::Settings;
 
 /// What connections ask of a table.
@@ -566,193 +569,5 @@ impl Table {
             room: self.room.clone(),
             count,
         });
-    }
-
-    /// Whether every event after `since` is still in the log.
-    fn replayable(&self, since: u64) -> bool {
-        if since > self.seq {
-            return false;
-        }
-        match self.log.front() {
-            None => since == self.seq,
-            Some(first) => since + 1 >= first.seq,
-        }
-    }
-
-    /// Sends the logged events after `since`, in order, then `replayed`.
-    fn replay(&self, outbox: &Outbox, id: Option<RequestId>, since: u64) {
-        for te in self.log.iter().filter(|e| e.seq > since) {
-            outbox.send_msg(&Envelope::push(ServerMsg::TableEvent(te.clone())));
-        }
-        outbox.send_msg(&Envelope::with_id(
-            id,
-            ServerMsg::Replayed {
-                table: self.id.clone(),
-                since,
-                seq: self.seq,
-            },
-        ));
-    }
-
-    /// A player's connection `conn` ended: the countdown to abandonment
-    /// starts (the clock keeps running), and everyone is told.
-    fn away(&mut self, session: &SessionId, conn: u64) {
-        let Some(seat) = self.seat_of(session) else {
-            return;
-        };
-        let s = &mut self.seats[seat.index()];
-        if s.session.outbox.conn != conn || self.game.is_over() || s.away_until.is_some() {
-            return;
-        }
-        s.subscribed = false;
-        let grace = self.settings.abandon_grace(&self.game.config().time);
-        s.away_until = Some(Instant::now() + grace);
-        self.send_player_status(seat, false, Some(grace.as_millis() as u64));
-    }
-
-    fn send_player_status(&mut self, seat: Seat, connected: bool, grace_ms: Option<u64>) {
-        let frame = Envelope::push(ServerMsg::PlayerStatus {
-            table: self.id.clone(),
-            seat,
-            connected,
-            grace_ms,
-        });
-        self.send_to_all(&frame);
-    }
-
-    /// Queues `frame` to both players (if subscribed) and every spectator.
-    fn send_to_all(&mut self, frame: &ServerFrame) {
-        let mut shared = Shared::new(frame);
-        for s in &mut self.seats {
-            if s.subscribed
-                && !s
-                    .session
-                    .outbox
-                    .send(shared.get(s.session.outbox.encoding()))
-            {
-                s.subscribed = false;
-            }
-        }
-        let before = self.spectators.len();
-        self.spectators
-            .retain(|_, o| o.send(shared.get(o.encoding())));
-        if self.spectators.len() != before {
-            self.spectators_changed();
-        }
-    }
-
-    /// Table chat: players to players, spectators to spectators, rate
-    /// limited per connection (a burst of 3, then one a second).
-    fn chat(&mut self, session: &Session, id: Option<RequestId>, text: String) {
-        let outbox = &session.outbox;
-        let seat = self.seat_of(&session.id);
-        if seat.is_none() && !self.spectators.contains_key(&outbox.conn) {
-            return self.wrong_table(outbox, id);
-        }
-        if !self.chat {
-            crate::metrics::error("chat_off");
-            outbox.send_msg(&ServerFrame::error(
-                id,
-                ErrorBody::new(ErrorCode::ChatOff, "chat is off in this room"),
-            ));
-            return;
-        }
-        let now = Instant::now();
-        let (tokens, last) = self.chat_rate.entry(outbox.conn).or_insert((3.0, now));
-        *tokens = (*tokens + now.saturating_duration_since(*last).as_secs_f64()).min(3.0);
-        *last = now;
-        if *tokens < 1.0 {
-            crate::metrics::error("rate_limited");
-            let wait = ((1.0 - *tokens) * 1000.0).ceil() as u64;
-            outbox.send_msg(&ServerFrame::error(id, ErrorBody::rate_limited(wait)));
-            return;
-        }
-        *tokens -= 1.0;
-        if self.chat_rate.len() > 4 * (self.spectators.len() + 2) {
-            let live: Vec<u64> = self.spectators.keys().copied().collect();
-            let players: Vec<u64> = self.seats.iter().map(|s| s.session.outbox.conn).collect();
-            self.chat_rate
-                .retain(|c, _| live.contains(c) || players.contains(c));
-        }
-        let channel = if seat.is_some() {
-            ChatChannel::Players
-        } else {
-            ChatChannel::Spectators
-        };
-        let msg = ServerMsg::Chat {
-            table: self.id.clone(),
-            channel,
-            from: session.player.clone(),
-            text,
-        };
-        // The sender gets it as the reply; the rest of the channel as a push.
-        outbox.send_msg(&Envelope::with_id(id, msg.clone()));
-        let frame = Envelope::push(msg);
-        let mut shared = Shared::new(&frame);
-        let sender = outbox.conn;
-        match channel {
-            ChatChannel::Players => {
-                for s in &self.seats {
-                    if s.subscribed && s.session.outbox.conn != sender {
-                        s.session
-                            .outbox
-                            .send(shared.get(s.session.outbox.encoding()));
-                    }
-                }
-            }
-            ChatChannel::Spectators => {
-                for (c, o) in &self.spectators {
-                    if *c != sender {
-                        o.send(shared.get(o.encoding()));
-                    }
-                }
-            }
-        }
-    }
-
-    /// A player offers (or accepts) a rematch once the game is over; when
-    /// both have, the lobby starts it with the opener switched.
-    fn rematch(&mut self, session: &Session, id: Option<RequestId>) {
-        let outbox = &session.outbox;
-        let Some(seat) = self.seat_of(&session.id) else {
-            crate::metrics::error("not_a_player");
-            outbox.send_msg(&ServerFrame::error(
-                id,
-                ErrorBody::new(
-                    ErrorCode::NotAPlayer,
-                    "only the players can ask for a rematch",
-                ),
-            ));
-            return;
-        };
-        if !self.game.is_over() {
-            crate::metrics::error("no_rematch");
-            outbox.send_msg(&ServerFrame::error(
-                id,
-                ErrorBody::new(ErrorCode::NoRematch, "the game is not over"),
-            ));
-            return;
-        }
-        self.seats[seat.index()].rematch = true;
-        let msg = ServerMsg::RematchOffered {
-            table: self.id.clone(),
-            seat,
-        };
-        outbox.send_msg(&Envelope::with_id(id, msg.clone()));
-        let other = &self.seats[seat.other().index()];
-        if other.subscribed {
-            other.session.outbox.send_msg(&Envelope::push(msg));
-        }
-        if self.seats.iter().all(|s| s.rematch) {
-            for s in &mut self.seats {
-                s.rematch = false;
-            }
-            let _ = self.lobby.try_send(LobbyCmd::Rematch {
-                room: self.room.clone(),
-                from: self.id.clone(),
-                seats: [self.seats[0].session.clone(), self.seats[1].session.clone()],
-                opener: self.game.opener().other(),
-            });
-        }
     }
 }

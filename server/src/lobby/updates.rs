@@ -1,0 +1,56 @@
+//! Coalescing lobby updates: the changes to rooms between two flushes,
+//! reduced to what a watcher needs (a room added and gone within one
+//! interval is never mentioned).
+
+use std::collections::BTreeMap;
+
+use tengen_protocol::{LobbyUpdate, RoomId, RoomInfo};
+
+/// Changes gathered for the next coalesced update, by room.
+#[derive(Default)]
+pub(super) struct Pending {
+    pub(super) changes: BTreeMap<RoomId, Change>,
+}
+
+pub(super) enum Change {
+    Added(RoomInfo),
+    Changed(RoomInfo),
+    Removed,
+}
+
+impl Pending {
+    pub(super) fn added(&mut self, info: &RoomInfo) {
+        self.changes
+            .insert(info.room.clone(), Change::Added(info.clone()));
+    }
+
+    pub(super) fn changed(&mut self, info: &RoomInfo) {
+        let entry = match self.changes.remove(&info.room) {
+            Some(Change::Added(_)) => Change::Added(info.clone()),
+            _ => Change::Changed(info.clone()),
+        };
+        self.changes.insert(info.room.clone(), entry);
+    }
+
+    pub(super) fn removed(&mut self, room: &RoomId) {
+        match self.changes.remove(room) {
+            // Added and gone within one interval: nobody needs to hear.
+            Some(Change::Added(_)) => {}
+            _ => {
+                self.changes.insert(room.clone(), Change::Removed);
+            }
+        }
+    }
+
+    pub(super) fn take(&mut self) -> LobbyUpdate {
+        let mut u = LobbyUpdate::default();
+        for (room, c) in std::mem::take(&mut self.changes) {
+            match c {
+                Change::Added(i) => u.added.push(i),
+                Change::Changed(i) => u.changed.push(i),
+                Change::Removed => u.removed.push(room),
+            }
+        }
+        u
+    }
+}

@@ -1,0 +1,91 @@
+//! Reconnection at a table: replaying the events a resuming client missed,
+//! and the countdown to abandonment while a player's connection is lost
+//! (the clock keeps running meanwhile).
+
+use std::time::Instant;
+
+use tengen_protocol::{Envelope, RequestId, ServerFrame, ServerMsg, SessionId};
+use tengen_rules::game::Seat;
+
+use super::Table;
+use crate::outbound::{Outbox, Shared};
+
+impl Table {
+    /// Whether every event after `since` is still in the log.
+    pub(super) fn replayable(&self, since: u64) -> bool {
+        if since > self.seq {
+            return false;
+        }
+        match self.log.front() {
+            None => since == self.seq,
+            Some(first) => since + 1 >= first.seq,
+        }
+    }
+
+    /// Sends the logged events after `since`, in order, then `replayed`.
+    pub(super) fn replay(&self, outbox: &Outbox, id: Option<RequestId>, since: u64) {
+        for te in self.log.iter().filter(|e| e.seq > since) {
+            outbox.send_msg(&Envelope::push(ServerMsg::TableEvent(te.clone())));
+        }
+        outbox.send_msg(&Envelope::with_id(
+            id,
+            ServerMsg::Replayed {
+                table: self.id.clone(),
+                since,
+                seq: self.seq,
+            },
+        ));
+    }
+
+    /// A player's connection `conn` ended: the countdown to abandonment
+    /// starts (the clock keeps running), and everyone is told.
+    pub(super) fn away(&mut self, session: &SessionId, conn: u64) {
+        let Some(seat) = self.seat_of(session) else {
+            return;
+        };
+        let s = &mut self.seats[seat.index()];
+        if s.session.outbox.conn != conn || self.game.is_over() || s.away_until.is_some() {
+            return;
+        }
+        s.subscribed = false;
+        let grace = self.settings.abandon_grace(&self.game.config().time);
+        s.away_until = Some(Instant::now() + grace);
+        self.send_player_status(seat, false, Some(grace.as_millis() as u64));
+    }
+
+    pub(super) fn send_player_status(
+        &mut self,
+        seat: Seat,
+        connected: bool,
+        grace_ms: Option<u64>,
+    ) {
+        let frame = Envelope::push(ServerMsg::PlayerStatus {
+            table: self.id.clone(),
+            seat,
+            connected,
+            grace_ms,
+        });
+        self.send_to_all(&frame);
+    }
+
+    /// Queues `frame` to both players (if subscribed) and every spectator.
+    pub(super) fn send_to_all(&mut self, frame: &ServerFrame) {
+        let mut shared = Shared::new(frame);
+        for s in &mut self.seats {
+            if s.subscribed
+                && !s
+                    .session
+                    .outbox
+                    .send(shared.get(s.session.outbox.encoding()))
+            {
+                s.subscribed = false;
+            }
+        }
+        let before = self.spectators.len();
+        self.spectators
+            .retain(|_, o| o.send(shared.get(o.encoding())));
+        if self.spectators.len() != before {
+            self.spectators_changed();
+        }
+    }
+}
