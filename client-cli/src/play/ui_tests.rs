@@ -1,0 +1,1 @@
+//! Screens on ratatui's `TestBackend`.
