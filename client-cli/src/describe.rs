@@ -142,15 +142,15 @@ pub fn task(prompt: &Prompt) -> String {
             format!("place {color} {move_number}{zone}")
         }
         Task::DecideSwap { color } => {
-            format!("swap? (holding {color}: take {} or keep)", color.opponent())
+            format!("swap? ({color} may take {})", color.opponent())
         }
-        Task::DeclareOffers { max } => format!("how many fifth-move offers? (1-{max})"),
+        Task::DeclareOffers { max } => format!("declare fifth-move offers (1-{max})"),
         Task::OfferFifths { count } => format!("offer {count} fifth moves"),
         Task::KeepFifth { offers } => format!("choose the fifth move to keep: {offers}"),
         Task::ChooseOption { offers } => {
-            format!("choose: 1 = single fifth (9x9), 2 = {offers} offers")
+            format!("1: single fifth, 2: {offers} offers")
         }
-        Task::Swap2Choice => "swap2: place white 4, take black, or place two".into(),
+        Task::Swap2Choice => "swap2: white 4, take black or two".into(),
         other => format!("{} (not known to this client: update tengen)", other.name()),
     }
 }

@@ -65,7 +65,7 @@ fn enter_places_a_stone_on_my_turn_only() {
     assert_eq!(last(&mut l, &t, "⏎"), Command::Send(Action::place(p("H8"))));
     assert_eq!(
         last(&mut l, &t, "l "),
-        Command::Send(Action::place(p("J8")))
+        Command::Send(Action::place(p("I8")))
     );
     // After black 1 it is white's (bob's) turn.
     let t = t.play("H8");

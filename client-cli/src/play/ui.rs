@@ -194,16 +194,15 @@ fn prompt_lines(view: &TableView, local: &Local) -> Vec<Line<'static>> {
             Task::Place { .. } => "Enter places the stone".to_string(),
             Task::DecideSwap { .. } => "s swaps, n keeps".to_string(),
             Task::DeclareOffers { max } => format!("type 1-{max}: {}_ then Enter", local.digits),
-            Task::OfferFifths { count } => format!(
-                "Enter marks a point ({}/{count}), f sends the offers",
-                local.marked.len()
-            ),
-            Task::KeepFifth { .. } => "cursor on an offer (*), Enter keeps it".to_string(),
+            Task::OfferFifths { count } => {
+                format!("Enter marks ({}/{count}), f sends them", local.marked.len())
+            }
+            Task::KeepFifth { .. } => "Enter on an offer (*) keeps it".to_string(),
             Task::ChooseOption { .. } => "press 1 or 2".to_string(),
             Task::Swap2Choice => match local.two {
-                None => "Enter places white 4, s takes black, t places two".to_string(),
-                Some(None) => "two stones: Enter on white 4 (t cancels)".to_string(),
-                Some(Some(w)) => format!("two stones: white 4 at {w}, Enter on black 5"),
+                None => "Enter: white 4, s: take black, t: two".to_string(),
+                Some(None) => "two stones: Enter on white 4".to_string(),
+                Some(Some(w)) => format!("white 4 at {w}: Enter on black 5"),
             },
             _ => String::new(),
         };
@@ -241,7 +240,7 @@ fn prompt_lines(view: &TableView, local: &Local) -> Vec<Line<'static>> {
     }
     if board::shows_forbidden(view) {
         out.push(Line::styled(
-            format!("{} forbidden for black", board::FORBIDDEN),
+            format!("{} = forbidden for black", board::FORBIDDEN),
             Style::default().fg(Tint::Red),
         ));
     }
@@ -255,17 +254,16 @@ fn prompt_lines(view: &TableView, local: &Local) -> Vec<Line<'static>> {
 /// The key help, shown in full so nobody has to guess.
 fn keys(view: &TableView) -> Vec<String> {
     if view.is_spectator() {
-        return vec!["watching  m move numbers  q quit".into()];
+        return vec!["watching   m move numbers   q quit".into()];
     }
     if view.is_over() {
-        return vec!["m move numbers  e rematch (n/a, issue 6)  q quit".into()];
+        return vec!["m numbers   q quit   e rematch: n/a".into()];
     }
     vec![
-        "←↓↑→/hjkl move   Enter place/choose".into(),
-        "p pass   d offer draw   a accept   x decline".into(),
-        "c claim forbidden   s swap   n keep".into(),
-        "r resign (twice)   m numbers   q quit (twice)".into(),
-        "e rematch (n/a until issue 6)".into(),
+        "arrows/hjkl move   Enter place/choose".into(),
+        "p pass  d draw  a accept  x decline".into(),
+        "c claim  s swap  n keep  r resign (x2)".into(),
+        "m numbers  q quit (x2)  e rematch: n/a".into(),
     ]
 }
 
