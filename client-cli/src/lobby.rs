@@ -32,8 +32,8 @@ Rooms waiting for a player and games being played, refreshed live. On a
 terminal: arrows (or j/k) select, Enter joins a waiting room or watches a
 game, q quits. Otherwise (a pipe, a script) plain lines, one per room:
 
-    ROOM           STATUS    PLAYERS                SPEC TABLE          RULES
-    5yemhr9vx07jb  waiting   alice vs -                0 -              renju free 10+5 claim
+    ROOM          STATUS   PLAYERS              SPEC  RULES                      TABLE
+    5yemhr9vx07jb waiting  alice vs -              0  renju free 10+5 claim      -
 
 --once prints the list once and exits.
 ")]
@@ -141,8 +141,8 @@ pub fn sorted(rooms: &[RoomInfo]) -> Vec<&RoomInfo> {
 
 pub fn header() -> String {
     format!(
-        "{:<14} {:<9} {:<22} {:>4} {:<14} RULES",
-        "ROOM", "STATUS", "PLAYERS", "SPEC", "TABLE"
+        "{:<13} {:<8} {:<20} {:>4}  {:<26} TABLE",
+        "ROOM", "STATUS", "PLAYERS", "SPEC", "RULES"
     )
 }
 
@@ -159,17 +159,18 @@ pub fn row(r: &RoomInfo) -> String {
         _ => "finished",
     };
     let table = r.table.as_ref().map_or("-".into(), |t| t.to_string());
-    let mut rules = describe::config(&r.config);
-    if let Some(n) = &r.name {
-        rules.push_str(&format!("  \"{n}\""));
-    }
+    let rules = describe::config(&r.config);
+    let name = r
+        .name
+        .as_ref()
+        .map_or(String::new(), |n| format!("  \"{n}\""));
     format!(
-        "{:<14} {:<9} {:<22.22} {:>4} {:<14} {rules}",
+        "{:<13} {:<8} {:<20.20} {:>4}  {:<26} {table}{name}",
         r.room.as_str(),
         status,
         players,
         r.spectators,
-        table
+        rules
     )
 }
 
@@ -256,5 +257,71 @@ async fn browse(
             },
             _ = keepalive.tick() => { conn.send(ClientMsg::Ping).await?; }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tengen_protocol::{Player, Players, RoomId, TableId};
+    use tengen_rules::game::{GameConfig, RuleSet};
+
+    fn room(id: u64, status: RoomStatus, spectators: u32) -> RoomInfo {
+        RoomInfo {
+            room: RoomId::from_u64(id),
+            name: None,
+            config: GameConfig::new(RuleSet::Renju),
+            players: Players {
+                first: Some(Player {
+                    name: "ann".into(),
+                    guest: true,
+                }),
+                second: None,
+            },
+            status,
+            table: (status != RoomStatus::Waiting).then(|| TableId::from_u64(id + 100)),
+            spectators,
+        }
+    }
+
+    #[test]
+    fn updates_apply_removed_then_changed_then_added() {
+        let mut rooms = vec![
+            room(1, RoomStatus::Waiting, 0),
+            room(2, RoomStatus::Waiting, 0),
+        ];
+        apply(
+            &mut rooms,
+            LobbyUpdate {
+                added: vec![room(3, RoomStatus::Waiting, 0)],
+                changed: vec![room(2, RoomStatus::Playing, 4)],
+                removed: vec![RoomId::from_u64(1)],
+            },
+        );
+        let ids: Vec<_> = rooms.iter().map(|r| r.room.clone()).collect();
+        assert_eq!(ids, [RoomId::from_u64(2), RoomId::from_u64(3)]);
+        assert_eq!(rooms[0].status, RoomStatus::Playing);
+        // Waiting rooms first, then live games by spectators.
+        rooms.push(room(4, RoomStatus::Playing, 9));
+        let order: Vec<_> = sorted(&rooms).iter().map(|r| r.room.clone()).collect();
+        assert_eq!(
+            order,
+            [
+                RoomId::from_u64(3),
+                RoomId::from_u64(4),
+                RoomId::from_u64(2)
+            ]
+        );
+    }
+
+    #[test]
+    fn a_row_reads_like_the_header() {
+        let r = room(2, RoomStatus::Playing, 4);
+        let line = row(&r);
+        assert!(line.starts_with(r.room.as_str()), "{line}");
+        assert!(line.contains(" playing  ann vs -"), "{line}");
+        assert!(line.contains("renju free unlimited claim"), "{line}");
+        assert!(line.ends_with(TableId::from_u64(102).as_str()), "{line}");
+        assert_eq!(header().find("RULES"), line.find("renju"));
     }
 }
