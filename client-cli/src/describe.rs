@@ -1,0 +1,244 @@
+//! Game values in words, shared by the board, the lobby and the bot's log.
+//!
+//! Why one module: the same configuration, clock or event is shown by
+//! several commands (the lobby lists rooms, the board shows clocks and what
+//! just happened, `tengen bot` prints a line per move), and a player should
+//! read it the same way everywhere. Everything here is a pure function of a
+//! value the server sent; nothing re-derives a rule.
+
+use tengen_protocol::{Player, Players};
+use tengen_rules::game::{
+    ClockSnapshot, Event, ForbiddenHandling, GameConfig, Millis, Opening, Prompt, Seat, SeatClock,
+    TaraguchiOption, Task, TimeControl,
+};
+
+/// `5+3`, `10` (sudden death, minutes), `10+3x30s`, `unlimited`: the same
+/// syntax `tengen create --time` reads.
+pub fn time_control(tc: TimeControl) -> String {
+    match tc {
+        TimeControl::Unlimited => "unlimited".into(),
+        TimeControl::SuddenDeath { main_ms } => minutes(main_ms),
+        TimeControl::Fischer {
+            main_ms,
+            increment_ms,
+        } => format!("{}+{}", minutes(main_ms), seconds(increment_ms)),
+        TimeControl::ByoYomi {
+            main_ms,
+            periods,
+            period_ms,
+            moves_per_period,
+        } => {
+            let per = if moves_per_period == 1 {
+                String::new()
+            } else {
+                format!("/{moves_per_period}")
+            };
+            format!(
+                "{}+{periods}x{}s{per}",
+                minutes(main_ms),
+                seconds(period_ms)
+            )
+        }
+    }
+}
+
+/// Whole minutes as `5`, anything else as seconds with `s` (`90s`).
+fn minutes(ms: Millis) -> String {
+    if ms % 60_000 == 0 {
+        format!("{}", ms / 60_000)
+    } else {
+        format!("{}s", seconds(ms))
+    }
+}
+
+fn seconds(ms: Millis) -> String {
+    if ms % 1000 == 0 {
+        format!("{}", ms / 1000)
+    } else {
+        format!("{:.1}", ms as f64 / 1000.0)
+    }
+}
+
+/// `renju rif 5+3 block` (board size only when not 15).
+pub fn config(c: &GameConfig) -> String {
+    let mut out = format!("{} {}", c.rule_set, opening(c.opening));
+    if c.board_size != 15 {
+        out.push_str(&format!(" {0}x{0}", c.board_size));
+    }
+    out.push(' ');
+    out.push_str(&time_control(c.time));
+    if let Some(h) = c.forbidden_handling() {
+        out.push(' ');
+        out.push_str(forbidden_handling(h));
+    }
+    out
+}
+
+pub fn opening(o: Opening) -> String {
+    o.to_string()
+}
+
+pub fn forbidden_handling(h: ForbiddenHandling) -> &'static str {
+    match h {
+        ForbiddenHandling::Claim => "claim",
+        ForbiddenHandling::Lose => "lose",
+        ForbiddenHandling::Block => "block",
+    }
+}
+
+/// A seat's clock as a player reads it: `4:59`, `0:09.3` under ten
+/// seconds, and in byo-yomi the periods left (`0:00 +3x0:30`).
+pub fn clock(c: SeatClock, tc: TimeControl) -> String {
+    let main = duration(c.main_ms);
+    match tc {
+        TimeControl::ByoYomi { .. } if c.periods > 0 => {
+            if c.main_ms > 0 {
+                format!("{main} +{}p", c.periods)
+            } else {
+                format!("{}x{}", c.periods, duration(c.period_ms))
+            }
+        }
+        _ => main,
+    }
+}
+
+/// `m:ss`, with tenths under ten seconds (`0:09.3`), `h:mm:ss` past an hour.
+pub fn duration(ms: Millis) -> String {
+    let s = ms / 1000;
+    if ms < 10_000 {
+        format!("0:{:02}.{}", s, (ms % 1000) / 100)
+    } else if s >= 3600 {
+        format!("{}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60)
+    } else {
+        format!("{}:{:02}", s / 60, s % 60)
+    }
+}
+
+/// The running seat of a clock snapshot.
+pub fn running(c: Option<&ClockSnapshot>) -> Option<Seat> {
+    c.and_then(|c| c.running)
+}
+
+pub fn player_name(players: &Players, seat: Seat) -> String {
+    players
+        .seat(seat)
+        .map(|p: &Player| p.name.clone())
+        .unwrap_or_else(|| format!("{seat} seat"))
+}
+
+/// What the prompt asks, in words.
+pub fn task(prompt: &Prompt) -> String {
+    match &prompt.task {
+        Task::Place {
+            color,
+            move_number,
+            within,
+        } => {
+            let zone = match within {
+                Some(1) => " on the centre".to_string(),
+                Some(n) => format!(" inside the central {n}x{n}"),
+                None => String::new(),
+            };
+            format!("place {color} {move_number}{zone}")
+        }
+        Task::DecideSwap { color } => {
+            format!("swap? ({color} may take {})", color.opponent())
+        }
+        Task::DeclareOffers { max } => format!("declare fifth-move offers (1-{max})"),
+        Task::OfferFifths { count } => format!("offer {count} fifth moves"),
+        Task::KeepFifth { offers } => format!("choose the fifth move to keep: {offers}"),
+        Task::ChooseOption { offers } => {
+            format!("1: single fifth, 2: {offers} offers")
+        }
+        Task::Swap2Choice => "swap2: white 4, take black or two".into(),
+        other => format!("{} (not known to this client: update tengen)", other.name()),
+    }
+}
+
+/// One line for an event (`None` for those not worth a line).
+pub fn event(e: &Event, players: &Players) -> Option<String> {
+    let who = |s: &Seat| player_name(players, *s);
+    Some(match e {
+        Event::Moved { mv, .. } => match mv.point {
+            Some(p) => format!("{}. {} {p} ({})", mv.number, mv.color, who(&mv.seat)),
+            None => format!("{}. {} pass ({})", mv.number, mv.color, who(&mv.seat)),
+        },
+        Event::SwapDecided {
+            seat,
+            swapped,
+            black,
+            ..
+        } => {
+            if *swapped {
+                format!("{} swapped: {} holds black", who(seat), who(black))
+            } else {
+                format!("{} kept their colour", who(seat))
+            }
+        }
+        Event::OpeningFormed { code, name, .. } => format!("opening {code} {name}"),
+        Event::OffersDeclared { seat, count, .. } => {
+            format!("{} declared {count} fifth-move offers", who(seat))
+        }
+        Event::FifthsOffered { seat, points, .. } => {
+            format!("{} offers fifth moves {points}", who(seat))
+        }
+        Event::FifthKept { seat, kept, .. } => format!("{} kept {kept} as black 5", who(seat)),
+        Event::OptionChosen { seat, option, .. } => {
+            let o = match option {
+                TaraguchiOption::Single => "a single fifth",
+                TaraguchiOption::Offers => "fifth-move offers",
+            };
+            format!("{} chose {o}", who(seat))
+        }
+        Event::DrawOffered { seat, .. } => format!("{} offers a draw", who(seat)),
+        Event::DrawDeclined { seat, .. } => format!("{} declined the draw", who(seat)),
+        Event::DrawOfferLapsed { seat } => format!("{}'s draw offer lapsed", who(seat)),
+        Event::DrawAccepted { seat } => format!("{} accepted the draw", who(seat)),
+        Event::ClaimUpheld { point, kind, .. } => {
+            format!("claim upheld: {point} was forbidden ({kind})")
+        }
+        Event::Violation { seat, count, .. } => {
+            format!("{}: false claim (violation {count})", who(seat))
+        }
+        Event::GameOver { result, .. } => format!("result: {}", result.describe()),
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls_print_in_the_syntax_create_reads() {
+        assert_eq!(time_control(TimeControl::Unlimited), "unlimited");
+        assert_eq!(
+            time_control(TimeControl::SuddenDeath { main_ms: 600_000 }),
+            "10"
+        );
+        assert_eq!(
+            time_control(TimeControl::Fischer {
+                main_ms: 300_000,
+                increment_ms: 3_000
+            }),
+            "5+3"
+        );
+        assert_eq!(
+            time_control(TimeControl::ByoYomi {
+                main_ms: 600_000,
+                periods: 3,
+                period_ms: 30_000,
+                moves_per_period: 1
+            }),
+            "10+3x30s"
+        );
+    }
+
+    #[test]
+    fn durations_show_tenths_only_when_short() {
+        assert_eq!(duration(299_400), "4:59");
+        assert_eq!(duration(9_340), "0:09.3");
+        assert_eq!(duration(0), "0:00.0");
+        assert_eq!(duration(3_723_000), "1:02:03");
+    }
+}

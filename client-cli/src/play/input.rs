@@ -1,0 +1,271 @@
+//! Keys to actions: what a key press means, given what the referee waits
+//! for.
+//!
+//! Why apart from the event loop: the meaning of Enter depends on the
+//! prompt (place a stone, mark a fifth-move offer, keep one of black's
+//! offers, confirm a number), and that mapping is the part of the board a
+//! player can get wrong without noticing. Here it is a pure function of the
+//! key, the [`TableView`] and the local UI state ([`Local`]), so every
+//! prompt's keys are unit-tested without a terminal or a server.
+//!
+//! The client never decides whether an action is allowed: keys that make
+//! sense at all send their action and the referee answers (a refusal shows
+//! in the status line). Only what needs local state is handled here:
+//! the cursor, offer points being marked, a number being typed, Swap2's two
+//! stones, and the second press that confirms resigning or quitting.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use tengen_client::view::TableView;
+use tengen_rules::Point;
+use tengen_rules::game::{Action, OfferSet, TaraguchiOption, Task};
+
+/// What the event loop should do after a key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// Nothing to send (the local state may have changed: redraw).
+    None,
+    /// Send this action to the table.
+    Send(Action),
+    /// Say this in the status line.
+    Say(String),
+    /// Leave the board.
+    Quit,
+}
+
+/// A key that must be pressed twice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Confirm {
+    Resign,
+    Quit,
+}
+
+/// The board's local state: what the player is doing that the server does
+/// not know yet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Local {
+    pub cursor: Point,
+    /// Show move numbers instead of stones.
+    pub numbers: bool,
+    /// Fifth-move offers marked so far (`offer_fifths`).
+    pub marked: Vec<Point>,
+    /// A number being typed (`declare_offers`).
+    pub digits: String,
+    /// Swap2: placing two stones (white 4, then black 5); the first once
+    /// chosen.
+    pub two: Option<Option<Point>>,
+    /// A key waiting for its second press.
+    pub confirm: Option<Confirm>,
+}
+
+impl Local {
+    pub fn new(size: u8) -> Local {
+        Local {
+            cursor: Point::center(size),
+            numbers: false,
+            marked: Vec::new(),
+            digits: String::new(),
+            two: None,
+            confirm: None,
+        }
+    }
+
+    /// Forgets half-made answers (a new prompt arrived, or Esc).
+    pub fn clear(&mut self) {
+        self.marked.clear();
+        self.digits.clear();
+        self.two = None;
+        self.confirm = None;
+    }
+
+    /// Handles one key press.
+    pub fn key(&mut self, key: KeyEvent, view: &TableView) -> Command {
+        let confirm = self.confirm.take();
+        if key.modifiers.contains(KeyModifiers::CONTROL) {
+            return match key.code {
+                KeyCode::Char('c') | KeyCode::Char('d') => Command::Quit,
+                _ => Command::None,
+            };
+        }
+        let size = view.board().size();
+        let step = |c: &mut Point, dx: i32, dy: i32| {
+            if let Some(p) = c.offset(dx, dy, size) {
+                *c = p;
+            }
+            Command::None
+        };
+        match key.code {
+            KeyCode::Left | KeyCode::Char('h') => step(&mut self.cursor, -1, 0),
+            KeyCode::Right | KeyCode::Char('l') => step(&mut self.cursor, 1, 0),
+            KeyCode::Up | KeyCode::Char('k') => step(&mut self.cursor, 0, 1),
+            KeyCode::Down | KeyCode::Char('j') => step(&mut self.cursor, 0, -1),
+            KeyCode::Char('m') => {
+                self.numbers = !self.numbers;
+                Command::None
+            }
+            KeyCode::Esc => {
+                self.clear();
+                Command::None
+            }
+            KeyCode::Char('q') => {
+                if view.is_over() || view.is_spectator() || confirm == Some(Confirm::Quit) {
+                    Command::Quit
+                } else {
+                    self.confirm = Some(Confirm::Quit);
+                    Command::Say(
+                        "quit while the game runs? your clock keeps running: q again to quit"
+                            .into(),
+                    )
+                }
+            }
+            KeyCode::Char('e') => {
+                Command::Say("rematch is not available on this server yet (issue 6)".into())
+            }
+            _ if view.is_spectator() => Command::Say("you are watching this game".into()),
+            _ if view.is_over() => Command::Say("the game is over: q quits".into()),
+            KeyCode::Char('r') => {
+                if confirm == Some(Confirm::Resign) {
+                    Command::Send(Action::Resign)
+                } else {
+                    self.confirm = Some(Confirm::Resign);
+                    Command::Say("resign? r again to resign".into())
+                }
+            }
+            KeyCode::Char('p') => Command::Send(Action::pass()),
+            KeyCode::Char('d') => Command::Send(Action::OfferDraw),
+            KeyCode::Char('a') => Command::Send(Action::AcceptDraw),
+            KeyCode::Char('x') => Command::Send(Action::DeclineDraw),
+            KeyCode::Char('c') => Command::Send(Action::ClaimForbidden),
+            KeyCode::Char('s') => Command::Send(Action::Swap),
+            KeyCode::Char('n') => Command::Send(Action::Keep),
+            KeyCode::Enter | KeyCode::Char(' ') => self.enter(view),
+            KeyCode::Char('f') => self.send_offers(view),
+            KeyCode::Char('t') => self.toggle_two(view),
+            KeyCode::Backspace => {
+                self.digits.pop();
+                Command::None
+            }
+            KeyCode::Char(d @ '0'..='9') => self.digit(d, view),
+            _ => Command::None,
+        }
+    }
+
+    /// The task addressed to us, if the prompt is ours.
+    fn my_task(view: &TableView) -> Option<&Task> {
+        view.prompt().filter(|_| view.my_turn()).map(|p| &p.task)
+    }
+
+    /// Enter: what it means depends on the task.
+    fn enter(&mut self, view: &TableView) -> Command {
+        let Some(task) = Self::my_task(view) else {
+            return Command::Say("not your turn".into());
+        };
+        let at = self.cursor;
+        match task {
+            Task::Place { .. } => Command::Send(Action::place(at)),
+            Task::Swap2Choice => match self.two {
+                None => Command::Send(Action::place(at)),
+                Some(None) => {
+                    self.two = Some(Some(at));
+                    Command::Say(format!("white 4 at {at}: now choose black 5"))
+                }
+                Some(Some(white)) => {
+                    self.two = None;
+                    Command::Send(Action::PlaceTwo { white, black: at })
+                }
+            },
+            Task::OfferFifths { count } => {
+                let count = *count as usize;
+                if let Some(i) = self.marked.iter().position(|&p| p == at) {
+                    self.marked.remove(i);
+                    Command::None
+                } else if self.marked.len() >= count {
+                    Command::Say(format!(
+                        "{count} offers marked: f sends them, Enter on a mark removes it"
+                    ))
+                } else if !view.board().is_empty_point(at) {
+                    Command::Say(format!("{at} is occupied"))
+                } else {
+                    self.marked.push(at);
+                    Command::None
+                }
+            }
+            Task::KeepFifth { offers } => {
+                if offers.contains(at) {
+                    Command::Send(Action::KeepFifth { point: at })
+                } else {
+                    Command::Say(format!("move the cursor to one of the offers: {offers}"))
+                }
+            }
+            Task::DeclareOffers { max } => match self.digits.parse::<u8>() {
+                Ok(count) if (1..=*max).contains(&count) => {
+                    self.digits.clear();
+                    Command::Send(Action::DeclareOffers { count })
+                }
+                _ => {
+                    self.digits.clear();
+                    Command::Say(format!("type a number from 1 to {max}, then Enter"))
+                }
+            },
+            Task::DecideSwap { .. } => Command::Say("s swaps, n keeps".into()),
+            Task::ChooseOption { .. } => Command::Say("1: a single fifth, 2: offers".into()),
+            _ => Command::Say("this client does not know this task: update tengen".into()),
+        }
+    }
+
+    fn send_offers(&mut self, view: &TableView) -> Command {
+        match Self::my_task(view) {
+            Some(Task::OfferFifths { count }) if self.marked.len() == *count as usize => {
+                match OfferSet::new(&self.marked) {
+                    Ok(points) => {
+                        self.marked.clear();
+                        Command::Send(Action::OfferFifths { points })
+                    }
+                    Err(e) => Command::Say(format!("too many offers: {}", e.0)),
+                }
+            }
+            Some(Task::OfferFifths { count }) => Command::Say(format!(
+                "mark {count} points first ({} marked)",
+                self.marked.len()
+            )),
+            _ => Command::Say("no fifth-move offers to make now".into()),
+        }
+    }
+
+    fn toggle_two(&mut self, view: &TableView) -> Command {
+        match Self::my_task(view) {
+            Some(Task::Swap2Choice) => {
+                self.two = match self.two {
+                    None => Some(None),
+                    Some(_) => None,
+                };
+                Command::None
+            }
+            _ => Command::Say("two stones only at Swap2's choice".into()),
+        }
+    }
+
+    fn digit(&mut self, d: char, view: &TableView) -> Command {
+        match Self::my_task(view) {
+            Some(Task::DeclareOffers { .. }) => {
+                if self.digits.len() < 2 {
+                    self.digits.push(d);
+                }
+                Command::None
+            }
+            Some(Task::ChooseOption { .. }) if d == '1' || d == '2' => {
+                Command::Send(Action::ChooseOption {
+                    option: if d == '1' {
+                        TaraguchiOption::Single
+                    } else {
+                        TaraguchiOption::Offers
+                    },
+                })
+            }
+            _ => Command::None,
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "input_tests.rs"]
+mod tests;

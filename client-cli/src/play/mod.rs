@@ -1,0 +1,47 @@
+//! The interactive board (`tengen create`, `join`, `play ROOM`, `watch`).
+//!
+//! Split by concern so each part can be tested alone: [`input`] maps keys
+//! to actions for the prompt at hand, [`ui`] (with [`board`]) draws a
+//! `TableView` into a ratatui frame, and [`app`] is the event loop that
+//! joins them to the connection and the terminal.
+
+pub mod app;
+pub mod board;
+pub mod input;
+pub mod ui;
+
+use anyhow::Result;
+use ratatui::DefaultTerminal;
+use tengen_client::Connection;
+use tengen_client::view::TableView;
+use tengen_rules::game::GameResult;
+
+pub type Terminal = DefaultTerminal;
+
+/// The terminal in raw mode on the alternate screen, given back to the
+/// shell when dropped (also on an error; ratatui's panic hook covers
+/// panics).
+pub struct Screen {
+    pub terminal: Terminal,
+}
+
+impl Screen {
+    pub fn open() -> Screen {
+        Screen {
+            terminal: ratatui::init(),
+        }
+    }
+}
+
+impl Drop for Screen {
+    fn drop(&mut self) {
+        ratatui::restore();
+    }
+}
+
+/// Opens the board on `view` until the player quits; returns the result if
+/// the game ended.
+pub async fn board(conn: Connection, view: TableView) -> Result<Option<GameResult>> {
+    let mut screen = Screen::open();
+    app::run(&mut screen.terminal, conn, view).await
+}

@@ -1,0 +1,272 @@
+//! Drawing the board screen: a pure function of the [`TableView`], the
+//! local UI state and the time, into a ratatui `Frame`.
+//!
+//! Why pure: what a player sees is the part of the client most worth
+//! testing, and with no I/O here every screen (each prompt, clocks, offers,
+//! forbidden marks, results) is checked on ratatui's `TestBackend` from a
+//! view built out of a real game. The clocks are counted down from the
+//! server's last figures by `TableView::clock_now(now)`; the caller passes
+//! `now` and redraws a few times a second, so they move smoothly and never
+//! run on a guess of our own.
+//!
+//! Layout: the board on the left, the panel on its right (players and
+//! clocks, the prompt in words, offers and draw offers, what just happened,
+//! the keys), and a status line at the bottom for the server's refusals and
+//! hints. A terminal too narrow for both puts the panel under the board.
+
+use std::time::Instant;
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Direction, Layout};
+use ratatui::style::{Color as Tint, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+use tengen_client::view::TableView;
+use tengen_rules::Color;
+use tengen_rules::game::{Seat, Task};
+
+use super::board;
+use super::input::Local;
+use crate::describe;
+
+/// Everything the screen shows besides the table itself.
+pub struct Extra<'a> {
+    /// The status line: the last refusal or hint.
+    pub status: &'a str,
+    /// Whether the connection is gone (the board is then frozen).
+    pub disconnected: bool,
+}
+
+/// Draws the whole screen.
+pub fn draw(frame: &mut Frame, view: &TableView, local: &Local, extra: &Extra, now: Instant) {
+    let area = frame.area();
+    let [main, status] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
+    let n = view.board().size();
+    let (bw, bh) = (board::width(n), board::height(n));
+    let side_by_side = main.width >= bw + 24;
+    let (board_area, panel_area) = if side_by_side {
+        let [b, _, p] = Layout::horizontal([
+            Constraint::Length(bw),
+            Constraint::Length(2),
+            Constraint::Min(1),
+        ])
+        .areas(main);
+        (b, p)
+    } else {
+        let [b, p] = Layout::new(
+            Direction::Vertical,
+            [Constraint::Length(bh), Constraint::Min(1)],
+        )
+        .areas(main);
+        (b, p)
+    };
+    frame.render_widget(Paragraph::new(board::lines(view, local)), board_area);
+    frame.render_widget(
+        Paragraph::new(panel(view, local, now)).wrap(Wrap { trim: false }),
+        panel_area,
+    );
+    let (text, style) = if extra.disconnected {
+        (
+            format!("disconnected: {}", extra.status),
+            Style::default().fg(Tint::Red),
+        )
+    } else if extra.status.is_empty() {
+        (
+            format!("table {}  room {}", view.table(), view.room()),
+            Style::default().fg(Tint::DarkGray),
+        )
+    } else {
+        (extra.status.to_string(), Style::default().fg(Tint::Yellow))
+    };
+    frame.render_widget(Paragraph::new(Line::styled(text, style)), status);
+}
+
+fn bold() -> Style {
+    Style::default().add_modifier(Modifier::BOLD)
+}
+
+/// The panel's lines.
+pub fn panel(view: &TableView, local: &Local, now: Instant) -> Vec<Line<'static>> {
+    let mut out = vec![Line::styled(
+        describe::config(view.config()),
+        Style::default().fg(Tint::DarkGray),
+    )];
+    let clocks = view.clock_now(now);
+    let running = describe::running(clocks.as_ref());
+    let turn = view.prompt().map(|p| p.seat);
+    for seat in [view.black(), view.black().other()] {
+        let color = if seat == view.black() {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let stone = if color == Color::Black {
+            board::BLACK
+        } else {
+            board::WHITE
+        };
+        let mut name = describe::player_name(view.players(), seat);
+        if view.seat() == Some(seat) {
+            name.push_str(" (you)");
+        }
+        let clock = clocks
+            .map(|c| describe::clock(c.seat(seat), view.config().time))
+            .unwrap_or_default();
+        let marker = if turn == Some(seat) { "◀" } else { " " };
+        let style = if running == Some(seat) || turn == Some(seat) {
+            bold()
+        } else {
+            Style::default()
+        };
+        out.push(Line::from(vec![
+            Span::styled(format!("{stone} {color:<5} "), style),
+            Span::styled(format!("{name:<18.18} "), style),
+            Span::styled(format!("{clock:>9} "), style),
+            Span::styled(marker, Style::default().fg(Tint::Yellow)),
+        ]));
+    }
+    let mut facts = Vec::new();
+    if view.spectators() > 0 {
+        facts.push(format!("spectators {}", view.spectators()));
+    }
+    if let Some(code) = &view.opening().canonical {
+        facts.push(format!("opening {code}"));
+    }
+    facts.push(format!("move {}", view.moves().len()));
+    out.push(Line::styled(
+        facts.join("  "),
+        Style::default().fg(Tint::DarkGray),
+    ));
+    out.push(Line::default());
+    out.extend(prompt_lines(view, local));
+    if let Some(e) = view.last_event() {
+        if let Some(text) = describe::event(e, view.players()) {
+            if !view.is_over() {
+                out.push(Line::styled(
+                    format!("last: {text}"),
+                    Style::default().fg(Tint::DarkGray),
+                ));
+            }
+        }
+    }
+    out.push(Line::default());
+    out.extend(
+        keys(view)
+            .into_iter()
+            .map(|k| Line::styled(k, Style::default().fg(Tint::DarkGray))),
+    );
+    out
+}
+
+/// What the referee waits for, in words, and the state of any answer being
+/// made here; the result once the game is over.
+fn prompt_lines(view: &TableView, local: &Local) -> Vec<Line<'static>> {
+    let mut out = Vec::new();
+    if let Some(r) = view.result() {
+        out.push(Line::styled(
+            format!("Game over: {}", r.describe()),
+            bold().fg(Tint::Green),
+        ));
+        return out;
+    }
+    let Some(prompt) = view.prompt() else {
+        return out;
+    };
+    let name = describe::player_name(view.players(), prompt.seat);
+    let head = if view.my_turn() {
+        "Your turn: ".to_string()
+    } else if view.is_spectator() {
+        format!("{name} to play: ")
+    } else {
+        format!("Waiting for {name}: ")
+    };
+    let style = if view.my_turn() {
+        bold().fg(Tint::Yellow)
+    } else {
+        Style::default()
+    };
+    out.push(Line::styled(
+        format!("{head}{}", describe::task(prompt)),
+        style,
+    ));
+    if view.my_turn() {
+        let hint = match &prompt.task {
+            Task::Place { .. } => "Enter places the stone".to_string(),
+            Task::DecideSwap { .. } => "s swaps, n keeps".to_string(),
+            Task::DeclareOffers { max } => format!("type 1-{max}: {}_ then Enter", local.digits),
+            Task::OfferFifths { count } => {
+                format!("Enter marks ({}/{count}), f sends them", local.marked.len())
+            }
+            Task::KeepFifth { .. } => "Enter on an offer (*) keeps it".to_string(),
+            Task::ChooseOption { .. } => "press 1 or 2".to_string(),
+            Task::Swap2Choice => match local.two {
+                None => "Enter: white 4, s: take black, t: two".to_string(),
+                Some(None) => "two stones: Enter on white 4".to_string(),
+                Some(Some(w)) => format!("white 4 at {w}: Enter on black 5"),
+            },
+            _ => String::new(),
+        };
+        out.push(Line::styled(hint, Style::default().fg(Tint::Yellow)));
+    }
+    if let Some(offers) = view.pending_fifths() {
+        let list: Vec<String> = offers.iter().map(|p| p.to_string()).collect();
+        out.push(Line::styled(
+            format!("fifth-move offers (*): {}", list.join(" ")),
+            Style::default().fg(Tint::Magenta),
+        ));
+    }
+    if !local.marked.is_empty() {
+        let list: Vec<String> = local.marked.iter().map(|p| p.to_string()).collect();
+        out.push(Line::styled(
+            format!("marked (+): {}", list.join(" ")),
+            Style::default().fg(Tint::Green),
+        ));
+    }
+    if let Some(by) = view.draw_offer() {
+        let text = if view.seat() == Some(by) {
+            "you offered a draw".to_string()
+        } else if view.is_spectator() {
+            format!(
+                "{} offers a draw",
+                describe::player_name(view.players(), by)
+            )
+        } else {
+            format!(
+                "{} offers a draw: a accepts, x declines",
+                describe::player_name(view.players(), by)
+            )
+        };
+        out.push(Line::styled(text, bold().fg(Tint::Magenta)));
+    }
+    if board::shows_forbidden(view) {
+        out.push(Line::styled(
+            format!("{} = forbidden for black", board::FORBIDDEN),
+            Style::default().fg(Tint::Red),
+        ));
+    }
+    let v = [Seat::First, Seat::Second].map(|s| view.violations(s));
+    if v != [0, 0] {
+        out.push(Line::raw(format!("violations: {} / {}", v[0], v[1])));
+    }
+    out
+}
+
+/// The key help, shown in full so nobody has to guess.
+fn keys(view: &TableView) -> Vec<String> {
+    if view.is_spectator() {
+        return vec!["watching   m move numbers   q quit".into()];
+    }
+    if view.is_over() {
+        return vec!["m numbers   q quit   e rematch: n/a".into()];
+    }
+    vec![
+        "arrows/hjkl move   Enter place/choose".into(),
+        "p pass  d draw  a accept  x decline".into(),
+        "c claim  s swap  n keep  r resign (x2)".into(),
+        "m numbers  q quit (x2)  e rematch: n/a".into(),
+    ]
+}
+
+#[cfg(test)]
+#[path = "ui_tests.rs"]
+mod tests;
