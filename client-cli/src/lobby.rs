@@ -280,6 +280,7 @@ mod tests {
             },
             status,
             table: (status != RoomStatus::Waiting).then(|| TableId::from_u64(id + 100)),
+            chat: true,
             spectators,
         }
     }

@@ -97,6 +97,7 @@ pub async fn watch(conn: &mut Connection, table: &TableId) -> Result<TableView> 
     match conn
         .request(ClientMsg::Watch {
             table: table.clone(),
+            since: None,
         })
         .await
         .with_context(|| format!("cannot watch table {table}"))?

@@ -50,6 +50,9 @@ pub struct RoomSpec {
     /// The room's name in the lobby.
     #[arg(long = "room-name")]
     pub room_name: Option<String>,
+    /// Table chat off for this room's games.
+    #[arg(long = "no-chat")]
+    pub no_chat: bool,
 }
 
 impl RoomSpec {
@@ -78,6 +81,7 @@ impl RoomSpec {
             config: self.config()?,
             public: !self.private,
             name: self.room_name.clone(),
+            chat: !self.no_chat,
         })
     }
 }
