@@ -15,6 +15,8 @@ fn all_client_frames() -> Vec<ClientFrame> {
         walkthrough()
             .into_iter()
             .chain(rif_walkthrough())
+            .chain(reconnect_walkthrough())
+            .chain(chat_rematch_walkthrough())
             .filter_map(|s| match s {
                 Said::Client(_, f) => Some(f),
                 Said::Server(..) => None,
@@ -29,6 +31,8 @@ fn all_server_frames() -> Vec<ServerFrame> {
         walkthrough()
             .into_iter()
             .chain(rif_walkthrough())
+            .chain(reconnect_walkthrough())
+            .chain(chat_rematch_walkthrough())
             .filter_map(|s| match s {
                 Said::Server(_, f) => Some(f),
                 Said::Client(..) => None,
@@ -157,10 +161,10 @@ fn undecodable_frames_are_bad_frame() {
 #[test]
 fn unknown_types_are_unknown_type_with_the_id() {
     for d in [dec, dec_mp] {
-        let e = d(r#"{"type":"chat","id":9,"text":"hi"}"#).unwrap_err();
+        let e = d(r#"{"type":"login","id":9,"user":"alice"}"#).unwrap_err();
         assert_eq!(e.code(), ErrorCode::UnknownType);
         assert_eq!(e.id(), Some(9));
-        assert!(matches!(&e, DecodeError::UnknownType { kind, .. } if kind == "chat"));
+        assert!(matches!(&e, DecodeError::UnknownType { kind, .. } if kind == "login"));
     }
     // Reserved names are unknown to this version too.
     for r in RESERVED_CLIENT_TYPES {
@@ -173,7 +177,7 @@ fn unknown_types_are_unknown_type_with_the_id() {
     assert!(e.to_string().len() < 200);
     // Server messages a client does not know are skippable, not fatal.
     let e = decode_server(
-        br#"{"type":"chat","from":"bob","text":"gg"}"#,
+        br#"{"type":"matched","table":"0rgcyfb9b6qv0","opponent":"bob"}"#,
         Encoding::Json,
     )
     .unwrap_err();
@@ -377,7 +381,21 @@ fn json_value() -> impl Strategy<Value = serde_json::Value> {
         any::<u64>().prop_map(serde_json::Value::from),
         any::<f64>().prop_map(serde_json::Value::from),
         prop::sample::select(vec![
-            "type", "id", "act", "hello", "place", "H8", "table", "abc", "ping", "chat", "",
+            "type",
+            "id",
+            "act",
+            "hello",
+            "place",
+            "H8",
+            "table",
+            "abc",
+            "ping",
+            "chat",
+            "",
+            "rematch",
+            "watch",
+            "players",
+            "spectators",
         ])
         .prop_map(serde_json::Value::from),
         ".{0,12}".prop_map(serde_json::Value::from),
@@ -388,7 +406,7 @@ fn json_value() -> impl Strategy<Value = serde_json::Value> {
             prop::collection::btree_map(
                 prop::sample::select(vec![
                     "type", "id", "table", "room", "action", "point", "version", "config", "name",
-                    "x",
+                    "x", "since", "text", "resume", "chat", "channel", "from", "seat",
                 ])
                 .prop_map(String::from),
                 inner,

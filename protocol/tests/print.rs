@@ -19,6 +19,18 @@ fn print_examples() {
             Said::Server(w, f) => println!("-> {w}: {}", json(&f)),
         }
     }
+    for (title, walk) in [
+        ("## reconnect", reconnect_walkthrough()),
+        ("## chat and rematch", chat_rematch_walkthrough()),
+    ] {
+        println!("{title}");
+        for s in walk {
+            match s {
+                Said::Client(w, f) => println!("{w} -> {}", json(&f)),
+                Said::Server(w, f) => println!("-> {w}: {}", json(&f)),
+            }
+        }
+    }
     println!("## values");
     for v in game_values() {
         println!("{v}");

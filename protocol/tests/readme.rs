@@ -76,6 +76,20 @@ fn the_rif_walkthrough_is_shown_exactly_and_in_order() {
 }
 
 #[test]
+fn the_reconnection_walkthrough_is_shown_exactly_and_in_order() {
+    assert_walk_in_order(&readme(), "\n## Reconnecting\n", reconnect_walkthrough());
+}
+
+#[test]
+fn the_chat_and_rematch_walkthrough_is_shown_exactly_and_in_order() {
+    assert_walk_in_order(
+        &readme(),
+        "\n## Chat and rematch\n",
+        chat_rematch_walkthrough(),
+    );
+}
+
+#[test]
 fn game_values_and_refusals_are_shown_exactly() {
     let r = readme();
     for v in game_values() {

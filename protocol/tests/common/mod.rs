@@ -49,6 +49,16 @@ pub fn config() -> GameConfig {
     })
 }
 
+/// The resume token the server gives `session` in the examples (the real
+/// server draws 128 random bits and writes them as 32 hex digits).
+pub fn token(session: u64) -> String {
+    let wide = (u128::from(session) << 64) | u128::from(session.rotate_left(29));
+    format!(
+        "{:032x}",
+        wide.wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835)
+    )
+}
+
 pub fn welcome(session: u64, player: Player) -> ServerMsg {
     ServerMsg::Welcome(Welcome {
         version: PROTOCOL_VERSION,
@@ -60,13 +70,21 @@ pub fn welcome(session: u64, player: Player) -> ServerMsg {
         player,
         limits: Limits::DEFAULT,
         features: vec!["resume".into(), "chat".into(), "rematch".into()],
-        resume_token: Some(format!(
-            "{:032x}",
-            session.wrapping_mul(0x9e37_79b9_7f4a_7c15)
-        )),
+        resume_token: Some(token(session)),
         resumed: false,
         tables: vec![],
     })
+}
+
+/// The `welcome` of a resumed session: the same session id, player and
+/// token, and the tables where it sits.
+pub fn welcome_resumed(session: u64, player: Player, tables: Vec<TableId>) -> ServerMsg {
+    let ServerMsg::Welcome(mut w) = welcome(session, player) else {
+        unreachable!()
+    };
+    w.resumed = true;
+    w.tables = tables;
+    ServerMsg::Welcome(w)
 }
 
 pub fn hello(name: &str) -> ClientMsg {
@@ -76,6 +94,38 @@ pub fn hello(name: &str) -> ClientMsg {
         client: Some("tengen-cli/0.1.0".into()),
         name: Some(name.into()),
     })
+}
+
+/// A `hello` resuming the session `session` of the examples.
+pub fn hello_resuming(name: &str, session: u64) -> ClientMsg {
+    ClientMsg::Hello(Hello {
+        resume: Some(token(session)),
+        version: PROTOCOL_VERSION,
+        client: Some("tengen-cli/0.1.0".into()),
+        name: Some(name.into()),
+    })
+}
+
+/// The sessions of the first walk-through.
+pub const ALICE_SESSION: u64 = 0x9d2c_4471_0ab3_e815;
+pub const BOB_SESSION: u64 = 0x3e8f_0c2d_5a71_b946;
+pub const CAROL_SESSION: u64 = 0x71a5_e3c0_9b24_d8f1;
+
+/// The rematch's table in the chat and rematch walk-through.
+pub fn rematch_table() -> TableId {
+    TableId::from_u64(0x4e72_c0a9_15d8_3bf6)
+}
+
+/// The abandonment grace of the walk-through's room, as the server computes
+/// it (`server/src/settings.rs`, `Settings::abandon_grace`): a tenth of the
+/// main time, within 15 s and 60 s (60 s untimed).
+pub fn walk_grace_ms() -> u64 {
+    match config().time {
+        TimeControl::Unlimited => 60_000,
+        TimeControl::SuddenDeath { main_ms }
+        | TimeControl::Fischer { main_ms, .. }
+        | TimeControl::ByoYomi { main_ms, .. } => (main_ms / 10).clamp(15_000, 60_000),
+    }
 }
 
 fn req(id: u64, msg: ClientMsg) -> ClientFrame {
@@ -140,6 +190,33 @@ pub fn client_examples() -> Vec<ClientFrame> {
         req(13, ClientMsg::Snapshot { table: table() }),
         // A request without id: its reply carries none either.
         Envelope::push(ClientMsg::Ping),
+        // Resuming: a `hello` with the token, a `watch` with the last seq.
+        req(1, hello_resuming("bob", BOB_SESSION)),
+        req(
+            14,
+            ClientMsg::Watch {
+                table: table(),
+                since: Some(4),
+            },
+        ),
+        req(
+            15,
+            ClientMsg::Chat {
+                table: table(),
+                text: "good luck!".into(),
+            },
+        ),
+        req(16, ClientMsg::Rematch { table: table() }),
+        // A private room without chat.
+        req(
+            17,
+            ClientMsg::CreateRoom {
+                config: config(),
+                public: false,
+                name: None,
+                chat: false,
+            },
+        ),
     ]
 }
 
@@ -238,7 +315,112 @@ pub fn server_examples() -> Vec<ServerFrame> {
             count: 3,
         }),
         reply(11, ServerMsg::Unwatched { table: table() }),
+        // Resuming.
+        reply(1, welcome_resumed(BOB_SESSION, bob(), vec![table()])),
+        reply(
+            14,
+            ServerMsg::Replayed {
+                table: table(),
+                since: 4,
+                seq: 6,
+            },
+        ),
+        Envelope::push(ServerMsg::PlayerStatus {
+            table: table(),
+            seat: Seat::Second,
+            connected: false,
+            grace_ms: Some(walk_grace_ms()),
+        }),
+        Envelope::push(ServerMsg::PlayerStatus {
+            table: table(),
+            seat: Seat::Second,
+            connected: true,
+            grace_ms: None,
+        }),
+        Envelope::push(abandonment_event()),
+        // Chat.
+        reply(
+            15,
+            ServerMsg::Chat {
+                table: table(),
+                channel: ChatChannel::Players,
+                from: alice(),
+                text: "good luck!".into(),
+            },
+        ),
+        Envelope::push(ServerMsg::Chat {
+            table: table(),
+            channel: ChatChannel::Spectators,
+            from: carol(),
+            text: "bob is in trouble".into(),
+        }),
+        reply(
+            15,
+            ServerMsg::Error(ErrorBody::new(
+                ErrorCode::ChatOff,
+                "chat is off in this room",
+            )),
+        ),
+        // Rematch.
+        reply(
+            16,
+            ServerMsg::RematchOffered {
+                table: table(),
+                seat: Seat::First,
+            },
+        ),
+        reply(
+            16,
+            ServerMsg::Error(ErrorBody::new(ErrorCode::NoRematch, "the game is not over")),
+        ),
+        Envelope::push(ServerMsg::Error(ErrorBody::new(
+            ErrorCode::NoRematch,
+            "a player has left the room",
+        ))),
+        Envelope::push(ServerMsg::RematchStarted {
+            table: table(),
+            rematch: rematch_table(),
+            room: room(),
+        }),
+        // A room entry with chat off.
+        Envelope::push(ServerMsg::LobbyUpdate(LobbyUpdate {
+            added: vec![RoomInfo {
+                room: RoomId::from_u64(0x0a6f_d215_9c3e_7b48),
+                name: Some("quiet please".into()),
+                chat: false,
+                ..room_info(RoomStatus::Waiting, 0)
+            }],
+            changed: vec![],
+            removed: vec![],
+        })),
     ]
+}
+
+/// The walk-through's game after its first `n` moves, with the table's seq.
+fn walk_game(n: usize) -> (Game, u64) {
+    let mut g = Game::new(config(), Seat::Second, 0).unwrap();
+    let mut seq = 0;
+    for (mv, at) in WALK_MOVES.iter().zip(WALK_TIMES).take(n) {
+        let seat = g.to_act().unwrap();
+        seq += g.apply(seat, Action::place(p(mv)), at).unwrap().len() as u64;
+    }
+    (g, seq)
+}
+
+/// When Bob's connection drops in the reconnection walk-through (table
+/// milliseconds): just after his move 5.
+pub const DROP_AT: Millis = 18_000;
+
+/// What everyone at the table would get had Bob not come back: the game
+/// lost by abandonment when the grace ends (the walk-through's game after
+/// move 6).
+pub fn abandonment_event() -> ServerMsg {
+    let (mut g, seq) = walk_game(6);
+    let events = g
+        .declare_abandoned(Seat::Second, DROP_AT + walk_grace_ms())
+        .unwrap();
+    let stamped = TableEvent::stamp(&table(), seq, events, g.prompt(DROP_AT).as_ref());
+    ServerMsg::TableEvent(stamped[0].clone())
 }
 
 /// Who says what in the walk-through.
@@ -420,6 +602,229 @@ pub fn walkthrough() -> Vec<Said> {
         ));
     }
     assert!(g.is_over(), "the walk-through ends with a five");
+    out
+}
+
+/// The stamped events of `who` (in `seat`) acting at `at`, with the `act`
+/// and its `acted`, as the walk-throughs show them.
+#[allow(clippy::too_many_arguments)]
+fn walk_act(
+    out: &mut Vec<Said>,
+    g: &mut Game,
+    seq: &mut u64,
+    who: &'static str,
+    id: u64,
+    action: Action,
+    at: Millis,
+    to: &'static str,
+) -> Vec<TableEvent> {
+    out.push(Said::Client(
+        who,
+        req(
+            id,
+            ClientMsg::Act {
+                table: table(),
+                action,
+            },
+        ),
+    ));
+    let seat = g.to_act().unwrap();
+    let events = g.apply(seat, action, at).unwrap();
+    let stamped = TableEvent::stamp(&table(), *seq, events, g.prompt(at).as_ref());
+    for e in &stamped {
+        *seq = e.seq;
+        out.push(Said::Server(
+            to,
+            Envelope::push(ServerMsg::TableEvent(e.clone())),
+        ));
+    }
+    out.push(Said::Server(
+        who,
+        reply(
+            id,
+            ServerMsg::Acted {
+                table: table(),
+                seq: *seq,
+            },
+        ),
+    ));
+    stamped
+}
+
+/// Reconnecting, in the first walk-through's game: Bob's connection drops
+/// just after his move 5 (seq 5); Alice plays 6 meanwhile; Bob comes back,
+/// resumes his session and gets what he missed.
+pub fn reconnect_walkthrough() -> Vec<Said> {
+    use Said::{Client, Server};
+    let mut out = Vec::new();
+    let (mut g, mut seq) = walk_game(5);
+    assert_eq!(seq, 5);
+    out.push(Server(
+        "alice, carol",
+        Envelope::push(ServerMsg::PlayerStatus {
+            table: table(),
+            seat: Seat::Second,
+            connected: false,
+            grace_ms: Some(walk_grace_ms()),
+        }),
+    ));
+    let since = seq;
+    let missed = walk_act(
+        &mut out,
+        &mut g,
+        &mut seq,
+        "alice",
+        5,
+        Action::place(p(WALK_MOVES[5])),
+        WALK_TIMES[5],
+        "alice, carol",
+    );
+    out.push(Client("bob", req(1, hello_resuming("bob", BOB_SESSION))));
+    out.push(Server(
+        "bob",
+        reply(1, welcome_resumed(BOB_SESSION, bob(), vec![table()])),
+    ));
+    out.push(Client(
+        "bob",
+        req(
+            2,
+            ClientMsg::Watch {
+                table: table(),
+                since: Some(since),
+            },
+        ),
+    ));
+    out.push(Server(
+        "alice, bob, carol",
+        Envelope::push(ServerMsg::PlayerStatus {
+            table: table(),
+            seat: Seat::Second,
+            connected: true,
+            grace_ms: None,
+        }),
+    ));
+    for e in missed {
+        out.push(Server("bob", Envelope::push(ServerMsg::TableEvent(e))));
+    }
+    out.push(Server(
+        "bob",
+        reply(
+            2,
+            ServerMsg::Replayed {
+                table: table(),
+                since,
+                seq,
+            },
+        ),
+    ));
+    // The game goes on: Bob's move 7.
+    walk_act(
+        &mut out,
+        &mut g,
+        &mut seq,
+        "bob",
+        3,
+        Action::place(p(WALK_MOVES[6])),
+        WALK_TIMES[6],
+        "alice, bob, carol",
+    );
+    out
+}
+
+/// Chat and a rematch after the first walk-through's game (which ended at
+/// seq 10); the request ids go on from there.
+pub fn chat_rematch_walkthrough() -> Vec<Said> {
+    use Said::{Client, Server};
+    let mut out = Vec::new();
+    let (g, seq) = walk_game(WALK_MOVES.len());
+    assert!(g.is_over() && seq == 10);
+    let chat = |id, text: &str| {
+        req(
+            id,
+            ClientMsg::Chat {
+                table: table(),
+                text: text.into(),
+            },
+        )
+    };
+    let said = |channel, from: Player, text: &str| ServerMsg::Chat {
+        table: table(),
+        channel,
+        from,
+        text: text.into(),
+    };
+    out.push(Client("alice", chat(7, "gg")));
+    out.push(Server(
+        "alice",
+        reply(7, said(ChatChannel::Players, alice(), "gg")),
+    ));
+    out.push(Server(
+        "bob",
+        Envelope::push(said(ChatChannel::Players, alice(), "gg")),
+    ));
+    out.push(Client("carol", chat(3, "what a finish")));
+    out.push(Server(
+        "carol",
+        reply(3, said(ChatChannel::Spectators, carol(), "what a finish")),
+    ));
+    let offered = |seat| ServerMsg::RematchOffered {
+        table: table(),
+        seat,
+    };
+    out.push(Client("bob", req(9, ClientMsg::Rematch { table: table() })));
+    out.push(Server("bob", reply(9, offered(Seat::Second))));
+    out.push(Server("alice", Envelope::push(offered(Seat::Second))));
+    out.push(Client(
+        "alice",
+        req(8, ClientMsg::Rematch { table: table() }),
+    ));
+    out.push(Server("alice", reply(8, offered(Seat::First))));
+    out.push(Server("bob", Envelope::push(offered(Seat::First))));
+    let started = Envelope::push(ServerMsg::RematchStarted {
+        table: table(),
+        rematch: rematch_table(),
+        room: room(),
+    });
+    out.push(Server("alice, bob", started.clone()));
+    // The opener switches: Bob opened the first game, Alice opens this one.
+    let g2 = Game::new(config(), g.opener().other(), 0).unwrap();
+    let snap = |seat, spectators| {
+        Envelope::push(ServerMsg::TableSnapshot(Box::new(TableSnapshot {
+            table: rematch_table(),
+            room: room(),
+            seq: 0,
+            snapshot: g2.snapshot(0),
+            players: Players {
+                first: Some(alice()),
+                second: Some(bob()),
+            },
+            spectators,
+            seat,
+        })))
+    };
+    out.push(Server("alice", snap(Some(Seat::First), 0)));
+    out.push(Server("bob", snap(Some(Seat::Second), 0)));
+    out.push(Server("carol", started));
+    out.push(Client(
+        "carol",
+        req(
+            4,
+            ClientMsg::Watch {
+                table: rematch_table(),
+                since: None,
+            },
+        ),
+    ));
+    let mut s = snap(None, 1);
+    s.id = Some(4);
+    out.push(Server("carol", s));
+    out.push(Server(
+        "alice, bob, carol",
+        Envelope::push(ServerMsg::Spectators {
+            table: rematch_table(),
+            count: 1,
+        }),
+    ));
     out
 }
 
