@@ -238,10 +238,13 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
     }
     // Let the lobby and the tables forget this connection; the tables where
     // the session sits start its abandonment countdown.
+    let away = state.sessions.closed(&conn_state.session.id, conn);
     let _ = state.lobby.try_send(LobbyCmd::Gone {
         session: conn_state.session.id.clone(),
+        conn,
+        holder: away.is_some(),
     });
-    for t in state.sessions.closed(&conn_state.session.id, conn) {
+    for t in away.unwrap_or_default() {
         if let Some(h) = state.tables.get(&t) {
             let _ = h.try_send(TableCmd::Away {
                 session: conn_state.session.id.clone(),

@@ -107,23 +107,25 @@ impl Sessions {
     }
 
     /// The connection `conn` ended: if it still held its session, the
-    /// session becomes resumable for the grace. Returns the tables it sits
-    /// at (they hear that the player is away).
-    pub fn closed(&self, id: &SessionId, conn: u64) -> Vec<TableId> {
+    /// session becomes resumable for the grace, and the tables it sits at
+    /// are returned (they hear that the player is away). `None` when the
+    /// session had moved on to another connection (a takeover).
+    pub fn closed(&self, id: &SessionId, conn: u64) -> Option<Vec<TableId>> {
         let Ok(mut inner) = self.inner.lock() else {
-            return Vec::new();
+            return Some(Vec::new());
         };
         let Some(token) = inner.token_of.get(id).cloned() else {
-            return Vec::new();
+            return Some(Vec::new());
         };
         let grace = self.grace;
         match inner.by_token.get_mut(&token) {
             Some(e) if e.holder.as_ref().is_some_and(|o| o.conn == conn) => {
                 e.holder = None;
                 e.expires = Some(Instant::now() + grace);
-                e.tables.iter().cloned().collect()
+                Some(e.tables.iter().cloned().collect())
             }
-            _ => Vec::new(),
+            Some(_) => None,
+            None => Some(Vec::new()),
         }
     }
 

@@ -380,3 +380,41 @@ async fn a_resume_elsewhere_takes_the_session_over() {
         .unwrap();
     assert!(!w.resumed);
 }
+
+#[tokio::test]
+async fn a_takeover_keeps_the_new_connections_lobby_subscription() {
+    let server = server().await;
+    let u = url(&server);
+    let (old, w) = connect(&u, "ann").await;
+    let token = w.resume_token.unwrap();
+    let (mut new, w2) = Connection::connect_resuming(&u, Encoding::Json, Some("ann"), Some(&token))
+        .await
+        .unwrap();
+    assert!(w2.resumed);
+    new.request(ClientMsg::LobbySubscribe).await.unwrap();
+    // The old connection's end (closed with 4005) comes after the
+    // subscription; it must not take it away.
+    drop(old);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let (mut other, _) = connect(&u, "bob").await;
+    let room = match other
+        .request(ClientMsg::CreateRoom {
+            config: GameConfig::new(RuleSet::Gomoku),
+            public: true,
+            name: None,
+            chat: true,
+        })
+        .await
+        .unwrap()
+    {
+        ServerMsg::RoomCreated { room, .. } => room,
+        other => panic!("{other:?}"),
+    };
+    loop {
+        if let ServerMsg::LobbyUpdate(u) = new.next().await.unwrap().msg {
+            if u.added.iter().any(|r| r.room == room) {
+                break;
+            }
+        }
+    }
+}

@@ -291,3 +291,40 @@ async fn rematch_when_both_ask_with_the_opener_switched() {
         "{e:?}"
     );
 }
+
+#[tokio::test]
+async fn a_rematch_room_outlives_the_first_table() {
+    let server =
+        server_with(|s| s.finished_table_linger = std::time::Duration::from_millis(200)).await;
+    let mut t = table(&server, GameConfig::new(RuleSet::Freestyle), Encoding::Json).await;
+    let table = t.table.clone();
+    t.act_as(t.opener(), Action::Resign).await;
+    t.first
+        .request(ClientMsg::Rematch {
+            table: table.clone(),
+        })
+        .await
+        .unwrap();
+    t.second
+        .request(ClientMsg::Rematch {
+            table: table.clone(),
+        })
+        .await
+        .unwrap();
+    let snap = snapshot_push(&mut t.first).await;
+    assert_ne!(snap.table, table);
+    // The first table closes (its linger is over); the room, now playing
+    // the rematch, stays listed.
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    match t.second.request(ClientMsg::ListRooms).await.unwrap() {
+        ServerMsg::Rooms { rooms, .. } => {
+            let r = rooms
+                .iter()
+                .find(|r| r.room == t.room)
+                .expect("the room stays");
+            assert_eq!(r.table.as_ref(), Some(&snap.table));
+            assert_eq!(r.status, tengen_protocol::RoomStatus::Playing);
+        }
+        other => panic!("{other:?}"),
+    }
+}

@@ -71,12 +71,19 @@ pub enum LobbyCmd {
         id: Option<RequestId>,
         room: RoomId,
     },
-    /// A connection closed.
-    Gone { session: SessionId },
+    /// A connection closed. `holder`: it still held its session (not taken
+    /// over by a resume elsewhere), so the session's waiting rooms and
+    /// finished seats go too.
+    Gone {
+        session: SessionId,
+        conn: u64,
+        holder: bool,
+    },
     /// A table's game ended: the room is `finished` until its players leave.
     TableFinished { room: RoomId },
-    /// A table closed (some time after its game): its room goes.
-    TableClosed { room: RoomId },
+    /// A table closed (some time after its game): its room goes, unless a
+    /// rematch moved the room on to another table.
+    TableClosed { room: RoomId, table: TableId },
     /// A table's spectator count changed (already coalesced by the table).
     Spectators { room: RoomId, count: u32 },
     /// Both players of a finished table asked for a rematch: start it in
@@ -191,7 +198,16 @@ impl Lobby {
             LobbyCmd::Join { session, id, room } => self.join(session, id, room),
             LobbyCmd::Leave { session, id, room } => self.leave(session, id, room, false),
             LobbyCmd::Cancel { session, id, room } => self.leave(session, id, room, true),
-            LobbyCmd::Gone { session } => self.gone(&session),
+            LobbyCmd::Gone {
+                session,
+                conn,
+                holder,
+            } => {
+                self.watchers.remove(&conn);
+                if holder {
+                    self.gone(&session);
+                }
+            }
             LobbyCmd::TableFinished { room } => {
                 if let Some(r) = self.rooms.get_mut(&room) {
                     r.info.status = RoomStatus::Finished;
@@ -200,8 +216,13 @@ impl Lobby {
                     }
                 }
             }
-            LobbyCmd::TableClosed { room } => {
-                if let Some(r) = self.rooms.remove(&room) {
+            LobbyCmd::TableClosed { room, table } => {
+                if self
+                    .rooms
+                    .get(&room)
+                    .is_some_and(|r| r.info.table.as_ref() == Some(&table))
+                {
+                    let r = self.rooms.remove(&room).expect("just seen");
                     if r.public {
                         self.pending.removed(&room);
                     }
@@ -532,7 +553,6 @@ impl Lobby {
     /// A connection closed: the waiting rooms it created are cancelled, and
     /// it leaves the finished rooms it sat in.
     fn gone(&mut self, session: &SessionId) {
-        self.watchers.retain(|_, s| s.id != *session);
         let finished: Vec<(RoomId, usize)> = self
             .rooms
             .iter()

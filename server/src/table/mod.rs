@@ -261,6 +261,7 @@ impl Table {
         }
         let _ = self.lobby.try_send(LobbyCmd::TableClosed {
             room: self.room.clone(),
+            table: self.id.clone(),
         });
         metrics::gauge!(crate::metrics::TABLES).decrement(1.0);
         tracing::debug!(table = %self.id, "table closed");
