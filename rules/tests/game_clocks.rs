@@ -255,11 +255,27 @@ fn lag_credit_is_capped_and_never_runs_a_clock_backwards() {
         })
         .collect();
     assert_eq!(granted, vec![500, 100]);
-    // Credit never saves a move that arrives after the flag.
+    // Credit saves a move that arrives within it after the flag (the grace
+    // a laggy mover gets), never one beyond the cap, and never a move
+    // without credit.
     let flag = g.flag_at().unwrap();
-    assert!(
-        g.apply_with_lag(Seat::First, Action::place(p("J10")), flag, 500)
-            .is_err()
+    let before = g.clone();
+    assert!(matches!(
+        g.apply_with_lag(Seat::First, Action::place(p("J10")), flag, 0),
+        Err(tengen_rules::game::GameError::TimeUp { .. })
+    ));
+    assert!(matches!(
+        g.apply_with_lag(Seat::First, Action::place(p("J10")), flag + 500, 2_000),
+        Err(tengen_rules::game::GameError::TimeUp { .. })
+    ));
+    assert_eq!(g, before, "refusals change nothing");
+    let mut late = g.clone();
+    late.apply_with_lag(Seat::First, Action::place(p("J10")), flag + 499, 500)
+        .expect("499 ms after the flag with 500 ms of credit is on time");
+    assert_eq!(
+        late.clocks(flag + 499).unwrap().first.main_ms,
+        1,
+        "the credited move leaves 1 ms on the clock, no more"
     );
     // A non-move gets no credit.
     g.apply_with_lag(Seat::First, Action::place(p("J10")), 4_000, 0)

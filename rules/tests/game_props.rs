@@ -233,7 +233,16 @@ fn run(config: GameConfig, opener: bool, ops: Vec<(Op, u64, bool)>) -> Result<()
                     } else {
                         seat(s)
                     };
-                    let allowed = g.allowed(who, at);
+                    // A move of the seat on the clock may be saved from its
+                    // flag by its lag credit: what it may do then is what
+                    // it could do that much earlier.
+                    let allowed = match g.allowed(who, at) {
+                        a if a.is_empty() => g.allowed(
+                            who,
+                            at.saturating_sub(lag.min(g.config().lag_credit_cap_ms)),
+                        ),
+                        a => a,
+                    };
                     let r = g.apply_with_lag(who, action, at, lag);
                     if r.is_ok() {
                         prop_assert!(

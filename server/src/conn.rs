@@ -208,7 +208,11 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
                     Message::Text(t) => (bytes::Bytes::from(t), Encoding::Json),
                     Message::Binary(b) => (b, Encoding::MsgPack),
                     Message::Close(_) => break,
-                    Message::Ping(_) | Message::Pong(_) => continue,
+                    Message::Pong(p) => {
+                        outbox.record_pong(&p);
+                        continue;
+                    }
+                    Message::Ping(_) => continue,
                 };
                 if frame_encoding != encoding {
                     crate::metrics::error("unsupported_data");

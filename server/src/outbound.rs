@@ -13,7 +13,7 @@
 //! frame to the socket and flushes once per batch.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU16, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering};
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
 use bytes::Bytes;
@@ -87,6 +87,21 @@ struct Control {
     closed: AtomicBool,
     close_code: AtomicU16,
     notify: Notify,
+    /// The estimated one-way lag in microseconds (half the ping round
+    /// trip, smoothed); 0 until the first pong.
+    lag_us: AtomicU64,
+}
+
+/// The origin of ping timestamps (a ping carries its send time).
+fn epoch() -> std::time::Instant {
+    static EPOCH: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    *EPOCH.get_or_init(std::time::Instant::now)
+}
+
+/// A ping's payload: its send time, in microseconds since [`epoch`].
+fn ping_payload() -> Bytes {
+    let us = epoch().elapsed().as_micros() as u64;
+    Bytes::copy_from_slice(&us.to_be_bytes())
 }
 
 /// The sending side of one connection's queue.
@@ -112,6 +127,7 @@ pub fn channel(conn: u64, encoding: Encoding, capacity: usize) -> (Outbox, Inbox
         closed: AtomicBool::new(false),
         close_code: AtomicU16::new(CloseCode::Normal.code()),
         notify: Notify::new(),
+        lag_us: AtomicU64::new(0),
     });
     (
         Outbox {
@@ -166,6 +182,29 @@ impl Outbox {
         }
     }
 
+    /// A pong arrived with `payload` (the ping's send time): the round trip
+    /// updates the lag estimate (half of it, smoothed 1:3 with the last).
+    pub fn record_pong(&self, payload: &[u8]) {
+        let Ok(sent) = <[u8; 8]>::try_from(payload) else {
+            return;
+        };
+        let now = epoch().elapsed().as_micros() as u64;
+        let rtt = now.saturating_sub(u64::from_be_bytes(sent));
+        let sample = rtt / 2;
+        let old = self.control.lag_us.load(Ordering::Relaxed);
+        let new = if old == 0 {
+            sample
+        } else {
+            (3 * old + sample) / 4
+        };
+        self.control.lag_us.store(new, Ordering::Relaxed);
+    }
+
+    /// The connection's estimated one-way lag, in milliseconds.
+    pub fn lag_ms(&self) -> u64 {
+        self.control.lag_us.load(Ordering::Relaxed) / 1000
+    }
+
     pub fn is_closed(&self) -> bool {
         self.control.closed.load(Ordering::Acquire) || self.tx.is_closed()
     }
@@ -188,8 +227,8 @@ impl Inbox {
     where
         S: Sink<Message> + Unpin,
     {
+        // The first tick is at once: the lag estimate starts early.
         let mut ping = tokio::time::interval(ping_every);
-        ping.tick().await;
         loop {
             tokio::select! {
                 biased;
@@ -212,7 +251,7 @@ impl Inbox {
                     }
                 }
                 _ = ping.tick() => {
-                    if sink.send(Message::Ping(Bytes::new())).await.is_err() {
+                    if sink.send(Message::Ping(ping_payload())).await.is_err() {
                         return WriterEnd::Gone;
                     }
                 }

@@ -27,7 +27,8 @@ pub struct Settings {
     /// tungstenite's read buffer per connection (the default, 128 KiB, would
     /// cost ~135 KiB per idle socket).
     pub read_buffer_bytes: usize,
-    /// How often the server pings an idle connection.
+    /// How often the server pings each connection (the round trips are
+    /// its lag estimate; a silent peer is noticed by the idle timeout).
     pub ping_interval: Duration,
     /// How long a game may wait for a seat's first action before it is
     /// aborted (RULES.md §7: a side that never moves).
@@ -58,7 +59,7 @@ impl Default for Settings {
             outbound_queue: 256,
             table_mailbox: 256,
             read_buffer_bytes: 8 * 1024,
-            ping_interval: Duration::from_secs(20),
+            ping_interval: Duration::from_secs(10),
             first_move_timeout: Duration::from_secs(60),
             coalesce_interval: Duration::from_millis(250),
             finished_table_linger: Duration::from_secs(600),

@@ -24,7 +24,7 @@ use tengen_protocol::{
     Envelope, ErrorBody, ErrorCode, Players, RequestId, RoomId, ServerFrame, ServerMsg, SessionId,
     TableEvent, TableId, TableSnapshot,
 };
-use tengen_rules::game::{Action, ActionKind, Event, Game, GameConfig, Millis, Seat};
+use tengen_rules::game::{Action, ActionKind, Event, Game, GameConfig, GameError, Millis, Seat};
 use tokio::sync::mpsc;
 use tokio::time::sleep_until;
 
@@ -33,6 +33,7 @@ use crate::lobby::{LobbyCmd, LobbyHandle};
 use crate::outbound::{Outbox, Shared};
 use crate::sessions::Sessions;
 
+mod lag;
 mod resume;
 mod social;
 use crate::settings::Settings;
@@ -171,6 +172,8 @@ struct Table {
     chat_rate: HashMap<u64, (f64, Instant)>,
     /// The latest events, for replay to a resuming client.
     log: VecDeque<TableEvent>,
+    /// Each seat's lag-compensation quota ([`lag`]).
+    quota: [Millis; 2],
     /// When the seat to act must have acted, while some seat has never
     /// acted (then the game is aborted).
     first_action_due: Option<Instant>,
@@ -221,6 +224,7 @@ pub fn spawn(start: Start) -> Result<(), tengen_rules::game::ConfigError> {
         chat: start.chat,
         chat_rate: HashMap::new(),
         log: VecDeque::new(),
+        quota: [lag::QUOTA_MAX_MS; 2],
     };
     metrics::gauge!(crate::metrics::TABLES).increment(1.0);
     tokio::spawn(table.run(rx));
@@ -268,7 +272,11 @@ impl Table {
     }
 
     fn next_deadline(&self) -> Option<Instant> {
-        let game = self.game.next_deadline().map(|ms| self.instant(ms));
+        // The flag is called only after the grace lag compensation allows.
+        let game = match (self.game.next_deadline(), self.game.flag_at()) {
+            (Some(next), Some(flag)) if next == flag => self.flag_deadline(),
+            (next, _) => next.map(|ms| self.instant(ms)),
+        };
         let away = self.seats.iter().filter_map(|s| s.away_until).min();
         [
             game,
@@ -285,7 +293,7 @@ impl Table {
     /// Handles whatever is due at `now`; true when the table should close.
     fn on_deadline(&mut self, now: Instant) -> bool {
         let ms = self.now_ms(now);
-        let events = self.game.tick(ms);
+        let events = self.tick_guarded(ms);
         self.broadcast(events, ms);
         if self.first_action_due.is_some_and(|t| t <= now) {
             self.first_action_due = None;
@@ -439,12 +447,10 @@ impl Table {
             return;
         };
         let ms = self.now_ms(Instant::now());
-        // Let time act first: a flag that fell before this input ends the
-        // game, and the input is then refused as after the end.
-        let due = self.game.tick(ms);
-        self.broadcast(due, ms);
-        match self.game.apply(seat, action, ms) {
+        let credit = self.credit_for(seat);
+        match self.game.apply_with_lag(seat, action, ms, credit) {
             Ok(events) => {
+                self.settle_quota(seat, &action);
                 if action.kind() != ActionKind::Resign {
                     self.first_action_due = self
                         .game
@@ -464,6 +470,11 @@ impl Table {
                     .record(received.elapsed().as_secs_f64());
             }
             Err(e) => {
+                // Too late even with its credit: the flag falls now.
+                if matches!(e, GameError::TimeUp { .. }) {
+                    let due = self.tick_guarded(ms);
+                    self.broadcast(due, ms);
+                }
                 crate::metrics::error("game");
                 outbox.send_msg(&ServerFrame::error(id, ErrorBody::game(e)));
             }

@@ -18,7 +18,13 @@ impl Game {
 
     /// What refuses any input at `now`: the end, time running backwards, a
     /// flag that has fallen.
-    pub(super) fn precheck(&self, now: Millis) -> Result<(), GameError> {
+    /// [`Game::precheck`] with the flag judged `credit` earlier: a move
+    /// whose lag credit takes it back before the flag is on time.
+    pub(super) fn precheck_with_credit(
+        &self,
+        now: Millis,
+        credit: Millis,
+    ) -> Result<(), GameError> {
         if self.is_over() {
             return Err(GameError::GameOver);
         }
@@ -28,10 +34,14 @@ impl Game {
                 last: self.last_at,
             });
         }
-        if let Some(seat) = self.clocks.flagged(now) {
+        if let Some(seat) = self.clocks.flagged(now.saturating_sub(credit)) {
             return Err(GameError::TimeUp { seat });
         }
         Ok(())
+    }
+
+    pub(super) fn precheck(&self, now: Millis) -> Result<(), GameError> {
+        self.precheck_with_credit(now, 0)
     }
 
     /// `seat` must be the one asked to place a stone (Swap2's second player

@@ -393,7 +393,10 @@ impl Game {
     /// room and by the time actually elapsed; the record keeps the credit
     /// granted, zero when the clock was not pressed.
     /// An input at or after the running seat's flag instant is refused with
-    /// [`GameError::TimeUp`]: the server then calls [`Game::tick`].
+    /// [`GameError::TimeUp`] (the server then calls [`Game::tick`]), except
+    /// a move of that seat whose lag credit puts it before the flag: the
+    /// credit is the grace a laggy mover gets, never more than the room's
+    /// cap nor than the time the move took.
     pub fn apply_with_lag(
         &mut self,
         seat: Seat,
@@ -401,10 +404,31 @@ impl Game {
         now: Millis,
         lag_ms: Millis,
     ) -> Result<Vec<Event>, GameError> {
-        self.precheck(now)?;
-        let credit = self
-            .clocks
-            .credit(now, lag_ms, self.config.lag_credit_cap_ms);
+        // The credit counts only if the action may press the clock (end the
+        // turn); draw answers, claims, resignations and aborts never do.
+        let may_press = !matches!(
+            action,
+            Action::OfferDraw
+                | Action::AcceptDraw
+                | Action::DeclineDraw
+                | Action::ClaimForbidden
+                | Action::Resign
+                | Action::Abort
+        );
+        let credit = if may_press && self.clocks.running() == Some(seat) {
+            self.clocks
+                .credit(now, lag_ms, self.config.lag_credit_cap_ms)
+        } else {
+            0
+        };
+        // A move of the seat on the clock is on time if it is once its lag
+        // credit is taken off: that is the grace the credit allows (a server
+        // delays its flag call by as much).
+        self.precheck_with_credit(now, credit)?;
+        // On time only thanks to the credit: the action must then end the
+        // turn (a move that is credited); anything else is undone below.
+        let late = self.clocks.flagged(now);
+        let backup = late.map(|_| self.clone());
         let clock_before = (self.clocks.running(), self.clocks.since());
         let events = match action {
             Action::Place { point, offer_draw } => {
@@ -446,18 +470,13 @@ impl Game {
                 ev
             }
         };
-        // The credit counts only if the action pressed the clock (ended the
-        // turn); draw answers, claims, resignations and aborts never do.
-        let may_press = !matches!(
-            action,
-            Action::OfferDraw
-                | Action::AcceptDraw
-                | Action::DeclineDraw
-                | Action::ClaimForbidden
-                | Action::Resign
-                | Action::Abort
-        );
         let pressed = (self.clocks.running(), self.clocks.since()) != clock_before;
+        if let (Some(seat), Some(backup)) = (late, backup) {
+            if !(may_press && pressed) {
+                *self = backup;
+                return Err(GameError::TimeUp { seat });
+            }
+        }
         let granted = if may_press && pressed { credit } else { 0 };
         self.log(
             now,
