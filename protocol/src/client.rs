@@ -107,6 +107,21 @@ pub enum ClientMsg {
     /// rematch. Answered by `rematch_offered`; when both have offered, a new
     /// game starts at a new table with the opener switched.
     Rematch { table: TableId },
+    /// Challenges the player online under `player` (its exact name) to a
+    /// game: a private room is created for you as with `create_room`
+    /// (answered by `room_created`), and the player is sent `challenged`.
+    /// They accept with `join_room` or refuse with `decline_challenge`; you
+    /// may withdraw with `cancel_room`.
+    Challenge {
+        player: String,
+        config: GameConfig,
+        /// Table chat on (`true`, the default) or off.
+        #[serde(default = "yes", skip_serializing_if = "is_true")]
+        chat: bool,
+    },
+    /// Refuses a challenge; answered by `room_cancelled` (reason
+    /// `declined`), which the challenger gets too.
+    DeclineChallenge { room: RoomId },
 }
 
 fn yes() -> bool {
@@ -118,16 +133,9 @@ fn is_true(b: &bool) -> bool {
 }
 
 /// Type names kept for later versions: `login`, `register`, `logout`,
-/// `queue` / `unqueue` (matchmaking), `challenge`. No message of this
-/// version uses them.
-pub const RESERVED_CLIENT_TYPES: &[&str] = &[
-    "login",
-    "register",
-    "logout",
-    "queue",
-    "unqueue",
-    "challenge",
-];
+/// `queue` / `unqueue` (matchmaking). No message of this version uses
+/// them.
+pub const RESERVED_CLIENT_TYPES: &[&str] = &["login", "register", "logout", "queue", "unqueue"];
 
 impl ClientMsg {
     /// Every `type` of this version, in documentation order.
@@ -147,6 +155,8 @@ impl ClientMsg {
         "snapshot",
         "chat",
         "rematch",
+        "challenge",
+        "decline_challenge",
     ];
 
     /// This message's `type`.
@@ -167,6 +177,8 @@ impl ClientMsg {
             ClientMsg::Snapshot { .. } => "snapshot",
             ClientMsg::Chat { .. } => "chat",
             ClientMsg::Rematch { .. } => "rematch",
+            ClientMsg::Challenge { .. } => "challenge",
+            ClientMsg::DeclineChallenge { .. } => "decline_challenge",
         }
     }
 
@@ -189,6 +201,7 @@ impl ClientMsg {
                 check_text("name", n, MAX_ROOM_NAME_CHARS)
             }
             ClientMsg::Chat { text, .. } => check_text("text", text, MAX_CHAT_CHARS),
+            ClientMsg::Challenge { player, .. } => check_text("player", player, MAX_NAME_CHARS),
             _ => Ok(()),
         }
     }

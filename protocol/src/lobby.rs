@@ -116,6 +116,8 @@ pub enum CancelReason {
     Expired,
     /// The server is shutting down.
     Shutdown,
+    /// The challenged player declined (`decline_challenge`).
+    Declined,
     /// A reason this version does not know (a newer server's). Never sent.
     #[serde(other)]
     Other,

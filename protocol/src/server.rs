@@ -9,7 +9,7 @@
 //! fields it does not know.
 
 use serde::{Deserialize, Serialize};
-use tengen_rules::game::{Event, Prompt, Seat, Snapshot};
+use tengen_rules::game::{Event, GameConfig, Prompt, Seat, Snapshot};
 
 use crate::error::ErrorBody;
 use crate::ids::{RoomId, SessionId, TableId};
@@ -195,6 +195,14 @@ pub enum ServerMsg {
         rematch: TableId,
         room: RoomId,
     },
+    /// Push: `from` challenges you to a game in the private room `room`
+    /// with this configuration. Accept with `join_room`, refuse with
+    /// `decline_challenge`.
+    Challenged {
+        room: RoomId,
+        from: Player,
+        config: GameConfig,
+    },
 }
 
 /// Type names kept for later versions: `logged_in`, `registered`,
@@ -224,6 +232,7 @@ impl ServerMsg {
         "chat",
         "rematch_offered",
         "rematch_started",
+        "challenged",
     ];
 
     /// This message's `type`.
@@ -249,6 +258,7 @@ impl ServerMsg {
             ServerMsg::Chat { .. } => "chat",
             ServerMsg::RematchOffered { .. } => "rematch_offered",
             ServerMsg::RematchStarted { .. } => "rematch_started",
+            ServerMsg::Challenged { .. } => "challenged",
         }
     }
 

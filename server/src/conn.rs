@@ -428,6 +428,22 @@ fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], received: Instant)
             };
             to_table(state, outbox, id, &table, cmd);
         }
+        ClientMsg::Challenge {
+            player,
+            config,
+            chat,
+        } => to_lobby(LobbyCmd::Challenge {
+            session: session.clone(),
+            id,
+            player,
+            config,
+            chat,
+        }),
+        ClientMsg::DeclineChallenge { room } => to_lobby(LobbyCmd::DeclineChallenge {
+            session: session.clone(),
+            id,
+            room,
+        }),
         ClientMsg::Rematch { table } => {
             let cmd = TableCmd::Rematch {
                 session: session.clone(),

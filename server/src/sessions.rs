@@ -30,6 +30,8 @@ struct Entry {
 struct Inner {
     by_token: HashMap<String, Entry>,
     token_of: HashMap<SessionId, String>,
+    /// Names in use by live (connected or resumable) sessions: each unique.
+    names: HashMap<String, SessionId>,
     last_purge: Option<Instant>,
 }
 
@@ -84,6 +86,8 @@ impl Sessions {
         }
         let id = SessionId::from_u64(rand::random());
         let token = format!("{:032x}", rand::random::<u128>());
+        let name = inner.unique_name(name);
+        inner.names.insert(name.clone(), id.clone());
         let player = Player { name, guest: true };
         inner.token_of.insert(id.clone(), token.clone());
         inner.by_token.insert(
@@ -146,6 +150,15 @@ impl Sessions {
         }
     }
 
+    /// The session online (connected now) under `name`, with its outbox.
+    pub fn online(&self, name: &str) -> Option<(SessionId, Player, Outbox)> {
+        let inner = self.inner.lock().ok()?;
+        let id = inner.names.get(name)?;
+        let e = inner.by_token.get(inner.token_of.get(id)?)?;
+        let outbox = e.holder.clone()?;
+        Some((e.id.clone(), e.player.clone(), outbox))
+    }
+
     /// Live sessions (for tests and metrics).
     pub fn len(&self) -> usize {
         self.inner.lock().map_or(0, |i| i.by_token.len())
@@ -176,8 +189,26 @@ impl Inner {
         for t in gone {
             if let Some(e) = self.by_token.remove(&t) {
                 self.token_of.remove(&e.id);
+                self.names.remove(&e.player.name);
             }
         }
+    }
+
+    /// `wanted`, or `wanted-2`, `wanted-3`, ... if a live session has it
+    /// (within the name's length limit).
+    fn unique_name(&self, wanted: String) -> String {
+        if !self.names.contains_key(&wanted) {
+            return wanted;
+        }
+        (2u32..)
+            .map(|n| {
+                let suffix = format!("-{n}");
+                let keep = tengen_protocol::limits::MAX_NAME_CHARS - suffix.chars().count();
+                let base: String = wanted.chars().take(keep).collect();
+                base + &suffix
+            })
+            .find(|c| !self.names.contains_key(c))
+            .expect("some suffix is free")
     }
 }
 

@@ -328,3 +328,103 @@ async fn a_rematch_room_outlives_the_first_table() {
         other => panic!("{other:?}"),
     }
 }
+
+#[tokio::test]
+async fn challenges_to_a_named_player() {
+    let server = server().await;
+    let mut ann = client(&server, "ann", Encoding::Json).await;
+    let mut bob = client(&server, "bob", Encoding::MsgPack).await;
+    let mut carl = client(&server, "carl", Encoding::Json).await;
+    // Names are unique among the sessions online.
+    let (_bob2, w) = tengen_client::Connection::connect(&url(&server), Encoding::Json, Some("bob"))
+        .await
+        .unwrap();
+    assert_eq!(w.player.name, "bob-2");
+    let challenge = |player: &str| ClientMsg::Challenge {
+        player: player.into(),
+        config: GameConfig::new(RuleSet::Gomoku),
+        chat: true,
+    };
+    assert_eq!(
+        refused(ann.request(challenge("nobody")).await),
+        ErrorCode::NotFound
+    );
+    assert_eq!(
+        refused(ann.request(challenge("ann")).await),
+        ErrorCode::BadRequest
+    );
+    // Bob is challenged, and declines.
+    let room = match ann.request(challenge("bob")).await.unwrap() {
+        ServerMsg::RoomCreated { room, seat } => {
+            assert_eq!(seat, Seat::First);
+            room
+        }
+        other => panic!("{other:?}"),
+    };
+    let f = bob
+        .next_matching(|m| matches!(m, ServerMsg::Challenged { .. }))
+        .await
+        .unwrap();
+    let ServerMsg::Challenged {
+        room: r,
+        from,
+        config,
+    } = f.msg
+    else {
+        unreachable!()
+    };
+    assert_eq!(
+        (r.clone(), from.name.as_str(), config.rule_set),
+        (room.clone(), "ann", RuleSet::Gomoku)
+    );
+    // Only Bob may take it up; nobody else may decline it.
+    assert_eq!(
+        refused(
+            carl.request(ClientMsg::JoinRoom { room: room.clone() })
+                .await
+        ),
+        ErrorCode::NotFound
+    );
+    assert_eq!(
+        refused(
+            carl.request(ClientMsg::DeclineChallenge { room: room.clone() })
+                .await
+        ),
+        ErrorCode::NotFound
+    );
+    assert!(matches!(
+        bob.request(ClientMsg::DeclineChallenge { room: room.clone() })
+            .await
+            .unwrap(),
+        ServerMsg::RoomCancelled {
+            reason: tengen_protocol::CancelReason::Declined,
+            ..
+        }
+    ));
+    let f = ann
+        .next_matching(|m| matches!(m, ServerMsg::RoomCancelled { .. }))
+        .await
+        .unwrap();
+    assert!(
+        matches!(f.msg, ServerMsg::RoomCancelled { room: ref r2, reason: tengen_protocol::CancelReason::Declined } if *r2 == room)
+    );
+    // Challenged again, Bob accepts by joining: the game starts.
+    let room = match ann.request(challenge("bob")).await.unwrap() {
+        ServerMsg::RoomCreated { room, .. } => room,
+        other => panic!("{other:?}"),
+    };
+    bob.next_matching(|m| matches!(m, ServerMsg::Challenged { .. }))
+        .await
+        .unwrap();
+    assert!(matches!(
+        bob.request(ClientMsg::JoinRoom { room }).await.unwrap(),
+        ServerMsg::Joined {
+            seat: Seat::Second,
+            ..
+        }
+    ));
+    let a = snapshot_push(&mut ann).await;
+    let b = snapshot_push(&mut bob).await;
+    assert_eq!(a.table, b.table);
+    assert_eq!(a.snapshot.config.rule_set, RuleSet::Gomoku);
+}

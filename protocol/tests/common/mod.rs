@@ -217,6 +217,15 @@ pub fn client_examples() -> Vec<ClientFrame> {
                 chat: false,
             },
         ),
+        req(
+            18,
+            ClientMsg::Challenge {
+                player: "bob".into(),
+                config: config(),
+                chat: true,
+            },
+        ),
+        req(19, ClientMsg::DeclineChallenge { room: room() }),
     ]
 }
 
@@ -393,6 +402,18 @@ pub fn server_examples() -> Vec<ServerFrame> {
             changed: vec![],
             removed: vec![],
         })),
+        Envelope::push(ServerMsg::Challenged {
+            room: room(),
+            from: alice(),
+            config: config(),
+        }),
+        reply(
+            19,
+            ServerMsg::RoomCancelled {
+                room: room(),
+                reason: CancelReason::Declined,
+            },
+        ),
     ]
 }
 

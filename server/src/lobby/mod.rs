@@ -61,6 +61,18 @@ pub enum LobbyCmd {
         id: Option<RequestId>,
         room: RoomId,
     },
+    Challenge {
+        session: Session,
+        id: Option<RequestId>,
+        player: String,
+        config: GameConfig,
+        chat: bool,
+    },
+    DeclineChallenge {
+        session: Session,
+        id: Option<RequestId>,
+        room: RoomId,
+    },
     Leave {
         session: Session,
         id: Option<RequestId>,
@@ -114,6 +126,8 @@ impl LobbyHandle {
 struct Room {
     info: RoomInfo,
     public: bool,
+    /// For a challenge: the only session that may join.
+    challenged: Option<SessionId>,
     /// The sessions seated, by seat (the creator sits first).
     seats: [Option<Session>; 2],
 }
@@ -194,8 +208,18 @@ impl Lobby {
                 public,
                 name,
                 chat,
-            } => self.create(session, id, config, public, name, chat),
+            } => {
+                self.create(session, id, config, public, name, chat);
+            }
             LobbyCmd::Join { session, id, room } => self.join(session, id, room),
+            LobbyCmd::Challenge {
+                session,
+                id,
+                player,
+                config,
+                chat,
+            } => self.challenge(session, id, player, config, chat),
+            LobbyCmd::DeclineChallenge { session, id, room } => self.decline(session, id, room),
             LobbyCmd::Leave { session, id, room } => self.leave(session, id, room, false),
             LobbyCmd::Cancel { session, id, room } => self.leave(session, id, room, true),
             LobbyCmd::Gone {
@@ -273,17 +297,19 @@ impl Lobby {
         public: bool,
         name: Option<String>,
         chat: bool,
-    ) {
+    ) -> Option<RoomId> {
         if let Err(e) = config.validate() {
-            return refuse(&session, id, ErrorCode::InvalidConfig, e.to_string());
+            refuse(&session, id, ErrorCode::InvalidConfig, e.to_string());
+            return None;
         }
         if self.seats_of(&session.id) >= self.settings.limits.max_seats as usize {
-            return refuse(
+            refuse(
                 &session,
                 id,
                 ErrorCode::AlreadySeated,
                 "you already sit in as many rooms as allowed".into(),
             );
+            return None;
         }
         let room = RoomId::from_u64(rand::random());
         let info = RoomInfo {
@@ -311,13 +337,80 @@ impl Lobby {
             },
         );
         self.rooms.insert(
-            room,
+            room.clone(),
             Room {
                 info,
                 public,
+                challenged: None,
                 seats: [Some(session), None],
             },
         );
+        Some(room)
+    }
+
+    /// A challenge: a private room for the challenger that only the named
+    /// player (online now) may join; they hear of it at once.
+    fn challenge(
+        &mut self,
+        session: Session,
+        id: Option<RequestId>,
+        player: String,
+        config: GameConfig,
+        chat: bool,
+    ) {
+        let Some((target, _, outbox)) = self.sessions.online(&player) else {
+            return refuse(
+                &session,
+                id,
+                ErrorCode::NotFound,
+                format!("nobody called {player} is online"),
+            );
+        };
+        if target == session.id {
+            return refuse(
+                &session,
+                id,
+                ErrorCode::BadRequest,
+                "you cannot challenge yourself".into(),
+            );
+        }
+        let from = session.player.clone();
+        let Some(room) = self.create(session, id, config.clone(), false, None, chat) else {
+            return;
+        };
+        if let Some(r) = self.rooms.get_mut(&room) {
+            r.challenged = Some(target);
+        }
+        outbox.send_msg(&Envelope::push(ServerMsg::Challenged {
+            room,
+            from,
+            config,
+        }));
+    }
+
+    /// The challenged player refuses: the room goes, and the challenger
+    /// hears why.
+    fn decline(&mut self, session: Session, id: Option<RequestId>, room_id: RoomId) {
+        let mine = self.rooms.get(&room_id).is_some_and(|r| {
+            r.challenged.as_ref() == Some(&session.id) && r.info.status == RoomStatus::Waiting
+        });
+        if !mine {
+            return refuse(
+                &session,
+                id,
+                ErrorCode::NotFound,
+                format!("no challenge {room_id} for you"),
+            );
+        }
+        reply(
+            &session,
+            id,
+            ServerMsg::RoomCancelled {
+                room: room_id.clone(),
+                reason: CancelReason::Declined,
+            },
+        );
+        self.remove(&room_id, CancelReason::Declined, Some(&session.id));
     }
 
     fn join(&mut self, session: Session, id: Option<RequestId>, room_id: RoomId) {
@@ -337,6 +430,14 @@ impl Lobby {
                 id,
                 ErrorCode::AlreadySeated,
                 "you sit in this room".into(),
+            );
+        }
+        if room.challenged.as_ref().is_some_and(|c| *c != session.id) {
+            return refuse(
+                &session,
+                id,
+                ErrorCode::NotFound,
+                format!("no room {room_id} for you"),
             );
         }
         if room.info.status != RoomStatus::Waiting || room.seats[1].is_some() {
