@@ -269,6 +269,18 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
         outbox.close(CloseCode::Normal);
         let _ = timeout(Duration::from_secs(5), writer).await;
     }
+    // The closing handshake: read (and drop) what the peer still sends
+    // until its close frame or end of stream, briefly. Closing the socket
+    // on unread data would reset the connection, and the peer could lose
+    // the close frame (and the error before it) that says why.
+    let _ = timeout(Duration::from_secs(1), async {
+        while let Some(Ok(m)) = stream.next().await {
+            if matches!(m, Message::Close(_)) {
+                break;
+            }
+        }
+    })
+    .await;
 }
 
 struct ConnState {

@@ -21,6 +21,10 @@ struct Args {
     /// Directory for durable state.
     #[arg(long, env = "TENGEN_DATA_DIR", default_value = "tengen-data")]
     data_dir: PathBuf,
+    /// WebSocket read buffer per connection, in bytes (larger frames still
+    /// arrive: the buffer grows for them).
+    #[arg(long, env = "TENGEN_READ_BUFFER", default_value_t = 4096)]
+    read_buffer_bytes: usize,
 }
 
 #[tokio::main]
@@ -36,6 +40,7 @@ async fn main() -> anyhow::Result<()> {
     let settings = Settings {
         listen: args.listen,
         data_dir: args.data_dir,
+        read_buffer_bytes: args.read_buffer_bytes.clamp(1024, 64 * 1024),
         ..Settings::default()
     };
     let server = Server::start(settings)

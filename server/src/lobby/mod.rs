@@ -138,6 +138,9 @@ struct Lobby {
     sessions: Sessions,
     handle: LobbyHandle,
     rooms: BTreeMap<RoomId, Room>,
+    /// The rooms each session sits in (so seat limits and a session's
+    /// departure cost O(its rooms), not a scan of every room).
+    seated: HashMap<SessionId, Vec<RoomId>>,
     watchers: HashMap<u64, Session>,
     pending: Pending,
 }
@@ -156,6 +159,7 @@ pub fn spawn(
         sessions,
         handle: handle.clone(),
         rooms: BTreeMap::new(),
+        seated: HashMap::new(),
         watchers: HashMap::new(),
         pending: Pending::default(),
     };
@@ -246,9 +250,10 @@ impl Lobby {
                     .get(&room)
                     .is_some_and(|r| r.info.table.as_ref() == Some(&table))
                 {
-                    let r = self.rooms.remove(&room).expect("just seen");
-                    if r.public {
-                        self.pending.removed(&room);
+                    if let Some(r) = self.take_room(&room) {
+                        if r.public {
+                            self.pending.removed(&room);
+                        }
                     }
                 }
             }
@@ -283,10 +288,32 @@ impl Lobby {
 
     /// Rooms and games `session` sits in.
     fn seats_of(&self, session: &SessionId) -> usize {
-        self.rooms
-            .values()
-            .filter(|r| r.seats.iter().flatten().any(|s| s.id == *session))
-            .count()
+        self.seated.get(session).map_or(0, Vec::len)
+    }
+
+    fn sit(&mut self, session: &SessionId, room: &RoomId) {
+        self.seated
+            .entry(session.clone())
+            .or_default()
+            .push(room.clone());
+    }
+
+    fn unsit(&mut self, session: &SessionId, room: &RoomId) {
+        if let Some(rooms) = self.seated.get_mut(session) {
+            rooms.retain(|r| r != room);
+            if rooms.is_empty() {
+                self.seated.remove(session);
+            }
+        }
+    }
+
+    /// Removes a room from the lobby and its players' seats.
+    fn take_room(&mut self, room_id: &RoomId) -> Option<Room> {
+        let room = self.rooms.remove(room_id)?;
+        for s in room.seats.iter().flatten() {
+            self.unsit(&s.id, room_id);
+        }
+        Some(room)
     }
 
     fn create(
@@ -336,6 +363,7 @@ impl Lobby {
                 seat: Seat::First,
             },
         );
+        self.sit(&session.id, &room);
         self.rooms.insert(
             room.clone(),
             Room {
@@ -465,6 +493,7 @@ impl Lobby {
             },
         );
         room.info.players.second = Some(session.player.clone());
+        let joiner = session.id.clone();
         room.seats[1] = Some(session);
         let seats = [
             room.seats[0].clone().expect("the creator sits first"),
@@ -475,6 +504,7 @@ impl Lobby {
         } else {
             Seat::Second
         };
+        self.sit(&joiner, &room_id);
         self.start_table(&room_id, seats, opener, TableId::from_u64(rand::random()));
     }
 
@@ -641,12 +671,16 @@ impl Lobby {
         let Some(room) = self.rooms.get_mut(room_id) else {
             return;
         };
-        room.seats[seat] = None;
-        if room.seats.iter().all(Option::is_none) {
-            let public = room.public;
-            self.rooms.remove(room_id);
-            if public {
-                self.pending.removed(room_id);
+        let Some(left) = room.seats[seat].take() else {
+            return;
+        };
+        let empty = room.seats.iter().all(Option::is_none);
+        self.unsit(&left.id, room_id);
+        if empty {
+            if let Some(room) = self.take_room(room_id) {
+                if room.public {
+                    self.pending.removed(room_id);
+                }
             }
         }
     }
@@ -654,38 +688,29 @@ impl Lobby {
     /// A connection closed: the waiting rooms it created are cancelled, and
     /// it leaves the finished rooms it sat in.
     fn gone(&mut self, session: &SessionId) {
-        let finished: Vec<(RoomId, usize)> = self
-            .rooms
-            .iter()
-            .filter(|(_, r)| r.info.status == RoomStatus::Finished)
-            .filter_map(|(id, r)| {
-                r.seats
-                    .iter()
-                    .position(|s| s.as_ref().is_some_and(|s| s.id == *session))
-                    .map(|seat| (id.clone(), seat))
-            })
-            .collect();
-        for (room, seat) in finished {
-            self.vacate(&room, seat);
-        }
-        let mine: Vec<RoomId> = self
-            .rooms
-            .iter()
-            .filter(|(_, r)| {
-                r.info.status == RoomStatus::Waiting
-                    && r.seats[0].as_ref().is_some_and(|s| s.id == *session)
-            })
-            .map(|(id, _)| id.clone())
-            .collect();
-        for room in mine {
-            self.remove(&room, CancelReason::CreatorGone, Some(session));
+        let rooms = self.seated.get(session).cloned().unwrap_or_default();
+        for room_id in rooms {
+            let Some(room) = self.rooms.get(&room_id) else {
+                continue;
+            };
+            let seat = room
+                .seats
+                .iter()
+                .position(|s| s.as_ref().is_some_and(|s| s.id == *session));
+            match (room.info.status, seat) {
+                (RoomStatus::Finished, Some(seat)) => self.vacate(&room_id, seat),
+                (RoomStatus::Waiting, Some(0)) => {
+                    self.remove(&room_id, CancelReason::CreatorGone, Some(session))
+                }
+                _ => {}
+            }
         }
     }
 
     /// Removes a room, telling its players why (all but `told`, who got a
     /// reply already or is gone).
     fn remove(&mut self, room_id: &RoomId, reason: CancelReason, told: Option<&SessionId>) {
-        if let Some(room) = self.rooms.remove(room_id) {
+        if let Some(room) = self.take_room(room_id) {
             for s in room.seats.iter().flatten().filter(|s| Some(&s.id) != told) {
                 reply(
                     s,
