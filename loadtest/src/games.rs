@@ -287,6 +287,12 @@ impl Slot {
     }
 }
 
+fn table_hash(t: &TableId) -> u64 {
+    t.as_str().bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+    })
+}
+
 /// A move this player is due to send.
 struct Due {
     table: TableId,
@@ -301,6 +307,7 @@ struct Player<'a> {
     me: Seat,
     script: Arc<Script>,
     due_book: Arc<DueBook>,
+    slot: usize,
 }
 
 /// How a game ended for one player.
@@ -317,6 +324,7 @@ impl<'a> Player<'a> {
             me,
             script: ctx.plan.script.clone(),
             due_book: slot.due.clone(),
+            slot: slot.n,
         }
     }
 
@@ -428,7 +436,7 @@ impl<'a> Player<'a> {
                 let table = TableId::from_u64(((slot.n as u64) << 24) | serial);
                 slot.due.start(&table, self.script.len());
                 self.ctx.stats().games_started += 1;
-                let at_us = self.ctx.clock.now_us() + self.interval_us();
+                let at_us = self.ctx.clock.now_us() + self.first_delay_us(serial);
                 next = Some(Due {
                     table,
                     number: 1,
@@ -449,13 +457,30 @@ impl<'a> Player<'a> {
         }
     }
 
-    /// The move `prompt` asks of this player, due one interval after `now`.
+    /// How long after its start a game's first move is due: a fixed
+    /// fraction of the interval per slot and game, so that games that all
+    /// started in the same second do not all move in the same millisecond
+    /// ever after (a real crowd's moves are spread out, not synchronised).
+    fn first_delay_us(&self, game: u64) -> u64 {
+        let mut z = (self.slot as u64) << 32 | game;
+        z = (z ^ (z >> 33)).wrapping_mul(0xff51_afd7_ed55_8ccd);
+        z ^= z >> 33;
+        self.interval_us() / 2 + z % self.interval_us().max(1)
+    }
+
+    /// The move `prompt` asks of this player, due one interval after `now`
+    /// (a game's first move: see [`Player::first_delay_us`]).
     fn my_move(&self, table: &TableId, prompt: &Prompt, now: u64) -> Option<Due> {
         match prompt.task {
             Task::Place { move_number, .. } if prompt.seat == self.me => Some(Due {
                 table: table.clone(),
                 number: move_number,
-                at_us: now + self.interval_us(),
+                at_us: now
+                    + if move_number == 1 {
+                        self.first_delay_us(table_hash(table))
+                    } else {
+                        self.interval_us()
+                    },
             }),
             _ => None,
         }

@@ -292,17 +292,7 @@ impl Report {
         }
         line(&mut s, "connect", &self.connect);
         line(&mut s, "send lag (ours)", &self.send_lag);
-        if let Some(m) = &self.memory {
-            let _ = writeln!(
-                s,
-                "  server memory ({}): {:.1} MiB → {:.1} MiB with {} connections: {:.2} KiB each",
-                m.source,
-                m.before_bytes as f64 / 1048576.0,
-                m.after_bytes as f64 / 1048576.0,
-                m.connections,
-                m.per_connection_bytes / 1024.0
-            );
-        }
+        memory_line(&mut s, self.memory.as_ref());
         if self.errors.is_empty() {
             let _ = writeln!(s, "  errors: none");
         } else {
@@ -312,9 +302,25 @@ impl Report {
             let _ = writeln!(s, "baseline (bare relay):");
             line(&mut s, "→ opponent", &b.latency_opponent);
             line(&mut s, "→ spectators", &b.latency_spectators);
+            memory_line(&mut s, b.memory.as_ref());
             let _ = writeln!(s, "  ratio to baseline: {:?}", self.ratio_to_baseline);
         }
         s
+    }
+}
+
+fn memory_line(s: &mut String, m: Option<&Memory>) {
+    use std::fmt::Write;
+    if let Some(m) = m {
+        let _ = writeln!(
+            s,
+            "  server memory ({}): {:.1} MiB → {:.1} MiB with {} connections: {:.2} KiB each",
+            m.source,
+            m.before_bytes as f64 / 1048576.0,
+            m.after_bytes as f64 / 1048576.0,
+            m.connections,
+            m.per_connection_bytes / 1024.0
+        );
     }
 }
 
