@@ -35,7 +35,11 @@ pub async fn client(server: &Server, name: &str, encoding: Encoding) -> Connecti
         .expect("connects");
     // Names are unique among the sessions online: a second "ann" on the
     // same server is "ann-2".
-    assert!(w.player.name.starts_with(name), "{} for {name}", w.player.name);
+    assert!(
+        w.player.name.starts_with(name),
+        "{} for {name}",
+        w.player.name
+    );
     c
 }
 

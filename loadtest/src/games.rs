@@ -1,0 +1,602 @@
+//! The `games` and `fanout` scenarios: simulated players and spectators, one
+//! lean task per connection on the client library's [`Connection`].
+//!
+//! Against the server a game slot is a creator (creates a room, then plays),
+//! a joiner (joins it) and its spectators (watch each new table of the slot);
+//! a finished game is replaced by a new one until the deadline. Against the
+//! bare relay the same tasks say hello into a group named after the slot and
+//! the mover sends the `table_event` the server would have sent, which the
+//! relay forwards; the receiving side is the very same code. A player moves
+//! `--move-interval` after the opponent's move arrived; that instant is the
+//! move's due time, written in the [`DueBook`] before the move is sent, and
+//! every latency is measured from it.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use tengen_client::{ClientError, Connection};
+use tengen_protocol::{
+    ClientMsg, Envelope, RoomId, ServerFrame, ServerMsg, TableEvent, TableId, encode_server,
+};
+use tengen_rules::Color;
+use tengen_rules::game::{Action, ActionKind, Event, Move, Prompt, Seat, Task};
+use tokio::sync::{Barrier, mpsc, watch};
+use tokio::time::sleep_until;
+use tokio_tungstenite::tungstenite::Message;
+
+use crate::run::{Ctx, DueBook, FanoutFile, Scenario, Target, kind};
+use crate::script::Script;
+use crate::stats::{CONNECT, OPPONENT, SEND_LAG, SPECTATORS};
+
+/// Opens a connection and says hello as `name`; counts the connect time or
+/// the error. `None` at the deadline or on failure.
+pub async fn connect(ctx: &Ctx, url: &str, name: &str) -> Option<Connection> {
+    let permit = ctx.connect_permits.acquire().await.ok()?;
+    let started = Instant::now();
+    let result = tokio::select! {
+        r = Connection::connect(url, ctx.plan.encoding, Some(name)) => r,
+        _ = sleep_until(ctx.deadline) => return None,
+    };
+    drop(permit);
+    match result {
+        Ok((mut c, _)) => {
+            let mut s = ctx.stats();
+            s.record(CONNECT, started.elapsed().as_micros() as u64);
+            s.connections += 1;
+            drop(s);
+            ctx.open.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            c.timeout = (ctx.plan.move_interval * 4).max(std::time::Duration::from_secs(10));
+            Some(c)
+        }
+        Err(e) => {
+            ctx.error(format!("connect: {}", kind(&e)));
+            None
+        }
+    }
+}
+
+/// Starts every task of this process's game slots (or its fan-out share).
+pub fn spawn_all(ctx: &Arc<Ctx>) -> anyhow::Result<Vec<tokio::task::JoinHandle<()>>> {
+    let mut tasks = Vec::new();
+    let fanout = ctx.plan.scenario == Scenario::Fanout;
+    if fanout {
+        let path = ctx
+            .plan
+            .fanout_file
+            .as_ref()
+            .ok_or_else(|| anyhow::anyhow!("fanout needs --fanout-file"))?;
+        let book = Arc::new(DueBook::File(FanoutFile::open(path, false)?));
+        let slot = Slot::new(0, book, 0);
+        if ctx.plan.fanout_players {
+            tasks.extend(slot.spawn_players(ctx));
+        }
+        for k in 0..ctx.plan.spectators {
+            tasks.push(slot.spawn_spectator(ctx, k));
+        }
+    } else {
+        for n in ctx.plan.slots.clone() {
+            let relay = ctx.plan.target == Target::Relay;
+            let parties = if relay { 2 + ctx.plan.spectators } else { 0 };
+            let slot = Slot::new(n, Arc::new(DueBook::mem()), parties);
+            tasks.extend(slot.spawn_players(ctx));
+            for k in 0..ctx.plan.spectators {
+                tasks.push(slot.spawn_spectator(ctx, k));
+            }
+        }
+    }
+    Ok(tasks)
+}
+
+/// What the tasks of one game slot share.
+#[derive(Clone)]
+struct Slot {
+    n: usize,
+    due: Arc<DueBook>,
+    tables: watch::Receiver<Option<TableId>>,
+    tables_tx: Arc<watch::Sender<Option<TableId>>>,
+    /// Relay only: everyone of the slot has said hello.
+    all_in: Arc<Barrier>,
+}
+
+impl Slot {
+    /// Slot `n`; `parties` tasks meet at the relay's barrier (0: none).
+    fn new(n: usize, due: Arc<DueBook>, parties: usize) -> Slot {
+        let (tx, rx) = watch::channel(None);
+        Slot {
+            n,
+            due,
+            tables: rx,
+            tables_tx: Arc::new(tx),
+            all_in: Arc::new(Barrier::new(parties.max(1))),
+        }
+    }
+
+    fn spawn_players(&self, ctx: &Arc<Ctx>) -> Vec<tokio::task::JoinHandle<()>> {
+        let (room_tx, room_rx) = mpsc::channel(1);
+        let a = self.clone();
+        let b = self.clone();
+        let (c1, c2) = (ctx.clone(), ctx.clone());
+        vec![
+            tokio::spawn(async move { a.creator(&c1, room_tx).await }),
+            tokio::spawn(async move { b.joiner(&c2, room_rx).await }),
+        ]
+    }
+
+    fn spawn_spectator(&self, ctx: &Arc<Ctx>, k: usize) -> tokio::task::JoinHandle<()> {
+        let s = self.clone();
+        let ctx = ctx.clone();
+        tokio::spawn(async move { s.spectator(&ctx, k).await })
+    }
+
+    fn name(&self, ctx: &Ctx, who: &str) -> String {
+        match ctx.plan.target {
+            Target::Server => format!("{who}{}", self.n),
+            Target::Relay => format!("g{}", self.n),
+        }
+    }
+
+    async fn creator(self, ctx: &Ctx, room_tx: mpsc::Sender<RoomId>) {
+        let conn = connect(ctx, ctx.plan.url(self.n), &self.name(ctx, "a")).await;
+        ctx.settled();
+        let Some(conn) = conn else {
+            return;
+        };
+        let mut p = Player::new(ctx, conn, Seat::First, &self);
+        match ctx.plan.target {
+            Target::Server => loop {
+                match p.server_game(&self, Some(&room_tx), None).await {
+                    Ok(true) => continue,
+                    Ok(false) => break,
+                    Err(e) => return ctx.error(kind(&e)),
+                }
+            },
+            Target::Relay => {
+                self.all_in.wait().await;
+                self.wait_go(ctx).await;
+                if let Err(e) = p.relay_games(&self).await {
+                    ctx.error(kind(&e));
+                }
+            }
+        }
+        p.close().await;
+    }
+
+    async fn joiner(self, ctx: &Ctx, mut room_rx: mpsc::Receiver<RoomId>) {
+        let conn = connect(ctx, ctx.plan.url(self.n), &self.name(ctx, "b")).await;
+        ctx.settled();
+        let Some(conn) = conn else {
+            return;
+        };
+        let mut p = Player::new(ctx, conn, Seat::Second, &self);
+        match ctx.plan.target {
+            Target::Server => loop {
+                match p.server_game(&self, None, Some(&mut room_rx)).await {
+                    Ok(true) => continue,
+                    Ok(false) => break,
+                    Err(e) => return ctx.error(kind(&e)),
+                }
+            },
+            Target::Relay => {
+                self.all_in.wait().await;
+                if let Err(e) = p.relay_games(&self).await {
+                    ctx.error(kind(&e));
+                }
+            }
+        }
+        p.close().await;
+    }
+
+    /// Fan-out: the first move waits until every spectator of every process
+    /// watches (the parent sets the file's start signal).
+    async fn wait_go(&self, ctx: &Ctx) {
+        if let DueBook::File(f) = &*self.due {
+            while !f.go() && !ctx.past_deadline() {
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            }
+        }
+    }
+
+    async fn spectator(mut self, ctx: &Ctx, k: usize) {
+        let name = self.name(ctx, &format!("s{k}_"));
+        let conn = connect(ctx, ctx.plan.url(self.n + k + 1), &name).await;
+        let fanout = ctx.plan.scenario == Scenario::Fanout;
+        let Some(mut conn) = conn else {
+            ctx.settled();
+            if ctx.plan.target == Target::Relay && !fanout {
+                self.all_in.wait().await;
+            }
+            return;
+        };
+        let mut current: Option<TableId> = None;
+        match (ctx.plan.target, &*self.due) {
+            (Target::Relay, _) => {
+                ctx.settled();
+                if !fanout {
+                    self.all_in.wait().await;
+                }
+            }
+            (Target::Server, DueBook::File(f)) => {
+                // Fan-out: watch the one table before the start signal.
+                let table = loop {
+                    if let Some(t) = f.table() {
+                        break t;
+                    }
+                    if ctx.past_deadline() {
+                        ctx.settled();
+                        return;
+                    }
+                    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                };
+                let watched = tokio::select! {
+                    r = conn.request(ClientMsg::Watch { table: table.clone(), since: None }) => r,
+                    _ = sleep_until(ctx.deadline) => { ctx.settled(); return; }
+                };
+                ctx.settled();
+                if let Err(e) = watched {
+                    return ctx.error(kind(&e));
+                }
+                current = Some(table);
+            }
+            (Target::Server, DueBook::Mem(_)) => ctx.settled(),
+        }
+        loop {
+            let frame = tokio::select! {
+                f = conn.next() => f,
+                changed = self.tables.changed(), if ctx.plan.target == Target::Server && !fanout => {
+                    if changed.is_err() {
+                        break;
+                    }
+                    let next = self.tables.borrow_and_update().clone();
+                    if let Some(table) = next {
+                        let sent = match current.replace(table.clone()) {
+                            Some(old) => conn.send(ClientMsg::Unwatch { table: old }).await.map(|_| ()),
+                            None => Ok(()),
+                        };
+                        if let Err(e) = sent.and(conn.send(ClientMsg::Watch { table, since: None }).await.map(|_| ())) {
+                            return ctx.error(kind(&e));
+                        }
+                    }
+                    continue;
+                }
+                _ = sleep_until(ctx.deadline) => break,
+            };
+            let frame = match frame {
+                Ok(f) => f,
+                Err(ClientError::Timeout(_)) if current.is_none() => continue,
+                Err(e) => return ctx.error(kind(&e)),
+            };
+            match frame.msg {
+                ServerMsg::TableEvent(te) => {
+                    if let Event::Moved { mv, .. } = &te.event {
+                        let now = ctx.clock.now_us();
+                        if let Some(due) = self.due.get(&te.table, mv.number) {
+                            let us = now.saturating_sub(due);
+                            if fanout {
+                                ctx.stats().spectator_got(mv.number, us);
+                            } else {
+                                ctx.stats().record(SPECTATORS, us);
+                            }
+                        }
+                    }
+                }
+                ServerMsg::Error(e) => return ctx.error(format!("refused_{}", e.code.as_str())),
+                _ => {}
+            }
+        }
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(1), conn.close()).await;
+    }
+}
+
+fn table_hash(t: &TableId) -> u64 {
+    t.as_str().bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+    })
+}
+
+/// A move this player is due to send.
+struct Due {
+    table: TableId,
+    number: u32,
+    at_us: u64,
+}
+
+/// One simulated player.
+struct Player<'a> {
+    ctx: &'a Ctx,
+    conn: Connection,
+    me: Seat,
+    script: Arc<Script>,
+    due_book: Arc<DueBook>,
+    slot: usize,
+}
+
+/// How a game ended for one player.
+enum End {
+    Completed,
+    Deadline,
+}
+
+impl<'a> Player<'a> {
+    fn new(ctx: &'a Ctx, conn: Connection, me: Seat, slot: &Slot) -> Player<'a> {
+        Player {
+            ctx,
+            conn,
+            me,
+            script: ctx.plan.script.clone(),
+            due_book: slot.due.clone(),
+            slot: slot.n,
+        }
+    }
+
+    fn interval_us(&self) -> u64 {
+        self.ctx.plan.move_interval.as_micros() as u64
+    }
+
+    /// One game against the server: the creator creates the room and hands
+    /// its id over, the joiner joins it. False at the deadline.
+    async fn server_game(
+        &mut self,
+        slot: &Slot,
+        room_tx: Option<&mpsc::Sender<RoomId>>,
+        room_rx: Option<&mut mpsc::Receiver<RoomId>>,
+    ) -> Result<bool, ClientError> {
+        let ctx = self.ctx;
+        if ctx.past_deadline() {
+            return Ok(false);
+        }
+        let mut seated_in = None;
+        if let Some(tx) = room_tx {
+            let room = tokio::select! {
+                r = self.create_room() => r?,
+                _ = sleep_until(ctx.deadline) => return Ok(false),
+            };
+            seated_in = Some(room.clone());
+            if tx.send(room).await.is_err() {
+                return Ok(false); // the joiner is gone (and counted why)
+            }
+        } else if let Some(rx) = room_rx {
+            let room = tokio::select! {
+                r = rx.recv() => match r { Some(r) => r, None => return Ok(false) },
+                _ = sleep_until(ctx.deadline) => return Ok(false),
+            };
+            seated_in = Some(room.clone());
+            tokio::select! {
+                r = self.conn.request(ClientMsg::JoinRoom { room }) => { r?; }
+                _ = sleep_until(ctx.deadline) => return Ok(false),
+            }
+        }
+        let snap = tokio::select! {
+            f = self.conn.next_matching(|m| matches!(m, ServerMsg::TableSnapshot(_))) => f?,
+            _ = sleep_until(ctx.deadline) => return Ok(false),
+        };
+        let ServerMsg::TableSnapshot(snap) = snap.msg else {
+            unreachable!("matched a snapshot")
+        };
+        let now = ctx.clock.now_us();
+        if self.me == Seat::First {
+            slot.due.start(&snap.table, self.script.len());
+            let _ = slot.tables_tx.send(Some(snap.table.clone()));
+            ctx.stats().games_started += 1;
+        }
+        slot.wait_go(ctx).await;
+        let mut next = snap
+            .snapshot
+            .prompt
+            .as_ref()
+            .and_then(|p| self.my_move(&snap.table, p, now));
+        if next.is_some() {
+            // The fan-out start signal may have kept us: due from now.
+            if let Some(d) = next.as_mut() {
+                d.at_us = d.at_us.max(ctx.clock.now_us());
+            }
+        }
+        match self.play(next, false).await? {
+            End::Completed => {
+                if self.me == Seat::First {
+                    ctx.stats().games_completed += 1;
+                }
+                // A finished room keeps its players until they leave.
+                if let Some(room) = seated_in {
+                    self.conn.request(ClientMsg::LeaveRoom { room }).await?;
+                }
+                // Fan-out watches one game: its spectators do not follow a new one.
+                Ok(ctx.plan.scenario != Scenario::Fanout)
+            }
+            End::Deadline => Ok(false),
+        }
+    }
+
+    /// Creates a room; a seat that the server has not freed yet (its last
+    /// game ended a moment ago) is asked again.
+    async fn create_room(&mut self) -> Result<RoomId, ClientError> {
+        let mut tries = 0;
+        loop {
+            let r = self
+                .conn
+                .request(ClientMsg::CreateRoom {
+                    config: Script::config(),
+                    public: true,
+                    name: None,
+                    chat: true,
+                })
+                .await;
+            match r {
+                Ok(ServerMsg::RoomCreated { room, .. }) => return Ok(room),
+                Ok(other) => return Err(ClientError::Unexpected(other.type_name().into())),
+                Err(ClientError::Refused(e))
+                    if e.code == tengen_protocol::ErrorCode::AlreadySeated && tries < 20 =>
+                {
+                    tries += 1;
+                    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Relay: the creator (black) starts game after game; the joiner answers.
+    async fn relay_games(&mut self, slot: &Slot) -> Result<(), ClientError> {
+        let mut serial = 0u64;
+        let mut next = None;
+        loop {
+            if self.me == Seat::First {
+                serial += 1;
+                let table = TableId::from_u64(((slot.n as u64) << 24) | serial);
+                slot.due.start(&table, self.script.len());
+                self.ctx.stats().games_started += 1;
+                let at_us = self.ctx.clock.now_us() + self.first_delay_us(serial);
+                next = Some(Due {
+                    table,
+                    number: 1,
+                    at_us,
+                });
+            }
+            match self.play(next.take(), true).await? {
+                End::Completed => {
+                    if self.me == Seat::First {
+                        self.ctx.stats().games_completed += 1;
+                    }
+                    if self.ctx.past_deadline() || self.ctx.plan.scenario == Scenario::Fanout {
+                        return Ok(());
+                    }
+                }
+                End::Deadline => return Ok(()),
+            }
+        }
+    }
+
+    /// How long after its start a game's first move is due: a fixed
+    /// fraction of the interval per slot and game, so that games that all
+    /// started in the same second do not all move in the same millisecond
+    /// ever after (a real crowd's moves are spread out, not synchronised).
+    fn first_delay_us(&self, game: u64) -> u64 {
+        let mut z = (self.slot as u64) << 32 | game;
+        z = (z ^ (z >> 33)).wrapping_mul(0xff51_afd7_ed55_8ccd);
+        z ^= z >> 33;
+        self.interval_us() / 2 + z % self.interval_us().max(1)
+    }
+
+    /// The move `prompt` asks of this player, due one interval after `now`
+    /// (a game's first move: see [`Player::first_delay_us`]).
+    fn my_move(&self, table: &TableId, prompt: &Prompt, now: u64) -> Option<Due> {
+        match prompt.task {
+            Task::Place { move_number, .. } if prompt.seat == self.me => Some(Due {
+                table: table.clone(),
+                number: move_number,
+                at_us: now
+                    + if move_number == 1 {
+                        self.first_delay_us(table_hash(table))
+                    } else {
+                        self.interval_us()
+                    },
+            }),
+            _ => None,
+        }
+    }
+
+    /// Plays until the game is over (the server's `game_over`; the relay's
+    /// last scripted move) or the deadline.
+    async fn play(&mut self, mut next: Option<Due>, relay: bool) -> Result<End, ClientError> {
+        let ctx = self.ctx;
+        loop {
+            if let Some(due) = next.take() {
+                self.due_book.set(due.number, due.at_us);
+                tokio::select! {
+                    _ = sleep_until(ctx.clock.instant(due.at_us).into()) => {}
+                    _ = sleep_until(ctx.deadline) => return Ok(End::Deadline),
+                }
+                self.send_move(&due, relay).await?;
+                let lag = ctx.clock.now_us().saturating_sub(due.at_us);
+                let mut s = ctx.stats();
+                s.moves += 1;
+                s.record(SEND_LAG, lag);
+            }
+            let frame = tokio::select! {
+                f = self.conn.next() => f?,
+                _ = sleep_until(ctx.deadline) => return Ok(End::Deadline),
+            };
+            let now = ctx.clock.now_us();
+            match frame.msg {
+                ServerMsg::TableEvent(te) => {
+                    match &te.event {
+                        Event::Moved { mv, .. } => {
+                            if mv.seat != self.me
+                                && let Some(due) = self.due_book.get(&te.table, mv.number)
+                            {
+                                ctx.stats().record(OPPONENT, now.saturating_sub(due));
+                            }
+                            if relay && mv.number as usize == self.script.len() {
+                                return Ok(End::Completed);
+                            }
+                        }
+                        Event::GameOver { .. } => return Ok(End::Completed),
+                        _ => {}
+                    }
+                    next = te
+                        .prompt
+                        .as_ref()
+                        .and_then(|p| self.my_move(&te.table, p, now));
+                }
+                ServerMsg::Error(e) => return Err(ClientError::Refused(e)),
+                _ => {}
+            }
+        }
+    }
+
+    async fn send_move(&mut self, due: &Due, relay: bool) -> Result<(), ClientError> {
+        let point = self.script.point(due.number).ok_or_else(|| {
+            ClientError::Unexpected(format!("move {} past the script", due.number))
+        })?;
+        if !relay {
+            self.conn
+                .send(ClientMsg::Act {
+                    table: due.table.clone(),
+                    action: Action::place(point),
+                })
+                .await?;
+            return Ok(());
+        }
+        // What the server would send for this move, for the relay to forward.
+        let color = if due.number % 2 == 1 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let last = due.number as usize == self.script.len();
+        let prompt = (!last).then(|| Prompt {
+            seat: self.me.other(),
+            task: Task::Place {
+                color: color.opponent(),
+                move_number: due.number + 1,
+                within: None,
+            },
+            may: vec![ActionKind::Place, ActionKind::Resign],
+        });
+        let event = TableEvent {
+            table: due.table.clone(),
+            seq: due.number as u64,
+            event: Event::Moved {
+                mv: Move {
+                    number: due.number,
+                    seat: self.me,
+                    color,
+                    point: Some(point),
+                },
+                clocks: None,
+            },
+            prompt,
+        };
+        let frame: ServerFrame = Envelope::push(ServerMsg::TableEvent(event));
+        let bytes = encode_server(&frame, self.conn.encoding());
+        let msg = if self.conn.encoding().is_text() {
+            Message::Text(String::from_utf8(bytes).unwrap_or_default().into())
+        } else {
+            Message::Binary(bytes.into())
+        };
+        self.conn.send_raw(msg).await
+    }
+
+    async fn close(self) {
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(1), self.conn.close()).await;
+    }
+}

@@ -1,0 +1,27 @@
+//! `tengen-loadtest`: the load generator that measures what a Tengen server
+//! does on a machine, each figure beside the limit it is held to (issue 10,
+//! `BENCHMARKS.md`).
+//!
+//! A run is one parent process that spawns `--processes` load processes
+//! (children: one process can hold only so many sockets), samples the
+//! server's memory, starts a fan-out game when every spectator watches, and
+//! merges the children's JSON; with `--baseline` it then starts the bare
+//! relay ([`relay`]) as another process and runs the same scenario against it.
+//!
+//! - [`run`], what one load process shares: plan, clock, counters, due times;
+//! - [`games`], simulated players and spectators (`games`, `fanout`);
+//! - [`idle`], connections that only stay;
+//! - [`script`], the precomputed legal game every table replays;
+//! - [`stats`], histograms, the report and merging;
+//! - [`memory`], the server's resident memory;
+//! - [`relay`], the bare relay;
+//! - [`parent`], spawning the load processes and merging their results.
+
+pub mod games;
+pub mod idle;
+pub mod memory;
+pub mod parent;
+pub mod relay;
+pub mod run;
+pub mod script;
+pub mod stats;

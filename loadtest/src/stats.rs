@@ -1,0 +1,408 @@
+//! What a run counts and measures, and the report it prints.
+//!
+//! Latencies go into HdrHistograms in microseconds, each recorded against the
+//! move's *intended* send time (when the simulated player was due to move),
+//! not the moment the frame actually left: a stalled load generator or server
+//! then shows up as latency instead of silently sending fewer moves
+//! (coordinated omission). A child process ships its histograms serialized
+//! (HdrHistogram V2, hex) inside its JSON so the parent merges them exactly.
+
+use std::collections::BTreeMap;
+
+use hdrhistogram::Histogram;
+use hdrhistogram::serialization::{Deserializer, Serializer, V2Serializer};
+use serde::{Deserialize, Serialize};
+
+/// Highest value a histogram holds: one hour, in microseconds.
+const MAX_US: u64 = 3_600_000_000;
+
+fn histogram() -> Histogram<u64> {
+    Histogram::new_with_bounds(1, MAX_US, 3).expect("valid bounds")
+}
+
+/// The histograms of a run, by name.
+pub const OPPONENT: &str = "opponent";
+pub const SPECTATORS: &str = "spectators";
+pub const CONNECT: &str = "connect";
+pub const SEND_LAG: &str = "send_lag";
+pub const LAST_SPECTATOR: &str = "last_spectator";
+
+/// Counters and histograms of one process.
+#[derive(Debug)]
+pub struct Stats {
+    pub games_started: u64,
+    pub games_completed: u64,
+    pub moves: u64,
+    pub connections: u64,
+    pub errors: BTreeMap<String, u64>,
+    pub hist: BTreeMap<&'static str, Histogram<u64>>,
+    /// Fan-out: per move number, the latency to the last spectator that got it.
+    pub last_spectator: BTreeMap<u32, u64>,
+}
+
+impl Default for Stats {
+    fn default() -> Stats {
+        Stats {
+            games_started: 0,
+            games_completed: 0,
+            moves: 0,
+            connections: 0,
+            errors: BTreeMap::new(),
+            hist: [OPPONENT, SPECTATORS, CONNECT, SEND_LAG]
+                .into_iter()
+                .map(|n| (n, histogram()))
+                .collect(),
+            last_spectator: BTreeMap::new(),
+        }
+    }
+}
+
+impl Stats {
+    pub fn record(&mut self, name: &'static str, us: u64) {
+        self.hist
+            .entry(name)
+            .or_insert_with(histogram)
+            .saturating_record(us.max(1));
+    }
+
+    pub fn error(&mut self, kind: impl Into<String>) {
+        *self.errors.entry(kind.into()).or_default() += 1;
+    }
+
+    /// Fan-out: move `number` reached one more spectator after `us`.
+    pub fn spectator_got(&mut self, number: u32, us: u64) {
+        self.record(SPECTATORS, us);
+        let last = self.last_spectator.entry(number).or_default();
+        *last = (*last).max(us);
+    }
+
+    /// The report of this process alone (what a child prints).
+    pub fn report(&self) -> Report {
+        let mut hist = self.hist.clone();
+        if !self.last_spectator.is_empty() {
+            let h = hist.entry(LAST_SPECTATOR).or_insert_with(histogram);
+            for &us in self.last_spectator.values() {
+                h.saturating_record(us.max(1));
+            }
+        }
+        let mut r = Report {
+            games_started: self.games_started,
+            games_completed: self.games_completed,
+            moves: self.moves,
+            connections: self.connections,
+            errors: self.errors.clone(),
+            ..Report::default()
+        };
+        r.set_histograms(&hist);
+        r.last_spectator_per_move = self.last_spectator.clone();
+        r
+    }
+}
+
+/// Percentiles of one histogram, in milliseconds.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct Summary {
+    pub count: u64,
+    pub p50_ms: f64,
+    pub p99_ms: f64,
+    pub p999_ms: f64,
+    pub max_ms: f64,
+}
+
+impl Summary {
+    fn of(h: &Histogram<u64>) -> Summary {
+        let ms = |us: u64| (us as f64 / 1000.0 * 1000.0).round() / 1000.0;
+        Summary {
+            count: h.len(),
+            p50_ms: ms(h.value_at_quantile(0.50)),
+            p99_ms: ms(h.value_at_quantile(0.99)),
+            p999_ms: ms(h.value_at_quantile(0.999)),
+            max_ms: ms(h.max()),
+        }
+    }
+}
+
+/// The server's resident memory around the run.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct Memory {
+    /// Where it was read: `/metrics` of a URL, or `/proc/PID`.
+    pub source: String,
+    pub before_bytes: u64,
+    pub after_bytes: u64,
+    /// Connections open (counted by us) when `after_bytes` was read.
+    pub connections: u64,
+    pub per_connection_bytes: f64,
+}
+
+/// One run's figures: what `--json` prints as its last line.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Report {
+    pub scenario: String,
+    pub target: String,
+    pub games_started: u64,
+    pub games_completed: u64,
+    pub moves: u64,
+    pub connections: u64,
+    pub errors: BTreeMap<String, u64>,
+    pub error_total: u64,
+    /// Move sent → arrival at the opponent.
+    pub latency_opponent: Summary,
+    /// Move sent → arrival at each spectator.
+    pub latency_spectators: Summary,
+    /// Fan-out: move sent → arrival at the last spectator, one value per move.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_last_spectator: Option<Summary>,
+    /// TCP connect, WebSocket upgrade, hello and welcome.
+    pub connect: Summary,
+    /// How late the simulated players sent their moves (our own lag: timer
+    /// granularity and load-generator scheduling), already inside the
+    /// latencies above.
+    pub send_lag: Summary,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory: Option<Memory>,
+    pub duration_s: f64,
+    pub load_average: String,
+    /// The same scenario against the bare relay, and our figure over its.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<Box<Report>>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub ratio_to_baseline: BTreeMap<String, f64>,
+    /// Serialized histograms, for merging (children only).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub histograms: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub last_spectator_per_move: BTreeMap<u32, u64>,
+}
+
+impl Report {
+    fn set_histograms(&mut self, hist: &BTreeMap<&'static str, Histogram<u64>>) {
+        let get = |n: &str| hist.get(n).map(Summary::of).unwrap_or_default();
+        self.latency_opponent = get(OPPONENT);
+        self.latency_spectators = get(SPECTATORS);
+        self.connect = get(CONNECT);
+        self.send_lag = get(SEND_LAG);
+        self.latency_last_spectator = hist.get(LAST_SPECTATOR).map(Summary::of);
+        self.error_total = self.errors.values().sum();
+        self.histograms = hist
+            .iter()
+            .map(|(n, h)| (n.to_string(), to_hex(h)))
+            .collect();
+    }
+
+    /// Merges the reports of several children into one.
+    pub fn merge(parts: &[Report]) -> anyhow::Result<Report> {
+        let mut r = Report::default();
+        let mut hist: BTreeMap<&'static str, Histogram<u64>> = BTreeMap::new();
+        for p in parts {
+            r.games_started += p.games_started;
+            r.games_completed += p.games_completed;
+            r.moves += p.moves;
+            r.connections += p.connections;
+            for (k, v) in &p.errors {
+                *r.errors.entry(k.clone()).or_default() += v;
+            }
+            for (name, hex) in &p.histograms {
+                let name = [OPPONENT, SPECTATORS, CONNECT, SEND_LAG, LAST_SPECTATOR]
+                    .into_iter()
+                    .find(|n| n == name)
+                    .ok_or_else(|| anyhow::anyhow!("unknown histogram {name}"))?;
+                if name == LAST_SPECTATOR {
+                    continue; // rebuilt below from the per-move maxima
+                }
+                hist.entry(name)
+                    .or_insert_with(histogram)
+                    .add(from_hex(hex)?)
+                    .map_err(|e| anyhow::anyhow!("merging {name}: {e:?}"))?;
+            }
+            for (&n, &us) in &p.last_spectator_per_move {
+                let last = r.last_spectator_per_move.entry(n).or_default();
+                *last = (*last).max(us);
+            }
+        }
+        if !r.last_spectator_per_move.is_empty() {
+            let h = hist.entry(LAST_SPECTATOR).or_insert_with(histogram);
+            for &us in r.last_spectator_per_move.values() {
+                h.saturating_record(us.max(1));
+            }
+        }
+        r.set_histograms(&hist);
+        Ok(r)
+    }
+
+    /// Drops what only a parent needs.
+    pub fn strip(&mut self) {
+        self.histograms.clear();
+        self.last_spectator_per_move.clear();
+    }
+
+    /// Our latency figures over the baseline's, by name.
+    pub fn set_ratios(&mut self, base: Report) {
+        let mut ratios = BTreeMap::new();
+        let pairs = [
+            ("opponent", &self.latency_opponent, &base.latency_opponent),
+            (
+                "spectators",
+                &self.latency_spectators,
+                &base.latency_spectators,
+            ),
+        ];
+        for (name, ours, theirs) in pairs {
+            if ours.count == 0 || theirs.count == 0 {
+                continue;
+            }
+            for (q, a, b) in [
+                ("p50", ours.p50_ms, theirs.p50_ms),
+                ("p99", ours.p99_ms, theirs.p99_ms),
+                ("max", ours.max_ms, theirs.max_ms),
+            ] {
+                if b > 0.0 {
+                    ratios.insert(format!("{name}_{q}"), (a / b * 100.0).round() / 100.0);
+                }
+            }
+        }
+        self.ratio_to_baseline = ratios;
+        self.baseline = Some(Box::new(base));
+    }
+
+    /// The readable summary.
+    pub fn human(&self) -> String {
+        use std::fmt::Write;
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "{} against {}: {:.1} s, load average {}",
+            self.scenario, self.target, self.duration_s, self.load_average
+        );
+        let _ = writeln!(
+            s,
+            "  connections {}  games started {}  completed {}  moves {}",
+            self.connections, self.games_started, self.games_completed, self.moves
+        );
+        let line = |s: &mut String, name: &str, m: &Summary| {
+            let _ = writeln!(
+                s,
+                "  {name:<16} n={:<9} p50 {:>8.3} ms  p99 {:>8.3} ms  p99.9 {:>8.3} ms  max {:>8.3} ms",
+                m.count, m.p50_ms, m.p99_ms, m.p999_ms, m.max_ms
+            );
+        };
+        line(&mut s, "→ opponent", &self.latency_opponent);
+        line(&mut s, "→ spectators", &self.latency_spectators);
+        if let Some(l) = &self.latency_last_spectator {
+            line(&mut s, "→ last spectator", l);
+        }
+        line(&mut s, "connect", &self.connect);
+        line(&mut s, "send lag (ours)", &self.send_lag);
+        memory_line(&mut s, self.memory.as_ref());
+        if self.errors.is_empty() {
+            let _ = writeln!(s, "  errors: none");
+        } else {
+            let _ = writeln!(s, "  errors: {} {:?}", self.error_total, self.errors);
+        }
+        if let Some(b) = &self.baseline {
+            let _ = writeln!(s, "baseline (bare relay):");
+            line(&mut s, "→ opponent", &b.latency_opponent);
+            line(&mut s, "→ spectators", &b.latency_spectators);
+            memory_line(&mut s, b.memory.as_ref());
+            let _ = writeln!(s, "  ratio to baseline: {:?}", self.ratio_to_baseline);
+        }
+        s
+    }
+}
+
+fn memory_line(s: &mut String, m: Option<&Memory>) {
+    use std::fmt::Write;
+    if let Some(m) = m {
+        let _ = writeln!(
+            s,
+            "  server memory ({}): {:.1} MiB → {:.1} MiB with {} connections: {:.2} KiB each",
+            m.source,
+            m.before_bytes as f64 / 1048576.0,
+            m.after_bytes as f64 / 1048576.0,
+            m.connections,
+            m.per_connection_bytes / 1024.0
+        );
+    }
+}
+
+fn to_hex(h: &Histogram<u64>) -> String {
+    let mut buf = Vec::new();
+    V2Serializer::new()
+        .serialize(h, &mut buf)
+        .expect("serializing into memory");
+    buf.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn from_hex(s: &str) -> anyhow::Result<Histogram<u64>> {
+    let bytes = (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(s.get(i..i + 2).unwrap_or("x"), 16))
+        .collect::<Result<Vec<u8>, _>>()?;
+    Deserializer::new()
+        .deserialize(&mut bytes.as_slice())
+        .map_err(|e| anyhow::anyhow!("bad histogram: {e:?}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn children_merge_exactly() {
+        let mut a = Stats::default();
+        let mut b = Stats::default();
+        for us in 1..=1000 {
+            a.record(OPPONENT, us);
+            b.record(OPPONENT, us + 1000);
+        }
+        a.error("closed_4002");
+        b.error("closed_4002");
+        a.moves = 3;
+        b.moves = 4;
+        a.spectator_got(5, 2000);
+        b.spectator_got(5, 7000);
+        b.spectator_got(6, 1000);
+        let json = |s: &Stats| serde_json::to_string(&s.report()).unwrap();
+        let parts: Vec<Report> = [json(&a), json(&b)]
+            .iter()
+            .map(|j| serde_json::from_str(j).unwrap())
+            .collect();
+        let m = Report::merge(&parts).unwrap();
+        assert_eq!(m.moves, 7);
+        assert_eq!(m.errors["closed_4002"], 2);
+        assert_eq!(m.error_total, 2);
+        assert_eq!(m.latency_opponent.count, 2000);
+        assert!((m.latency_opponent.p50_ms - 1.0).abs() < 0.01);
+        assert!((m.latency_opponent.max_ms - 2.0).abs() < 0.01);
+        let last = m.latency_last_spectator.unwrap();
+        assert_eq!(last.count, 2, "one value per move");
+        assert!((last.max_ms - 7.0).abs() < 0.01);
+    }
+
+    #[test]
+    fn ratios_compare_like_with_like() {
+        let mut ours = Report {
+            latency_opponent: Summary {
+                count: 10,
+                p50_ms: 2.0,
+                p99_ms: 6.0,
+                p999_ms: 6.0,
+                max_ms: 8.0,
+            },
+            ..Report::default()
+        };
+        let base = Report {
+            latency_opponent: Summary {
+                count: 10,
+                p50_ms: 1.0,
+                p99_ms: 4.0,
+                p999_ms: 4.0,
+                max_ms: 4.0,
+            },
+            ..Report::default()
+        };
+        ours.set_ratios(base);
+        assert_eq!(ours.ratio_to_baseline["opponent_p50"], 2.0);
+        assert_eq!(ours.ratio_to_baseline["opponent_p99"], 1.5);
+        assert!(!ours.ratio_to_baseline.contains_key("spectators_p50"));
+    }
+}

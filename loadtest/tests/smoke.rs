@@ -1,0 +1,116 @@
+//! The smoke run: a few hundred games for a few seconds against a real
+//! server on a free loopback port, through the real binary (its command
+//! line, its load process, its JSON). It checks that nothing went wrong and
+//! that games were played to the end, not how fast: timings belong in
+//! BENCHMARKS.md, not in a test on a shared machine.
+
+use std::process::Command;
+use std::time::Duration;
+
+use tengen_server::{Server, Settings};
+
+fn run(args: &[&str]) -> (std::process::ExitStatus, serde_json::Value, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tengen-loadtest"))
+        .args(args)
+        .output()
+        .expect("the load generator runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    let last = stdout.lines().last().unwrap_or_default().to_string();
+    let json = serde_json::from_str(&last).unwrap_or(serde_json::Value::Null);
+    (out.status, json, stdout)
+}
+
+async fn server() -> Server {
+    Server::start(Settings {
+        listen: "127.0.0.1:0".parse().unwrap(),
+        coalesce_interval: Duration::from_millis(50),
+        ..Settings::default()
+    })
+    .await
+    .expect("server starts")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_few_hundred_games_complete_without_an_error() {
+    let server = server().await;
+    let url = format!("ws://{}/ws", server.addr());
+    let (status, json, stdout) = tokio::task::spawn_blocking(move || {
+        run(&[
+            "games",
+            "--url",
+            &url,
+            "--games",
+            "200",
+            "--spectators",
+            "1",
+            "--move-interval",
+            "0.2",
+            "--game-moves",
+            "9",
+            "--duration",
+            "6",
+            "--json",
+        ])
+    })
+    .await
+    .unwrap();
+    assert!(status.success(), "exit {status}: {stdout}");
+    assert_eq!(json["error_total"], 0, "{stdout}");
+    assert_eq!(json["connections"], 600, "{stdout}");
+    let completed = json["games_completed"].as_u64().unwrap();
+    let started = json["games_started"].as_u64().unwrap();
+    assert!(completed >= 200, "every slot finished a game: {stdout}");
+    assert!(started >= completed);
+    // Every completed game was 9 moves, each seen by the opponent (8 of
+    // them, the first mover's opponent sees 4 + the other 4) and a spectator.
+    assert!(json["moves"].as_u64().unwrap() >= completed * 9);
+    assert!(json["latency_opponent"]["count"].as_u64().unwrap() >= completed * 9);
+    assert!(json["latency_spectators"]["count"].as_u64().unwrap() > 0);
+    server.shutdown();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_connections_over_two_processes_are_all_held() {
+    let server = server().await;
+    let url = format!("ws://{}/ws", server.addr());
+    let (status, json, stdout) = tokio::task::spawn_blocking(move || {
+        run(&[
+            "idle",
+            "--url",
+            &url,
+            "--connections",
+            "300",
+            "--processes",
+            "2",
+            "--duration",
+            "3",
+            "--json",
+        ])
+    })
+    .await
+    .unwrap();
+    assert!(status.success(), "exit {status}: {stdout}");
+    assert_eq!(json["connections"], 300, "{stdout}");
+    assert_eq!(json["error_total"], 0, "{stdout}");
+    assert_eq!(json["memory"]["connections"], 300, "{stdout}");
+    server.shutdown();
+}
+
+#[test]
+fn a_connection_that_fails_is_an_error_and_a_non_zero_exit() {
+    // A port nobody listens on: every connect fails.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("ws://{}/ws", listener.local_addr().unwrap());
+    drop(listener);
+    let (status, _, stdout) = run(&[
+        "idle",
+        "--url",
+        &url,
+        "--connections",
+        "3",
+        "--duration",
+        "1",
+        "--json",
+    ]);
+    assert!(!status.success(), "{stdout}");
+}
