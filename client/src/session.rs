@@ -76,7 +76,9 @@ pub enum SessionError {
     /// reconnects on the next call. The server may or may not have acted on
     /// the request: check the state (after [`Delivery::Rewatched`]) before
     /// retrying.
-    #[error("the connection dropped with the request in flight; it may or may not have taken effect")]
+    #[error(
+        "the connection dropped with the request in flight; it may or may not have taken effect"
+    )]
     Dropped,
     /// The server closed the connection with a code that says not to
     /// reconnect (4005: the session was resumed elsewhere). Final.
@@ -395,7 +397,11 @@ impl Session {
     fn note(&mut self, msg: &ServerMsg) -> bool {
         match msg {
             ServerMsg::TableEvent(e) => {
-                if self.following.get(&e.table).is_some_and(|&last| e.seq <= last) {
+                if self
+                    .following
+                    .get(&e.table)
+                    .is_some_and(|&last| e.seq <= last)
+                {
                     self.stats.duplicates += 1;
                     return false;
                 }
@@ -494,8 +500,11 @@ impl Session {
     fn attempt(&self, budget: Duration) -> Option<Attempt> {
         let token = self.token.clone()?;
         let (url, name, encoding) = (self.url.clone(), self.name.clone(), self.encoding);
-        let tables: Vec<(TableId, u64)> =
-            self.following.iter().map(|(t, s)| (t.clone(), *s)).collect();
+        let tables: Vec<(TableId, u64)> = self
+            .following
+            .iter()
+            .map(|(t, s)| (t.clone(), *s))
+            .collect();
         let lobby = self.lobby;
         let mut next_id = self.next_id;
         Some(Box::pin(async move {
