@@ -155,7 +155,7 @@ struct Back {
 }
 
 enum Link {
-    Up(Connection),
+    Up(Box<Connection>),
     Down { since: Instant, attempt: Attempt },
     Ended(SessionErrorKind),
 }
@@ -227,7 +227,7 @@ impl Session {
     pub fn adopt(conn: Connection, welcome: &Welcome, url: &str, name: Option<&str>) -> Session {
         Session {
             encoding: conn.encoding(),
-            link: Link::Up(conn),
+            link: Link::Up(Box::new(conn)),
             url: url.to_string(),
             name: name.map(str::to_string),
             token: welcome.resume_token.clone(),
@@ -560,7 +560,7 @@ impl Session {
                     self.welcome = back.welcome;
                     self.internal.extend(back.sent);
                     self.next_id = back.next_id;
-                    self.link = Link::Up(back.conn);
+                    self.link = Link::Up(Box::new(back.conn));
                     self.stats.reconnects += 1;
                     self.out.push_back(Delivery::Reconnected { resumed });
                 }
