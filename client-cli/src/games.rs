@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use anyhow::{Result, bail};
 use tengen_client::Connection;
 use tengen_client::view::TableView;
-use tengen_protocol::{ClientMsg, RoomStatus, ServerMsg, TableId};
+use tengen_protocol::{ClientMsg, RoomStatus, ServerMsg, TableId, Welcome};
 use tengen_rules::game::GameResult;
 
 use crate::net::{self, ServerArgs};
@@ -56,9 +56,10 @@ pub struct JoinArgs {
 The interactive board. `tengen create` and `tengen join ROOM` open it;
 `tengen play ROOM` is the same as `tengen join ROOM`.
 
-Without ROOM it would reopen your current game, which needs the resume
-tokens that arrive with accounts (issue 8): on this server a game belongs to
-the connection that started it.
+Without ROOM it would reopen your current game from a new process, which
+needs the resume token kept on disk, with accounts (issue 8). A board that
+is open survives a dropped connection by itself: it reconnects with the
+session's resume token and picks up where it was.
 ")]
 pub struct PlayArgs {
     #[command(flatten)]
@@ -83,19 +84,19 @@ pub struct WatchArgs {
 
 pub async fn create(args: &CreateArgs) -> Result<ExitCode> {
     let request = args.room.request()?;
-    let mut conn = args.server.connect().await?;
+    let (mut conn, welcome) = args.server.hello().await?;
     let room = net::create_room(&mut conn, request).await?;
     println!("room: {room}");
     println!("waiting for an opponent: `tengen join {room}` (Ctrl-C withdraws the room)");
     std::io::stdout().flush()?;
     let view = net::game_start(&mut conn).await?;
-    open(conn, view).await
+    open(&args.server, conn, &welcome, view).await
 }
 
 pub async fn join(server: &ServerArgs, room: &str) -> Result<ExitCode> {
-    let mut conn = server.connect().await?;
+    let (mut conn, welcome) = server.hello().await?;
     let view = net::join_room(&mut conn, room).await?;
-    open(conn, view).await
+    open(server, conn, &welcome, view).await
 }
 
 pub async fn play(args: &PlayArgs) -> Result<ExitCode> {
@@ -113,18 +114,25 @@ pub async fn play(args: &PlayArgs) -> Result<ExitCode> {
 }
 
 pub async fn watch(args: &WatchArgs) -> Result<ExitCode> {
-    let mut conn = args.server.connect().await?;
+    let (mut conn, welcome) = args.server.hello().await?;
     let table = match &args.table {
         Some(t) => resolve(&mut conn, t).await?,
         None => most_watched(&mut conn).await?,
     };
     let view = net::watch(&mut conn, &table).await?;
-    open(conn, view).await
+    open(&args.server, conn, &welcome, view).await
 }
 
-/// Opens the board; prints the result once it closes.
-pub async fn open(conn: Connection, view: TableView) -> Result<ExitCode> {
-    let result = play::board(conn, view).await?;
+/// Opens the board (on a session that reconnects by itself); prints the
+/// result once it closes.
+pub async fn open(
+    server: &ServerArgs,
+    conn: Connection,
+    welcome: &Welcome,
+    view: TableView,
+) -> Result<ExitCode> {
+    let session = server.session(conn, welcome, &view);
+    let result = play::board(session, view).await?;
     print_result(result.as_ref());
     Ok(ExitCode::SUCCESS)
 }

@@ -46,7 +46,7 @@ pub struct LobbyArgs {
 }
 
 pub async fn run(args: &LobbyArgs) -> Result<ExitCode> {
-    let mut conn = args.server.connect().await?;
+    let (mut conn, welcome) = args.server.hello().await?;
     let tty = std::io::stdout().is_terminal();
     if args.once || !tty {
         return plain(&mut conn, args.once).await;
@@ -68,7 +68,8 @@ pub async fn run(args: &LobbyArgs) -> Result<ExitCode> {
             }
         }
     };
-    let result = play::app::run(&mut screen.terminal, conn, view).await?;
+    let session = args.server.session(conn, &welcome, &view);
+    let result = play::app::run(&mut screen.terminal, session, view).await?;
     drop(screen);
     if let Some(r) = result {
         println!("result: {}", r.describe());

@@ -12,8 +12,8 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
 use tengen_client::view::{TableView, ViewError};
-use tengen_client::{ClientError, Connection};
-use tengen_protocol::{ClientMsg, Encoding, RoomId, ServerFrame, ServerMsg, TableId};
+use tengen_client::{ClientError, Connection, Session};
+use tengen_protocol::{ClientMsg, Encoding, RoomId, ServerFrame, ServerMsg, TableId, Welcome};
 
 /// The default server address.
 pub const DEFAULT_SERVER: &str = "ws://127.0.0.1:8415/ws";
@@ -31,12 +31,23 @@ pub struct ServerArgs {
 
 impl ServerArgs {
     pub async fn connect(&self) -> Result<Connection> {
-        let (conn, welcome) =
-            Connection::connect(&self.server, Encoding::Json, self.name.as_deref())
-                .await
-                .with_context(|| format!("cannot connect to {}", self.server))?;
-        let _ = welcome;
-        Ok(conn)
+        Ok(self.hello().await?.0)
+    }
+
+    /// Connects and returns the `welcome` too (its resume token lets the
+    /// board's session reconnect).
+    pub async fn hello(&self) -> Result<(Connection, Welcome)> {
+        Connection::connect(&self.server, Encoding::Json, self.name.as_deref())
+            .await
+            .with_context(|| format!("cannot connect to {}", self.server))
+    }
+
+    /// Turns a connection (whose `welcome` this is) into a session that
+    /// reconnects by itself, following `view`'s table from its `seq`.
+    pub fn session(&self, conn: Connection, welcome: &Welcome, view: &TableView) -> Session {
+        let mut s = Session::adopt(conn, welcome, &self.server, self.name.as_deref());
+        s.follow(view.table().clone(), view.seq());
+        s
     }
 }
 

@@ -2,11 +2,15 @@
 //!
 //! Used by the terminal client, the load generator and the tests:
 //! [`conn`], a connection (handshake, requests matched to replies, pushes in
-//! order); [`view`], a table's state built only from the server's snapshot
-//! and events (no rule logic of its own); [`bot`], the quick bot.
+//! order); [`session`], a session over as many connections as it takes
+//! (reconnects by itself, resumes, delivers every table event once);
+//! [`view`], a table's state built only from the server's snapshot and
+//! events (no rule logic of its own); [`bot`], the quick bot.
 
 pub mod bot;
 pub mod conn;
+pub mod session;
 pub mod view;
 
 pub use conn::{ClientError, Connection};
+pub use session::{Delivery, Session, SessionError};

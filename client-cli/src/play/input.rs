@@ -28,6 +28,8 @@ pub enum Command {
     Send(Action),
     /// Say this in the status line.
     Say(String),
+    /// Offer (or accept) a rematch of the finished game.
+    Rematch,
     /// Leave the board.
     Quit,
 }
@@ -117,9 +119,13 @@ impl Local {
                     )
                 }
             }
-            KeyCode::Char('e') => {
-                Command::Say("rematch is not available on this server yet (issue 6)".into())
+            KeyCode::Char('e') if view.is_spectator() => {
+                Command::Say("only the players can ask for a rematch".into())
             }
+            KeyCode::Char('e') if !view.is_over() => {
+                Command::Say("a rematch can be asked for once the game is over".into())
+            }
+            KeyCode::Char('e') => Command::Rematch,
             _ if view.is_spectator() => Command::Say("you are watching this game".into()),
             _ if view.is_over() => Command::Say("the game is over: q quits".into()),
             KeyCode::Char('r') => {

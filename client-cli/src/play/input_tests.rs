@@ -113,12 +113,19 @@ fn resigning_and_quitting_need_a_second_press() {
 }
 
 #[test]
-fn rematch_is_shown_as_unavailable() {
+fn e_asks_for_a_rematch_once_the_game_is_over() {
     let t = Table::new(GameConfig::free(RuleSet::Renju), Some(Seat::First)).play("H8 resign");
-    let Command::Say(s) = last(&mut Local::new(15), &t, "e") else {
+    assert_eq!(last(&mut Local::new(15), &t, "e"), Command::Rematch);
+    let running = Table::new(GameConfig::free(RuleSet::Renju), Some(Seat::First)).play("H8");
+    let Command::Say(s) = last(&mut Local::new(15), &running, "e") else {
         panic!()
     };
-    assert!(s.contains("not available"), "{s}");
+    assert!(s.contains("once the game is over"), "{s}");
+    let watching = Table::new(GameConfig::free(RuleSet::Renju), None).play("H8 resign");
+    assert!(matches!(
+        last(&mut Local::new(15), &watching, "e"),
+        Command::Say(_)
+    ));
 }
 
 #[test]

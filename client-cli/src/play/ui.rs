@@ -10,9 +10,11 @@
 //! run on a guess of our own.
 //!
 //! Layout: the board on the left, the panel on its right (players and
-//! clocks, the prompt in words, offers and draw offers, what just happened,
-//! the keys), and a status line at the bottom for the server's refusals and
-//! hints. A terminal too narrow for both puts the panel under the board.
+//! clocks, an away player's abandonment countdown, the prompt in words,
+//! offers and draw offers, rematch offers, what just happened, the keys),
+//! and a status line at the bottom for the server's refusals and hints, and
+//! for our own connection while it reconnects. A terminal too narrow for
+//! both puts the panel under the board.
 
 use std::time::Instant;
 
@@ -25,6 +27,7 @@ use tengen_client::view::TableView;
 use tengen_rules::Color;
 use tengen_rules::game::{Seat, Task};
 
+use super::around::{Around, Link};
 use super::board;
 use super::input::Local;
 use crate::describe;
@@ -33,8 +36,8 @@ use crate::describe;
 pub struct Extra<'a> {
     /// The status line: the last refusal or hint.
     pub status: &'a str,
-    /// Whether the connection is gone (the board is then frozen).
-    pub disconnected: bool,
+    /// The players' connections, rematch offers, our own link.
+    pub around: &'a Around,
 }
 
 /// Draws the whole screen.
@@ -62,10 +65,15 @@ pub fn draw(frame: &mut Frame, view: &TableView, local: &Local, extra: &Extra, n
     };
     frame.render_widget(Paragraph::new(board::lines(view, local)), board_area);
     frame.render_widget(
-        Paragraph::new(panel(view, local, now)).wrap(Wrap { trim: false }),
+        Paragraph::new(panel(view, local, extra.around, now)).wrap(Wrap { trim: false }),
         panel_area,
     );
-    let (text, style) = if extra.disconnected {
+    let (text, style) = if extra.around.link == Link::Reconnecting {
+        (
+            "connection lost: reconnecting... (your clock runs on the server)".to_string(),
+            bold().fg(Tint::Yellow),
+        )
+    } else if extra.around.link == Link::Gone {
         (
             format!("disconnected: {}", extra.status),
             Style::default().fg(Tint::Red),
@@ -86,7 +94,7 @@ fn bold() -> Style {
 }
 
 /// The panel's lines.
-pub fn panel(view: &TableView, local: &Local, now: Instant) -> Vec<Line<'static>> {
+pub fn panel(view: &TableView, local: &Local, around: &Around, now: Instant) -> Vec<Line<'static>> {
     let mut out = vec![Line::styled(
         describe::config(view.config()),
         Style::default().fg(Tint::DarkGray),
@@ -125,6 +133,20 @@ pub fn panel(view: &TableView, local: &Local, now: Instant) -> Vec<Line<'static>
             Span::styled(marker, Style::default().fg(Tint::Yellow)),
         ]));
     }
+    if !view.is_over() {
+        for seat in [view.black(), view.black().other()] {
+            if let Some(left) = around.away_left(seat, now) {
+                let name = describe::player_name(view.players(), seat);
+                out.push(Line::styled(
+                    format!(
+                        "{name} is away: loses by abandonment in {}",
+                        describe::duration(left.as_millis() as u64)
+                    ),
+                    bold().fg(Tint::Red),
+                ));
+            }
+        }
+    }
     let mut facts = Vec::new();
     if view.spectators() > 0 {
         facts.push(format!("spectators {}", view.spectators()));
@@ -139,6 +161,7 @@ pub fn panel(view: &TableView, local: &Local, now: Instant) -> Vec<Line<'static>
     ));
     out.push(Line::default());
     out.extend(prompt_lines(view, local));
+    out.extend(rematch_lines(view, around));
     if let Some(e) = view.last_event() {
         if let Some(text) = describe::event(e, view.players()) {
             if !view.is_over() {
@@ -251,19 +274,41 @@ fn prompt_lines(view: &TableView, local: &Local) -> Vec<Line<'static>> {
     out
 }
 
+/// After the game: who wants a rematch, and what `e` does.
+fn rematch_lines(view: &TableView, around: &Around) -> Vec<Line<'static>> {
+    if !view.is_over() {
+        return Vec::new();
+    }
+    let name = |seat| describe::player_name(view.players(), seat);
+    let asked = |seat: Seat| around.rematch[seat.index()];
+    let text = match view.seat() {
+        None => match Seat::BOTH.into_iter().find(|&s| asked(s)) {
+            Some(s) => format!("{} wants a rematch", name(s)),
+            None => return Vec::new(),
+        },
+        Some(me) => match (asked(me), asked(me.other())) {
+            (false, false) => "e offers a rematch".to_string(),
+            (true, false) => format!("rematch offered: waiting for {}", name(me.other())),
+            (false, true) => format!("{} wants a rematch: e accepts", name(me.other())),
+            (true, true) => "rematch agreed: starting".to_string(),
+        },
+    };
+    vec![Line::styled(text, bold().fg(Tint::Magenta))]
+}
+
 /// The key help, shown in full so nobody has to guess.
 fn keys(view: &TableView) -> Vec<String> {
     if view.is_spectator() {
         return vec!["watching   m move numbers   q quit".into()];
     }
     if view.is_over() {
-        return vec!["m numbers   q quit   e rematch: n/a".into()];
+        return vec!["m numbers   q quit   e rematch".into()];
     }
     vec![
         "arrows/hjkl move   Enter place/choose".into(),
         "p pass  d draw  a accept  x decline".into(),
         "c claim  s swap  n keep  r resign (x2)".into(),
-        "m numbers  q quit (x2)  e rematch: n/a".into(),
+        "m numbers  q quit (x2)  e rematch (after)".into(),
     ]
 }
 

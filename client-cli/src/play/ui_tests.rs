@@ -9,16 +9,26 @@ use tengen_rules::game::{
 };
 
 use super::{Extra, draw};
+use crate::play::around::{Around, Link};
 use crate::play::input::Local;
 use crate::testkit::{Table, p};
+use tengen_protocol::ServerMsg;
 
 /// The screen as lines of text.
 fn screen(t: &Table, local: &Local, w: u16, h: u16, at_ms: u64) -> Vec<String> {
+    screen_around(t, local, &Around::default(), w, h, at_ms)
+}
+
+fn screen_around(
+    t: &Table,
+    local: &Local,
+    around: &Around,
+    w: u16,
+    h: u16,
+    at_ms: u64,
+) -> Vec<String> {
     let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
-    let extra = Extra {
-        status: "",
-        disconnected: false,
-    };
+    let extra = Extra { status: "", around };
     term.draw(|f| draw(f, &t.view, local, &extra, t.at(at_ms)))
         .unwrap();
     let buf = term.backend().buffer().clone();
@@ -76,7 +86,7 @@ fn the_last_move_is_highlighted() {
     let mut term = Terminal::new(TestBackend::new(80, 24)).unwrap();
     let extra = Extra {
         status: "",
-        disconnected: false,
+        around: &Around::default(),
     };
     let local = Local::new(15);
     term.draw(|f| draw(f, &t.view, &local, &extra, t.at(t.now)))
@@ -260,11 +270,97 @@ fn the_status_line_shows_refusals() {
     let mut term = Terminal::new(TestBackend::new(80, 24)).unwrap();
     let extra = Extra {
         status: "refused: H8 is occupied",
-        disconnected: false,
+        around: &Around::default(),
     };
     term.draw(|f| draw(f, &t.view, &Local::new(15), &extra, t.at(0)))
         .unwrap();
     let buf = term.backend().buffer();
     let last: String = (0..80).map(|x| buf[(x, 23)].symbol().to_string()).collect();
     assert!(last.starts_with("refused: H8 is occupied"), "{last}");
+}
+
+#[test]
+fn an_away_opponent_shows_the_abandonment_countdown() {
+    let t = Table::new(fischer(), Some(Seat::First)).play("H8 I9");
+    let mut around = Around::default();
+    // bob (second) dropped at 2 s of table time with a 30 s grace.
+    let status = ServerMsg::PlayerStatus {
+        table: t.view.table().clone(),
+        seat: Seat::Second,
+        connected: false,
+        grace_ms: Some(30_000),
+    };
+    around.handle(&status, t.view.table(), t.at(2_000));
+    let local = Local::new(15);
+    let s = screen_around(&t, &local, &around, 80, 24, 14_000);
+    assert!(
+        has(&s, "bob is away: loses by abandonment in 0:18"),
+        "{}",
+        s.join("\n")
+    );
+    // It counts down with the redraws, and goes once bob is back.
+    let s = screen_around(&t, &local, &around, 80, 24, 27_500);
+    assert!(has(&s, "abandonment in 0:04.5"), "{}", s.join("\n"));
+    let back = ServerMsg::PlayerStatus {
+        table: t.view.table().clone(),
+        seat: Seat::Second,
+        connected: true,
+        grace_ms: None,
+    };
+    around.handle(&back, t.view.table(), t.at(20_000));
+    assert!(!has(
+        &screen_around(&t, &local, &around, 80, 24, 21_000),
+        "away"
+    ));
+}
+
+#[test]
+fn our_own_reconnection_shows_in_the_status_line() {
+    let t = Table::new(fischer(), Some(Seat::First)).play("H8");
+    let around = Around {
+        link: Link::Reconnecting,
+        ..Around::default()
+    };
+    let s = screen_around(&t, &Local::new(15), &around, 80, 24, t.now);
+    assert!(s[23].contains("reconnecting"), "{}", s[23]);
+    let gone = Around {
+        link: Link::Gone,
+        ..Around::default()
+    };
+    let s = screen_around(&t, &Local::new(15), &gone, 80, 24, t.now);
+    assert!(s[23].starts_with("disconnected"), "{}", s[23]);
+}
+
+#[test]
+fn the_rematch_prompt_follows_the_offers() {
+    let t = Table::new(fischer(), Some(Seat::First)).play("H8 resign");
+    let local = Local::new(15);
+    let mut around = Around::default();
+    let s = screen_around(&t, &local, &around, 80, 24, t.now);
+    assert!(has(&s, "e offers a rematch"), "{}", s.join("\n"));
+    assert!(has(&s, "e rematch"));
+    let offer = |seat| ServerMsg::RematchOffered {
+        table: t.view.table().clone(),
+        seat,
+    };
+    around.handle(&offer(Seat::Second), t.view.table(), t.at(t.now));
+    let s = screen_around(&t, &local, &around, 80, 24, t.now);
+    assert!(
+        has(&s, "bob wants a rematch: e accepts"),
+        "{}",
+        s.join("\n")
+    );
+    let mut mine = Around::default();
+    mine.handle(&offer(Seat::First), t.view.table(), t.at(t.now));
+    let s = screen_around(&t, &local, &mine, 80, 24, t.now);
+    assert!(
+        has(&s, "rematch offered: waiting for bob"),
+        "{}",
+        s.join("\n")
+    );
+    // Spectators are told, without a key to press.
+    let w = Table::new(fischer(), None).play("H8 resign");
+    let s = screen_around(&w, &local, &around, 80, 24, w.now);
+    assert!(has(&s, "bob wants a rematch"), "{}", s.join("\n"));
+    assert!(!has(&s, "e accepts"));
 }
