@@ -495,24 +495,7 @@ impl Table {
                 self.log.pop_front();
             }
             self.log.push_back(te.clone());
-            let frame = Envelope::push(ServerMsg::TableEvent(te));
-            let mut shared = Shared::new(&frame);
-            for s in &mut self.seats {
-                if s.subscribed
-                    && !s
-                        .session
-                        .outbox
-                        .send(shared.get(s.session.outbox.encoding()))
-                {
-                    s.subscribed = false;
-                }
-            }
-            let before = self.spectators.len();
-            self.spectators
-                .retain(|_, o| o.send(shared.get(o.encoding())));
-            if self.spectators.len() != before {
-                self.spectators_changed();
-            }
+            self.send_to_all(&Envelope::push(ServerMsg::TableEvent(te)));
         }
         if over && self.close_at.is_none() {
             self.first_action_due = None;
@@ -523,6 +506,27 @@ impl Table {
             let _ = self.lobby.try_send(LobbyCmd::TableFinished {
                 room: self.room.clone(),
             });
+        }
+    }
+
+    /// Queues `frame` to both players (if subscribed) and every spectator.
+    fn send_to_all(&mut self, frame: &ServerFrame) {
+        let mut shared = Shared::new(frame);
+        for s in &mut self.seats {
+            if s.subscribed
+                && !s
+                    .session
+                    .outbox
+                    .send(shared.get(s.session.outbox.encoding()))
+            {
+                s.subscribed = false;
+            }
+        }
+        let before = self.spectators.len();
+        self.spectators
+            .retain(|_, o| o.send(shared.get(o.encoding())));
+        if self.spectators.len() != before {
+            self.spectators_changed();
         }
     }
 

@@ -4,11 +4,11 @@
 
 use std::time::Instant;
 
-use tengen_protocol::{Envelope, RequestId, ServerFrame, ServerMsg, SessionId};
+use tengen_protocol::{Envelope, RequestId, ServerMsg, SessionId};
 use tengen_rules::game::Seat;
 
 use super::Table;
-use crate::outbound::{Outbox, Shared};
+use crate::outbound::Outbox;
 
 impl Table {
     /// Whether every event after `since` is still in the log.
@@ -66,26 +66,5 @@ impl Table {
             grace_ms,
         });
         self.send_to_all(&frame);
-    }
-
-    /// Queues `frame` to both players (if subscribed) and every spectator.
-    pub(super) fn send_to_all(&mut self, frame: &ServerFrame) {
-        let mut shared = Shared::new(frame);
-        for s in &mut self.seats {
-            if s.subscribed
-                && !s
-                    .session
-                    .outbox
-                    .send(shared.get(s.session.outbox.encoding()))
-            {
-                s.subscribed = false;
-            }
-        }
-        let before = self.spectators.len();
-        self.spectators
-            .retain(|_, o| o.send(shared.get(o.encoding())));
-        if self.spectators.len() != before {
-            self.spectators_changed();
-        }
     }
 }
