@@ -123,9 +123,9 @@ impl<'a> Link<'a> {
 
     /// The next frame (pushes and replies of `send`), or `Wake` at `wake`,
     /// `Changed` when `changed` does, or `Deadline`; drops and resumes on
-    /// the way when armed. Cancel it only between calls' awaits that do not
-    /// drop: it is not cancelled by its own callers, which select nothing
-    /// around it (a resume cut in half would leave no connection).
+    /// the way when armed. Not cancel-safe (a resume cut in half would leave
+    /// no connection): the wake-ups a caller needs are its arguments, so
+    /// that no caller has to select around it.
     pub async fn next(
         &mut self,
         wake: Option<tokio::time::Instant>,
@@ -291,5 +291,83 @@ mod tests {
         let avg = xs.iter().sum::<Duration>().as_secs_f64() / xs.len() as f64;
         assert!((avg - 2.0).abs() < 0.1, "mean {avg}");
         assert_ne!(Rng::new(8).exp(mean), Rng::new(7).exp(mean));
+    }
+
+    fn ctx() -> std::sync::Arc<Ctx> {
+        use crate::run::{Plan, Scenario, Target};
+        Ctx::new(Plan {
+            scenario: Scenario::Churn,
+            target: Target::Server,
+            urls: vec!["ws://127.0.0.1:1/ws".into()],
+            encoding: tengen_protocol::Encoding::Json,
+            connections: 0..0,
+            slots: 0..0,
+            spectators: 0,
+            fanout_players: false,
+            fanout_file: None,
+            move_interval: Duration::from_secs(1),
+            duration: Duration::from_secs(1),
+            script: std::sync::Arc::new(crate::script::Script::new(9).unwrap()),
+            connect_concurrency: 1,
+            drop_every: Duration::from_secs(1),
+            seed: 1,
+        })
+    }
+
+    fn event(table: &TableId, seq: u64) -> ServerFrame {
+        use tengen_rules::game::{Event, Move, Seat};
+        ServerFrame::push(ServerMsg::TableEvent(tengen_protocol::TableEvent {
+            table: table.clone(),
+            seq,
+            event: Event::Moved {
+                mv: Move {
+                    number: seq as u32,
+                    seat: Seat::First,
+                    color: tengen_rules::Color::Black,
+                    point: None,
+                },
+                clocks: None,
+            },
+            prompt: None,
+        }))
+    }
+
+    #[test]
+    fn a_doubled_event_is_held_back_and_a_gap_is_counted_both_as_errors() {
+        let ctx = ctx();
+        let t = TableId::from_u64(9);
+        let mut link = Link {
+            ctx: &ctx,
+            conn: None,
+            url: String::new(),
+            name: String::new(),
+            token: None,
+            rng: Rng::new(1),
+            next_drop: tokio::time::Instant::now(),
+            armed: false,
+            follow: Some((t.clone(), 3)),
+            queue: VecDeque::new(),
+            replayed_to: 4,
+            dropped: false,
+        };
+        assert!(matches!(
+            link.check(event(&t, 4)),
+            Some(Got::Frame(_, true))
+        ));
+        assert!(
+            link.check(event(&t, 4)).is_none(),
+            "a duplicate is not delivered"
+        );
+        assert!(matches!(
+            link.check(event(&t, 7)),
+            Some(Got::Frame(_, false))
+        ));
+        // Another table's late event is delivered and not checked.
+        assert!(link.check(event(&TableId::from_u64(1), 1)).is_some());
+        let s = ctx.stats();
+        assert_eq!((s.events_duplicated, s.events_lost), (1, 2));
+        assert_eq!(s.errors["event_duplicated"], 1);
+        assert_eq!(s.errors["event_lost"], 1);
+        assert_eq!(link.follow.as_ref().unwrap().1, 7);
     }
 }
