@@ -16,7 +16,8 @@ use std::time::Instant;
 
 use tengen_client::{ClientError, Connection};
 use tengen_protocol::{
-    ClientMsg, Envelope, RoomId, ServerFrame, ServerMsg, TableEvent, TableId, encode_server,
+    ClientMsg, Envelope, RoomId, ServerFrame, ServerMsg, TableEvent, TableId, Welcome,
+    encode_server,
 };
 use tengen_rules::Color;
 use tengen_rules::game::{Action, ActionKind, Event, Move, Prompt, Seat, Task};
@@ -31,6 +32,11 @@ use crate::stats::{CONNECT, OPPONENT, SEND_LAG, SPECTATORS};
 /// Opens a connection and says hello as `name`; counts the connect time or
 /// the error. `None` at the deadline or on failure.
 pub async fn connect(ctx: &Ctx, url: &str, name: &str) -> Option<Connection> {
+    connect_welcome(ctx, url, name).await.map(|(c, _)| c)
+}
+
+/// [`connect`], with the server's `welcome` (churn keeps its resume token).
+pub async fn connect_welcome(ctx: &Ctx, url: &str, name: &str) -> Option<(Connection, Welcome)> {
     let permit = ctx.connect_permits.acquire().await.ok()?;
     let started = Instant::now();
     let result = tokio::select! {
@@ -39,14 +45,14 @@ pub async fn connect(ctx: &Ctx, url: &str, name: &str) -> Option<Connection> {
     };
     drop(permit);
     match result {
-        Ok((mut c, _)) => {
+        Ok((mut c, welcome)) => {
             let mut s = ctx.stats();
             s.record(CONNECT, started.elapsed().as_micros() as u64);
             s.connections += 1;
             drop(s);
             ctx.open.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             c.timeout = (ctx.plan.move_interval * 4).max(std::time::Duration::from_secs(10));
-            Some(c)
+            Some((c, welcome))
         }
         Err(e) => {
             ctx.error(format!("connect: {}", kind(&e)));

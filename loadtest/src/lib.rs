@@ -10,6 +10,8 @@
 //!
 //! - [`run`], what one load process shares: plan, clock, counters, due times;
 //! - [`games`], simulated players and spectators (`games`, `fanout`);
+//! - [`churn`], the same dropping and resuming their connections (`churn`),
+//!   over [`resume`]'s self-checking link;
 //! - [`idle`], connections that only stay;
 //! - [`script`], the precomputed legal game every table replays;
 //! - [`stats`], histograms, the report and merging;
@@ -17,11 +19,13 @@
 //! - [`relay`], the bare relay;
 //! - [`parent`], spawning the load processes and merging their results.
 
+pub mod churn;
 pub mod games;
 pub mod idle;
 pub mod memory;
 pub mod parent;
 pub mod relay;
+pub mod resume;
 pub mod run;
 pub mod script;
 pub mod stats;

@@ -77,6 +77,13 @@ pub struct Args {
     /// Runtime threads per load process (1: a current-thread runtime).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
+    /// churn: mean seconds between one connection's drops (each drop is
+    /// followed by a resume).
+    #[arg(long, default_value_t = 5.0)]
+    pub drop_every: f64,
+    /// churn: seed of the drop times (the same seed, the same drops).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
     /// Connections being opened at once, per load process.
     #[arg(long, default_value_t = 200)]
     pub connect_concurrency: usize,
@@ -110,18 +117,20 @@ impl Args {
     fn needed(&self) -> usize {
         match self.scenario {
             Scenario::Idle => self.connections.unwrap_or(1000),
-            Scenario::Games => self.games * (2 + self.spectators),
+            Scenario::Games | Scenario::Churn => self.games * (2 + self.spectators),
             Scenario::Fanout => self.spectators + 2,
-            Scenario::Churn | Scenario::Relay => 0,
+            Scenario::Relay => 0,
         }
     }
 
     fn check(&self) -> anyhow::Result<()> {
         if self.scenario == Scenario::Churn {
-            bail!(
-                "churn is not supported by this server yet: dropping and resuming mid-game needs \
-                 the resume tokens of issue 6"
-            );
+            if self.baseline {
+                bail!("churn has no --baseline: the bare relay cannot resume a session");
+            }
+            if self.drop_every.is_nan() || self.drop_every <= 0.0 {
+                bail!("--drop-every must be positive");
+            }
         }
         if self.urls.is_empty() {
             bail!("give the server with --url ws://HOST:PORT/ws");
@@ -233,6 +242,8 @@ async fn phase(
             .args(["--encoding", &format!("{:?}", args.encoding).to_lowercase()])
             .args(["--game-moves", &args.game_moves().to_string()])
             .args(["--threads", &args.threads.to_string()])
+            .args(["--drop-every", &args.drop_every.to_string()])
+            .args(["--seed", &args.seed.to_string()])
             .args([
                 "--connect-concurrency",
                 &args.connect_concurrency.to_string(),
@@ -376,6 +387,8 @@ pub fn child(args: &Args) -> anyhow::Result<()> {
         duration: Duration::from_secs_f64(args.duration),
         script: Arc::new(Script::new(args.game_moves())?),
         connect_concurrency: args.connect_concurrency,
+        drop_every: Duration::from_secs_f64(args.drop_every),
+        seed: args.seed,
     };
     let rt = if args.threads <= 1 {
         tokio::runtime::Builder::new_current_thread()
@@ -392,7 +405,8 @@ pub fn child(args: &Args) -> anyhow::Result<()> {
         let tasks = match ctx.plan.scenario {
             Scenario::Idle => crate::idle::spawn_all(&ctx),
             Scenario::Games | Scenario::Fanout => crate::games::spawn_all(&ctx)?,
-            Scenario::Churn | Scenario::Relay => Vec::new(),
+            Scenario::Churn => crate::churn::spawn_all(&ctx),
+            Scenario::Relay => Vec::new(),
         };
         let mut ready = ctx.ready.clone();
         let c2 = ctx.clone();
@@ -430,10 +444,27 @@ mod tests {
     }
 
     #[test]
-    fn churn_says_it_is_not_supported_yet() {
+    fn churn_runs_but_not_against_the_relay() {
         let a = Args::parse_from(["tengen-loadtest", "churn", "--url", "ws://127.0.0.1:1/ws"]);
-        let e = a.check().unwrap_err().to_string();
-        assert!(e.contains("not supported by this server yet"), "{e}");
+        a.check().unwrap();
+        assert_eq!(a.needed(), 200, "like games: two players per game");
+        let b = Args::parse_from([
+            "tengen-loadtest",
+            "churn",
+            "--url",
+            "ws://127.0.0.1:1/ws",
+            "--baseline",
+        ]);
+        assert!(b.check().unwrap_err().to_string().contains("cannot resume"));
+        let c = Args::parse_from([
+            "tengen-loadtest",
+            "churn",
+            "--url",
+            "ws://127.0.0.1:1/ws",
+            "--drop-every",
+            "0",
+        ]);
+        assert!(c.check().is_err());
     }
 
     #[test]

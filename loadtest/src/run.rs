@@ -63,6 +63,9 @@ pub struct Plan {
     pub duration: Duration,
     pub script: Arc<Script>,
     pub connect_concurrency: usize,
+    /// Churn: the mean time between a connection's drops, and the seed.
+    pub drop_every: Duration,
+    pub seed: u64,
 }
 
 impl Plan {
@@ -75,9 +78,9 @@ impl Plan {
     pub fn connection_count(&self) -> usize {
         match self.scenario {
             Scenario::Idle => self.connections.len(),
-            Scenario::Games => self.slots.len() * (2 + self.spectators),
+            Scenario::Games | Scenario::Churn => self.slots.len() * (2 + self.spectators),
             Scenario::Fanout => self.spectators + if self.fanout_players { 2 } else { 0 },
-            Scenario::Churn | Scenario::Relay => 0,
+            Scenario::Relay => 0,
         }
     }
 }

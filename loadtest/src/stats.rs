@@ -26,6 +26,8 @@ pub const SPECTATORS: &str = "spectators";
 pub const CONNECT: &str = "connect";
 pub const SEND_LAG: &str = "send_lag";
 pub const LAST_SPECTATOR: &str = "last_spectator";
+/// Churn: a connection dropped → its session resumed and caught up.
+pub const RESUME: &str = "resume";
 
 /// Counters and histograms of one process.
 #[derive(Debug)]
@@ -34,6 +36,11 @@ pub struct Stats {
     pub games_completed: u64,
     pub moves: u64,
     pub connections: u64,
+    /// Churn: sessions resumed after a drop, and the events a resume lost
+    /// (a gap in `seq`) or delivered twice (each is also an error).
+    pub resumes: u64,
+    pub events_lost: u64,
+    pub events_duplicated: u64,
     pub errors: BTreeMap<String, u64>,
     pub hist: BTreeMap<&'static str, Histogram<u64>>,
     /// Fan-out: per move number, the latency to the last spectator that got it.
@@ -47,6 +54,9 @@ impl Default for Stats {
             games_completed: 0,
             moves: 0,
             connections: 0,
+            resumes: 0,
+            events_lost: 0,
+            events_duplicated: 0,
             errors: BTreeMap::new(),
             hist: [OPPONENT, SPECTATORS, CONNECT, SEND_LAG]
                 .into_iter()
@@ -90,6 +100,9 @@ impl Stats {
             games_completed: self.games_completed,
             moves: self.moves,
             connections: self.connections,
+            resumes: self.resumes,
+            events_lost: self.events_lost,
+            events_duplicated: self.events_duplicated,
             errors: self.errors.clone(),
             ..Report::default()
         };
@@ -143,6 +156,14 @@ pub struct Report {
     pub games_completed: u64,
     pub moves: u64,
     pub connections: u64,
+    /// Churn: sessions resumed after a drop; events lost or doubled by a
+    /// resume (must be 0: each is also counted as an error).
+    #[serde(default)]
+    pub resumes: u64,
+    #[serde(default)]
+    pub events_lost: u64,
+    #[serde(default)]
+    pub events_duplicated: u64,
     pub errors: BTreeMap<String, u64>,
     pub error_total: u64,
     /// Move sent → arrival at the opponent.
@@ -158,6 +179,9 @@ pub struct Report {
     /// granularity and load-generator scheduling), already inside the
     /// latencies above.
     pub send_lag: Summary,
+    /// Churn: drop → resumed and caught up (the missed events replayed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resume: Option<Summary>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory: Option<Memory>,
     pub duration_s: f64,
@@ -182,6 +206,7 @@ impl Report {
         self.connect = get(CONNECT);
         self.send_lag = get(SEND_LAG);
         self.latency_last_spectator = hist.get(LAST_SPECTATOR).map(Summary::of);
+        self.resume = hist.get(RESUME).map(Summary::of);
         self.error_total = self.errors.values().sum();
         self.histograms = hist
             .iter()
@@ -198,14 +223,24 @@ impl Report {
             r.games_completed += p.games_completed;
             r.moves += p.moves;
             r.connections += p.connections;
+            r.resumes += p.resumes;
+            r.events_lost += p.events_lost;
+            r.events_duplicated += p.events_duplicated;
             for (k, v) in &p.errors {
                 *r.errors.entry(k.clone()).or_default() += v;
             }
             for (name, hex) in &p.histograms {
-                let name = [OPPONENT, SPECTATORS, CONNECT, SEND_LAG, LAST_SPECTATOR]
-                    .into_iter()
-                    .find(|n| n == name)
-                    .ok_or_else(|| anyhow::anyhow!("unknown histogram {name}"))?;
+                let name = [
+                    OPPONENT,
+                    SPECTATORS,
+                    CONNECT,
+                    SEND_LAG,
+                    LAST_SPECTATOR,
+                    RESUME,
+                ]
+                .into_iter()
+                .find(|n| n == name)
+                .ok_or_else(|| anyhow::anyhow!("unknown histogram {name}"))?;
                 if name == LAST_SPECTATOR {
                     continue; // rebuilt below from the per-move maxima
                 }
@@ -292,6 +327,14 @@ impl Report {
         }
         line(&mut s, "connect", &self.connect);
         line(&mut s, "send lag (ours)", &self.send_lag);
+        if let Some(r) = &self.resume {
+            let _ = writeln!(
+                s,
+                "  resumes {}  events lost {}  duplicated {}",
+                self.resumes, self.events_lost, self.events_duplicated
+            );
+            line(&mut s, "resume", r);
+        }
         memory_line(&mut s, self.memory.as_ref());
         if self.errors.is_empty() {
             let _ = writeln!(s, "  errors: none");

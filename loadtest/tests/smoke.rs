@@ -1,4 +1,5 @@
-//! The smoke run: a few hundred games for a few seconds against a real
+//! The smoke runs: a few hundred games (and a few dozen churned ones, whose
+//! connections drop and resume) for a few seconds against a real
 //! server on a free loopback port, through the real binary (its command
 //! line, its load process, its JSON). It checks that nothing went wrong and
 //! that games were played to the end, not how fast: timings belong in
@@ -113,4 +114,45 @@ fn a_connection_that_fails_is_an_error_and_a_non_zero_exit() {
         "--json",
     ]);
     assert!(!status.success(), "{stdout}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn churned_games_resume_without_losing_or_doubling_an_event() {
+    let server = server().await;
+    let url = format!("ws://{}/ws", server.addr());
+    let (status, json, stdout) = tokio::task::spawn_blocking(move || {
+        run(&[
+            "churn",
+            "--url",
+            &url,
+            "--games",
+            "30",
+            "--spectators",
+            "1",
+            "--move-interval",
+            "0.1",
+            "--game-moves",
+            "15",
+            "--drop-every",
+            "0.5",
+            "--duration",
+            "4",
+            "--json",
+        ])
+    })
+    .await
+    .unwrap();
+    assert!(status.success(), "exit {status}: {stdout}");
+    assert_eq!(json["error_total"], 0, "{stdout}");
+    assert_eq!(json["events_lost"], 0, "{stdout}");
+    assert_eq!(json["events_duplicated"], 0, "{stdout}");
+    assert_eq!(json["connections"], 90, "{stdout}");
+    // 90 connections, each armed for most of 4 s, one drop per 0.5 s each:
+    // hundreds of resumes; a few dozen would already show the path works.
+    let resumes = json["resumes"].as_u64().unwrap();
+    assert!(resumes >= 90, "{stdout}");
+    assert_eq!(json["resume"]["count"].as_u64().unwrap(), resumes);
+    assert!(json["games_completed"].as_u64().unwrap() >= 30, "{stdout}");
+    assert!(json["latency_opponent"]["count"].as_u64().unwrap() > 0);
+    server.shutdown();
 }
