@@ -7,22 +7,13 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use tengen_rules::{Board, Point};
+use tengen_rules::Board;
+
+#[path = "data/positions.rs"]
+mod positions;
 
 fn positions() -> Vec<Board> {
-    include_str!("data/dense-positions.txt")
-        .lines()
-        .map(|line| {
-            let (b, w) = line.split_once(';').expect("BLACK;WHITE");
-            let parse = |s: &str| -> Vec<Point> {
-                s.split(',')
-                    .filter(|t| !t.is_empty())
-                    .map(|t| t.parse().unwrap())
-                    .collect()
-            };
-            Board::with_stones(15, &parse(b), &parse(w)).expect("valid position")
-        })
-        .collect()
+    positions::dense()
 }
 
 fn full_map(c: &mut Criterion) {

@@ -8,25 +8,16 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use tengen_rules::{Board, Point};
+use tengen_rules::Board;
+
+#[path = "../benches/data/positions.rs"]
+mod positions;
 
 const REPS: u32 = 200;
 const ROUNDS: usize = 5;
 
 fn main() {
-    let boards: Vec<Board> = include_str!("../benches/data/dense-positions.txt")
-        .lines()
-        .map(|line| {
-            let (b, w) = line.split_once(';').expect("BLACK;WHITE");
-            let parse = |s: &str| -> Vec<Point> {
-                s.split(',')
-                    .filter(|t| !t.is_empty())
-                    .map(|t| t.parse().unwrap())
-                    .collect()
-            };
-            Board::with_stones(15, &parse(b), &parse(w)).expect("valid position")
-        })
-        .collect();
+    let boards: Vec<Board> = positions::dense();
     let mut out = Vec::new();
     let mut nanos: Vec<f64> = boards
         .iter()

@@ -107,19 +107,7 @@ async fn a_slow_player_is_credited_within_its_quota() {
         .unwrap();
     let config = GameConfig::new(RuleSet::Freestyle)
         .with_time(TimeControl::SuddenDeath { main_ms: 600_000 });
-    let room = match fast
-        .request(ClientMsg::CreateRoom {
-            config,
-            public: false,
-            name: None,
-            chat: true,
-        })
-        .await
-        .unwrap()
-    {
-        ServerMsg::RoomCreated { room, .. } => room,
-        other => panic!("{other:?}"),
-    };
+    let room = create_room(&mut fast, config, false).await;
     slow.request(ClientMsg::JoinRoom { room }).await.unwrap();
     let snap = snapshot_push(&mut slow).await;
     snapshot_push(&mut fast).await;

@@ -112,19 +112,7 @@ async fn watchers_get_the_list_then_coalesced_updates() {
     }
     // A creator who disconnects takes the waiting room along.
     let mut c = client(&server, "cid", Encoding::Json).await;
-    let room = match c
-        .request(ClientMsg::CreateRoom {
-            config: GameConfig::new(RuleSet::Freestyle),
-            public: true,
-            name: None,
-            chat: true,
-        })
-        .await
-        .unwrap()
-    {
-        ServerMsg::RoomCreated { room, .. } => room,
-        other => panic!("{other:?}"),
-    };
+    let room = create_room(&mut c, GameConfig::new(RuleSet::Freestyle), true).await;
     loop {
         let ServerMsg::LobbyUpdate(u) = watcher.next().await.unwrap().msg else {
             continue;

@@ -117,19 +117,7 @@ async fn setup(server: &tengen_server::Server) -> (Who, Who, Who, TableId) {
     let config = GameConfig::new(RuleSet::Renju)
         .with_opening(Opening::Rif)
         .with_forbidden(ForbiddenHandling::Claim);
-    let room = match a
-        .request(ClientMsg::CreateRoom {
-            config,
-            public: true,
-            name: None,
-            chat: true,
-        })
-        .await
-        .unwrap()
-    {
-        ServerMsg::RoomCreated { room, .. } => room,
-        other => panic!("{other:?}"),
-    };
+    let room = create_room(&mut a, config, true).await;
     b.request(ClientMsg::JoinRoom { room }).await.unwrap();
     let sa = snapshot_push(&mut a).await;
     let sb = snapshot_push(&mut b).await;
@@ -397,19 +385,7 @@ async fn a_takeover_keeps_the_new_connections_lobby_subscription() {
     drop(old);
     tokio::time::sleep(Duration::from_millis(100)).await;
     let (mut other, _) = connect(&u, "bob").await;
-    let room = match other
-        .request(ClientMsg::CreateRoom {
-            config: GameConfig::new(RuleSet::Gomoku),
-            public: true,
-            name: None,
-            chat: true,
-        })
-        .await
-        .unwrap()
-    {
-        ServerMsg::RoomCreated { room, .. } => room,
-        other => panic!("{other:?}"),
-    };
+    let room = create_room(&mut other, GameConfig::new(RuleSet::Gomoku), true).await;
     loop {
         if let ServerMsg::LobbyUpdate(u) = new.next().await.unwrap().msg {
             if u.added.iter().any(|r| r.room == room) {

@@ -131,6 +131,21 @@ pub enum ActionKind {
 }
 
 impl Action {
+    /// Whether this action can end its seat's turn and so press the clock
+    /// (and be credited lag). Draw answers, claims, resignations and aborts
+    /// never do.
+    pub fn may_press_clock(&self) -> bool {
+        !matches!(
+            self,
+            Action::OfferDraw
+                | Action::AcceptDraw
+                | Action::DeclineDraw
+                | Action::ClaimForbidden
+                | Action::Resign
+                | Action::Abort
+        )
+    }
+
     pub fn kind(&self) -> ActionKind {
         match self {
             Action::Place { .. } => ActionKind::Place,

@@ -27,19 +27,6 @@ pub const QUOTA_MAX_MS: Millis = 500;
 /// Added to the mover's quota after each of its moves.
 pub const QUOTA_GAIN_MS: Millis = 100;
 
-/// Whether an action can end a turn (and so be credited lag).
-pub(super) fn may_press(action: &Action) -> bool {
-    !matches!(
-        action,
-        Action::OfferDraw
-            | Action::AcceptDraw
-            | Action::DeclineDraw
-            | Action::ClaimForbidden
-            | Action::Resign
-            | Action::Abort
-    )
-}
-
 impl Table {
     /// The credit `seat` may get now: its connection's lag, within its
     /// quota and the room's cap.
@@ -76,7 +63,7 @@ impl Table {
     /// After `seat`'s accepted action: the quota pays for the credit the
     /// referee granted, then refills for the move.
     pub(super) fn settle_quota(&mut self, seat: Seat, action: &Action) {
-        if !may_press(action) {
+        if !action.may_press_clock() {
             return;
         }
         let granted = match self.game.entries().last().map(|e| &e.input) {

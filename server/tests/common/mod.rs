@@ -43,6 +43,23 @@ pub async fn client(server: &Server, name: &str, encoding: Encoding) -> Connecti
     c
 }
 
+/// Creates a room (chat on) and returns its id.
+pub async fn create_room(c: &mut Connection, config: GameConfig, public: bool) -> RoomId {
+    match c
+        .request(ClientMsg::CreateRoom {
+            config,
+            public,
+            name: None,
+            chat: true,
+        })
+        .await
+        .expect("room created")
+    {
+        ServerMsg::RoomCreated { room, .. } => room,
+        other => panic!("unexpected {other:?}"),
+    }
+}
+
 /// Two players at a new table: (creator, joiner, table, creator's seat
 /// snapshot). The creator sits first, the joiner second.
 pub struct Table {

@@ -405,16 +405,8 @@ impl Game {
         lag_ms: Millis,
     ) -> Result<Vec<Event>, GameError> {
         // The credit counts only if the action may press the clock (end the
-        // turn); draw answers, claims, resignations and aborts never do.
-        let may_press = !matches!(
-            action,
-            Action::OfferDraw
-                | Action::AcceptDraw
-                | Action::DeclineDraw
-                | Action::ClaimForbidden
-                | Action::Resign
-                | Action::Abort
-        );
+        // turn).
+        let may_press = action.may_press_clock();
         let credit = if may_press && self.clocks.running() == Some(seat) {
             self.clocks
                 .credit(now, lag_ms, self.config.lag_credit_cap_ms)
