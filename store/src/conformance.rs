@@ -1,0 +1,2 @@
+//! The conformance suite every [`crate::Store`] implementation passes.
+//! (Being written.)

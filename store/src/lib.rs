@@ -1,0 +1,242 @@
+//! Tengen's durable state, behind one async interface.
+//!
+//! The server keeps everything that must survive a restart through
+//! [`Store`]: the action log of every live table (so a restarted or
+//! failed-over server resumes each game with no accepted move lost), the
+//! finished games' records, and the accounts, login tokens and ratings.
+//! The interface assumes nothing about where the data lives: the embedded
+//! store (a redb file in the data directory, the default) and the Redis
+//! store satisfy it alike, and both pass the one conformance suite in
+//! [`conformance`].
+//!
+//! The store knows nothing of the rules: table metadata, log entries and
+//! game records are opaque bytes the server encodes (JSON), and ratings are
+//! plain numbers. Keys are strings (table, game and player ids). Player
+//! names are matched case-insensitively: the store keys them by
+//! [`name_key`].
+//!
+//! Every write is durable when its future resolves `Ok` (fsync'd, for the
+//! embedded store); the server tells no client of an action before that.
+//! A write that cannot be confirmed returns [`StoreError::Unavailable`] and
+//! may or may not have happened; writes are conditional (an append names
+//! the log length it expects) so that retrying one is safe.
+
+use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
+
+pub mod conformance;
+
+/// What a store operation can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The store cannot confirm the operation now (I/O error, lost
+    /// connection, timeout). A write may or may not have happened.
+    #[error("the store is unavailable: {0}")]
+    Unavailable(String),
+    /// A conditional write found another state than it expected (an append
+    /// at the wrong log length, a rating updated meanwhile). Nothing was
+    /// written.
+    #[error("conflict: {0}")]
+    Conflict(String),
+    /// The key is taken (an account name, a table id, a finished game id).
+    #[error("already exists: {0}")]
+    Exists(String),
+    /// No such table, account or token.
+    #[error("not found: {0}")]
+    NotFound(String),
+    /// The stored data cannot be read (damaged file, bad encoding). The
+    /// store never overwrites it.
+    #[error("the stored data is unreadable: {0}")]
+    Corrupt(String),
+    /// The data was written by another schema version than this build
+    /// reads.
+    #[error(
+        "the data has schema version {found}, but this build reads version {supported}; use a build that matches, or another data directory"
+    )]
+    Version { found: u32, supported: u32 },
+}
+
+pub type Result<T> = std::result::Result<T, StoreError>;
+
+/// The key a player name is stored under: names are unique regardless of
+/// case (`Ann` and `ann` are one player).
+pub fn name_key(name: &str) -> String {
+    name.to_lowercase()
+}
+
+/// A live table as stored: its metadata and its action log, in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LiveTable {
+    pub id: String,
+    pub meta: Vec<u8>,
+    pub entries: Vec<Vec<u8>>,
+}
+
+/// A finished game, written once when the game ends, together with the
+/// rating changes it causes (none for unrated or aborted games).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FinishedGame {
+    /// The game's id (the table's id).
+    pub id: String,
+    /// The players' names, indexed for their game history.
+    pub players: Vec<String>,
+    /// When it ended, in Unix milliseconds.
+    pub finished_ms: u64,
+    /// The full game record (the server's encoding).
+    pub record: Vec<u8>,
+    /// The rating changes, applied in the same atomic write.
+    pub ratings: Vec<RatingUpdate>,
+}
+
+/// One game in a player's history.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRef {
+    pub id: String,
+    pub finished_ms: u64,
+    pub players: Vec<String>,
+}
+
+/// A registered account.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Account {
+    /// The name as registered (case kept for display).
+    pub name: String,
+    /// The argon2id hash in PHC string form.
+    pub password_hash: String,
+    pub created_ms: u64,
+}
+
+/// A login token: a 128-bit random value (hex), valid until `expires_ms`
+/// unless revoked.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AuthToken {
+    pub token: String,
+    /// The account's name as registered.
+    pub account: String,
+    pub expires_ms: u64,
+}
+
+/// A player's Glicko-2 rating in one rule family, with the counts the
+/// provisional and inactive rules need.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Rating {
+    /// The player's name as registered.
+    pub player: String,
+    /// The rule family (`renju`, `gomoku`, `freestyle`, ...).
+    pub family: String,
+    pub rating: f64,
+    pub deviation: f64,
+    pub volatility: f64,
+    /// Rated games played, and their outcomes.
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// Distinct rated opponents (names), for the provisional rule.
+    pub opponents: Vec<String>,
+    /// When the latest rated games ended (Unix ms, newest last, at most
+    /// the last 7), for the inactive rule.
+    pub recent_ms: Vec<u64>,
+}
+
+/// One point of a player's rating history.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HistoryPoint {
+    pub game: String,
+    pub at_ms: u64,
+    pub opponent: String,
+    /// 1 win, 0.5 draw, 0 loss.
+    pub score: f64,
+    pub rating: f64,
+    pub deviation: f64,
+    pub volatility: f64,
+}
+
+/// A rating change: the new state and its history point, applied only if
+/// the stored rating still has `expected_games` games (0 when the player
+/// had no rating in the family), else [`StoreError::Conflict`] and the
+/// whole write is refused.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingUpdate {
+    pub expected_games: u32,
+    pub rating: Rating,
+    pub history: HistoryPoint,
+}
+
+/// The durable state of a Tengen server. See the crate documentation.
+#[async_trait]
+pub trait Store: Send + Sync + 'static {
+    /// What this store is, for logs (`embedded store at tengen-data`).
+    fn describe(&self) -> String;
+
+    /// Succeeds when the store can confirm writes now.
+    async fn ping(&self) -> Result<()>;
+
+    // --- live tables -------------------------------------------------
+
+    /// Creates a live table with its metadata and an empty log
+    /// ([`StoreError::Exists`] if the id is live or finished).
+    async fn create_table(&self, id: &str, meta: &[u8]) -> Result<()>;
+
+    /// Appends `entries` to table `id`'s log, whose length must be `at`
+    /// ([`StoreError::Conflict`] otherwise, nothing written;
+    /// [`StoreError::NotFound`] if no such live table). Appending entries
+    /// that are already there (same `at`, same bytes) is a conflict too:
+    /// the caller knows what it wrote.
+    async fn append(&self, id: &str, at: u64, entries: &[Vec<u8>]) -> Result<()>;
+
+    /// Every live table with its whole log (at start, to restore them).
+    async fn live_tables(&self) -> Result<Vec<LiveTable>>;
+
+    /// Forgets a live table without a record (a table whose game never
+    /// started). Forgetting an unknown table is not an error.
+    async fn discard_table(&self, id: &str) -> Result<()>;
+
+    /// Ends a game in one atomic write: stores its record, indexes it for
+    /// each player, applies its rating updates (each conditional, see
+    /// [`RatingUpdate`]) with their history points, and removes the live
+    /// table `game.id` if there is one. [`StoreError::Exists`] if a game
+    /// with this id is already finished.
+    async fn finish_game(&self, game: &FinishedGame) -> Result<()>;
+
+    /// A finished game (without its rating updates), if there is one.
+    async fn game(&self, id: &str) -> Result<Option<FinishedGame>>;
+
+    /// A player's finished games, newest first: at most `limit`, ending
+    /// strictly before `before_ms` when given (for paging).
+    async fn games_of(
+        &self,
+        player: &str,
+        before_ms: Option<u64>,
+        limit: usize,
+    ) -> Result<Vec<GameRef>>;
+
+    // --- accounts ----------------------------------------------------
+
+    /// Registers an account ([`StoreError::Exists`] if the name, in any
+    /// case, is taken).
+    async fn create_account(&self, account: &Account) -> Result<()>;
+
+    /// The account under `name` (any case).
+    async fn account(&self, name: &str) -> Result<Option<Account>>;
+
+    /// Stores a login token.
+    async fn put_token(&self, token: &AuthToken) -> Result<()>;
+
+    /// A stored token (expired ones too: the caller checks the expiry).
+    async fn token(&self, token: &str) -> Result<Option<AuthToken>>;
+
+    /// Revokes a token; revoking an unknown one is not an error.
+    async fn revoke_token(&self, token: &str) -> Result<()>;
+
+    // --- ratings -----------------------------------------------------
+
+    /// A player's rating in a family, if they have one.
+    async fn rating(&self, player: &str, family: &str) -> Result<Option<Rating>>;
+
+    /// Every rating of a family (the leaderboard's input), in no order.
+    async fn ratings(&self, family: &str) -> Result<Vec<Rating>>;
+
+    /// A player's rating history in a family, oldest first.
+    async fn rating_history(&self, player: &str, family: &str) -> Result<Vec<HistoryPoint>>;
+}
