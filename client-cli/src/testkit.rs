@@ -78,6 +78,7 @@ impl Table {
             players,
             spectators: 2,
             seat,
+            paused: None,
         };
         let view = TableView::new(&snap, base).unwrap();
         Table {

@@ -31,7 +31,9 @@
 
 use std::time::Instant;
 
-use tengen_protocol::{Players, RoomId, ServerMsg, TableEvent, TableId, TableSnapshot};
+use tengen_protocol::{
+    PauseReason, Players, RoomId, ServerMsg, TableEvent, TableId, TableSnapshot,
+};
 use tengen_rules::Board;
 use tengen_rules::game::{
     ClockSnapshot, Event, ForbiddenStone, GameConfig, GameResult, Millis, Move, OfferSet,
@@ -72,6 +74,8 @@ pub enum Update {
     Reset,
     /// The spectator count changed.
     Spectators,
+    /// The clocks stopped or run again (`table_paused`).
+    Paused,
     /// Not about this table's state (another table, a reply, the lobby).
     Ignored,
 }
@@ -98,6 +102,8 @@ pub struct TableView {
     clocks: Option<ClockSnapshot>,
     /// When the message carrying `clocks` arrived.
     clocks_at: Instant,
+    /// Why the clocks stand still, if they do.
+    paused: Option<PauseReason>,
     draw_offer: Option<Seat>,
     offers: [u32; 2],
     violations: [u32; 2],
@@ -153,6 +159,7 @@ impl TableView {
             prompt: s.prompt.clone(),
             clocks: s.clocks,
             clocks_at: received_at,
+            paused: snapshot.paused,
             draw_offer: s.draw_offer,
             offers: s.offers,
             violations: s.violations,
@@ -219,6 +226,12 @@ impl TableView {
             ServerMsg::Spectators { count, .. } => {
                 self.set_spectators(*count);
                 Ok(Update::Spectators)
+            }
+            ServerMsg::TablePaused { paused, clocks, .. } => {
+                self.paused = *paused;
+                self.clocks = *clocks;
+                self.clocks_at = received_at;
+                Ok(Update::Paused)
             }
             _ => Ok(Update::Ignored),
         }
@@ -444,6 +457,9 @@ impl TableView {
     /// arrives as `game_over`.
     pub fn clock_now(&self, now: Instant) -> Option<ClockSnapshot> {
         let mut c = self.clocks?;
+        if self.paused.is_some() {
+            return Some(c);
+        }
         if let Some(seat) = c.running {
             let elapsed = now.saturating_duration_since(self.clocks_at).as_millis();
             let elapsed = Millis::try_from(elapsed).unwrap_or(Millis::MAX);
@@ -457,6 +473,11 @@ impl TableView {
             }
         }
         Some(c)
+    }
+
+    /// Why the table's clocks stand still (`None` while they run).
+    pub fn paused(&self) -> Option<PauseReason> {
+        self.paused
     }
 
     /// The seat whose draw offer awaits an answer.

@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 use tengen_client::view::{Applied, TableView, Update, ViewError};
 use tengen_protocol::{
-    Encoding, Envelope, Player, Players, RoomId, ServerMsg, TableEvent, TableId, TableSnapshot,
-    decode_server, encode_server,
+    Encoding, Envelope, PauseReason, Player, Players, RoomId, ServerMsg, TableEvent, TableId,
+    TableSnapshot, decode_server, encode_server,
 };
 use tengen_rules::game::{
     Action, DrawPolicy, Event, ForbiddenHandling, ForbiddenStone, Game, GameConfig, Millis, Move,
@@ -178,6 +178,7 @@ fn table_snapshot(id: &TableId, seq: u64, snapshot: Snapshot, seat: Option<Seat>
         players,
         spectators: 0,
         seat,
+        paused: None,
     }
 }
 
@@ -240,6 +241,35 @@ fn the_countdown_subtracts_the_time_since_the_figures_arrived() {
     assert_eq!(v.clock_now(t.at(10_000_000)).unwrap().second.main_ms, 0);
     // A view knows nothing of time before its figures arrived.
     assert_eq!(v.clock_now(t.at(0)).as_ref(), Some(&sent));
+}
+
+#[test]
+fn paused_clocks_stand_still_until_they_run_again() {
+    let config = GameConfig::free(RuleSet::Gomoku).with_time(fischer(60_000, 2_000));
+    let mut t = Table::new(config, Seat::First, 0);
+    t.play("H8", 3_000, 0);
+    let sent = *t.view.clocks().unwrap();
+    let paused = ServerMsg::TablePaused {
+        table: t.id.clone(),
+        paused: Some(PauseReason::Store),
+        clocks: Some(sent),
+    };
+    let at = t.at(4_000);
+    assert_eq!(t.view.handle(&paused, at).unwrap(), Update::Paused);
+    assert_eq!(t.view.paused(), Some(PauseReason::Store));
+    assert_eq!(t.view.clock_now(t.at(90_000)), Some(sent), "no countdown");
+    let running = ServerMsg::TablePaused {
+        table: t.id.clone(),
+        paused: None,
+        clocks: Some(sent),
+    };
+    assert_eq!(
+        t.view.handle(&running, t.at(90_000)).unwrap(),
+        Update::Paused
+    );
+    assert_eq!(t.view.paused(), None);
+    let later = t.view.clock_now(t.at(91_000)).unwrap();
+    assert_eq!(later.second.main_ms, sent.second.main_ms - 1_000);
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! WebSocket close codes the server uses, and what each tells a client.
 //!
 //! They live with the wire format because a client reacts to them: reconnect
-//! at once (1001, 4002, 4004), fix itself (1002, 1003, 1009, 4003), or slow
+//! at once (1001, 1012, 4002, 4004), fix itself (1002, 1003, 1009, 4003), or slow
 //! down (1008). Codes from 4000 are Tengen's own (RFC 6455 leaves 4000-4999
 //! to applications); 4006 to 4099 are reserved for later versions.
 
@@ -14,6 +14,10 @@ pub enum CloseCode {
     /// 1001: the server is shutting down or restarting; reconnect (with
     /// backoff) to another or the same node.
     GoingAway,
+    /// 1012: the server is restarting (it stopped on SIGTERM or SIGINT
+    /// after saving everything); reconnect with backoff and resume with the
+    /// token: live games continue where they were.
+    ServiceRestart,
     /// 1002: the WebSocket protocol itself was broken (bad framing,
     /// continuation errors).
     ProtocolError,
@@ -50,9 +54,10 @@ pub enum CloseCode {
 
 impl CloseCode {
     /// Every code, in documentation order.
-    pub const ALL: [CloseCode; 12] = [
+    pub const ALL: [CloseCode; 13] = [
         CloseCode::Normal,
         CloseCode::GoingAway,
+        CloseCode::ServiceRestart,
         CloseCode::ProtocolError,
         CloseCode::UnsupportedData,
         CloseCode::PolicyViolation,
@@ -70,6 +75,7 @@ impl CloseCode {
         match self {
             CloseCode::Normal => 1000,
             CloseCode::GoingAway => 1001,
+            CloseCode::ServiceRestart => 1012,
             CloseCode::ProtocolError => 1002,
             CloseCode::UnsupportedData => 1003,
             CloseCode::PolicyViolation => 1008,
@@ -89,6 +95,7 @@ impl CloseCode {
         match self {
             CloseCode::Normal => "bye",
             CloseCode::GoingAway => "server shutting down",
+            CloseCode::ServiceRestart => "server restarting",
             CloseCode::ProtocolError => "protocol error",
             CloseCode::UnsupportedData => "wrong frame type for this connection's encoding",
             CloseCode::PolicyViolation => "rate limit exceeded",
@@ -112,6 +119,7 @@ impl CloseCode {
         matches!(
             self,
             CloseCode::GoingAway
+                | CloseCode::ServiceRestart
                 | CloseCode::InternalError
                 | CloseCode::SlowConsumer
                 | CloseCode::IdleTimeout
@@ -130,7 +138,8 @@ mod tests {
             assert!(seen.insert(c.code()), "{c:?}");
             assert_eq!(CloseCode::from_code(c.code()), Some(c));
             assert!(c.reason().len() <= 123);
-            assert!(c.code() < 1012 || (4000..4100).contains(&c.code()));
+            // IANA-registered codes (1012 is "Service Restart") or our own range.
+            assert!(c.code() <= 1012 || (4000..4100).contains(&c.code()));
         }
         assert_eq!(CloseCode::from_code(1005), None);
         assert_eq!(CloseCode::PolicyViolation.code(), 1008);

@@ -63,7 +63,8 @@ pub use limits::{
 };
 pub use lobby::{CancelReason, LobbyUpdate, Player, Players, RoomInfo, RoomStatus};
 pub use server::{
-    ChatChannel, RESERVED_SERVER_TYPES, ServerInfo, ServerMsg, TableEvent, TableSnapshot, Welcome,
+    ChatChannel, PauseReason, RESERVED_SERVER_TYPES, ServerInfo, ServerMsg, TableEvent,
+    TableSnapshot, Welcome,
 };
 
 /// The protocol version this crate speaks. It changes only when an old

@@ -9,7 +9,7 @@
 //! fields it does not know.
 
 use serde::{Deserialize, Serialize};
-use tengen_rules::game::{Event, GameConfig, Prompt, Seat, Snapshot};
+use tengen_rules::game::{ClockSnapshot, Event, GameConfig, Prompt, Seat, Snapshot};
 
 use crate::error::ErrorBody;
 use crate::ids::{RoomId, SessionId, TableId};
@@ -80,6 +80,22 @@ pub struct TableSnapshot {
     pub spectators: u32,
     /// Your seat, or `null` when you watch.
     pub seat: Option<Seat>,
+    /// Why the table's clocks stand still, if they do (see
+    /// [`ServerMsg::TablePaused`]); absent while they run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paused: Option<PauseReason>,
+}
+
+/// Why a table's clocks stand still.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PauseReason {
+    /// The server restarted and restored the game; the clocks wait for both
+    /// players to come back (or for the grace after the restart to pass).
+    Restored,
+    /// The server cannot save actions right now: actions are refused with
+    /// `unavailable` until it can again.
+    Store,
 }
 
 /// One thing that happened at a table.
@@ -178,6 +194,16 @@ pub enum ServerMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         grace_ms: Option<u64>,
     },
+    /// Push to a table's players and spectators: its clocks stopped
+    /// (`paused` says why) or run again (`paused` absent). `clocks` are the
+    /// figures they stand at or restart from; render them without counting
+    /// down while paused.
+    TablePaused {
+        table: TableId,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        paused: Option<PauseReason>,
+        clocks: Option<ClockSnapshot>,
+    },
     /// A chat message, to its channel (the sender gets it as the reply).
     Chat {
         table: TableId,
@@ -229,6 +255,7 @@ impl ServerMsg {
         "unwatched",
         "replayed",
         "player_status",
+        "table_paused",
         "chat",
         "rematch_offered",
         "rematch_started",
@@ -255,6 +282,7 @@ impl ServerMsg {
             ServerMsg::Unwatched { .. } => "unwatched",
             ServerMsg::Replayed { .. } => "replayed",
             ServerMsg::PlayerStatus { .. } => "player_status",
+            ServerMsg::TablePaused { .. } => "table_paused",
             ServerMsg::Chat { .. } => "chat",
             ServerMsg::RematchOffered { .. } => "rematch_offered",
             ServerMsg::RematchStarted { .. } => "rematch_started",
@@ -272,6 +300,7 @@ impl ServerMsg {
             | ServerMsg::Unwatched { table }
             | ServerMsg::Replayed { table, .. }
             | ServerMsg::PlayerStatus { table, .. }
+            | ServerMsg::TablePaused { table, .. }
             | ServerMsg::Chat { table, .. }
             | ServerMsg::RematchOffered { table, .. }
             | ServerMsg::RematchStarted { table, .. } => Some(table),

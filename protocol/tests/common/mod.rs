@@ -309,6 +309,7 @@ pub fn server_examples() -> Vec<ServerFrame> {
                 },
                 spectators: 1,
                 seat: None,
+                paused: None,
             })),
         ),
         Envelope::push(ServerMsg::TableEvent(stamped[0].clone())),
@@ -345,6 +346,16 @@ pub fn server_examples() -> Vec<ServerFrame> {
             seat: Seat::Second,
             connected: true,
             grace_ms: None,
+        }),
+        Envelope::push(ServerMsg::TablePaused {
+            table: table(),
+            paused: Some(tengen_protocol::PauseReason::Restored),
+            clocks: paused_clocks(),
+        }),
+        Envelope::push(ServerMsg::TablePaused {
+            table: table(),
+            paused: None,
+            clocks: paused_clocks(),
         }),
         Envelope::push(abandonment_event()),
         // Chat.
@@ -537,6 +548,7 @@ pub fn walkthrough() -> Vec<Said> {
             players: players.clone(),
             spectators,
             seat,
+            paused: None,
         })))
     };
     out.push(Server("alice", snap(&g, 0, 0, Some(Seat::First), 0)));
@@ -821,6 +833,7 @@ pub fn chat_rematch_walkthrough() -> Vec<Said> {
             },
             spectators,
             seat,
+            paused: None,
         })))
     };
     out.push(Server("alice", snap(Some(Seat::First), 0)));
@@ -909,6 +922,7 @@ impl Walk {
             players: Walk::players(),
             spectators,
             seat,
+            paused: None,
         })))
     }
 
@@ -1513,4 +1527,19 @@ mod erased {
 /// The compact JSON line of a frame, as in the README.
 pub fn json<T: serde::Serialize>(v: &T) -> String {
     serde_json::to_string(v).unwrap()
+}
+
+/// Clocks standing still: black (the first seat) to move.
+fn paused_clocks() -> Option<ClockSnapshot> {
+    Some(ClockSnapshot {
+        running: Some(Seat::First),
+        first: SeatClock {
+            main_ms: 287_400,
+            ..SeatClock::default()
+        },
+        second: SeatClock {
+            main_ms: 291_050,
+            ..SeatClock::default()
+        },
+    })
 }

@@ -543,6 +543,7 @@ impl Table {
             },
             spectators: self.spectators.len() as u32,
             seat,
+            paused: None,
         }))
     }
 
