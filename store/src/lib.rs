@@ -188,6 +188,10 @@ pub trait Store: Send + Sync + 'static {
     /// Every live table with its whole log (at start, to restore them).
     async fn live_tables(&self) -> Result<Vec<LiveTable>>;
 
+    /// One live table with its whole log, if it is live (to learn what an
+    /// append whose answer was lost actually wrote).
+    async fn live_table(&self, id: &str) -> Result<Option<LiveTable>>;
+
     /// Forgets a live table without a record (a table whose game never
     /// started). Forgetting an unknown table is not an error.
     async fn discard_table(&self, id: &str) -> Result<()>;
