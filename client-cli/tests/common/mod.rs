@@ -26,6 +26,7 @@ pub fn server() -> String {
         rt.block_on(async move {
             let server = Server::start(Settings {
                 listen: "127.0.0.1:0".parse().unwrap(),
+                data_dir: std::path::PathBuf::new(),
                 coalesce_interval: Duration::from_millis(50),
                 ..Settings::default()
             })
