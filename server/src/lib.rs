@@ -40,17 +40,17 @@ pub use settings::Settings;
 /// Why a server did not start.
 #[derive(Debug, thiserror::Error)]
 pub enum StartError {
-    #[error("cannot listen on {addr}: {source}")]
+    #[error("cannot listen on {addr}")]
     Listen {
         addr: SocketAddr,
         source: std::io::Error,
     },
-    #[error("cannot open the data directory {dir}: {source}")]
+    #[error("cannot open the data directory {}", .dir.display())]
     Store {
         dir: std::path::PathBuf,
         source: StoreError,
     },
-    #[error("cannot restore the live games: {0}")]
+    #[error("cannot restore the live games")]
     Restore(#[from] table::RestoreError),
 }
 
