@@ -40,7 +40,7 @@ mod restore;
 mod resume;
 mod social;
 use crate::settings::Settings;
-pub use durable::{META_VERSION, SeatMeta, TableMeta};
+pub use durable::{META_VERSION, SeatMeta, TableMeta, decode_entries, encode_entries};
 pub use restore::{RestoreError, restore_all};
 
 /// What connections ask of a table.
