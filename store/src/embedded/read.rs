@@ -101,7 +101,9 @@ pub(super) fn live_table(db: &Database, id: &str) -> Result<Option<LiveTable>> {
     let (generation, len) = row.value();
     let metas = txn.open_table(LIVE_META).map_err(db_error)?;
     let Some(meta) = metas.get(id).map_err(db_error)? else {
-        return Err(StoreError::Corrupt(format!("live table {id} has no metadata")));
+        return Err(StoreError::Corrupt(format!(
+            "live table {id} has no metadata"
+        )));
     };
     let log = txn.open_table(LIVE_LOG).map_err(db_error)?;
     let mut entries = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
