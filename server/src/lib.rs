@@ -11,11 +11,16 @@
 //! it); `listen 127.0.0.1:0` picks a free port, and [`Server::addr`] says
 //! which.
 
+pub mod accounts;
 pub mod conn;
 pub mod http;
 pub mod lobby;
+pub mod matchmaker;
 pub mod metrics;
 pub mod outbound;
+pub mod ranked;
+pub mod ratings;
+pub mod records;
 pub mod sessions;
 pub mod settings;
 pub mod table;
@@ -38,6 +43,10 @@ pub struct AppState {
     pub tables: table::Directory,
     pub sessions: sessions::Sessions,
     pub shutdown: watch::Receiver<bool>,
+    /// Accounts, logins and their limits (`accounts`).
+    pub accounts: Arc<accounts::Accounts>,
+    /// The rated queues (`matchmaker`).
+    pub matchmaker: matchmaker::MatchmakerHandle,
 }
 
 /// A running server.

@@ -49,6 +49,10 @@ pub struct Settings {
     /// How long a finished table stays open for snapshots, late viewers and
     /// its room's players; then the room goes too.
     pub finished_table_linger: Duration,
+    /// Accounts: token lifetime, hashing slots, login limits.
+    pub accounts: crate::accounts::AccountSettings,
+    /// The matchmaker's interval and widening curve.
+    pub matchmaking: crate::matchmaker::MatchSettings,
 }
 
 impl Default for Settings {
@@ -68,6 +72,8 @@ impl Default for Settings {
             abandon_grace_min: Duration::from_secs(15),
             abandon_grace_max: Duration::from_secs(60),
             event_log: 512,
+            accounts: Default::default(),
+            matchmaking: Default::default(),
         }
     }
 }

@@ -28,6 +28,7 @@ use crate::sessions::Sessions;
 use crate::settings::Settings;
 use crate::table::{self, Directory};
 
+mod ranked;
 mod updates;
 use updates::Pending;
 
@@ -55,6 +56,8 @@ pub enum LobbyCmd {
         public: bool,
         name: Option<String>,
         chat: bool,
+        /// A rated room: both seats must be accounts.
+        rated: bool,
     },
     Join {
         session: Session,
@@ -107,6 +110,12 @@ pub enum LobbyCmd {
         seats: [Session; 2],
         opener: Seat,
     },
+    /// The matchmaker paired two players: seat them in a new rated room
+    /// (or give them back to `matchmaker` if one cannot sit now).
+    Matched {
+        pairing: Box<crate::matchmaker::Pairing>,
+        matchmaker: crate::matchmaker::MatchmakerHandle,
+    },
 }
 
 /// The lobby's mailbox.
@@ -120,6 +129,14 @@ impl LobbyHandle {
     /// full or closed.
     pub fn try_send(&self, cmd: LobbyCmd) -> bool {
         self.tx.try_send(cmd).is_ok()
+    }
+
+    /// As [`LobbyHandle::try_send`], giving the command back when it
+    /// could not be handed over.
+    pub fn try_send_back(&self, cmd: LobbyCmd) -> Result<(), LobbyCmd> {
+        self.tx.try_send(cmd).map_err(|e| match e {
+            mpsc::error::TrySendError::Full(c) | mpsc::error::TrySendError::Closed(c) => c,
+        })
     }
 }
 
@@ -212,8 +229,12 @@ impl Lobby {
                 public,
                 name,
                 chat,
+                rated,
             } => {
-                self.create(session, id, config, public, name, chat);
+                if rated && !self.may_rate(&session, id) {
+                    return;
+                }
+                self.create(session, id, config, public, name, chat, rated);
             }
             LobbyCmd::Join { session, id, room } => self.join(session, id, room),
             LobbyCmd::Challenge {
@@ -263,6 +284,10 @@ impl Lobby {
                 seats,
                 opener,
             } => self.rematch(room, from, seats, opener),
+            LobbyCmd::Matched {
+                pairing,
+                matchmaker,
+            } => self.matched(*pairing, matchmaker),
             LobbyCmd::Spectators { room, count } => {
                 if let Some(r) = self.rooms.get_mut(&room) {
                     r.info.spectators = count;
@@ -324,6 +349,7 @@ impl Lobby {
         public: bool,
         name: Option<String>,
         chat: bool,
+        rated: bool,
     ) -> Option<RoomId> {
         if let Err(e) = config.validate() {
             refuse(&session, id, ErrorCode::InvalidConfig, e.to_string());
@@ -351,6 +377,7 @@ impl Lobby {
             table: None,
             spectators: 0,
             chat,
+            rated,
         };
         if public {
             self.pending.added(&info);
@@ -403,7 +430,7 @@ impl Lobby {
             );
         }
         let from = session.player.clone();
-        let Some(room) = self.create(session, id, config.clone(), false, None, chat) else {
+        let Some(room) = self.create(session, id, config.clone(), false, None, chat, false) else {
             return;
         };
         if let Some(r) = self.rooms.get_mut(&room) {
@@ -468,6 +495,11 @@ impl Lobby {
                 format!("no room {room_id} for you"),
             );
         }
+        if room.info.rated {
+            if let Err((code, why)) = ranked::may_join_rated(room, &session) {
+                return refuse(&session, id, code, why);
+            }
+        }
         if room.info.status != RoomStatus::Waiting || room.seats[1].is_some() {
             return refuse(
                 &session,
@@ -524,6 +556,7 @@ impl Lobby {
             room: room_id.clone(),
             config: room.info.config.clone(),
             chat: room.info.chat,
+            rated: room.info.rated,
             opener,
             seats,
             settings: self.settings.clone(),

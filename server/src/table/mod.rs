@@ -135,6 +135,9 @@ pub struct Start {
     pub config: GameConfig,
     /// Whether table chat is on.
     pub chat: bool,
+    /// A rated game (both players are accounts): its result updates their
+    /// ratings (`crate::ratings`).
+    pub rated: bool,
     pub opener: Seat,
     /// The two players, by seat (first, second).
     pub seats: [Session; 2],
