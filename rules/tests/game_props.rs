@@ -236,10 +236,15 @@ fn run(config: GameConfig, opener: bool, ops: Vec<(Op, u64, bool)>) -> Result<()
                     // A move of the seat on the clock may be saved from its
                     // flag by its lag credit: what it may do then is what
                     // it could do that much earlier.
+                    // (Never earlier than the last accepted input: the
+                    // credit is capped by the time the turn took, and
+                    // nothing is allowed before the last input.)
+                    let last_at = g.entries().last().map_or(0, |e| e.at);
                     let allowed = match g.allowed(who, at) {
                         a if a.is_empty() => g.allowed(
                             who,
-                            at.saturating_sub(lag.min(g.config().lag_credit_cap_ms)),
+                            at.saturating_sub(lag.min(g.config().lag_credit_cap_ms))
+                                .max(last_at),
                         ),
                         a => a,
                     };

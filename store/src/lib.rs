@@ -25,6 +25,9 @@ use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
 pub mod conformance;
+pub mod embedded;
+
+pub use embedded::EmbeddedStore;
 
 /// What a store operation can fail with.
 #[derive(Debug, thiserror::Error)]
@@ -175,18 +178,24 @@ pub trait Store: Send + Sync + 'static {
     // --- live tables -------------------------------------------------
 
     /// Creates a live table with its metadata and an empty log
-    /// ([`StoreError::Exists`] if the id is live or finished).
+    /// ([`StoreError::Exists`] if the id is live or finished; a discarded
+    /// table's id is free again).
     async fn create_table(&self, id: &str, meta: &[u8]) -> Result<()>;
 
     /// Appends `entries` to table `id`'s log, whose length must be `at`
     /// ([`StoreError::Conflict`] otherwise, nothing written;
     /// [`StoreError::NotFound`] if no such live table). Appending entries
     /// that are already there (same `at`, same bytes) is a conflict too:
-    /// the caller knows what it wrote.
+    /// the caller knows what it wrote. Appending no entries at the right
+    /// length succeeds and changes nothing.
     async fn append(&self, id: &str, at: u64, entries: &[Vec<u8>]) -> Result<()>;
 
     /// Every live table with its whole log (at start, to restore them).
     async fn live_tables(&self) -> Result<Vec<LiveTable>>;
+
+    /// One live table with its whole log, if it is live (to learn what an
+    /// append whose answer was lost actually wrote).
+    async fn live_table(&self, id: &str) -> Result<Option<LiveTable>>;
 
     /// Forgets a live table without a record (a table whose game never
     /// started). Forgetting an unknown table is not an error.
@@ -195,8 +204,9 @@ pub trait Store: Send + Sync + 'static {
     /// Ends a game in one atomic write: stores its record, indexes it for
     /// each player, applies its rating updates (each conditional, see
     /// [`RatingUpdate`]) with their history points, and removes the live
-    /// table `game.id` if there is one. [`StoreError::Exists`] if a game
-    /// with this id is already finished.
+    /// table `game.id` if there is one (a game with no live table is
+    /// fine). [`StoreError::Exists`] if a game with this id is already
+    /// finished. Any refusal writes nothing.
     async fn finish_game(&self, game: &FinishedGame) -> Result<()>;
 
     /// A finished game (without its rating updates), if there is one.
@@ -220,7 +230,7 @@ pub trait Store: Send + Sync + 'static {
     /// The account under `name` (any case).
     async fn account(&self, name: &str) -> Result<Option<Account>>;
 
-    /// Stores a login token.
+    /// Stores a login token (replacing one with the same value).
     async fn put_token(&self, token: &AuthToken) -> Result<()>;
 
     /// A stored token (expired ones too: the caller checks the expiry).

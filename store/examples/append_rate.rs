@@ -1,0 +1,226 @@
+//! Sustained append rate and restore time of the embedded store, with
+//! fsync durability (every append is answered after its group's commit).
+//!
+//! ```text
+//! cargo run --release -p tengen-store --example append_rate -- \
+//!     [--tables 2000] [--seconds 10] [--restore-tables 5000] [--restore-entries 60] [--dir PATH]
+//! ```
+//!
+//! Phase 1: `--tables` live tables, each a tokio task appending one
+//! ~120-byte entry at a time and awaiting it, for `--seconds`; prints the
+//! accepted appends per second, the mean group-commit size and the append
+//! latency percentiles. Phase 2: `--restore-tables` tables of
+//! `--restore-entries` entries each are written, the store is closed and
+//! reopened, and the open and `live_tables()` are timed (the page cache is
+//! warm); then the same after a crash (a child process writes the tables
+//! and exits without closing the store, so the open repairs the file).
+//! The data lives in a temporary directory unless `--dir` is given
+//! (on the disk to measure).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tengen_store::{EmbeddedStore, Store};
+
+struct Args {
+    tables: usize,
+    seconds: f64,
+    restore_tables: usize,
+    restore_entries: usize,
+    dir: Option<PathBuf>,
+}
+
+fn args() -> Args {
+    let mut args = Args {
+        tables: 2000,
+        seconds: 10.0,
+        restore_tables: 5000,
+        restore_entries: 60,
+        dir: None,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let value = it.next().unwrap_or_else(|| panic!("{flag} needs a value"));
+        let number = || {
+            value
+                .parse::<f64>()
+                .unwrap_or_else(|_| panic!("{flag} {value}?"))
+        };
+        match flag.as_str() {
+            "--tables" => args.tables = number() as usize,
+            "--seconds" => args.seconds = number(),
+            "--restore-tables" => args.restore_tables = number() as usize,
+            "--restore-entries" => args.restore_entries = number() as usize,
+            "--dir" => args.dir = Some(PathBuf::from(&value)),
+            _ => panic!("unknown flag {flag}"),
+        }
+    }
+    args
+}
+
+/// A log entry like the server's, about 120 bytes.
+fn entry(table: usize, seq: u64) -> Vec<u8> {
+    let e = format!(
+        r#"{{"seq":{seq},"table":"t{table:05}","by":"player-{table}","action":{{"place":{{"x":{},"y":{}}}}},"clock_ms":[291234,287765]}}"#,
+        seq % 15,
+        (seq / 15) % 15
+    );
+    e.into_bytes()
+}
+
+fn percentile(sorted: &[u32], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    f64::from(sorted[i]) / 1000.0
+}
+
+async fn append_rate(dir: &Path, tables: usize, seconds: f64) {
+    let store = Arc::new(EmbeddedStore::open(dir).expect("open"));
+    let mut creates = Vec::new();
+    for t in 0..tables {
+        let store = store.clone();
+        creates.push(tokio::spawn(async move {
+            store
+                .create_table(&format!("t{t:05}"), b"{}")
+                .await
+                .expect("create");
+        }));
+    }
+    for c in creates {
+        c.await.unwrap();
+    }
+    let before = store.write_stats();
+    let start = Instant::now();
+    let deadline = start + Duration::from_secs_f64(seconds);
+    let mut tasks = Vec::new();
+    for t in 0..tables {
+        let store = store.clone();
+        tasks.push(tokio::spawn(async move {
+            let id = format!("t{t:05}");
+            let mut latencies_us = Vec::new();
+            let mut at = 0;
+            while Instant::now() < deadline {
+                let e = entry(t, at);
+                let sent = Instant::now();
+                store.append(&id, at, &[e]).await.expect("append");
+                latencies_us.push(sent.elapsed().as_micros() as u32);
+                at += 1;
+            }
+            latencies_us
+        }));
+    }
+    let mut latencies = Vec::new();
+    for task in tasks {
+        latencies.extend(task.await.unwrap());
+    }
+    let elapsed = start.elapsed().as_secs_f64();
+    let after = store.write_stats();
+    latencies.sort_unstable();
+    let batches = after.batches - before.batches;
+    let requests = after.requests - before.requests;
+    println!(
+        "append: {tables} tables, {elapsed:.1} s: {} appends, {:.0} appends/s; {batches} commits, mean group {:.1} appends; latency p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+        latencies.len(),
+        latencies.len() as f64 / elapsed,
+        requests as f64 / batches.max(1) as f64,
+        percentile(&latencies, 0.50),
+        percentile(&latencies, 0.99),
+        percentile(&latencies, 1.0),
+    );
+}
+
+/// Writes `tables` tables of `entries` entries each into the store in `dir`.
+async fn fill(dir: &Path, tables: usize, entries: usize) -> Arc<EmbeddedStore> {
+    let store = Arc::new(EmbeddedStore::open(dir).expect("open"));
+    let start = Instant::now();
+    let mut tasks = Vec::new();
+    for t in 0..tables {
+        let store = store.clone();
+        tasks.push(tokio::spawn(async move {
+            let id = format!("t{t:05}");
+            let meta = br#"{"rules":"renju","clock":[600000,5000]}"#;
+            store.create_table(&id, meta).await.expect("create");
+            let log: Vec<_> = (0..entries as u64).map(|i| entry(t, i)).collect();
+            for (at, chunk) in (0..).step_by(10).zip(log.chunks(10)) {
+                store.append(&id, at, chunk).await.expect("append");
+            }
+        }));
+    }
+    for task in tasks {
+        task.await.unwrap();
+    }
+    println!(
+        "restore: wrote {tables} tables x {entries} entries in {:.1} s",
+        start.elapsed().as_secs_f64()
+    );
+    store
+}
+
+/// Reopens the store in `dir` and times the open and `live_tables()`.
+async fn reopen(dir: &Path, tables: usize, entries: usize, how: &str) {
+    let size = std::fs::metadata(dir.join(tengen_store::embedded::DB_FILE))
+        .map(|m| m.len())
+        .unwrap_or(0);
+    let start = Instant::now();
+    let store = EmbeddedStore::open(dir).expect("reopen");
+    let opened = start.elapsed();
+    let start = Instant::now();
+    let live = store.live_tables().await.expect("live_tables");
+    let read = start.elapsed();
+    let total: usize = live.iter().map(|t| t.entries.len()).sum();
+    assert_eq!(live.len(), tables, "tables restored");
+    assert_eq!(total, tables * entries, "entries restored");
+    println!(
+        "restore after {how}: file {:.1} MiB; open {:.1} ms; live_tables() {} tables, {total} entries in {:.1} ms",
+        size as f64 / (1 << 20) as f64,
+        opened.as_secs_f64() * 1000.0,
+        live.len(),
+        read.as_secs_f64() * 1000.0
+    );
+}
+
+async fn restore(dir: &Path, tables: usize, entries: usize) {
+    drop(fill(&dir.join("clean"), tables, entries).await);
+    reopen(&dir.join("clean"), tables, entries, "a clean close").await;
+
+    // The same after a crash: a child process fills a store and exits
+    // without closing it, so the open has to repair the file.
+    let crashed = dir.join("crashed");
+    let status = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--restore-tables", &tables.to_string()])
+        .args(["--restore-entries", &entries.to_string()])
+        .env(CRASH_DIR, &crashed)
+        .status()
+        .expect("the filling child");
+    assert!(status.success(), "the filling child failed");
+    reopen(&crashed, tables, entries, "a crash").await;
+}
+
+/// Set in the child that fills a store and exits without closing it.
+const CRASH_DIR: &str = "APPEND_RATE_CRASH_DIR";
+
+#[tokio::main]
+async fn main() {
+    let args = args();
+    if let Ok(dir) = std::env::var(CRASH_DIR) {
+        let store = fill(Path::new(&dir), args.restore_tables, args.restore_entries).await;
+        std::mem::forget(store);
+        std::process::exit(0);
+    }
+    let temp = tempfile::tempdir_in(args.dir.as_deref().unwrap_or(&std::env::temp_dir()))
+        .expect("a temporary directory");
+    if args.tables > 0 {
+        append_rate(&temp.path().join("append"), args.tables, args.seconds).await;
+    }
+    if args.restore_tables > 0 {
+        restore(
+            &temp.path().join("restore"),
+            args.restore_tables,
+            args.restore_entries,
+        )
+        .await;
+    }
+}

@@ -1,0 +1,153 @@
+//! Checks of accounts and login tokens.
+
+use std::sync::Arc;
+
+use super::{expect_err, ok, same};
+use crate::{Account, AuthToken, Store, StoreError};
+
+fn account(name: &str, hash: &str) -> Account {
+    Account {
+        name: name.to_owned(),
+        password_hash: format!("$argon2id$v=19$m=19456,t=2,p=1${hash}"),
+        created_ms: 1_700_000_000_000,
+    }
+}
+
+/// Accounts are found under any case of their name, keep the case they
+/// were registered with, and a name taken in any case is `Exists`.
+pub async fn accounts(store: Arc<dyn Store>) {
+    let store = &*store;
+    same(
+        ok(store.account("Ann").await, "account Ann"),
+        None,
+        "no account yet",
+    );
+    let ann = account("Ann", "aaaa");
+    ok(store.create_account(&ann).await, "create Ann");
+    for name in ["Ann", "ann", "ANN", "aNn"] {
+        same(
+            ok(store.account(name).await, "account"),
+            Some(ann.clone()),
+            &format!("the account asked as {name}"),
+        );
+    }
+    for name in ["Ann", "ann", "ANN"] {
+        expect_err!(
+            store.create_account(&account(name, "bbbb")).await,
+            Exists,
+            "register {name} when Ann is taken"
+        );
+    }
+    same(
+        ok(store.account("ann").await, "account ann"),
+        Some(ann.clone()),
+        "Ann after the refused registrations",
+    );
+    // Names that extend one another, and non-ASCII case.
+    let anna = account("Anna", "cccc");
+    ok(store.create_account(&anna).await, "create Anna");
+    same(
+        ok(store.account("anna").await, "account anna"),
+        Some(anna),
+        "Anna",
+    );
+    same(
+        ok(store.account("An").await, "account An"),
+        None,
+        "a prefix of a name",
+    );
+    let eve = account("Ève", "dddd");
+    ok(store.create_account(&eve).await, "create Ève");
+    same(
+        ok(store.account("ÈVE").await, "account ÈVE"),
+        Some(eve.clone()),
+        "Ève as ÈVE",
+    );
+    expect_err!(
+        store.create_account(&account("ève", "eeee")).await,
+        Exists,
+        "register ève"
+    );
+}
+
+/// Tasks racing to register one name in different cases: exactly one
+/// succeeds, the rest get `Exists`.
+pub async fn racing_accounts(store: Arc<dyn Store>) {
+    let names = ["Kai", "kai", "KAI", "kAi", "KaI", "kaI"];
+    let mut tasks = Vec::new();
+    for name in names {
+        let store = store.clone();
+        tasks.push(tokio::spawn(async move {
+            let mine = account(name, name);
+            match store.create_account(&mine).await {
+                Ok(()) => Some(mine),
+                Err(StoreError::Exists(_)) => None,
+                Err(e) => panic!("racing create_account: expected Ok or Exists, got {e:?}"),
+            }
+        }));
+    }
+    let mut winners = Vec::new();
+    for task in tasks {
+        winners.extend(task.await.expect("a racing task panicked"));
+    }
+    same(winners.len(), 1, "accounts registered by the racers");
+    same(
+        ok(store.account("KAI").await, "account KAI"),
+        Some(winners.remove(0)),
+        "the winner's account",
+    );
+}
+
+/// Tokens are stored (expired ones too) and revoked; revoking an unknown
+/// token is fine.
+pub async fn tokens(store: Arc<dyn Store>) {
+    let store = &*store;
+    let token = |hex: &str, account: &str, expires_ms| AuthToken {
+        token: hex.to_owned(),
+        account: account.to_owned(),
+        expires_ms,
+    };
+    let live = token("0123456789abcdef0123456789abcdef", "Ann", u64::MAX);
+    let expired = token("fedcba9876543210fedcba9876543210", "Bob", 1);
+    let other = token("0123456789abcdef0123456789abcdee", "Ann", 5_000);
+    same(
+        ok(store.token(&live.token).await, "token"),
+        None,
+        "no token yet",
+    );
+    for t in [&live, &expired, &other] {
+        ok(store.put_token(t).await, "put_token");
+    }
+    same(
+        ok(store.token(&live.token).await, "token"),
+        Some(live.clone()),
+        "a stored token",
+    );
+    same(
+        ok(store.token(&expired.token).await, "token"),
+        Some(expired.clone()),
+        "an expired token is still returned",
+    );
+    same(
+        ok(store.token("0123").await, "token"),
+        None,
+        "a prefix of a token",
+    );
+
+    ok(store.revoke_token(&live.token).await, "revoke");
+    same(
+        ok(store.token(&live.token).await, "token"),
+        None,
+        "a revoked token",
+    );
+    same(
+        ok(store.token(&other.token).await, "token"),
+        Some(other.clone()),
+        "another token of the same account after the revoke",
+    );
+    ok(store.revoke_token(&live.token).await, "revoke again");
+    ok(
+        store.revoke_token("not a token").await,
+        "revoke an unknown token",
+    );
+}

@@ -1,0 +1,295 @@
+//! The embedded store: one [redb] file in the data directory.
+//!
+//! Why: a single server needs durable state without running anything
+//! beside it. redb is a pure-Rust, crash-safe (copy-on-write B-trees,
+//! checksummed commits), ACID key-value store in one file, with read
+//! transactions that never wait for the writer; it locks its file, so two
+//! servers cannot share one data directory by mistake.
+//!
+//! # Files
+//! `DIR/tengen.redb` ([`DB_FILE`]). [`EmbeddedStore::open`] creates the
+//! directory and the file if they are missing, and otherwise opens the
+//! file as it is: a data directory that is a file, a file that is not a
+//! redb database, a redb database that is not a Tengen store, a store of
+//! another [`SCHEMA_VERSION`] and a store open elsewhere (redb locks the
+//! file) are errors, found before anything is written: an existing file is
+//! first opened read-only, and redb initialises only an empty file and
+//! never truncates one.
+//!
+//! # Layout
+//! | table | key | value |
+//! |---|---|---|
+//! | `meta` | `"schema_version"` | `u32`, [`SCHEMA_VERSION`] |
+//! | `live_meta` | table id | metadata (raw bytes) |
+//! | `live_len` | table id | log length `u64` (a table is live iff it is here) |
+//! | `live_log` | (table id, index `u64`) | log entry (raw bytes) |
+//! | `game_info` | game id | `{finished_ms, players}` (encoded) |
+//! | `game_record` | game id | the record (raw bytes) |
+//! | `games_by_player` | (name_key(player), finished_ms, game id) | the players (encoded), read newest first |
+//! | `accounts` | name_key(name) | [`crate::Account`] (encoded) |
+//! | `tokens` | token | [`crate::AuthToken`] (encoded) |
+//! | `ratings` | (family, name_key(player)) | [`crate::Rating`] (encoded) |
+//! | `rating_history` | (name_key(player), family, seq `u64`) | [`crate::HistoryPoint`] (encoded) |
+//!
+//! Opaque payloads (metadata, log entries, records) are stored as the
+//! bytes the server gave. The struct values are MessagePack with field
+//! names (`rmp-serde`, `to_vec_named`): compact and fast, floats stored as
+//! their 8 bytes so ratings come back bit-exact (serde_json's default
+//! float parsing does not promise that), and named fields let a later
+//! version add one with a serde default without a new schema version.
+//!
+//! # Writes and reads
+//! Every write goes to one writer OS thread through a bounded queue. The
+//! thread takes the first waiting request and every other one already
+//! queued (at most 1,024), applies them in order in one write transaction
+//! and commits once, fsync-durable (`Durability::Immediate`), before it
+//! answers any of them: a group commit, so that many tables appending at
+//! once share one fsync. A request whose own precondition fails (an append
+//! at the wrong length, a taken id, a rating updated meanwhile) checks
+//! everything before it writes anything, so it fails alone and the rest of
+//! its group commits; later requests in a group see the earlier ones'
+//! writes, so two appends to one table in one group both succeed. If redb
+//! fails (an I/O error, a failed commit), every request of the group gets
+//! [`StoreError::Unavailable`]. Reads run on tokio's blocking pool, each in
+//! one read transaction (a consistent snapshot), and never wait for the
+//! writer. No async task waits on the disk; only [`EmbeddedStore::open`]
+//! (called once at start) and dropping the store (which waits for the
+//! writer thread to finish the writes already queued) block.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::thread::JoinHandle;
+
+use async_trait::async_trait;
+use redb::Database;
+use tokio::sync::{mpsc, oneshot};
+
+use crate::{
+    Account, AuthToken, FinishedGame, GameRef, HistoryPoint, LiveTable, Rating, Result, Store,
+    StoreError,
+};
+
+mod open;
+mod read;
+mod schema;
+mod writer;
+
+use schema::{META, SCHEMA_VERSION_KEY, db_error};
+use writer::{Counters, Op, Request};
+
+/// The layout version this build reads and writes.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// The database file's name inside the data directory.
+pub const DB_FILE: &str = "tengen.redb";
+
+/// How many writes may wait for the writer thread before callers wait to
+/// queue theirs.
+const QUEUE: usize = 8 * writer::MAX_BATCH;
+
+/// The embedded store (see the [module documentation](self)).
+pub struct EmbeddedStore {
+    path: PathBuf,
+    db: Arc<Database>,
+    requests: Option<mpsc::Sender<Request>>,
+    writer: Option<JoinHandle<()>>,
+    counters: Arc<Counters>,
+}
+
+/// What the writer thread has done since the store was opened.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WriteStats {
+    /// Transactions committed (or attempted).
+    pub batches: u64,
+    /// Write requests they carried.
+    pub requests: u64,
+}
+
+impl EmbeddedStore {
+    /// Opens the store in `dir` (see the [module documentation](self)).
+    /// Blocks on the disk: call it at start, or from a blocking thread.
+    pub fn open(dir: &Path) -> Result<EmbeddedStore> {
+        let path = open::data_file(dir)?;
+        let db = Arc::new(open::open_store(&path)?);
+
+        let (requests, queue) = mpsc::channel(QUEUE);
+        let counters = Arc::new(Counters::default());
+        let writer = {
+            let db = db.clone();
+            let counters = counters.clone();
+            std::thread::Builder::new()
+                .name("tengen-store-writer".into())
+                .spawn(move || writer::run(db, queue, counters))
+                .map_err(|e| {
+                    StoreError::Unavailable(format!("cannot start the writer thread: {e}"))
+                })?
+        };
+        Ok(EmbeddedStore {
+            path,
+            db,
+            requests: Some(requests),
+            writer: Some(writer),
+            counters,
+        })
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// What the writer thread has committed so far (for benchmarks and
+    /// metrics: `requests / batches` is the mean group size).
+    pub fn write_stats(&self) -> WriteStats {
+        WriteStats {
+            batches: self.counters.batches.load(Ordering::Relaxed),
+            requests: self.counters.requests.load(Ordering::Relaxed),
+        }
+    }
+
+    async fn write(&self, op: Op) -> Result<()> {
+        let stopped = || StoreError::Unavailable("the store's writer thread has stopped".into());
+        let requests = self.requests.as_ref().ok_or_else(stopped)?;
+        let (reply, outcome) = oneshot::channel();
+        requests
+            .send(Request { op, reply })
+            .await
+            .map_err(|_| stopped())?;
+        outcome.await.map_err(|_| stopped())?
+    }
+
+    async fn read<T: Send + 'static>(
+        &self,
+        read: impl FnOnce(&Database) -> Result<T> + Send + 'static,
+    ) -> Result<T> {
+        let db = self.db.clone();
+        tokio::task::spawn_blocking(move || read(&db))
+            .await
+            .map_err(|e| StoreError::Unavailable(format!("a read failed: {e}")))?
+    }
+}
+
+impl Drop for EmbeddedStore {
+    /// Stops the writer thread after the writes already queued, so that the
+    /// file is closed (and may be opened again) when the drop returns.
+    fn drop(&mut self) {
+        self.requests.take();
+        if let Some(writer) = self.writer.take() {
+            let _ = writer.join();
+        }
+    }
+}
+
+/// Overwrites the schema version of the (closed) store in `dir`, so that
+/// tests can check what [`EmbeddedStore::open`] does with another version.
+#[doc(hidden)]
+pub fn set_schema_version_for_tests(dir: &Path, version: u32) -> Result<()> {
+    let db = open::open_database(&dir.join(DB_FILE))?;
+    let txn = db.begin_write().map_err(db_error)?;
+    txn.open_table(META)
+        .map_err(db_error)?
+        .insert(SCHEMA_VERSION_KEY, version)
+        .map_err(db_error)?;
+    txn.commit().map_err(db_error)
+}
+
+#[async_trait]
+impl Store for EmbeddedStore {
+    fn describe(&self) -> String {
+        format!("embedded store at {}", self.path.display())
+    }
+
+    async fn ping(&self) -> Result<()> {
+        self.write(Op::Ping).await
+    }
+
+    async fn create_table(&self, id: &str, meta: &[u8]) -> Result<()> {
+        self.write(Op::CreateTable {
+            id: id.to_owned(),
+            meta: meta.to_vec(),
+        })
+        .await
+    }
+
+    async fn append(&self, id: &str, at: u64, entries: &[Vec<u8>]) -> Result<()> {
+        self.write(Op::Append {
+            id: id.to_owned(),
+            at,
+            entries: entries.to_vec(),
+        })
+        .await
+    }
+
+    async fn live_tables(&self) -> Result<Vec<LiveTable>> {
+        self.read(read::live_tables).await
+    }
+
+    async fn live_table(&self, id: &str) -> Result<Option<LiveTable>> {
+        let id = id.to_owned();
+        self.read(move |db| read::live_table(db, &id)).await
+    }
+
+    async fn discard_table(&self, id: &str) -> Result<()> {
+        self.write(Op::Discard { id: id.to_owned() }).await
+    }
+
+    async fn finish_game(&self, game: &FinishedGame) -> Result<()> {
+        self.write(Op::Finish(game.clone())).await
+    }
+
+    async fn game(&self, id: &str) -> Result<Option<FinishedGame>> {
+        let id = id.to_owned();
+        self.read(move |db| read::game(db, &id)).await
+    }
+
+    async fn games_of(
+        &self,
+        player: &str,
+        before_ms: Option<u64>,
+        limit: usize,
+    ) -> Result<Vec<GameRef>> {
+        let player = player.to_owned();
+        self.read(move |db| read::games_of(db, &player, before_ms, limit))
+            .await
+    }
+
+    async fn create_account(&self, account: &Account) -> Result<()> {
+        self.write(Op::CreateAccount(account.clone())).await
+    }
+
+    async fn account(&self, name: &str) -> Result<Option<Account>> {
+        let name = name.to_owned();
+        self.read(move |db| read::account(db, &name)).await
+    }
+
+    async fn put_token(&self, token: &AuthToken) -> Result<()> {
+        self.write(Op::PutToken(token.clone())).await
+    }
+
+    async fn token(&self, token: &str) -> Result<Option<AuthToken>> {
+        let token = token.to_owned();
+        self.read(move |db| read::token(db, &token)).await
+    }
+
+    async fn revoke_token(&self, token: &str) -> Result<()> {
+        self.write(Op::RevokeToken(token.to_owned())).await
+    }
+
+    async fn rating(&self, player: &str, family: &str) -> Result<Option<Rating>> {
+        let (player, family) = (player.to_owned(), family.to_owned());
+        self.read(move |db| read::rating(db, &player, &family))
+            .await
+    }
+
+    async fn ratings(&self, family: &str) -> Result<Vec<Rating>> {
+        let family = family.to_owned();
+        self.read(move |db| read::ratings(db, &family)).await
+    }
+
+    async fn rating_history(&self, player: &str, family: &str) -> Result<Vec<HistoryPoint>> {
+        let (player, family) = (player.to_owned(), family.to_owned());
+        self.read(move |db| read::rating_history(db, &player, &family))
+            .await
+    }
+}

@@ -1,0 +1,81 @@
+//! The embedded store's tables, value encoding and error mapping (the
+//! layout is described in the [module documentation](super)).
+
+use redb::TableDefinition;
+use serde::{Deserialize, Serialize, de::DeserializeOwned};
+
+use crate::StoreError;
+
+/// `schema_version` → the layout version ([`super::SCHEMA_VERSION`]).
+pub(super) const META: TableDefinition<&str, u32> = TableDefinition::new("meta");
+pub(super) const SCHEMA_VERSION_KEY: &str = "schema_version";
+
+/// Live table id → its metadata (opaque bytes).
+pub(super) const LIVE_META: TableDefinition<&str, &[u8]> = TableDefinition::new("live_meta");
+/// Live table id → its log length. A table is live iff it has a row here.
+pub(super) const LIVE_LEN: TableDefinition<&str, u64> = TableDefinition::new("live_len");
+/// (live table id, index) → log entry (opaque bytes).
+pub(super) const LIVE_LOG: TableDefinition<(&str, u64), &[u8]> = TableDefinition::new("live_log");
+
+/// Finished game id → [`GameInfo`] (encoded).
+pub(super) const GAME_INFO: TableDefinition<&str, &[u8]> = TableDefinition::new("game_info");
+/// Finished game id → its record (opaque bytes).
+pub(super) const GAME_RECORD: TableDefinition<&str, &[u8]> = TableDefinition::new("game_record");
+/// (name_key(player), finished_ms, game id) → the game's players (encoded
+/// `Vec<String>`), so a history page needs no second lookup.
+pub(super) const GAMES_BY_PLAYER: TableDefinition<(&str, u64, &str), &[u8]> =
+    TableDefinition::new("games_by_player");
+
+/// name_key(account name) → [`crate::Account`] (encoded).
+pub(super) const ACCOUNTS: TableDefinition<&str, &[u8]> = TableDefinition::new("accounts");
+/// token → [`crate::AuthToken`] (encoded).
+pub(super) const TOKENS: TableDefinition<&str, &[u8]> = TableDefinition::new("tokens");
+
+/// (family, name_key(player)) → [`crate::Rating`] (encoded).
+pub(super) const RATINGS: TableDefinition<(&str, &str), &[u8]> = TableDefinition::new("ratings");
+/// (name_key(player), family, seq) → [`crate::HistoryPoint`] (encoded);
+/// seq counts from 0 per player and family.
+pub(super) const RATING_HISTORY: TableDefinition<(&str, &str, u64), &[u8]> =
+    TableDefinition::new("rating_history");
+
+/// A finished game's header: everything but the record.
+#[derive(Serialize, Deserialize)]
+pub(super) struct GameInfo {
+    pub finished_ms: u64,
+    pub players: Vec<String>,
+}
+
+/// The smallest string greater than every string that equals `s`, for
+/// range bounds over tuple keys whose first element is `s`:
+/// `(s, ..)` ≤ key < `(after(s), ..)` selects exactly the keys starting
+/// with element `s`.
+pub(super) fn after(s: &str) -> String {
+    let mut next = String::with_capacity(s.len() + 1);
+    next.push_str(s);
+    next.push('\0');
+    next
+}
+
+/// Encodes a value as MessagePack with field names (see the module
+/// documentation for why).
+pub(super) fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, StoreError> {
+    rmp_serde::to_vec_named(value)
+        .map_err(|e| StoreError::Unavailable(format!("cannot encode a value: {e}")))
+}
+
+/// Decodes a value written by [`encode`]; `what` names it for the error.
+pub(super) fn decode<T: DeserializeOwned>(bytes: &[u8], what: &str) -> Result<T, StoreError> {
+    rmp_serde::from_slice(bytes).map_err(|e| StoreError::Corrupt(format!("{what}: {e}")))
+}
+
+/// Maps any redb error to a store error: damage is [`StoreError::Corrupt`],
+/// everything else [`StoreError::Unavailable`] (the operation may be
+/// retried).
+pub(super) fn db_error(e: impl Into<redb::Error>) -> StoreError {
+    let e: redb::Error = e.into();
+    match e {
+        redb::Error::Corrupted(m) => StoreError::Corrupt(m),
+        redb::Error::TableTypeMismatch { .. } => StoreError::Corrupt(e.to_string()),
+        e => StoreError::Unavailable(e.to_string()),
+    }
+}

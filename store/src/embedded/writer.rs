@@ -1,0 +1,329 @@
+//! The writer thread: group commit of every write the store is asked for.
+//!
+//! One OS thread owns all write transactions. It blocks for the first
+//! waiting request, takes every other request already queued (at most
+//! [`MAX_BATCH`]), applies them in order in one write transaction, commits
+//! once with [`Durability::Immediate`] (fsync) and then answers each
+//! request. A request whose own precondition fails (an append at the wrong
+//! length, a taken id, a rating updated meanwhile) checks everything before
+//! it writes anything, so it fails alone and the rest of the batch commits;
+//! the later requests see the earlier ones' writes (the transaction's own
+//! view), so two appends to one table in one batch both succeed. If redb
+//! fails (an I/O error, a failed commit), the whole batch is dropped and
+//! every request in it gets [`StoreError::Unavailable`].
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use redb::{Database, Durability, ReadableTable, Table, WriteTransaction};
+use tokio::sync::{mpsc, oneshot};
+
+use super::schema::{
+    ACCOUNTS, GAME_INFO, GAME_RECORD, GAMES_BY_PLAYER, GameInfo, LIVE_LEN, LIVE_LOG, LIVE_META,
+    RATING_HISTORY, RATINGS, TOKENS, db_error, decode, encode,
+};
+use crate::{Account, AuthToken, FinishedGame, Rating, Result, StoreError, name_key};
+
+/// The most requests one transaction takes.
+pub(super) const MAX_BATCH: usize = 1024;
+
+/// A write, as the writer thread applies it.
+pub(super) enum Op {
+    Ping,
+    CreateTable {
+        id: String,
+        meta: Vec<u8>,
+    },
+    Append {
+        id: String,
+        at: u64,
+        entries: Vec<Vec<u8>>,
+    },
+    Discard {
+        id: String,
+    },
+    Finish(FinishedGame),
+    CreateAccount(Account),
+    PutToken(AuthToken),
+    RevokeToken(String),
+}
+
+/// A write and where its outcome goes.
+pub(super) struct Request {
+    pub op: Op,
+    pub reply: oneshot::Sender<Result<()>>,
+}
+
+/// Counts of committed transactions and the requests they carried.
+#[derive(Default)]
+pub(super) struct Counters {
+    pub batches: AtomicU64,
+    pub requests: AtomicU64,
+}
+
+/// The writer thread's loop; returns when every sender is gone.
+pub(super) fn run(db: Arc<Database>, mut rx: mpsc::Receiver<Request>, counters: Arc<Counters>) {
+    let mut batch = Vec::with_capacity(MAX_BATCH);
+    while let Some(first) = rx.blocking_recv() {
+        batch.push(first);
+        while batch.len() < MAX_BATCH {
+            match rx.try_recv() {
+                Ok(request) => batch.push(request),
+                Err(_) => break,
+            }
+        }
+        let outcomes = match commit(&db, &batch) {
+            Ok(outcomes) => outcomes,
+            Err(e) => {
+                let message = format!("the write was not committed: {e}");
+                batch
+                    .iter()
+                    .map(|_| Err(StoreError::Unavailable(message.clone())))
+                    .collect()
+            }
+        };
+        counters.batches.fetch_add(1, Ordering::Relaxed);
+        counters
+            .requests
+            .fetch_add(batch.len() as u64, Ordering::Relaxed);
+        for (request, outcome) in batch.drain(..).zip(outcomes) {
+            // The caller may have stopped waiting; the write stands anyway.
+            let _ = request.reply.send(outcome);
+        }
+    }
+}
+
+/// Applies a batch in one transaction and commits it: each request's own
+/// outcome, or the error that spoiled the whole batch.
+fn commit(db: &Database, batch: &[Request]) -> Result<Vec<Result<()>>> {
+    let mut txn = db.begin_write().map_err(db_error)?;
+    txn.set_durability(Durability::Immediate)
+        .map_err(db_error)?;
+    let mut outcomes = Vec::with_capacity(batch.len());
+    {
+        let mut tables = Tables::open(&txn)?;
+        for request in batch {
+            match tables.apply(&request.op) {
+                Ok(()) => outcomes.push(Ok(())),
+                Err(Failure::Refused(e)) => outcomes.push(Err(e)),
+                Err(Failure::Fatal(e)) => return Err(e),
+            }
+        }
+    }
+    txn.commit().map_err(db_error)?;
+    Ok(outcomes)
+}
+
+/// Why a request was not applied.
+enum Failure {
+    /// Its precondition failed; it wrote nothing, the batch goes on.
+    Refused(StoreError),
+    /// redb failed; the transaction cannot be trusted and is dropped.
+    Fatal(StoreError),
+}
+
+fn fatal(e: impl Into<redb::Error>) -> Failure {
+    Failure::Fatal(db_error(e))
+}
+
+type Applied = std::result::Result<(), Failure>;
+
+/// Every table, open in one write transaction.
+struct Tables<'txn> {
+    live_meta: Table<'txn, &'static str, &'static [u8]>,
+    live_len: Table<'txn, &'static str, u64>,
+    live_log: Table<'txn, (&'static str, u64), &'static [u8]>,
+    game_info: Table<'txn, &'static str, &'static [u8]>,
+    game_record: Table<'txn, &'static str, &'static [u8]>,
+    games_by_player: Table<'txn, (&'static str, u64, &'static str), &'static [u8]>,
+    accounts: Table<'txn, &'static str, &'static [u8]>,
+    tokens: Table<'txn, &'static str, &'static [u8]>,
+    ratings: Table<'txn, (&'static str, &'static str), &'static [u8]>,
+    history: Table<'txn, (&'static str, &'static str, u64), &'static [u8]>,
+}
+
+impl<'txn> Tables<'txn> {
+    fn open(txn: &'txn WriteTransaction) -> Result<Self> {
+        Ok(Tables {
+            live_meta: txn.open_table(LIVE_META).map_err(db_error)?,
+            live_len: txn.open_table(LIVE_LEN).map_err(db_error)?,
+            live_log: txn.open_table(LIVE_LOG).map_err(db_error)?,
+            game_info: txn.open_table(GAME_INFO).map_err(db_error)?,
+            game_record: txn.open_table(GAME_RECORD).map_err(db_error)?,
+            games_by_player: txn.open_table(GAMES_BY_PLAYER).map_err(db_error)?,
+            accounts: txn.open_table(ACCOUNTS).map_err(db_error)?,
+            tokens: txn.open_table(TOKENS).map_err(db_error)?,
+            ratings: txn.open_table(RATINGS).map_err(db_error)?,
+            history: txn.open_table(RATING_HISTORY).map_err(db_error)?,
+        })
+    }
+
+    fn apply(&mut self, op: &Op) -> Applied {
+        match op {
+            Op::Ping => Ok(()),
+            Op::CreateTable { id, meta } => self.create_table(id, meta),
+            Op::Append { id, at, entries } => self.append(id, *at, entries),
+            Op::Discard { id } => self.remove_live(id),
+            Op::Finish(game) => self.finish_game(game),
+            Op::CreateAccount(account) => self.create_account(account),
+            Op::PutToken(token) => {
+                let value = encode(token).map_err(Failure::Refused)?;
+                self.tokens
+                    .insert(token.token.as_str(), value.as_slice())
+                    .map_err(fatal)?;
+                Ok(())
+            }
+            Op::RevokeToken(token) => {
+                self.tokens.remove(token.as_str()).map_err(fatal)?;
+                Ok(())
+            }
+        }
+    }
+
+    fn is_live(&self, id: &str) -> std::result::Result<bool, Failure> {
+        Ok(self.live_len.get(id).map_err(fatal)?.is_some())
+    }
+
+    fn is_finished(&self, id: &str) -> std::result::Result<bool, Failure> {
+        Ok(self.game_info.get(id).map_err(fatal)?.is_some())
+    }
+
+    fn create_table(&mut self, id: &str, meta: &[u8]) -> Applied {
+        if self.is_live(id)? {
+            return Err(Failure::Refused(StoreError::Exists(format!(
+                "table {id} is live"
+            ))));
+        }
+        if self.is_finished(id)? {
+            return Err(Failure::Refused(StoreError::Exists(format!(
+                "game {id} is finished"
+            ))));
+        }
+        self.live_meta.insert(id, meta).map_err(fatal)?;
+        self.live_len.insert(id, 0).map_err(fatal)?;
+        Ok(())
+    }
+
+    fn append(&mut self, id: &str, at: u64, entries: &[Vec<u8>]) -> Applied {
+        let len = match self.live_len.get(id).map_err(fatal)? {
+            Some(len) => len.value(),
+            None => {
+                return Err(Failure::Refused(StoreError::NotFound(format!(
+                    "no live table {id}"
+                ))));
+            }
+        };
+        if len != at {
+            return Err(Failure::Refused(StoreError::Conflict(format!(
+                "table {id}'s log has {len} entries, not {at}"
+            ))));
+        }
+        for (i, entry) in (at..).zip(entries) {
+            self.live_log
+                .insert((id, i), entry.as_slice())
+                .map_err(fatal)?;
+        }
+        self.live_len
+            .insert(id, at + entries.len() as u64)
+            .map_err(fatal)?;
+        Ok(())
+    }
+
+    /// Removes a live table, its metadata and its log, if it is there.
+    fn remove_live(&mut self, id: &str) -> Applied {
+        if self.live_len.remove(id).map_err(fatal)?.is_none() {
+            return Ok(());
+        }
+        self.live_meta.remove(id).map_err(fatal)?;
+        self.live_log
+            .retain_in((id, 0)..=(id, u64::MAX), |_, _| false)
+            .map_err(fatal)?;
+        Ok(())
+    }
+
+    fn finish_game(&mut self, game: &FinishedGame) -> Applied {
+        let id = game.id.as_str();
+        // Every check and every encoding first: a refusal writes nothing.
+        if self.is_finished(id)? {
+            return Err(Failure::Refused(StoreError::Exists(format!(
+                "game {id} is finished"
+            ))));
+        }
+        let mut ratings = Vec::with_capacity(game.ratings.len());
+        for update in &game.ratings {
+            let rating = &update.rating;
+            let player = name_key(&rating.player);
+            let stored = match self
+                .ratings
+                .get((rating.family.as_str(), player.as_str()))
+                .map_err(fatal)?
+            {
+                Some(value) => {
+                    let stored: Rating =
+                        decode(value.value(), "a rating").map_err(Failure::Refused)?;
+                    stored.games
+                }
+                None => 0,
+            };
+            if stored != update.expected_games {
+                return Err(Failure::Refused(StoreError::Conflict(format!(
+                    "{}'s {} rating has {stored} games, not {}",
+                    rating.player, rating.family, update.expected_games
+                ))));
+            }
+            let value = encode(rating).map_err(Failure::Refused)?;
+            let point = encode(&update.history).map_err(Failure::Refused)?;
+            ratings.push((player, rating.family.as_str(), value, point));
+        }
+        let info = encode(&GameInfo {
+            finished_ms: game.finished_ms,
+            players: game.players.clone(),
+        })
+        .map_err(Failure::Refused)?;
+        let players = encode(&game.players).map_err(Failure::Refused)?;
+
+        self.game_info.insert(id, info.as_slice()).map_err(fatal)?;
+        self.game_record
+            .insert(id, game.record.as_slice())
+            .map_err(fatal)?;
+        for player in &game.players {
+            let key = name_key(player);
+            self.games_by_player
+                .insert((key.as_str(), game.finished_ms, id), players.as_slice())
+                .map_err(fatal)?;
+        }
+        for (player, family, value, point) in &ratings {
+            self.ratings
+                .insert((*family, player.as_str()), value.as_slice())
+                .map_err(fatal)?;
+            let seq = match self
+                .history
+                .range((player.as_str(), *family, 0)..=(player.as_str(), *family, u64::MAX))
+                .map_err(fatal)?
+                .next_back()
+            {
+                Some(last) => last.map_err(fatal)?.0.value().2 + 1,
+                None => 0,
+            };
+            self.history
+                .insert((player.as_str(), *family, seq), point.as_slice())
+                .map_err(fatal)?;
+        }
+        self.remove_live(id)
+    }
+
+    fn create_account(&mut self, account: &Account) -> Applied {
+        let key = name_key(&account.name);
+        if self.accounts.get(key.as_str()).map_err(fatal)?.is_some() {
+            return Err(Failure::Refused(StoreError::Exists(format!(
+                "the name {} is taken",
+                account.name
+            ))));
+        }
+        let value = encode(account).map_err(Failure::Refused)?;
+        self.accounts
+            .insert(key.as_str(), value.as_slice())
+            .map_err(fatal)?;
+        Ok(())
+    }
+}

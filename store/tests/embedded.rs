@@ -1,0 +1,340 @@
+//! The embedded store: the conformance suite, and what only a file has
+//! (reopening, damaged files, locking, schema versions).
+
+use std::path::Path;
+use std::sync::Arc;
+
+use tengen_store::embedded::{DB_FILE, SCHEMA_VERSION, set_schema_version_for_tests};
+use tengen_store::{
+    Account, AuthToken, EmbeddedStore, FinishedGame, HistoryPoint, Rating, RatingUpdate, Store,
+    StoreError, conformance,
+};
+
+fn open(dir: &Path) -> EmbeddedStore {
+    EmbeddedStore::open(dir).unwrap_or_else(|e| panic!("open {}: {e}", dir.display()))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn conformance_suite() {
+    let root = tempfile::tempdir().unwrap();
+    let mut n = 0;
+    conformance::run_all(|| {
+        n += 1;
+        let store = Arc::new(open(&root.path().join(n.to_string()))) as Arc<dyn Store>;
+        async move { store }
+    })
+    .await;
+}
+
+/// The suite on a current-thread runtime too: the store must not need a
+/// worker free to make progress.
+#[tokio::test]
+async fn conformance_suite_current_thread() {
+    let root = tempfile::tempdir().unwrap();
+    let mut n = 0;
+    conformance::run_all(|| {
+        n += 1;
+        let store = Arc::new(open(&root.path().join(n.to_string()))) as Arc<dyn Store>;
+        async move { store }
+    })
+    .await;
+}
+
+fn rating(player: &str, games: u32) -> Rating {
+    Rating {
+        player: player.into(),
+        family: "renju".into(),
+        rating: 1500.0 + 1.0 / 3.0,
+        deviation: 290.123_456_789,
+        volatility: 0.06,
+        games,
+        wins: games,
+        draws: 0,
+        losses: 0,
+        opponents: vec!["Bob".into()],
+        recent_ms: vec![7],
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn everything_survives_a_reopen() {
+    let dir = tempfile::tempdir().unwrap();
+    let account = Account {
+        name: "Ann".into(),
+        password_hash: "$argon2id$x".into(),
+        created_ms: 3,
+    };
+    let token = AuthToken {
+        token: "ab".repeat(16),
+        account: "Ann".into(),
+        expires_ms: 99,
+    };
+    let game = FinishedGame {
+        id: "g".into(),
+        players: vec!["Ann".into(), "Bob".into()],
+        finished_ms: 1234,
+        record: b"record".to_vec(),
+        ratings: vec![RatingUpdate {
+            expected_games: 0,
+            rating: rating("Ann", 1),
+            history: HistoryPoint {
+                game: "g".into(),
+                at_ms: 1234,
+                opponent: "Bob".into(),
+                score: 0.5,
+                rating: 1500.0 + 1.0 / 3.0,
+                deviation: 290.123_456_789,
+                volatility: 0.06,
+            },
+        }],
+    };
+    {
+        let store = open(dir.path());
+        store.create_table("t", b"meta").await.unwrap();
+        store
+            .append("t", 0, &[b"one".to_vec(), b"two".to_vec()])
+            .await
+            .unwrap();
+        store.create_account(&account).await.unwrap();
+        store.put_token(&token).await.unwrap();
+        store.finish_game(&game).await.unwrap();
+        let stats = store.write_stats();
+        assert_eq!(stats.requests, 5, "{stats:?}");
+        assert!(stats.batches >= 1 && stats.batches <= 5, "{stats:?}");
+    }
+    let store = open(dir.path());
+    let tables = store.live_tables().await.unwrap();
+    assert_eq!(tables.len(), 1);
+    assert_eq!(tables[0].entries, vec![b"one".to_vec(), b"two".to_vec()]);
+    assert_eq!(store.account("ann").await.unwrap(), Some(account));
+    assert_eq!(store.token(&token.token).await.unwrap(), Some(token));
+    let stored = store.game("g").await.unwrap().unwrap();
+    assert_eq!(stored.record, game.record);
+    assert_eq!(
+        store.rating("ANN", "renju").await.unwrap(),
+        Some(game.ratings[0].rating.clone()),
+        "ratings come back bit-exact"
+    );
+    assert_eq!(
+        store.rating_history("Ann", "renju").await.unwrap(),
+        vec![game.ratings[0].history.clone()]
+    );
+    assert_eq!(store.games_of("bob", None, 5).await.unwrap().len(), 1);
+    // Still writable, and the append condition holds across the reopen.
+    assert!(matches!(
+        store.append("t", 0, &[b"x".to_vec()]).await,
+        Err(StoreError::Conflict(_))
+    ));
+    store.append("t", 2, &[b"three".to_vec()]).await.unwrap();
+}
+
+#[test]
+fn a_garbage_file_is_refused_and_left_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(DB_FILE);
+    for garbage in [
+        b"not a database at all, just some bytes\n".repeat(300),
+        vec![0xAB; 3],
+        vec![0; 8192],
+    ] {
+        std::fs::write(&path, &garbage).unwrap();
+        match EmbeddedStore::open(dir.path()) {
+            Err(StoreError::Corrupt(m)) => {
+                assert!(m.contains(&path.display().to_string()), "{m}")
+            }
+            Err(e) => panic!("expected Corrupt, got {e:?}"),
+            Ok(_) => panic!("a garbage file opened as a store"),
+        }
+        assert!(
+            std::fs::read(&path).unwrap() == garbage,
+            "the garbage file changed"
+        );
+    }
+}
+
+#[test]
+fn a_redb_file_of_something_else_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(DB_FILE);
+    {
+        let db = redb::Database::create(&path).unwrap();
+        let txn = db.begin_write().unwrap();
+        let def: redb::TableDefinition<&str, u64> = redb::TableDefinition::new("other");
+        txn.open_table(def).unwrap().insert("k", 1).unwrap();
+        txn.commit().unwrap();
+    }
+    let before = std::fs::read(&path).unwrap();
+    assert!(matches!(
+        EmbeddedStore::open(dir.path()),
+        Err(StoreError::Corrupt(_))
+    ));
+    assert!(std::fs::read(&path).unwrap() == before, "the file changed");
+}
+
+#[test]
+fn an_empty_file_becomes_a_store() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(DB_FILE), b"").unwrap();
+    open(dir.path());
+    open(dir.path());
+}
+
+#[test]
+fn a_data_dir_that_is_a_file_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("data");
+    std::fs::write(&file, b"precious").unwrap();
+    match EmbeddedStore::open(&file) {
+        Err(StoreError::Unavailable(m)) => {
+            assert!(m.contains(&file.display().to_string()), "{m}")
+        }
+        Err(e) => panic!("expected Unavailable, got {e:?}"),
+        Ok(_) => panic!("a file opened as a data directory"),
+    }
+    assert!(std::fs::read(&file).unwrap() == b"precious");
+}
+
+#[test]
+fn a_missing_dir_is_created() {
+    let dir = tempfile::tempdir().unwrap();
+    let nested = dir.path().join("a/b/data");
+    let store = open(&nested);
+    assert!(nested.join(DB_FILE).is_file());
+    assert!(
+        store.describe().contains("a/b/data"),
+        "{}",
+        store.describe()
+    );
+}
+
+#[test]
+fn another_schema_version_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    drop(open(dir.path()));
+    set_schema_version_for_tests(dir.path(), SCHEMA_VERSION + 1).unwrap();
+    let before = std::fs::read(dir.path().join(DB_FILE)).unwrap();
+    match EmbeddedStore::open(dir.path()) {
+        Err(StoreError::Version { found, supported }) => {
+            assert_eq!((found, supported), (SCHEMA_VERSION + 1, SCHEMA_VERSION))
+        }
+        Err(e) => panic!("expected Version, got {e:?}"),
+        Ok(_) => panic!("a newer schema opened"),
+    }
+    assert!(
+        std::fs::read(dir.path().join(DB_FILE)).unwrap() == before,
+        "the file changed"
+    );
+    set_schema_version_for_tests(dir.path(), SCHEMA_VERSION).unwrap();
+    open(dir.path());
+}
+
+#[test]
+fn a_second_open_of_one_dir_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = open(dir.path());
+    match EmbeddedStore::open(dir.path()) {
+        Err(StoreError::Unavailable(m)) => {
+            assert!(m.contains("already open"), "{m}");
+            assert!(m.contains(DB_FILE), "{m}");
+        }
+        Err(e) => panic!("expected Unavailable, got {e:?}"),
+        Ok(_) => panic!("one data directory opened twice"),
+    }
+    drop(first);
+    open(dir.path());
+}
+
+/// Another process holding the file: the lock is the OS's, not only this
+/// process's bookkeeping.
+#[test]
+fn a_dir_open_in_another_process_is_refused() {
+    if let Ok(dir) = std::env::var("TENGEN_STORE_HOLD_DIR") {
+        // The child: hold the store until stdin closes.
+        let _store = open(Path::new(&dir));
+        println!("STORE-HELD");
+        let mut line = String::new();
+        let _ = std::io::stdin().read_line(&mut line);
+        return;
+    }
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "a_dir_open_in_another_process_is_refused",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("TENGEN_STORE_HOLD_DIR", dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    while !line.contains("STORE-HELD") {
+        line.clear();
+        assert!(
+            out.read_line(&mut line).unwrap() > 0,
+            "the child ended before opening"
+        );
+    }
+    let refused = EmbeddedStore::open(dir.path());
+    drop(child.stdin.take());
+    child.wait().unwrap();
+    match refused {
+        Err(StoreError::Unavailable(m)) => assert!(m.contains("already open"), "{m}"),
+        Err(e) => panic!("expected Unavailable, got {e:?}"),
+        Ok(_) => panic!("a store open in another process opened again"),
+    }
+    open(dir.path());
+}
+
+/// Concurrent writes share commits, and a refused write in a group does
+/// not spoil the others.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_writes_are_grouped() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Arc::new(open(dir.path()));
+    for t in 0..200 {
+        store.create_table(&format!("t{t}"), b"").await.unwrap();
+    }
+    let before = store.write_stats();
+    let mut tasks = Vec::new();
+    for t in 0..200 {
+        let store = store.clone();
+        tasks.push(tokio::spawn(async move {
+            // Every other task also sends a stale append first.
+            if t % 2 == 0 {
+                let stale = store.append(&format!("t{t}"), 5, &[b"x".to_vec()]).await;
+                assert!(matches!(stale, Err(StoreError::Conflict(_))), "{stale:?}");
+            }
+            for at in 0..5 {
+                store
+                    .append(&format!("t{t}"), at, &[vec![at as u8]])
+                    .await
+                    .unwrap();
+            }
+        }));
+    }
+    for task in tasks {
+        task.await.unwrap();
+    }
+    let after = store.write_stats();
+    let (batches, requests) = (
+        after.batches - before.batches,
+        after.requests - before.requests,
+    );
+    assert_eq!(requests, 1100);
+    assert!(
+        batches < requests / 2,
+        "{batches} commits for {requests} writes"
+    );
+    let tables = store.live_tables().await.unwrap();
+    assert!(
+        tables
+            .iter()
+            .all(|t| t.entries == (0..5u8).map(|i| vec![i]).collect::<Vec<_>>())
+    );
+}
