@@ -87,6 +87,7 @@ async fn server(event_log: usize) -> Server {
         listen: "127.0.0.1:0".parse().unwrap(),
         coalesce_interval: Duration::from_millis(50),
         event_log,
+        data_dir: tempfile::tempdir().unwrap().keep(),
         ..Settings::default()
     })
     .await
@@ -253,6 +254,7 @@ async fn snapshot_push(c: &mut Connection) -> tengen_protocol::TableSnapshot {
 
 fn create(config: GameConfig) -> ClientMsg {
     ClientMsg::CreateRoom {
+        rated: false,
         config,
         public: true,
         name: None,

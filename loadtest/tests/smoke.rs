@@ -25,6 +25,7 @@ async fn server() -> Server {
     Server::start(Settings {
         listen: "127.0.0.1:0".parse().unwrap(),
         coalesce_interval: Duration::from_millis(50),
+        data_dir: tempfile::tempdir().unwrap().keep(),
         ..Settings::default()
     })
     .await

@@ -294,6 +294,7 @@ fn the_limits_fit_real_messages() {
     let big = Envelope::with_id(
         Some(u64::MAX),
         ClientMsg::CreateRoom {
+            rated: false,
             config: tengen_rules::game::GameConfig::new(tengen_rules::game::RuleSet::Renju)
                 .with_time(tengen_rules::game::TimeControl::ByoYomi {
                     main_ms: u64::MAX,

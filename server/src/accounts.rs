@@ -119,7 +119,10 @@ fn refuse(code: ErrorCode, message: impl Into<String>) -> ErrorBody {
 /// The refusal for a store failure.
 pub fn store_refusal(e: &StoreError) -> ErrorBody {
     tracing::warn!(error = %e, "store refused an account operation");
-    refuse(ErrorCode::Unavailable, "the store is unavailable; try again")
+    refuse(
+        ErrorCode::Unavailable,
+        "the store is unavailable; try again",
+    )
 }
 
 /// A hash to verify against when the name is unknown, so that an unknown
@@ -147,8 +150,10 @@ impl Failures {
         if list.len() < s.name_attempts as usize {
             return None;
         }
-        list.first()
-            .map(|oldest| s.name_window.saturating_sub(now.saturating_duration_since(*oldest)))
+        list.first().map(|oldest| {
+            s.name_window
+                .saturating_sub(now.saturating_duration_since(*oldest))
+        })
     }
 
     fn record(&mut self, key: &str, s: &AccountSettings, now: Instant) {
@@ -367,10 +372,7 @@ impl Accounts {
                 if let Ok(mut f) = self.failures.lock() {
                     f.record(&key, &self.settings, Instant::now());
                 }
-                Err(refuse(
-                    ErrorCode::BadCredentials,
-                    "wrong name or password",
-                ))
+                Err(refuse(ErrorCode::BadCredentials, "wrong name or password"))
             }
         }
     }

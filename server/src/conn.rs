@@ -134,10 +134,9 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
     };
 
     let (outbox, inbox) = outbound::channel(conn, encoding, state.settings.outbound_queue);
-    let opened =
-        state
-            .sessions
-            .open_as(hello.resume.as_deref(), identity.player(), outbox.clone());
+    let opened = state
+        .sessions
+        .open_as(hello.resume.as_deref(), identity.player(), outbox.clone());
     if let Some(previous) = &opened.previous {
         previous.close(CloseCode::SessionTakenOver);
     }
@@ -252,10 +251,12 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
         conn,
         holder: away.is_some(),
     });
-    let _ = state.matchmaker.try_send(crate::matchmaker::MatchCmd::Gone {
-        session: conn_state.session.id.clone(),
-        conn,
-    });
+    let _ = state
+        .matchmaker
+        .try_send(crate::matchmaker::MatchCmd::Gone {
+            session: conn_state.session.id.clone(),
+            conn,
+        });
     for t in away.unwrap_or_default() {
         if let Some(h) = state.tables.get(&t) {
             let _ = h.try_send(TableCmd::Away {

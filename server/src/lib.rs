@@ -72,12 +72,25 @@ impl Server {
             sessions.clone(),
             shutdown_rx.clone(),
         );
+        // Accounts and ranked play (until the state carries the store, they
+        // open it here).
+        let store: Arc<dyn tengen_store::Store> = Arc::new(
+            tengen_store::EmbeddedStore::open(&settings.data_dir).map_err(std::io::Error::other)?,
+        );
+        let accounts = Arc::new(accounts::Accounts::new(store, settings.accounts.clone()));
+        let matchmaker = matchmaker::spawn(
+            settings.matchmaking.clone(),
+            lobby.clone(),
+            shutdown_rx.clone(),
+        );
         let state = AppState {
             settings,
             lobby,
             tables,
             sessions,
             shutdown: shutdown_rx.clone(),
+            accounts,
+            matchmaker,
         };
         let app = http::router(state);
         let mut stop = shutdown_rx;

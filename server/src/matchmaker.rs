@@ -32,7 +32,7 @@ use tengen_store::name_key;
 use tokio::sync::{mpsc, watch};
 
 use crate::conn::Session;
-use crate::lobby::{LobbyCmd, LobbyHandle};
+use crate::lobby::LobbyHandle;
 
 /// How many commands the mailbox holds.
 const MAILBOX: usize = 4096;
@@ -292,13 +292,16 @@ impl Matchmaker {
             MatchCmd::Queue { waiter, config, id } => {
                 if self.queues.len() >= self.settings.max_waiting {
                     crate::metrics::error("unavailable");
-                    waiter.session.outbox.send_msg(&tengen_protocol::ServerFrame::error(
-                        id,
-                        tengen_protocol::ErrorBody::new(
-                            tengen_protocol::ErrorCode::Unavailable,
-                            "the queues are full; try again later",
-                        ),
-                    ));
+                    waiter
+                        .session
+                        .outbox
+                        .send_msg(&tengen_protocol::ServerFrame::error(
+                            id,
+                            tengen_protocol::ErrorBody::new(
+                                tengen_protocol::ErrorCode::Unavailable,
+                                "the queues are full; try again later",
+                            ),
+                        ));
                     return;
                 }
                 reply(
@@ -311,7 +314,11 @@ impl Matchmaker {
                 tracing::debug!(account = %waiter.account, rating = waiter.rating, "queued");
                 self.queues.add(config, waiter);
             }
-            MatchCmd::Unqueue { session, id, reply: answer } => {
+            MatchCmd::Unqueue {
+                session,
+                id,
+                reply: answer,
+            } => {
                 self.queues.remove_session(&session.id);
                 if answer {
                     reply(&session, id, ServerMsg::Unqueued);
@@ -344,16 +351,14 @@ impl Matchmaker {
                 seats,
                 opener,
             };
-            if let Err(cmd) = self.lobby.try_send_back(LobbyCmd::Matched {
-                pairing: Box::new(pairing),
-                matchmaker: self.handle.clone(),
-            }) {
+            if let Err(pairing) = self
+                .lobby
+                .try_send_matched(Box::new(pairing), self.handle.clone())
+            {
                 // The lobby is overwhelmed: both wait on.
-                if let LobbyCmd::Matched { pairing, .. } = cmd {
-                    let Pairing { config, seats, .. } = *pairing;
-                    for w in seats {
-                        self.queues.add(config.clone(), w);
-                    }
+                let Pairing { config, seats, .. } = *pairing;
+                for w in seats {
+                    self.queues.add(config.clone(), w);
                 }
             }
         }

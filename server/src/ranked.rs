@@ -18,8 +18,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use tengen_protocol::{
-    ClientMsg, Envelope, ErrorBody, ErrorCode, Hello, Player, RatingFamily, RequestId,
-    ServerFrame, ServerMsg,
+    ClientMsg, Envelope, ErrorBody, ErrorCode, Hello, Player, RatingFamily, RequestId, ServerFrame,
+    ServerMsg,
 };
 use tokio::sync::{Semaphore, mpsc};
 
@@ -257,7 +257,12 @@ pub fn handle(
             };
             tokio::spawn(async move {
                 let family = RatingFamily::of(config.rule_set);
-                let rating = match read(&st, st.accounts.store().rating(&s.player.name, family.as_str())).await {
+                let rating = match read(
+                    &st,
+                    st.accounts.store().rating(&s.player.name, family.as_str()),
+                )
+                .await
+                {
                     Ok(r) => r.map_or(crate::ratings::START.0, |r| r.rating),
                     Err(body) => return refuse(&s, id, body),
                 };
@@ -267,7 +272,10 @@ pub fn handle(
                     rating,
                     since: Instant::now(),
                 };
-                if !st.matchmaker.try_send(MatchCmd::Queue { waiter, config, id }) {
+                if !st
+                    .matchmaker
+                    .try_send(MatchCmd::Queue { waiter, config, id })
+                {
                     refuse(
                         &s,
                         id,
@@ -295,7 +303,11 @@ pub fn handle(
             let st = state.clone();
             spawn(rc, session, id, async move {
                 let store = st.accounts.store();
-                let board = read(&st, crate::records::leaderboard(store.as_ref(), family, unix_ms())).await?;
+                let board = read(
+                    &st,
+                    crate::records::leaderboard(store.as_ref(), family, unix_ms()),
+                )
+                .await?;
                 Ok(ServerMsg::Leaderboard(board))
             });
         }
@@ -303,7 +315,12 @@ pub fn handle(
             let st = state.clone();
             spawn(rc, session, id, async move {
                 let store = st.accounts.store();
-                match read(&st, crate::records::profile(store.as_ref(), &player, unix_ms())).await? {
+                match read(
+                    &st,
+                    crate::records::profile(store.as_ref(), &player, unix_ms()),
+                )
+                .await?
+                {
                     Some(p) => Ok(ServerMsg::Profile(Box::new(p))),
                     None => Err(ErrorBody::new(
                         ErrorCode::NotFound,
@@ -316,8 +333,11 @@ pub fn handle(
             let st = state.clone();
             spawn(rc, session, id, async move {
                 let store = st.accounts.store();
-                let (games, more) =
-                    read(&st, crate::records::history(store.as_ref(), &player, before)).await?;
+                let (games, more) = read(
+                    &st,
+                    crate::records::history(store.as_ref(), &player, before),
+                )
+                .await?;
                 Ok(ServerMsg::History {
                     player,
                     games,
@@ -330,7 +350,12 @@ pub fn handle(
             spawn(rc, session, id, async move {
                 let store = st.accounts.store();
                 let wait = st.accounts.settings().store_wait;
-                match tokio::time::timeout(wait, crate::records::export(store.as_ref(), &game, format)).await {
+                match tokio::time::timeout(
+                    wait,
+                    crate::records::export(store.as_ref(), &game, format),
+                )
+                .await
+                {
                     Ok(r) => r.map(ServerMsg::GameRecord),
                     Err(_) => Err(ErrorBody::new(
                         ErrorCode::Unavailable,

@@ -215,10 +215,7 @@ mod tests {
         let (active, idle) = rank(all, now);
         let names: Vec<&str> = active.iter().map(|s| s.player.as_str()).collect();
         assert_eq!(names, ["top", "mid", "low"]);
-        assert_eq!(
-            active.iter().map(|s| s.rank).collect::<Vec<_>>(),
-            [1, 2, 3]
-        );
+        assert_eq!(active.iter().map(|s| s.rank).collect::<Vec<_>>(), [1, 2, 3]);
         assert_eq!(idle.len(), 1);
         assert_eq!((idle[0].player.as_str(), idle[0].rank), ("idle", 1));
     }

@@ -89,6 +89,7 @@ pub fn welcome_resumed(session: u64, player: Player, tables: Vec<TableId>) -> Se
 
 pub fn hello(name: &str) -> ClientMsg {
     ClientMsg::Hello(Hello {
+        token: None,
         resume: None,
         version: PROTOCOL_VERSION,
         client: Some("tengen-cli/0.1.0".into()),
@@ -99,6 +100,7 @@ pub fn hello(name: &str) -> ClientMsg {
 /// A `hello` resuming the session `session` of the examples.
 pub fn hello_resuming(name: &str, session: u64) -> ClientMsg {
     ClientMsg::Hello(Hello {
+        token: None,
         resume: Some(token(session)),
         version: PROTOCOL_VERSION,
         client: Some("tengen-cli/0.1.0".into()),
@@ -138,6 +140,7 @@ fn reply(id: u64, msg: ServerMsg) -> ServerFrame {
 
 pub fn room_info(status: RoomStatus, spectators: u32) -> RoomInfo {
     RoomInfo {
+        rated: false,
         room: room(),
         name: Some("alice's room".into()),
         config: config(),
@@ -163,6 +166,7 @@ pub fn client_examples() -> Vec<ClientFrame> {
         req(
             6,
             ClientMsg::CreateRoom {
+                rated: false,
                 config: config(),
                 public: true,
                 name: Some("alice's room".into()),
@@ -211,6 +215,7 @@ pub fn client_examples() -> Vec<ClientFrame> {
         req(
             17,
             ClientMsg::CreateRoom {
+                rated: false,
                 config: config(),
                 public: false,
                 name: None,
@@ -489,6 +494,7 @@ pub fn walkthrough() -> Vec<Said> {
         req(
             2,
             ClientMsg::CreateRoom {
+                rated: false,
                 config: config(),
                 public: true,
                 name: Some("alice's room".into()),
@@ -1028,6 +1034,7 @@ fn rif_game() -> (Vec<Said>, Game) {
     };
     // The lobby part: hello, create_room, hello, list_rooms, join_room.
     let waiting = RoomInfo {
+        rated: false,
         room: rif_room(),
         name: Some("alice's RIF room".into()),
         config: rif_config(),
@@ -1052,6 +1059,7 @@ fn rif_game() -> (Vec<Said>, Game) {
         req(
             id,
             ClientMsg::CreateRoom {
+                rated: false,
                 config: rif_config(),
                 public: true,
                 name: waiting.name.clone(),

@@ -131,12 +131,25 @@ impl LobbyHandle {
         self.tx.try_send(cmd).is_ok()
     }
 
-    /// As [`LobbyHandle::try_send`], giving the command back when it
-    /// could not be handed over.
-    pub fn try_send_back(&self, cmd: LobbyCmd) -> Result<(), LobbyCmd> {
-        self.tx.try_send(cmd).map_err(|e| match e {
-            mpsc::error::TrySendError::Full(c) | mpsc::error::TrySendError::Closed(c) => c,
-        })
+    /// Hands over a matchmaker pairing without waiting, giving it back
+    /// when the mailbox is full or closed.
+    pub fn try_send_matched(
+        &self,
+        pairing: Box<crate::matchmaker::Pairing>,
+        matchmaker: crate::matchmaker::MatchmakerHandle,
+    ) -> Result<(), Box<crate::matchmaker::Pairing>> {
+        let cmd = LobbyCmd::Matched {
+            pairing,
+            matchmaker,
+        };
+        match self.tx.try_send(cmd) {
+            Ok(()) => Ok(()),
+            Err(
+                mpsc::error::TrySendError::Full(LobbyCmd::Matched { pairing, .. })
+                | mpsc::error::TrySendError::Closed(LobbyCmd::Matched { pairing, .. }),
+            ) => Err(pairing),
+            Err(_) => Ok(()),
+        }
     }
 }
 
@@ -341,6 +354,7 @@ impl Lobby {
         Some(room)
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn create(
         &mut self,
         session: Session,

@@ -65,9 +65,7 @@ impl Lobby {
             opener,
         } = pairing;
         let max = self.settings.limits.max_seats as usize;
-        let free = seats
-            .each_ref()
-            .map(|w| self.seats_of(&w.session.id) < max);
+        let free = seats.each_ref().map(|w| self.seats_of(&w.session.id) < max);
         if !free.iter().all(|f| *f) {
             for (w, ok) in seats.into_iter().zip(free) {
                 if ok {

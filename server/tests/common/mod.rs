@@ -19,6 +19,7 @@ pub async fn server_with(tune: impl FnOnce(&mut Settings)) -> Server {
     let mut s = Settings {
         listen: "127.0.0.1:0".parse().unwrap(),
         coalesce_interval: Duration::from_millis(50),
+        data_dir: tempfile::tempdir().unwrap().keep(),
         ..Settings::default()
     };
     tune(&mut s);
@@ -47,6 +48,7 @@ pub async fn client(server: &Server, name: &str, encoding: Encoding) -> Connecti
 pub async fn create_room(c: &mut Connection, config: GameConfig, public: bool) -> RoomId {
     match c
         .request(ClientMsg::CreateRoom {
+            rated: false,
             config,
             public,
             name: None,
@@ -75,6 +77,7 @@ pub async fn table(server: &Server, config: GameConfig, encoding: Encoding) -> T
     let mut second = client(server, "bob", encoding).await;
     let room = match first
         .request(ClientMsg::CreateRoom {
+            rated: false,
             config,
             public: true,
             name: None,
