@@ -66,16 +66,17 @@ impl Server {
         let settings = Arc::new(settings);
         let tables = table::Directory::default();
         let sessions = sessions::Sessions::new(settings.resume_grace);
-        let lobby = lobby::spawn(
-            settings.clone(),
-            tables.clone(),
-            sessions.clone(),
-            shutdown_rx.clone(),
-        );
         // Accounts and ranked play (until the state carries the store, they
         // open it here).
         let store: Arc<dyn tengen_store::Store> = Arc::new(
             tengen_store::EmbeddedStore::open(&settings.data_dir).map_err(std::io::Error::other)?,
+        );
+        let lobby = lobby::spawn(
+            settings.clone(),
+            store.clone(),
+            tables.clone(),
+            sessions.clone(),
+            shutdown_rx.clone(),
         );
         let accounts = Arc::new(accounts::Accounts::new(store, settings.accounts.clone()));
         let matchmaker = matchmaker::spawn(

@@ -164,6 +164,7 @@ struct Room {
 
 struct Lobby {
     settings: Arc<Settings>,
+    store: Arc<dyn tengen_store::Store>,
     tables: Directory,
     sessions: Sessions,
     handle: LobbyHandle,
@@ -177,6 +178,7 @@ struct Lobby {
 
 pub fn spawn(
     settings: Arc<Settings>,
+    store: Arc<dyn tengen_store::Store>,
     tables: Directory,
     sessions: Sessions,
     shutdown: watch::Receiver<bool>,
@@ -185,6 +187,7 @@ pub fn spawn(
     let handle = LobbyHandle { tx };
     let lobby = Lobby {
         settings,
+        store,
         tables,
         sessions,
         handle: handle.clone(),
@@ -571,6 +574,7 @@ impl Lobby {
             config: room.info.config.clone(),
             chat: room.info.chat,
             rated: room.info.rated,
+            store: self.store.clone(),
             opener,
             seats,
             settings: self.settings.clone(),

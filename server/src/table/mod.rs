@@ -34,6 +34,7 @@ use crate::outbound::{Outbox, Shared};
 use crate::sessions::Sessions;
 
 mod lag;
+mod rated;
 mod resume;
 mod social;
 use crate::settings::Settings;
@@ -138,6 +139,8 @@ pub struct Start {
     /// A rated game (both players are accounts): its result updates their
     /// ratings (`crate::ratings`).
     pub rated: bool,
+    /// The durable store (a rated game's end is written there).
+    pub store: Arc<dyn tengen_store::Store>,
     pub opener: Seat,
     /// The two players, by seat (first, second).
     pub seats: [Session; 2],
@@ -184,6 +187,9 @@ struct Table {
     spectators_due: Option<Instant>,
     /// When the table closes, once the game is over.
     close_at: Option<Instant>,
+    /// A rated game, and where its end is written ([`rated`]).
+    rated: bool,
+    store: Arc<dyn tengen_store::Store>,
 }
 
 /// Starts a table actor and registers it in the directory.
@@ -228,6 +234,8 @@ pub fn spawn(start: Start) -> Result<(), tengen_rules::game::ConfigError> {
         chat_rate: HashMap::new(),
         log: VecDeque::new(),
         quota: [lag::QUOTA_MAX_MS; 2],
+        rated: start.rated,
+        store: start.store,
     };
     metrics::gauge!(crate::metrics::TABLES).increment(1.0);
     tokio::spawn(table.run(rx));
@@ -509,6 +517,10 @@ impl Table {
             let _ = self.lobby.try_send(LobbyCmd::TableFinished {
                 room: self.room.clone(),
             });
+            if self.rated {
+                let names = self.seats.each_ref().map(|s| s.session.player.name.clone());
+                rated::finish(self.store.clone(), self.id.to_string(), &self.game, names);
+            }
         }
     }
 
