@@ -5,7 +5,7 @@
 
 mod common;
 
-use std::path::PathBuf;
+use std::path::Path;
 use std::time::Duration;
 
 use common::*;
@@ -17,12 +17,12 @@ use tengen_rules::Color;
 use tengen_rules::game::{GameConfig, RuleSet, Seat};
 use tengen_server::{Server, Settings};
 
-async fn start(dir: &PathBuf) -> Server {
+async fn start(dir: &Path) -> Server {
     // A restart reopens the store once the old server has let go of it.
     for _ in 0..50 {
         let s = Settings {
             listen: "127.0.0.1:0".parse().unwrap(),
-            data_dir: dir.clone(),
+            data_dir: dir.to_path_buf(),
             finished_table_linger: Duration::from_millis(200),
             ..Settings::default()
         };
