@@ -85,9 +85,9 @@ impl Proxy {
 async fn server(event_log: usize) -> Server {
     Server::start(Settings {
         listen: "127.0.0.1:0".parse().unwrap(),
+        data_dir: std::path::PathBuf::new(),
         coalesce_interval: Duration::from_millis(50),
         event_log,
-        data_dir: tempfile::tempdir().unwrap().keep(),
         ..Settings::default()
     })
     .await

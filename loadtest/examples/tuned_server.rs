@@ -6,7 +6,7 @@
 use tengen_server::{Server, Settings};
 
 #[tokio::main]
-async fn main() -> std::io::Result<()> {
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let listen = args
         .next()
@@ -17,6 +17,8 @@ async fn main() -> std::io::Result<()> {
     let server = Server::start(Settings {
         listen,
         read_buffer_bytes,
+        // A throwaway data directory, removed at exit.
+        data_dir: std::path::PathBuf::new(),
         ..Settings::default()
     })
     .await?;
@@ -26,5 +28,6 @@ async fn main() -> std::io::Result<()> {
     );
     tokio::signal::ctrl_c().await?;
     server.shutdown();
-    server.wait().await
+    server.wait().await?;
+    Ok(())
 }

@@ -24,8 +24,8 @@ fn run(args: &[&str]) -> (std::process::ExitStatus, serde_json::Value, String) {
 async fn server() -> Server {
     Server::start(Settings {
         listen: "127.0.0.1:0".parse().unwrap(),
+        data_dir: std::path::PathBuf::new(),
         coalesce_interval: Duration::from_millis(50),
-        data_dir: tempfile::tempdir().unwrap().keep(),
         ..Settings::default()
     })
     .await

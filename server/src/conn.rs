@@ -182,7 +182,7 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
     loop {
         tokio::select! {
             _ = shutdown.wait_for(|s| *s) => {
-                outbox.close(CloseCode::GoingAway);
+                outbox.close(CloseCode::ServiceRestart);
                 break;
             }
             _ = &mut writer => break,

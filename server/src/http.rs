@@ -1,11 +1,13 @@
 //! The HTTP side of the one port: `/ws` (upgraded to a WebSocket and handed
-//! to [`crate::conn`]), `/healthz` and `/metrics`.
+//! to [`crate::conn`]), `/healthz` (503 once a graceful stop began, for
+//! load balancers) and `/metrics`.
 
 use std::net::SocketAddr;
 
 use axum::Router;
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{ConnectInfo, State};
+use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use axum::routing::get;
 use tengen_protocol::{MAX_WS_MESSAGE_BYTES, WS_PATH};
@@ -15,7 +17,7 @@ use crate::AppState;
 pub fn router(state: AppState) -> Router {
     Router::new()
         .route(WS_PATH, get(upgrade))
-        .route("/healthz", get(|| async { "ok" }))
+        .route("/healthz", get(healthz))
         .route(
             "/metrics",
             get(|| async {
@@ -28,11 +30,23 @@ pub fn router(state: AppState) -> Router {
         .with_state(state)
 }
 
+/// 200 `ok` while serving; 503 `shutting down` once a graceful stop began.
+async fn healthz(State(state): State<AppState>) -> axum::response::Response {
+    if *state.shutdown.borrow() {
+        (StatusCode::SERVICE_UNAVAILABLE, "shutting down").into_response()
+    } else {
+        "ok".into_response()
+    }
+}
+
 async fn upgrade(
     ws: WebSocketUpgrade,
     State(state): State<AppState>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
-) -> impl IntoResponse {
+) -> axum::response::Response {
+    if *state.shutdown.borrow() {
+        return (StatusCode::SERVICE_UNAVAILABLE, "the server is restarting").into_response();
+    }
     let read_buffer = state.settings.read_buffer_bytes;
     ws.read_buffer_size(read_buffer)
         .write_buffer_size(crate::outbound::WRITE_BUFFER)
@@ -40,4 +54,5 @@ async fn upgrade(
         .max_message_size(MAX_WS_MESSAGE_BYTES)
         .max_frame_size(MAX_WS_MESSAGE_BYTES)
         .on_upgrade(move |socket| crate::conn::run(socket, state, peer))
+        .into_response()
 }

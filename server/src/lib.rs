@@ -7,9 +7,16 @@
 //! per game owns the referee's `Game` and its clocks and fans its events out.
 //! Nothing holds a lock across an await, and every queue is bounded.
 //!
+//! Durable state goes through one [`Store`]: the embedded store in the
+//! data directory by default. At start the server restores every live game
+//! from it ([`table::restore_all`]); every accepted action is in the store
+//! before anyone hears of it.
+//!
 //! [`Server::start`] runs it in-process (the binary and the tests both use
 //! it); `listen 127.0.0.1:0` picks a free port, and [`Server::addr`] says
-//! which.
+//! which. [`Server::shutdown`] is the graceful stop: `/healthz` answers 503,
+//! connections close with 1012 (restarting), the listener closes after the
+//! drain delay.
 
 pub mod accounts;
 pub mod conn;
@@ -28,11 +35,29 @@ pub mod table;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
+use tengen_store::{EmbeddedStore, Store, StoreError};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 pub use settings::Settings;
+
+/// Why a server did not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("cannot listen on {addr}")]
+    Listen {
+        addr: SocketAddr,
+        source: std::io::Error,
+    },
+    #[error("cannot open the data directory {}", .dir.display())]
+    Store {
+        dir: std::path::PathBuf,
+        source: StoreError,
+    },
+    #[error("cannot restore the live games")]
+    Restore(#[from] table::RestoreError),
+}
 
 /// What every connection shares: the settings, the lobby, the table
 /// directory, and the shutdown signal.
@@ -42,6 +67,7 @@ pub struct AppState {
     pub lobby: lobby::LobbyHandle,
     pub tables: table::Directory,
     pub sessions: sessions::Sessions,
+    pub store: Arc<dyn Store>,
     pub shutdown: watch::Receiver<bool>,
     /// Accounts, logins and their limits (`accounts`).
     pub accounts: Arc<accounts::Accounts>,
@@ -54,23 +80,69 @@ pub struct Server {
     addr: SocketAddr,
     shutdown: watch::Sender<bool>,
     task: JoinHandle<std::io::Result<()>>,
+    restored: usize,
+    _scratch: Option<Scratch>,
+}
+
+/// A temporary data directory, removed when the server is dropped (for
+/// `Settings.data_dir` left empty: tests and throwaway servers).
+struct Scratch(std::path::PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 impl Server {
-    /// Binds `settings.listen` and starts serving in the background.
-    pub async fn start(settings: Settings) -> std::io::Result<Server> {
+    /// Opens the embedded store in `settings.data_dir`, restores the live
+    /// games, binds `settings.listen` and starts serving in the background.
+    /// An empty `data_dir` means a temporary directory of the server's own,
+    /// removed when the [`Server`] is dropped.
+    pub async fn start(mut settings: Settings) -> Result<Server, StartError> {
+        let scratch = settings.data_dir.as_os_str().is_empty().then(|| {
+            let dir = std::env::temp_dir().join(format!(
+                "tengen-scratch-{}-{:016x}",
+                std::process::id(),
+                rand::random::<u64>()
+            ));
+            settings.data_dir = dir.clone();
+            Scratch(dir)
+        });
+        let dir = settings.data_dir.clone();
+        let open = tokio::task::spawn_blocking(move || EmbeddedStore::open(&dir))
+            .await
+            .map_err(|e| StoreError::Unavailable(e.to_string()));
+        let store = open.and_then(|r| r).map_err(|source| StartError::Store {
+            dir: settings.data_dir.clone(),
+            source,
+        })?;
+        let mut server = Server::start_with_store(settings, Arc::new(store)).await?;
+        server._scratch = scratch;
+        Ok(server)
+    }
+
+    /// [`Server::start`] with a given store.
+    pub async fn start_with_store(
+        settings: Settings,
+        store: Arc<dyn Store>,
+    ) -> Result<Server, StartError> {
         metrics::install();
-        let listener = TcpListener::bind(settings.listen).await?;
-        let addr = listener.local_addr()?;
+        let listener =
+            TcpListener::bind(settings.listen)
+                .await
+                .map_err(|source| StartError::Listen {
+                    addr: settings.listen,
+                    source,
+                })?;
+        let addr = listener.local_addr().map_err(|source| StartError::Listen {
+            addr: settings.listen,
+            source,
+        })?;
         let (shutdown_tx, shutdown_rx) = watch::channel(false);
         let settings = Arc::new(settings);
         let tables = table::Directory::default();
         let sessions = sessions::Sessions::new(settings.resume_grace);
-        // Accounts and ranked play (until the state carries the store, they
-        // open it here).
-        let store: Arc<dyn tengen_store::Store> = Arc::new(
-            tengen_store::EmbeddedStore::open(&settings.data_dir).map_err(std::io::Error::other)?,
-        );
         let lobby = lobby::spawn(
             settings.clone(),
             store.clone(),
@@ -78,7 +150,13 @@ impl Server {
             sessions.clone(),
             shutdown_rx.clone(),
         );
-        let accounts = Arc::new(accounts::Accounts::new(store, settings.accounts.clone()));
+        let restored = table::restore_all(&store, &settings, &lobby, &tables, &sessions).await?;
+        tracing::info!(store = %store.describe(), restored, "live games restored");
+        let drain = settings.drain_delay;
+        let accounts = Arc::new(accounts::Accounts::new(
+            store.clone(),
+            settings.accounts.clone(),
+        ));
         let matchmaker = matchmaker::spawn(
             settings.matchmaking.clone(),
             lobby.clone(),
@@ -89,6 +167,7 @@ impl Server {
             lobby,
             tables,
             sessions,
+            store,
             shutdown: shutdown_rx.clone(),
             accounts,
             matchmaker,
@@ -102,6 +181,8 @@ impl Server {
             )
             .with_graceful_shutdown(async move {
                 let _ = stop.wait_for(|s| *s).await;
+                // `/healthz` says 503 meanwhile, so a load balancer moves on.
+                tokio::time::sleep(drain).await;
             })
             .await
         });
@@ -110,7 +191,14 @@ impl Server {
             addr,
             shutdown: shutdown_tx,
             task,
+            restored,
+            _scratch: None,
         })
+    }
+
+    /// How many live games were restored at start.
+    pub fn restored(&self) -> usize {
+        self.restored
     }
 
     /// The address actually bound.
@@ -118,7 +206,10 @@ impl Server {
         self.addr
     }
 
-    /// Asks every connection to close (1001 going away) and stops accepting.
+    /// The graceful stop: `/healthz` answers 503, new WebSocket upgrades
+    /// are refused, every connection closes with 1012 (restarting), and
+    /// the listener closes after the drain delay. Every accepted action is
+    /// already stored, so nothing needs flushing.
     pub fn shutdown(&self) {
         let _ = self.shutdown.send(true);
     }

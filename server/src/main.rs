@@ -18,7 +18,8 @@ struct Args {
     /// Address to listen on (port 0 picks a free port).
     #[arg(long, env = "TENGEN_LISTEN", default_value = "127.0.0.1:8415")]
     listen: SocketAddr,
-    /// Directory for durable state.
+    /// Directory for durable state: the embedded store (live games' action
+    /// logs, finished games, accounts, ratings). Created if missing.
     #[arg(long, env = "TENGEN_DATA_DIR", default_value = "tengen-data")]
     data_dir: PathBuf,
     /// WebSocket read buffer per connection, in bytes (larger frames still
@@ -37,6 +38,9 @@ async fn main() -> anyhow::Result<()> {
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
     let args = Args::parse();
+    if args.data_dir.as_os_str().is_empty() {
+        anyhow::bail!("--data-dir must name a directory");
+    }
     let settings = Settings {
         listen: args.listen,
         data_dir: args.data_dir,
@@ -45,18 +49,26 @@ async fn main() -> anyhow::Result<()> {
     };
     let server = Server::start(settings)
         .await
-        .with_context(|| format!("cannot listen on {}", args.listen))?;
+        .context("tengen-server did not start")?;
+    if server.restored() > 0 {
+        tracing::info!(games = server.restored(), "live games restored");
+    }
     // The one line scripts wait for (`--listen 127.0.0.1:0` tells the port).
     println!("listening on {}", server.addr());
     shutdown_signal().await;
-    tracing::info!("shutting down");
+    tracing::info!("shutting down: closing connections with 1012 (restarting)");
     server.shutdown();
-    server
-        .wait()
-        .await
-        .context("server stopped with an error")?;
+    // Every accepted action is already on disk; leave within 5 seconds even
+    // if a connection does not finish its closing handshake.
+    match tokio::time::timeout(STOP_WITHIN, server.wait()).await {
+        Ok(r) => r.context("server stopped with an error")?,
+        Err(_) => tracing::warn!("connections still open after {STOP_WITHIN:?}; exiting anyway"),
+    }
     Ok(())
 }
+
+/// How long a graceful stop may take.
+const STOP_WITHIN: std::time::Duration = std::time::Duration::from_millis(4500);
 
 async fn shutdown_signal() {
     let ctrl_c = tokio::signal::ctrl_c();

@@ -120,6 +120,14 @@ pub struct Inbox {
     control: Arc<Control>,
 }
 
+/// An outbox with no connection behind it (a restored player who has not
+/// reconnected yet): everything sent to it is dropped. Its `conn` is 0,
+/// which no real connection has.
+pub fn detached() -> Outbox {
+    let (outbox, _inbox) = channel(0, Encoding::Json, 1);
+    outbox
+}
+
 /// A queue of `capacity` frames for connection `conn` speaking `encoding`.
 pub fn channel(conn: u64, encoding: Encoding, capacity: usize) -> (Outbox, Inbox) {
     let (tx, rx) = mpsc::channel(capacity);

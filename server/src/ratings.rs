@@ -193,6 +193,43 @@ pub async fn updates_for(
     ])
 }
 
+/// The rated game a finished table reports, or `None` when the table is
+/// not rated, the game is not over or was aborted, or the seats are not
+/// two players.
+pub fn rated_game(
+    rated: bool,
+    game: &tengen_rules::game::Game,
+    id: &str,
+    players: &[String],
+    finished_ms: u64,
+) -> Option<RatedGame> {
+    use tengen_rules::game::{Outcome, Seat};
+    if !rated {
+        return None;
+    }
+    let score_first = match game.result()?.outcome {
+        Outcome::Win { seat, .. } => {
+            if seat == Seat::First {
+                1.0
+            } else {
+                0.0
+            }
+        }
+        Outcome::Draw => 0.5,
+        Outcome::Aborted => return None,
+    };
+    let [a, b] = players else {
+        return None;
+    };
+    Some(RatedGame {
+        id: id.to_string(),
+        family: RatingFamily::of(game.config().rule_set),
+        players: [a.clone(), b.clone()],
+        score_first,
+        finished_ms,
+    })
+}
+
 /// Stores a finished game with its rating updates (none when `rated` is
 /// `None`) in one atomic write; when a rating changed meanwhile
 /// ([`StoreError::Conflict`]) the updates are computed again and the write

@@ -155,6 +155,38 @@ impl Sessions {
         }
     }
 
+    /// The resume token of a live session.
+    pub fn token(&self, id: &SessionId) -> Option<String> {
+        self.inner.lock().ok()?.token_of.get(id).cloned()
+    }
+
+    /// Brings back, after a restart, the session of a player seated at the
+    /// restored `table`: resumable with its old token for the grace, as if
+    /// its connection had just ended. A session seated at several tables
+    /// is restored once per table and keeps them all.
+    pub fn restore(&self, token: &str, id: &SessionId, player: &Player, table: &TableId) {
+        if token.is_empty() {
+            return;
+        }
+        let Ok(mut inner) = self.inner.lock() else {
+            return;
+        };
+        let expires = Some(Instant::now() + self.grace);
+        let entry = inner
+            .by_token
+            .entry(token.to_string())
+            .or_insert_with(|| Entry {
+                id: id.clone(),
+                player: player.clone(),
+                holder: None,
+                expires,
+                tables: BTreeSet::new(),
+            });
+        entry.tables.insert(table.clone());
+        inner.token_of.insert(id.clone(), token.to_string());
+        inner.names.insert(player.name.clone(), id.clone());
+    }
+
     /// The session online (connected now) under `name`, with its outbox.
     pub fn online(&self, name: &str) -> Option<(SessionId, Player, Outbox)> {
         let inner = self.inner.lock().ok()?;

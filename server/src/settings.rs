@@ -15,7 +15,7 @@ use tengen_rules::game::TimeControl;
 pub struct Settings {
     /// Address to bind (`127.0.0.1:8415` by default; port 0 picks one).
     pub listen: SocketAddr,
-    /// Where durable state will live (the store arrives with issue 7).
+    /// The data directory of the embedded store (`tengen-data` by default).
     pub data_dir: PathBuf,
     /// The limits announced to clients in `welcome` and enforced here.
     pub limits: Limits,
@@ -49,6 +49,16 @@ pub struct Settings {
     /// How long a finished table stays open for snapshots, late viewers and
     /// its room's players; then the room goes too.
     pub finished_table_linger: Duration,
+    /// How long a store write may take before the table treats the store
+    /// as down (refuses actions, stops its clocks).
+    pub store_timeout: Duration,
+    /// After a restart: how long a restored game's clocks wait for both
+    /// players to come back before they run (an absent player then gets
+    /// the abandonment countdown).
+    pub restore_grace: Duration,
+    /// On SIGTERM/SIGINT: how long `/healthz` answers 503 before the
+    /// listener closes (so a load balancer stops sending new players).
+    pub drain_delay: Duration,
     /// Accounts: token lifetime, hashing slots, login limits.
     pub accounts: crate::accounts::AccountSettings,
     /// The matchmaker's interval and widening curve.
@@ -72,6 +82,9 @@ impl Default for Settings {
             abandon_grace_min: Duration::from_secs(15),
             abandon_grace_max: Duration::from_secs(60),
             event_log: 512,
+            store_timeout: Duration::from_secs(3),
+            restore_grace: Duration::from_secs(60),
+            drain_delay: Duration::from_millis(500),
             accounts: Default::default(),
             matchmaking: Default::default(),
         }

@@ -3,13 +3,17 @@
 //!
 //! ```text
 //! cargo run --release -p tengen-store --example append_rate -- \
-//!     [--tables 2000] [--seconds 10] [--restore-tables 5000] [--restore-entries 60] [--dir PATH]
+//!     [--tables 2000] [--seconds 10] [--game-len 0] [--restore-tables 5000] \
+//!     [--restore-entries 60] [--dir PATH]
 //! ```
 //!
 //! Phase 1: `--tables` live tables, each a tokio task appending one
 //! ~120-byte entry at a time and awaiting it, for `--seconds`; prints the
 //! accepted appends per second, the mean group-commit size and the append
-//! latency percentiles. Phase 2: `--restore-tables` tables of
+//! latency percentiles. With `--game-len N`, a table's game ends after N
+//! entries (`finish_game` with the log as its record, then a new table),
+//! so the live logs stay the size of real games; without it, every log
+//! grows for the whole run. Phase 2: `--restore-tables` tables of
 //! `--restore-entries` entries each are written, the store is closed and
 //! reopened, and the open and `live_tables()` are timed (the page cache is
 //! warm); then the same after a crash (a child process writes the tables
@@ -21,13 +25,14 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use tengen_store::{EmbeddedStore, Store};
+use tengen_store::{EmbeddedStore, FinishedGame, Store};
 
 struct Args {
     tables: usize,
     seconds: f64,
     restore_tables: usize,
     restore_entries: usize,
+    game_len: u64,
     dir: Option<PathBuf>,
 }
 
@@ -37,6 +42,7 @@ fn args() -> Args {
         seconds: 10.0,
         restore_tables: 5000,
         restore_entries: 60,
+        game_len: 0,
         dir: None,
     };
     let mut it = std::env::args().skip(1);
@@ -52,6 +58,7 @@ fn args() -> Args {
             "--seconds" => args.seconds = number(),
             "--restore-tables" => args.restore_tables = number() as usize,
             "--restore-entries" => args.restore_entries = number() as usize,
+            "--game-len" => args.game_len = number() as u64,
             "--dir" => args.dir = Some(PathBuf::from(&value)),
             _ => panic!("unknown flag {flag}"),
         }
@@ -77,14 +84,14 @@ fn percentile(sorted: &[u32], p: f64) -> f64 {
     f64::from(sorted[i]) / 1000.0
 }
 
-async fn append_rate(dir: &Path, tables: usize, seconds: f64) {
+async fn append_rate(dir: &Path, tables: usize, seconds: f64, game_len: u64) {
     let store = Arc::new(EmbeddedStore::open(dir).expect("open"));
     let mut creates = Vec::new();
     for t in 0..tables {
         let store = store.clone();
         creates.push(tokio::spawn(async move {
             store
-                .create_table(&format!("t{t:05}"), b"{}")
+                .create_table(&format!("t{t:05}-0"), b"{}")
                 .await
                 .expect("create");
         }));
@@ -99,30 +106,72 @@ async fn append_rate(dir: &Path, tables: usize, seconds: f64) {
     for t in 0..tables {
         let store = store.clone();
         tasks.push(tokio::spawn(async move {
-            let id = format!("t{t:05}");
+            let mut id = format!("t{t:05}-0");
             let mut latencies_us = Vec::new();
+            let mut finished = 0;
             let mut at = 0;
             while Instant::now() < deadline {
+                if at == game_len {
+                    // The game ends: its record replaces its log, and the
+                    // table starts another.
+                    let game = FinishedGame {
+                        id: id.clone(),
+                        players: vec![format!("player-{t}a"), format!("player-{t}b")],
+                        finished_ms: 1_700_000_000_000 + finished,
+                        record: (0..at).flat_map(|i| entry(t, i)).collect(),
+                        ratings: vec![],
+                    };
+                    store.finish_game(&game).await.expect("finish");
+                    finished += 1;
+                    id = format!("t{t:05}-{finished}");
+                    store.create_table(&id, b"{}").await.expect("create");
+                    at = 0;
+                }
                 let e = entry(t, at);
                 let sent = Instant::now();
                 store.append(&id, at, &[e]).await.expect("append");
                 latencies_us.push(sent.elapsed().as_micros() as u32);
                 at += 1;
             }
-            latencies_us
+            (latencies_us, finished)
         }));
     }
+    // The rate every 5 s, to show whether it holds as the file grows.
+    let monitor = {
+        let store = store.clone();
+        tokio::spawn(async move {
+            let mut last = store.write_stats();
+            let mut tick = tokio::time::interval(Duration::from_secs(5));
+            tick.tick().await;
+            loop {
+                tick.tick().await;
+                let now = store.write_stats();
+                println!(
+                    "  {:>4.0} s: {:.0} writes/s, mean group {:.0}",
+                    start.elapsed().as_secs_f64(),
+                    (now.requests - last.requests) as f64 / 5.0,
+                    (now.requests - last.requests) as f64
+                        / (now.batches - last.batches).max(1) as f64
+                );
+                last = now;
+            }
+        })
+    };
     let mut latencies = Vec::new();
+    let mut games = 0;
     for task in tasks {
-        latencies.extend(task.await.unwrap());
+        let (mine, finished) = task.await.unwrap();
+        latencies.extend(mine);
+        games += finished;
     }
     let elapsed = start.elapsed().as_secs_f64();
+    monitor.abort();
     let after = store.write_stats();
     latencies.sort_unstable();
     let batches = after.batches - before.batches;
     let requests = after.requests - before.requests;
     println!(
-        "append: {tables} tables, {elapsed:.1} s: {} appends, {:.0} appends/s; {batches} commits, mean group {:.1} appends; latency p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+        "append: {tables} tables, {elapsed:.1} s: {} appends, {:.0} appends/s ({games} games finished); {batches} commits, mean group {:.1} writes; append latency p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
         latencies.len(),
         latencies.len() as f64 / elapsed,
         requests as f64 / batches.max(1) as f64,
@@ -213,7 +262,18 @@ async fn main() {
     let temp = tempfile::tempdir_in(args.dir.as_deref().unwrap_or(&std::env::temp_dir()))
         .expect("a temporary directory");
     if args.tables > 0 {
-        append_rate(&temp.path().join("append"), args.tables, args.seconds).await;
+        let game_len = if args.game_len == 0 {
+            u64::MAX
+        } else {
+            args.game_len
+        };
+        append_rate(
+            &temp.path().join("append"),
+            args.tables,
+            args.seconds,
+            game_len,
+        )
+        .await;
     }
     if args.restore_tables > 0 {
         restore(

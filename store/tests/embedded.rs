@@ -338,3 +338,72 @@ async fn concurrent_writes_are_grouped() {
             .all(|t| t.entries == (0..5u8).map(|i| vec![i]).collect::<Vec<_>>())
     );
 }
+
+/// Finished and discarded tables' log entries are collected, in steps,
+/// and the live tables keep theirs, in order.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn orphaned_log_entries_are_collected() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = open(dir.path());
+    let log = |t: usize| -> Vec<Vec<u8>> {
+        (0..1000u32)
+            .map(|i| format!("{t}:{i}").into_bytes())
+            .collect()
+    };
+    // 40 tables of 1,000 entries, appended interleaved.
+    for t in 0..40 {
+        store.create_table(&format!("t{t}"), b"m").await.unwrap();
+    }
+    for chunk in 0..4 {
+        for t in 0..40 {
+            let entries = &log(t)[chunk * 250..(chunk + 1) * 250];
+            store
+                .append(&format!("t{t}"), chunk as u64 * 250, entries)
+                .await
+                .unwrap();
+        }
+    }
+    assert_eq!(store.log_stats().await.unwrap().entries, 40_000);
+    // 30 of them end, and one id comes back as a new table.
+    for t in 0..30 {
+        if t % 2 == 0 {
+            store.discard_table(&format!("t{t}")).await.unwrap();
+        } else {
+            let game = FinishedGame {
+                id: format!("t{t}"),
+                players: vec!["a".into(), "b".into()],
+                finished_ms: t as u64,
+                record: vec![],
+                ratings: vec![],
+            };
+            store.finish_game(&game).await.unwrap();
+        }
+    }
+    store.create_table("t0", b"again").await.unwrap();
+    store.append("t0", 0, &[b"new".to_vec()]).await.unwrap();
+    // Each commit takes one step of 16Ki entries (these and the 30 above).
+    for _ in 0..6 {
+        store.ping().await.unwrap();
+    }
+    // Collection stops below 4,096 orphans; the count stays exact.
+    let stats = store.log_stats().await.unwrap();
+    assert!(stats.orphans < 4096, "{stats:?}");
+    assert_eq!(stats.entries - stats.orphans, 10_001, "{stats:?}");
+    let mut tables = store.live_tables().await.unwrap();
+    tables.sort_by(|a, b| a.id.cmp(&b.id));
+    assert_eq!(tables.len(), 11);
+    assert_eq!(
+        (tables[0].id.as_str(), &tables[0].entries),
+        ("t0", &vec![b"new".to_vec()])
+    );
+    for table in &tables[1..] {
+        let t: usize = table.id[1..].parse().unwrap();
+        assert!(t >= 30, "{}", table.id);
+        assert!(table.entries == log(t), "{}'s log", table.id);
+    }
+    // And the same after a reopen.
+    drop(store);
+    let store = open(dir.path());
+    assert_eq!(store.live_tables().await.unwrap().len(), 11);
+    assert_eq!(store.log_stats().await.unwrap(), stats);
+}

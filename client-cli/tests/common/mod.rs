@@ -26,8 +26,8 @@ pub fn server() -> String {
         rt.block_on(async move {
             let server = Server::start(Settings {
                 listen: "127.0.0.1:0".parse().unwrap(),
+                data_dir: std::path::PathBuf::new(),
                 coalesce_interval: Duration::from_millis(50),
-                data_dir: tempfile::tempdir().unwrap().keep(),
                 ..Settings::default()
             })
             .await

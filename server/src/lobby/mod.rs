@@ -20,6 +20,7 @@ use tengen_protocol::{
     RoomInfo, RoomStatus, ServerFrame, ServerMsg, SessionId, TableId,
 };
 use tengen_rules::game::{GameConfig, Seat};
+use tengen_store::Store;
 use tokio::sync::{mpsc, watch};
 
 use crate::conn::Session;
@@ -101,6 +102,13 @@ pub enum LobbyCmd {
     TableClosed { room: RoomId, table: TableId },
     /// A table's spectator count changed (already coalesced by the table).
     Spectators { room: RoomId, count: u32 },
+    /// A table restored after a restart brings its room back (`playing`,
+    /// or `finished` if its game had ended). `seats` by room seat.
+    Restored {
+        info: RoomInfo,
+        public: bool,
+        seats: [Session; 2],
+    },
     /// Both players of a finished table asked for a rematch: start it in
     /// the same room, the opener switched. `seats` are the players as the
     /// table knows them now (their current connections).
@@ -164,7 +172,7 @@ struct Room {
 
 struct Lobby {
     settings: Arc<Settings>,
-    store: Arc<dyn tengen_store::Store>,
+    store: Arc<dyn Store>,
     tables: Directory,
     sessions: Sessions,
     handle: LobbyHandle,
@@ -178,7 +186,7 @@ struct Lobby {
 
 pub fn spawn(
     settings: Arc<Settings>,
-    store: Arc<dyn tengen_store::Store>,
+    store: Arc<dyn Store>,
     tables: Directory,
     sessions: Sessions,
     shutdown: watch::Receiver<bool>,
@@ -304,6 +312,28 @@ impl Lobby {
                 pairing,
                 matchmaker,
             } => self.matched(*pairing, matchmaker),
+            LobbyCmd::Restored {
+                info,
+                public,
+                seats,
+            } => {
+                let room = info.room.clone();
+                for s in &seats {
+                    self.sit(&s.id, &room);
+                }
+                if public {
+                    self.pending.added(&info);
+                }
+                self.rooms.insert(
+                    room,
+                    Room {
+                        info,
+                        public,
+                        challenged: None,
+                        seats: seats.map(Some),
+                    },
+                );
+            }
             LobbyCmd::Spectators { room, count } => {
                 if let Some(r) = self.rooms.get_mut(&room) {
                     r.info.spectators = count;
@@ -568,15 +598,23 @@ impl Lobby {
         let Some(room) = self.rooms.get_mut(room_id) else {
             return false;
         };
+        let room_first = if room.seats[0].as_ref().map(|s| &s.id) == Some(&seats[0].id) {
+            Seat::First
+        } else {
+            Seat::Second
+        };
         match table::spawn(table::Start {
             id: table_id.clone(),
             room: room_id.clone(),
             config: room.info.config.clone(),
             chat: room.info.chat,
+            room_name: room.info.name.clone(),
+            public: room.public,
             rated: room.info.rated,
-            store: self.store.clone(),
             opener,
             seats,
+            room_first,
+            store: self.store.clone(),
             settings: self.settings.clone(),
             lobby: self.handle.clone(),
             directory: self.tables.clone(),

@@ -21,10 +21,11 @@ use std::sync::{Arc, RwLock};
 use std::time::Instant;
 
 use tengen_protocol::{
-    Envelope, ErrorBody, ErrorCode, Players, RequestId, RoomId, ServerFrame, ServerMsg, SessionId,
-    TableEvent, TableId, TableSnapshot,
+    Envelope, ErrorBody, ErrorCode, PauseReason, Players, RequestId, RoomId, ServerFrame,
+    ServerMsg, SessionId, TableEvent, TableId, TableSnapshot,
 };
 use tengen_rules::game::{Action, ActionKind, Event, Game, GameConfig, GameError, Millis, Seat};
+use tengen_store::Store;
 use tokio::sync::mpsc;
 use tokio::time::sleep_until;
 
@@ -33,11 +34,14 @@ use crate::lobby::{LobbyCmd, LobbyHandle};
 use crate::outbound::{Outbox, Shared};
 use crate::sessions::Sessions;
 
+mod durable;
 mod lag;
-mod rated;
+mod restore;
 mod resume;
 mod social;
 use crate::settings::Settings;
+pub use durable::{META_VERSION, SeatMeta, TableMeta};
+pub use restore::{RestoreError, restore_all};
 
 /// What connections ask of a table.
 pub enum TableCmd {
@@ -136,18 +140,22 @@ pub struct Start {
     pub config: GameConfig,
     /// Whether table chat is on.
     pub chat: bool,
-    /// A rated game (both players are accounts): its result updates their
-    /// ratings (`crate::ratings`).
+    /// The room's name and whether it is listed (kept so that a restart
+    /// can bring the room back).
+    pub room_name: Option<String>,
+    pub public: bool,
+    /// Whether the game is rated.
     pub rated: bool,
-    /// The durable store (a rated game's end is written there).
-    pub store: Arc<dyn tengen_store::Store>,
     pub opener: Seat,
     /// The two players, by seat (first, second).
     pub seats: [Session; 2],
+    /// The table seat of the room's first seat (its creator).
+    pub room_first: Seat,
     pub settings: Arc<Settings>,
     pub lobby: LobbyHandle,
     pub directory: Directory,
     pub sessions: Sessions,
+    pub store: Arc<dyn Store>,
 }
 
 struct Seated {
@@ -187,63 +195,121 @@ struct Table {
     spectators_due: Option<Instant>,
     /// When the table closes, once the game is over.
     close_at: Option<Instant>,
-    /// A rated game, and where its end is written ([`rated`]).
-    rated: bool,
-    store: Arc<dyn tengen_store::Store>,
+    store: Arc<dyn Store>,
+    /// What the store keeps of the table besides its log.
+    meta: TableMeta,
+    /// Whether the store has the table (its metadata).
+    created: bool,
+    /// How many of the game's entries the store has confirmed.
+    logged: usize,
+    /// Whether the finished game's record is stored.
+    finish_stored: bool,
+    /// Whether the store failed the last write ([`durable`]).
+    store_down: bool,
+    /// When to try the store again.
+    retry_at: Option<Instant>,
+    /// After a restart: when the clocks run even if a player is not back.
+    restoring: Option<Instant>,
+    /// Since when game time stands still, if it does.
+    frozen_since: Option<Instant>,
+    /// The pause reason last announced.
+    announced_pause: Option<PauseReason>,
 }
 
-/// Starts a table actor and registers it in the directory.
+/// Starts a table actor for a new game and registers it in the directory.
+/// The table stores itself before it tells the players anything.
 pub fn spawn(start: Start) -> Result<(), tengen_rules::game::ConfigError> {
-    let game = Game::new(start.config, start.opener, 0)?;
-    let (tx, rx) = mpsc::channel(start.settings.table_mailbox);
-    start.directory.insert(start.id.clone(), TableHandle { tx });
-    let now = Instant::now();
-    let [a, b] = start.seats;
-    for s in [&a, &b] {
-        start.sessions.seat(&s.id, &start.id, true);
-    }
-    let table = Table {
-        id: start.id,
-        room: start.room,
-        game,
-        started: now,
-        seq: 0,
-        seats: [
-            Seated {
-                session: a,
-                subscribed: true,
-                away_until: None,
-                rematch: false,
-            },
-            Seated {
-                session: b,
-                subscribed: true,
-                away_until: None,
-                rematch: false,
-            },
-        ],
-        spectators: HashMap::new(),
-        first_action_due: Some(now + start.settings.first_move_timeout),
-        spectators_due: None,
-        close_at: None,
-        settings: start.settings,
-        lobby: start.lobby,
-        directory: start.directory,
-        sessions: start.sessions,
+    let game = Game::new(start.config.clone(), start.opener, 0)?;
+    let tokens = start
+        .seats
+        .each_ref()
+        .map(|s| start.sessions.token(&s.id).unwrap_or_default());
+    let meta = TableMeta {
+        version: META_VERSION,
+        room: start.room.clone(),
+        room_name: start.room_name.clone(),
+        public: start.public,
         chat: start.chat,
-        chat_rate: HashMap::new(),
-        log: VecDeque::new(),
-        quota: [lag::QUOTA_MAX_MS; 2],
         rated: start.rated,
-        store: start.store,
+        config: start.config.clone(),
+        opener: start.opener,
+        seats: [0, 1].map(|i| SeatMeta {
+            session: start.seats[i].id.clone(),
+            player: start.seats[i].player.clone(),
+            token: tokens[i].clone(),
+        }),
+        room_first: start.room_first,
+        created_ms: durable::unix_ms(),
     };
-    metrics::gauge!(crate::metrics::TABLES).increment(1.0);
-    tokio::spawn(table.run(rx));
+    let table = Table::assemble(start, game, meta, Instant::now());
+    table.launch();
     Ok(())
 }
 
 impl Table {
+    /// A table for `game` (new, or restored with its entries), its clocks
+    /// counting from `started`.
+    fn assemble(start: Start, game: Game, meta: TableMeta, started: Instant) -> Table {
+        let [a, b] = start.seats;
+        let seated = |session: Session| Seated {
+            subscribed: !session.outbox.is_closed(),
+            session,
+            away_until: None,
+            rematch: false,
+        };
+        let first_action_due = game
+            .to_act()
+            .filter(|seat| game.allowed(*seat, 0).contains(&ActionKind::Abort))
+            .map(|_| Instant::now() + start.settings.first_move_timeout);
+        Table {
+            id: start.id,
+            room: start.room,
+            game,
+            started,
+            seq: 0,
+            seats: [seated(a), seated(b)],
+            spectators: HashMap::new(),
+            first_action_due,
+            spectators_due: None,
+            close_at: None,
+            settings: start.settings,
+            lobby: start.lobby,
+            directory: start.directory,
+            sessions: start.sessions,
+            chat: start.chat,
+            chat_rate: HashMap::new(),
+            log: VecDeque::new(),
+            quota: [lag::QUOTA_MAX_MS; 2],
+            store: start.store,
+            meta,
+            created: false,
+            logged: 0,
+            finish_stored: false,
+            store_down: false,
+            retry_at: None,
+            restoring: None,
+            frozen_since: None,
+            announced_pause: None,
+        }
+    }
+
+    /// Registers the table and starts its actor.
+    fn launch(self) {
+        let (tx, rx) = mpsc::channel(self.settings.table_mailbox);
+        self.directory.insert(self.id.clone(), TableHandle { tx });
+        for s in &self.seats {
+            self.sessions.seat(&s.session.id, &self.id, true);
+        }
+        metrics::gauge!(crate::metrics::TABLES).increment(1.0);
+        tokio::spawn(self.run(rx));
+    }
+}
+
+impl Table {
+    /// Game time at `at`: milliseconds since the table started, not
+    /// counting time spent frozen.
     fn now_ms(&self, at: Instant) -> Millis {
+        let at = self.frozen_since.map_or(at, |f| f.min(at));
         at.saturating_duration_since(self.started).as_millis() as Millis
     }
 
@@ -253,6 +319,12 @@ impl Table {
 
     async fn run(mut self, mut rx: mpsc::Receiver<TableCmd>) {
         tracing::debug!(table = %self.id, room = %self.room, "table started");
+        if !self.created {
+            // A new table: stored before anyone hears of it (a failure
+            // freezes it until the store answers).
+            self.probe().await;
+        }
+        self.refreeze();
         for seat in Seat::BOTH {
             self.send_snapshot_to_seat(seat, None);
         }
@@ -260,15 +332,21 @@ impl Table {
             let deadline = self.next_deadline();
             tokio::select! {
                 cmd = rx.recv() => match cmd {
-                    Some(cmd) => self.handle(cmd),
+                    Some(cmd) => self.handle(cmd).await,
                     None => break,
                 },
                 _ = sleep_until(deadline.unwrap_or_else(Instant::now).into()), if deadline.is_some() => {
-                    if self.on_deadline(Instant::now()) {
+                    if self.on_deadline(Instant::now()).await {
                         break;
                     }
                 }
             }
+            if self.game.is_over() && !self.finish_stored && self.retry_at.is_none() {
+                let _ = self.store_finished().await;
+            }
+        }
+        if self.game.is_over() && !self.finish_stored && self.store_finished().await.is_err() {
+            tracing::error!(table = %self.id, "closing with the finished game unstored; the next start finishes it from the log");
         }
         self.directory.remove(&self.id);
         for s in &self.seats {
@@ -283,56 +361,79 @@ impl Table {
     }
 
     fn next_deadline(&self) -> Option<Instant> {
+        let mut due = [
+            self.spectators_due,
+            self.close_at,
+            self.retry_at,
+            self.restoring,
+        ];
+        if self.frozen_since.is_some() {
+            // Game time stands still: no flag, no abort, no abandonment.
+            return due.into_iter().flatten().min();
+        }
         // The flag is called only after the grace lag compensation allows.
         let game = match (self.game.next_deadline(), self.game.flag_at()) {
             (Some(next), Some(flag)) if next == flag => self.flag_deadline(),
             (next, _) => next.map(|ms| self.instant(ms)),
         };
         let away = self.seats.iter().filter_map(|s| s.away_until).min();
-        [
-            game,
-            self.first_action_due,
-            self.spectators_due,
-            self.close_at,
-            away,
-        ]
-        .into_iter()
-        .flatten()
-        .min()
+        due[0] = [due[0], game, self.first_action_due, away]
+            .into_iter()
+            .flatten()
+            .min();
+        due.into_iter().flatten().min()
     }
 
     /// Handles whatever is due at `now`; true when the table should close.
-    fn on_deadline(&mut self, now: Instant) -> bool {
-        let ms = self.now_ms(now);
-        let events = self.tick_guarded(ms);
-        self.broadcast(events, ms);
-        if self.first_action_due.is_some_and(|t| t <= now) {
-            self.first_action_due = None;
-            if let Ok(events) = self.game.declare_aborted(ms) {
-                tracing::info!(table = %self.id, "aborted: a first move never came");
-                self.broadcast(events, ms);
-            }
-        }
+    async fn on_deadline(&mut self, now: Instant) -> bool {
         if self.spectators_due.is_some_and(|t| t <= now) {
             self.spectators_due = None;
             self.send_spectator_count();
         }
+        if self.retry_at.is_some_and(|t| t <= now) {
+            self.probe().await;
+        }
+        if self.restoring.is_some_and(|t| t <= now) {
+            self.restoring = None;
+            self.refreeze();
+            self.away_after_restore();
+        }
+        if self.frozen_since.is_some() {
+            return self.close_at.is_some_and(|t| t <= now);
+        }
+        let ms = self.now_ms(now);
+        let events = self.tick_guarded(ms);
+        if self.persist().await.is_ok() {
+            self.broadcast(events, ms);
+        }
+        if self.first_action_due.is_some_and(|t| t <= now) && self.frozen_since.is_none() {
+            self.first_action_due = None;
+            if let Ok(events) = self.game.declare_aborted(ms) {
+                if self.persist().await.is_ok() {
+                    tracing::info!(table = %self.id, "aborted: a first move never came");
+                    self.broadcast(events, ms);
+                }
+            }
+        }
         for seat in Seat::BOTH {
-            if self.seats[seat.index()]
-                .away_until
-                .is_some_and(|t| t <= now)
+            if self.frozen_since.is_none()
+                && self.seats[seat.index()]
+                    .away_until
+                    .is_some_and(|t| t <= now)
             {
                 self.seats[seat.index()].away_until = None;
                 if let Ok(events) = self.game.declare_abandoned(seat, ms) {
-                    tracing::info!(table = %self.id, %seat, "lost by abandonment");
-                    self.broadcast(events, ms);
+                    if self.persist().await.is_ok() {
+                        tracing::info!(table = %self.id, %seat, "lost by abandonment");
+                        self.broadcast(events, ms);
+                    }
                 }
             }
         }
         self.close_at.is_some_and(|t| t <= now)
     }
 
-    fn handle(&mut self, cmd: TableCmd) {
+    async fn handle(&mut self, cmd: TableCmd) {
         match cmd {
             TableCmd::Watch { session, id, since } => {
                 match self.seat_of(&session.id) {
@@ -342,6 +443,11 @@ impl Table {
                         s.subscribed = true;
                         if s.away_until.take().is_some() {
                             self.send_player_status(seat, true, None);
+                        }
+                        if self.restoring.is_some() && self.seats.iter().all(|s| s.subscribed) {
+                            // Both players are back after a restart.
+                            self.restoring = None;
+                            self.refreeze();
                         }
                     }
                     None => {
@@ -414,7 +520,7 @@ impl Table {
                 id,
                 outbox,
                 received,
-            } => self.act(&session, action, id, &outbox, received),
+            } => self.act(&session, action, id, &outbox, received).await,
         }
     }
 
@@ -435,7 +541,7 @@ impl Table {
             .find(|s| self.seats[s.index()].session.id == *session)
     }
 
-    fn act(
+    async fn act(
         &mut self,
         session: &SessionId,
         action: Action,
@@ -457,10 +563,38 @@ impl Table {
             ));
             return;
         };
+        if let Some(reason) = self.pause_reason() {
+            crate::metrics::error("unavailable");
+            let why = match reason {
+                PauseReason::Store => {
+                    "the server cannot save actions right now; the clocks are stopped, try again shortly"
+                }
+                PauseReason::Restored => {
+                    "the game was restored after a restart; the clocks wait until both players are back"
+                }
+            };
+            outbox.send_msg(&ServerFrame::error(
+                id,
+                ErrorBody::new(ErrorCode::Unavailable, why),
+            ));
+            return;
+        }
         let ms = self.now_ms(Instant::now());
         let credit = self.credit_for(seat);
         match self.game.apply_with_lag(seat, action, ms, credit) {
             Ok(events) => {
+                if self.persist().await.is_err() {
+                    // Nothing was reported, and the game is as the store
+                    // has it: the action did not happen.
+                    outbox.send_msg(&ServerFrame::error(
+                        id,
+                        ErrorBody::new(
+                            ErrorCode::Unavailable,
+                            "the server could not save your action, so it did not happen; the clocks are stopped until it can",
+                        ),
+                    ));
+                    return;
+                }
                 self.settle_quota(seat, &action);
                 if action.kind() != ActionKind::Resign {
                     self.first_action_due = self
@@ -484,7 +618,9 @@ impl Table {
                 // Too late even with its credit: the flag falls now.
                 if matches!(e, GameError::TimeUp { .. }) {
                     let due = self.tick_guarded(ms);
-                    self.broadcast(due, ms);
+                    if self.persist().await.is_ok() {
+                        self.broadcast(due, ms);
+                    }
                 }
                 crate::metrics::error("game");
                 outbox.send_msg(&ServerFrame::error(id, ErrorBody::game(e)));
@@ -517,10 +653,6 @@ impl Table {
             let _ = self.lobby.try_send(LobbyCmd::TableFinished {
                 room: self.room.clone(),
             });
-            if self.rated {
-                let names = self.seats.each_ref().map(|s| s.session.player.name.clone());
-                rated::finish(self.store.clone(), self.id.to_string(), &self.game, names);
-            }
         }
     }
 
@@ -558,7 +690,7 @@ impl Table {
             },
             spectators: self.spectators.len() as u32,
             seat,
-            paused: None,
+            paused: self.frozen_since.and(self.announced_pause),
         }))
     }
 

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod proc;
+
 use std::time::Duration;
 
 use tengen_client::Connection;
@@ -18,8 +20,8 @@ pub async fn server() -> Server {
 pub async fn server_with(tune: impl FnOnce(&mut Settings)) -> Server {
     let mut s = Settings {
         listen: "127.0.0.1:0".parse().unwrap(),
+        data_dir: std::path::PathBuf::new(),
         coalesce_interval: Duration::from_millis(50),
-        data_dir: tempfile::tempdir().unwrap().keep(),
         ..Settings::default()
     };
     tune(&mut s);

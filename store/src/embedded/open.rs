@@ -163,8 +163,9 @@ fn create_schema(db: &Database) -> Result<()> {
         .map_err(db_error)?
         .insert(SCHEMA_VERSION_KEY, SCHEMA_VERSION)
         .map_err(db_error)?;
+    txn.open_table(COUNTERS).map_err(db_error)?;
+    txn.open_table(LIVE).map_err(db_error)?;
     txn.open_table(LIVE_META).map_err(db_error)?;
-    txn.open_table(LIVE_LEN).map_err(db_error)?;
     txn.open_table(LIVE_LOG).map_err(db_error)?;
     txn.open_table(GAME_INFO).map_err(db_error)?;
     txn.open_table(GAME_RECORD).map_err(db_error)?;

@@ -1,11 +1,13 @@
 //! The embedded store's reads, each in one read transaction (run on a
 //! blocking thread by the caller).
 
-use redb::{Database, ReadTransaction, ReadableDatabase, ReadableTable};
+use std::collections::HashMap;
+
+use redb::{Database, ReadTransaction, ReadableDatabase, ReadableTable, ReadableTableMetadata};
 
 use super::schema::{
-    ACCOUNTS, GAME_INFO, GAME_RECORD, GAMES_BY_PLAYER, GameInfo, LIVE_LOG, LIVE_META,
-    RATING_HISTORY, RATINGS, TOKENS, after, db_error, decode,
+    ACCOUNTS, COUNTERS, GAME_INFO, GAME_RECORD, GAMES_BY_PLAYER, GameInfo, LIVE, LIVE_LOG,
+    LIVE_META, ORPHANS, RATING_HISTORY, RATINGS, TOKENS, after, db_error, decode,
 };
 use crate::{
     Account, AuthToken, FinishedGame, GameRef, HistoryPoint, LiveTable, Rating, Result, StoreError,
@@ -16,63 +18,117 @@ fn begin(db: &Database) -> Result<ReadTransaction> {
     db.begin_read().map_err(db_error)
 }
 
-/// Every live table with its log, by id; one pass over the metadata and
-/// one over the logs (both ordered by table id).
+/// Every live table with its log: the tables, then one pass over the log
+/// from the oldest live table's creation on, skipping orphaned entries.
 pub(super) fn live_tables(db: &Database) -> Result<Vec<LiveTable>> {
     let txn = begin(db)?;
+    let live = txn.open_table(LIVE).map_err(db_error)?;
     let metas = txn.open_table(LIVE_META).map_err(db_error)?;
-    let logs = txn.open_table(LIVE_LOG).map_err(db_error)?;
+    let log = txn.open_table(LIVE_LOG).map_err(db_error)?;
     let mut tables = Vec::new();
-    for row in metas.iter().map_err(db_error)? {
-        let (id, meta) = row.map_err(db_error)?;
-        tables.push(LiveTable {
-            id: id.value().to_owned(),
-            meta: meta.value().to_vec(),
-            entries: Vec::new(),
-        });
-    }
-    let mut at = 0;
-    for row in logs.iter().map_err(db_error)? {
-        let (key, entry) = row.map_err(db_error)?;
-        let (id, index) = key.value();
-        while at < tables.len() && tables[at].id.as_str() < id {
-            at += 1;
-        }
-        let Some(table) = tables.get_mut(at).filter(|t| t.id == id) else {
+    let mut lengths = Vec::new();
+    let mut by_generation = HashMap::new();
+    for row in live.iter().map_err(db_error)? {
+        let (id, value) = row.map_err(db_error)?;
+        let (id, (generation, len)) = (id.value(), value.value());
+        let Some(meta) = metas.get(id).map_err(db_error)? else {
             return Err(StoreError::Corrupt(format!(
-                "a log entry of table {id}, which has no metadata"
+                "live table {id} has no metadata"
             )));
         };
+        by_generation.insert(generation, tables.len());
+        lengths.push(len);
+        tables.push(LiveTable {
+            id: id.to_owned(),
+            meta: meta.value().to_vec(),
+            entries: Vec::with_capacity(usize::try_from(len).unwrap_or(0)),
+        });
+    }
+    // A table's entries all come after its creation.
+    let Some(&first) = by_generation.keys().min() else {
+        return Ok(tables);
+    };
+    for row in log.range(first..).map_err(db_error)? {
+        let (_, value) = row.map_err(db_error)?;
+        let (generation, index, entry) = value.value();
+        let Some(&t) = by_generation.get(&generation) else {
+            continue;
+        };
+        let table = &mut tables[t];
         if index != table.entries.len() as u64 {
             return Err(StoreError::Corrupt(format!(
-                "table {id}'s log jumps from {} entries to index {index}",
+                "table {}'s log jumps from {} entries to index {index}",
+                table.id,
                 table.entries.len()
             )));
         }
-        table.entries.push(entry.value().to_vec());
+        table.entries.push(entry.to_vec());
+    }
+    for (table, len) in tables.iter().zip(lengths) {
+        if table.entries.len() as u64 != len {
+            return Err(StoreError::Corrupt(format!(
+                "table {} has {} log entries of {len}",
+                table.id,
+                table.entries.len()
+            )));
+        }
     }
     Ok(tables)
 }
 
-/// One live table with its log, if it is live.
+/// How many entries the live log holds, and how many of them are orphans.
+pub(super) fn log_stats(db: &Database) -> Result<super::LogStats> {
+    let txn = begin(db)?;
+    let log = txn.open_table(LIVE_LOG).map_err(db_error)?;
+    let counters = txn.open_table(COUNTERS).map_err(db_error)?;
+    Ok(super::LogStats {
+        entries: log.len().map_err(db_error)?,
+        orphans: counters
+            .get(ORPHANS)
+            .map_err(db_error)?
+            .map_or(0, |v| v.value()),
+    })
+}
+
+/// One live table with its log, if it is live: its entries are found from
+/// its creation on, by its generation.
 pub(super) fn live_table(db: &Database, id: &str) -> Result<Option<LiveTable>> {
     let txn = begin(db)?;
-    let metas = txn.open_table(LIVE_META).map_err(db_error)?;
-    let Some(meta) = metas.get(id).map_err(db_error)? else {
+    let live = txn.open_table(LIVE).map_err(db_error)?;
+    let Some(row) = live.get(id).map_err(db_error)? else {
         return Ok(None);
     };
-    let logs = txn.open_table(LIVE_LOG).map_err(db_error)?;
-    let mut entries = Vec::new();
-    for row in logs.range((id, 0u64)..=(id, u64::MAX)).map_err(db_error)? {
-        let (key, entry) = row.map_err(db_error)?;
-        if key.value().1 != entries.len() as u64 {
+    let (generation, len) = row.value();
+    let metas = txn.open_table(LIVE_META).map_err(db_error)?;
+    let Some(meta) = metas.get(id).map_err(db_error)? else {
+        return Err(StoreError::Corrupt(format!(
+            "live table {id} has no metadata"
+        )));
+    };
+    let log = txn.open_table(LIVE_LOG).map_err(db_error)?;
+    let mut entries = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+    for row in log.range(generation..).map_err(db_error)? {
+        if entries.len() as u64 == len {
+            break;
+        }
+        let (_, value) = row.map_err(db_error)?;
+        let (g, index, entry) = value.value();
+        if g != generation {
+            continue;
+        }
+        if index != entries.len() as u64 {
             return Err(StoreError::Corrupt(format!(
-                "table {id}'s log jumps from {} entries to index {}",
-                entries.len(),
-                key.value().1
+                "table {id}'s log jumps from {} entries to index {index}",
+                entries.len()
             )));
         }
-        entries.push(entry.value().to_vec());
+        entries.push(entry.to_vec());
+    }
+    if entries.len() as u64 != len {
+        return Err(StoreError::Corrupt(format!(
+            "table {id} has {} log entries of {len}",
+            entries.len()
+        )));
     }
     Ok(Some(LiveTable {
         id: id.to_owned(),

@@ -10,12 +10,28 @@ use crate::StoreError;
 pub(super) const META: TableDefinition<&str, u32> = TableDefinition::new("meta");
 pub(super) const SCHEMA_VERSION_KEY: &str = "schema_version";
 
+/// Counters: [`NEXT_SEQ`], [`ORPHANS`], [`GC_CURSOR`].
+pub(super) const COUNTERS: TableDefinition<&str, u64> = TableDefinition::new("counters");
+/// The next log sequence number (also the source of table generations).
+pub(super) const NEXT_SEQ: &str = "next_seq";
+/// How many log entries belong to no live table (awaiting collection).
+pub(super) const ORPHANS: &str = "orphans";
+/// Where the next garbage-collection step starts in the log.
+pub(super) const GC_CURSOR: &str = "gc_cursor";
+
+/// Live table id → (generation, log length). A table is live iff it is
+/// here; its generation is a sequence number taken when it was created,
+/// so that a discarded table's entries never count for a new table with
+/// the same id.
+pub(super) const LIVE: TableDefinition<&str, (u64, u64)> = TableDefinition::new("live");
 /// Live table id → its metadata (opaque bytes).
 pub(super) const LIVE_META: TableDefinition<&str, &[u8]> = TableDefinition::new("live_meta");
-/// Live table id → its log length. A table is live iff it has a row here.
-pub(super) const LIVE_LEN: TableDefinition<&str, u64> = TableDefinition::new("live_len");
-/// (live table id, index) → log entry (opaque bytes).
-pub(super) const LIVE_LOG: TableDefinition<(&str, u64), &[u8]> = TableDefinition::new("live_log");
+/// Sequence number → (generation, index in its table's log, entry). The
+/// sequence grows with every append, so a group of appends to many tables
+/// lands on a few pages at the end of the tree instead of one page per
+/// table.
+pub(super) const LIVE_LOG: TableDefinition<u64, (u64, u64, &[u8])> =
+    TableDefinition::new("live_log");
 
 /// Finished game id → [`GameInfo`] (encoded).
 pub(super) const GAME_INFO: TableDefinition<&str, &[u8]> = TableDefinition::new("game_info");

@@ -10,22 +10,31 @@
 //! the later requests see the earlier ones' writes (the transaction's own
 //! view), so two appends to one table in one batch both succeed. If redb
 //! fails (an I/O error, a failed commit), the whole batch is dropped and
-//! every request in it gets [`StoreError::Unavailable`].
+//! every request in it gets [`StoreError::Unavailable`]. Each commit also
+//! takes a bounded step of garbage collection of the live log when one is
+//! due (see the [module documentation](super)).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use redb::{Database, Durability, ReadableTable, Table, WriteTransaction};
+use redb::{Database, Durability, ReadableTable, ReadableTableMetadata, Table, WriteTransaction};
 use tokio::sync::{mpsc, oneshot};
 
 use super::schema::{
-    ACCOUNTS, GAME_INFO, GAME_RECORD, GAMES_BY_PLAYER, GameInfo, LIVE_LEN, LIVE_LOG, LIVE_META,
-    RATING_HISTORY, RATINGS, TOKENS, db_error, decode, encode,
+    ACCOUNTS, COUNTERS, GAME_INFO, GAME_RECORD, GAMES_BY_PLAYER, GC_CURSOR, GameInfo, LIVE,
+    LIVE_LOG, LIVE_META, NEXT_SEQ, ORPHANS, RATING_HISTORY, RATINGS, TOKENS, db_error, decode,
+    encode,
 };
 use crate::{Account, AuthToken, FinishedGame, Rating, Result, StoreError, name_key};
 
 /// The most requests one transaction takes.
 pub(super) const MAX_BATCH: usize = 1024;
+
+/// Orphaned log entries (of finished or discarded tables) are collected
+/// once there are at least this many and at least a quarter of the log...
+const GC_MIN_ORPHANS: u64 = 4096;
+/// ... by steps that each scan this many entries, one step per commit.
+const GC_STEP: usize = 16 * 1024;
 
 /// A write, as the writer thread applies it.
 pub(super) enum Op {
@@ -109,6 +118,7 @@ fn commit(db: &Database, batch: &[Request]) -> Result<Vec<Result<()>>> {
                 Err(Failure::Fatal(e)) => return Err(e),
             }
         }
+        tables.finish()?;
     }
     txn.commit().map_err(db_error)?;
     Ok(outcomes)
@@ -128,11 +138,15 @@ fn fatal(e: impl Into<redb::Error>) -> Failure {
 
 type Applied = std::result::Result<(), Failure>;
 
-/// Every table, open in one write transaction.
+/// Every table, open in one write transaction, and the counters as this
+/// transaction has them.
 struct Tables<'txn> {
+    counters: Table<'txn, &'static str, u64>,
+    next_seq: u64,
+    orphans: u64,
+    live: Table<'txn, &'static str, (u64, u64)>,
     live_meta: Table<'txn, &'static str, &'static [u8]>,
-    live_len: Table<'txn, &'static str, u64>,
-    live_log: Table<'txn, (&'static str, u64), &'static [u8]>,
+    live_log: Table<'txn, u64, (u64, u64, &'static [u8])>,
     game_info: Table<'txn, &'static str, &'static [u8]>,
     game_record: Table<'txn, &'static str, &'static [u8]>,
     games_by_player: Table<'txn, (&'static str, u64, &'static str), &'static [u8]>,
@@ -144,9 +158,20 @@ struct Tables<'txn> {
 
 impl<'txn> Tables<'txn> {
     fn open(txn: &'txn WriteTransaction) -> Result<Self> {
+        let counters = txn.open_table(COUNTERS).map_err(db_error)?;
+        let counter = |name| -> Result<u64> {
+            Ok(counters
+                .get(name)
+                .map_err(db_error)?
+                .map_or(0, |v| v.value()))
+        };
+        let (next_seq, orphans) = (counter(NEXT_SEQ)?, counter(ORPHANS)?);
         Ok(Tables {
+            counters,
+            next_seq,
+            orphans,
+            live: txn.open_table(LIVE).map_err(db_error)?,
             live_meta: txn.open_table(LIVE_META).map_err(db_error)?,
-            live_len: txn.open_table(LIVE_LEN).map_err(db_error)?,
             live_log: txn.open_table(LIVE_LOG).map_err(db_error)?,
             game_info: txn.open_table(GAME_INFO).map_err(db_error)?,
             game_record: txn.open_table(GAME_RECORD).map_err(db_error)?,
@@ -181,7 +206,58 @@ impl<'txn> Tables<'txn> {
     }
 
     fn is_live(&self, id: &str) -> std::result::Result<bool, Failure> {
-        Ok(self.live_len.get(id).map_err(fatal)?.is_some())
+        Ok(self.live.get(id).map_err(fatal)?.is_some())
+    }
+
+    /// Writes back the counters and takes a step of garbage collection if
+    /// it is due.
+    fn finish(&mut self) -> Result<()> {
+        if self.orphans >= GC_MIN_ORPHANS
+            && self.orphans >= self.live_log.len().map_err(db_error)? / 4
+        {
+            self.collect_garbage()?;
+        }
+        self.counters
+            .insert(NEXT_SEQ, self.next_seq)
+            .map_err(db_error)?;
+        self.counters
+            .insert(ORPHANS, self.orphans)
+            .map_err(db_error)?;
+        Ok(())
+    }
+
+    /// Deletes the orphaned entries among the next [`GC_STEP`] of the log
+    /// from the cursor on, wrapping around at the end.
+    fn collect_garbage(&mut self) -> Result<()> {
+        let mut live = std::collections::HashSet::new();
+        for row in self.live.iter().map_err(db_error)? {
+            live.insert(row.map_err(db_error)?.1.value().0);
+        }
+        let start = self
+            .counters
+            .get(GC_CURSOR)
+            .map_err(db_error)?
+            .map_or(0, |v| v.value());
+        let end = match self.live_log.range(start..).map_err(db_error)?.nth(GC_STEP) {
+            Some(row) => Some(row.map_err(db_error)?.0.value()),
+            None => None,
+        };
+        let mut deleted = 0;
+        let keep = |_, (generation, _, _): (u64, u64, &[u8])| {
+            let keep = live.contains(&generation);
+            deleted += u64::from(!keep);
+            keep
+        };
+        match end {
+            Some(end) => self.live_log.retain_in(start..end, keep),
+            None => self.live_log.retain_in(start.., keep),
+        }
+        .map_err(db_error)?;
+        self.orphans = self.orphans.saturating_sub(deleted);
+        self.counters
+            .insert(GC_CURSOR, end.unwrap_or(0))
+            .map_err(db_error)?;
+        Ok(())
     }
 
     fn is_finished(&self, id: &str) -> std::result::Result<bool, Failure> {
@@ -199,14 +275,16 @@ impl<'txn> Tables<'txn> {
                 "game {id} is finished"
             ))));
         }
+        let generation = self.next_seq;
+        self.next_seq += 1;
         self.live_meta.insert(id, meta).map_err(fatal)?;
-        self.live_len.insert(id, 0).map_err(fatal)?;
+        self.live.insert(id, (generation, 0)).map_err(fatal)?;
         Ok(())
     }
 
     fn append(&mut self, id: &str, at: u64, entries: &[Vec<u8>]) -> Applied {
-        let len = match self.live_len.get(id).map_err(fatal)? {
-            Some(len) => len.value(),
+        let (generation, len) = match self.live.get(id).map_err(fatal)? {
+            Some(row) => row.value(),
             None => {
                 return Err(Failure::Refused(StoreError::NotFound(format!(
                     "no live table {id}"
@@ -218,26 +296,27 @@ impl<'txn> Tables<'txn> {
                 "table {id}'s log has {len} entries, not {at}"
             ))));
         }
-        for (i, entry) in (at..).zip(entries) {
+        for (index, entry) in (at..).zip(entries) {
             self.live_log
-                .insert((id, i), entry.as_slice())
+                .insert(self.next_seq, (generation, index, entry.as_slice()))
                 .map_err(fatal)?;
+            self.next_seq += 1;
         }
-        self.live_len
-            .insert(id, at + entries.len() as u64)
+        self.live
+            .insert(id, (generation, at + entries.len() as u64))
             .map_err(fatal)?;
         Ok(())
     }
 
-    /// Removes a live table, its metadata and its log, if it is there.
+    /// Removes a live table and its metadata, if it is there. Its log
+    /// entries are orphans from now on, left to the garbage collection
+    /// (they are spread through the log).
     fn remove_live(&mut self, id: &str) -> Applied {
-        if self.live_len.remove(id).map_err(fatal)?.is_none() {
+        let Some(len) = self.live.remove(id).map_err(fatal)?.map(|r| r.value().1) else {
             return Ok(());
-        }
+        };
         self.live_meta.remove(id).map_err(fatal)?;
-        self.live_log
-            .retain_in((id, 0)..=(id, u64::MAX), |_, _| false)
-            .map_err(fatal)?;
+        self.orphans += len;
         Ok(())
     }
 

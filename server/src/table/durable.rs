@@ -1,0 +1,339 @@
+//! A table's durability: nothing is reported before it is on disk.
+//!
+//! Every input the referee accepts (an action, a flag or a lapsed draw
+//! offer, an abandonment, an abort) lands in the game's entries; the table
+//! appends the new ones to its log in the store and only then broadcasts
+//! what they did. The store confirms each append once it is durable (the
+//! embedded store fsyncs, batching the appends of the same instant into one
+//! commit), so a crash can lose only what nobody was told.
+//!
+//! When the store cannot confirm an append, the table puts the game back
+//! to what the store holds, refuses actions with `unavailable`, and stops
+//! its clocks (time is passed to the referee, so stopping them is not
+//! passing it on: game time stands still while the table is frozen). It
+//! probes the store every second; once the store answers, the table takes
+//! any entries that did reach the log after all (an append can time out
+//! and still land), tells everyone, and lets the clocks run again. The
+//! same freeze holds the clocks of a game restored after a restart until
+//! both players are back ([`PauseReason::Restored`]).
+//!
+//! When the game ends, its full record goes to the store as a finished
+//! game, in one write that also removes the live log; until that write
+//! succeeds the table keeps trying (and a restart would finish it from the
+//! log).
+
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+use tengen_protocol::{Envelope, PauseReason, Player, RoomId, ServerMsg, SessionId};
+use tengen_rules::game::{Game, GameConfig, RecordEntry, Seat};
+use tengen_store::{FinishedGame, StoreError};
+
+use super::Table;
+
+/// The version of [`TableMeta`]'s JSON form.
+pub const META_VERSION: u32 = 1;
+
+/// How often a table whose store is down tries it again.
+const PROBE_EVERY: Duration = Duration::from_secs(1);
+
+/// What the store keeps of a live table besides its log: enough to start
+/// its actor again after a restart, with the same seats, room and rules.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TableMeta {
+    pub version: u32,
+    pub room: RoomId,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub room_name: Option<String>,
+    pub public: bool,
+    pub chat: bool,
+    #[serde(default)]
+    pub rated: bool,
+    pub config: GameConfig,
+    pub opener: Seat,
+    /// The players by seat (first, second), with the resume tokens that
+    /// bring them back to their sessions after a restart.
+    pub seats: [SeatMeta; 2],
+    /// The table seat of the room's first seat (its creator).
+    pub room_first: Seat,
+    /// When the table started, in Unix milliseconds.
+    pub created_ms: u64,
+}
+
+/// A seated player as stored.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SeatMeta {
+    pub session: SessionId,
+    pub player: Player,
+    pub token: String,
+}
+
+/// Milliseconds since the Unix epoch, now.
+pub fn unix_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// Encodes log entries as the store keeps them (one JSON object each).
+pub fn encode_entries(entries: &[RecordEntry]) -> Vec<Vec<u8>> {
+    entries
+        .iter()
+        .map(|e| serde_json::to_vec(e).expect("a record entry always serializes"))
+        .collect()
+}
+
+/// Decodes stored log entries.
+pub fn decode_entries(raw: &[Vec<u8>]) -> Result<Vec<RecordEntry>, serde_json::Error> {
+    raw.iter().map(|b| serde_json::from_slice(b)).collect()
+}
+
+/// A store call that must answer within `timeout`, or counts as failed
+/// (unavailable: it may still land, which [`Table::probe`] finds out).
+async fn within<T>(
+    timeout: Duration,
+    call: impl std::future::Future<Output = Result<T, StoreError>>,
+) -> Result<T, StoreError> {
+    tokio::time::timeout(timeout, call)
+        .await
+        .unwrap_or_else(|_| {
+            Err(StoreError::Unavailable(format!(
+                "no answer within {timeout:?}"
+            )))
+        })
+}
+
+impl Table {
+    /// Appends the game's entries the store does not have yet. On failure
+    /// the game is put back to what the store holds, the table freezes,
+    /// and the caller must report nothing (the action is refused).
+    pub(super) async fn persist(&mut self) -> Result<(), StoreError> {
+        let fresh = &self.game.entries()[self.logged..];
+        if fresh.is_empty() {
+            return Ok(());
+        }
+        let bytes = encode_entries(fresh);
+        let result = if self.created {
+            let append = self
+                .store
+                .append(self.id.as_str(), self.logged as u64, &bytes);
+            within(self.settings.store_timeout, append).await
+        } else {
+            Err(StoreError::Unavailable(
+                "the table is not stored yet".into(),
+            ))
+        };
+        match result {
+            Ok(()) => {
+                self.logged = self.game.entries().len();
+                Ok(())
+            }
+            Err(e) => {
+                tracing::warn!(table = %self.id, error = %e, "store refused an append; table frozen");
+                crate::metrics::error("store_unavailable");
+                self.game = self.replayed(self.logged);
+                self.store_down(true);
+                Err(e)
+            }
+        }
+    }
+
+    /// The game rebuilt from its first `n` entries (all of which it
+    /// accepted once, so none can be refused now).
+    fn replayed(&self, n: usize) -> Game {
+        let mut game = Game::new(self.game.config().clone(), self.game.opener(), 0)
+            .expect("the table's configuration was valid when it started");
+        for e in &self.game.entries()[..n] {
+            if let Err(err) = game.feed(&e.input, e.at) {
+                tracing::error!(table = %self.id, error = %err, "an accepted entry was refused on replay");
+            }
+        }
+        game
+    }
+
+    /// The store went down (or came back): freeze or thaw.
+    pub(super) fn store_down(&mut self, down: bool) {
+        self.store_down = down;
+        self.retry_at = down.then(|| Instant::now() + PROBE_EVERY);
+        self.refreeze();
+    }
+
+    /// Why the clocks should stand still now, if they should.
+    pub(super) fn pause_reason(&self) -> Option<PauseReason> {
+        if self.game.is_over() {
+            None
+        } else if self.store_down {
+            Some(PauseReason::Store)
+        } else if self.restoring.is_some() {
+            Some(PauseReason::Restored)
+        } else {
+            None
+        }
+    }
+
+    /// Freezes or thaws game time to match [`Table::pause_reason`], and
+    /// tells everyone when that changes. Thawing shifts every deadline by
+    /// the time spent frozen, so no clock is charged for it.
+    pub(super) fn refreeze(&mut self) {
+        let reason = self.pause_reason();
+        let now = Instant::now();
+        match (reason, self.frozen_since) {
+            (Some(r), None) => {
+                self.frozen_since = Some(now);
+                self.announced_pause = Some(r);
+                self.send_paused(Some(r));
+            }
+            (Some(r), Some(_)) if self.announced_pause != Some(r) => {
+                self.announced_pause = Some(r);
+                self.send_paused(Some(r));
+            }
+            (None, Some(since)) => {
+                let frozen = now.saturating_duration_since(since);
+                self.started += frozen;
+                for s in &mut self.seats {
+                    if let Some(t) = &mut s.away_until {
+                        *t += frozen;
+                    }
+                }
+                if let Some(t) = &mut self.first_action_due {
+                    *t += frozen;
+                }
+                self.frozen_since = None;
+                self.announced_pause = None;
+                self.send_paused(None);
+            }
+            _ => {}
+        }
+    }
+
+    fn send_paused(&mut self, paused: Option<PauseReason>) {
+        if self.game.is_over() {
+            return;
+        }
+        let ms = self.now_ms(Instant::now());
+        let frame = Envelope::push(ServerMsg::TablePaused {
+            table: self.id.clone(),
+            paused,
+            clocks: self.game.clocks(ms),
+        });
+        self.send_to_all(&frame);
+    }
+
+    /// Tries the store again while it is down: creates the table if that
+    /// never succeeded, takes any entries that reached the log after all,
+    /// stores a finished game, and thaws once all of that worked.
+    pub(super) async fn probe(&mut self) {
+        self.retry_at = None;
+        match self.catch_up().await {
+            Ok(()) => {
+                if self.store_down {
+                    tracing::info!(table = %self.id, "store is back; table thawed");
+                }
+                self.store_down(false);
+            }
+            Err(e) => {
+                tracing::debug!(table = %self.id, error = %e, "store still unavailable");
+                self.store_down = true;
+                self.retry_at = Some(Instant::now() + PROBE_EVERY);
+            }
+        }
+    }
+
+    async fn catch_up(&mut self) -> Result<(), StoreError> {
+        let timeout = self.settings.store_timeout;
+        if !self.created {
+            let meta = serde_json::to_vec(&self.meta).expect("table metadata serializes");
+            match within(timeout, self.store.create_table(self.id.as_str(), &meta)).await {
+                Ok(()) | Err(StoreError::Exists(_)) => self.created = true,
+                Err(e) => return Err(e),
+            }
+        }
+        if !self.finish_stored && self.game.is_over() && self.logged == self.game.entries().len() {
+            return self.store_finished().await;
+        }
+        let stored = within(timeout, self.store.live_table(self.id.as_str())).await?;
+        let stored = stored.map(|t| t.entries).unwrap_or_default();
+        if stored.len() > self.logged {
+            let extra = decode_entries(&stored[self.logged..])
+                .map_err(|e| StoreError::Corrupt(e.to_string()))?;
+            // Entries that landed although their append failed: they are
+            // durable, so they count; report them now.
+            let mut events = Vec::new();
+            let mut last = 0;
+            for e in &extra {
+                match self.game.feed(&e.input, e.at) {
+                    Ok(ev) => events.extend(ev),
+                    Err(err) => {
+                        return Err(StoreError::Corrupt(format!(
+                            "a stored entry of table {} was refused: {err}",
+                            self.id
+                        )));
+                    }
+                }
+                last = e.at;
+            }
+            self.logged = stored.len();
+            self.broadcast(events, last);
+        } else {
+            within(timeout, self.store.ping()).await?;
+        }
+        Ok(())
+    }
+
+    /// Stores the finished game (record and rating changes) and drops the
+    /// live log, in one write. On failure the table retries every second.
+    pub(super) async fn store_finished(&mut self) -> Result<(), StoreError> {
+        if self.finish_stored {
+            return Ok(());
+        }
+        let finished_ms = unix_ms();
+        let mut record = self.game.record();
+        for (seat, key) in [(Seat::First, "first"), (Seat::Second, "second")] {
+            record = record.with_tag(key, &self.meta.seats[seat.index()].player.name);
+        }
+        record = record
+            .with_tag("table", self.id.as_str())
+            .with_tag("room", self.room.as_str())
+            .with_tag("started_unix_ms", &self.meta.created_ms.to_string())
+            .with_tag("finished_unix_ms", &finished_ms.to_string());
+        let game = FinishedGame {
+            id: self.id.to_string(),
+            players: self
+                .meta
+                .seats
+                .iter()
+                .map(|s| s.player.name.clone())
+                .collect(),
+            finished_ms,
+            record: record.to_json().into_bytes(),
+            ratings: Vec::new(),
+        };
+        // Accounts: a rated game's two rating updates go in the same write
+        // (`crate::ratings::finish`, which retries when a rating changed
+        // meanwhile); an aborted game is never rated.
+        let rated = crate::ratings::rated_game(
+            self.meta.rated,
+            &self.game,
+            &self.id.to_string(),
+            &game.players,
+            finished_ms,
+        );
+        let result = within(
+            self.settings.store_timeout,
+            crate::ratings::finish(self.store.as_ref(), game, rated.as_ref()),
+        )
+        .await;
+        match result {
+            Ok(()) | Err(StoreError::Exists(_)) => {
+                self.finish_stored = true;
+                Ok(())
+            }
+            Err(e) => {
+                tracing::warn!(table = %self.id, error = %e, "finished game not stored yet; retrying");
+                self.store_down = true;
+                self.retry_at = Some(Instant::now() + PROBE_EVERY);
+                Err(e)
+            }
+        }
+    }
+}

@@ -1,0 +1,217 @@
+//! Bringing live games back after a restart.
+//!
+//! At start the server reads every live table from the store and rebuilds
+//! each one by feeding its log to a fresh referee: the same position, the
+//! same results of every accepted input, and so the same events, which are
+//! numbered again from 1 to give the same `seq` and refill the replay log.
+//! Game time resumes where the last accepted input left it (the time the
+//! server was down is not charged) and stands still ([`Restored`]) until
+//! both players are back or the restart grace has passed; a player still
+//! away then gets the usual abandonment countdown.
+//!
+//! The players' sessions come back with their resume tokens (kept in the
+//! table's metadata), so a client reconnects exactly as after a dropped
+//! connection: `hello` with its token, then `watch` with its last `seq`.
+//! The lobby gets the room back as `playing`.
+//!
+//! [`Restored`]: tengen_protocol::PauseReason::Restored
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tengen_protocol::{Players, RoomInfo, RoomStatus, TableEvent, TableId};
+use tengen_rules::game::{Game, Seat};
+use tengen_store::{LiveTable, Store, StoreError};
+
+use super::durable::{META_VERSION, TableMeta, decode_entries};
+use super::{Directory, Start, Table};
+use crate::conn::Session;
+use crate::lobby::{LobbyCmd, LobbyHandle};
+use crate::outbound;
+use crate::sessions::Sessions;
+use crate::settings::Settings;
+
+/// Why a stored table could not be restored.
+#[derive(Debug, thiserror::Error)]
+pub enum RestoreError {
+    #[error("the store could not be read: {0}")]
+    Store(#[from] StoreError),
+    #[error("table {table}: {why}")]
+    Table { table: String, why: String },
+}
+
+/// Restores every live table in the store; returns how many. A table that
+/// cannot be restored is left in the store untouched and logged; the others
+/// still come back.
+pub async fn restore_all(
+    store: &Arc<dyn Store>,
+    settings: &Arc<Settings>,
+    lobby: &LobbyHandle,
+    directory: &Directory,
+    sessions: &Sessions,
+) -> Result<usize, RestoreError> {
+    let live = store.live_tables().await?;
+    let mut restored = 0;
+    for t in live {
+        let id = t.id.clone();
+        match rebuild(t, settings) {
+            Ok(r) => {
+                start(r, store, settings, lobby, directory, sessions);
+                restored += 1;
+            }
+            Err(why) => {
+                tracing::error!(table = %id, %why, "live table NOT restored (left in the store)");
+            }
+        }
+    }
+    Ok(restored)
+}
+
+/// A table rebuilt from the store, not yet started.
+struct Rebuilt {
+    id: TableId,
+    meta: TableMeta,
+    game: Game,
+    log: Vec<TableEvent>,
+    entries: usize,
+}
+
+fn rebuild(t: LiveTable, settings: &Settings) -> Result<Rebuilt, String> {
+    let meta: TableMeta =
+        serde_json::from_slice(&t.meta).map_err(|e| format!("unreadable metadata: {e}"))?;
+    if meta.version != META_VERSION {
+        return Err(format!(
+            "metadata version {} (this build reads {META_VERSION})",
+            meta.version
+        ));
+    }
+    let id: TableId =
+        t.id.parse()
+            .map_err(|e| format!("bad table id {:?}: {e}", t.id))?;
+    let entries = decode_entries(&t.entries).map_err(|e| format!("unreadable log entry: {e}"))?;
+    let mut game = Game::new(meta.config.clone(), meta.opener, 0)
+        .map_err(|e| format!("invalid configuration: {e}"))?;
+    let mut log: Vec<TableEvent> = Vec::new();
+    let mut seq = 0;
+    for (i, e) in entries.iter().enumerate() {
+        let events = game
+            .feed(&e.input, e.at)
+            .map_err(|err| format!("log entry {i} was refused on replay: {err}"))?;
+        let prompt = game.prompt(e.at);
+        let stamped = TableEvent::stamp(&id, seq, events, prompt.as_ref());
+        seq += stamped.len() as u64;
+        log.extend(stamped);
+    }
+    let keep = settings.event_log.max(1);
+    if log.len() > keep {
+        log.drain(..log.len() - keep);
+    }
+    Ok(Rebuilt {
+        id,
+        meta,
+        game,
+        log,
+        entries: entries.len(),
+    })
+}
+
+fn start(
+    r: Rebuilt,
+    store: &Arc<dyn Store>,
+    settings: &Arc<Settings>,
+    lobby: &LobbyHandle,
+    directory: &Directory,
+    sessions: &Sessions,
+) {
+    let now = Instant::now();
+    let seats = [0, 1].map(|i| {
+        let m = &r.meta.seats[i];
+        sessions.restore(&m.token, &m.session, &m.player, &r.id);
+        Session {
+            id: m.session.clone(),
+            player: m.player.clone(),
+            outbox: outbound::detached(),
+        }
+    });
+    let room_seats = match r.meta.room_first {
+        Seat::First => [seats[0].clone(), seats[1].clone()],
+        Seat::Second => [seats[1].clone(), seats[0].clone()],
+    };
+    let over = r.game.is_over();
+    let info = RoomInfo {
+        room: r.meta.room.clone(),
+        name: r.meta.room_name.clone(),
+        config: r.meta.config.clone(),
+        players: Players {
+            first: Some(room_seats[0].player.clone()),
+            second: Some(room_seats[1].player.clone()),
+        },
+        status: if over {
+            RoomStatus::Finished
+        } else {
+            RoomStatus::Playing
+        },
+        table: Some(r.id.clone()),
+        spectators: 0,
+        chat: r.meta.chat,
+        rated: r.meta.rated,
+    };
+    let _ = lobby.try_send(LobbyCmd::Restored {
+        info,
+        public: r.meta.public,
+        seats: room_seats,
+    });
+    // Game time continues from the last accepted input.
+    let last_at = r.game.entries().last().map_or(0, |e| e.at);
+    let started = now
+        .checked_sub(Duration::from_millis(last_at))
+        .unwrap_or(now);
+    let begin = Start {
+        id: r.id.clone(),
+        room: r.meta.room.clone(),
+        config: r.meta.config.clone(),
+        chat: r.meta.chat,
+        room_name: r.meta.room_name.clone(),
+        public: r.meta.public,
+        rated: r.meta.rated,
+        opener: r.meta.opener,
+        seats,
+        room_first: r.meta.room_first,
+        settings: settings.clone(),
+        lobby: lobby.clone(),
+        directory: directory.clone(),
+        sessions: sessions.clone(),
+        store: store.clone(),
+    };
+    let mut table = Table::assemble(begin, r.game, r.meta, started);
+    table.created = true;
+    table.logged = r.entries;
+    table.seq = r.log.last().map_or(0, |e| e.seq);
+    table.log = r.log.into();
+    if over {
+        table.close_at = Some(now + settings.finished_table_linger);
+    } else {
+        table.restoring = Some(now + settings.restore_grace);
+        // Frozen from the instant game time stopped.
+        table.frozen_since = Some(now);
+    }
+    table.launch();
+}
+
+impl Table {
+    /// The restart grace is over: a player who is still not back gets the
+    /// abandonment countdown, as after any lost connection.
+    pub(super) fn away_after_restore(&mut self) {
+        if self.game.is_over() {
+            return;
+        }
+        let grace = self.settings.abandon_grace(&self.game.config().time);
+        for seat in Seat::BOTH {
+            let s = &mut self.seats[seat.index()];
+            if !s.subscribed && s.away_until.is_none() {
+                s.away_until = Some(Instant::now() + grace);
+                self.send_player_status(seat, false, Some(grace.as_millis() as u64));
+            }
+        }
+    }
+}

@@ -1,0 +1,144 @@
+//! The server binary as a child process on a data directory: started,
+//! killed (SIGKILL) or stopped (SIGTERM), and started again.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+/// A data directory of a test's own, removed when dropped.
+pub struct DataDir(pub PathBuf);
+
+impl DataDir {
+    pub fn new(tag: &str) -> DataDir {
+        let dir = std::env::temp_dir().join(format!(
+            "tengen-{tag}-{}-{:08x}",
+            std::process::id(),
+            rand_u32()
+        ));
+        DataDir(dir)
+    }
+}
+
+impl Drop for DataDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn rand_u32() -> u32 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos();
+    nanos ^ (std::process::id() << 8)
+}
+
+/// A running `tengen-server`.
+pub struct Proc {
+    pub child: Child,
+    pub addr: String,
+    stderr: std::thread::JoinHandle<String>,
+}
+
+/// What a start that failed printed.
+pub struct Failed {
+    pub status: ExitStatus,
+    pub stderr: String,
+}
+
+/// Starts the binary on `dir`; `Err` with its stderr if it exits instead
+/// of listening.
+pub fn try_start(dir: &Path) -> Result<Proc, Failed> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tengen-server"))
+        .args(["--listen", "127.0.0.1:0", "--data-dir"])
+        .arg(dir)
+        .env("TENGEN_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut err = child.stderr.take().unwrap();
+    let stderr = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = err.read_to_string(&mut s);
+        s
+    });
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    match line.trim().strip_prefix("listening on ") {
+        Some(addr) => Ok(Proc {
+            addr: addr.to_string(),
+            child,
+            stderr,
+        }),
+        None => {
+            let status = child.wait().unwrap();
+            Err(Failed {
+                status,
+                stderr: stderr.join().unwrap(),
+            })
+        }
+    }
+}
+
+pub fn start(dir: &Path) -> Proc {
+    match try_start(dir) {
+        Ok(p) => p,
+        Err(f) => panic!("the server did not start ({:?}): {}", f.status, f.stderr),
+    }
+}
+
+impl Proc {
+    pub fn url(&self) -> String {
+        format!("ws://{}/ws", self.addr)
+    }
+
+    /// SIGKILL: no chance to do anything.
+    pub fn kill(mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+
+    /// SIGTERM, then waits for the exit: its status, how long it took, and
+    /// what it logged.
+    pub fn terminate(self) -> (ExitStatus, Duration, String) {
+        signal(&self.child, "-TERM");
+        self.wait_exit()
+    }
+
+    /// Waits for the process to exit (after a signal sent elsewhere).
+    pub fn wait_exit(mut self) -> (ExitStatus, Duration, String) {
+        let t0 = Instant::now();
+        let status = self.child.wait().unwrap();
+        (status, t0.elapsed(), self.stderr.join().unwrap())
+    }
+
+    /// The status line and body of `GET path`.
+    pub fn get(&self, path: &str) -> std::io::Result<String> {
+        http_get(&self.addr, path)
+    }
+}
+
+pub fn signal(child: &Child, sig: &str) {
+    let ok = Command::new("kill")
+        .args([sig, &child.id().to_string()])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "kill {sig}");
+}
+
+pub fn http_get(addr: &str, path: &str) -> std::io::Result<String> {
+    let mut s = std::net::TcpStream::connect(addr)?;
+    s.set_read_timeout(Some(Duration::from_secs(5)))?;
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    )?;
+    let mut out = String::new();
+    s.read_to_string(&mut out)?;
+    Ok(out)
+}

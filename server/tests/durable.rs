@@ -1,0 +1,401 @@
+//! Durability, end to end: the `tengen-server` binary on a data directory,
+//! real clients, several games played part-way, the server killed (SIGKILL)
+//! or stopped (SIGTERM) and started again on the same directory. Every
+//! accepted move must be there, with the same `seq` and the clocks as they
+//! were at the last accepted move; the players resume with their tokens and
+//! finish the games; the finished records end up in the store.
+
+mod common;
+
+use std::time::Duration;
+
+use common::proc::{self, DataDir};
+use tengen_client::{ClientError, Connection};
+use tengen_protocol::{ClientMsg, Encoding, PauseReason, ServerMsg, TableId, TableSnapshot};
+use tengen_rules::game::{
+    Action, ClockSnapshot, Event, GameConfig, GameRecord, RuleSet, Seat, TimeControl,
+};
+use tengen_store::{EmbeddedStore, Store};
+
+/// Black makes five down the H file; white plays along the bottom edge.
+const BLACK: [&str; 5] = ["H8", "H9", "H10", "H11", "H12"];
+const WHITE: [&str; 4] = ["A1", "A2", "A3", "A4"];
+
+fn config() -> GameConfig {
+    GameConfig::free(RuleSet::Gomoku).with_time(TimeControl::Fischer {
+        main_ms: 300_000,
+        increment_ms: 5_000,
+    })
+}
+
+/// The `n`th ply of the script: (black?, point).
+fn ply(n: usize) -> (bool, &'static str) {
+    if n % 2 == 0 {
+        (true, BLACK[n / 2])
+    } else {
+        (false, WHITE[n / 2])
+    }
+}
+
+struct Game {
+    name: [String; 2],
+    conn: [Connection; 2],
+    token: [String; 2],
+    table: TableId,
+    opener: Seat,
+    played: usize,
+    /// The `seq` of the last accepted move and the clocks it reported.
+    seq: u64,
+    clocks: Option<ClockSnapshot>,
+}
+
+impl Game {
+    fn seat_for(&self, black: bool) -> Seat {
+        if black {
+            self.opener
+        } else {
+            self.opener.other()
+        }
+    }
+
+    /// Plays the script's next ply; returns whether the game ended.
+    async fn play_next(&mut self) -> bool {
+        let (black, point) = ply(self.played);
+        let seat = self.seat_for(black);
+        let c = &mut self.conn[seat.index()];
+        let reply = c
+            .request(ClientMsg::Act {
+                table: self.table.clone(),
+                action: Action::place(point.parse().unwrap()),
+            })
+            .await;
+        let seq = match reply {
+            Ok(ServerMsg::Acted { seq, .. }) => seq,
+            other => panic!("{point}: {other:?}"),
+        };
+        let mut over = false;
+        loop {
+            let f = c
+                .next_matching(|m| matches!(m, ServerMsg::TableEvent(_)))
+                .await
+                .unwrap();
+            let ServerMsg::TableEvent(te) = f.msg else {
+                unreachable!()
+            };
+            if let Event::Moved { clocks, .. } = &te.event {
+                self.clocks = *clocks;
+            }
+            over |= matches!(te.event, Event::GameOver { .. });
+            if te.seq == seq {
+                break;
+            }
+        }
+        self.played += 1;
+        self.seq = seq;
+        over
+    }
+}
+
+async fn connect(url: &str, name: &str) -> (Connection, String, String) {
+    let (c, w) = Connection::connect(url, Encoding::Json, Some(name))
+        .await
+        .unwrap();
+    (c, w.player.name, w.resume_token.expect("a resume token"))
+}
+
+async fn snapshot_push(c: &mut Connection) -> TableSnapshot {
+    match c
+        .next_matching(|m| matches!(m, ServerMsg::TableSnapshot(_)))
+        .await
+        .unwrap()
+        .msg
+    {
+        ServerMsg::TableSnapshot(s) => *s,
+        _ => unreachable!(),
+    }
+}
+
+async fn new_game(url: &str, i: usize) -> Game {
+    let (mut a, an, at) = connect(url, &format!("ann{i}")).await;
+    let (mut b, bn, bt) = connect(url, &format!("bob{i}")).await;
+    let room = match a
+        .request(ClientMsg::CreateRoom {
+            rated: false,
+            config: config(),
+            public: true,
+            name: Some(format!("game {i}")),
+            chat: true,
+        })
+        .await
+        .unwrap()
+    {
+        ServerMsg::RoomCreated { room, .. } => room,
+        other => panic!("{other:?}"),
+    };
+    b.request(ClientMsg::JoinRoom { room }).await.unwrap();
+    let snap = snapshot_push(&mut a).await;
+    snapshot_push(&mut b).await;
+    Game {
+        name: [an, bn],
+        conn: [a, b],
+        token: [at, bt],
+        table: snap.table,
+        opener: snap.snapshot.opener,
+        played: 0,
+        seq: 0,
+        clocks: None,
+    }
+}
+
+/// Plies played in each game before the server goes down.
+const BEFORE: [usize; 3] = [2, 5, 8];
+
+async fn games_part_way(url: &str) -> Vec<Game> {
+    let mut games = Vec::new();
+    for (i, n) in BEFORE.into_iter().enumerate() {
+        let mut g = new_game(url, i).await;
+        for _ in 0..n {
+            assert!(!g.play_next().await);
+        }
+        games.push(g);
+    }
+    games
+}
+
+/// After the restart: both players come back with their tokens, find
+/// every accepted move and the clocks as they were, and finish the game.
+async fn resume_and_finish(url: &str, g: &mut Game) {
+    let mut back = Vec::new();
+    for seat in Seat::BOTH {
+        let i = seat.index();
+        let (c, w) = Connection::reconnect(
+            url,
+            Encoding::Json,
+            Some(&g.name[i]),
+            &g.token[i],
+            Duration::from_secs(10),
+        )
+        .await
+        .unwrap();
+        assert!(w.resumed, "{}'s session is back", g.name[i]);
+        assert_eq!(w.player.name, g.name[i]);
+        assert_eq!(w.tables, vec![g.table.clone()]);
+        back.push(c);
+    }
+    let [mut first, mut second]: [Connection; 2] = back.try_into().ok().unwrap();
+    // The first seat replays from the start: exactly the accepted moves.
+    match first
+        .request(ClientMsg::Watch {
+            table: g.table.clone(),
+            since: Some(0),
+        })
+        .await
+        .unwrap()
+    {
+        ServerMsg::Replayed { since: 0, seq, .. } => assert_eq!(seq, g.seq),
+        other => panic!("{other:?}"),
+    }
+    let mut moves = Vec::new();
+    while let Ok(f) = tokio::time::timeout(Duration::from_millis(50), first.next()).await {
+        if let ServerMsg::TableEvent(te) = f.unwrap().msg {
+            if let Event::Moved { mv, .. } = te.event {
+                moves.push(mv.point.map(|p| p.to_string()).unwrap_or_default());
+            }
+        }
+    }
+    let expected: Vec<String> = (0..g.played).map(|n| ply(n).1.to_string()).collect();
+    assert_eq!(moves, expected, "every accepted move, in order");
+    // The clocks stand where the last move left them while a player is
+    // still away (the restart is not charged to anyone).
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    let snap = match first
+        .request(ClientMsg::Snapshot {
+            table: g.table.clone(),
+        })
+        .await
+        .unwrap()
+    {
+        ServerMsg::TableSnapshot(s) => *s,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(snap.seq, g.seq);
+    assert_eq!(snap.paused, Some(PauseReason::Restored));
+    assert_eq!(snap.snapshot.clocks, g.clocks, "clocks as at the last move");
+    // The second seat resumes from the last seq it saw: nothing missed.
+    match second
+        .request(ClientMsg::Watch {
+            table: g.table.clone(),
+            since: Some(g.seq),
+        })
+        .await
+        .unwrap()
+    {
+        ServerMsg::Replayed { seq, .. } => assert_eq!(seq, g.seq),
+        other => panic!("{other:?}"),
+    }
+    // Both back: the clocks run again.
+    for c in [&mut first, &mut second] {
+        let f = c
+            .next_matching(|m| matches!(m, ServerMsg::TablePaused { .. }))
+            .await
+            .unwrap();
+        assert!(
+            matches!(f.msg, ServerMsg::TablePaused { paused: None, .. }),
+            "{:?}",
+            f.msg
+        );
+    }
+    g.conn = [first, second];
+    while !g.play_next().await {}
+    assert_eq!(g.played, 9);
+}
+
+/// The finished games are in the store, with every move, and no live log
+/// is left.
+async fn check_records(dir: &DataDir, games: &[Game]) {
+    let store = EmbeddedStore::open(&dir.0).expect("the store opens");
+    assert!(store.live_tables().await.unwrap().is_empty());
+    for g in games {
+        let stored = store
+            .game(g.table.as_str())
+            .await
+            .unwrap()
+            .expect("the finished game is stored");
+        let record = GameRecord::from_json(std::str::from_utf8(&stored.record).unwrap()).unwrap();
+        let game = record.replay().expect("the record replays");
+        assert_eq!(game.moves().len(), 9);
+        let result = game.result().expect("a result");
+        assert_eq!(
+            result.winner(),
+            Some(g.opener),
+            "black (the opener) made five"
+        );
+        assert_eq!(record.tags.get("first"), Some(&g.name[0]));
+        let mut players = stored.players.clone();
+        players.sort();
+        let mut names = g.name.to_vec();
+        names.sort();
+        assert_eq!(players, names);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigkill_loses_no_accepted_move() {
+    let dir = DataDir::new("sigkill");
+    let server = proc::start(&dir.0);
+    let mut games = games_part_way(&server.url()).await;
+    server.kill();
+    let server = proc::start(&dir.0);
+    for g in &mut games {
+        resume_and_finish(&server.url(), g).await;
+    }
+    let (status, _, _) = server.terminate();
+    assert!(status.success());
+    check_records(&dir, &games).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_says_restarting_and_the_games_go_on() {
+    let dir = DataDir::new("sigterm");
+    let server = proc::start(&dir.0);
+    let mut games = games_part_way(&server.url()).await;
+    let addr = server.addr.clone();
+    let t0 = std::time::Instant::now();
+    proc::signal(&server.child, "-TERM");
+    // While it drains, /healthz says 503 (then the listener closes).
+    let mut saw_503 = false;
+    for _ in 0..100 {
+        match proc::http_get(&addr, "/healthz") {
+            Ok(r) if r.starts_with("HTTP/1.1 503") => {
+                saw_503 = true;
+                break;
+            }
+            Ok(_) => std::thread::sleep(Duration::from_millis(5)),
+            Err(_) => break,
+        }
+    }
+    assert!(saw_503, "/healthz answered 503 while draining");
+    // Every client hears that the server is restarting.
+    for g in &mut games {
+        for c in &mut g.conn {
+            let closed = loop {
+                match c.next().await {
+                    Ok(_) => continue,
+                    Err(e) => break e,
+                }
+            };
+            match closed {
+                ClientError::Closed { code, .. } => assert_eq!(code, 1012),
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+    let (status, _, _) = server.wait_exit();
+    let took = t0.elapsed();
+    assert!(status.success(), "{status:?}");
+    assert!(took < Duration::from_secs(5), "stopped in {took:?}");
+    let server = proc::start(&dir.0);
+    for g in &mut games {
+        resume_and_finish(&server.url(), g).await;
+    }
+    let (status, _, _) = server.terminate();
+    assert!(status.success());
+    check_records(&dir, &games).await;
+}
+
+#[test]
+fn a_damaged_data_directory_is_refused_and_left_alone() {
+    // Garbage where the database should be.
+    let dir = DataDir::new("garbage");
+    std::fs::create_dir_all(&dir.0).unwrap();
+    let file = dir.0.join("tengen.redb");
+    let garbage: Vec<u8> = (0..50_000u32).map(|i| (i * 7 + 3) as u8).collect();
+    std::fs::write(&file, &garbage).unwrap();
+    let failed = proc::try_start(&dir.0).err().expect("refused");
+    assert!(!failed.status.success());
+    assert!(
+        failed.stderr.contains("tengen.redb") || failed.stderr.contains(&*dir.0.to_string_lossy()),
+        "{}",
+        failed.stderr
+    );
+    assert!(!failed.stderr.contains("panicked"), "{}", failed.stderr);
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        garbage,
+        "the data is untouched"
+    );
+
+    // A file where the directory should be.
+    let not_dir = DataDir::new("notdir");
+    std::fs::write(&not_dir.0, b"not a directory").unwrap();
+    let failed = proc::try_start(&not_dir.0).err().expect("refused");
+    assert!(!failed.status.success());
+    assert!(!failed.stderr.contains("panicked"), "{}", failed.stderr);
+    assert!(
+        failed.stderr.contains(&*not_dir.0.to_string_lossy()),
+        "{}",
+        failed.stderr
+    );
+    assert_eq!(std::fs::read(&not_dir.0).unwrap(), b"not a directory");
+    let _ = std::fs::remove_file(&not_dir.0);
+}
+
+#[test]
+fn data_from_a_newer_schema_is_refused() {
+    let dir = DataDir::new("schema");
+    drop(EmbeddedStore::open(&dir.0).unwrap());
+    tengen_store::embedded::set_schema_version_for_tests(
+        &dir.0,
+        tengen_store::embedded::SCHEMA_VERSION + 1,
+    )
+    .unwrap();
+    let before = std::fs::read(dir.0.join("tengen.redb")).unwrap();
+    let failed = proc::try_start(&dir.0).err().expect("refused");
+    assert!(!failed.status.success());
+    let want = format!(
+        "schema version {}",
+        tengen_store::embedded::SCHEMA_VERSION + 1
+    );
+    assert!(failed.stderr.contains(&want), "{}", failed.stderr);
+    assert_eq!(std::fs::read(dir.0.join("tengen.redb")).unwrap(), before);
+}

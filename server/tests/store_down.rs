@@ -1,0 +1,233 @@
+//! While the store cannot confirm a write, a table refuses actions with
+//! `unavailable`, changes nothing and stops its clocks; when the store is
+//! back the game goes on with the clocks where they stopped.
+//!
+//! The store is the real embedded store behind a switch that makes every
+//! call fail as an unreachable store would (the embedded store itself
+//! cannot be made to fail on demand; the Redis store's tests restart a real
+//! Redis instead).
+
+mod common;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use async_trait::async_trait;
+use common::proc::DataDir;
+use tengen_client::Connection;
+use tengen_protocol::{ClientMsg, Encoding, ErrorCode, PauseReason, ServerMsg, TableSnapshot};
+use tengen_rules::game::{ClockSnapshot, GameConfig, RuleSet, TimeControl};
+use tengen_server::{Server, Settings};
+use tengen_store::{
+    Account, AuthToken, EmbeddedStore, FinishedGame, GameRef, HistoryPoint, LiveTable, Rating,
+    Result, Store, StoreError,
+};
+
+/// The embedded store with an off switch.
+struct Switched {
+    inner: EmbeddedStore,
+    down: AtomicBool,
+}
+
+impl Switched {
+    fn check(&self) -> Result<()> {
+        if self.down.load(Ordering::SeqCst) {
+            Err(StoreError::Unavailable("switched off by the test".into()))
+        } else {
+            Ok(())
+        }
+    }
+}
+
+#[async_trait]
+impl Store for Switched {
+    fn describe(&self) -> String {
+        format!("switched {}", self.inner.describe())
+    }
+    async fn ping(&self) -> Result<()> {
+        self.check()?;
+        self.inner.ping().await
+    }
+    async fn create_table(&self, id: &str, meta: &[u8]) -> Result<()> {
+        self.check()?;
+        self.inner.create_table(id, meta).await
+    }
+    async fn append(&self, id: &str, at: u64, entries: &[Vec<u8>]) -> Result<()> {
+        self.check()?;
+        self.inner.append(id, at, entries).await
+    }
+    async fn live_tables(&self) -> Result<Vec<LiveTable>> {
+        self.check()?;
+        self.inner.live_tables().await
+    }
+    async fn live_table(&self, id: &str) -> Result<Option<LiveTable>> {
+        self.check()?;
+        self.inner.live_table(id).await
+    }
+    async fn discard_table(&self, id: &str) -> Result<()> {
+        self.check()?;
+        self.inner.discard_table(id).await
+    }
+    async fn finish_game(&self, game: &FinishedGame) -> Result<()> {
+        self.check()?;
+        self.inner.finish_game(game).await
+    }
+    async fn game(&self, id: &str) -> Result<Option<FinishedGame>> {
+        self.check()?;
+        self.inner.game(id).await
+    }
+    async fn games_of(&self, p: &str, before: Option<u64>, limit: usize) -> Result<Vec<GameRef>> {
+        self.check()?;
+        self.inner.games_of(p, before, limit).await
+    }
+    async fn create_account(&self, account: &Account) -> Result<()> {
+        self.check()?;
+        self.inner.create_account(account).await
+    }
+    async fn account(&self, name: &str) -> Result<Option<Account>> {
+        self.check()?;
+        self.inner.account(name).await
+    }
+    async fn put_token(&self, token: &AuthToken) -> Result<()> {
+        self.check()?;
+        self.inner.put_token(token).await
+    }
+    async fn token(&self, token: &str) -> Result<Option<AuthToken>> {
+        self.check()?;
+        self.inner.token(token).await
+    }
+    async fn revoke_token(&self, token: &str) -> Result<()> {
+        self.check()?;
+        self.inner.revoke_token(token).await
+    }
+    async fn rating(&self, player: &str, family: &str) -> Result<Option<Rating>> {
+        self.check()?;
+        self.inner.rating(player, family).await
+    }
+    async fn ratings(&self, family: &str) -> Result<Vec<Rating>> {
+        self.check()?;
+        self.inner.ratings(family).await
+    }
+    async fn rating_history(&self, player: &str, family: &str) -> Result<Vec<HistoryPoint>> {
+        self.check()?;
+        self.inner.rating_history(player, family).await
+    }
+}
+
+async fn snapshot(c: &mut Connection, table: &tengen_protocol::TableId) -> TableSnapshot {
+    match c
+        .request(ClientMsg::Snapshot {
+            table: table.clone(),
+        })
+        .await
+        .unwrap()
+    {
+        ServerMsg::TableSnapshot(s) => *s,
+        other => panic!("{other:?}"),
+    }
+}
+
+async fn paused_push(c: &mut Connection) -> (Option<PauseReason>, Option<ClockSnapshot>) {
+    let f = c
+        .next_matching(|m| matches!(m, ServerMsg::TablePaused { .. }))
+        .await
+        .unwrap();
+    match f.msg {
+        ServerMsg::TablePaused { paused, clocks, .. } => (paused, clocks),
+        _ => unreachable!(),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_table_freezes_while_the_store_is_down_and_goes_on_after() {
+    let dir = DataDir::new("switched");
+    let store = Arc::new(Switched {
+        inner: EmbeddedStore::open(&dir.0).unwrap(),
+        down: AtomicBool::new(false),
+    });
+    let server = Server::start_with_store(
+        Settings {
+            listen: "127.0.0.1:0".parse().unwrap(),
+            coalesce_interval: Duration::from_millis(50),
+            ..Settings::default()
+        },
+        store.clone(),
+    )
+    .await
+    .unwrap();
+    let config =
+        GameConfig::free(RuleSet::Gomoku).with_time(TimeControl::SuddenDeath { main_ms: 120_000 });
+    let mut t = common::table(&server, config, Encoding::Json).await;
+    let black = t.opener();
+    let white = black.other();
+    t.act_as(black, common::place("H8")).await;
+    let seq = t.act_as(white, common::place("J9")).await;
+
+    store.down.store(true, Ordering::SeqCst);
+    let table = t.table.clone();
+    let refused = t
+        .conn(black)
+        .request(ClientMsg::Act {
+            table: table.clone(),
+            action: common::place("H9"),
+        })
+        .await;
+    match refused {
+        Err(tengen_client::ClientError::Refused(e)) => assert_eq!(e.code, ErrorCode::Unavailable),
+        other => panic!("{other:?}"),
+    }
+    // Everyone hears that the clocks stopped, and at what figures.
+    let (reason, stopped) = paused_push(t.conn(black)).await;
+    assert_eq!(reason, Some(PauseReason::Store));
+    assert_eq!(paused_push(t.conn(white)).await, (reason, stopped));
+    // Nothing changed, and the clocks stand still.
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    let snap = snapshot(t.conn(white), &table).await;
+    assert_eq!(snap.seq, seq, "no event was sent");
+    assert_eq!(
+        snap.snapshot.moves.len(),
+        2,
+        "the refused move did not happen"
+    );
+    assert_eq!(snap.paused, Some(PauseReason::Store));
+    assert_eq!(snap.snapshot.clocks, stopped, "the clocks stood still");
+    // Still down: still refused.
+    let again = t
+        .conn(black)
+        .request(ClientMsg::Act {
+            table: table.clone(),
+            action: common::place("H9"),
+        })
+        .await;
+    assert!(
+        matches!(again, Err(tengen_client::ClientError::Refused(ref e)) if e.code == ErrorCode::Unavailable),
+        "{again:?}"
+    );
+
+    store.down.store(false, Ordering::SeqCst);
+    // Within the probe interval the table thaws, from the same figures.
+    let (reason, clocks) = paused_push(t.conn(black)).await;
+    assert_eq!(reason, None);
+    assert_eq!(clocks, stopped);
+    let stopped_black = stopped.unwrap().seat(black).main_ms;
+    let seq2 = t.act_as(black, common::place("H9")).await;
+    assert_eq!(seq2, seq + 1);
+    let snap = snapshot(t.conn(white), &table).await;
+    assert_eq!(snap.snapshot.moves.len(), 3);
+    assert_eq!(snap.paused, None);
+    let black_left = snap.snapshot.clocks.unwrap().seat(black).main_ms;
+    assert!(
+        stopped_black - black_left < 500,
+        "black was charged {} ms for the outage",
+        stopped_black - black_left
+    );
+    // And the move is in the store.
+    let live = store
+        .inner
+        .live_table(table.as_str())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(live.entries.len(), 3);
+}
