@@ -269,6 +269,7 @@ mod tests {
 
     fn room(id: u64, status: RoomStatus, spectators: u32) -> RoomInfo {
         RoomInfo {
+            rated: false,
             room: RoomId::from_u64(id),
             name: None,
             config: GameConfig::new(RuleSet::Renju),

@@ -78,6 +78,7 @@ impl RoomSpec {
     /// The `create_room` request.
     pub fn request(&self) -> Result<ClientMsg> {
         Ok(ClientMsg::CreateRoom {
+            rated: false,
             config: self.config()?,
             public: !self.private,
             name: self.room_name.clone(),

@@ -89,6 +89,7 @@ impl Connection {
                 client: Some(format!("tengen-client/{}", env!("CARGO_PKG_VERSION"))),
                 name: name.map(str::to_string),
                 resume: resume.map(str::to_string),
+                token: None,
             }))
             .await?;
         match reply {

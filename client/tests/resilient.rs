@@ -254,6 +254,7 @@ async fn snapshot_push(c: &mut Connection) -> tengen_protocol::TableSnapshot {
 
 fn create(config: GameConfig) -> ClientMsg {
     ClientMsg::CreateRoom {
+        rated: false,
         config,
         public: true,
         name: None,

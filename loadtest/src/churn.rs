@@ -356,6 +356,7 @@ async fn create_room(link: &mut Link<'_>) -> Result<RoomId, ClientError> {
     loop {
         let r = link
             .request(ClientMsg::CreateRoom {
+                rated: false,
                 config: crate::script::Script::config(),
                 public: true,
                 name: None,

@@ -420,6 +420,7 @@ impl<'a> Player<'a> {
             let r = self
                 .conn
                 .request(ClientMsg::CreateRoom {
+                    rated: false,
                     config: Script::config(),
                     public: true,
                     name: None,

@@ -13,8 +13,10 @@ use tengen_rules::game::{Action, GameConfig};
 
 use crate::ids::{RoomId, TableId};
 use crate::limits::{
-    MAX_CHAT_CHARS, MAX_CLIENT_CHARS, MAX_NAME_CHARS, MAX_ROOM_NAME_CHARS, check_text,
+    MAX_CHAT_CHARS, MAX_CLIENT_CHARS, MAX_NAME_CHARS, MAX_PASSWORD_CHARS, MAX_ROOM_NAME_CHARS,
+    MAX_TOKEN_CHARS, check_text,
 };
+use crate::ranked::{RatingFamily, RecordFormat};
 
 /// The first message of every connection.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -35,8 +37,13 @@ pub struct Hello {
     /// expired token simply opens a new session.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resume: Option<String>,
-    // Reserved, not yet read: `token` (an account session, feature
-    // "accounts").
+    /// A login token (from `logged_in` or `registered`; feature
+    /// `accounts`): the new session is the account's. Ignored when
+    /// `resume` resumes a session. An expired, revoked or unknown token is
+    /// refused (`token_expired`, `bad_credentials`) and the server waits
+    /// for another `hello`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
 }
 
 /// A client message. The wire form is a map with `"type"` set to the
@@ -70,6 +77,10 @@ pub enum ClientMsg {
         /// Table chat on (`true`, the default) or off for this room's games.
         #[serde(default = "yes", skip_serializing_if = "is_true")]
         chat: bool,
+        /// A rated game (feature `queue`): both seats must be accounts
+        /// (`login_required` otherwise). `false` (casual) by default.
+        #[serde(default, skip_serializing_if = "is_false")]
+        rated: bool,
     },
     /// Takes the free seat; answered by `joined`, after which the game
     /// starts and both players get a `table_snapshot`.
@@ -122,6 +133,33 @@ pub enum ClientMsg {
     /// Refuses a challenge; answered by `room_cancelled` (reason
     /// `declined`), which the challenger gets too.
     DeclineChallenge { room: RoomId },
+    /// Creates an account and logs this session in to it (feature
+    /// `accounts`); answered by `registered`.
+    Register { name: String, password: String },
+    /// Logs this session in to an account; answered by `logged_in`.
+    Login { name: String, password: String },
+    /// Logs out: revokes the login token and makes this session a guest
+    /// again; answered by `logged_out`.
+    Logout,
+    /// Waits for a rated opponent for `config` (feature `queue`); answered
+    /// by `queued`, then a `matched` push when paired.
+    Queue { config: GameConfig },
+    /// Leaves the queue; answered by `unqueued`.
+    Unqueue,
+    /// A family's leaderboard; answered by `leaderboard`.
+    Leaderboard { family: RatingFamily },
+    /// A registered player's ratings; answered by `profile`.
+    Profile { player: String },
+    /// A player's finished games, newest first, a page at a time (`before`:
+    /// the `finished_ms` of the last game of the previous page); answered
+    /// by `history`.
+    History {
+        player: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        before: Option<u64>,
+    },
+    /// A finished game's record in `format`; answered by `game_record`.
+    GameRecord { game: TableId, format: RecordFormat },
 }
 
 fn yes() -> bool {
@@ -132,10 +170,12 @@ fn is_true(b: &bool) -> bool {
     *b
 }
 
-/// Type names kept for later versions: `login`, `register`, `logout`,
-/// `queue` / `unqueue` (matchmaking). No message of this version uses
-/// them.
-pub const RESERVED_CLIENT_TYPES: &[&str] = &["login", "register", "logout", "queue", "unqueue"];
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// Type names kept for later versions. None at present.
+pub const RESERVED_CLIENT_TYPES: &[&str] = &[];
 
 impl ClientMsg {
     /// Every `type` of this version, in documentation order.
@@ -157,6 +197,15 @@ impl ClientMsg {
         "rematch",
         "challenge",
         "decline_challenge",
+        "register",
+        "login",
+        "logout",
+        "queue",
+        "unqueue",
+        "leaderboard",
+        "profile",
+        "history",
+        "game_record",
     ];
 
     /// This message's `type`.
@@ -179,6 +228,15 @@ impl ClientMsg {
             ClientMsg::Rematch { .. } => "rematch",
             ClientMsg::Challenge { .. } => "challenge",
             ClientMsg::DeclineChallenge { .. } => "decline_challenge",
+            ClientMsg::Register { .. } => "register",
+            ClientMsg::Login { .. } => "login",
+            ClientMsg::Logout => "logout",
+            ClientMsg::Queue { .. } => "queue",
+            ClientMsg::Unqueue => "unqueue",
+            ClientMsg::Leaderboard { .. } => "leaderboard",
+            ClientMsg::Profile { .. } => "profile",
+            ClientMsg::History { .. } => "history",
+            ClientMsg::GameRecord { .. } => "game_record",
         }
     }
 
@@ -195,13 +253,27 @@ impl ClientMsg {
                 if let Some(n) = &h.name {
                     check_text("name", n, MAX_NAME_CHARS)?;
                 }
+                if let Some(t) = &h.token {
+                    check_text("token", t, MAX_TOKEN_CHARS)?;
+                }
                 Ok(())
             }
             ClientMsg::CreateRoom { name: Some(n), .. } => {
                 check_text("name", n, MAX_ROOM_NAME_CHARS)
             }
             ClientMsg::Chat { text, .. } => check_text("text", text, MAX_CHAT_CHARS),
-            ClientMsg::Challenge { player, .. } => check_text("player", player, MAX_NAME_CHARS),
+            ClientMsg::Challenge { player, .. }
+            | ClientMsg::Profile { player }
+            | ClientMsg::History { player, .. } => check_text("player", player, MAX_NAME_CHARS),
+            ClientMsg::Register { name, password } | ClientMsg::Login { name, password } => {
+                check_text("name", name, MAX_NAME_CHARS)?;
+                if password.is_empty() || password.chars().count() > MAX_PASSWORD_CHARS {
+                    return Err(format!(
+                        "password must have 1 to {MAX_PASSWORD_CHARS} characters"
+                    ));
+                }
+                Ok(())
+            }
             _ => Ok(()),
         }
     }
@@ -242,6 +314,7 @@ mod tests {
                 version: 1,
                 client: None,
                 name: Some(name.to_string()),
+                token: None,
             })
         };
         assert!(hello("Ann").validate().is_ok());

@@ -73,6 +73,22 @@ pub enum ErrorCode {
     ChatOff,
     /// No rematch now: the game is not over, or a player has left the room.
     NoRematch,
+    /// `register`: the name is registered already (in any case), or a
+    /// guest online uses it.
+    NameTaken,
+    /// `register`: the name is not a valid account name (the message says
+    /// why).
+    InvalidName,
+    /// `register`: the password is too short.
+    WeakPassword,
+    /// `login`: no such account, or a wrong password (never says which);
+    /// `hello.token`: no such token (or it was revoked).
+    BadCredentials,
+    /// `hello.token`: the token has expired; log in again.
+    TokenExpired,
+    /// The request needs an account (rated play, the queue, `logout`); you
+    /// are a guest.
+    LoginRequired,
     /// A code this version of the protocol does not know (a newer server's):
     /// decoding maps any unknown code here. Never sent.
     #[serde(other)]
@@ -81,7 +97,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code a server sends, in documentation order.
-    pub const ALL: [ErrorCode; 20] = [
+    pub const ALL: [ErrorCode; 26] = [
         ErrorCode::BadFrame,
         ErrorCode::UnknownType,
         ErrorCode::BadRequest,
@@ -102,6 +118,12 @@ impl ErrorCode {
         ErrorCode::Internal,
         ErrorCode::ChatOff,
         ErrorCode::NoRematch,
+        ErrorCode::NameTaken,
+        ErrorCode::InvalidName,
+        ErrorCode::WeakPassword,
+        ErrorCode::BadCredentials,
+        ErrorCode::TokenExpired,
+        ErrorCode::LoginRequired,
     ];
 
     /// The wire name (also a good metrics label).
@@ -127,6 +149,12 @@ impl ErrorCode {
             ErrorCode::Internal => "internal",
             ErrorCode::ChatOff => "chat_off",
             ErrorCode::NoRematch => "no_rematch",
+            ErrorCode::NameTaken => "name_taken",
+            ErrorCode::InvalidName => "invalid_name",
+            ErrorCode::WeakPassword => "weak_password",
+            ErrorCode::BadCredentials => "bad_credentials",
+            ErrorCode::TokenExpired => "token_expired",
+            ErrorCode::LoginRequired => "login_required",
             ErrorCode::Other => "other",
         }
     }

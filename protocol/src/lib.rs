@@ -35,6 +35,8 @@
 //! - [`client`], what a client sends;
 //! - [`server`], what the server sends;
 //! - [`lobby`], players and rooms as listed;
+//! - [`ranked`], accounts and ranked play: rating families, leaderboards,
+//!   profiles, histories, record exports;
 //! - [`error`], refusals and their codes;
 //! - [`close`], WebSocket close codes;
 //! - [`limits`], every size, rate and time bound;
@@ -47,6 +49,7 @@ pub mod error;
 pub mod ids;
 pub mod limits;
 pub mod lobby;
+pub mod ranked;
 pub mod server;
 
 pub use client::{ClientMsg, Hello, RESERVED_CLIENT_TYPES};
@@ -62,6 +65,10 @@ pub use limits::{
     MAX_WS_MESSAGE_BYTES,
 };
 pub use lobby::{CancelReason, LobbyUpdate, Player, Players, RoomInfo, RoomStatus};
+pub use ranked::{
+    FamilyRating, GameSummary, Leaderboard, LoggedIn, Profile, RatingFamily, RatingPoint,
+    RecordExport, RecordFormat, Standing,
+};
 pub use server::{
     ChatChannel, PauseReason, RESERVED_SERVER_TYPES, ServerInfo, ServerMsg, TableEvent,
     TableSnapshot, Welcome,

@@ -45,6 +45,17 @@ pub const MAX_ROOM_NAME_CHARS: usize = 64;
 pub const MAX_CHAT_CHARS: usize = 280;
 /// Longest `hello.client` string, in characters.
 pub const MAX_CLIENT_CHARS: usize = 64;
+/// Longest password, in characters (`register`, `login`).
+pub const MAX_PASSWORD_CHARS: usize = 128;
+/// Longest login token accepted in `hello.token`, in characters (the
+/// server's are 32).
+pub const MAX_TOKEN_CHARS: usize = 64;
+/// The most players in each list of one `leaderboard`.
+pub const MAX_LEADERBOARD: usize = 100;
+/// The most games in one `history` page.
+pub const HISTORY_PAGE: usize = 50;
+/// The most rating points per family in one `profile`.
+pub const MAX_RATING_POINTS: usize = 50;
 
 /// The limits a client must respect, announced in `welcome`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

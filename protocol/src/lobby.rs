@@ -75,6 +75,9 @@ pub struct RoomInfo {
     /// Whether table chat is on (`create_room.chat`).
     #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub chat: bool,
+    /// A rated game (both players are accounts); left out when casual.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub rated: bool,
 }
 
 fn yes() -> bool {
@@ -83,6 +86,10 @@ fn yes() -> bool {
 
 fn is_true(b: &bool) -> bool {
     *b
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// Changes to the lobby since the last update, coalesced: a room appears in

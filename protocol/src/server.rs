@@ -15,6 +15,7 @@ use crate::error::ErrorBody;
 use crate::ids::{RoomId, SessionId, TableId};
 use crate::limits::Limits;
 use crate::lobby::{CancelReason, LobbyUpdate, Player, Players, RoomInfo};
+use crate::ranked::{GameSummary, Leaderboard, LoggedIn, Profile, RecordExport};
 
 /// The server's name and build, for logs and bug reports.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -229,11 +230,47 @@ pub enum ServerMsg {
         from: Player,
         config: GameConfig,
     },
+    /// Reply to `register`: the account exists and this session is logged
+    /// in to it.
+    Registered(LoggedIn),
+    /// Reply to `login`.
+    LoggedIn(LoggedIn),
+    /// Reply to `logout`: the token is revoked and you are `player`, a
+    /// guest, again.
+    LoggedOut { player: Player },
+    /// Reply to `queue`: you wait for an opponent for `config`.
+    Queued { config: GameConfig },
+    /// Reply to `unqueue`.
+    Unqueued,
+    /// Push to both players the matchmaker paired: a rated game in `room`
+    /// at `table` against `opponent`, you in `seat`. The table's
+    /// `table_snapshot` follows.
+    Matched {
+        room: RoomId,
+        table: TableId,
+        seat: Seat,
+        opponent: Player,
+        config: GameConfig,
+    },
+    /// Reply to `leaderboard`.
+    Leaderboard(Leaderboard),
+    /// Reply to `profile`.
+    Profile(Box<Profile>),
+    /// Reply to `history`: a page of `player`'s finished games, newest
+    /// first; `more`: older games exist (ask with `before` set to the last
+    /// one's `finished_ms`).
+    History {
+        player: String,
+        games: Vec<GameSummary>,
+        #[serde(default, skip_serializing_if = "is_false")]
+        more: bool,
+    },
+    /// Reply to `game_record`.
+    GameRecord(RecordExport),
 }
 
-/// Type names kept for later versions: `logged_in`, `registered`,
-/// `queued`, `matched`.
-pub const RESERVED_SERVER_TYPES: &[&str] = &["logged_in", "registered", "queued", "matched"];
+/// Type names kept for later versions. None at present.
+pub const RESERVED_SERVER_TYPES: &[&str] = &[];
 
 impl ServerMsg {
     /// Every `type` of this version, in documentation order.
@@ -260,6 +297,16 @@ impl ServerMsg {
         "rematch_offered",
         "rematch_started",
         "challenged",
+        "registered",
+        "logged_in",
+        "logged_out",
+        "queued",
+        "unqueued",
+        "matched",
+        "leaderboard",
+        "profile",
+        "history",
+        "game_record",
     ];
 
     /// This message's `type`.
@@ -287,6 +334,16 @@ impl ServerMsg {
             ServerMsg::RematchOffered { .. } => "rematch_offered",
             ServerMsg::RematchStarted { .. } => "rematch_started",
             ServerMsg::Challenged { .. } => "challenged",
+            ServerMsg::Registered(_) => "registered",
+            ServerMsg::LoggedIn(_) => "logged_in",
+            ServerMsg::LoggedOut { .. } => "logged_out",
+            ServerMsg::Queued { .. } => "queued",
+            ServerMsg::Unqueued => "unqueued",
+            ServerMsg::Matched { .. } => "matched",
+            ServerMsg::Leaderboard(_) => "leaderboard",
+            ServerMsg::Profile(_) => "profile",
+            ServerMsg::History { .. } => "history",
+            ServerMsg::GameRecord(_) => "game_record",
         }
     }
 
@@ -303,7 +360,8 @@ impl ServerMsg {
             | ServerMsg::TablePaused { table, .. }
             | ServerMsg::Chat { table, .. }
             | ServerMsg::RematchOffered { table, .. }
-            | ServerMsg::RematchStarted { table, .. } => Some(table),
+            | ServerMsg::RematchStarted { table, .. }
+            | ServerMsg::Matched { table, .. } => Some(table),
             _ => None,
         }
     }

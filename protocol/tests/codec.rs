@@ -161,10 +161,10 @@ fn undecodable_frames_are_bad_frame() {
 #[test]
 fn unknown_types_are_unknown_type_with_the_id() {
     for d in [dec, dec_mp] {
-        let e = d(r#"{"type":"login","id":9,"user":"alice"}"#).unwrap_err();
+        let e = d(r#"{"type":"teleport","id":9,"user":"alice"}"#).unwrap_err();
         assert_eq!(e.code(), ErrorCode::UnknownType);
         assert_eq!(e.id(), Some(9));
-        assert!(matches!(&e, DecodeError::UnknownType { kind, .. } if kind == "login"));
+        assert!(matches!(&e, DecodeError::UnknownType { kind, .. } if kind == "teleport"));
     }
     // Reserved names are unknown to this version too.
     for r in RESERVED_CLIENT_TYPES {
@@ -177,7 +177,7 @@ fn unknown_types_are_unknown_type_with_the_id() {
     assert!(e.to_string().len() < 200);
     // Server messages a client does not know are skippable, not fatal.
     let e = decode_server(
-        br#"{"type":"matched","table":"0rgcyfb9b6qv0","opponent":"bob"}"#,
+        br#"{"type":"tournament_started","table":"0rgcyfb9b6qv0","opponent":"bob"}"#,
         Encoding::Json,
     )
     .unwrap_err();
@@ -294,6 +294,7 @@ fn the_limits_fit_real_messages() {
     let big = Envelope::with_id(
         Some(u64::MAX),
         ClientMsg::CreateRoom {
+            rated: false,
             config: tengen_rules::game::GameConfig::new(tengen_rules::game::RuleSet::Renju)
                 .with_time(tengen_rules::game::TimeControl::ByoYomi {
                     main_ms: u64::MAX,

@@ -33,7 +33,7 @@ use crate::table::TableCmd;
 static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
 
 /// What this server offers beyond the base protocol (`welcome.features`).
-const FEATURES: [&str; 3] = ["resume", "chat", "rematch"];
+const FEATURES: [&str; 5] = ["resume", "chat", "rematch", "accounts", "queue"];
 
 /// Who is on the other end, as the lobby and tables know them.
 #[derive(Clone)]
@@ -61,7 +61,7 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
     // connection's encoding.
     let deadline = tokio::time::Instant::now() + hello_wait;
     let mut before_hello = 0u32;
-    let (hello, hello_id, encoding) = loop {
+    let (hello, hello_id, encoding, identity) = loop {
         let Data { bytes, encoding } =
             match tokio::time::timeout_at(deadline, next_data(&mut stream)).await {
                 Ok(Some(d)) => d,
@@ -97,7 +97,12 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
                         None,
                     )
                 } else {
-                    break (h, id, encoding);
+                    // Accounts: the login token's account, or a guest name
+                    // no account has (`crate::ranked`).
+                    match crate::ranked::identify(&state, &h, conn).await {
+                        Ok(who) => break (h, id, encoding, who),
+                        Err(body) => (ServerFrame::error(id, body), None),
+                    }
                 }
             }
             Ok(other) => (
@@ -129,13 +134,9 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
     };
 
     let (outbox, inbox) = outbound::channel(conn, encoding, state.settings.outbound_queue);
-    let name = hello
-        .name
-        .clone()
-        .unwrap_or_else(|| format!("guest-{conn}"));
     let opened = state
         .sessions
-        .open(hello.resume.as_deref(), name, outbox.clone());
+        .open_as(hello.resume.as_deref(), identity.player(), outbox.clone());
     if let Some(previous) = &opened.previous {
         previous.close(CloseCode::SessionTakenOver);
     }
@@ -171,6 +172,7 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
     let mut bucket = Bucket::new(limits.rate_per_sec, limits.rate_burst);
     let mut refused_in_row = 0u32;
     let mut conn_state = ConnState {
+        ranked: crate::ranked::ConnRanked::new(&state, &identity),
         session,
         encoding,
         watching: Vec::new(),
@@ -236,6 +238,7 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
                     continue;
                 }
                 refused_in_row = 0;
+                conn_state.ranked.apply(&mut conn_state.session);
                 handle(&state, &mut conn_state, &bytes, Instant::now());
             }
         }
@@ -248,6 +251,12 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
         conn,
         holder: away.is_some(),
     });
+    let _ = state
+        .matchmaker
+        .try_send(crate::matchmaker::MatchCmd::Gone {
+            session: conn_state.session.id.clone(),
+            conn,
+        });
     for t in away.unwrap_or_default() {
         if let Some(h) = state.tables.get(&t) {
             let _ = h.try_send(TableCmd::Away {
@@ -284,6 +293,8 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
 }
 
 struct ConnState {
+    /// Accounts and ranked play (`crate::ranked`).
+    ranked: crate::ranked::ConnRanked,
     session: Session,
     encoding: Encoding,
     watching: Vec<TableId>,
@@ -362,6 +373,7 @@ fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], received: Instant)
             public,
             name,
             chat,
+            rated,
         } => to_lobby(LobbyCmd::Create {
             session: session.clone(),
             id,
@@ -369,6 +381,7 @@ fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], received: Instant)
             public,
             name,
             chat,
+            rated,
         }),
         ClientMsg::JoinRoom { room } => to_lobby(LobbyCmd::Join {
             session: session.clone(),
@@ -462,6 +475,17 @@ fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], received: Instant)
                 id,
             };
             to_table(state, outbox, id, &table, cmd);
+        }
+        msg @ (ClientMsg::Register { .. }
+        | ClientMsg::Login { .. }
+        | ClientMsg::Logout
+        | ClientMsg::Queue { .. }
+        | ClientMsg::Unqueue
+        | ClientMsg::Leaderboard { .. }
+        | ClientMsg::Profile { .. }
+        | ClientMsg::History { .. }
+        | ClientMsg::GameRecord { .. }) => {
+            crate::ranked::handle(state, &mut cs.ranked, &cs.session, id, msg)
         }
     }
 }

@@ -18,11 +18,16 @@
 //! connections close with 1012 (restarting), the listener closes after the
 //! drain delay.
 
+pub mod accounts;
 pub mod conn;
 pub mod http;
 pub mod lobby;
+pub mod matchmaker;
 pub mod metrics;
 pub mod outbound;
+pub mod ranked;
+pub mod ratings;
+pub mod records;
 pub mod sessions;
 pub mod settings;
 pub mod table;
@@ -64,6 +69,10 @@ pub struct AppState {
     pub sessions: sessions::Sessions,
     pub store: Arc<dyn Store>,
     pub shutdown: watch::Receiver<bool>,
+    /// Accounts, logins and their limits (`accounts`).
+    pub accounts: Arc<accounts::Accounts>,
+    /// The rated queues (`matchmaker`).
+    pub matchmaker: matchmaker::MatchmakerHandle,
 }
 
 /// A running server.
@@ -144,6 +153,15 @@ impl Server {
         let restored = table::restore_all(&store, &settings, &lobby, &tables, &sessions).await?;
         tracing::info!(store = %store.describe(), restored, "live games restored");
         let drain = settings.drain_delay;
+        let accounts = Arc::new(accounts::Accounts::new(
+            store.clone(),
+            settings.accounts.clone(),
+        ));
+        let matchmaker = matchmaker::spawn(
+            settings.matchmaking.clone(),
+            lobby.clone(),
+            shutdown_rx.clone(),
+        );
         let state = AppState {
             settings,
             lobby,
@@ -151,6 +169,8 @@ impl Server {
             sessions,
             store,
             shutdown: shutdown_rx.clone(),
+            accounts,
+            matchmaker,
         };
         let app = http::router(state);
         let mut stop = shutdown_rx;

@@ -65,11 +65,18 @@ impl Sessions {
     }
 
     /// Opens a session for a new connection: the one `resume` names if it
-    /// is still resumable, otherwise a new one named `name`.
+    /// is still resumable, otherwise a new guest one named `name`.
     pub fn open(&self, resume: Option<&str>, name: String, outbox: Outbox) -> Opened {
+        self.open_as(resume, Player { name, guest: true }, outbox)
+    }
+
+    /// Opens a session for a new connection: the one `resume` names if it
+    /// is still resumable, otherwise a new one for `player` (a guest's name
+    /// made unique; an account's kept as it is).
+    pub fn open_as(&self, resume: Option<&str>, player: Player, outbox: Outbox) -> Opened {
         let now = Instant::now();
         let Ok(mut inner) = self.inner.lock() else {
-            return fresh_without_registry(name);
+            return fresh_without_registry(player);
         };
         inner.purge(now);
         if let Some(entry) = resume.and_then(|t| inner.by_token.get_mut(t)) {
@@ -86,9 +93,7 @@ impl Sessions {
         }
         let id = SessionId::from_u64(rand::random());
         let token = format!("{:032x}", rand::random::<u128>());
-        let name = inner.unique_name(name);
-        inner.names.insert(name.clone(), id.clone());
-        let player = Player { name, guest: true };
+        let player = inner.take_name(player, &id);
         inner.token_of.insert(id.clone(), token.clone());
         inner.by_token.insert(
             token.clone(),
@@ -221,7 +226,7 @@ impl Inner {
         for t in gone {
             if let Some(e) = self.by_token.remove(&t) {
                 self.token_of.remove(&e.id);
-                self.names.remove(&e.player.name);
+                self.release_name(&e.player.name, &e.id);
             }
         }
     }
@@ -246,13 +251,75 @@ impl Inner {
 
 /// A session that cannot be resumed (only if the registry's lock was
 /// poisoned by a panic elsewhere; the connection still works).
-fn fresh_without_registry(name: String) -> Opened {
+fn fresh_without_registry(player: Player) -> Opened {
     Opened {
         id: SessionId::from_u64(rand::random()),
-        player: Player { name, guest: true },
+        player,
         token: String::new(),
         resumed: false,
         tables: Vec::new(),
         previous: None,
+    }
+}
+
+// ---- accounts (`crate::ranked`): who a session is can change ----
+
+impl Sessions {
+    /// Makes session `id` be `player` from now on (a login or logout) and
+    /// returns the player as registered (a guest's name made unique). The
+    /// session's resume token, tables and seats stay.
+    pub fn set_player(&self, id: &SessionId, player: Player) -> Player {
+        let Ok(mut inner) = self.inner.lock() else {
+            return player;
+        };
+        let Some(token) = inner.token_of.get(id).cloned() else {
+            return player;
+        };
+        let Some(old) = inner.by_token.get(&token).map(|e| e.player.name.clone()) else {
+            return player;
+        };
+        inner.release_name(&old, id);
+        let player = inner.take_name(player, id);
+        if let Some(e) = inner.by_token.get_mut(&token) {
+            e.player = player.clone();
+        }
+        player
+    }
+
+    /// Whether a live guest session has the name `name` (in any case).
+    pub fn guest_uses(&self, name: &str) -> bool {
+        let Ok(inner) = self.inner.lock() else {
+            return false;
+        };
+        let key = name.to_lowercase();
+        inner
+            .by_token
+            .values()
+            .any(|e| e.player.guest && e.player.name.to_lowercase() == key)
+    }
+}
+
+impl Inner {
+    /// Registers `player`'s name for session `id`: a guest's is made
+    /// unique; an account's is kept (several sessions of one account share
+    /// it; the first one online is the one `online` finds).
+    fn take_name(&mut self, player: Player, id: &SessionId) -> Player {
+        if player.guest {
+            let name = self.unique_name(player.name);
+            self.names.insert(name.clone(), id.clone());
+            Player { name, guest: true }
+        } else {
+            self.names
+                .entry(player.name.clone())
+                .or_insert_with(|| id.clone());
+            player
+        }
+    }
+
+    /// Frees `name` if session `id` holds it.
+    fn release_name(&mut self, name: &str, id: &SessionId) {
+        if self.names.get(name) == Some(id) {
+            self.names.remove(name);
+        }
     }
 }

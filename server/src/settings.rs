@@ -59,6 +59,10 @@ pub struct Settings {
     /// On SIGTERM/SIGINT: how long `/healthz` answers 503 before the
     /// listener closes (so a load balancer stops sending new players).
     pub drain_delay: Duration,
+    /// Accounts: token lifetime, hashing slots, login limits.
+    pub accounts: crate::accounts::AccountSettings,
+    /// The matchmaker's interval and widening curve.
+    pub matchmaking: crate::matchmaker::MatchSettings,
 }
 
 impl Default for Settings {
@@ -81,6 +85,8 @@ impl Default for Settings {
             store_timeout: Duration::from_secs(3),
             restore_grace: Duration::from_secs(60),
             drain_delay: Duration::from_millis(500),
+            accounts: Default::default(),
+            matchmaking: Default::default(),
         }
     }
 }

@@ -82,6 +82,7 @@ async fn malformed_unknown_and_oversize_frames_get_typed_errors() {
     // A second hello is a bad request.
     let e = refused(
         c.request(ClientMsg::Hello(Hello {
+            token: None,
             resume: None,
             version: PROTOCOL_VERSION,
             client: None,
@@ -109,6 +110,7 @@ async fn handshake_rules() {
     );
     let w = c
         .request(ClientMsg::Hello(Hello {
+            token: None,
             resume: None,
             version: PROTOCOL_VERSION,
             client: None,
@@ -130,6 +132,7 @@ async fn handshake_rules() {
         .unwrap();
     let e = refused(
         c.request(ClientMsg::Hello(Hello {
+            token: None,
             resume: None,
             version: 999,
             client: None,
@@ -271,6 +274,7 @@ async fn lobby_refusals() {
     let bad = GameConfig::new(RuleSet::Renju).with_size(19);
     let e = refused(
         a.request(ClientMsg::CreateRoom {
+            rated: false,
             config: bad,
             public: true,
             name: None,
@@ -281,6 +285,7 @@ async fn lobby_refusals() {
     assert_eq!(e.code, ErrorCode::InvalidConfig);
     let room = match a
         .request(ClientMsg::CreateRoom {
+            rated: false,
             config: GameConfig::new(RuleSet::Gomoku),
             public: false,
             name: Some("private".into()),
@@ -313,6 +318,7 @@ async fn lobby_refusals() {
     assert_eq!(
         refused(
             a.request(ClientMsg::CreateRoom {
+                rated: false,
                 config: GameConfig::new(RuleSet::Gomoku),
                 public: true,
                 name: None,

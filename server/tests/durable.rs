@@ -120,6 +120,7 @@ async fn new_game(url: &str, i: usize) -> Game {
     let (mut b, bn, bt) = connect(url, &format!("bob{i}")).await;
     let room = match a
         .request(ClientMsg::CreateRoom {
+            rated: false,
             config: config(),
             public: true,
             name: Some(format!("game {i}")),

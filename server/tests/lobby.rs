@@ -82,6 +82,7 @@ async fn watchers_get_the_list_then_coalesced_updates() {
     let e = t
         .first
         .request(ClientMsg::CreateRoom {
+            rated: false,
             config: GameConfig::new(RuleSet::Gomoku),
             public: true,
             name: None,

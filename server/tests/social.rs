@@ -121,6 +121,7 @@ async fn chat_can_be_switched_off() {
     let mut b = client(&server, "bob", Encoding::Json).await;
     let room = match a
         .request(ClientMsg::CreateRoom {
+            rated: false,
             config: GameConfig::new(RuleSet::Freestyle),
             public: true,
             name: None,

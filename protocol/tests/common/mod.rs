@@ -69,7 +69,9 @@ pub fn welcome(session: u64, player: Player) -> ServerMsg {
         session: SessionId::from_u64(session),
         player,
         limits: Limits::DEFAULT,
-        features: vec!["resume".into(), "chat".into(), "rematch".into()],
+        features: ["resume", "chat", "rematch", "accounts", "queue"]
+            .map(String::from)
+            .to_vec(),
         resume_token: Some(token(session)),
         resumed: false,
         tables: vec![],
@@ -89,6 +91,7 @@ pub fn welcome_resumed(session: u64, player: Player, tables: Vec<TableId>) -> Se
 
 pub fn hello(name: &str) -> ClientMsg {
     ClientMsg::Hello(Hello {
+        token: None,
         resume: None,
         version: PROTOCOL_VERSION,
         client: Some("tengen-cli/0.1.0".into()),
@@ -99,6 +102,7 @@ pub fn hello(name: &str) -> ClientMsg {
 /// A `hello` resuming the session `session` of the examples.
 pub fn hello_resuming(name: &str, session: u64) -> ClientMsg {
     ClientMsg::Hello(Hello {
+        token: None,
         resume: Some(token(session)),
         version: PROTOCOL_VERSION,
         client: Some("tengen-cli/0.1.0".into()),
@@ -138,6 +142,7 @@ fn reply(id: u64, msg: ServerMsg) -> ServerFrame {
 
 pub fn room_info(status: RoomStatus, spectators: u32) -> RoomInfo {
     RoomInfo {
+        rated: false,
         room: room(),
         name: Some("alice's room".into()),
         config: config(),
@@ -163,6 +168,7 @@ pub fn client_examples() -> Vec<ClientFrame> {
         req(
             6,
             ClientMsg::CreateRoom {
+                rated: false,
                 config: config(),
                 public: true,
                 name: Some("alice's room".into()),
@@ -211,6 +217,7 @@ pub fn client_examples() -> Vec<ClientFrame> {
         req(
             17,
             ClientMsg::CreateRoom {
+                rated: false,
                 config: config(),
                 public: false,
                 name: None,
@@ -226,6 +233,284 @@ pub fn client_examples() -> Vec<ClientFrame> {
             },
         ),
         req(19, ClientMsg::DeclineChallenge { room: room() }),
+        // Accounts and ranked play.
+        req(20, register()),
+        req(
+            21,
+            ClientMsg::Login {
+                name: "alice".into(),
+                password: "correct horse battery".into(),
+            },
+        ),
+        req(1, hello_with_token()),
+        req(22, ClientMsg::Logout),
+        req(23, ClientMsg::Queue { config: config() }),
+        req(24, ClientMsg::Unqueue),
+        req(
+            25,
+            ClientMsg::Leaderboard {
+                family: RatingFamily::Renju,
+            },
+        ),
+        req(
+            26,
+            ClientMsg::Profile {
+                player: "alice".into(),
+            },
+        ),
+        req(
+            27,
+            ClientMsg::History {
+                player: "alice".into(),
+                before: None,
+            },
+        ),
+        req(
+            28,
+            ClientMsg::History {
+                player: "alice".into(),
+                before: Some(1_767_225_000_000),
+            },
+        ),
+        req(
+            29,
+            ClientMsg::GameRecord {
+                game: table(),
+                format: RecordFormat::Renju,
+            },
+        ),
+        req(
+            30,
+            ClientMsg::GameRecord {
+                game: table(),
+                format: RecordFormat::Psq,
+            },
+        ),
+        req(
+            31,
+            ClientMsg::CreateRoom {
+                config: config(),
+                public: true,
+                name: None,
+                chat: true,
+                rated: true,
+            },
+        ),
+    ]
+}
+
+/// The example account's login token.
+pub const LOGIN_TOKEN: &str = "5c0b7e2f9a4d81c36e1f0a9b2d7c4e85";
+
+/// When the example login token expires (30 days after 2026-01-01).
+pub const LOGIN_EXPIRES_MS: u64 = 1_769_817_600_000;
+
+pub fn register() -> ClientMsg {
+    ClientMsg::Register {
+        name: "alice".into(),
+        password: "correct horse battery".into(),
+    }
+}
+
+/// Alice, logged in.
+pub fn alice_account() -> Player {
+    Player {
+        name: "alice".into(),
+        guest: false,
+    }
+}
+
+pub fn bob_account() -> Player {
+    Player {
+        name: "bob".into(),
+        guest: false,
+    }
+}
+
+/// A `hello` opening Alice's account session with her login token.
+pub fn hello_with_token() -> ClientMsg {
+    ClientMsg::Hello(Hello {
+        resume: None,
+        version: PROTOCOL_VERSION,
+        client: Some("tengen-cli/0.1.0".into()),
+        name: None,
+        token: Some(LOGIN_TOKEN.into()),
+    })
+}
+
+pub fn logged_in() -> LoggedIn {
+    LoggedIn {
+        player: alice_account(),
+        token: LOGIN_TOKEN.into(),
+        expires_ms: LOGIN_EXPIRES_MS,
+    }
+}
+
+fn standing(rank: u32, player: &str, rating: f64, deviation: f64, wdl: [u32; 3]) -> Standing {
+    Standing {
+        rank,
+        player: player.into(),
+        rating,
+        deviation,
+        games: wdl.iter().sum(),
+        wins: wdl[0],
+        draws: wdl[1],
+        losses: wdl[2],
+    }
+}
+
+/// Server messages of accounts and ranked play.
+pub fn ranked_server_examples() -> Vec<ServerFrame> {
+    vec![
+        reply(20, ServerMsg::Registered(logged_in())),
+        // The `welcome` of a `hello` with a login token.
+        reply(1, welcome(ALICE_SESSION, alice_account())),
+        // A rated room, as the lobby lists it.
+        Envelope::push(ServerMsg::LobbyUpdate(LobbyUpdate {
+            added: vec![RoomInfo {
+                name: None,
+                rated: true,
+                players: Players {
+                    first: Some(alice_account()),
+                    second: None,
+                },
+                ..room_info(RoomStatus::Waiting, 0)
+            }],
+            changed: vec![],
+            removed: vec![],
+        })),
+        reply(21, ServerMsg::LoggedIn(logged_in())),
+        reply(
+            20,
+            ServerMsg::Error(ErrorBody::new(
+                ErrorCode::NameTaken,
+                "the name alice is taken",
+            )),
+        ),
+        reply(
+            20,
+            ServerMsg::Error(ErrorBody::new(
+                ErrorCode::InvalidName,
+                "an account name starts with a letter",
+            )),
+        ),
+        reply(
+            20,
+            ServerMsg::Error(ErrorBody::new(
+                ErrorCode::WeakPassword,
+                "a password has at least 8 characters",
+            )),
+        ),
+        reply(
+            21,
+            ServerMsg::Error(ErrorBody::new(
+                ErrorCode::BadCredentials,
+                "wrong name or password",
+            )),
+        ),
+        reply(
+            1,
+            ServerMsg::Error(ErrorBody::new(
+                ErrorCode::TokenExpired,
+                "the login token has expired; log in again",
+            )),
+        ),
+        reply(
+            23,
+            ServerMsg::Error(ErrorBody::new(
+                ErrorCode::LoginRequired,
+                "the rated queue is for accounts: log in first",
+            )),
+        ),
+        reply(
+            22,
+            ServerMsg::LoggedOut {
+                player: Player {
+                    name: "guest-17".into(),
+                    guest: true,
+                },
+            },
+        ),
+        reply(23, ServerMsg::Queued { config: config() }),
+        reply(24, ServerMsg::Unqueued),
+        Envelope::push(ServerMsg::Matched {
+            room: room(),
+            table: table(),
+            seat: Seat::First,
+            opponent: bob_account(),
+            config: config(),
+        }),
+        reply(
+            25,
+            ServerMsg::Leaderboard(Leaderboard {
+                family: RatingFamily::Renju,
+                players: vec![
+                    standing(1, "kiyo", 1873.4, 62.1, [21, 2, 6]),
+                    standing(2, "alice", 1652.9, 88.7, [9, 0, 4]),
+                ],
+                inactive: vec![standing(1, "tomas", 1711.0, 120.5, [30, 1, 12])],
+            }),
+        ),
+        reply(
+            26,
+            ServerMsg::Profile(Box::new(Profile {
+                player: alice_account(),
+                created_ms: 1_767_225_600_000,
+                ratings: vec![FamilyRating {
+                    family: RatingFamily::Renju,
+                    rating: 1652.9,
+                    deviation: 88.7,
+                    volatility: 0.06,
+                    games: 13,
+                    wins: 9,
+                    draws: 0,
+                    losses: 4,
+                    provisional: false,
+                    inactive: false,
+                    history: vec![RatingPoint {
+                        game: table(),
+                        at_ms: 1_767_226_000_000,
+                        opponent: "bob".into(),
+                        score: 1.0,
+                        rating: 1652.9,
+                        deviation: 88.7,
+                    }],
+                }],
+            })),
+        ),
+        reply(
+            27,
+            ServerMsg::History {
+                player: "alice".into(),
+                games: vec![GameSummary {
+                    game: table(),
+                    finished_ms: 1_767_226_000_000,
+                    players: vec!["alice".into(), "bob".into()],
+                }],
+                more: true,
+            },
+        ),
+        reply(
+            29,
+            ServerMsg::GameRecord(RecordExport {
+                game: table(),
+                format: RecordFormat::Renju,
+                record: None,
+                text: Some("h8 i9 h9 j9 h10 j8 h11 h12 h7".into()),
+            }),
+        ),
+        reply(
+            30,
+            ServerMsg::GameRecord(RecordExport {
+                game: table(),
+                format: RecordFormat::Psq,
+                record: None,
+                text: Some(
+                    "Piskvorky 15x15, 11:11, 0\n8,8,2000\n9,7,4500\n8,7,2500\nbob\nalice\n-1\n"
+                        .into(),
+                ),
+            }),
+        ),
     ]
 }
 
@@ -426,6 +711,9 @@ pub fn server_examples() -> Vec<ServerFrame> {
             },
         ),
     ]
+    .into_iter()
+    .chain(ranked_server_examples())
+    .collect()
 }
 
 /// The walk-through's game after its first `n` moves, with the table's seq.
@@ -489,6 +777,7 @@ pub fn walkthrough() -> Vec<Said> {
         req(
             2,
             ClientMsg::CreateRoom {
+                rated: false,
                 config: config(),
                 public: true,
                 name: Some("alice's room".into()),
@@ -1028,6 +1317,7 @@ fn rif_game() -> (Vec<Said>, Game) {
     };
     // The lobby part: hello, create_room, hello, list_rooms, join_room.
     let waiting = RoomInfo {
+        rated: false,
         room: rif_room(),
         name: Some("alice's RIF room".into()),
         config: rif_config(),
@@ -1052,6 +1342,7 @@ fn rif_game() -> (Vec<Said>, Game) {
         req(
             id,
             ClientMsg::CreateRoom {
+                rated: false,
                 config: rif_config(),
                 public: true,
                 name: waiting.name.clone(),

@@ -29,6 +29,7 @@ use crate::sessions::Sessions;
 use crate::settings::Settings;
 use crate::table::{self, Directory};
 
+mod ranked;
 mod updates;
 use updates::Pending;
 
@@ -56,6 +57,8 @@ pub enum LobbyCmd {
         public: bool,
         name: Option<String>,
         chat: bool,
+        /// A rated room: both seats must be accounts.
+        rated: bool,
     },
     Join {
         session: Session,
@@ -115,6 +118,12 @@ pub enum LobbyCmd {
         seats: [Session; 2],
         opener: Seat,
     },
+    /// The matchmaker paired two players: seat them in a new rated room
+    /// (or give them back to `matchmaker` if one cannot sit now).
+    Matched {
+        pairing: Box<crate::matchmaker::Pairing>,
+        matchmaker: crate::matchmaker::MatchmakerHandle,
+    },
 }
 
 /// The lobby's mailbox.
@@ -128,6 +137,27 @@ impl LobbyHandle {
     /// full or closed.
     pub fn try_send(&self, cmd: LobbyCmd) -> bool {
         self.tx.try_send(cmd).is_ok()
+    }
+
+    /// Hands over a matchmaker pairing without waiting, giving it back
+    /// when the mailbox is full or closed.
+    pub fn try_send_matched(
+        &self,
+        pairing: Box<crate::matchmaker::Pairing>,
+        matchmaker: crate::matchmaker::MatchmakerHandle,
+    ) -> Result<(), Box<crate::matchmaker::Pairing>> {
+        let cmd = LobbyCmd::Matched {
+            pairing,
+            matchmaker,
+        };
+        match self.tx.try_send(cmd) {
+            Ok(()) => Ok(()),
+            Err(
+                mpsc::error::TrySendError::Full(LobbyCmd::Matched { pairing, .. })
+                | mpsc::error::TrySendError::Closed(LobbyCmd::Matched { pairing, .. }),
+            ) => Err(pairing),
+            Err(_) => Ok(()),
+        }
     }
 }
 
@@ -223,8 +253,12 @@ impl Lobby {
                 public,
                 name,
                 chat,
+                rated,
             } => {
-                self.create(session, id, config, public, name, chat);
+                if rated && !self.may_rate(&session, id) {
+                    return;
+                }
+                self.create(session, id, config, public, name, chat, rated);
             }
             LobbyCmd::Join { session, id, room } => self.join(session, id, room),
             LobbyCmd::Challenge {
@@ -274,6 +308,10 @@ impl Lobby {
                 seats,
                 opener,
             } => self.rematch(room, from, seats, opener),
+            LobbyCmd::Matched {
+                pairing,
+                matchmaker,
+            } => self.matched(*pairing, matchmaker),
             LobbyCmd::Restored {
                 info,
                 public,
@@ -349,6 +387,7 @@ impl Lobby {
         Some(room)
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn create(
         &mut self,
         session: Session,
@@ -357,6 +396,7 @@ impl Lobby {
         public: bool,
         name: Option<String>,
         chat: bool,
+        rated: bool,
     ) -> Option<RoomId> {
         if let Err(e) = config.validate() {
             refuse(&session, id, ErrorCode::InvalidConfig, e.to_string());
@@ -384,6 +424,7 @@ impl Lobby {
             table: None,
             spectators: 0,
             chat,
+            rated,
         };
         if public {
             self.pending.added(&info);
@@ -436,7 +477,7 @@ impl Lobby {
             );
         }
         let from = session.player.clone();
-        let Some(room) = self.create(session, id, config.clone(), false, None, chat) else {
+        let Some(room) = self.create(session, id, config.clone(), false, None, chat, false) else {
             return;
         };
         if let Some(r) = self.rooms.get_mut(&room) {
@@ -501,6 +542,11 @@ impl Lobby {
                 format!("no room {room_id} for you"),
             );
         }
+        if room.info.rated {
+            if let Err((code, why)) = ranked::may_join_rated(room, &session) {
+                return refuse(&session, id, code, why);
+            }
+        }
         if room.info.status != RoomStatus::Waiting || room.seats[1].is_some() {
             return refuse(
                 &session,
@@ -564,7 +610,7 @@ impl Lobby {
             chat: room.info.chat,
             room_name: room.info.name.clone(),
             public: room.public,
-            rated: false,
+            rated: room.info.rated,
             opener,
             seats,
             room_first,

@@ -308,7 +308,21 @@ impl Table {
             record: record.to_json().into_bytes(),
             ratings: Vec::new(),
         };
-        let result = within(self.settings.store_timeout, self.store.finish_game(&game)).await;
+        // Accounts: a rated game's two rating updates go in the same write
+        // (`crate::ratings::finish`, which retries when a rating changed
+        // meanwhile); an aborted game is never rated.
+        let rated = crate::ratings::rated_game(
+            self.meta.rated,
+            &self.game,
+            &self.id.to_string(),
+            &game.players,
+            finished_ms,
+        );
+        let result = within(
+            self.settings.store_timeout,
+            crate::ratings::finish(self.store.as_ref(), game, rated.as_ref()),
+        )
+        .await;
         match result {
             Ok(()) | Err(StoreError::Exists(_)) => {
                 self.finish_stored = true;

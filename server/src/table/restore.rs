@@ -154,6 +154,7 @@ fn start(
         table: Some(r.id.clone()),
         spectators: 0,
         chat: r.meta.chat,
+        rated: r.meta.rated,
     };
     let _ = lobby.try_send(LobbyCmd::Restored {
         info,

@@ -50,6 +50,7 @@ pub async fn client(server: &Server, name: &str, encoding: Encoding) -> Connecti
 pub async fn create_room(c: &mut Connection, config: GameConfig, public: bool) -> RoomId {
     match c
         .request(ClientMsg::CreateRoom {
+            rated: false,
             config,
             public,
             name: None,
@@ -78,6 +79,7 @@ pub async fn table(server: &Server, config: GameConfig, encoding: Encoding) -> T
     let mut second = client(server, "bob", encoding).await;
     let room = match first
         .request(ClientMsg::CreateRoom {
+            rated: false,
             config,
             public: true,
             name: None,

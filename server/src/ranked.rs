@@ -1,0 +1,376 @@
+//! A connection's side of accounts and ranked play: who a `hello` makes
+//! you, and the requests `register`, `login`, `logout`, `queue`,
+//! `unqueue`, `leaderboard`, `profile`, `history` and `game_record`.
+//!
+//! The connection task never waits: each of these requests that needs the
+//! store or a password hash runs as its own task (at most
+//! [`MAX_IN_FLIGHT`] per connection; more are refused as `rate_limited`),
+//! which answers straight into the connection's outbox. A login or logout
+//! changes who the session is: the task records it in the session registry,
+//! then queues the change for the connection (applied before the
+//! connection reads its next frame, see [`ConnRanked::apply`]), and only
+//! then replies, so every request sent after the reply is handled as the
+//! new identity. Tables and rooms the session already sits in keep the
+//! name they knew; rated rooms and the queue check the identity when
+//! seating.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use tengen_protocol::{
+    ClientMsg, Envelope, ErrorBody, ErrorCode, Hello, Player, RatingFamily, RequestId, ServerFrame,
+    ServerMsg,
+};
+use tokio::sync::{Semaphore, mpsc};
+
+use crate::AppState;
+use crate::accounts::{ConnAttempts, too_many, unix_ms};
+use crate::conn::Session;
+use crate::matchmaker::{MatchCmd, Waiter};
+
+/// Requests of this module one connection may have running at once.
+pub const MAX_IN_FLIGHT: usize = 4;
+
+/// Who a new session is, from its `hello`.
+pub enum Identity {
+    /// A guest with this name.
+    Guest(String),
+    /// An account (its name as registered), opened with this login token.
+    Account { name: String, token: String },
+}
+
+impl Identity {
+    pub fn player(&self) -> Player {
+        match self {
+            Identity::Guest(name) => Player {
+                name: name.clone(),
+                guest: true,
+            },
+            Identity::Account { name, .. } => Player {
+                name: name.clone(),
+                guest: false,
+            },
+        }
+    }
+}
+
+/// Who `hello` makes the new session: the account of `hello.token` (a bad
+/// or expired token is refused), or a guest named as asked, unless an
+/// account has that name (then `guest-<conn>`).
+pub async fn identify(state: &AppState, hello: &Hello, conn: u64) -> Result<Identity, ErrorBody> {
+    if let Some(token) = &hello.token {
+        let name = state.accounts.check_token(token).await?;
+        return Ok(Identity::Account {
+            name,
+            token: token.clone(),
+        });
+    }
+    Ok(Identity::Guest(match &hello.name {
+        Some(wanted) => state.accounts.guest_name(wanted, conn).await,
+        None => format!("guest-{conn}"),
+    }))
+}
+
+/// A change of identity, for the connection to apply.
+struct Change {
+    player: Player,
+    token: Option<String>,
+}
+
+/// A connection's state for this module.
+pub struct ConnRanked {
+    attempts: ConnAttempts,
+    /// The login token this connection presented or received (what
+    /// `logout` revokes).
+    token: Option<String>,
+    changes_tx: mpsc::Sender<Change>,
+    changes_rx: mpsc::Receiver<Change>,
+    in_flight: Arc<Semaphore>,
+}
+
+impl ConnRanked {
+    pub fn new(state: &AppState, identity: &Identity) -> ConnRanked {
+        let (changes_tx, changes_rx) = mpsc::channel(MAX_IN_FLIGHT);
+        ConnRanked {
+            attempts: ConnAttempts::new(state.accounts.settings()),
+            token: match identity {
+                Identity::Account { token, .. } => Some(token.clone()),
+                Identity::Guest(_) => None,
+            },
+            changes_tx,
+            changes_rx,
+            in_flight: Arc::new(Semaphore::new(MAX_IN_FLIGHT)),
+        }
+    }
+
+    /// Applies the identity changes finished logins and logouts queued.
+    /// Call before handling each frame.
+    pub fn apply(&mut self, session: &mut Session) {
+        while let Ok(c) = self.changes_rx.try_recv() {
+            session.player = c.player;
+            self.token = c.token;
+        }
+    }
+}
+
+fn refuse(session: &Session, id: Option<RequestId>, body: ErrorBody) {
+    crate::metrics::error(body.code.as_str());
+    session.outbox.send_msg(&ServerFrame::error(id, body));
+}
+
+fn reply(session: &Session, id: Option<RequestId>, msg: ServerMsg) {
+    session.outbox.send_msg(&Envelope::with_id(id, msg));
+}
+
+/// Runs `work` as its own task, answering its result; refused at once
+/// when the connection has [`MAX_IN_FLIGHT`] running.
+fn spawn<F>(rc: &ConnRanked, session: &Session, id: Option<RequestId>, work: F)
+where
+    F: std::future::Future<Output = Result<ServerMsg, ErrorBody>> + Send + 'static,
+{
+    let Ok(permit) = rc.in_flight.clone().try_acquire_owned() else {
+        return refuse(session, id, ErrorBody::rate_limited(100));
+    };
+    let session = session.clone();
+    tokio::spawn(async move {
+        match work.await {
+            Ok(msg) => reply(&session, id, msg),
+            Err(body) => refuse(&session, id, body),
+        }
+        drop(permit);
+    });
+}
+
+/// Bounds a store read by the accounts' store wait.
+async fn read<T>(
+    state: &AppState,
+    f: impl std::future::Future<Output = Result<T, tengen_store::StoreError>>,
+) -> Result<T, ErrorBody> {
+    match tokio::time::timeout(state.accounts.settings().store_wait, f).await {
+        Ok(Ok(v)) => Ok(v),
+        Ok(Err(e)) => Err(crate::accounts::store_refusal(&e)),
+        Err(_) => Err(ErrorBody::new(
+            ErrorCode::Unavailable,
+            "the store did not answer in time; try again",
+        )),
+    }
+}
+
+/// Handles one of this module's requests. Never waits.
+pub fn handle(
+    state: &AppState,
+    rc: &mut ConnRanked,
+    session: &Session,
+    id: Option<RequestId>,
+    msg: ClientMsg,
+) {
+    match msg {
+        ClientMsg::Register { name, password } => {
+            if let Err(wait) = rc.attempts.take(Instant::now()) {
+                return refuse(session, id, too_many(wait));
+            }
+            let in_use = state.sessions.guest_uses(&name);
+            let (st, sid, tx) = (state.clone(), session.id.clone(), rc.changes_tx.clone());
+            spawn(rc, session, id, async move {
+                let li = st.accounts.register(&name, &password, in_use).await?;
+                let player = st.sessions.set_player(&sid, li.player.clone());
+                let _ = tx.try_send(Change {
+                    player,
+                    token: Some(li.token.clone()),
+                });
+                Ok(ServerMsg::Registered(li))
+            });
+        }
+        ClientMsg::Login { name, password } => {
+            if let Err(wait) = rc.attempts.take(Instant::now()) {
+                return refuse(session, id, too_many(wait));
+            }
+            let (st, sid, tx) = (state.clone(), session.id.clone(), rc.changes_tx.clone());
+            let queued_as = session.clone();
+            spawn(rc, session, id, async move {
+                let li = st.accounts.login(&name, &password).await?;
+                let _ = st.matchmaker.try_send(MatchCmd::Unqueue {
+                    session: queued_as,
+                    id: None,
+                    reply: false,
+                });
+                let player = st.sessions.set_player(&sid, li.player.clone());
+                let _ = tx.try_send(Change {
+                    player,
+                    token: Some(li.token.clone()),
+                });
+                Ok(ServerMsg::LoggedIn(li))
+            });
+        }
+        ClientMsg::Logout => {
+            if session.player.guest {
+                return refuse(
+                    session,
+                    id,
+                    ErrorBody::new(ErrorCode::LoginRequired, "you are not logged in"),
+                );
+            }
+            let token = rc.token.clone();
+            let (st, tx, s) = (state.clone(), rc.changes_tx.clone(), session.clone());
+            spawn(rc, session, id, async move {
+                if let Some(t) = &token {
+                    st.accounts.logout(t).await?;
+                }
+                let _ = st.matchmaker.try_send(MatchCmd::Unqueue {
+                    session: s.clone(),
+                    id: None,
+                    reply: false,
+                });
+                let guest = Player {
+                    name: format!("guest-{}", s.outbox.conn),
+                    guest: true,
+                };
+                let player = st.sessions.set_player(&s.id, guest);
+                let _ = tx.try_send(Change {
+                    player: player.clone(),
+                    token: None,
+                });
+                Ok(ServerMsg::LoggedOut { player })
+            });
+        }
+        ClientMsg::Queue { config } => {
+            if session.player.guest {
+                return refuse(
+                    session,
+                    id,
+                    ErrorBody::new(
+                        ErrorCode::LoginRequired,
+                        "the rated queue is for accounts: log in first",
+                    ),
+                );
+            }
+            if let Err(e) = config.validate() {
+                return refuse(
+                    session,
+                    id,
+                    ErrorBody::new(ErrorCode::InvalidConfig, e.to_string()),
+                );
+            }
+            let (st, s) = (state.clone(), session.clone());
+            let Ok(permit) = rc.in_flight.clone().try_acquire_owned() else {
+                return refuse(session, id, ErrorBody::rate_limited(100));
+            };
+            tokio::spawn(async move {
+                let family = RatingFamily::of(config.rule_set);
+                let rating = match read(
+                    &st,
+                    st.accounts.store().rating(&s.player.name, family.as_str()),
+                )
+                .await
+                {
+                    Ok(r) => r.map_or(crate::ratings::START.0, |r| r.rating),
+                    Err(body) => return refuse(&s, id, body),
+                };
+                let waiter = Waiter {
+                    session: s.clone(),
+                    account: s.player.name.clone(),
+                    rating,
+                    since: Instant::now(),
+                };
+                if !st
+                    .matchmaker
+                    .try_send(MatchCmd::Queue { waiter, config, id })
+                {
+                    refuse(
+                        &s,
+                        id,
+                        ErrorBody::new(ErrorCode::Unavailable, "the matchmaker is busy; try again"),
+                    );
+                }
+                drop(permit);
+            });
+        }
+        ClientMsg::Unqueue => {
+            let cmd = MatchCmd::Unqueue {
+                session: session.clone(),
+                id,
+                reply: true,
+            };
+            if !state.matchmaker.try_send(cmd) {
+                refuse(
+                    session,
+                    id,
+                    ErrorBody::new(ErrorCode::Unavailable, "the matchmaker is busy; try again"),
+                );
+            }
+        }
+        ClientMsg::Leaderboard { family } => {
+            let st = state.clone();
+            spawn(rc, session, id, async move {
+                let store = st.accounts.store();
+                let board = read(
+                    &st,
+                    crate::records::leaderboard(store.as_ref(), family, unix_ms()),
+                )
+                .await?;
+                Ok(ServerMsg::Leaderboard(board))
+            });
+        }
+        ClientMsg::Profile { player } => {
+            let st = state.clone();
+            spawn(rc, session, id, async move {
+                let store = st.accounts.store();
+                match read(
+                    &st,
+                    crate::records::profile(store.as_ref(), &player, unix_ms()),
+                )
+                .await?
+                {
+                    Some(p) => Ok(ServerMsg::Profile(Box::new(p))),
+                    None => Err(ErrorBody::new(
+                        ErrorCode::NotFound,
+                        format!("no account {player}"),
+                    )),
+                }
+            });
+        }
+        ClientMsg::History { player, before } => {
+            let st = state.clone();
+            spawn(rc, session, id, async move {
+                let store = st.accounts.store();
+                let (games, more) = read(
+                    &st,
+                    crate::records::history(store.as_ref(), &player, before),
+                )
+                .await?;
+                Ok(ServerMsg::History {
+                    player,
+                    games,
+                    more,
+                })
+            });
+        }
+        ClientMsg::GameRecord { game, format } => {
+            let st = state.clone();
+            spawn(rc, session, id, async move {
+                let store = st.accounts.store();
+                let wait = st.accounts.settings().store_wait;
+                match tokio::time::timeout(
+                    wait,
+                    crate::records::export(store.as_ref(), &game, format),
+                )
+                .await
+                {
+                    Ok(r) => r.map(ServerMsg::GameRecord),
+                    Err(_) => Err(ErrorBody::new(
+                        ErrorCode::Unavailable,
+                        "the store did not answer in time; try again",
+                    )),
+                }
+            });
+        }
+        other => refuse(
+            session,
+            id,
+            ErrorBody::new(
+                ErrorCode::Internal,
+                format!("{} is not an account request", other.type_name()),
+            ),
+        ),
+    }
+}
