@@ -11,7 +11,11 @@
 //! Output (standard output, flushed per line):
 //!
 //! ```text
-//! room: 5yemhr9vx07jb          (with --create, as soon as the room exists)
+//! room: 5yemhr9vx07jb          (with --create, as soon as the room exists;
+//!                               again with a new id if the connection
+//!                               dropped while waiting)
+//! queued: renju free 5+3 claim  (with --queue)
+//! matched with alice at table 0rgcyfb9b6qv0
 //! table 0rgcyfb9b6qv0: bot plays the second seat against alice
 //! 1. black H8 (alice)
 //! 2. white I9 (bot)
@@ -23,28 +27,37 @@
 
 use std::io::Write;
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use anyhow::{Result, bail};
+use anyhow::{Result, anyhow, bail};
 use clap::ArgGroup;
 use tengen_client::bot::{Situation, decide};
-use tengen_protocol::{ClientMsg, RequestId, ServerMsg};
+use tengen_client::view::{TableView, ViewError};
+use tengen_client::{Delivery, Session};
+use tengen_protocol::{ClientMsg, ErrorCode, RequestId, ServerMsg};
 use tengen_rules::game::Action;
 
 use crate::describe;
 use crate::net::{self, ServerArgs};
 use crate::spec::RoomSpec;
+use crate::wait::{Ask, News, Waiter};
 
 /// Play a game by itself with the client library's bot.
 #[derive(clap::Args)]
-#[command(group(ArgGroup::new("mode").required(true).args(["join", "create"])))]
+#[command(group(ArgGroup::new("mode").required(true).args(["join", "create", "queue"])))]
 #[command(long_about = "\
 Play a whole game by itself with the client library's quick bot, printing a
 line per move and the result, then exit 0.
 
 --join ROOM takes the free seat of a room; --create opens one (with the same
 room options as `tengen create`), prints `room: ID` and waits for an
-opponent.
+opponent; --queue waits in the rated queue for a game of --rules and --time
+(and the other room options), which needs an account: the bot plays as the
+saved login (`tengen login`; TENGEN_CONFIG_DIR keeps a second account's
+login apart from yours).
+
+The bot survives a dropped connection, and a server restart: it reconnects
+by itself, resumes its session and plays on (notes on standard error).
 
 Example (two terminals):
     tengen bot --create --time 5+3      # prints room: ID
@@ -59,6 +72,9 @@ pub struct BotArgs {
     /// Create a room (options below) and wait for an opponent.
     #[arg(long)]
     pub create: bool,
+    /// Wait in the rated queue for a game of the room options below.
+    #[arg(long)]
+    pub queue: bool,
     #[command(flatten)]
     pub room: RoomSpec,
     /// Varies the bot's choices between equally good moves.
@@ -73,17 +89,38 @@ pub struct BotArgs {
 const MAX_REFUSALS: u32 = 3;
 
 pub async fn run(args: &BotArgs) -> Result<ExitCode> {
+    let ask = match &args.join {
+        Some(room) => Ask::Join(net::room_id(room)?),
+        None if args.queue => Ask::Queue(args.room.config()?),
+        None => Ask::Create(args.room.request()?),
+    };
     let mut server = args.server.clone();
     server.name.get_or_insert_with(|| "bot".into());
-    let mut conn = server.connect().await?;
-    let mut view = match &args.join {
-        Some(room) => net::join_room(&mut conn, room).await?,
-        None => {
-            let room = net::create_room(&mut conn, args.room.request()?).await?;
-            say(format!("room: {room}"))?;
-            net::game_start(&mut conn).await?
+    let (mut session, _) = server.session_hello().await?;
+    let (mut waiter, news) = Waiter::start(&mut session, ask).await?;
+    let mut news = news;
+    let view = loop {
+        if let Some(n) = news.take() {
+            match n {
+                News::Room(room) => say(format!("room: {room}"))?,
+                News::Queued => say(format!("queued: {}", describe::config(&args.room.config()?)))?,
+                News::Matched { opponent, table } => {
+                    say(format!("matched with {} at table {table}", opponent.name))?
+                }
+                News::Lost => eprintln!("connection lost: reconnecting"),
+                News::Back => eprintln!("reconnected"),
+            }
         }
+        if let Some(view) = waiter.started.take() {
+            break view;
+        }
+        news = waiter.step(&mut session).await?;
     };
+    play(args, session, view).await
+}
+
+/// Plays the game at `view`'s table to its end.
+async fn play(args: &BotArgs, mut session: Session, mut view: TableView) -> Result<ExitCode> {
     let me = view.seat().expect("a player's view");
     say(format!(
         "table {}: {} plays the {me} seat against {}",
@@ -93,9 +130,14 @@ pub async fn run(args: &BotArgs) -> Result<ExitCode> {
     ))?;
     let mut pending: Option<RequestId> = None;
     let mut acted_at: Option<u64> = None;
+    // Between a lost connection and the table followed again: the view may
+    // be behind, so nothing is decided.
+    let mut syncing = false;
     let mut refusals = 0;
+    let mut backoff = Duration::ZERO;
     while !view.is_over() {
-        if pending.is_none() && view.my_turn() && acted_at != Some(view.seq()) {
+        let can_act = !syncing && view.paused().is_none() && session.is_connected();
+        if can_act && pending.is_none() && view.my_turn() && acted_at != Some(view.seq()) {
             let prompt = view.prompt().expect("my turn").clone();
             let action = if refusals >= MAX_REFUSALS {
                 Action::Resign
@@ -107,22 +149,63 @@ pub async fn run(args: &BotArgs) -> Result<ExitCode> {
                     args.seed ^ view.seq() ^ (u64::from(refusals) << 32),
                 )
             };
-            if args.think_ms > 0 {
-                tokio::time::sleep(Duration::from_millis(args.think_ms)).await;
+            let wait = Duration::from_millis(args.think_ms) + std::mem::take(&mut backoff);
+            if !wait.is_zero() {
+                tokio::time::sleep(wait).await;
             }
             acted_at = Some(view.seq());
-            pending = Some(
-                conn.send(ClientMsg::Act {
-                    table: view.table().clone(),
-                    action,
-                })
-                .await?,
-            );
+            let act = ClientMsg::Act {
+                table: view.table().clone(),
+                action,
+            };
+            match session.send(act).await {
+                Ok(id) => pending = Some(id),
+                // Dropped: the session says so next, then resyncs.
+                Err(e) => eprintln!("{}", net::session_error(&e)),
+            }
         }
-        let frame = net::next(&mut conn).await?;
+        let d = session
+            .next()
+            .await
+            .map_err(|e| anyhow!(net::session_error(&e)))?;
+        let frame = match d {
+            Delivery::Frame(f) => f,
+            Delivery::Lost { reason } => {
+                eprintln!("connection lost ({reason}): reconnecting");
+                pending = None;
+                syncing = true;
+                continue;
+            }
+            Delivery::Reconnected { resumed } => {
+                if resumed {
+                    eprintln!("reconnected");
+                } else {
+                    eprintln!("reconnected, but the server had forgotten the session: watching");
+                }
+                continue;
+            }
+            Delivery::Rewatched { table, .. } => {
+                if &table == view.table() {
+                    syncing = false;
+                    // Up to date now: if it is still our turn at the same
+                    // seq, the action sent before the drop never landed.
+                    acted_at = None;
+                }
+                continue;
+            }
+            Delivery::TableLost { table, error } if &table == view.table() => {
+                bail!("the table is gone: {}", error.message)
+            }
+            Delivery::TableLost { .. } => continue,
+        };
         if frame.id.is_some() && frame.id == pending {
             pending = None;
             match &frame.msg {
+                ServerMsg::Error(e) if e.code == ErrorCode::Unavailable => {
+                    eprintln!("refused: {} (retrying)", e.message);
+                    acted_at = None;
+                    backoff = Duration::from_millis(500);
+                }
                 ServerMsg::Error(e) => {
                     refusals += 1;
                     eprintln!("refused: {}", e.message);
@@ -131,8 +214,21 @@ pub async fn run(args: &BotArgs) -> Result<ExitCode> {
                 _ => refusals = 0,
             }
         }
+        if let ServerMsg::TablePaused { paused, .. } = &frame.msg {
+            match paused {
+                Some(p) => eprintln!("clocks stopped: {}", describe::pause(*p)),
+                None => acted_at = None,
+            }
+        }
         let seq = view.seq();
-        net::absorb(&mut conn, &mut view, &frame.msg).await?;
+        match view.handle(&frame.msg, Instant::now()) {
+            Ok(_) => {}
+            Err(ViewError::Gap { .. } | ViewError::Inconsistent { .. }) => {
+                let table = view.table().clone();
+                let _ = session.send(ClientMsg::Snapshot { table }).await;
+            }
+            Err(e) => return Err(e.into()),
+        }
         if view.seq() == seq + 1 {
             if let Some(line) = view
                 .last_event()
@@ -148,7 +244,7 @@ pub async fn run(args: &BotArgs) -> Result<ExitCode> {
         Some(r) => say(format!("result: {}", r.describe()))?,
         None => bail!("the game ended without a result"),
     }
-    let _ = conn.close().await;
+    let _ = session.close().await;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -46,30 +46,41 @@ pub struct LobbyArgs {
 }
 
 pub async fn run(args: &LobbyArgs) -> Result<ExitCode> {
-    let (mut conn, welcome) = args.server.hello().await?;
+    let mut h = args.server.hello().await?;
+    let conn = &mut h.conn;
     let tty = std::io::stdout().is_terminal();
     if args.once || !tty {
-        return plain(&mut conn, args.once).await;
+        return plain(conn, args.once).await;
     }
     let mut rooms = match conn.request(ClientMsg::LobbySubscribe).await? {
         ServerMsg::Rooms { rooms, .. } => rooms,
         other => bail!("unexpected reply {}", other.type_name()),
     };
     let mut screen = Screen::open();
-    let choice = browse(&mut screen, &mut conn, &mut rooms).await?;
+    let choice = browse(&mut screen, conn, &mut rooms).await?;
     let view = match choice {
         None => return Ok(ExitCode::SUCCESS),
         Some(room) => {
             let _ = conn.send(ClientMsg::LobbyUnsubscribe).await;
             match (&room.status, &room.table) {
-                (RoomStatus::Waiting, _) => net::join_room(&mut conn, room.room.as_str()).await?,
-                (_, Some(table)) => net::watch(&mut conn, table).await?,
+                (RoomStatus::Waiting, _) => net::join_room(conn, room.room.as_str()).await?,
+                (_, Some(table)) => net::watch(conn, table).await?,
                 _ => return Ok(ExitCode::SUCCESS),
             }
         }
     };
-    let session = args.server.session(conn, &welcome, &view);
-    let result = play::app::run(&mut screen.terminal, session, view).await?;
+    let keep = view.seat().map(|_| args.server.server.clone());
+    let session = args.server.session(h, &view);
+    let mut keys = EventStream::new();
+    let result = play::app::run(
+        &mut screen.terminal,
+        &mut keys,
+        session,
+        view,
+        play::app::Keeper::new(keep),
+        &mut |_| {},
+    )
+    .await?;
     drop(screen);
     if let Some(r) = result {
         println!("result: {}", r.describe());

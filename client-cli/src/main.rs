@@ -2,34 +2,46 @@
 //!
 //! This file only parses the command line and dispatches; each subcommand
 //! lives in its own module and returns the process exit status it wants.
-//! Offline: `analyze`, `replay`. Against a server: `lobby`, `create`,
-//! `join`, `play`, `watch`, `bot`. Not on this server yet: `register`,
-//! `login`, `logout`, `queue` (accounts and the ranked queue, issue 8) and
-//! `record` (stored games, issue 7) say so and exit with status 2.
+//! Offline: `analyze`, `replay`. Against a server: `register`, `login`,
+//! `logout`, `lobby`, `create`, `join`, `queue`, `play`, `watch`, `bot`,
+//! `leaderboard`, `profile`, `history`, `record`.
+//!
+//! Exit status: 0 when the command did what it was asked (a game played to
+//! its end or left, a queue or room withdrawn on request); 1 on an error,
+//! said in one line on standard error (a refusal of the server in words,
+//! a connection that could not be made); 2 for a command line that cannot
+//! be read (and for `analyze`/`replay` input that cannot, as they say).
 
 use std::io;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod account;
 mod analyze;
 mod bot;
+mod config;
 mod describe;
 mod games;
 mod lobby;
 mod net;
 mod play;
+mod queue;
 mod replay;
 mod spec;
+mod stats;
 #[cfg(test)]
 mod testkit;
+mod wait;
 
 /// The Tengen terminal client (gomoku and renju).
 ///
 /// Against a server (`--server URL`, or TENGEN_SERVER; default
-/// ws://127.0.0.1:8415/ws): lobby, create, join, play, watch, bot.
-/// Offline: analyze, replay. Not available on this server yet: register,
-/// login, logout, queue (accounts, issue 8), record (stored games, issue 7).
+/// ws://127.0.0.1:8415/ws): register, login, logout, lobby, create, join,
+/// queue, play, watch, bot, leaderboard, profile, history, record.
+/// Offline: analyze, replay. Once logged in, every command that connects
+/// is your account (the token is kept in ~/.config/tengen, or
+/// $XDG_CONFIG_HOME/tengen, or $TENGEN_CONFIG_DIR).
 #[derive(Parser)]
 #[command(name = "tengen", version)]
 struct Cli {
@@ -39,37 +51,36 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Create an account and log in to it.
+    Register(account::RegisterArgs),
+    /// Log in to your account (the token is kept for later commands).
+    Login(account::LoginArgs),
+    /// Log out (revoke and forget the login token).
+    Logout(account::LogoutArgs),
     /// Rooms and live games, refreshed live.
     Lobby(lobby::LobbyArgs),
     /// Create a room, wait for an opponent, and play.
     Create(games::CreateArgs),
     /// Join a waiting room and play.
     Join(games::JoinArgs),
-    /// The interactive board (`play ROOM` joins ROOM).
+    /// Wait in the rated queue (RULESET TIMECONTROL), then play.
+    Queue(queue::QueueArgs),
+    /// The interactive board: take your game up again (`play ROOM` joins ROOM).
     Play(games::PlayArgs),
     /// Watch a live game (without TABLE: the most watched one).
     Watch(games::WatchArgs),
     /// Play a game by itself with the quick bot.
     Bot(bot::BotArgs),
+    /// A rule family's leaderboard.
+    Leaderboard(stats::LeaderboardArgs),
+    /// A player's ratings.
+    Profile(stats::ProfileArgs),
+    /// A player's finished games.
+    History(stats::HistoryArgs),
+    /// Save a finished game's record (json, renju notation, psq).
+    Record(stats::RecordArgs),
     Analyze(analyze::Args),
     Replay(replay::Args),
-    /// Not available on this server yet (accounts arrive with issue 8).
-    Register(Unavailable),
-    /// Not available on this server yet (accounts arrive with issue 8).
-    Login(Unavailable),
-    /// Not available on this server yet (accounts arrive with issue 8).
-    Logout(Unavailable),
-    /// Not available on this server yet (the ranked queue arrives with issue 8).
-    Queue(Unavailable),
-    /// Not available on this server yet (stored games arrive with issue 7).
-    Record(Unavailable),
-}
-
-/// A command of a later issue: takes any arguments, does nothing.
-#[derive(clap::Args)]
-struct Unavailable {
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
-    rest: Vec<String>,
 }
 
 fn main() -> ExitCode {
@@ -77,11 +88,6 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Analyze(args) => analyze::run(&args),
         Command::Replay(args) => replay::run(&args),
-        Command::Register(_) | Command::Login(_) | Command::Logout(_) => {
-            unavailable("accounts arrive with issue 8")
-        }
-        Command::Queue(_) => unavailable("the ranked queue arrives with issue 8"),
-        Command::Record(_) => unavailable("stored games arrive with issue 7"),
         online => online_command(online),
     };
     match result {
@@ -100,12 +106,6 @@ fn main() -> ExitCode {
     }
 }
 
-fn unavailable(why: &str) -> anyhow::Result<ExitCode> {
-    let name = std::env::args().nth(1).unwrap_or_default();
-    eprintln!("tengen: `{name}` is not available on this server yet ({why})");
-    Ok(ExitCode::from(2))
-}
-
 /// The commands that talk to a server, on a single-threaded runtime (one
 /// connection, one task).
 fn online_command(command: Command) -> anyhow::Result<ExitCode> {
@@ -120,6 +120,14 @@ fn online_command(command: Command) -> anyhow::Result<ExitCode> {
             Command::Play(a) => games::play(&a).await,
             Command::Watch(a) => games::watch(&a).await,
             Command::Bot(a) => bot::run(&a).await,
+            Command::Register(a) => account::register(&a).await,
+            Command::Login(a) => account::login(&a).await,
+            Command::Logout(a) => account::logout(&a).await,
+            Command::Queue(a) => queue::run(&a).await,
+            Command::Leaderboard(a) => stats::leaderboard(&a).await,
+            Command::Profile(a) => stats::profile(&a).await,
+            Command::History(a) => stats::history(&a).await,
+            Command::Record(a) => stats::record(&a).await,
             _ => unreachable!("offline commands are dispatched in main"),
         }
     })

@@ -1,19 +1,24 @@
-//! Talking to the server: which server and name (`--server`, `--name`),
-//! the connection, and the few exchanges every command shares (create or
-//! join a room and wait for the game, watch a table, keep a table's view
-//! up to date).
+//! Talking to the server: which server and who we are there (`--server`,
+//! `--name`, and the saved login, sent as `hello.token`), the connection
+//! and the session made of it, refusals in words, and the few exchanges
+//! the lobby and `watch` share (join a room, watch a table).
 //!
-//! Why a thin layer over `tengen_client::Connection`: the connection reads
-//! replies and pushes in order and gives up on a read after its timeout;
-//! a player may think for minutes, so here a quiet read is simply "nothing
-//! yet", and a table view that misses events asks for a snapshot.
+//! Why the saved login is read here: every command that connects goes
+//! through [`ServerArgs::hello`], so a player who logged in is their
+//! account everywhere, and a token the server no longer accepts is dealt
+//! with in one place (deleted, said so, and the command goes on as a
+//! guest).
 
 use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
-use tengen_client::view::{TableView, ViewError};
-use tengen_client::{ClientError, Connection, Session};
-use tengen_protocol::{ClientMsg, Encoding, RoomId, ServerFrame, ServerMsg, TableId, Welcome};
+use tengen_client::view::TableView;
+use tengen_client::{ClientError, Connection, Identity, Session, SessionError};
+use tengen_protocol::{
+    ClientMsg, Encoding, ErrorBody, ErrorCode, RoomId, ServerFrame, ServerMsg, TableId, Welcome,
+};
+
+use crate::config;
 
 /// The default server address.
 pub const DEFAULT_SERVER: &str = "ws://127.0.0.1:8415/ws";
@@ -24,30 +29,141 @@ pub struct ServerArgs {
     /// The server's WebSocket URL.
     #[arg(long, env = "TENGEN_SERVER", default_value = DEFAULT_SERVER)]
     pub server: String,
-    /// Your guest name (the server may add to it to keep names unique).
+    /// Your guest name (the server may add to it to keep names unique;
+    /// ignored when you are logged in: you are your account).
     #[arg(long, env = "TENGEN_NAME")]
     pub name: Option<String>,
 }
 
+/// An open connection, its `welcome`, and who it said it was (so a session
+/// made of it says the same when it reconnects).
+pub struct Hello {
+    pub conn: Connection,
+    pub welcome: Welcome,
+    pub who: Identity,
+}
+
 impl ServerArgs {
-    pub async fn connect(&self) -> Result<Connection> {
-        Ok(self.hello().await?.0)
+    /// Connects and says hello: as the account of the saved login for this
+    /// server (`tengen login`), else as a guest named `--name`. A saved
+    /// login the server no longer accepts (expired, revoked) is deleted,
+    /// said so on standard error, and the command goes on as a guest.
+    pub async fn hello(&self) -> Result<Hello> {
+        let login = config::login(&self.server)?;
+        let who = Identity {
+            name: self.name.clone(),
+            login: login.as_ref().map(|l| l.token.clone()),
+        };
+        match self.connect_as(&who, None).await {
+            Err(ClientError::Refused(e)) if stale_login(&e) => {
+                let name = login.map(|l| l.name).unwrap_or_default();
+                config::forget_login(&self.server)?;
+                eprintln!(
+                    "tengen: {}; forgot it. Log in again: tengen login {name} \
+                     (going on as a guest)",
+                    stale_login_text(&e, &name, &self.server)
+                );
+                let who = Identity::guest(self.name.as_deref());
+                let (conn, welcome) = self.connected(self.connect_as(&who, None).await)?;
+                Ok(Hello { conn, welcome, who })
+            }
+            other => {
+                let (conn, welcome) = self.connected(other)?;
+                Ok(Hello { conn, welcome, who })
+            }
+        }
     }
 
-    /// Connects and returns the `welcome` too (its resume token lets the
-    /// board's session reconnect).
-    pub async fn hello(&self) -> Result<(Connection, Welcome)> {
-        Connection::connect(&self.server, Encoding::Json, self.name.as_deref())
-            .await
+    /// Connects as a guest, whatever login is saved (`register`, `login`).
+    pub async fn hello_guest(&self) -> Result<Hello> {
+        let who = Identity::guest(self.name.as_deref());
+        let (conn, welcome) = self.connected(self.connect_as(&who, None).await)?;
+        Ok(Hello { conn, welcome, who })
+    }
+
+    pub async fn connect_as(
+        &self,
+        who: &Identity,
+        resume: Option<&str>,
+    ) -> Result<(Connection, Welcome), ClientError> {
+        Connection::connect_as(&self.server, Encoding::Json, who, resume).await
+    }
+
+    fn connected(
+        &self,
+        r: Result<(Connection, Welcome), ClientError>,
+    ) -> Result<(Connection, Welcome)> {
+        r.map_err(|e| anyhow!(explain(&e)))
             .with_context(|| format!("cannot connect to {}", self.server))
     }
 
-    /// Turns a connection (whose `welcome` this is) into a session that
-    /// reconnects by itself, following `view`'s table from its `seq`.
-    pub fn session(&self, conn: Connection, welcome: &Welcome, view: &TableView) -> Session {
-        let mut s = Session::adopt(conn, welcome, &self.server, self.name.as_deref());
+    /// Connects and turns the connection into a session that reconnects by
+    /// itself.
+    pub async fn session_hello(&self) -> Result<(Session, Welcome)> {
+        let h = self.hello().await?;
+        let welcome = h.welcome.clone();
+        Ok((self.adopt(h), welcome))
+    }
+
+    /// A session (reconnecting by itself) of an open connection.
+    pub fn adopt(&self, h: Hello) -> Session {
+        let mut s = Session::adopt(h.conn, &h.welcome, &self.server, h.who.name.as_deref());
+        s.set_login(h.who.login);
+        s
+    }
+
+    /// A session of `h`, following `view`'s table from its `seq`.
+    pub fn session(&self, h: Hello, view: &TableView) -> Session {
+        let mut s = self.adopt(h);
         s.follow(view.table().clone(), view.seq());
         s
+    }
+}
+
+/// Whether a `hello` refusal is about the login token.
+pub fn stale_login(e: &ErrorBody) -> bool {
+    matches!(e.code, ErrorCode::TokenExpired | ErrorCode::BadCredentials)
+}
+
+fn stale_login_text(e: &ErrorBody, name: &str, server: &str) -> String {
+    if e.code == ErrorCode::TokenExpired {
+        format!("your login as {name} on {server} has expired")
+    } else {
+        format!("your login as {name} on {server} is no longer valid (logged out elsewhere?)")
+    }
+}
+
+/// A refusal or failure in words a player can act on.
+pub fn explain(e: &ClientError) -> String {
+    match e {
+        ClientError::Refused(body) => refusal(body),
+        other => other.to_string(),
+    }
+}
+
+/// A server refusal in words (the server's own message, with what to do
+/// where that helps).
+pub fn refusal(e: &ErrorBody) -> String {
+    match e.code {
+        ErrorCode::BadCredentials => "wrong name or password".into(),
+        ErrorCode::LoginRequired => format!(
+            "{}: `tengen login NAME` (or `tengen register NAME`) first",
+            e.message
+        ),
+        ErrorCode::RateLimited => match e.retry_after_ms {
+            Some(ms) => format!("too many attempts: try again in {} s", ms.div_ceil(1000)),
+            None => "too many attempts: try again later".into(),
+        },
+        ErrorCode::Unavailable => format!("{} (try again)", e.message),
+        _ => e.message.clone(),
+    }
+}
+
+/// A session error in words.
+pub fn session_error(e: &SessionError) -> String {
+    match e {
+        SessionError::Client(c) => explain(c),
+        other => other.to_string(),
     }
 }
 
@@ -62,22 +178,14 @@ pub async fn next(conn: &mut Connection) -> Result<ServerFrame, ClientError> {
     }
 }
 
-/// Creates a room; returns its id.
-pub async fn create_room(conn: &mut Connection, request: ClientMsg) -> Result<RoomId> {
-    match conn.request(request).await? {
-        ServerMsg::RoomCreated { room, .. } => Ok(room),
-        other => bail!("unexpected reply {}", other.type_name()),
-    }
-}
 
 /// Joins `room`; the game starts at once.
 pub async fn join_room(conn: &mut Connection, room: &str) -> Result<TableView> {
-    let room: RoomId = room
-        .parse()
-        .map_err(|e| anyhow!("'{room}' is not a room id: {e}"))?;
+    let room = room_id(room)?;
     match conn
         .request(ClientMsg::JoinRoom { room: room.clone() })
         .await
+        .map_err(|e| anyhow!(explain(&e)))
         .with_context(|| format!("cannot join room {room}"))?
     {
         ServerMsg::Joined { .. } => {}
@@ -118,21 +226,10 @@ pub async fn watch(conn: &mut Connection, table: &TableId) -> Result<TableView> 
     }
 }
 
-/// Feeds `msg` to `view`; on a gap or an inconsistency asks for a fresh
-/// snapshot (sent without waiting: it arrives as a `table_snapshot` that
-/// the view takes as a reset). Returns whether the view changed.
-pub async fn absorb(conn: &mut Connection, view: &mut TableView, msg: &ServerMsg) -> Result<bool> {
-    match view.handle(msg, Instant::now()) {
-        Ok(u) => Ok(!matches!(u, tengen_client::view::Update::Ignored)),
-        Err(ViewError::Gap { .. } | ViewError::Inconsistent { .. }) => {
-            conn.send(ClientMsg::Snapshot {
-                table: view.table().clone(),
-            })
-            .await?;
-            Ok(false)
-        }
-        Err(e) => Err(e.into()),
-    }
+/// Parses a room id given on the command line.
+pub fn room_id(s: &str) -> Result<RoomId> {
+    s.parse()
+        .map_err(|e| anyhow!("'{s}' is not a room id: {e}"))
 }
 
 /// Parses a table id given on the command line.

@@ -53,32 +53,93 @@ pub struct RoomSpec {
     /// Table chat off for this room's games.
     #[arg(long = "no-chat")]
     pub no_chat: bool,
+    /// A rated game (both players must be logged in: `tengen login`).
+    #[arg(long)]
+    pub rated: bool,
+}
+
+/// The game asked for in the rated queue: `RULESET TIMECONTROL` and the
+/// options of a room that make a game (players wait per configuration).
+#[derive(clap::Args, Clone, Debug)]
+pub struct QueueSpec {
+    /// Rule set: renju, gomoku or freestyle.
+    pub rules: RuleSet,
+    /// Time control, as `tengen create --time` reads it (`5+3`, `10`,
+    /// `10+3x30s`, `unlimited`).
+    #[arg(value_parser = parse_time)]
+    pub time: TimeControl,
+    /// Opening rule (default: the rule set's own).
+    #[arg(long)]
+    pub opening: Option<Opening>,
+    /// Renju only: claim, lose or block (default claim).
+    #[arg(long, value_parser = parse_forbidden)]
+    pub forbidden: Option<ForbiddenHandling>,
+    /// Board size: 15, or 19 for freestyle.
+    #[arg(long, default_value_t = 15)]
+    pub size: u8,
+}
+
+impl QueueSpec {
+    /// The validated configuration (the same as `tengen create` would make
+    /// of the same options, so both kinds of players meet in one queue).
+    pub fn config(&self) -> Result<GameConfig> {
+        build(
+            self.rules,
+            self.size,
+            self.time,
+            DrawPolicy::default(),
+            self.opening,
+            self.forbidden,
+        )
+        .context("no such game to queue for")
+    }
+}
+
+/// A configuration from its parts, validated.
+fn build(
+    rules: RuleSet,
+    size: u8,
+    time: TimeControl,
+    draw: DrawPolicy,
+    opening: Option<Opening>,
+    forbidden: Option<ForbiddenHandling>,
+) -> Result<GameConfig> {
+    let mut c = GameConfig::new(rules)
+        .with_size(size)
+        .with_time(time)
+        .with_draw(draw);
+    if let Some(o) = opening {
+        c = c.with_opening(o);
+    }
+    if let Some(h) = forbidden {
+        c = c.with_forbidden(h);
+    }
+    c.validate()?;
+    Ok(c)
 }
 
 impl RoomSpec {
     /// The validated configuration.
     pub fn config(&self) -> Result<GameConfig> {
-        let mut c = GameConfig::new(self.rules)
-            .with_size(self.size)
-            .with_time(self.time)
-            .with_draw(DrawPolicy {
-                max_offers: self.draw_offers,
-                answer_ms: self.draw_answer.map(|s| Millis::from(s) * 1000),
-            });
-        if let Some(o) = self.opening {
-            c = c.with_opening(o);
-        }
-        if let Some(h) = self.forbidden {
-            c = c.with_forbidden(h);
-        }
-        c.validate().context("this room cannot be created")?;
-        Ok(c)
+        let draw = DrawPolicy {
+            max_offers: self.draw_offers,
+            answer_ms: self.draw_answer.map(|s| Millis::from(s) * 1000),
+        };
+        build(
+            self.rules,
+            self.size,
+            self.time,
+            draw,
+            self.opening,
+            self.forbidden,
+        )
+        .context("this room cannot be created")
     }
 
     /// The `create_room` request.
     pub fn request(&self) -> Result<ClientMsg> {
         Ok(ClientMsg::CreateRoom {
-            rated: false,
+            rated: self.rated,
             config: self.config()?,
             public: !self.private,
             name: self.room_name.clone(),

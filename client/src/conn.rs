@@ -36,6 +36,26 @@ pub enum ClientError {
     Unexpected(String),
 }
 
+/// Who a connection says it is in `hello`: a guest name (which the server
+/// may change, and ignores for an account) and a login token
+/// (`hello.token`, from `registered` or `logged_in`) that makes the
+/// session an account's.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Identity {
+    pub name: Option<String>,
+    pub login: Option<String>,
+}
+
+impl Identity {
+    /// A guest asking for `name`.
+    pub fn guest(name: Option<&str>) -> Identity {
+        Identity {
+            name: name.map(str::to_string),
+            login: None,
+        }
+    }
+}
+
 /// The read buffer our sockets use (tungstenite's default is 128 KiB).
 const READ_BUFFER: usize = 8 * 1024;
 
@@ -82,14 +102,27 @@ impl Connection {
         name: Option<&str>,
         resume: Option<&str>,
     ) -> Result<(Connection, Welcome), ClientError> {
+        Connection::connect_as(url, encoding, &Identity::guest(name), resume).await
+    }
+
+    /// Opens a connection and says hello as `who`, resuming the session of
+    /// `resume` if the server still has it (a resumable session wins over
+    /// `who.login`). A login token the server does not accept is refused
+    /// ([`ClientError::Refused`] with `token_expired` or `bad_credentials`).
+    pub async fn connect_as(
+        url: &str,
+        encoding: Encoding,
+        who: &Identity,
+        resume: Option<&str>,
+    ) -> Result<(Connection, Welcome), ClientError> {
         let mut c = Connection::open(url, encoding).await?;
         let reply = c
             .request(ClientMsg::Hello(Hello {
                 version: PROTOCOL_VERSION,
                 client: Some(format!("tengen-client/{}", env!("CARGO_PKG_VERSION"))),
-                name: name.map(str::to_string),
+                name: who.name.clone(),
                 resume: resume.map(str::to_string),
-                token: None,
+                token: who.login.clone(),
             }))
             .await?;
         match reply {
@@ -109,10 +142,22 @@ impl Connection {
         token: &str,
         give_up_after: Duration,
     ) -> Result<(Connection, Welcome), ClientError> {
+        Connection::reconnect_as(url, encoding, &Identity::guest(name), token, give_up_after).await
+    }
+
+    /// [`Connection::reconnect`] as `who` (with a login token, a session the
+    /// server no longer has is opened as the account again).
+    pub async fn reconnect_as(
+        url: &str,
+        encoding: Encoding,
+        who: &Identity,
+        token: &str,
+        give_up_after: Duration,
+    ) -> Result<(Connection, Welcome), ClientError> {
         let deadline = tokio::time::Instant::now() + give_up_after;
         let mut wait = Duration::from_millis(100);
         loop {
-            match Connection::connect_resuming(url, encoding, name, Some(token)).await {
+            match Connection::connect_as(url, encoding, who, Some(token)).await {
                 Ok(ok) => return Ok(ok),
                 Err(e @ ClientError::Refused(_)) => return Err(e),
                 Err(e) => {

@@ -12,5 +12,5 @@ pub mod conn;
 pub mod session;
 pub mod view;
 
-pub use conn::{ClientError, Connection};
+pub use conn::{ClientError, Connection, Identity};
 pub use session::{Delivery, Session, SessionError};

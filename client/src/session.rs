@@ -9,7 +9,9 @@
 //! `Session` is the thing a player actually cares about, which survives
 //! many sockets.
 //!
-//! What it remembers to do that: the URL, encoding and name; the latest
+//! What it remembers to do that: the URL, encoding and identity (guest
+//! name, login token: a session the server no longer has is opened as the
+//! account again); the latest
 //! `welcome.resume_token`; for each table it follows (any table whose
 //! `table_snapshot` or `table_event` it delivered) the last `seq`
 //! delivered; and whether the lobby was subscribed. After a drop it calls
@@ -67,7 +69,7 @@ use tengen_protocol::{
 };
 use tokio::time::Instant;
 
-use crate::conn::{ClientError, Connection};
+use crate::conn::{ClientError, Connection, Identity};
 
 /// Why a [`Session`] call failed.
 #[derive(Debug, thiserror::Error)]
@@ -185,12 +187,20 @@ fn reconnectable(code: u16) -> bool {
     }
 }
 
+/// Whether a `hello` refusal is about the login token.
+fn stale_login(e: &ErrorBody) -> bool {
+    matches!(
+        e.code,
+        tengen_protocol::ErrorCode::TokenExpired | tengen_protocol::ErrorCode::BadCredentials
+    )
+}
+
 /// A server session over as many connections as it takes.
 pub struct Session {
     link: Link,
     url: String,
     encoding: Encoding,
-    name: Option<String>,
+    who: Identity,
     token: Option<String>,
     welcome: Welcome,
     /// Followed tables and the last `seq` delivered of each.
@@ -217,8 +227,21 @@ impl Session {
         encoding: Encoding,
         name: Option<&str>,
     ) -> Result<(Session, Welcome), ClientError> {
-        let (conn, welcome) = Connection::connect(url, encoding, name).await?;
-        Ok((Session::adopt(conn, &welcome, url, name), welcome))
+        Session::connect_as(url, encoding, &Identity::guest(name)).await
+    }
+
+    /// Connects to `url` and says hello as `who` (a login token makes the
+    /// session an account's, on this connection and on any later one the
+    /// server could not resume).
+    pub async fn connect_as(
+        url: &str,
+        encoding: Encoding,
+        who: &Identity,
+    ) -> Result<(Session, Welcome), ClientError> {
+        let (conn, welcome) = Connection::connect_as(url, encoding, who, None).await?;
+        let mut session = Session::adopt(conn, &welcome, url, who.name.as_deref());
+        session.set_login(who.login.clone());
+        Ok((session, welcome))
     }
 
     /// Wraps a connection that has said hello (`welcome` is its answer),
@@ -229,7 +252,7 @@ impl Session {
             encoding: conn.encoding(),
             link: Link::Up(Box::new(conn)),
             url: url.to_string(),
-            name: name.map(str::to_string),
+            who: Identity::guest(name),
             token: welcome.resume_token.clone(),
             welcome: welcome.clone(),
             following: BTreeMap::new(),
@@ -243,6 +266,14 @@ impl Session {
             give_up_after: Duration::from_secs(60),
             read_timeout: Duration::from_secs(10),
         }
+    }
+
+    /// The login token to say hello with when the server cannot resume the
+    /// session (a resumable session wins over it). A token the server
+    /// refuses then (expired, revoked) is dropped and the session goes on
+    /// as a guest.
+    pub fn set_login(&mut self, login: Option<String>) {
+        self.who.login = login;
     }
 
     /// Follows `table`, of which everything up to `seq` has been seen
@@ -499,7 +530,7 @@ impl Session {
     /// `welcome.tables` not followed yet), and the lobby subscription.
     fn attempt(&self, budget: Duration) -> Option<Attempt> {
         let token = self.token.clone()?;
-        let (url, name, encoding) = (self.url.clone(), self.name.clone(), self.encoding);
+        let (url, who, encoding) = (self.url.clone(), self.who.clone(), self.encoding);
         let tables: Vec<(TableId, u64)> = self
             .following
             .iter()
@@ -509,7 +540,15 @@ impl Session {
         let mut next_id = self.next_id;
         Some(Box::pin(async move {
             let (mut conn, welcome) =
-                Connection::reconnect(&url, encoding, name.as_deref(), &token, budget).await?;
+                match Connection::reconnect_as(&url, encoding, &who, &token, budget).await {
+                    // A login token refused: the session was not resumable
+                    // anyway, so go on as a guest rather than not at all.
+                    Err(ClientError::Refused(e)) if who.login.is_some() && stale_login(&e) => {
+                        let guest = Identity::guest(who.name.as_deref());
+                        Connection::reconnect_as(&url, encoding, &guest, &token, budget).await?
+                    }
+                    other => other?,
+                };
             let mut plan: Vec<(TableId, Option<u64>)> =
                 tables.iter().map(|(t, s)| (t.clone(), Some(*s))).collect();
             for t in &welcome.tables {

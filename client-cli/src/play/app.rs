@@ -22,18 +22,30 @@
 //! A rematch: `rematch_started` names the new table, whose snapshot then
 //! replaces the view (the players are subscribed to it; a spectator asks
 //! with `watch`).
+//!
+//! While a player's game runs, the session's resume token is kept on disk
+//! ([`Keeper`]), so that a new `tengen play` can take the game up again if
+//! this process ends (quit, a closed terminal, a crash); it is forgotten
+//! when the game is over.
+//!
+//! The loop is generic over the ratatui backend and the stream of terminal
+//! events, and reports every drawn frame to `on_frame`: the real board
+//! runs on crossterm, and the tests run the very same loop on a
+//! `TestBackend` with keys they send, reading the screen as it changes.
 
+use std::io;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use crossterm::event::{Event, EventStream, KeyEventKind};
-use futures_util::StreamExt;
+use crossterm::event::{Event, KeyEventKind};
+use futures_util::{Stream, StreamExt};
+use ratatui::backend::Backend;
+use ratatui::buffer::Buffer;
 use tengen_client::view::{TableView, Update, ViewError};
 use tengen_client::{Delivery, Session};
-use tengen_protocol::{ClientMsg, ServerMsg};
+use tengen_protocol::{ClientMsg, ServerMsg, TableId};
 use tengen_rules::game::GameResult;
 
-use super::Terminal;
 use super::around::{Around, Link};
 use super::input::{Command, Local};
 use super::ui::{self, Extra};
@@ -43,6 +55,50 @@ const TICK: Duration = Duration::from_millis(100);
 /// How often an application ping keeps a quiet connection alive (the
 /// server closes one idle for a minute).
 const KEEPALIVE: Duration = Duration::from_secs(20);
+
+/// Keeps the resume token of a player's running game on disk for the
+/// server `server` (see `config::Game`), and forgets it once the game is
+/// over.
+pub struct Keeper {
+    server: Option<String>,
+    saved: Option<(String, TableId)>,
+}
+
+impl Keeper {
+    /// Keeps the game of the board for `server`; `None` keeps nothing.
+    pub fn new(server: Option<String>) -> Keeper {
+        Keeper {
+            server,
+            saved: None,
+        }
+    }
+
+    /// Brings the file in line with the board; an error in words.
+    fn sync(&mut self, session: &Session, view: &TableView) -> Result<(), String> {
+        let Some(server) = &self.server else {
+            return Ok(());
+        };
+        let want = match (session.token(), view.seat()) {
+            (Some(token), Some(_)) if !view.is_over() => {
+                Some((token.to_string(), view.table().clone()))
+            }
+            _ => None,
+        };
+        if want == self.saved {
+            return Ok(());
+        }
+        let r = match &want {
+            Some((token, table)) => crate::config::save_game(&crate::config::Game {
+                server: server.clone(),
+                resume_token: token.clone(),
+                table: table.to_string(),
+            }),
+            None => crate::config::forget_game(server).map(|_| ()),
+        };
+        self.saved = want;
+        r.map_err(|e| format!("{e:#}"))
+    }
+}
 
 /// The board's state: the table, what surrounds it, the local UI.
 struct Board {
@@ -126,27 +182,37 @@ impl Board {
 
 /// Runs the board until the player quits; returns the result if the game
 /// (the last one, after rematches) ended meanwhile.
-pub async fn run(
-    terminal: &mut Terminal,
+pub async fn run<B, K>(
+    terminal: &mut ratatui::Terminal<B>,
+    events: &mut K,
     mut session: Session,
     view: TableView,
-) -> Result<Option<GameResult>> {
+    mut keeper: Keeper,
+    on_frame: &mut dyn FnMut(&Buffer),
+) -> Result<Option<GameResult>>
+where
+    B: Backend,
+    K: Stream<Item = io::Result<Event>> + Unpin,
+{
     let mut b = Board {
         local: Local::new(view.board().size()),
         view,
         around: Around::default(),
         status: String::new(),
     };
-    let mut events = EventStream::new();
     let mut tick = tokio::time::interval(TICK);
     let mut keepalive = tokio::time::interval(KEEPALIVE);
     keepalive.tick().await;
     loop {
+        if let Err(e) = keeper.sync(&session, &b.view) {
+            b.status = format!("cannot keep the game on disk: {e}");
+        }
         let extra = Extra {
             status: &b.status,
             around: &b.around,
         };
-        terminal.draw(|f| ui::draw(f, &b.view, &b.local, &extra, Instant::now()))?;
+        let frame = terminal.draw(|f| ui::draw(f, &b.view, &b.local, &extra, Instant::now()))?;
+        on_frame(frame.buffer);
         let up = session.is_connected();
         tokio::select! {
             d = session.next(), if !session.is_ended() => match d {
@@ -197,5 +263,6 @@ pub async fn run(
             b.around.link = Link::Gone;
         }
     }
+    let _ = keeper.sync(&session, &b.view);
     Ok(b.view.result().cloned())
 }

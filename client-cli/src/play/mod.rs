@@ -43,8 +43,23 @@ impl Drop for Screen {
 }
 
 /// Opens the board on `view` until the player quits; returns the result if
-/// the game ended.
-pub async fn board(session: Session, view: TableView) -> Result<Option<GameResult>> {
+/// the game ended. `keep`: the server whose game file keeps this game's
+/// resume token while it runs (`tengen play` picks it up).
+pub async fn board(
+    session: Session,
+    view: TableView,
+    keep: Option<String>,
+) -> Result<Option<GameResult>> {
     let mut screen = Screen::open();
-    app::run(&mut screen.terminal, session, view).await
+    let mut keys = crossterm::event::EventStream::new();
+    let keeper = app::Keeper::new(keep);
+    app::run(
+        &mut screen.terminal,
+        &mut keys,
+        session,
+        view,
+        keeper,
+        &mut |_| {},
+    )
+    .await
 }

@@ -10,7 +10,8 @@
 //! run on a guess of our own.
 //!
 //! Layout: the board on the left, the panel on its right (players and
-//! clocks, an away player's abandonment countdown, the prompt in words,
+//! clocks, an away player's abandonment countdown, stopped clocks
+//! (`table_paused`) and why, the prompt in words,
 //! offers and draw offers, rematch offers, what just happened, the keys),
 //! and a status line at the bottom for the server's refusals and hints, and
 //! for our own connection while it reconnects. A terminal too narrow for
@@ -146,6 +147,9 @@ pub fn panel(view: &TableView, local: &Local, around: &Around, now: Instant) -> 
                 ));
             }
         }
+    }
+    if let (Some(p), false) = (view.paused(), view.is_over()) {
+        out.push(Line::styled(describe::pause(p), bold().fg(Tint::Yellow)));
     }
     let mut facts = Vec::new();
     if view.spectators() > 0 {

@@ -364,3 +364,50 @@ fn the_rematch_prompt_follows_the_offers() {
     assert!(has(&s, "bob wants a rematch"), "{}", s.join("\n"));
     assert!(!has(&s, "e accepts"));
 }
+
+#[test]
+fn stopped_clocks_say_why_and_do_not_run() {
+    use tengen_protocol::PauseReason;
+    let mut t = Table::new(fischer(), Some(Seat::First)).play("H8 I9");
+    // The server restored the game: clocks stand at the figures it sends.
+    let clocks = t.game.clocks(t.now);
+    for (reason, text) in [
+        (
+            PauseReason::Restored,
+            "clocks stopped: server restoring — waiting for players",
+        ),
+        (
+            PauseReason::Store,
+            "server cannot save moves — clocks stopped",
+        ),
+    ] {
+        let paused = ServerMsg::TablePaused {
+            table: t.view.table().clone(),
+            paused: Some(reason),
+            clocks,
+        };
+        let at = t.at(t.now);
+        t.view.handle(&paused, at).unwrap();
+        let early = screen(&t, &Local::new(15), 80, 24, t.now);
+        assert!(has(&early, text), "{}", early.join("\n"));
+        // A minute later the clocks still show the same figures.
+        let late = screen(&t, &Local::new(15), 80, 24, t.now + 60_000);
+        let clock_lines = |s: &[String]| -> Vec<String> {
+            s.iter()
+                .filter(|l| l.contains("alice") || l.contains("bob"))
+                .cloned()
+                .collect()
+        };
+        assert_eq!(clock_lines(&early), clock_lines(&late));
+    }
+    // Running again: the line goes.
+    let running = ServerMsg::TablePaused {
+        table: t.view.table().clone(),
+        paused: None,
+        clocks,
+    };
+    let at = t.at(t.now);
+    t.view.handle(&running, at).unwrap();
+    let s = screen(&t, &Local::new(15), 80, 24, t.now);
+    assert!(!has(&s, "clocks stopped"), "{}", s.join("\n"));
+}
