@@ -96,7 +96,10 @@ async fn sign_in(server: &ServerArgs, name: &str, msg: ClientMsg, done: &str) ->
     let mut h = server.hello_guest().await?;
     let reply = h.conn.request(msg).await.map_err(|e| match &e {
         ClientError::Refused(b) if b.code == ErrorCode::NameTaken => {
-            anyhow!("the name {name} is taken on {}: choose another", server.server)
+            anyhow!(
+                "the name {name} is taken on {}: choose another",
+                server.server
+            )
         }
         _ => anyhow!(net::explain(&e)),
     })?;

@@ -103,7 +103,10 @@ pub async fn run(args: &BotArgs) -> Result<ExitCode> {
         if let Some(n) = news.take() {
             match n {
                 News::Room(room) => say(format!("room: {room}"))?,
-                News::Queued => say(format!("queued: {}", describe::config(&args.room.config()?)))?,
+                News::Queued => say(format!(
+                    "queued: {}",
+                    describe::config(&args.room.config()?)
+                ))?,
                 News::Matched { opponent, table } => {
                     say(format!("matched with {} at table {table}", opponent.name))?
                 }

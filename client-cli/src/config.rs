@@ -206,7 +206,10 @@ mod tests {
     fn keys_are_file_safe_and_distinct() {
         let a = key("ws://127.0.0.1:8415/ws");
         assert!(a.starts_with("127.0.0.1_8415_ws-"), "{a}");
-        assert!(a.chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c)));
+        assert!(
+            a.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
+        );
         assert_ne!(a, key("ws://127.0.0.1_8415/ws"));
         assert_ne!(a, key("wss://127.0.0.1:8415/ws"));
         assert_eq!(a, key("ws://127.0.0.1:8415/ws"));

@@ -246,9 +246,7 @@ mod tests {
 /// Why a table's clocks stand still (`table_paused`), in words.
 pub fn pause(p: tengen_protocol::PauseReason) -> &'static str {
     match p {
-        tengen_protocol::PauseReason::Restored => {
-            "clocks stopped: server restoring — waiting for players"
-        }
+        tengen_protocol::PauseReason::Restored => "server restoring — waiting for players",
         tengen_protocol::PauseReason::Store => "server cannot save moves — clocks stopped",
     }
 }

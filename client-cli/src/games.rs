@@ -217,9 +217,9 @@ async fn board(server: &ServerArgs, session: Session, view: TableView) -> Result
 pub fn print_result(result: Option<&GameResult>, player: bool) {
     match result {
         Some(r) => println!("result: {}", r.describe()),
-        None if player => println!(
-            "left the board before the end of the game (`tengen play` takes it up again)"
-        ),
+        None if player => {
+            println!("left the board before the end of the game (`tengen play` takes it up again)")
+        }
         None => println!("stopped watching before the end of the game"),
     }
 }

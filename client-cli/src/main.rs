@@ -32,6 +32,8 @@ mod spec;
 mod stats;
 #[cfg(test)]
 mod testkit;
+#[cfg(test)]
+mod testproxy;
 mod wait;
 
 /// The Tengen terminal client (gomoku and renju).

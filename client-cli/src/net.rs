@@ -178,7 +178,6 @@ pub async fn next(conn: &mut Connection) -> Result<ServerFrame, ClientError> {
     }
 }
 
-
 /// Joins `room`; the game starts at once.
 pub async fn join_room(conn: &mut Connection, room: &str) -> Result<TableView> {
     let room = room_id(room)?;

@@ -154,10 +154,7 @@ pub fn draw(f: &mut Frame, me: &str, game: &str, waited: Duration, status: &str)
         Line::styled("Tengen: rated queue", bold),
         Line::default(),
         Line::raw(format!("{me}, waiting for an opponent for {game}")),
-        Line::styled(
-            format!("waited {}", minutes(waited)),
-            bold.fg(Tint::Yellow),
-        ),
+        Line::styled(format!("waited {}", minutes(waited)), bold.fg(Tint::Yellow)),
         Line::raw(status.to_string()),
         Line::default(),
         Line::styled("q leaves the queue", grey),

@@ -118,7 +118,10 @@ fn who(server: &ServerArgs, player: &Option<String>) -> Result<String> {
     }
     match config::login(&server.server)? {
         Some(l) => Ok(l.name),
-        None => bail!("whose? name a PLAYER (you are not logged in on {})", server.server),
+        None => bail!(
+            "whose? name a PLAYER (you are not logged in on {})",
+            server.server
+        ),
     }
 }
 
@@ -332,7 +335,11 @@ mod tests {
     #[test]
     fn formats_and_families_parse() {
         assert_eq!(parse_format("PSQ"), Ok(RecordFormat::Psq));
-        assert!(parse_format("sgf").unwrap_err().contains("json, renju or psq"));
+        assert!(
+            parse_format("sgf")
+                .unwrap_err()
+                .contains("json, renju or psq")
+        );
         assert_eq!(parse_family("Gomoku"), Ok(RatingFamily::Gomoku));
         assert!(parse_family("chess").is_err());
     }

@@ -15,7 +15,10 @@
 //!
 //! A dropped connection needs nothing from the player: the session
 //! reconnects with the resume token, replays what was missed into the view,
-//! and the status line says what is happening meanwhile. Keys that send
+//! and the status line says what is happening meanwhile. Once back at the
+//! table the board asks for a snapshot too: replayed events do not carry
+//! whether the clocks stand still (after a server restart the restored
+//! game waits for both players), and the snapshot does. Keys that send
 //! are refused with a word while the link is down (the player retries once
 //! it is back; nothing is queued behind their back).
 //!
@@ -172,7 +175,15 @@ impl Board {
                     "reconnected, but the server had forgotten us: watching only".into()
                 };
             }
-            Delivery::Rewatched { .. } => self.status = "back at the table".into(),
+            Delivery::Rewatched { table, .. } => {
+                self.status = "back at the table".into();
+                // Replayed events do not say whether the clocks stand
+                // still (a game restored after a server restart waits for
+                // both players): the snapshot does.
+                if &table == self.view.table() {
+                    let _ = session.send(ClientMsg::Snapshot { table }).await;
+                }
+            }
             Delivery::TableLost { error, .. } => {
                 self.status = format!("the table is gone: {}", error.message)
             }
@@ -188,7 +199,7 @@ pub async fn run<B, K>(
     mut session: Session,
     view: TableView,
     mut keeper: Keeper,
-    on_frame: &mut dyn FnMut(&Buffer),
+    on_frame: &mut (dyn FnMut(&Buffer) + Send),
 ) -> Result<Option<GameResult>>
 where
     B: Backend,
@@ -266,3 +277,7 @@ where
     let _ = keeper.sync(&session, &b.view);
     Ok(b.view.result().cloned())
 }
+
+#[cfg(test)]
+#[path = "app_tests.rs"]
+mod tests;

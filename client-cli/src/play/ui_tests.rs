@@ -374,7 +374,7 @@ fn stopped_clocks_say_why_and_do_not_run() {
     for (reason, text) in [
         (
             PauseReason::Restored,
-            "clocks stopped: server restoring — waiting for players",
+            "server restoring — waiting for players",
         ),
         (
             PauseReason::Store,
@@ -409,5 +409,5 @@ fn stopped_clocks_say_why_and_do_not_run() {
     let at = t.at(t.now);
     t.view.handle(&running, at).unwrap();
     let s = screen(&t, &Local::new(15), 80, 24, t.now);
-    assert!(!has(&s, "clocks stopped"), "{}", s.join("\n"));
+    assert!(!has(&s, "server restoring"), "{}", s.join("\n"));
 }
