@@ -1,11 +1,17 @@
 //! The harness for end-to-end tests of the `tengen` binary: a real server
 //! (`tengen_server`, in-process on a free loopback port, on its own
-//! runtime thread) and `tengen` processes talking to it.
+//! runtime thread) and `tengen` processes talking to it, each with a
+//! configuration directory of the test's choosing (never the user's).
 
 #![allow(dead_code)]
 
-use std::io::{BufRead, BufReader, Read};
-use std::process::{Child, ChildStdout, Command, ExitStatus, Stdio};
+#[path = "../../src/testproxy.rs"]
+pub mod proxy;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdout, Command, ExitStatus, Output, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -13,10 +19,57 @@ use tengen_server::{Server, Settings};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_tengen");
 
+/// The settings of a test server (a throwaway data directory).
+pub fn settings() -> Settings {
+    Settings {
+        listen: "127.0.0.1:0".parse().unwrap(),
+        data_dir: PathBuf::new(),
+        coalesce_interval: Duration::from_millis(50),
+        ..Settings::default()
+    }
+}
+
 /// Starts a server on 127.0.0.1 (a free port) that lives as long as the
 /// test process; returns its WebSocket URL.
 pub fn server() -> String {
+    server_with(settings())
+}
+
+/// [`server`] with these settings.
+pub fn server_with(settings: Settings) -> String {
+    let server = spawn_server(settings);
+    let url = format!("ws://{}/ws", server.addr);
+    // Never stopped: it lives as long as the test process.
+    std::mem::forget(server);
+    url
+}
+
+/// A server on its own runtime thread that the test can stop.
+pub struct TestServer {
+    pub addr: SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    done: mpsc::Receiver<()>,
+}
+
+impl TestServer {
+    /// The graceful stop (connections closed with 1012), then the server's
+    /// runtime ends with it, so its store is closed when this returns.
+    pub fn stop(mut self) {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+        self.done
+            .recv_timeout(Duration::from_secs(20))
+            .expect("the server stops");
+    }
+}
+
+/// Starts a server; retries while its data directory is still held (a
+/// restart right after a stop).
+pub fn spawn_server(settings: Settings) -> TestServer {
     let (tx, rx) = mpsc::channel();
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let (done_tx, done_rx) = mpsc::channel();
     std::thread::spawn(move || {
         let rt = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
@@ -24,27 +77,54 @@ pub fn server() -> String {
             .build()
             .unwrap();
         rt.block_on(async move {
-            let server = Server::start(Settings {
-                listen: "127.0.0.1:0".parse().unwrap(),
-                data_dir: std::path::PathBuf::new(),
-                coalesce_interval: Duration::from_millis(50),
-                ..Settings::default()
-            })
-            .await
-            .expect("server starts");
+            let mut last = None;
+            let mut server = None;
+            for _ in 0..100 {
+                match Server::start(settings.clone()).await {
+                    Ok(s) => {
+                        server = Some(s);
+                        break;
+                    }
+                    Err(e) => last = Some(e),
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            let server = server.unwrap_or_else(|| panic!("the server does not start: {last:?}"));
             tx.send(server.addr()).unwrap();
-            std::future::pending::<()>().await;
+            let _ = stop_rx.await;
+            server.shutdown();
+            let _ = server.wait().await;
         });
+        // The runtime is gone, and every task of the server with it.
+        drop(rt);
+        let _ = done_tx.send(());
     });
-    let addr = rx.recv_timeout(Duration::from_secs(10)).expect("server up");
-    format!("ws://{addr}/ws")
+    let addr = rx.recv_timeout(Duration::from_secs(20)).expect("server up");
+    TestServer {
+        addr,
+        stop: Some(stop_tx),
+        done: done_rx,
+    }
+}
+
+/// The configuration directory of `tengen` processes that do not say
+/// otherwise: one per test process, never the user's.
+fn default_config_dir() -> PathBuf {
+    std::env::temp_dir().join(format!("tengen-test-config-{}", std::process::id()))
 }
 
 /// `tengen ARGS` against `url`, with piped output.
 pub fn tengen(url: &str, args: &[&str]) -> Command {
+    tengen_in(url, &default_config_dir(), args)
+}
+
+/// `tengen ARGS` against `url` with configuration directory `dir` (a
+/// player of the test: their login, their kept game).
+pub fn tengen_in(url: &str, dir: &Path, args: &[&str]) -> Command {
     let mut c = Command::new(BIN);
     c.args(args)
         .env("TENGEN_SERVER", url)
+        .env("TENGEN_CONFIG_DIR", dir)
         .env_remove("TENGEN_NAME")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -116,4 +196,21 @@ pub fn stderr_of(child: &mut Child) -> String {
         let _ = e.read_to_string(&mut err);
     }
     err
+}
+
+/// Runs `cmd` with `input` on its standard input; its output.
+pub fn run_with_input(mut cmd: Command, input: &str) -> Output {
+    cmd.stdin(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
 }
