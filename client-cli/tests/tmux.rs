@@ -5,14 +5,19 @@
 //! move, the result after resigning, and the plain result line once the
 //! board closes.
 //!
+//! Also in tmux: `tengen queue` (the waiting screen, `q` leaving the
+//! queue, then a match against a bot account and the board), and `tengen
+//! play` taking a game up again after the board was quit mid-game.
+//!
 //! Skipped (with a message) only when `tmux` is not installed.
 
 mod common;
 
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{BIN, Lines, server, stderr_of, tengen, wait};
+use common::{BIN, Lines, run_with_input, server, stderr_of, tengen, tengen_in, text, wait};
 
 /// A tmux server of our own (its own socket), killed when dropped.
 struct Tmux {
@@ -56,6 +61,33 @@ impl Tmux {
     }
 }
 
+impl Tmux {
+    /// A tmux server of our own running `script` in an 80 x 24 pane;
+    /// `None` (and a message) when tmux is not installed.
+    fn start(tag: &str, script: &str) -> Option<Tmux> {
+        if Command::new("tmux").arg("-V").output().is_err() {
+            eprintln!("SKIPPED: tmux is not installed (apt-get install -y tmux)");
+            return None;
+        }
+        let tmux = Tmux {
+            socket: format!("tengen-test-{tag}-{}", std::process::id()),
+        };
+        let started = tmux.cmd(&[
+            "new-session",
+            "-d",
+            "-s",
+            "board",
+            "-x",
+            "80",
+            "-y",
+            "24",
+            script,
+        ]);
+        assert!(started.status.success(), "{started:?}");
+        Some(tmux)
+    }
+}
+
 impl Drop for Tmux {
     fn drop(&mut self) {
         let _ = self.cmd(&["kill-server"]);
@@ -72,30 +104,16 @@ fn cell(screen: &str, s: &str) -> Option<char> {
 
 #[test]
 fn a_short_game_on_the_board_in_tmux() {
-    if Command::new("tmux").arg("-V").output().is_err() {
-        eprintln!("SKIPPED: tmux is not installed (apt-get install -y tmux)");
-        return;
-    }
     let url = server();
-    let tmux = Tmux {
-        socket: format!("tengen-test-{}", std::process::id()),
-    };
+    let cfg = tempfile::tempdir().unwrap();
     let script = format!(
-        "TENGEN_SERVER={url} {BIN} create --name alice --time 5+3 --forbidden block; \
-         echo EXIT=$?; sleep 60"
+        "TENGEN_SERVER={url} TENGEN_CONFIG_DIR={} {BIN} create --name alice --time 5+3 \
+         --forbidden block; echo EXIT=$?; sleep 60",
+        cfg.path().display()
     );
-    let started = tmux.cmd(&[
-        "new-session",
-        "-d",
-        "-s",
-        "board",
-        "-x",
-        "80",
-        "-y",
-        "24",
-        &script,
-    ]);
-    assert!(started.status.success(), "{started:?}");
+    let Some(tmux) = Tmux::start("create", &script) else {
+        return;
+    };
 
     let s = tmux.until("the room id", |s| s.contains("room: "));
     let room = s
@@ -174,4 +192,146 @@ fn a_short_game_on_the_board_in_tmux() {
         out.iter().any(|l| l.contains(&format!(" {point} (alice)"))),
         "the bot saw our move: {out:#?}"
     );
+}
+
+const PASSWORD: &str = "correct horse battery";
+
+fn register(url: &str, dir: &Path, name: &str) {
+    let out = run_with_input(
+        tengen_in(url, dir, &["register", name, "--password-stdin"]),
+        &format!("{PASSWORD}\n"),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
+/// Whether a game is kept for `tengen play` in `dir`.
+fn game_kept(dir: &Path) -> bool {
+    std::fs::read_dir(dir).unwrap().any(|e| {
+        let name = e.unwrap().file_name();
+        name.to_string_lossy().starts_with("game-")
+    })
+}
+
+#[test]
+fn queue_in_tmux_leave_then_matched_with_a_bot_account() {
+    let url = server();
+    let (alice, robot) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    register(&url, alice.path(), "alice");
+    register(&url, robot.path(), "robot");
+    let script = format!(
+        "export TENGEN_SERVER={url} TENGEN_CONFIG_DIR={}; {BIN} queue renju 5+3; \
+         echo EXIT=$?; {BIN} queue renju 5+3; echo EXIT2=$?; sleep 60",
+        alice.path().display()
+    );
+    let Some(tmux) = Tmux::start("queue", &script) else {
+        return;
+    };
+    // The waiting screen counts the wait; q leaves the queue.
+    let s = tmux.until("the waiting screen", |s| s.contains("waited 0:01"));
+    assert!(
+        s.contains("alice, waiting for an opponent for renju free 5+3 claim"),
+        "{s}"
+    );
+    assert!(s.contains("q leaves the queue"), "{s}");
+    tmux.keys(&["q"]);
+    let s = tmux.until("the second wait", |s| s.contains("waited 0:01"));
+    let _ = s;
+
+    // A bot account queues for the same game: matched, the board opens.
+    let mut bot = tengen_in(
+        &url,
+        robot.path(),
+        &[
+            "bot",
+            "--queue",
+            "--rules",
+            "renju",
+            "--time",
+            "5+3",
+            "--think-ms",
+            "100",
+        ],
+    )
+    .spawn()
+    .unwrap();
+    let mut bot_out = Lines::new(bot.stdout.take().unwrap());
+    let s = tmux.until("the board", |s| s.contains("alice (you)"));
+    assert!(s.contains("robot"), "{s}");
+    assert!(
+        game_kept(alice.path()),
+        "the running game is kept for `tengen play`"
+    );
+    tmux.keys(&["r"]);
+    tmux.until("the confirmation", |s| s.contains("r again to resign"));
+    tmux.keys(&["r"]);
+    tmux.until("the result", |s| s.contains("Game over:"));
+    tmux.keys(&["q"]);
+    let s = tmux.until("the end", |s| s.contains("EXIT2="));
+    assert!(s.contains("left the queue after 0:0"), "{s}");
+    assert!(s.contains("EXIT=0") && s.contains("EXIT2=0"), "{s}");
+    assert!(s.contains("result: ") && s.contains("resigned"), "{s}");
+    assert!(!game_kept(alice.path()), "a finished game is forgotten");
+    let status = wait(&mut bot, Duration::from_secs(30), "the bot");
+    let out = bot_out.rest(Duration::from_secs(5));
+    assert!(status.success(), "{out:#?} {}", stderr_of(&mut bot));
+    assert!(out[1].starts_with("matched with alice"), "{out:#?}");
+}
+
+#[test]
+fn play_takes_a_quit_game_up_again_in_tmux() {
+    let url = server();
+    let cfg = tempfile::tempdir().unwrap();
+    let mut bot = tengen(
+        &url,
+        &[
+            "bot",
+            "--create",
+            "--name",
+            "robot",
+            "--time",
+            "5+3",
+            "--think-ms",
+            "100",
+        ],
+    )
+    .spawn()
+    .unwrap();
+    let mut bot_out = Lines::new(bot.stdout.take().unwrap());
+    let room = bot_out.next(Duration::from_secs(20)).expect("room line");
+    let room = room.strip_prefix("room: ").unwrap().to_string();
+    let script = format!(
+        "export TENGEN_SERVER={url} TENGEN_CONFIG_DIR={}; {BIN} join {room} --name alice; \
+         echo EXIT=$?; read x; {BIN} play; echo EXIT2=$?; sleep 60",
+        cfg.path().display()
+    );
+    let Some(tmux) = Tmux::start("play", &script) else {
+        return;
+    };
+    let s = tmux.until("the board", |s| s.contains("alice (you)"));
+    assert!(s.contains("robot"), "{s}");
+    // Quit mid-game (twice: the clock runs on): the game is kept.
+    tmux.keys(&["q"]);
+    tmux.until("the confirmation", |s| s.contains("q again to quit"));
+    tmux.keys(&["q"]);
+    let s = tmux.until("the first exit", |s| s.contains("EXIT="));
+    assert!(s.contains("`tengen play` takes it up again"), "{s}");
+    assert!(game_kept(cfg.path()));
+
+    // A new process takes it up: the same game, alice's seat.
+    tmux.keys(&["Enter"]);
+    let s = tmux.until("the board again", |s| s.contains("alice (you)"));
+    assert!(s.contains("robot"), "{s}");
+    tmux.keys(&["r"]);
+    tmux.until("the confirmation", |s| s.contains("r again to resign"));
+    tmux.keys(&["r"]);
+    tmux.until("the result", |s| s.contains("Game over:"));
+    tmux.keys(&["q"]);
+    let s = tmux.until("the end", |s| s.contains("EXIT2="));
+    assert!(s.contains("EXIT2=0") && s.contains("resigned"), "{s}");
+    assert!(!game_kept(cfg.path()));
+    let status = wait(&mut bot, Duration::from_secs(30), "the bot");
+    let out = bot_out.rest(Duration::from_secs(5));
+    assert!(status.success(), "{out:#?} {}", stderr_of(&mut bot));
+    let result = out.iter().find(|l| l.starts_with("result: ")).unwrap();
+    assert!(result.contains("resigned"), "{out:#?}");
 }
