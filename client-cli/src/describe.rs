@@ -205,6 +205,14 @@ pub fn event(e: &Event, players: &Players) -> Option<String> {
     })
 }
 
+/// Why a table's clocks stand still (`table_paused`), in words.
+pub fn pause(p: tengen_protocol::PauseReason) -> &'static str {
+    match p {
+        tengen_protocol::PauseReason::Restored => "server restoring — waiting for players",
+        tengen_protocol::PauseReason::Store => "server cannot save moves — clocks stopped",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -240,13 +248,5 @@ mod tests {
         assert_eq!(duration(9_340), "0:09.3");
         assert_eq!(duration(0), "0:00.0");
         assert_eq!(duration(3_723_000), "1:02:03");
-    }
-}
-
-/// Why a table's clocks stand still (`table_paused`), in words.
-pub fn pause(p: tengen_protocol::PauseReason) -> &'static str {
-    match p {
-        tengen_protocol::PauseReason::Restored => "server restoring — waiting for players",
-        tengen_protocol::PauseReason::Store => "server cannot save moves — clocks stopped",
     }
 }

@@ -286,7 +286,7 @@ fn two_accounts_queue_play_a_rated_game_and_its_record_is_saved() {
     assert!(prof.starts_with("bobby, registered "), "{prof}");
     let renju = prof.lines().find(|l| l.starts_with("renju ")).unwrap();
     assert!(renju.contains("provisional"), "{prof}");
-    assert!(prof.contains(&format!("vs annika")), "{prof}");
+    assert!(prof.contains("vs annika"), "{prof}");
     let out = tengen_in(&url, a.path(), &["leaderboard"])
         .output()
         .unwrap();

@@ -305,6 +305,8 @@ fn play_takes_a_quit_game_up_again_in_tmux() {
         cfg.path().display()
     );
     let Some(tmux) = Tmux::start("play", &script) else {
+        let _ = bot.kill();
+        let _ = bot.wait();
         return;
     };
     let s = tmux.until("the board", |s| s.contains("alice (you)"));
