@@ -219,7 +219,7 @@ async fn play(args: &BotArgs, mut session: Session, mut view: TableView) -> Resu
         }
         if let ServerMsg::TablePaused { paused, .. } = &frame.msg {
             match paused {
-                Some(p) => eprintln!("clocks stopped: {}", describe::pause(*p)),
+                Some(p) => eprintln!("table paused: {}", describe::pause(*p)),
                 None => acted_at = None,
             }
         }
@@ -232,15 +232,13 @@ async fn play(args: &BotArgs, mut session: Session, mut view: TableView) -> Resu
             }
             Err(e) => return Err(e.into()),
         }
-        if view.seq() == seq + 1 {
-            if let Some(line) = view
+        if view.seq() == seq + 1
+            && let Some(line) = view
                 .last_event()
                 .and_then(|e| describe::event(e, view.players()))
-            {
-                if !line.starts_with("result:") {
-                    say(line)?;
-                }
-            }
+            && !line.starts_with("result:")
+        {
+            say(line)?;
         }
     }
     match view.result() {
