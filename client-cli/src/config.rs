@@ -53,10 +53,10 @@ pub fn dir() -> Result<PathBuf> {
     if let Some(d) = var("TENGEN_CONFIG_DIR") {
         return Ok(PathBuf::from(d));
     }
-    if let Some(d) = var("XDG_CONFIG_HOME").map(PathBuf::from) {
-        if d.is_absolute() {
-            return Ok(d.join("tengen"));
-        }
+    if let Some(d) = var("XDG_CONFIG_HOME").map(PathBuf::from)
+        && d.is_absolute()
+    {
+        return Ok(d.join("tengen"));
     }
     match var("HOME") {
         Some(home) => Ok(PathBuf::from(home).join(".config").join("tengen")),

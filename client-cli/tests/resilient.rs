@@ -30,10 +30,10 @@ fn moves(out: &[String]) -> Vec<&String> {
 fn until(lines: &mut Lines, what: &str, pred: impl Fn(&str) -> bool) {
     let end = Instant::now() + Duration::from_secs(60);
     while Instant::now() < end {
-        if let Some(l) = lines.next(Duration::from_millis(200)) {
-            if pred(&l) {
-                return;
-            }
+        if let Some(l) = lines.next(Duration::from_millis(200))
+            && pred(&l)
+        {
+            return;
         }
     }
     panic!("no {what}: {:#?}", lines.seen);

@@ -153,10 +153,10 @@ async fn the_board_comes_back_by_itself_after_a_drop_and_a_server_restart() {
         .await
         .unwrap();
     let view = loop {
-        if let Delivery::Frame(f) = alice.next().await.unwrap() {
-            if let ServerMsg::TableSnapshot(s) = f.msg {
-                break TableView::new(&s, Instant::now()).unwrap();
-            }
+        if let Delivery::Frame(f) = alice.next().await.unwrap()
+            && let ServerMsg::TableSnapshot(s) = f.msg
+        {
+            break TableView::new(&s, Instant::now()).unwrap();
         }
     };
     let mut bob = Bob {
