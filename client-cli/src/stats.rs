@@ -209,7 +209,8 @@ fn rating_line(r: &FamilyRating) -> String {
     if r.provisional {
         note.push("provisional");
     }
-    if r.inactive {
+    // A provisional rating is inactive too (under 7 games): not news.
+    if r.inactive && !r.provisional {
         note.push("inactive");
     }
     format!(
