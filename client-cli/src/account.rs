@@ -107,6 +107,7 @@ async fn sign_in(server: &ServerArgs, name: &str, msg: ClientMsg, done: &str) ->
         ServerMsg::Registered(l) | ServerMsg::LoggedIn(l) => l,
         other => bail!("unexpected reply {}", other.type_name()),
     };
+    let old = config::login(&server.server).ok().flatten();
     let path = config::save_login(&Login {
         server: server.server.clone(),
         name: li.player.name.clone(),
@@ -114,6 +115,11 @@ async fn sign_in(server: &ServerArgs, name: &str, msg: ClientMsg, done: &str) ->
         expires_ms: li.expires_ms,
     })?;
     let _ = h.conn.close().await;
+    // A login kept before this one: revoke it (best effort), since it is
+    // forgotten here anyway.
+    if let Some(old) = old {
+        revoke(server, &old.token).await;
+    }
     println!(
         "{done} as {} on {} (until {}; token kept in {})",
         li.player.name,
@@ -158,6 +164,18 @@ pub async fn logout(args: &LogoutArgs) -> Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Logs out the session of `token`, ignoring any failure.
+async fn revoke(server: &ServerArgs, token: &str) {
+    let who = tengen_client::Identity {
+        name: None,
+        login: Some(token.to_string()),
+    };
+    if let Ok((mut conn, _)) = server.connect_as(&who, None).await {
+        let _ = conn.request(ClientMsg::Logout).await;
+        let _ = conn.close().await;
+    }
 }
 
 /// The password: from standard input's first line, or asked on the

@@ -132,13 +132,19 @@ fn register_login_logout_and_the_kept_token() {
     assert!(text(&out.stdout).starts_with("alice, registered "));
     assert!(text(&out.stdout).contains("no rated games yet"));
 
-    // A token the server no longer knows: said, forgotten, and the command
-    // goes on as a guest.
-    let bad = std::fs::read_to_string(&file).unwrap().replace(
+    // Logging in again replaces the kept token and revokes the old one:
+    // put the old one back, and it is a token the server no longer
+    // accepts: said, forgotten, and the command goes on as a guest.
+    let out = sign(&url, a.path(), "login", "alice", PASSWORD);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let now: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_ne!(now["token"], kept["token"]);
+    let old = std::fs::read_to_string(&file).unwrap().replace(
+        now["token"].as_str().unwrap(),
         kept["token"].as_str().unwrap(),
-        "00000000000000000000000000000000",
     );
-    std::fs::write(&file, bad).unwrap();
+    std::fs::write(&file, old).unwrap();
     let out = tengen_in(&url, a.path(), &["lobby", "--once"])
         .output()
         .unwrap();
