@@ -176,3 +176,30 @@ fn a_server_that_is_not_there_is_an_error() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("cannot connect"), "{err}");
 }
+
+#[test]
+fn ctrl_c_while_create_waits_withdraws_the_room() {
+    let url = server();
+    let mut creator = tengen(&url, &["create", "--name", "ann"]).spawn().unwrap();
+    let mut out = Lines::new(creator.stdout.take().unwrap());
+    let first = out.next(Duration::from_secs(20)).expect("room line");
+    let room = first.strip_prefix("room: ").unwrap().to_string();
+    let listed = |room: &str| {
+        let lobby = tengen(&url, &["lobby", "--once"]).output().unwrap();
+        String::from_utf8(lobby.stdout)
+            .unwrap()
+            .lines()
+            .any(|l| l.starts_with(room))
+    };
+    assert!(listed(&room));
+    let kill = std::process::Command::new("kill")
+        .args(["-INT", &creator.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let status = wait(&mut creator, Duration::from_secs(20), "the creator");
+    assert!(status.success(), "{status}: {}", stderr_of(&mut creator));
+    let said = out.rest(Duration::from_secs(5));
+    assert!(said.iter().any(|l| l == "room withdrawn"), "{said:#?}");
+    assert!(!listed(&room), "the room is gone");
+}
