@@ -170,7 +170,10 @@ async fn resume(server: &ServerArgs) -> Result<ExitCode> {
     tables.sort_by_key(|t| t.to_string() != saved.table);
     let mut over = None;
     for table in tables {
-        let view = net::watch(&mut conn, &table).await?;
+        // A table that has closed meanwhile is simply not there.
+        let Ok(view) = net::watch(&mut conn, &table).await else {
+            continue;
+        };
         if view.seat().is_some() && !view.is_over() {
             let h = Hello { conn, welcome, who };
             let session = server.session(h, &view);

@@ -147,7 +147,7 @@ pub fn refusal(e: &ErrorBody) -> String {
     match e.code {
         ErrorCode::BadCredentials => "wrong name or password".into(),
         ErrorCode::LoginRequired => format!(
-            "{}: `tengen login NAME` (or `tengen register NAME`) first",
+            "{} (`tengen login NAME`, or `tengen register NAME`)",
             e.message
         ),
         ErrorCode::RateLimited => match e.retry_after_ms {
