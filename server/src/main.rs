@@ -38,6 +38,13 @@ async fn main() -> anyhow::Result<()> {
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
     let args = Args::parse();
+    // Each connection is an open file: take the whole hard limit (a
+    // container's soft limit is often 1,024, which would cap a node near a
+    // thousand players).
+    match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(n) => tracing::info!(open_files = n, "open-file limit"),
+        Err(e) => tracing::warn!(error = %e, "could not raise the open-file limit"),
+    }
     if args.data_dir.as_os_str().is_empty() {
         anyhow::bail!("--data-dir must name a directory");
     }
