@@ -66,7 +66,12 @@ async fn a_few_hundred_games_complete_without_an_error() {
     // Every completed game was 9 moves, each seen by the opponent (8 of
     // them, the first mover's opponent sees 4 + the other 4) and a spectator.
     assert!(json["moves"].as_u64().unwrap() >= completed * 9);
-    assert!(json["latency_opponent"]["count"].as_u64().unwrap() >= completed * 9);
+    // (The ninth ends the game: its opponent gets `game_over`, not a turn,
+    // so 8 per completed game are timed; games cut off at the end add more.)
+    assert!(
+        json["latency_opponent"]["count"].as_u64().unwrap() >= completed * 8,
+        "{stdout}"
+    );
     assert!(json["latency_spectators"]["count"].as_u64().unwrap() > 0);
     server.shutdown();
 }
