@@ -81,13 +81,14 @@ use redb::Database;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::{
-    Account, AuthToken, FinishedGame, GameRef, HistoryPoint, LiveTable, Rating, Result, Store,
-    StoreError,
+    Account, AuthToken, ExportCursor, ExportPage, FinishedGame, GameRef, HistoryPoint, Item,
+    LiveTable, Rating, Result, Store, StoreError,
 };
 
 mod open;
 mod read;
 mod schema;
+mod transfer;
 mod writer;
 
 use schema::{META, SCHEMA_VERSION_KEY, db_error};
@@ -320,5 +321,15 @@ impl Store for EmbeddedStore {
         let (player, family) = (player.to_owned(), family.to_owned());
         self.read(move |db| read::rating_history(db, &player, &family))
             .await
+    }
+
+    async fn export(&self, from: Option<&ExportCursor>, limit: usize) -> Result<ExportPage> {
+        let from = from.cloned();
+        self.read(move |db| transfer::export(db, from.as_ref(), limit))
+            .await
+    }
+
+    async fn import(&self, items: &[Item]) -> Result<()> {
+        self.write(Op::Import(items.to_vec())).await
     }
 }
