@@ -27,7 +27,7 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
 /// The bytes of lower- or upper-case hex, or `None` if it is not hex.
 pub(crate) fn unhex(text: &str) -> Option<Vec<u8>> {
     let text = text.as_bytes();
-    if text.len() % 2 != 0 {
+    if !text.len().is_multiple_of(2) {
         return None;
     }
     text.chunks(2)
