@@ -253,7 +253,7 @@ impl RedisStore {
 }
 
 /// The URL with any password hidden, for logs and errors.
-fn redact(url: &str) -> String {
+pub fn redact(url: &str) -> String {
     match (url.find("://"), url.rfind('@')) {
         (Some(scheme), Some(at)) if at > scheme => {
             format!("{}://***@{}", &url[..scheme], &url[at + 1..])
