@@ -21,7 +21,11 @@ use tracing_subscriber::EnvFilter;
 /// --data-dir, or to Redis with --redis; then the data directory holds
 /// nothing that matters.
 #[derive(Parser)]
-#[command(name = "tengen-server", version, args_conflicts_with_subcommands = true)]
+#[command(
+    name = "tengen-server",
+    version,
+    args_conflicts_with_subcommands = true
+)]
 struct Cli {
     #[command(flatten)]
     serve: Serve,
@@ -144,7 +148,12 @@ async fn migrate(args: Migrate) -> anyhow::Result<()> {
     let from = tokio::task::spawn_blocking(move || EmbeddedStore::open(&dir))
         .await
         .context("opening the data directory")?
-        .with_context(|| format!("cannot open the data directory {}", args.from_data_dir.display()))?;
+        .with_context(|| {
+            format!(
+                "cannot open the data directory {}",
+                args.from_data_dir.display()
+            )
+        })?;
     let to = tengen_server::open_redis(&RedisSettings {
         url: args.to_redis,
         prefix: args.redis_prefix,
