@@ -133,15 +133,13 @@ pub async fn run(args: &BotArgs) -> Result<ExitCode> {
         }
         let seq = view.seq();
         net::absorb(&mut conn, &mut view, &frame.msg).await?;
-        if view.seq() == seq + 1 {
-            if let Some(line) = view
+        if view.seq() == seq + 1
+            && let Some(line) = view
                 .last_event()
                 .and_then(|e| describe::event(e, view.players()))
-            {
-                if !line.starts_with("result:") {
-                    say(line)?;
-                }
-            }
+            && !line.starts_with("result:")
+        {
+            say(line)?;
         }
     }
     match view.result() {

@@ -44,7 +44,7 @@ pub fn time_control(tc: TimeControl) -> String {
 
 /// Whole minutes as `5`, anything else as seconds with `s` (`90s`).
 fn minutes(ms: Millis) -> String {
-    if ms % 60_000 == 0 {
+    if ms.is_multiple_of(60_000) {
         format!("{}", ms / 60_000)
     } else {
         format!("{}s", seconds(ms))
@@ -52,7 +52,7 @@ fn minutes(ms: Millis) -> String {
 }
 
 fn seconds(ms: Millis) -> String {
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         format!("{}", ms / 1000)
     } else {
         format!("{:.1}", ms as f64 / 1000.0)

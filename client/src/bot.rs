@@ -145,10 +145,11 @@ pub(crate) fn five_points_after(board: &mut Board, color: Color, p: Point, rules
     let mut count = 0;
     for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
         for k in -4..=4 {
-            if let Some(q) = p.offset(dx * k, dy * k, n) {
-                if board.is_empty_point(q) && board.makes_five(q, color, rules.variant) {
-                    count += 1;
-                }
+            if let Some(q) = p.offset(dx * k, dy * k, n)
+                && board.is_empty_point(q)
+                && board.makes_five(q, color, rules.variant)
+            {
+                count += 1;
             }
         }
     }

@@ -467,15 +467,15 @@ impl Session {
 
     /// The connection failed with `e`: reconnect, or end the session.
     fn lost(&mut self, e: ClientError) -> Result<(), SessionError> {
-        if let ClientError::Closed { code, reason } = &e {
-            if !reconnectable(*code) {
-                let end = SessionErrorKind::Closed {
-                    code: *code,
-                    reason: reason.clone(),
-                };
-                self.link = Link::Ended(end.clone());
-                return Err(end.error());
-            }
+        if let ClientError::Closed { code, reason } = &e
+            && !reconnectable(*code)
+        {
+            let end = SessionErrorKind::Closed {
+                code: *code,
+                reason: reason.clone(),
+            };
+            self.link = Link::Ended(end.clone());
+            return Err(end.error());
         }
         self.internal.clear();
         self.pinged = false;

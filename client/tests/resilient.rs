@@ -376,13 +376,14 @@ async fn a_game_over_a_flaky_link_delivers_every_event_once_in_order() {
             // and with a draw offer made with the move.
             let cut = (in_opening && !cut_opening && step >= 2)
                 || (!in_opening && !cut_offer && matches!(action, Action::Place { .. }));
-            if cut && !in_opening {
-                if let Action::Place { point, .. } = action {
-                    action = Action::Place {
-                        point,
-                        offer_draw: true,
-                    };
-                }
+            if cut
+                && !in_opening
+                && let Action::Place { point, .. } = action
+            {
+                action = Action::Place {
+                    point,
+                    offer_draw: true,
+                };
             }
             if cut {
                 proxy.cut();

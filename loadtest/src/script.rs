@@ -45,7 +45,7 @@ impl Script {
 
     /// A game of `len` moves (odd, 9..=[`MAX_MOVES`]), checked by the referee.
     pub fn new(len: usize) -> Result<Script, ScriptError> {
-        if len % 2 == 0 || !(9..=MAX_MOVES).contains(&len) {
+        if len.is_multiple_of(2) || !(9..=MAX_MOVES).contains(&len) {
             return Err(ScriptError::Length(len));
         }
         let top = SIZE - 1;

@@ -116,20 +116,20 @@ fn fitted(task: Task, points: &[Point], k: usize) -> Action {
             count: 1 + (k % max as usize) as u8,
         },
         Task::ChooseOption { .. } => Action::ChooseOption {
-            option: if k % 2 == 0 {
+            option: if k.is_multiple_of(2) {
                 TaraguchiOption::Single
             } else {
                 TaraguchiOption::Offers
             },
         },
         Task::DecideSwap { .. } => {
-            if k % 2 == 0 {
+            if k.is_multiple_of(2) {
                 Action::Swap
             } else {
                 Action::Keep
             }
         }
-        Task::Swap2Choice if k % 3 == 0 => Action::PlaceTwo {
+        Task::Swap2Choice if k.is_multiple_of(3) => Action::PlaceTwo {
             white: points[0],
             black: points[1],
         },

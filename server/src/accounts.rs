@@ -164,15 +164,14 @@ impl Failures {
                 l.last()
                     .is_some_and(|t| now.saturating_duration_since(*t) < s.name_window)
             });
-            if self.by_name.len() >= s.max_tracked_names {
-                if let Some(oldest) = self
+            if self.by_name.len() >= s.max_tracked_names
+                && let Some(oldest) = self
                     .by_name
                     .iter()
                     .min_by_key(|(_, l)| l.last().copied())
                     .map(|(k, _)| k.clone())
-                {
-                    self.by_name.remove(&oldest);
-                }
+            {
+                self.by_name.remove(&oldest);
             }
         }
         let list = self.by_name.entry(key.to_string()).or_default();
@@ -344,10 +343,10 @@ impl Accounts {
     /// Checks a name and password and issues a token.
     pub async fn login(&self, name: &str, password: &str) -> Result<LoggedIn, ErrorBody> {
         let key = name_key(name);
-        if let Ok(mut f) = self.failures.lock() {
-            if let Some(wait) = f.blocked(&key, &self.settings, Instant::now()) {
-                return Err(too_many(wait));
-            }
+        if let Ok(mut f) = self.failures.lock()
+            && let Some(wait) = f.blocked(&key, &self.settings, Instant::now())
+        {
+            return Err(too_many(wait));
         }
         let account = self.bounded(self.store.account(name)).await?;
         let hash = account

@@ -17,10 +17,10 @@ use tengen_rules::game::{Event, ForbiddenHandling, GameConfig, Opening, RuleSet,
 async fn catch_up(c: &mut Connection, view: &mut TableView, seq: u64, swaps: &mut u32) {
     while view.seq() < seq {
         let f = c.next().await.expect("a frame");
-        if let ServerMsg::TableEvent(e) = &f.msg {
-            if matches!(e.event, Event::SwapDecided { swapped: true, .. }) {
-                *swaps += 1;
-            }
+        if let ServerMsg::TableEvent(e) = &f.msg
+            && matches!(e.event, Event::SwapDecided { swapped: true, .. })
+        {
+            *swaps += 1;
         }
         view.handle(&f.msg, Instant::now())
             .expect("events in order");

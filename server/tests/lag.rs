@@ -83,12 +83,11 @@ fn stones(rows: [u8; 3]) -> Vec<String> {
 async fn main_ms_after_move(c: &mut Connection, n: u32, seat: Seat) -> u64 {
     loop {
         let f = c.next().await.unwrap();
-        if let ServerMsg::TableEvent(e) = f.msg {
-            if let Event::Moved { mv, clocks } = e.event {
-                if mv.number == n {
-                    return clocks.expect("a timed game").seat(seat).main_ms;
-                }
-            }
+        if let ServerMsg::TableEvent(e) = f.msg
+            && let Event::Moved { mv, clocks } = e.event
+            && mv.number == n
+        {
+            return clocks.expect("a timed game").seat(seat).main_ms;
         }
     }
 }

@@ -52,10 +52,10 @@ impl Who {
                 Applied::New => self.seen.push(e.seq),
                 Applied::Duplicate => self.duplicates += 1,
             }
-        } else if let ServerMsg::TableSnapshot(s) = msg {
-            if s.table == *self.view.table() {
-                self.view.reset(s, Instant::now()).unwrap();
-            }
+        } else if let ServerMsg::TableSnapshot(s) = msg
+            && s.table == *self.view.table()
+        {
+            self.view.reset(s, Instant::now()).unwrap();
         }
     }
 
@@ -183,13 +183,14 @@ async fn dropped_connections_resume_with_every_event_exactly_once() {
         };
         let drop_other = (in_opening && !dropped_in_opening && step >= 2)
             || (!in_opening && !dropped_with_offer && matches!(action, Action::Place { .. }));
-        if drop_other && !in_opening {
-            if let Action::Place { point, .. } = action {
-                action = Action::Place {
-                    point,
-                    offer_draw: true,
-                };
-            }
+        if drop_other
+            && !in_opening
+            && let Action::Place { point, .. } = action
+        {
+            action = Action::Place {
+                point,
+                offer_draw: true,
+            };
         }
         if drop_other {
             // The connection vanishes (dropped, no close frame).
@@ -315,10 +316,10 @@ async fn abandonment_at_the_documented_time_and_coming_back_in_time() {
     let started = Instant::now();
     drop(dead);
     let result = loop {
-        if let ServerMsg::TableEvent(e) = s.conn.next().await.unwrap().msg {
-            if let Event::GameOver { result, .. } = e.event {
-                break result;
-            }
+        if let ServerMsg::TableEvent(e) = s.conn.next().await.unwrap().msg
+            && let Event::GameOver { result, .. } = e.event
+        {
+            break result;
         }
     };
     let took = started.elapsed();
@@ -387,10 +388,10 @@ async fn a_takeover_keeps_the_new_connections_lobby_subscription() {
     let (mut other, _) = connect(&u, "bob").await;
     let room = create_room(&mut other, GameConfig::new(RuleSet::Gomoku), true).await;
     loop {
-        if let ServerMsg::LobbyUpdate(u) = new.next().await.unwrap().msg {
-            if u.added.iter().any(|r| r.room == room) {
-                break;
-            }
+        if let ServerMsg::LobbyUpdate(u) = new.next().await.unwrap().msg
+            && u.added.iter().any(|r| r.room == room)
+        {
+            break;
         }
     }
 }

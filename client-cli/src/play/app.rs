@@ -63,27 +63,26 @@ impl Board {
                 if let ServerMsg::Error(e) = msg {
                     self.status = format!("refused: {}", e.message);
                 }
-                if let ServerMsg::TableSnapshot(s) = msg {
-                    if self.around.next_table.as_ref() == Some(&s.table) {
-                        if let Ok(v) = TableView::new(s, now) {
-                            session.forget(self.view.table());
-                            self.view = v;
-                            self.around = self.around.for_next_table();
-                            self.local = Local::new(self.view.board().size());
-                            self.status = "rematch: a new game".into();
-                            return;
-                        }
-                    }
+                if let ServerMsg::TableSnapshot(s) = msg
+                    && self.around.next_table.as_ref() == Some(&s.table)
+                    && let Ok(v) = TableView::new(s, now)
+                {
+                    session.forget(self.view.table());
+                    self.view = v;
+                    self.around = self.around.for_next_table();
+                    self.local = Local::new(self.view.board().size());
+                    self.status = "rematch: a new game".into();
+                    return;
                 }
                 if self.around.handle(msg, self.view.table(), now) {
-                    if let ServerMsg::RematchStarted { rematch, .. } = msg {
-                        if self.view.is_spectator() {
-                            let watch = ClientMsg::Watch {
-                                table: rematch.clone(),
-                                since: None,
-                            };
-                            let _ = session.send(watch).await;
-                        }
+                    if let ServerMsg::RematchStarted { rematch, .. } = msg
+                        && self.view.is_spectator()
+                    {
+                        let watch = ClientMsg::Watch {
+                            table: rematch.clone(),
+                            since: None,
+                        };
+                        let _ = session.send(watch).await;
                     }
                     return;
                 }

@@ -162,15 +162,14 @@ pub fn panel(view: &TableView, local: &Local, around: &Around, now: Instant) -> 
     out.push(Line::default());
     out.extend(prompt_lines(view, local));
     out.extend(rematch_lines(view, around));
-    if let Some(e) = view.last_event() {
-        if let Some(text) = describe::event(e, view.players()) {
-            if !view.is_over() {
-                out.push(Line::styled(
-                    format!("last: {text}"),
-                    Style::default().fg(Tint::DarkGray),
-                ));
-            }
-        }
+    if let Some(e) = view.last_event()
+        && let Some(text) = describe::event(e, view.players())
+        && !view.is_over()
+    {
+        out.push(Line::styled(
+            format!("last: {text}"),
+            Style::default().fg(Tint::DarkGray),
+        ));
     }
     out.push(Line::default());
     out.extend(

@@ -155,7 +155,7 @@ pub fn decide(s: &Situation, prompt: &Prompt, seed: u64) -> Action {
             None => give_up(prompt),
         },
         Task::ChooseOption { offers } => Action::ChooseOption {
-            option: if offers <= FEW_OFFERS || mix(seed ^ 0x0971) % 2 == 0 {
+            option: if offers <= FEW_OFFERS || mix(seed ^ 0x0971).is_multiple_of(2) {
                 TaraguchiOption::Offers
             } else {
                 TaraguchiOption::Single
@@ -334,7 +334,7 @@ fn swap2_choice(s: &Situation, seed: u64) -> Option<Action> {
         return Some(Action::Swap);
     }
     let white = choose_stone(board, Color::White, rules, None, seed)?;
-    if mix(seed ^ 0x2222) % 2 == 0 {
+    if mix(seed ^ 0x2222).is_multiple_of(2) {
         return Some(Action::place(white));
     }
     let mut with = board.clone();

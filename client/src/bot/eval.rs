@@ -71,7 +71,7 @@ pub(crate) fn balance(board: &Board, rules: Rules, to_move: Color) -> i32 {
 /// stones. Passes are not allowed while any opening decision is pending,
 /// so during the opening this is exact.
 pub(crate) fn to_move(board: &Board) -> Color {
-    if board.stone_count() % 2 == 0 {
+    if board.stone_count().is_multiple_of(2) {
         Color::Black
     } else {
         Color::White

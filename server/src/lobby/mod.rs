@@ -294,12 +294,10 @@ impl Lobby {
                     .rooms
                     .get(&room)
                     .is_some_and(|r| r.info.table.as_ref() == Some(&table))
+                    && let Some(r) = self.take_room(&room)
+                    && r.public
                 {
-                    if let Some(r) = self.take_room(&room) {
-                        if r.public {
-                            self.pending.removed(&room);
-                        }
-                    }
+                    self.pending.removed(&room);
                 }
             }
             LobbyCmd::Rematch {
@@ -542,10 +540,10 @@ impl Lobby {
                 format!("no room {room_id} for you"),
             );
         }
-        if room.info.rated {
-            if let Err((code, why)) = ranked::may_join_rated(room, &session) {
-                return refuse(&session, id, code, why);
-            }
+        if room.info.rated
+            && let Err((code, why)) = ranked::may_join_rated(room, &session)
+        {
+            return refuse(&session, id, code, why);
         }
         if room.info.status != RoomStatus::Waiting || room.seats[1].is_some() {
             return refuse(
@@ -685,10 +683,10 @@ impl Lobby {
                 },
             );
         }
-        if self.start_table(&room_id, seats, opener, rematch.clone()) {
-            if let Some(old) = self.tables.get(&from) {
-                let _ = old.try_send(table::TableCmd::RematchStarted { rematch });
-            }
+        if self.start_table(&room_id, seats, opener, rematch.clone())
+            && let Some(old) = self.tables.get(&from)
+        {
+            let _ = old.try_send(table::TableCmd::RematchStarted { rematch });
         }
     }
 
@@ -765,12 +763,11 @@ impl Lobby {
         };
         let empty = room.seats.iter().all(Option::is_none);
         self.unsit(&left.id, room_id);
-        if empty {
-            if let Some(room) = self.take_room(room_id) {
-                if room.public {
-                    self.pending.removed(room_id);
-                }
-            }
+        if empty
+            && let Some(room) = self.take_room(room_id)
+            && room.public
+        {
+            self.pending.removed(room_id);
         }
     }
 

@@ -408,11 +408,11 @@ impl Table {
         }
         if self.first_action_due.is_some_and(|t| t <= now) && self.frozen_since.is_none() {
             self.first_action_due = None;
-            if let Ok(events) = self.game.declare_aborted(ms) {
-                if self.persist().await.is_ok() {
-                    tracing::info!(table = %self.id, "aborted: a first move never came");
-                    self.broadcast(events, ms);
-                }
+            if let Ok(events) = self.game.declare_aborted(ms)
+                && self.persist().await.is_ok()
+            {
+                tracing::info!(table = %self.id, "aborted: a first move never came");
+                self.broadcast(events, ms);
             }
         }
         for seat in Seat::BOTH {
@@ -422,11 +422,11 @@ impl Table {
                     .is_some_and(|t| t <= now)
             {
                 self.seats[seat.index()].away_until = None;
-                if let Ok(events) = self.game.declare_abandoned(seat, ms) {
-                    if self.persist().await.is_ok() {
-                        tracing::info!(table = %self.id, %seat, "lost by abandonment");
-                        self.broadcast(events, ms);
-                    }
+                if let Ok(events) = self.game.declare_abandoned(seat, ms)
+                    && self.persist().await.is_ok()
+                {
+                    tracing::info!(table = %self.id, %seat, "lost by abandonment");
+                    self.broadcast(events, ms);
                 }
             }
         }

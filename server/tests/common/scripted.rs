@@ -24,7 +24,7 @@ pub fn config() -> GameConfig {
 
 /// The `n`th ply of the script: (black?, point).
 pub fn ply(n: usize) -> (bool, &'static str) {
-    if n % 2 == 0 {
+    if n.is_multiple_of(2) {
         (true, BLACK[n / 2])
     } else {
         (false, WHITE[n / 2])
@@ -191,10 +191,10 @@ pub async fn resume_and_finish(url: &str, g: &mut Game) {
     }
     let mut moves = Vec::new();
     while let Ok(f) = tokio::time::timeout(Duration::from_millis(50), first.next()).await {
-        if let ServerMsg::TableEvent(te) = f.unwrap().msg {
-            if let Event::Moved { mv, .. } = te.event {
-                moves.push(mv.point.map(|p| p.to_string()).unwrap_or_default());
-            }
+        if let ServerMsg::TableEvent(te) = f.unwrap().msg
+            && let Event::Moved { mv, .. } = te.event
+        {
+            moves.push(mv.point.map(|p| p.to_string()).unwrap_or_default());
         }
     }
     let expected: Vec<String> = (0..g.played).map(|n| ply(n).1.to_string()).collect();

@@ -276,7 +276,7 @@ impl Game {
             let color = Color::White;
             return Some((self.seat_of(color), Task::DecideSwap { color }));
         }
-        let color = if self.moves.len() % 2 == 0 {
+        let color = if self.moves.len().is_multiple_of(2) {
             Color::Black
         } else {
             Color::White
@@ -463,11 +463,11 @@ impl Game {
             }
         };
         let pressed = (self.clocks.running(), self.clocks.since()) != clock_before;
-        if let (Some(seat), Some(backup)) = (late, backup) {
-            if !(may_press && pressed) {
-                *self = backup;
-                return Err(GameError::TimeUp { seat });
-            }
+        if let (Some(seat), Some(backup)) = (late, backup)
+            && !(may_press && pressed)
+        {
+            *self = backup;
+            return Err(GameError::TimeUp { seat });
         }
         let granted = if may_press && pressed { credit } else { 0 };
         self.log(
