@@ -16,7 +16,9 @@
 //! [`name_key`].
 //!
 //! Every write is durable when its future resolves `Ok` (fsync'd, for the
-//! embedded store); the server tells no client of an action before that.
+//! embedded store; for the Redis store, as durable as that Redis's
+//! append-only file makes it, see [`redis`]); the server tells no client
+//! of an action before that.
 //! A write that cannot be confirmed returns [`StoreError::Unavailable`] and
 //! may or may not have happened; writes are conditional (an append names
 //! the log length it expects) so that retrying one is safe.

@@ -70,6 +70,13 @@
 //! writer. No async task waits on the disk; only [`EmbeddedStore::open`]
 //! (called once at start) and dropping the store (which waits for the
 //! writer thread to finish the writes already queued) block.
+//!
+//! # Export and import
+//! `transfer`: an export reads one table after the other (accounts,
+//! tokens, ratings with their history, games, live tables with their logs)
+//! in key order, a page per read transaction, the cursor being the section
+//! and the last key given; an import is one write request, applied in the
+//! writer's transaction like any other.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
