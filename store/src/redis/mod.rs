@@ -71,7 +71,13 @@
 //! commit the record and drop the stage; a staged finish left by a crash
 //! is rolled forward by the next attempt. That is not built: every other
 //! operation already touches a single slot (or is a read), so it is the
-//! one change Cluster needs.
+//! one change Cluster needs besides export, whose `SCAN`s would have to
+//! visit every node.
+//!
+//! The `P:live` index can keep a stale id (a crash between the `SADD` and
+//! the create script, or between a discard's `DEL` and its `SREM`): it is
+//! skipped on reading, and dropped when that id is finished. Readers never
+//! remove candidates, since a create may be between its two steps.
 //!
 //! # Time bounds
 //! Every call is bounded by [`RedisOptions::timeout`] (2 s by default,
