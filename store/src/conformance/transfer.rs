@@ -20,7 +20,7 @@ fn key(item: &Item) -> (u8, String) {
 }
 
 /// The whole export, `limit` items a page: every item once (an item given
-/// twice must be the same both times), sorted by [`key`]. Also checks the
+/// twice must be the same both times), sorted by kind and key. Also checks the
 /// sections come in order.
 pub async fn export_all(store: &dyn Store, limit: usize) -> Vec<Item> {
     let mut items: Vec<Item> = Vec::new();
