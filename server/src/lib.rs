@@ -238,6 +238,7 @@ impl Server {
 pub async fn open_redis(redis: &RedisSettings) -> Result<RedisStore, StartError> {
     let options = RedisOptions {
         prefix: redis.prefix.clone(),
+        ca_file: redis.ca_file.clone(),
         ..RedisOptions::default()
     };
     let failed = |source| StartError::Redis {

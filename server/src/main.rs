@@ -63,6 +63,10 @@ struct Serve {
     /// Redis under different prefixes).
     #[arg(long, env = "TENGEN_REDIS_PREFIX", default_value = "tengen")]
     redis_prefix: String,
+    /// For rediss://: a PEM file of the CA certificate(s) to trust instead
+    /// of the system's roots (a Redis with a private CA).
+    #[arg(long, env = "TENGEN_REDIS_CA")]
+    redis_ca: Option<PathBuf>,
     /// WebSocket read buffer per connection, in bytes (larger frames still
     /// arrive: the buffer grows for them).
     #[arg(long, env = "TENGEN_READ_BUFFER", default_value_t = 4096)]
@@ -80,6 +84,9 @@ struct Migrate {
     /// The key prefix to write under.
     #[arg(long, env = "TENGEN_REDIS_PREFIX", default_value = "tengen")]
     redis_prefix: String,
+    /// For rediss://: a PEM file of the CA certificate(s) to trust.
+    #[arg(long, env = "TENGEN_REDIS_CA")]
+    redis_ca: Option<PathBuf>,
     /// Write even if the prefix already holds data (items with the same
     /// keys are replaced, the rest is left).
     #[arg(long)]
@@ -112,6 +119,7 @@ async fn serve(args: Serve) -> anyhow::Result<()> {
         redis: args.redis.map(|url| RedisSettings {
             url,
             prefix: args.redis_prefix,
+            ca_file: args.redis_ca,
         }),
         read_buffer_bytes: args.read_buffer_bytes.clamp(1024, 64 * 1024),
         ..Settings::default()
@@ -157,6 +165,7 @@ async fn migrate(args: Migrate) -> anyhow::Result<()> {
     let to = tengen_server::open_redis(&RedisSettings {
         url: args.to_redis,
         prefix: args.redis_prefix,
+        ca_file: args.redis_ca,
     })
     .await?;
     let from = Arc::new(from);

@@ -103,6 +103,9 @@ pub struct RedisSettings {
     pub url: String,
     /// The first part of every key (`tengen`).
     pub prefix: String,
+    /// For `rediss://`: the CA certificate(s) to trust (PEM) instead of
+    /// the system's roots.
+    pub ca_file: Option<PathBuf>,
 }
 
 impl RedisSettings {
@@ -110,6 +113,7 @@ impl RedisSettings {
         RedisSettings {
             url: url.into(),
             prefix: tengen_store::RedisOptions::default().prefix,
+            ca_file: None,
         }
     }
 }
@@ -120,6 +124,7 @@ impl std::fmt::Debug for RedisSettings {
         f.debug_struct("RedisSettings")
             .field("url", &tengen_store::redis::redact(&self.url))
             .field("prefix", &self.prefix)
+            .field("ca_file", &self.ca_file)
             .finish()
     }
 }

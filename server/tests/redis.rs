@@ -69,6 +69,7 @@ async fn a_game_goes_on_while_redis_restarts() {
         s.redis = Some(RedisSettings {
             url,
             prefix: "restart".into(),
+            ca_file: None,
         });
     })
     .await;
@@ -267,6 +268,8 @@ async fn the_migrate_command() {
             .arg(&dir.0)
             .args(["--to-redis", &url, "--redis-prefix", "moved"])
             .env_remove("TENGEN_REDIS")
+            .env_remove("TENGEN_REDIS_PREFIX")
+            .env_remove("TENGEN_REDIS_CA")
             .env("TENGEN_LOG", "warn");
         if force {
             cmd.arg("--force");
@@ -310,4 +313,40 @@ async fn the_migrate_command() {
         .unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/tengen"));
+}
+
+/// The server over `rediss://` with a private CA (`--redis-ca`): a game's
+/// moves land in Redis over TLS.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_over_tls() {
+    let redis = RedisServer::start_tls();
+    let url = redis.tls_url().unwrap();
+    let ca = redis.ca_file().to_string_lossy().into_owned();
+    let dir = DataDir::new("redis-tls");
+    let server = proc::start_with(
+        &dir.0,
+        &["--redis", &url, "--redis-ca", &ca, "--redis-prefix", "tls"],
+    );
+    let mut game = scripted::new_game(&server.url(), 0).await;
+    for _ in 0..3 {
+        assert!(!game.play_next().await);
+    }
+    let check = RedisStore::connect(
+        &url,
+        RedisOptions {
+            prefix: "tls".into(),
+            ca_file: Some(redis.ca_file()),
+            ..RedisOptions::default()
+        },
+    )
+    .await
+    .unwrap();
+    let live = check
+        .live_table(game.table.as_str())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(live.entries.len(), 3);
+    let (status, _, stderr) = server.terminate();
+    assert!(status.success(), "{stderr}");
 }

@@ -8,6 +8,9 @@
 //! stop it (SIGKILL: no chance to save anything more) and start it again
 //! on the same port and directory, so a test can see what survives.
 //!
+//! [`RedisServer::start_tls`] also serves TLS (`rediss://`) with a
+//! certificate of the test's own CA.
+//!
 //! When `redis-server` is not installed, [`RedisServer::start`] panics
 //! with a message saying so and how to install it: the tests that need
 //! Redis fail rather than skip (`./scripts/test` installs it).
@@ -26,6 +29,9 @@ pub struct RedisServer {
     port: u16,
     dir: tempfile::TempDir,
     child: Option<Child>,
+    /// More flags (TLS), kept for restarts.
+    extra: Vec<String>,
+    tls_port: Option<u16>,
 }
 
 impl RedisServer {
@@ -33,27 +39,73 @@ impl RedisServer {
     /// directory. Panics, saying why, if it cannot (not installed, or it
     /// does not answer within 10 s).
     pub fn start() -> RedisServer {
+        RedisServer::start_with(false)
+    }
+
+    /// [`RedisServer::start`], also serving TLS on a second port with a
+    /// certificate for `localhost` and `127.0.0.1` signed by a CA of the
+    /// test's own ([`RedisServer::ca_file`]), made with `openssl`.
+    pub fn start_tls() -> RedisServer {
+        RedisServer::start_with(true)
+    }
+
+    fn start_with(tls: bool) -> RedisServer {
         let dir = tempfile::Builder::new()
             .prefix("tengen-redis-")
             .tempdir()
             .expect("a temporary directory for redis-server");
+        if tls {
+            make_certs(dir.path());
+        }
         // Another process may take the port between its release here and
         // redis-server's bind: try a few.
         let mut last = String::new();
         for _ in 0..5 {
             let port = free_port();
-            match spawn(port, dir.path()) {
+            let tls_port = tls.then(free_port);
+            let extra = match tls_port {
+                Some(tls_port) => {
+                    let file = |name: &str| dir.path().join(name).to_string_lossy().into_owned();
+                    vec![
+                        "--tls-port".into(),
+                        tls_port.to_string(),
+                        "--tls-cert-file".into(),
+                        file("server.crt"),
+                        "--tls-key-file".into(),
+                        file("server.key"),
+                        "--tls-ca-cert-file".into(),
+                        file("ca.crt"),
+                        "--tls-auth-clients".into(),
+                        "no".into(),
+                    ]
+                }
+                None => Vec::new(),
+            };
+            match spawn(port, dir.path(), &extra) {
                 Ok(child) => {
                     return RedisServer {
                         port,
                         dir,
                         child: Some(child),
+                        extra,
+                        tls_port,
                     };
                 }
                 Err(e) => last = e,
             }
         }
         panic!("redis-server did not start: {last}");
+    }
+
+    /// The `rediss://` URL of the TLS port (after [`RedisServer::start_tls`]).
+    pub fn tls_url(&self) -> Option<String> {
+        self.tls_port
+            .map(|port| format!("rediss://localhost:{port}/"))
+    }
+
+    /// The PEM file of the CA that signed the TLS certificate.
+    pub fn ca_file(&self) -> std::path::PathBuf {
+        self.dir.path().join("ca.crt")
     }
 
     /// The `redis://` URL of this server (database 0).
@@ -86,7 +138,7 @@ impl RedisServer {
         self.stop();
         let deadline = Instant::now() + READY_WITHIN;
         loop {
-            match spawn(self.port, self.dir.path()) {
+            match spawn(self.port, self.dir.path(), &self.extra) {
                 Ok(child) => {
                     self.child = Some(child);
                     return;
@@ -112,7 +164,7 @@ impl Drop for RedisServer {
     }
 }
 
-fn spawn(port: u16, dir: &Path) -> Result<Child, String> {
+fn spawn(port: u16, dir: &Path, extra: &[String]) -> Result<Child, String> {
     let log = dir.join("redis.log");
     let child = Command::new("redis-server")
         .args(["--port", &port.to_string()])
@@ -124,6 +176,7 @@ fn spawn(port: u16, dir: &Path) -> Result<Child, String> {
         .arg(dir)
         .arg("--logfile")
         .arg(&log)
+        .args(extra)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -158,6 +211,77 @@ fn spawn(port: u16, dir: &Path) -> Result<Child, String> {
             ));
         }
         std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A CA and a server certificate signed by it (for `localhost` and
+/// `127.0.0.1`) in `dir`, made with the `openssl` command.
+fn make_certs(dir: &Path) {
+    let steps: [&[&str]; 3] = [
+        &[
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            "ca.key",
+            "-out",
+            "ca.crt",
+            "-days",
+            "2",
+            "-subj",
+            "/CN=Tengen test CA",
+        ],
+        &[
+            "req",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            "server.key",
+            "-out",
+            "server.csr",
+            "-subj",
+            "/CN=localhost",
+        ],
+        &[
+            "x509",
+            "-req",
+            "-in",
+            "server.csr",
+            "-CA",
+            "ca.crt",
+            "-CAkey",
+            "ca.key",
+            "-CAcreateserial",
+            "-out",
+            "server.crt",
+            "-days",
+            "2",
+            "-extfile",
+            "san.ext",
+        ],
+    ];
+    std::fs::write(
+        dir.join("san.ext"),
+        "subjectAltName=DNS:localhost,IP:127.0.0.1\n",
+    )
+    .expect("write san.ext");
+    for args in steps {
+        let out = Command::new("openssl").args(args).current_dir(dir).output();
+        match out {
+            Ok(out) if out.status.success() => {}
+            Ok(out) => panic!(
+                "openssl {args:?} failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            ),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => panic!(
+                "openssl is not installed, and this test makes its TLS certificates with it: \
+                 install it (`apt-get install -y openssl`; ./scripts/test does) and run again"
+            ),
+            Err(e) => panic!("cannot run openssl: {e}"),
+        }
     }
 }
 

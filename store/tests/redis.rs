@@ -256,3 +256,56 @@ async fn persistence_is_read_from_the_server() {
     assert!(p.keeps_acknowledged_writes());
     assert!(p.risk().unwrap().contains("everysec"), "{:?}", p.risk());
 }
+
+/// `rediss://`: the conformance suite over TLS, trusting the test's own
+/// CA; without that CA the connection is refused promptly; a CA file for
+/// a plain URL, or one that cannot be read, is a configuration error.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rediss_with_a_private_ca() {
+    let redis = RedisServer::start_tls();
+    let url = redis.tls_url().expect("a TLS port");
+    let options = |prefix: String| RedisOptions {
+        prefix,
+        ca_file: Some(redis.ca_file()),
+        ..RedisOptions::default()
+    };
+    {
+        let (url, options) = (&url, &options);
+        conformance::run_all(|| async move {
+            let store = RedisStore::connect(url, options(unique_prefix("tls")))
+                .await
+                .unwrap_or_else(|e| panic!("connect to {url}: {e}"));
+            Arc::new(store) as Arc<dyn Store>
+        })
+        .await;
+    }
+
+    let t0 = Instant::now();
+    let untrusted = RedisStore::connect(&url, RedisOptions::default()).await;
+    assert!(
+        matches!(untrusted, Err(StoreError::Unavailable(_))),
+        "{:?}",
+        untrusted.err()
+    );
+    assert!(t0.elapsed() < Duration::from_secs(3), "{:?}", t0.elapsed());
+
+    let plain = RedisStore::connect(&redis.url(), options("x".into())).await;
+    assert!(
+        matches!(plain, Err(StoreError::Invalid(_))),
+        "{:?}",
+        plain.err()
+    );
+    let missing = RedisStore::connect(
+        &url,
+        RedisOptions {
+            ca_file: Some(redis.dir().join("no-such-ca.crt")),
+            ..RedisOptions::default()
+        },
+    )
+    .await;
+    assert!(
+        matches!(missing, Err(StoreError::Invalid(_))),
+        "{:?}",
+        missing.err()
+    );
+}

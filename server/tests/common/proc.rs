@@ -61,6 +61,7 @@ pub fn try_start_with(dir: &Path, extra: &[&str]) -> Result<Proc, Failed> {
         .args(extra)
         .env_remove("TENGEN_REDIS")
         .env_remove("TENGEN_REDIS_PREFIX")
+        .env_remove("TENGEN_REDIS_CA")
         .env("TENGEN_LOG", "warn")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

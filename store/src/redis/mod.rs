@@ -11,7 +11,8 @@
 //! [`ConnectionManager`]: one multiplexed connection (many requests in
 //! flight on one socket, pipelined), re-established in the background when
 //! it breaks. `rediss://` URLs connect over TLS (rustls with the ring
-//! provider and the system's root certificates; no OpenSSL).
+//! provider and the system's root certificates, or the CA of
+//! [`RedisOptions::ca_file`]; no OpenSSL).
 //!
 //! # Key layout
 //! Every key starts with the prefix ([`RedisOptions::prefix`], `tengen`
@@ -102,6 +103,7 @@
 //! warns loudly at start when that is the case.
 
 use std::future::Future;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -133,6 +135,9 @@ pub struct RedisOptions {
     /// How long any call may take before it fails as
     /// [`StoreError::Unavailable`].
     pub timeout: Duration,
+    /// For `rediss://`: a PEM file of the CA certificate(s) to trust
+    /// instead of the system's roots (a Redis with a private CA).
+    pub ca_file: Option<PathBuf>,
 }
 
 impl Default for RedisOptions {
@@ -140,6 +145,7 @@ impl Default for RedisOptions {
         RedisOptions {
             prefix: "tengen".into(),
             timeout: Duration::from_secs(2),
+            ca_file: None,
         }
     }
 }
@@ -170,8 +176,25 @@ impl RedisStore {
             let _ = rustls::crypto::ring::default_provider().install_default();
         }
         let shown = redact(url);
-        let client = redis::Client::open(url)
-            .map_err(|e| StoreError::Invalid(format!("the Redis URL {shown}: {e}")))?;
+        let bad_url = |e| StoreError::Invalid(format!("the Redis URL {shown}: {e}"));
+        let client = match &options.ca_file {
+            None => redis::Client::open(url).map_err(bad_url)?,
+            Some(file) => {
+                if !url.starts_with("rediss://") {
+                    return Err(StoreError::Invalid(format!(
+                        "a CA file is for rediss:// URLs, not {shown}"
+                    )));
+                }
+                let pem = std::fs::read(file).map_err(|e| {
+                    StoreError::Invalid(format!("cannot read the CA file {}: {e}", file.display()))
+                })?;
+                let certificates = redis::TlsCertificates {
+                    client_tls: None,
+                    root_cert: Some(pem),
+                };
+                redis::Client::build_with_tls(url, certificates).map_err(bad_url)?
+            }
+        };
         let config = ConnectionManagerConfig::new()
             .set_connection_timeout(Some(Duration::from_secs(1)))
             .set_response_timeout(Some(options.timeout))
