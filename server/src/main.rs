@@ -18,8 +18,8 @@ use tracing_subscriber::EnvFilter;
 ///
 /// Without a subcommand it serves. Durable state (live games' action logs,
 /// finished games, accounts, ratings) goes to the embedded store in
-/// --data-dir, or to Redis with --redis; then the data directory holds
-/// nothing that matters.
+/// --data-dir, or to Redis with --redis (and then the data directory holds
+/// nothing that matters).
 #[derive(Parser)]
 #[command(
     name = "tengen-server",
@@ -49,7 +49,7 @@ struct Serve {
     listen: SocketAddr,
     /// Directory for durable state: the embedded store (live games' action
     /// logs, finished games, accounts, ratings). Created if missing. Not
-    /// used with --redis: then nothing in it matters.
+    /// used with --redis (then nothing in it matters).
     #[arg(long, env = "TENGEN_DATA_DIR", default_value = "tengen-data")]
     data_dir: PathBuf,
     /// Keep durable state in Redis instead of the data directory:
@@ -110,6 +110,13 @@ async fn main() -> anyhow::Result<()> {
 }
 
 async fn serve(args: Serve) -> anyhow::Result<()> {
+    // Each connection is an open file: take the whole hard limit (a
+    // container's soft limit is often 1,024, which would cap a node near a
+    // thousand players).
+    match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(n) => tracing::info!(open_files = n, "open-file limit"),
+        Err(e) => tracing::warn!(error = %e, "could not raise the open-file limit"),
+    }
     if args.redis.is_none() && args.data_dir.as_os_str().is_empty() {
         anyhow::bail!("--data-dir must name a directory");
     }
