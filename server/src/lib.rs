@@ -8,7 +8,8 @@
 //! Nothing holds a lock across an await, and every queue is bounded.
 //!
 //! Durable state goes through one [`Store`]: the embedded store in the
-//! data directory by default. At start the server restores every live game
+//! data directory by default, or the Redis store ([`Settings::redis`];
+//! then the data directory holds nothing that matters). At start the server restores every live game
 //! from it ([`table::restore_all`]); every accepted action is in the store
 //! before anyone hears of it.
 //!
@@ -35,12 +36,12 @@ pub mod table;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use tengen_store::{EmbeddedStore, Store, StoreError};
+use tengen_store::{EmbeddedStore, RedisOptions, RedisStore, Store, StoreError};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-pub use settings::Settings;
+pub use settings::{RedisSettings, Settings};
 
 /// Why a server did not start.
 #[derive(Debug, thiserror::Error)]
@@ -55,6 +56,8 @@ pub enum StartError {
         dir: std::path::PathBuf,
         source: StoreError,
     },
+    #[error("cannot use the Redis store at {url}")]
+    Redis { url: String, source: StoreError },
     #[error("cannot restore the live games")]
     Restore(#[from] table::RestoreError),
 }
@@ -95,11 +98,17 @@ impl Drop for Scratch {
 }
 
 impl Server {
-    /// Opens the embedded store in `settings.data_dir`, restores the live
-    /// games, binds `settings.listen` and starts serving in the background.
-    /// An empty `data_dir` means a temporary directory of the server's own,
-    /// removed when the [`Server`] is dropped.
+    /// Opens the store (Redis when `settings.redis` says so, else the
+    /// embedded store in `settings.data_dir`), restores the live games,
+    /// binds `settings.listen` and starts serving in the background. An
+    /// empty `data_dir` means a temporary directory of the server's own,
+    /// removed when the [`Server`] is dropped. With Redis the data
+    /// directory is not used.
     pub async fn start(mut settings: Settings) -> Result<Server, StartError> {
+        if let Some(redis) = settings.redis.clone() {
+            let store = open_redis(&redis).await?;
+            return Server::start_with_store(settings, Arc::new(store)).await;
+        }
         let scratch = settings.data_dir.as_os_str().is_empty().then(|| {
             let dir = std::env::temp_dir().join(format!(
                 "tengen-scratch-{}-{:016x}",
@@ -221,4 +230,41 @@ impl Server {
             Err(e) => Err(std::io::Error::other(e)),
         }
     }
+}
+
+/// Connects to the Redis store and checks how Redis keeps its data: a
+/// loud warning when an accepted move could be lost (no append-only file,
+/// or an fsync policy that loses the last second on a power loss).
+pub async fn open_redis(redis: &RedisSettings) -> Result<RedisStore, StartError> {
+    let options = RedisOptions {
+        prefix: redis.prefix.clone(),
+        ca_file: redis.ca_file.clone(),
+        ..RedisOptions::default()
+    };
+    let failed = |source| StartError::Redis {
+        url: tengen_store::redis::redact(&redis.url),
+        source,
+    };
+    let store = RedisStore::connect(&redis.url, options)
+        .await
+        .map_err(failed)?;
+    match store.persistence().await {
+        Ok(p) if !p.keeps_acknowledged_writes() => {
+            tracing::warn!(
+                persistence = %p,
+                "!!! {} !!!",
+                p.risk().unwrap_or_default()
+            );
+        }
+        Ok(p) => match p.risk() {
+            Some(risk) => tracing::warn!(persistence = %p, "{risk}"),
+            None => tracing::info!(persistence = %p, "Redis persistence"),
+        },
+        Err(e) => tracing::warn!(
+            error = %e,
+            "cannot read how Redis keeps its data: make sure it runs with `appendonly yes` \
+             and `appendfsync always` (or `everysec`), or \"no accepted move is lost\" does not hold"
+        ),
+    }
+    Ok(store)
 }

@@ -1,31 +1,96 @@
 //! `tengen-server`: the Tengen game server.
 //!
 //! Parses flags (each with an environment variable), sets up logging, and
-//! runs [`tengen_server::Server`] until SIGINT/SIGTERM.
+//! runs [`tengen_server::Server`] until SIGINT/SIGTERM; or, with the
+//! `migrate` subcommand, moves a community from a data directory to Redis.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use anyhow::Context;
-use clap::Parser;
-use tengen_server::{Server, Settings};
+use clap::{Args, Parser, Subcommand};
+use tengen_server::{RedisSettings, Server, Settings};
+use tengen_store::EmbeddedStore;
 use tracing_subscriber::EnvFilter;
 
 /// The Tengen gomoku and renju server (WebSocket at /ws, /healthz, /metrics).
+///
+/// Without a subcommand it serves. Durable state (live games' action logs,
+/// finished games, accounts, ratings) goes to the embedded store in
+/// --data-dir, or to Redis with --redis (and then the data directory holds
+/// nothing that matters).
 #[derive(Parser)]
-#[command(name = "tengen-server", version)]
-struct Args {
+#[command(
+    name = "tengen-server",
+    version,
+    args_conflicts_with_subcommands = true
+)]
+struct Cli {
+    #[command(flatten)]
+    serve: Serve,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Moves a community (accounts, login tokens, ratings and their
+    /// history, finished and live games) from the embedded store in a data
+    /// directory to Redis. Stop the server that uses the directory first.
+    /// Refuses a Redis prefix that already holds data unless --force.
+    Migrate(Migrate),
+}
+
+#[derive(Args)]
+struct Serve {
     /// Address to listen on (port 0 picks a free port).
     #[arg(long, env = "TENGEN_LISTEN", default_value = "127.0.0.1:8415")]
     listen: SocketAddr,
     /// Directory for durable state: the embedded store (live games' action
-    /// logs, finished games, accounts, ratings). Created if missing.
+    /// logs, finished games, accounts, ratings). Created if missing. Not
+    /// used with --redis (then nothing in it matters).
     #[arg(long, env = "TENGEN_DATA_DIR", default_value = "tengen-data")]
     data_dir: PathBuf,
+    /// Keep durable state in Redis instead of the data directory:
+    /// redis://[user:password@]host:port[/db], or rediss:// for TLS. Run
+    /// Redis with `appendonly yes` and `appendfsync always` (or
+    /// `everysec`), or an accepted move can be lost; the server warns at
+    /// start when it is not so.
+    #[arg(long, env = "TENGEN_REDIS")]
+    redis: Option<String>,
+    /// The first part of every Redis key (several communities can share a
+    /// Redis under different prefixes).
+    #[arg(long, env = "TENGEN_REDIS_PREFIX", default_value = "tengen")]
+    redis_prefix: String,
+    /// For rediss://: a PEM file of the CA certificate(s) to trust instead
+    /// of the system's roots (a Redis with a private CA).
+    #[arg(long, env = "TENGEN_REDIS_CA")]
+    redis_ca: Option<PathBuf>,
     /// WebSocket read buffer per connection, in bytes (larger frames still
     /// arrive: the buffer grows for them).
     #[arg(long, env = "TENGEN_READ_BUFFER", default_value_t = 4096)]
     read_buffer_bytes: usize,
+}
+
+#[derive(Args)]
+struct Migrate {
+    /// The data directory of the embedded store to read (it is not changed).
+    #[arg(long)]
+    from_data_dir: PathBuf,
+    /// The Redis to write to (redis:// or rediss://).
+    #[arg(long, env = "TENGEN_REDIS")]
+    to_redis: String,
+    /// The key prefix to write under.
+    #[arg(long, env = "TENGEN_REDIS_PREFIX", default_value = "tengen")]
+    redis_prefix: String,
+    /// For rediss://: a PEM file of the CA certificate(s) to trust.
+    #[arg(long, env = "TENGEN_REDIS_CA")]
+    redis_ca: Option<PathBuf>,
+    /// Write even if the prefix already holds data (items with the same
+    /// keys are replaced, the rest is left).
+    #[arg(long)]
+    force: bool,
 }
 
 #[tokio::main]
@@ -37,13 +102,32 @@ async fn main() -> anyhow::Result<()> {
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
-    let args = Args::parse();
-    if args.data_dir.as_os_str().is_empty() {
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Migrate(args)) => migrate(args).await,
+        None => serve(cli.serve).await,
+    }
+}
+
+async fn serve(args: Serve) -> anyhow::Result<()> {
+    // Each connection is an open file: take the whole hard limit (a
+    // container's soft limit is often 1,024, which would cap a node near a
+    // thousand players).
+    match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(n) => tracing::info!(open_files = n, "open-file limit"),
+        Err(e) => tracing::warn!(error = %e, "could not raise the open-file limit"),
+    }
+    if args.redis.is_none() && args.data_dir.as_os_str().is_empty() {
         anyhow::bail!("--data-dir must name a directory");
     }
     let settings = Settings {
         listen: args.listen,
         data_dir: args.data_dir,
+        redis: args.redis.map(|url| RedisSettings {
+            url,
+            prefix: args.redis_prefix,
+            ca_file: args.redis_ca,
+        }),
         read_buffer_bytes: args.read_buffer_bytes.clamp(1024, 64 * 1024),
         ..Settings::default()
     };
@@ -58,12 +142,46 @@ async fn main() -> anyhow::Result<()> {
     shutdown_signal().await;
     tracing::info!("shutting down: closing connections with 1012 (restarting)");
     server.shutdown();
-    // Every accepted action is already on disk; leave within 5 seconds even
+    // Every accepted action is already stored; leave within 5 seconds even
     // if a connection does not finish its closing handshake.
     match tokio::time::timeout(STOP_WITHIN, server.wait()).await {
         Ok(r) => r.context("server stopped with an error")?,
         Err(_) => tracing::warn!("connections still open after {STOP_WITHIN:?}; exiting anyway"),
     }
+    Ok(())
+}
+
+async fn migrate(args: Migrate) -> anyhow::Result<()> {
+    let dir = args.from_data_dir.clone();
+    if !dir.join(tengen_store::embedded::DB_FILE).is_file() {
+        anyhow::bail!(
+            "{} holds no store ({} is missing)",
+            dir.display(),
+            tengen_store::embedded::DB_FILE
+        );
+    }
+    let from = tokio::task::spawn_blocking(move || EmbeddedStore::open(&dir))
+        .await
+        .context("opening the data directory")?
+        .with_context(|| {
+            format!(
+                "cannot open the data directory {}",
+                args.from_data_dir.display()
+            )
+        })?;
+    let to = tengen_server::open_redis(&RedisSettings {
+        url: args.to_redis,
+        prefix: args.redis_prefix,
+        ca_file: args.redis_ca,
+    })
+    .await?;
+    let from = Arc::new(from);
+    let report = tengen_store::migrate::migrate(from.as_ref(), &to, args.force)
+        .await
+        .context("the migration stopped")?;
+    println!("migrated {report}");
+    println!("from {}", tengen_store::Store::describe(from.as_ref()));
+    println!("to {}", tengen_store::Store::describe(&to));
     Ok(())
 }
 

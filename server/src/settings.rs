@@ -16,7 +16,11 @@ pub struct Settings {
     /// Address to bind (`127.0.0.1:8415` by default; port 0 picks one).
     pub listen: SocketAddr,
     /// The data directory of the embedded store (`tengen-data` by default).
+    /// Not used with [`Settings::redis`].
     pub data_dir: PathBuf,
+    /// Keep the durable state in Redis instead of the embedded store
+    /// (`None`, the default: the embedded store in `data_dir`).
+    pub redis: Option<RedisSettings>,
     /// The limits announced to clients in `welcome` and enforced here.
     pub limits: Limits,
     /// Frames a connection's outbound queue holds before the connection is
@@ -70,6 +74,7 @@ impl Default for Settings {
         Settings {
             listen: "127.0.0.1:8415".parse().expect("a valid address"),
             data_dir: PathBuf::from("tengen-data"),
+            redis: None,
             limits: Limits::default(),
             outbound_queue: 256,
             table_mailbox: 256,
@@ -88,6 +93,39 @@ impl Default for Settings {
             accounts: Default::default(),
             matchmaking: Default::default(),
         }
+    }
+}
+
+/// Where the Redis store is: its URL and key prefix.
+#[derive(Clone)]
+pub struct RedisSettings {
+    /// `redis://[user:password@]host:port[/db]`, or `rediss://` for TLS.
+    pub url: String,
+    /// The first part of every key (`tengen`).
+    pub prefix: String,
+    /// For `rediss://`: the CA certificate(s) to trust (PEM) instead of
+    /// the system's roots.
+    pub ca_file: Option<PathBuf>,
+}
+
+impl RedisSettings {
+    pub fn new(url: impl Into<String>) -> RedisSettings {
+        RedisSettings {
+            url: url.into(),
+            prefix: tengen_store::RedisOptions::default().prefix,
+            ca_file: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for RedisSettings {
+    /// Never shows a password in the URL.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RedisSettings")
+            .field("url", &tengen_store::redis::redact(&self.url))
+            .field("prefix", &self.prefix)
+            .field("ca_file", &self.ca_file)
+            .finish()
     }
 }
 

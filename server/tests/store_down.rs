@@ -4,8 +4,8 @@
 //!
 //! The store is the real embedded store behind a switch that makes every
 //! call fail as an unreachable store would (the embedded store itself
-//! cannot be made to fail on demand; the Redis store's tests restart a real
-//! Redis instead).
+//! cannot be made to fail on demand; `tests/redis.rs` kills and restarts a
+//! real Redis instead).
 
 mod common;
 
@@ -20,8 +20,8 @@ use tengen_protocol::{ClientMsg, Encoding, ErrorCode, PauseReason, ServerMsg, Ta
 use tengen_rules::game::{ClockSnapshot, GameConfig, RuleSet, TimeControl};
 use tengen_server::{Server, Settings};
 use tengen_store::{
-    Account, AuthToken, EmbeddedStore, FinishedGame, GameRef, HistoryPoint, LiveTable, Rating,
-    Result, Store, StoreError,
+    Account, AuthToken, EmbeddedStore, ExportCursor, ExportPage, FinishedGame, GameRef,
+    HistoryPoint, Item, LiveTable, Rating, Result, Store, StoreError,
 };
 
 /// The embedded store with an off switch.
@@ -112,6 +112,14 @@ impl Store for Switched {
     async fn rating_history(&self, player: &str, family: &str) -> Result<Vec<HistoryPoint>> {
         self.check()?;
         self.inner.rating_history(player, family).await
+    }
+    async fn export(&self, from: Option<&ExportCursor>, limit: usize) -> Result<ExportPage> {
+        self.check()?;
+        self.inner.export(from, limit).await
+    }
+    async fn import(&self, items: &[Item]) -> Result<()> {
+        self.check()?;
+        self.inner.import(items).await
     }
 }
 

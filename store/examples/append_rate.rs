@@ -1,10 +1,13 @@
 //! Sustained append rate and restore time of the embedded store, with
-//! fsync durability (every append is answered after its group's commit).
+//! fsync durability (every append is answered after its group's commit),
+//! or of the Redis store with `--redis URL` (durable as that Redis's
+//! `appendfsync` makes it; the keys go under a fresh prefix `bench-…`,
+//! left behind: use a scratch Redis).
 //!
 //! ```text
 //! cargo run --release -p tengen-store --example append_rate -- \
 //!     [--tables 2000] [--seconds 10] [--game-len 0] [--restore-tables 5000] \
-//!     [--restore-entries 60] [--dir PATH]
+//!     [--restore-entries 60] [--dir PATH] [--redis URL]
 //! ```
 //!
 //! Phase 1: `--tables` live tables, each a tokio task appending one
@@ -19,13 +22,15 @@
 //! warm); then the same after a crash (a child process writes the tables
 //! and exits without closing the store, so the open repairs the file).
 //! The data lives in a temporary directory unless `--dir` is given
-//! (on the disk to measure).
+//! (on the disk to measure). With `--redis`, phase 2 times `live_tables()`
+//! on a new connection (there is no file to reopen or repair).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use tengen_store::{EmbeddedStore, FinishedGame, Store};
+use tengen_store::{EmbeddedStore, FinishedGame, RedisOptions, RedisStore, Store};
 
 struct Args {
     tables: usize,
@@ -34,6 +39,7 @@ struct Args {
     restore_entries: usize,
     game_len: u64,
     dir: Option<PathBuf>,
+    redis: Option<String>,
 }
 
 fn args() -> Args {
@@ -44,6 +50,7 @@ fn args() -> Args {
         restore_entries: 60,
         game_len: 0,
         dir: None,
+        redis: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -60,6 +67,7 @@ fn args() -> Args {
             "--restore-entries" => args.restore_entries = number() as usize,
             "--game-len" => args.game_len = number() as u64,
             "--dir" => args.dir = Some(PathBuf::from(&value)),
+            "--redis" => args.redis = Some(value),
             _ => panic!("unknown flag {flag}"),
         }
     }
@@ -84,8 +92,48 @@ fn percentile(sorted: &[u32], p: f64) -> f64 {
     f64::from(sorted[i]) / 1000.0
 }
 
-async fn append_rate(dir: &Path, tables: usize, seconds: f64, game_len: u64) {
-    let store = Arc::new(EmbeddedStore::open(dir).expect("open"));
+/// The store under test: the embedded store in `dir`, or Redis under a
+/// fresh prefix. The embedded one is also returned for its commit counts.
+async fn open(dir: &Path, redis: Option<&str>) -> (Arc<dyn Store>, Option<Arc<EmbeddedStore>>) {
+    match redis {
+        Some(url) => {
+            let prefix = format!(
+                "bench-{}-{}",
+                std::process::id(),
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .unwrap()
+                    .as_millis()
+            );
+            let store = RedisStore::connect(
+                url,
+                RedisOptions {
+                    prefix,
+                    ..RedisOptions::default()
+                },
+            )
+            .await
+            .expect("connect to Redis");
+            if let Ok(p) = store.persistence().await {
+                println!("{}: {p}", store.describe());
+            }
+            (Arc::new(store), None)
+        }
+        None => {
+            let store = Arc::new(EmbeddedStore::open(dir).expect("open"));
+            (store.clone(), Some(store))
+        }
+    }
+}
+
+async fn append_rate(dir: &Path, tables: usize, seconds: f64, game_len: u64, redis: Option<&str>) {
+    let (store, embedded) = open(dir, redis).await;
+    let stats = || {
+        embedded
+            .as_ref()
+            .map(|e| e.write_stats())
+            .unwrap_or_default()
+    };
     let mut creates = Vec::new();
     for t in 0..tables {
         let store = store.clone();
@@ -99,12 +147,14 @@ async fn append_rate(dir: &Path, tables: usize, seconds: f64, game_len: u64) {
     for c in creates {
         c.await.unwrap();
     }
-    let before = store.write_stats();
+    let appended = Arc::new(AtomicU64::new(0));
+    let before = stats();
     let start = Instant::now();
     let deadline = start + Duration::from_secs_f64(seconds);
     let mut tasks = Vec::new();
     for t in 0..tables {
         let store = store.clone();
+        let appended = appended.clone();
         tasks.push(tokio::spawn(async move {
             let mut id = format!("t{t:05}-0");
             let mut latencies_us = Vec::new();
@@ -131,27 +181,47 @@ async fn append_rate(dir: &Path, tables: usize, seconds: f64, game_len: u64) {
                 let sent = Instant::now();
                 store.append(&id, at, &[e]).await.expect("append");
                 latencies_us.push(sent.elapsed().as_micros() as u32);
+                appended.fetch_add(1, Ordering::Relaxed);
                 at += 1;
             }
             (latencies_us, finished)
         }));
     }
-    // The rate every 5 s, to show whether it holds as the file grows.
+    // The rate every 5 s, to show whether it holds as the data grows.
     let monitor = {
-        let store = store.clone();
+        let appended = appended.clone();
+        let embedded = embedded.clone();
         tokio::spawn(async move {
-            let mut last = store.write_stats();
+            let mut last = (
+                appended.load(Ordering::Relaxed),
+                embedded
+                    .as_ref()
+                    .map(|e| e.write_stats())
+                    .unwrap_or_default(),
+            );
             let mut tick = tokio::time::interval(Duration::from_secs(5));
             tick.tick().await;
             loop {
                 tick.tick().await;
-                let now = store.write_stats();
+                let now = (
+                    appended.load(Ordering::Relaxed),
+                    embedded
+                        .as_ref()
+                        .map(|e| e.write_stats())
+                        .unwrap_or_default(),
+                );
+                let group = match embedded {
+                    Some(_) => format!(
+                        ", mean group {:.0}",
+                        (now.1.requests - last.1.requests) as f64
+                            / (now.1.batches - last.1.batches).max(1) as f64
+                    ),
+                    None => String::new(),
+                };
                 println!(
-                    "  {:>4.0} s: {:.0} writes/s, mean group {:.0}",
+                    "  {:>4.0} s: {:.0} appends/s{group}",
                     start.elapsed().as_secs_f64(),
-                    (now.requests - last.requests) as f64 / 5.0,
-                    (now.requests - last.requests) as f64
-                        / (now.batches - last.batches).max(1) as f64
+                    (now.0 - last.0) as f64 / 5.0,
                 );
                 last = now;
             }
@@ -166,15 +236,23 @@ async fn append_rate(dir: &Path, tables: usize, seconds: f64, game_len: u64) {
     }
     let elapsed = start.elapsed().as_secs_f64();
     monitor.abort();
-    let after = store.write_stats();
+    let after = stats();
     latencies.sort_unstable();
-    let batches = after.batches - before.batches;
-    let requests = after.requests - before.requests;
+    let commits = match embedded {
+        Some(_) => {
+            let batches = after.batches - before.batches;
+            let requests = after.requests - before.requests;
+            format!(
+                "{batches} commits, mean group {:.1} writes; ",
+                requests as f64 / batches.max(1) as f64
+            )
+        }
+        None => String::new(),
+    };
     println!(
-        "append: {tables} tables, {elapsed:.1} s: {} appends, {:.0} appends/s ({games} games finished); {batches} commits, mean group {:.1} writes; append latency p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+        "append: {tables} tables, {elapsed:.1} s: {} appends, {:.0} appends/s ({games} games finished); {commits}append latency p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
         latencies.len(),
         latencies.len() as f64 / elapsed,
-        requests as f64 / batches.max(1) as f64,
         percentile(&latencies, 0.50),
         percentile(&latencies, 0.99),
         percentile(&latencies, 1.0),
@@ -182,8 +260,7 @@ async fn append_rate(dir: &Path, tables: usize, seconds: f64, game_len: u64) {
 }
 
 /// Writes `tables` tables of `entries` entries each into the store in `dir`.
-async fn fill(dir: &Path, tables: usize, entries: usize) -> Arc<EmbeddedStore> {
-    let store = Arc::new(EmbeddedStore::open(dir).expect("open"));
+async fn fill(store: Arc<dyn Store>, tables: usize, entries: usize) -> Arc<dyn Store> {
     let start = Instant::now();
     let mut tasks = Vec::new();
     for t in 0..tables {
@@ -231,8 +308,44 @@ async fn reopen(dir: &Path, tables: usize, entries: usize, how: &str) {
     );
 }
 
+/// Redis: fills a prefix and times `live_tables()` on a new connection.
+async fn restore_redis(url: &str, tables: usize, entries: usize) {
+    let (store, _) = open(Path::new(""), Some(url)).await;
+    let prefix = store.describe();
+    let prefix = prefix
+        .rsplit("prefix ")
+        .next()
+        .unwrap_or_default()
+        .to_owned();
+    drop(fill(store, tables, entries).await);
+    let start = Instant::now();
+    let store = RedisStore::connect(
+        url,
+        RedisOptions {
+            prefix,
+            ..RedisOptions::default()
+        },
+    )
+    .await
+    .expect("reconnect");
+    let opened = start.elapsed();
+    let start = Instant::now();
+    let live = store.live_tables().await.expect("live_tables");
+    let read = start.elapsed();
+    let total: usize = live.iter().map(|t| t.entries.len()).sum();
+    assert_eq!(live.len(), tables, "tables restored");
+    assert_eq!(total, tables * entries, "entries restored");
+    println!(
+        "restore from Redis: connect {:.1} ms; live_tables() {} tables, {total} entries in {:.1} ms",
+        opened.as_secs_f64() * 1000.0,
+        live.len(),
+        read.as_secs_f64() * 1000.0
+    );
+}
+
 async fn restore(dir: &Path, tables: usize, entries: usize) {
-    drop(fill(&dir.join("clean"), tables, entries).await);
+    let embedded = Arc::new(EmbeddedStore::open(&dir.join("clean")).expect("open"));
+    drop(fill(embedded, tables, entries).await);
     reopen(&dir.join("clean"), tables, entries, "a clean close").await;
 
     // The same after a crash: a child process fills a store and exits
@@ -255,7 +368,8 @@ const CRASH_DIR: &str = "APPEND_RATE_CRASH_DIR";
 async fn main() {
     let args = args();
     if let Ok(dir) = std::env::var(CRASH_DIR) {
-        let store = fill(Path::new(&dir), args.restore_tables, args.restore_entries).await;
+        let embedded = Arc::new(EmbeddedStore::open(Path::new(&dir)).expect("open"));
+        let store = fill(embedded, args.restore_tables, args.restore_entries).await;
         std::mem::forget(store);
         std::process::exit(0);
     }
@@ -272,10 +386,15 @@ async fn main() {
             args.tables,
             args.seconds,
             game_len,
+            args.redis.as_deref(),
         )
         .await;
     }
-    if args.restore_tables > 0 {
+    if args.restore_tables > 0
+        && let Some(url) = &args.redis
+    {
+        restore_redis(url, args.restore_tables, args.restore_entries).await;
+    } else if args.restore_tables > 0 {
         restore(
             &temp.path().join("restore"),
             args.restore_tables,

@@ -36,10 +36,12 @@ use crate::{FinishedGame, HistoryPoint, Rating, RatingUpdate, Result, Store};
 mod accounts;
 mod games;
 mod live;
+mod transfer;
 
 pub use accounts::*;
 pub use games::*;
 pub use live::*;
+pub use transfer::*;
 
 /// A check: takes a fresh store, panics on a breach of the contract.
 pub type Check = fn(Arc<dyn Store>) -> Pin<Box<dyn Future<Output = ()> + Send>>;
@@ -70,6 +72,8 @@ checks!(
     accounts,
     racing_accounts,
     tokens,
+    export_everything,
+    import_items,
 );
 
 /// Runs every check in [`CHECKS`], each on a new store from `make`.

@@ -16,7 +16,9 @@
 //! [`name_key`].
 //!
 //! Every write is durable when its future resolves `Ok` (fsync'd, for the
-//! embedded store); the server tells no client of an action before that.
+//! embedded store; for the Redis store, as durable as that Redis's
+//! append-only file makes it, see [`redis`]); the server tells no client
+//! of an action before that.
 //! A write that cannot be confirmed returns [`StoreError::Unavailable`] and
 //! may or may not have happened; writes are conditional (an append names
 //! the log length it expects) so that retrying one is safe.
@@ -24,10 +26,16 @@
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
+mod codec;
 pub mod conformance;
 pub mod embedded;
+pub mod migrate;
+pub mod redis;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 pub use embedded::EmbeddedStore;
+pub use redis::{RedisOptions, RedisStore};
 
 /// What a store operation can fail with.
 #[derive(Debug, thiserror::Error)]
@@ -53,6 +61,10 @@ pub enum StoreError {
     Corrupt(String),
     /// The data was written by another schema version than this build
     /// reads.
+    /// The store was given a configuration it cannot use (a malformed
+    /// Redis URL, an empty key prefix).
+    #[error("invalid store configuration: {0}")]
+    Invalid(String),
     #[error(
         "the data has schema version {found}, but this build reads version {supported}; use a build that matches, or another data directory"
     )]
@@ -166,6 +178,38 @@ pub struct RatingUpdate {
     pub history: HistoryPoint,
 }
 
+/// One piece of a store's content, as [`Store::export`] gives it and
+/// [`Store::import`] takes it: what moving a community from one store to
+/// another carries.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Item {
+    Account(Account),
+    Token(AuthToken),
+    /// A rating with the player's whole history in its family, oldest
+    /// first.
+    Rating {
+        rating: Rating,
+        history: Vec<HistoryPoint>,
+    },
+    /// A finished game (its `ratings` are empty: they live in the
+    /// [`Item::Rating`]s).
+    Game(FinishedGame),
+    /// A live table with its whole log.
+    Live(LiveTable),
+}
+
+/// Where an export goes on: opaque, valid for the store that gave it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExportCursor(pub String);
+
+/// A page of an export.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExportPage {
+    pub items: Vec<Item>,
+    /// Where the next page starts; `None` when the export is complete.
+    pub next: Option<ExportCursor>,
+}
+
 /// The durable state of a Tengen server. See the crate documentation.
 #[async_trait]
 pub trait Store: Send + Sync + 'static {
@@ -249,4 +293,25 @@ pub trait Store: Send + Sync + 'static {
 
     /// A player's rating history in a family, oldest first.
     async fn rating_history(&self, player: &str, family: &str) -> Result<Vec<HistoryPoint>>;
+
+    // --- moving a community between stores ----------------------------
+
+    /// A page of the store's whole content: accounts, tokens, ratings
+    /// with their histories, finished games and live tables, in that
+    /// order. Start with `from: None` and pass each page's `next` until it
+    /// is `None`. `limit` bounds the items of a page roughly (a page may
+    /// hold a few more, or none while `next` is still given), so an export
+    /// never holds the whole store in memory. An item may come twice
+    /// (the Redis store's scans promise only that nothing is missed);
+    /// writes made during an export may or may not be in it.
+    async fn export(&self, from: Option<&ExportCursor>, limit: usize) -> Result<ExportPage>;
+
+    /// Puts `items` into the store as they are, each replacing whatever
+    /// the store holds under the same key (an account, token, rating and
+    /// its history, game, or live table with its log), so importing the
+    /// same items twice changes nothing. No refusal applies (no `Exists`
+    /// or `Conflict`): this is for migration, not for serving. A finished
+    /// game is indexed for its players' histories; a live table's id must
+    /// not be a finished game's.
+    async fn import(&self, items: &[Item]) -> Result<()>;
 }

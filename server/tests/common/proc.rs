@@ -50,9 +50,18 @@ pub struct Failed {
 /// Starts the binary on `dir`; `Err` with its stderr if it exits instead
 /// of listening.
 pub fn try_start(dir: &Path) -> Result<Proc, Failed> {
+    try_start_with(dir, &[])
+}
+
+/// [`try_start`] with more flags (`--redis URL`).
+pub fn try_start_with(dir: &Path, extra: &[&str]) -> Result<Proc, Failed> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tengen-server"))
         .args(["--listen", "127.0.0.1:0", "--data-dir"])
         .arg(dir)
+        .args(extra)
+        .env_remove("TENGEN_REDIS")
+        .env_remove("TENGEN_REDIS_PREFIX")
+        .env_remove("TENGEN_REDIS_CA")
         .env("TENGEN_LOG", "warn")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -85,7 +94,12 @@ pub fn try_start(dir: &Path) -> Result<Proc, Failed> {
 }
 
 pub fn start(dir: &Path) -> Proc {
-    match try_start(dir) {
+    start_with(dir, &[])
+}
+
+/// [`start`] with more flags (`--redis URL`).
+pub fn start_with(dir: &Path, extra: &[&str]) -> Proc {
+    match try_start_with(dir, extra) {
         Ok(p) => p,
         Err(f) => panic!("the server did not start ({:?}): {}", f.status, f.stderr),
     }

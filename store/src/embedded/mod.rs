@@ -70,6 +70,13 @@
 //! writer. No async task waits on the disk; only [`EmbeddedStore::open`]
 //! (called once at start) and dropping the store (which waits for the
 //! writer thread to finish the writes already queued) block.
+//!
+//! # Export and import
+//! `transfer`: an export reads one table after the other (accounts,
+//! tokens, ratings with their history, games, live tables with their logs)
+//! in key order, a page per read transaction, the cursor being the section
+//! and the last key given; an import is one write request, applied in the
+//! writer's transaction like any other.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -81,13 +88,14 @@ use redb::Database;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::{
-    Account, AuthToken, FinishedGame, GameRef, HistoryPoint, LiveTable, Rating, Result, Store,
-    StoreError,
+    Account, AuthToken, ExportCursor, ExportPage, FinishedGame, GameRef, HistoryPoint, Item,
+    LiveTable, Rating, Result, Store, StoreError,
 };
 
 mod open;
 mod read;
 mod schema;
+mod transfer;
 mod writer;
 
 use schema::{META, SCHEMA_VERSION_KEY, db_error};
@@ -320,5 +328,15 @@ impl Store for EmbeddedStore {
         let (player, family) = (player.to_owned(), family.to_owned());
         self.read(move |db| read::rating_history(db, &player, &family))
             .await
+    }
+
+    async fn export(&self, from: Option<&ExportCursor>, limit: usize) -> Result<ExportPage> {
+        let from = from.cloned();
+        self.read(move |db| transfer::export(db, from.as_ref(), limit))
+            .await
+    }
+
+    async fn import(&self, items: &[Item]) -> Result<()> {
+        self.write(Op::Import(items.to_vec())).await
     }
 }

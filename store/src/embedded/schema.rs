@@ -2,7 +2,7 @@
 //! layout is described in the [module documentation](super)).
 
 use redb::TableDefinition;
-use serde::{Deserialize, Serialize, de::DeserializeOwned};
+use serde::{Deserialize, Serialize};
 
 use crate::StoreError;
 
@@ -72,17 +72,7 @@ pub(super) fn after(s: &str) -> String {
     next
 }
 
-/// Encodes a value as MessagePack with field names (see the module
-/// documentation for why).
-pub(super) fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, StoreError> {
-    rmp_serde::to_vec_named(value)
-        .map_err(|e| StoreError::Unavailable(format!("cannot encode a value: {e}")))
-}
-
-/// Decodes a value written by [`encode`]; `what` names it for the error.
-pub(super) fn decode<T: DeserializeOwned>(bytes: &[u8], what: &str) -> Result<T, StoreError> {
-    rmp_serde::from_slice(bytes).map_err(|e| StoreError::Corrupt(format!("{what}: {e}")))
-}
+pub(super) use crate::codec::{decode, encode};
 
 /// Maps any redb error to a store error: damage is [`StoreError::Corrupt`],
 /// everything else [`StoreError::Unavailable`] (the operation may be

@@ -55,6 +55,7 @@ pub(super) enum Op {
     CreateAccount(Account),
     PutToken(AuthToken),
     RevokeToken(String),
+    Import(Vec<crate::Item>),
 }
 
 /// A write and where its outcome goes.
@@ -125,7 +126,7 @@ fn commit(db: &Database, batch: &[Request]) -> Result<Vec<Result<()>>> {
 }
 
 /// Why a request was not applied.
-enum Failure {
+pub(super) enum Failure {
     /// Its precondition failed; it wrote nothing, the batch goes on.
     Refused(StoreError),
     /// redb failed; the transaction cannot be trusted and is dropped.
@@ -136,24 +137,30 @@ fn fatal(e: impl Into<redb::Error>) -> Failure {
     Failure::Fatal(db_error(e))
 }
 
-type Applied = std::result::Result<(), Failure>;
+impl Failure {
+    pub(super) fn fatal(e: impl Into<redb::Error>) -> Failure {
+        fatal(e)
+    }
+}
+
+pub(super) type Applied = std::result::Result<(), Failure>;
 
 /// Every table, open in one write transaction, and the counters as this
 /// transaction has them.
-struct Tables<'txn> {
-    counters: Table<'txn, &'static str, u64>,
-    next_seq: u64,
-    orphans: u64,
-    live: Table<'txn, &'static str, (u64, u64)>,
-    live_meta: Table<'txn, &'static str, &'static [u8]>,
-    live_log: Table<'txn, u64, (u64, u64, &'static [u8])>,
-    game_info: Table<'txn, &'static str, &'static [u8]>,
-    game_record: Table<'txn, &'static str, &'static [u8]>,
-    games_by_player: Table<'txn, (&'static str, u64, &'static str), &'static [u8]>,
-    accounts: Table<'txn, &'static str, &'static [u8]>,
-    tokens: Table<'txn, &'static str, &'static [u8]>,
-    ratings: Table<'txn, (&'static str, &'static str), &'static [u8]>,
-    history: Table<'txn, (&'static str, &'static str, u64), &'static [u8]>,
+pub(super) struct Tables<'txn> {
+    pub(super) counters: Table<'txn, &'static str, u64>,
+    pub(super) next_seq: u64,
+    pub(super) orphans: u64,
+    pub(super) live: Table<'txn, &'static str, (u64, u64)>,
+    pub(super) live_meta: Table<'txn, &'static str, &'static [u8]>,
+    pub(super) live_log: Table<'txn, u64, (u64, u64, &'static [u8])>,
+    pub(super) game_info: Table<'txn, &'static str, &'static [u8]>,
+    pub(super) game_record: Table<'txn, &'static str, &'static [u8]>,
+    pub(super) games_by_player: Table<'txn, (&'static str, u64, &'static str), &'static [u8]>,
+    pub(super) accounts: Table<'txn, &'static str, &'static [u8]>,
+    pub(super) tokens: Table<'txn, &'static str, &'static [u8]>,
+    pub(super) ratings: Table<'txn, (&'static str, &'static str), &'static [u8]>,
+    pub(super) history: Table<'txn, (&'static str, &'static str, u64), &'static [u8]>,
 }
 
 impl<'txn> Tables<'txn> {
@@ -197,6 +204,19 @@ impl<'txn> Tables<'txn> {
                     .insert(token.token.as_str(), value.as_slice())
                     .map_err(fatal)?;
                 Ok(())
+            }
+            Op::Import(items) => {
+                for item in items {
+                    if let crate::Item::Live(table) = item
+                        && self.is_finished(&table.id)?
+                    {
+                        return Err(Failure::Refused(StoreError::Exists(format!(
+                            "game {} is finished; it cannot be imported as live",
+                            table.id
+                        ))));
+                    }
+                }
+                self.import(items)
             }
             Op::RevokeToken(token) => {
                 self.tokens.remove(token.as_str()).map_err(fatal)?;
@@ -264,7 +284,7 @@ impl<'txn> Tables<'txn> {
         Ok(self.game_info.get(id).map_err(fatal)?.is_some())
     }
 
-    fn create_table(&mut self, id: &str, meta: &[u8]) -> Applied {
+    pub(super) fn create_table(&mut self, id: &str, meta: &[u8]) -> Applied {
         if self.is_live(id)? {
             return Err(Failure::Refused(StoreError::Exists(format!(
                 "table {id} is live"
@@ -282,7 +302,7 @@ impl<'txn> Tables<'txn> {
         Ok(())
     }
 
-    fn append(&mut self, id: &str, at: u64, entries: &[Vec<u8>]) -> Applied {
+    pub(super) fn append(&mut self, id: &str, at: u64, entries: &[Vec<u8>]) -> Applied {
         let (generation, len) = match self.live.get(id).map_err(fatal)? {
             Some(row) => row.value(),
             None => {
@@ -311,7 +331,7 @@ impl<'txn> Tables<'txn> {
     /// Removes a live table and its metadata, if it is there. Its log
     /// entries are orphans from now on, left to the garbage collection
     /// (they are spread through the log).
-    fn remove_live(&mut self, id: &str) -> Applied {
+    pub(super) fn remove_live(&mut self, id: &str) -> Applied {
         let Some(len) = self.live.remove(id).map_err(fatal)?.map(|r| r.value().1) else {
             return Ok(());
         };
@@ -354,23 +374,7 @@ impl<'txn> Tables<'txn> {
             let point = encode(&update.history).map_err(Failure::Refused)?;
             ratings.push((player, rating.family.as_str(), value, point));
         }
-        let info = encode(&GameInfo {
-            finished_ms: game.finished_ms,
-            players: game.players.clone(),
-        })
-        .map_err(Failure::Refused)?;
-        let players = encode(&game.players).map_err(Failure::Refused)?;
-
-        self.game_info.insert(id, info.as_slice()).map_err(fatal)?;
-        self.game_record
-            .insert(id, game.record.as_slice())
-            .map_err(fatal)?;
-        for player in &game.players {
-            let key = name_key(player);
-            self.games_by_player
-                .insert((key.as_str(), game.finished_ms, id), players.as_slice())
-                .map_err(fatal)?;
-        }
+        self.put_game(game)?;
         for (player, family, value, point) in &ratings {
             self.ratings
                 .insert((*family, player.as_str()), value.as_slice())
@@ -389,6 +393,29 @@ impl<'txn> Tables<'txn> {
                 .map_err(fatal)?;
         }
         self.remove_live(id)
+    }
+
+    /// Writes a finished game's header and record and indexes it for its
+    /// players (no checks).
+    pub(super) fn put_game(&mut self, game: &FinishedGame) -> Applied {
+        let id = game.id.as_str();
+        let info = encode(&GameInfo {
+            finished_ms: game.finished_ms,
+            players: game.players.clone(),
+        })
+        .map_err(Failure::Refused)?;
+        let players = encode(&game.players).map_err(Failure::Refused)?;
+        self.game_info.insert(id, info.as_slice()).map_err(fatal)?;
+        self.game_record
+            .insert(id, game.record.as_slice())
+            .map_err(fatal)?;
+        for player in &game.players {
+            let key = name_key(player);
+            self.games_by_player
+                .insert((key.as_str(), game.finished_ms, id), players.as_slice())
+                .map_err(fatal)?;
+        }
+        Ok(())
     }
 
     fn create_account(&mut self, account: &Account) -> Applied {

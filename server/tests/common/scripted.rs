@@ -1,0 +1,273 @@
+//! Scripted games for the durability tests (embedded and Redis): several
+//! games played part-way by real clients, resumed with their tokens after
+//! a restart, finished, and their records checked in the store.
+
+use std::time::Duration;
+
+use tengen_client::Connection;
+use tengen_protocol::{ClientMsg, Encoding, PauseReason, ServerMsg, TableId, TableSnapshot};
+use tengen_rules::game::{
+    Action, ClockSnapshot, Event, GameConfig, GameRecord, RuleSet, Seat, TimeControl,
+};
+use tengen_store::Store;
+
+/// Black makes five down the H file; white plays along the bottom edge.
+pub const BLACK: [&str; 5] = ["H8", "H9", "H10", "H11", "H12"];
+pub const WHITE: [&str; 4] = ["A1", "A2", "A3", "A4"];
+
+pub fn config() -> GameConfig {
+    GameConfig::free(RuleSet::Gomoku).with_time(TimeControl::Fischer {
+        main_ms: 300_000,
+        increment_ms: 5_000,
+    })
+}
+
+/// The `n`th ply of the script: (black?, point).
+pub fn ply(n: usize) -> (bool, &'static str) {
+    if n.is_multiple_of(2) {
+        (true, BLACK[n / 2])
+    } else {
+        (false, WHITE[n / 2])
+    }
+}
+
+pub struct Game {
+    pub name: [String; 2],
+    pub conn: [Connection; 2],
+    pub token: [String; 2],
+    pub table: TableId,
+    pub opener: Seat,
+    pub played: usize,
+    /// The `seq` of the last accepted move and the clocks it reported.
+    pub seq: u64,
+    pub clocks: Option<ClockSnapshot>,
+}
+
+impl Game {
+    pub fn seat_for(&self, black: bool) -> Seat {
+        if black {
+            self.opener
+        } else {
+            self.opener.other()
+        }
+    }
+
+    /// Plays the script's next ply; returns whether the game ended.
+    pub async fn play_next(&mut self) -> bool {
+        let (black, point) = ply(self.played);
+        let seat = self.seat_for(black);
+        let c = &mut self.conn[seat.index()];
+        let reply = c
+            .request(ClientMsg::Act {
+                table: self.table.clone(),
+                action: Action::place(point.parse().unwrap()),
+            })
+            .await;
+        let seq = match reply {
+            Ok(ServerMsg::Acted { seq, .. }) => seq,
+            other => panic!("{point}: {other:?}"),
+        };
+        let mut over = false;
+        loop {
+            let f = c
+                .next_matching(|m| matches!(m, ServerMsg::TableEvent(_)))
+                .await
+                .unwrap();
+            let ServerMsg::TableEvent(te) = f.msg else {
+                unreachable!()
+            };
+            if let Event::Moved { clocks, .. } = &te.event {
+                self.clocks = *clocks;
+            }
+            over |= matches!(te.event, Event::GameOver { .. });
+            if te.seq == seq {
+                break;
+            }
+        }
+        self.played += 1;
+        self.seq = seq;
+        over
+    }
+}
+
+pub async fn connect(url: &str, name: &str) -> (Connection, String, String) {
+    let (c, w) = Connection::connect(url, Encoding::Json, Some(name))
+        .await
+        .unwrap();
+    (c, w.player.name, w.resume_token.expect("a resume token"))
+}
+
+pub async fn snapshot_push(c: &mut Connection) -> TableSnapshot {
+    match c
+        .next_matching(|m| matches!(m, ServerMsg::TableSnapshot(_)))
+        .await
+        .unwrap()
+        .msg
+    {
+        ServerMsg::TableSnapshot(s) => *s,
+        _ => unreachable!(),
+    }
+}
+
+pub async fn new_game(url: &str, i: usize) -> Game {
+    let (mut a, an, at) = connect(url, &format!("ann{i}")).await;
+    let (mut b, bn, bt) = connect(url, &format!("bob{i}")).await;
+    let room = match a
+        .request(ClientMsg::CreateRoom {
+            rated: false,
+            config: config(),
+            public: true,
+            name: Some(format!("game {i}")),
+            chat: true,
+        })
+        .await
+        .unwrap()
+    {
+        ServerMsg::RoomCreated { room, .. } => room,
+        other => panic!("{other:?}"),
+    };
+    b.request(ClientMsg::JoinRoom { room }).await.unwrap();
+    let snap = snapshot_push(&mut a).await;
+    snapshot_push(&mut b).await;
+    Game {
+        name: [an, bn],
+        conn: [a, b],
+        token: [at, bt],
+        table: snap.table,
+        opener: snap.snapshot.opener,
+        played: 0,
+        seq: 0,
+        clocks: None,
+    }
+}
+
+/// Plies played in each game before the server goes down.
+pub const BEFORE: [usize; 3] = [2, 5, 8];
+
+pub async fn games_part_way(url: &str) -> Vec<Game> {
+    let mut games = Vec::new();
+    for (i, n) in BEFORE.into_iter().enumerate() {
+        let mut g = new_game(url, i).await;
+        for _ in 0..n {
+            assert!(!g.play_next().await);
+        }
+        games.push(g);
+    }
+    games
+}
+
+/// After the restart: both players come back with their tokens, find
+/// every accepted move and the clocks as they were, and finish the game.
+pub async fn resume_and_finish(url: &str, g: &mut Game) {
+    let mut back = Vec::new();
+    for seat in Seat::BOTH {
+        let i = seat.index();
+        let (c, w) = Connection::reconnect(
+            url,
+            Encoding::Json,
+            Some(&g.name[i]),
+            &g.token[i],
+            Duration::from_secs(10),
+        )
+        .await
+        .unwrap();
+        assert!(w.resumed, "{}'s session is back", g.name[i]);
+        assert_eq!(w.player.name, g.name[i]);
+        assert_eq!(w.tables, vec![g.table.clone()]);
+        back.push(c);
+    }
+    let [mut first, mut second]: [Connection; 2] = back.try_into().ok().unwrap();
+    // The first seat replays from the start: exactly the accepted moves.
+    match first
+        .request(ClientMsg::Watch {
+            table: g.table.clone(),
+            since: Some(0),
+        })
+        .await
+        .unwrap()
+    {
+        ServerMsg::Replayed { since: 0, seq, .. } => assert_eq!(seq, g.seq),
+        other => panic!("{other:?}"),
+    }
+    let mut moves = Vec::new();
+    while let Ok(f) = tokio::time::timeout(Duration::from_millis(50), first.next()).await {
+        if let ServerMsg::TableEvent(te) = f.unwrap().msg
+            && let Event::Moved { mv, .. } = te.event
+        {
+            moves.push(mv.point.map(|p| p.to_string()).unwrap_or_default());
+        }
+    }
+    let expected: Vec<String> = (0..g.played).map(|n| ply(n).1.to_string()).collect();
+    assert_eq!(moves, expected, "every accepted move, in order");
+    // The clocks stand where the last move left them while a player is
+    // still away (the restart is not charged to anyone).
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    let snap = match first
+        .request(ClientMsg::Snapshot {
+            table: g.table.clone(),
+        })
+        .await
+        .unwrap()
+    {
+        ServerMsg::TableSnapshot(s) => *s,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(snap.seq, g.seq);
+    assert_eq!(snap.paused, Some(PauseReason::Restored));
+    assert_eq!(snap.snapshot.clocks, g.clocks, "clocks as at the last move");
+    // The second seat resumes from the last seq it saw: nothing missed.
+    match second
+        .request(ClientMsg::Watch {
+            table: g.table.clone(),
+            since: Some(g.seq),
+        })
+        .await
+        .unwrap()
+    {
+        ServerMsg::Replayed { seq, .. } => assert_eq!(seq, g.seq),
+        other => panic!("{other:?}"),
+    }
+    // Both back: the clocks run again.
+    for c in [&mut first, &mut second] {
+        let f = c
+            .next_matching(|m| matches!(m, ServerMsg::TablePaused { .. }))
+            .await
+            .unwrap();
+        assert!(
+            matches!(f.msg, ServerMsg::TablePaused { paused: None, .. }),
+            "{:?}",
+            f.msg
+        );
+    }
+    g.conn = [first, second];
+    while !g.play_next().await {}
+    assert_eq!(g.played, 9);
+}
+
+/// The finished games are in `store`, with every move, and no live log
+/// is left.
+pub async fn check_records(store: &dyn Store, games: &[Game]) {
+    assert!(store.live_tables().await.unwrap().is_empty());
+    for g in games {
+        let stored = store
+            .game(g.table.as_str())
+            .await
+            .unwrap()
+            .expect("the finished game is stored");
+        let record = GameRecord::from_json(std::str::from_utf8(&stored.record).unwrap()).unwrap();
+        let game = record.replay().expect("the record replays");
+        assert_eq!(game.moves().len(), 9);
+        let result = game.result().expect("a result");
+        assert_eq!(
+            result.winner(),
+            Some(g.opener),
+            "black (the opener) made five"
+        );
+        assert_eq!(record.tags.get("first"), Some(&g.name[0]));
+        let mut players = stored.players.clone();
+        players.sort();
+        let mut names = g.name.to_vec();
+        names.sort();
+        assert_eq!(players, names);
+    }
+}

@@ -1,0 +1,400 @@
+//! The Redis store: the same [`Store`] on a shared Redis.
+//!
+//! Why: the embedded store ties a community to one machine's disk. Redis
+//! is what operators already run for shared state: several Tengen nodes
+//! can reach one Redis (issue 12 builds on that), and Redis's append-only
+//! file gives the durability the store promises when it is configured for
+//! it (see *Persistence*). With this store the server's data directory
+//! holds nothing that matters.
+//!
+//! The client is the `redis` crate on tokio, through a
+//! [`ConnectionManager`]: one multiplexed connection (many requests in
+//! flight on one socket, pipelined), re-established in the background when
+//! it breaks. `rediss://` URLs connect over TLS (rustls with the ring
+//! provider and the system's root certificates, or the CA of
+//! [`RedisOptions::ca_file`]; no OpenSSL).
+//!
+//! # Key layout
+//! Every key starts with the prefix ([`RedisOptions::prefix`], `tengen`
+//! by default; tests give each store a prefix of its own). The part in
+//! braces is the key's *hash tag*: Redis Cluster puts keys with the same
+//! tag in the same slot, so everything one operation must change
+//! atomically shares a tag. `NAME` is [`crate::name_key`] of a player or
+//! account name, `ID` a table (= game) id.
+//!
+//! | key | type | holds |
+//! |---|---|---|
+//! | `P:schema` | string | the layout version, [`SCHEMA_VERSION`] |
+//! | `P:live` | set | ids of the live tables (an index: a table is live iff its `meta` key exists) |
+//! | `P:{t:ID}:meta` | string | a live table's metadata (raw bytes) |
+//! | `P:{t:ID}:log` | list | its log entries, in order (raw bytes) |
+//! | `P:{t:ID}:game` | hash | a finished game: `finished_ms`, `players` (encoded), `record` (raw bytes) |
+//! | `P:{p:NAME}:games` | sorted set | the player's finished games: member the game id, score `finished_ms` |
+//! | `P:{p:NAME}:history:FAMILY` | list | the player's rating history in a family, oldest first |
+//! | `P:{f:FAMILY}:ratings` | hash | `NAME` → [`crate::Rating`] (encoded) |
+//! | `P:{f:FAMILY}:games` | hash | `NAME` → the rating's game count, the condition of a [`crate::RatingUpdate`] |
+//! | `P:{a:NAME}:account` | string | [`crate::Account`] (encoded) |
+//! | `P:{k:TOKEN}:token` | string | [`crate::AuthToken`] (encoded) |
+//!
+//! A table and the game it becomes share the tag `{t:ID}`, so creating a
+//! table (refused if the id is live *or* finished), appending to its log
+//! (conditional on the log's length) and discarding it are each one
+//! operation on one slot. Issue 12 adds the table's lease and its event
+//! channel under the same tag (`P:{t:ID}:lease`, `P:{t:ID}:events`), so
+//! that an append can be made conditional on the owner's lease epoch in
+//! the same script. Struct values are MessagePack with field names, as in
+//! the embedded store (floats bit-exact; a later version can add a field
+//! with a default). The `P:live` index is updated beside the table's own
+//! keys (added before a create, removed after a discard or finish) and is
+//! only a list of candidates: a reader checks the table's `meta` key.
+//!
+//! # Atomicity
+//! Conditional writes are Lua scripts (`EVALSHA`, loaded on first use),
+//! which Redis runs atomically: the append checks the table is live and
+//! its log has the expected length before it pushes anything; a create
+//! checks neither the live key nor the game key exists.
+//!
+//! **A finished game and its rating updates are one Lua script**: it
+//! checks the game is not finished yet and every rating's game count,
+//! and only then writes the record, the players' history indexes, the
+//! ratings, their counts and history points, and removes the live table
+//! and its index entry. Either all of it happens or nothing does, which is
+//! exactly the trait's promise (a conflicting update refuses the whole
+//! write) and what the conformance suite checks, including racing
+//! finishes. The price: the script's keys span several hash tags (the
+//! game's, each player's, each family's). That is fine on a single Redis
+//! (with or without replicas and Sentinel), which is what this store
+//! supports. **On Redis Cluster this script is refused (`CROSSSLOT`)**,
+//! and so would MULTI/EXEC be. Making `finish_game` cluster-ready means an
+//! outbox: stage the finished game under `{t:ID}`, apply the rating
+//! updates in a script on one ratings tag, keyed by a nonce of the staged
+//! finish so that a retry or a helper applies them at most once, then
+//! commit the record and drop the stage; a staged finish left by a crash
+//! is rolled forward by the next attempt. That is not built: every other
+//! operation already touches a single slot (or is a read), so it is the
+//! one change Cluster needs besides export, whose `SCAN`s would have to
+//! visit every node.
+//!
+//! The `P:live` index can keep a stale id (a crash between the `SADD` and
+//! the create script, or between a discard's `DEL` and its `SREM`): it is
+//! skipped on reading, and dropped when that id is finished. Readers never
+//! remove candidates, since a create may be between its two steps.
+//!
+//! # Time bounds
+//! Every call is bounded by [`RedisOptions::timeout`] (2 s by default,
+//! under the server's 3 s store timeout): when Redis is down or slow the
+//! call returns [`StoreError::Unavailable`] instead of waiting, and the
+//! connection manager keeps reconnecting in the background (connection
+//! attempts time out after 1 s). A write that timed out may still have
+//! happened, as the trait says; its conditions make a retry safe.
+//!
+//! # Persistence
+//! Redis acknowledges a write once it is in memory. Whether it survives a
+//! crash depends on the server's configuration, which
+//! [`RedisStore::persistence`] reads (`CONFIG GET`, or `INFO persistence`
+//! where `CONFIG` is disabled): with `appendonly yes` and `appendfsync
+//! always`, every acknowledged write is on disk (fsync) before the reply,
+//! the embedded store's promise; with `appendfsync everysec` (Redis's
+//! default) a crash of the Redis *process* loses nothing (the write is in
+//! the file before the reply), but a power loss or kernel crash can lose
+//! the last second or so; without the append-only file (RDB snapshots
+//! only, or nothing) a restart of Redis loses every write since the last
+//! snapshot, so "no accepted move is lost" does not hold. The server
+//! warns loudly at start when that is the case.
+
+use std::future::Future;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+
+use crate::{
+    Account, AuthToken, ExportCursor, ExportPage, FinishedGame, GameRef, HistoryPoint, Item,
+    LiveTable, Rating, Result, Store, StoreError,
+};
+
+mod keys;
+mod persistence;
+mod reads;
+mod scripts;
+mod transfer;
+mod writes;
+
+pub use persistence::{Fsync, Persistence};
+
+/// The layout version this build reads and writes (`P:schema`).
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// How a [`RedisStore`] is set up besides its URL.
+#[derive(Clone, Debug)]
+pub struct RedisOptions {
+    /// The first part of every key (`tengen`); several communities, or
+    /// tests, can share one Redis under different prefixes.
+    pub prefix: String,
+    /// How long any call may take before it fails as
+    /// [`StoreError::Unavailable`].
+    pub timeout: Duration,
+    /// For `rediss://`: a PEM file of the CA certificate(s) to trust
+    /// instead of the system's roots (a Redis with a private CA).
+    pub ca_file: Option<PathBuf>,
+}
+
+impl Default for RedisOptions {
+    fn default() -> RedisOptions {
+        RedisOptions {
+            prefix: "tengen".into(),
+            timeout: Duration::from_secs(2),
+            ca_file: None,
+        }
+    }
+}
+
+/// The Redis store (see the [module documentation](self)).
+#[derive(Clone)]
+pub struct RedisStore {
+    conn: ConnectionManager,
+    keys: keys::Keys,
+    timeout: Duration,
+    shown: String,
+}
+
+impl RedisStore {
+    /// Connects to the Redis at `url` (`redis://[user:password@]host:port[/db]`
+    /// or `rediss://` for TLS) and checks (or, in an empty prefix, writes)
+    /// the layout version. Fails with [`StoreError::Invalid`] for a
+    /// malformed URL or prefix, [`StoreError::Unavailable`] when Redis
+    /// does not answer within the timeout, and [`StoreError::Version`]
+    /// for data of another layout version.
+    pub async fn connect(url: &str, options: RedisOptions) -> Result<RedisStore> {
+        if options.prefix.is_empty() {
+            return Err(StoreError::Invalid("the Redis key prefix is empty".into()));
+        }
+        if url.starts_with("rediss://") {
+            // Another crate in the build may enable a second rustls
+            // provider; then rustls needs to be told which one to use.
+            let _ = rustls::crypto::ring::default_provider().install_default();
+        }
+        let shown = redact(url);
+        let bad_url = |e| StoreError::Invalid(format!("the Redis URL {shown}: {e}"));
+        let client = match &options.ca_file {
+            None => redis::Client::open(url).map_err(bad_url)?,
+            Some(file) => {
+                if !url.starts_with("rediss://") {
+                    return Err(StoreError::Invalid(format!(
+                        "a CA file is for rediss:// URLs, not {shown}"
+                    )));
+                }
+                let pem = std::fs::read(file).map_err(|e| {
+                    StoreError::Invalid(format!("cannot read the CA file {}: {e}", file.display()))
+                })?;
+                let certificates = redis::TlsCertificates {
+                    client_tls: None,
+                    root_cert: Some(pem),
+                };
+                redis::Client::build_with_tls(url, certificates).map_err(bad_url)?
+            }
+        };
+        let config = ConnectionManagerConfig::new()
+            .set_connection_timeout(Some(Duration::from_secs(1)))
+            .set_response_timeout(Some(options.timeout))
+            .set_number_of_retries(2)
+            .set_min_delay(Duration::from_millis(50))
+            .set_max_delay(Duration::from_millis(500));
+        let timeout = options.timeout;
+        let conn =
+            match tokio::time::timeout(timeout, ConnectionManager::new_with_config(client, config))
+                .await
+            {
+                Ok(Ok(conn)) => conn,
+                Ok(Err(e)) => return Err(redis_error(&format!("connecting to {shown}"), e)),
+                Err(_) => {
+                    return Err(StoreError::Unavailable(format!(
+                        "Redis at {shown} did not answer within {timeout:?}"
+                    )));
+                }
+            };
+        let store = RedisStore {
+            conn,
+            keys: keys::Keys::new(&options.prefix),
+            timeout,
+            shown: format!("Redis store at {shown}, prefix {}", options.prefix),
+        };
+        store.check_schema().await?;
+        Ok(store)
+    }
+
+    /// Writes the layout version into an empty prefix, or checks it.
+    async fn check_schema(&self) -> Result<()> {
+        let key = self.keys.schema();
+        // SET NX, then GET (SET NX GET needs Redis 7).
+        let mut set = redis::cmd("SET");
+        set.arg(&key).arg(SCHEMA_VERSION).arg("NX");
+        let _: Option<String> = self.query("writing the layout version", set).await?;
+        let mut get = redis::cmd("GET");
+        get.arg(&key);
+        let found: Option<String> = self.query("checking the layout version", get).await?;
+        match found {
+            None => Err(StoreError::Unavailable(format!(
+                "{key} vanished while it was being checked"
+            ))),
+            Some(v) => match v.parse::<u32>() {
+                Ok(SCHEMA_VERSION) => Ok(()),
+                Ok(found) => Err(StoreError::Version {
+                    found,
+                    supported: SCHEMA_VERSION,
+                }),
+                Err(_) => Err(StoreError::Corrupt(format!(
+                    "{key} holds {v:?}, not a layout version"
+                ))),
+            },
+        }
+    }
+
+    /// How the Redis server keeps its data (see *Persistence* in the
+    /// [module documentation](self)).
+    pub async fn persistence(&self) -> Result<Persistence> {
+        persistence::read(self).await
+    }
+
+    /// Runs a Redis call within the timeout; `what` names it in errors.
+    async fn call<T>(
+        &self,
+        what: &str,
+        call: impl Future<Output = redis::RedisResult<T>>,
+    ) -> Result<T> {
+        match tokio::time::timeout(self.timeout, call).await {
+            Ok(Ok(value)) => Ok(value),
+            Ok(Err(e)) => Err(redis_error(what, e)),
+            Err(_) => Err(StoreError::Unavailable(format!(
+                "{what}: Redis did not answer within {:?}",
+                self.timeout
+            ))),
+        }
+    }
+
+    /// Runs one command within the timeout.
+    async fn query<T: redis::FromRedisValue>(&self, what: &str, cmd: redis::Cmd) -> Result<T> {
+        let mut conn = self.conn.clone();
+        self.call(what, async move { cmd.query_async(&mut conn).await })
+            .await
+    }
+}
+
+/// The URL with any password hidden, for logs and errors.
+pub fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            format!("{}://***@{}", &url[..scheme], &url[at + 1..])
+        }
+        _ => url.to_owned(),
+    }
+}
+
+/// Maps a Redis error: unreadable replies and values of the wrong type are
+/// [`StoreError::Corrupt`], a bad configuration [`StoreError::Invalid`],
+/// everything else (connection lost or refused, timeouts, a Redis that is
+/// loading, read-only or out of memory) [`StoreError::Unavailable`].
+fn redis_error(what: &str, e: redis::RedisError) -> StoreError {
+    use redis::ErrorKind;
+    let message = format!("{what}: {e}");
+    match e.kind() {
+        ErrorKind::Parse | ErrorKind::UnexpectedReturnType => StoreError::Corrupt(message),
+        ErrorKind::InvalidClientConfig => StoreError::Invalid(message),
+        _ if e.code() == Some("WRONGTYPE") => StoreError::Corrupt(message),
+        _ => StoreError::Unavailable(message),
+    }
+}
+
+#[async_trait]
+impl Store for RedisStore {
+    fn describe(&self) -> String {
+        self.shown.clone()
+    }
+
+    async fn ping(&self) -> Result<()> {
+        let pong: String = self.query("PING", redis::cmd("PING")).await?;
+        if pong == "PONG" {
+            Ok(())
+        } else {
+            Err(StoreError::Unavailable(format!("PING answered {pong:?}")))
+        }
+    }
+
+    async fn create_table(&self, id: &str, meta: &[u8]) -> Result<()> {
+        self.create_table_impl(id, meta).await
+    }
+
+    async fn append(&self, id: &str, at: u64, entries: &[Vec<u8>]) -> Result<()> {
+        self.append_impl(id, at, entries).await
+    }
+
+    async fn live_tables(&self) -> Result<Vec<LiveTable>> {
+        self.live_tables_impl().await
+    }
+
+    async fn live_table(&self, id: &str) -> Result<Option<LiveTable>> {
+        self.live_table_impl(id).await
+    }
+
+    async fn discard_table(&self, id: &str) -> Result<()> {
+        self.discard_table_impl(id).await
+    }
+
+    async fn finish_game(&self, game: &FinishedGame) -> Result<()> {
+        self.finish_game_impl(game).await
+    }
+
+    async fn game(&self, id: &str) -> Result<Option<FinishedGame>> {
+        self.game_impl(id).await
+    }
+
+    async fn games_of(
+        &self,
+        player: &str,
+        before_ms: Option<u64>,
+        limit: usize,
+    ) -> Result<Vec<GameRef>> {
+        self.games_of_impl(player, before_ms, limit).await
+    }
+
+    async fn create_account(&self, account: &Account) -> Result<()> {
+        self.create_account_impl(account).await
+    }
+
+    async fn account(&self, name: &str) -> Result<Option<Account>> {
+        self.account_impl(name).await
+    }
+
+    async fn put_token(&self, token: &AuthToken) -> Result<()> {
+        self.put_token_impl(token).await
+    }
+
+    async fn token(&self, token: &str) -> Result<Option<AuthToken>> {
+        self.token_impl(token).await
+    }
+
+    async fn revoke_token(&self, token: &str) -> Result<()> {
+        self.revoke_token_impl(token).await
+    }
+
+    async fn rating(&self, player: &str, family: &str) -> Result<Option<Rating>> {
+        self.rating_impl(player, family).await
+    }
+
+    async fn ratings(&self, family: &str) -> Result<Vec<Rating>> {
+        self.ratings_impl(family).await
+    }
+
+    async fn rating_history(&self, player: &str, family: &str) -> Result<Vec<HistoryPoint>> {
+        self.rating_history_impl(player, family).await
+    }
+
+    async fn export(&self, from: Option<&ExportCursor>, limit: usize) -> Result<ExportPage> {
+        self.export_impl(from, limit).await
+    }
+
+    async fn import(&self, items: &[Item]) -> Result<()> {
+        self.import_impl(items).await
+    }
+}

@@ -1,0 +1,150 @@
+//! The Redis store's reads.
+
+use futures_util::{StreamExt, TryStreamExt, stream};
+
+use super::{RedisStore, scripts};
+use crate::codec::decode;
+use crate::{
+    Account, AuthToken, FinishedGame, GameRef, HistoryPoint, LiveTable, Rating, Result, StoreError,
+    name_key,
+};
+
+/// How many reads of single tables or games are in flight at once.
+pub(super) const READ_AHEAD: usize = 64;
+
+impl RedisStore {
+    /// One live table (metadata and log read atomically), if it is live.
+    pub(super) async fn live_table_impl(&self, id: &str) -> Result<Option<LiveTable>> {
+        let mut read = scripts::READ_TABLE.prepare_invoke();
+        read.key(self.keys.meta(id)).key(self.keys.log(id));
+        let table: Option<(Vec<u8>, Vec<Vec<u8>>)> = self.invoke("reading a table", read).await?;
+        Ok(table.map(|(meta, entries)| LiveTable {
+            id: id.to_owned(),
+            meta,
+            entries,
+        }))
+    }
+
+    /// Every live table: the index's candidates, each read on its own
+    /// (a candidate that is not live is skipped).
+    pub(super) async fn live_tables_impl(&self) -> Result<Vec<LiveTable>> {
+        let mut members = redis::cmd("SMEMBERS");
+        members.arg(self.keys.live_index());
+        let ids: Vec<String> = self.query("listing live tables", members).await?;
+        let tables: Vec<Option<LiveTable>> = stream::iter(ids)
+            .map(|id| async move { self.live_table_impl(&id).await })
+            .buffered(READ_AHEAD)
+            .try_collect()
+            .await?;
+        Ok(tables.into_iter().flatten().collect())
+    }
+
+    pub(super) async fn game_impl(&self, id: &str) -> Result<Option<FinishedGame>> {
+        let mut get = redis::cmd("HMGET");
+        get.arg(self.keys.game(id))
+            .arg("finished_ms")
+            .arg("players")
+            .arg("record");
+        let (ms, players, record): (Option<u64>, Option<Vec<u8>>, Option<Vec<u8>>) =
+            self.query("reading a game", get).await?;
+        match (ms, players, record) {
+            (None, None, None) => Ok(None),
+            (Some(finished_ms), Some(players), Some(record)) => Ok(Some(FinishedGame {
+                id: id.to_owned(),
+                players: decode(&players, "a game's players")?,
+                finished_ms,
+                record,
+                ratings: Vec::new(),
+            })),
+            _ => Err(StoreError::Corrupt(format!("game {id} is incomplete"))),
+        }
+    }
+
+    pub(super) async fn games_of_impl(
+        &self,
+        player: &str,
+        before_ms: Option<u64>,
+        limit: usize,
+    ) -> Result<Vec<GameRef>> {
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        // ZREVRANGEBYSCORE rather than ZRANGE .. BYSCORE REV: Redis < 6.2.
+        let mut range = redis::cmd("ZREVRANGEBYSCORE");
+        range
+            .arg(self.keys.player_games(player))
+            .arg(match before_ms {
+                Some(before) => format!("({before}"),
+                None => "+inf".into(),
+            })
+            .arg("-inf")
+            .arg("LIMIT")
+            .arg(0)
+            .arg(limit);
+        let ids: Vec<String> = self.query("listing a player's games", range).await?;
+        stream::iter(ids)
+            .map(|id| async move {
+                let mut get = redis::cmd("HMGET");
+                get.arg(self.keys.game(&id))
+                    .arg("finished_ms")
+                    .arg("players");
+                let (ms, players): (Option<u64>, Option<Vec<u8>>) =
+                    self.query("reading a game's players", get).await?;
+                match (ms, players) {
+                    (Some(finished_ms), Some(players)) => Ok(GameRef {
+                        players: decode(&players, "a game's players")?,
+                        id,
+                        finished_ms,
+                    }),
+                    _ => Err(StoreError::Corrupt(format!(
+                        "game {id} is indexed for {player} but not stored"
+                    ))),
+                }
+            })
+            .buffered(READ_AHEAD)
+            .try_collect()
+            .await
+    }
+
+    pub(super) async fn account_impl(&self, name: &str) -> Result<Option<Account>> {
+        let mut get = redis::cmd("GET");
+        get.arg(self.keys.account(name));
+        let value: Option<Vec<u8>> = self.query("reading an account", get).await?;
+        value.map(|v| decode(&v, "an account")).transpose()
+    }
+
+    pub(super) async fn token_impl(&self, token: &str) -> Result<Option<AuthToken>> {
+        let mut get = redis::cmd("GET");
+        get.arg(self.keys.token(token));
+        let value: Option<Vec<u8>> = self.query("reading a token", get).await?;
+        value.map(|v| decode(&v, "a token")).transpose()
+    }
+
+    pub(super) async fn rating_impl(&self, player: &str, family: &str) -> Result<Option<Rating>> {
+        let mut get = redis::cmd("HGET");
+        get.arg(self.keys.ratings(family)).arg(name_key(player));
+        let value: Option<Vec<u8>> = self.query("reading a rating", get).await?;
+        value.map(|v| decode(&v, "a rating")).transpose()
+    }
+
+    pub(super) async fn ratings_impl(&self, family: &str) -> Result<Vec<Rating>> {
+        let mut all = redis::cmd("HVALS");
+        all.arg(self.keys.ratings(family));
+        let values: Vec<Vec<u8>> = self.query("reading a family's ratings", all).await?;
+        values.iter().map(|v| decode(v, "a rating")).collect()
+    }
+
+    pub(super) async fn rating_history_impl(
+        &self,
+        player: &str,
+        family: &str,
+    ) -> Result<Vec<HistoryPoint>> {
+        let mut range = redis::cmd("LRANGE");
+        range.arg(self.keys.history(player, family)).arg(0).arg(-1);
+        let values: Vec<Vec<u8>> = self.query("reading a rating history", range).await?;
+        values
+            .iter()
+            .map(|v| decode(v, "a rating history point"))
+            .collect()
+    }
+}

@@ -1,0 +1,205 @@
+//! Migration round trip: an embedded store filled through the trait,
+//! migrated into a real Redis (`tengen_store::testing`), and everything
+//! read back from Redis: the whole export compared, and the reads the
+//! server makes.
+
+use std::sync::Arc;
+
+use tengen_store::conformance::export_all;
+use tengen_store::migrate::{MigrateError, migrate};
+use tengen_store::testing::RedisServer;
+use tengen_store::{
+    Account, AuthToken, EmbeddedStore, FinishedGame, HistoryPoint, Rating, RatingUpdate,
+    RedisOptions, RedisStore, Store,
+};
+
+fn rating(player: &str, family: &str, games: u32) -> Rating {
+    Rating {
+        player: player.into(),
+        family: family.into(),
+        rating: 1500.0 + f64::from(games) / 3.0,
+        deviation: 350.0 / (1.0 + f64::from(games)),
+        volatility: 0.06,
+        games,
+        wins: games,
+        draws: 0,
+        losses: 0,
+        opponents: vec!["someone".into()],
+        recent_ms: vec![u64::from(games)],
+    }
+}
+
+/// A community: 700 accounts (more than a migration page), their tokens,
+/// 300 rated games (ratings with histories in two families), unrated
+/// games, and 40 live games with logs.
+async fn fill(store: &dyn Store) {
+    for i in 0..700 {
+        let name = format!("Player{i}");
+        store
+            .create_account(&Account {
+                name: name.clone(),
+                password_hash: format!("$argon2id$hash{i}"),
+                created_ms: 1_700_000_000_000 + i,
+            })
+            .await
+            .unwrap();
+        store
+            .put_token(&AuthToken {
+                token: format!("{i:032x}"),
+                account: name,
+                expires_ms: 1_800_000_000_000,
+            })
+            .await
+            .unwrap();
+    }
+    let mut games = std::collections::HashMap::<(String, &str), u32>::new();
+    for g in 0..300u64 {
+        let family = if g % 3 == 0 { "gomoku" } else { "renju" };
+        let players = [
+            format!("Player{}", g % 50),
+            format!("Player{}", (g * 7 + 1) % 50),
+        ];
+        if players[0] == players[1] {
+            continue;
+        }
+        let id = format!("game{g}");
+        let mut ratings = Vec::new();
+        for (p, other) in [(&players[0], &players[1]), (&players[1], &players[0])] {
+            let n = games.entry((p.clone(), family)).or_default();
+            ratings.push(RatingUpdate {
+                expected_games: *n,
+                rating: rating(p, family, *n + 1),
+                history: HistoryPoint {
+                    game: id.clone(),
+                    at_ms: 1000 + g,
+                    opponent: other.clone(),
+                    score: 0.5,
+                    rating: 1500.0 + g as f64,
+                    deviation: 100.0,
+                    volatility: 0.06,
+                },
+            });
+            *n += 1;
+        }
+        store
+            .finish_game(&FinishedGame {
+                id,
+                players: players.to_vec(),
+                finished_ms: 1000 + g,
+                record: format!("{{\"record\":{g}}}").into_bytes(),
+                ratings,
+            })
+            .await
+            .unwrap();
+    }
+    for g in 0..20u64 {
+        store
+            .finish_game(&FinishedGame {
+                id: format!("casual{g}"),
+                players: vec!["guest-1".into(), format!("Player{g}")],
+                finished_ms: 5000 + g,
+                record: vec![g as u8; 100],
+                ratings: vec![],
+            })
+            .await
+            .unwrap();
+    }
+    for t in 0..40u64 {
+        let id = format!("live{t}");
+        store.create_table(&id, id.as_bytes()).await.unwrap();
+        let log: Vec<Vec<u8>> = (0..t).map(|i| format!("{id}/{i}").into_bytes()).collect();
+        store.append(&id, 0, &log).await.unwrap();
+    }
+}
+
+async fn redis_store(redis: &RedisServer, prefix: &str) -> RedisStore {
+    RedisStore::connect(
+        &redis.url(),
+        RedisOptions {
+            prefix: prefix.into(),
+            ..RedisOptions::default()
+        },
+    )
+    .await
+    .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn embedded_to_redis_and_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let embedded = EmbeddedStore::open(&dir.path().join("from")).unwrap();
+    fill(&embedded).await;
+    let redis = RedisServer::start();
+    let to = redis_store(&redis, "migrated").await;
+
+    let report = migrate(&embedded, &to, false).await.unwrap();
+    assert_eq!(report.accounts, 700);
+    assert_eq!(report.tokens, 700);
+    let rated = (0..300u64).filter(|g| g % 50 != (g * 7 + 1) % 50).count() as u64;
+    assert_eq!(report.games, rated + 20);
+    assert_eq!(report.history_points, 2 * rated);
+    assert_eq!(report.live_tables, 40);
+    assert_eq!(report.live_entries, (0..40).sum::<u64>());
+
+    let want = export_all(&embedded, 1000).await;
+    assert_eq!(
+        export_all(&to, 1000).await,
+        want,
+        "Redis holds exactly what was migrated"
+    );
+
+    // What the server reads, read from Redis.
+    for name in ["player0", "PLAYER49", "Player699"] {
+        assert_eq!(
+            to.account(name).await.unwrap(),
+            embedded.account(name).await.unwrap()
+        );
+        for family in ["renju", "gomoku"] {
+            assert_eq!(
+                to.rating(name, family).await.unwrap(),
+                embedded.rating(name, family).await.unwrap()
+            );
+            assert_eq!(
+                to.rating_history(name, family).await.unwrap(),
+                embedded.rating_history(name, family).await.unwrap()
+            );
+        }
+        assert_eq!(
+            to.games_of(name, None, 1000).await.unwrap(),
+            embedded.games_of(name, None, 1000).await.unwrap()
+        );
+    }
+    let mut ratings = to.ratings("renju").await.unwrap();
+    let mut want_ratings = embedded.ratings("renju").await.unwrap();
+    ratings.sort_by(|a, b| a.player.cmp(&b.player));
+    want_ratings.sort_by(|a, b| a.player.cmp(&b.player));
+    assert_eq!(ratings, want_ratings);
+    let mut live = to.live_tables().await.unwrap();
+    let mut want_live = embedded.live_tables().await.unwrap();
+    live.sort_by(|a, b| a.id.cmp(&b.id));
+    want_live.sort_by(|a, b| a.id.cmp(&b.id));
+    assert_eq!(live, want_live);
+    assert_eq!(
+        to.game("game1").await.unwrap(),
+        embedded.game("game1").await.unwrap()
+    );
+    // The migrated live games go on in Redis.
+    to.append("live3", 3, &[b"next".to_vec()]).await.unwrap();
+
+    // Into a non-empty prefix: refused unless forced.
+    match migrate(&embedded, &to, false).await {
+        Err(MigrateError::NotEmpty(_)) => {}
+        other => panic!("{other:?}"),
+    }
+    migrate(&embedded, &to, true).await.unwrap();
+    assert_eq!(
+        export_all(&to, 1000).await,
+        want,
+        "a forced migration puts it all back"
+    );
+
+    // And back, from Redis into a new embedded store.
+    let back = Arc::new(EmbeddedStore::open(&dir.path().join("back")).unwrap());
+    migrate(&to, back.as_ref(), false).await.unwrap();
+    assert_eq!(export_all(back.as_ref(), 7).await, want);
+}
