@@ -206,6 +206,17 @@ impl Table {
         }
     }
 
+    /// Tells one subscriber that the clocks stand still (after a replay,
+    /// which carries no snapshot).
+    pub(super) fn send_paused_to(&self, outbox: &crate::outbound::Outbox, reason: PauseReason) {
+        let ms = self.now_ms(Instant::now());
+        outbox.send_msg(&Envelope::push(ServerMsg::TablePaused {
+            table: self.id.clone(),
+            paused: Some(reason),
+            clocks: self.game.clocks(ms),
+        }));
+    }
+
     fn send_paused(&mut self, paused: Option<PauseReason>) {
         if self.game.is_over() {
             return;

@@ -461,7 +461,12 @@ impl Table {
                 }
                 match since {
                     Some(since) if self.replayable(since) => {
-                        self.replay(&session.outbox, id, since)
+                        self.replay(&session.outbox, id, since);
+                        // A snapshot says whether the clocks stand still;
+                        // a replay must too.
+                        if let Some(reason) = self.frozen_since.and(self.announced_pause) {
+                            self.send_paused_to(&session.outbox, reason);
+                        }
                     }
                     _ => self.send_snapshot(&session, id),
                 }

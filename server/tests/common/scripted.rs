@@ -190,13 +190,24 @@ pub async fn resume_and_finish(url: &str, g: &mut Game) {
         other => panic!("{other:?}"),
     }
     let mut moves = Vec::new();
+    let mut told_paused = None;
     while let Ok(f) = tokio::time::timeout(Duration::from_millis(50), first.next()).await {
-        if let ServerMsg::TableEvent(te) = f.unwrap().msg
-            && let Event::Moved { mv, .. } = te.event
-        {
-            moves.push(mv.point.map(|p| p.to_string()).unwrap_or_default());
+        match f.unwrap().msg {
+            ServerMsg::TableEvent(te) => {
+                if let Event::Moved { mv, .. } = te.event {
+                    moves.push(mv.point.map(|p| p.to_string()).unwrap_or_default());
+                }
+            }
+            ServerMsg::TablePaused { paused, clocks, .. } => told_paused = Some((paused, clocks)),
+            _ => {}
         }
     }
+    // A replay (no snapshot) still says the clocks stand still, and where.
+    assert_eq!(
+        told_paused,
+        Some((Some(tengen_protocol::PauseReason::Restored), g.clocks)),
+        "table_paused after the replay"
+    );
     let expected: Vec<String> = (0..g.played).map(|n| ply(n).1.to_string()).collect();
     assert_eq!(moves, expected, "every accepted move, in order");
     // The clocks stand where the last move left them while a player is
