@@ -225,11 +225,11 @@ async fn a_table_freezes_while_the_store_is_down_and_goes_on_after() {
     assert_eq!(snap.snapshot.moves.len(), 3);
     assert_eq!(snap.paused, None);
     let black_left = snap.snapshot.clocks.unwrap().seat(black).main_ms;
-    assert!(
-        stopped_black - black_left < 500,
-        "black was charged {} ms for the outage",
-        stopped_black - black_left
-    );
+    // The outage lasted well over 700 ms; black is charged only the moment
+    // between the thaw and the move (a lag credit may even give a little
+    // back, from before the freeze).
+    let charged = stopped_black.saturating_sub(black_left);
+    assert!(charged < 500, "black was charged {charged} ms for the outage");
     // And the move is in the store.
     let live = store
         .inner
