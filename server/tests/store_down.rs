@@ -229,7 +229,10 @@ async fn a_table_freezes_while_the_store_is_down_and_goes_on_after() {
     // between the thaw and the move (a lag credit may even give a little
     // back, from before the freeze).
     let charged = stopped_black.saturating_sub(black_left);
-    assert!(charged < 500, "black was charged {charged} ms for the outage");
+    assert!(
+        charged < 500,
+        "black was charged {charged} ms for the outage"
+    );
     // And the move is in the store.
     let live = store
         .inner
