@@ -138,8 +138,9 @@ async fn serve(args: Serve) -> anyhow::Result<()> {
         tracing::info!(games = server.restored(), "live games restored");
     }
     // The one line scripts wait for (`--listen 127.0.0.1:0` tells the port).
+    let stop = shutdown_signal()?;
     println!("listening on {}", server.addr());
-    shutdown_signal().await;
+    stop.await;
     tracing::info!("shutting down: closing connections with 1012 (restarting)");
     server.shutdown();
     // Every accepted action is already stored; leave within 5 seconds even
@@ -188,17 +189,26 @@ async fn migrate(args: Migrate) -> anyhow::Result<()> {
 /// How long a graceful stop may take.
 const STOP_WITHIN: std::time::Duration = std::time::Duration::from_millis(4500);
 
-async fn shutdown_signal() {
-    let ctrl_c = tokio::signal::ctrl_c();
+/// SIGTERM or SIGINT, registered at once (before the server says it is
+/// listening, so that a stop sent right after that line is never the
+/// default action, which would kill the process).
+fn shutdown_signal() -> anyhow::Result<impl std::future::Future<Output = ()>> {
     #[cfg(unix)]
     {
-        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-            .expect("a SIGTERM handler");
-        tokio::select! {
-            _ = ctrl_c => {},
-            _ = term.recv() => {},
-        }
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut term = signal(SignalKind::terminate()).context("a SIGTERM handler")?;
+        let mut int = signal(SignalKind::interrupt()).context("a SIGINT handler")?;
+        Ok(async move {
+            tokio::select! {
+                _ = term.recv() => {},
+                _ = int.recv() => {},
+            }
+        })
     }
     #[cfg(not(unix))]
-    let _ = ctrl_c.await;
+    {
+        Ok(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+    }
 }
