@@ -24,47 +24,69 @@ pub(super) fn live_tables(db: &Database) -> Result<Vec<LiveTable>> {
     let txn = begin(db)?;
     let live = txn.open_table(LIVE).map_err(db_error)?;
     let metas = txn.open_table(LIVE_META).map_err(db_error)?;
-    let log = txn.open_table(LIVE_LOG).map_err(db_error)?;
     let mut tables = Vec::new();
-    let mut lengths = Vec::new();
-    let mut by_generation = HashMap::new();
+    let mut heads = Vec::new();
     for row in live.iter().map_err(db_error)? {
         let (id, value) = row.map_err(db_error)?;
-        let (id, (generation, len)) = (id.value(), value.value());
+        let (id, head) = (id.value(), value.value());
         let Some(meta) = metas.get(id).map_err(db_error)? else {
             return Err(StoreError::Corrupt(format!(
                 "live table {id} has no metadata"
             )));
         };
-        by_generation.insert(generation, tables.len());
-        lengths.push(len);
+        heads.push(head);
         tables.push(LiveTable {
             id: id.to_owned(),
             meta: meta.value().to_vec(),
-            entries: Vec::with_capacity(usize::try_from(len).unwrap_or(0)),
+            entries: Vec::new(),
         });
     }
-    // A table's entries all come after its creation.
-    let Some(&first) = by_generation.keys().min() else {
-        return Ok(tables);
-    };
-    for row in log.range(first..).map_err(db_error)? {
-        let (_, value) = row.map_err(db_error)?;
-        let (generation, index, entry) = value.value();
-        let Some(&t) = by_generation.get(&generation) else {
-            continue;
-        };
-        let table = &mut tables[t];
-        if index != table.entries.len() as u64 {
-            return Err(StoreError::Corrupt(format!(
-                "table {}'s log jumps from {} entries to index {index}",
-                table.id,
-                table.entries.len()
-            )));
-        }
-        table.entries.push(entry.to_vec());
+    fill_logs(&txn, &mut tables, &heads)?;
+    Ok(tables)
+}
+
+/// Reads the logs of `tables`, whose (generation, length) are `heads` in
+/// the same order: one pass over the live log from the oldest table's
+/// creation on (a table's entries all come after it), skipping orphaned
+/// entries and stopping once every entry is found.
+pub(super) fn fill_logs(
+    txn: &ReadTransaction,
+    tables: &mut [LiveTable],
+    heads: &[(u64, u64)],
+) -> Result<()> {
+    let by_generation: HashMap<u64, usize> = heads
+        .iter()
+        .enumerate()
+        .map(|(i, &(g, _))| (g, i))
+        .collect();
+    for (table, &(_, len)) in tables.iter_mut().zip(heads) {
+        table.entries = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
     }
-    for (table, len) in tables.iter().zip(lengths) {
+    if let Some(&first) = by_generation.keys().min() {
+        let log = txn.open_table(LIVE_LOG).map_err(db_error)?;
+        let mut missing: u64 = heads.iter().map(|&(_, len)| len).sum();
+        for row in log.range(first..).map_err(db_error)? {
+            if missing == 0 {
+                break;
+            }
+            let (_, value) = row.map_err(db_error)?;
+            let (generation, index, entry) = value.value();
+            let Some(&t) = by_generation.get(&generation) else {
+                continue;
+            };
+            let table = &mut tables[t];
+            if index != table.entries.len() as u64 {
+                return Err(StoreError::Corrupt(format!(
+                    "table {}'s log jumps from {} entries to index {index}",
+                    table.id,
+                    table.entries.len()
+                )));
+            }
+            table.entries.push(entry.to_vec());
+            missing = missing.saturating_sub(1);
+        }
+    }
+    for (table, &(_, len)) in tables.iter().zip(heads) {
         if table.entries.len() as u64 != len {
             return Err(StoreError::Corrupt(format!(
                 "table {} has {} log entries of {len}",
@@ -73,7 +95,7 @@ pub(super) fn live_tables(db: &Database) -> Result<Vec<LiveTable>> {
             )));
         }
     }
-    Ok(tables)
+    Ok(())
 }
 
 /// How many entries the live log holds, and how many of them are orphans.
@@ -98,43 +120,21 @@ pub(super) fn live_table(db: &Database, id: &str) -> Result<Option<LiveTable>> {
     let Some(row) = live.get(id).map_err(db_error)? else {
         return Ok(None);
     };
-    let (generation, len) = row.value();
+    let head = row.value();
     let metas = txn.open_table(LIVE_META).map_err(db_error)?;
     let Some(meta) = metas.get(id).map_err(db_error)? else {
         return Err(StoreError::Corrupt(format!(
             "live table {id} has no metadata"
         )));
     };
-    let log = txn.open_table(LIVE_LOG).map_err(db_error)?;
-    let mut entries = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
-    for row in log.range(generation..).map_err(db_error)? {
-        if entries.len() as u64 == len {
-            break;
-        }
-        let (_, value) = row.map_err(db_error)?;
-        let (g, index, entry) = value.value();
-        if g != generation {
-            continue;
-        }
-        if index != entries.len() as u64 {
-            return Err(StoreError::Corrupt(format!(
-                "table {id}'s log jumps from {} entries to index {index}",
-                entries.len()
-            )));
-        }
-        entries.push(entry.to_vec());
-    }
-    if entries.len() as u64 != len {
-        return Err(StoreError::Corrupt(format!(
-            "table {id} has {} log entries of {len}",
-            entries.len()
-        )));
-    }
-    Ok(Some(LiveTable {
+    let mut tables = [LiveTable {
         id: id.to_owned(),
         meta: meta.value().to_vec(),
-        entries,
-    }))
+        entries: Vec::new(),
+    }];
+    fill_logs(&txn, &mut tables, &[head])?;
+    let [table] = tables;
+    Ok(Some(table))
 }
 
 pub(super) fn game(db: &Database, id: &str) -> Result<Option<FinishedGame>> {

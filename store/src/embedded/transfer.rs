@@ -7,15 +7,14 @@
 //! section and the last key given, so a page is one range read from
 //! there, in its own read transaction.
 
-use std::collections::HashMap;
 use std::ops::Bound;
 
 use redb::{Database, ReadableDatabase};
 use serde::{Deserialize, Serialize};
 
 use super::schema::{
-    ACCOUNTS, GAME_INFO, GAME_RECORD, GameInfo, LIVE, LIVE_LOG, LIVE_META, RATING_HISTORY, RATINGS,
-    TOKENS, db_error, decode, encode,
+    ACCOUNTS, GAME_INFO, GAME_RECORD, GameInfo, LIVE, LIVE_META, RATING_HISTORY, RATINGS, TOKENS,
+    db_error, decode, encode,
 };
 use super::writer::{Failure, Tables};
 use crate::{
@@ -188,65 +187,31 @@ fn live_page(
 ) -> Result<Vec<LiveTable>> {
     let live = txn.open_table(LIVE).map_err(db_error)?;
     let metas = txn.open_table(LIVE_META).map_err(db_error)?;
-    let log = txn.open_table(LIVE_LOG).map_err(db_error)?;
     let start = match after {
         Some(a) => bound(a),
         None => Bound::Unbounded,
     };
     let mut tables = Vec::new();
-    let mut lengths = Vec::new();
-    let mut by_generation = HashMap::new();
+    let mut heads = Vec::new();
     for row in live
         .range::<&str>((start, Bound::Unbounded))
         .map_err(db_error)?
         .take(want)
     {
         let (id, value) = row.map_err(db_error)?;
-        let (id, (generation, len)) = (id.value(), value.value());
+        let (id, head) = (id.value(), value.value());
         let meta = metas
             .get(id)
             .map_err(db_error)?
             .ok_or_else(|| StoreError::Corrupt(format!("live table {id} has no metadata")))?;
-        by_generation.insert(generation, tables.len());
-        lengths.push(len);
+        heads.push(head);
         tables.push(LiveTable {
             id: id.to_owned(),
             meta: meta.value().to_vec(),
             entries: Vec::new(),
         });
     }
-    if let Some(&first) = by_generation.keys().min() {
-        let mut missing: u64 = lengths.iter().sum();
-        for row in log.range(first..).map_err(db_error)? {
-            if missing == 0 {
-                break;
-            }
-            let (_, value) = row.map_err(db_error)?;
-            let (generation, index, entry) = value.value();
-            let Some(&t) = by_generation.get(&generation) else {
-                continue;
-            };
-            let table = &mut tables[t];
-            if index != table.entries.len() as u64 {
-                return Err(StoreError::Corrupt(format!(
-                    "table {}'s log jumps from {} entries to index {index}",
-                    table.id,
-                    table.entries.len()
-                )));
-            }
-            table.entries.push(entry.to_vec());
-            missing -= 1;
-        }
-    }
-    for (table, len) in tables.iter().zip(lengths) {
-        if table.entries.len() as u64 != len {
-            return Err(StoreError::Corrupt(format!(
-                "table {} has {} log entries of {len}",
-                table.id,
-                table.entries.len()
-            )));
-        }
-    }
+    super::read::fill_logs(txn, &mut tables, &heads)?;
     Ok(tables)
 }
 
