@@ -257,9 +257,12 @@ impl Table {
             away_until: None,
             rematch: false,
         };
+        // While a seat has never acted, the game is aborted if it does not
+        // (asked at the game's current time: a restored game's last input).
+        let now_ms = game.entries().last().map_or(game.start(), |e| e.at);
         let first_action_due = game
             .to_act()
-            .filter(|seat| game.allowed(*seat, 0).contains(&ActionKind::Abort))
+            .filter(|seat| game.allowed(*seat, now_ms).contains(&ActionKind::Abort))
             .map(|_| Instant::now() + start.settings.first_move_timeout);
         Table {
             id: start.id,
