@@ -246,7 +246,7 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
     // Let the lobby and the tables forget this connection; the tables where
     // the session sits start its abandonment countdown.
     let away = state.sessions.closed(&conn_state.session.id, conn);
-    let _ = state.lobby.try_send(LobbyCmd::Gone {
+    state.lobby.send_reliably(LobbyCmd::Gone {
         session: conn_state.session.id.clone(),
         conn,
         holder: away.is_some(),

@@ -175,3 +175,42 @@ async fn healthz_and_metrics() {
         assert!(m.contains(family), "{family} missing from:\n{m}");
     }
 }
+
+/// A player who leaves the room the instant `game_over` arrives finds it
+/// finished (`left`), never still playing (`game_in_progress`): the table
+/// tells the lobby before it tells anyone else. On worker threads so the
+/// table, the lobby and the connections really run side by side.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn leaving_on_game_over_finds_the_room_finished() {
+    let server = server().await;
+    for _ in 0..25 {
+        let mut t = table(&server, GameConfig::new(RuleSet::Gomoku), Encoding::Json).await;
+        let resigner = t.opener();
+        let table_id = t.table.clone();
+        let room = t.room.clone();
+        t.conn(resigner)
+            .send(ClientMsg::Act {
+                table: table_id,
+                action: tengen_rules::game::Action::Resign,
+            })
+            .await
+            .unwrap();
+        let other = t.conn(resigner.other());
+        other
+            .next_matching(|m| {
+                matches!(m, ServerMsg::TableEvent(te)
+                    if matches!(te.event, tengen_rules::game::Event::GameOver { .. }))
+            })
+            .await
+            .unwrap();
+        let left = other
+            .request(ClientMsg::LeaveRoom { room: room.clone() })
+            .await;
+        assert!(matches!(left, Ok(ServerMsg::Left { .. })), "{left:?}");
+        let left = t
+            .conn(resigner)
+            .request(ClientMsg::LeaveRoom { room })
+            .await;
+        assert!(matches!(left, Ok(ServerMsg::Left { .. })), "{left:?}");
+    }
+}

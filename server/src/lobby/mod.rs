@@ -139,6 +139,18 @@ impl LobbyHandle {
         self.tx.try_send(cmd).is_ok()
     }
 
+    /// Hands over a command the lobby must not miss: at once, or, while the
+    /// mailbox is full, by a task that waits for room. The lobby never
+    /// waits on a table or a connection, so the wait always ends.
+    pub fn send_reliably(&self, cmd: LobbyCmd) {
+        if let Err(mpsc::error::TrySendError::Full(cmd)) = self.tx.try_send(cmd) {
+            let tx = self.tx.clone();
+            tokio::spawn(async move {
+                let _ = tx.send(cmd).await;
+            });
+        }
+    }
+
     /// Hands over a matchmaker pairing without waiting, giving it back
     /// when the mailbox is full or closed.
     pub fn try_send_matched(

@@ -355,7 +355,7 @@ impl Table {
         for s in &self.seats {
             self.sessions.seat(&s.session.id, &self.id, false);
         }
-        let _ = self.lobby.try_send(LobbyCmd::TableClosed {
+        self.lobby.send_reliably(LobbyCmd::TableClosed {
             room: self.room.clone(),
             table: self.id.clone(),
         });
@@ -642,6 +642,19 @@ impl Table {
             return;
         }
         let over = events.iter().any(|e| matches!(e, Event::GameOver { .. }));
+        if over && self.close_at.is_none() {
+            self.first_action_due = None;
+            for s in &mut self.seats {
+                s.away_until = None;
+            }
+            self.close_at = Some(Instant::now() + self.settings.finished_table_linger);
+            // The lobby hears of the end before any player can: a player
+            // who leaves the room as soon as `game_over` arrives must find
+            // it finished, not still playing.
+            self.lobby.send_reliably(LobbyCmd::TableFinished {
+                room: self.room.clone(),
+            });
+        }
         let prompt = self.game.prompt(ms);
         let stamped = TableEvent::stamp(&self.id, self.seq, events, prompt.as_ref());
         self.seq += stamped.len() as u64;
@@ -651,16 +664,6 @@ impl Table {
             }
             self.log.push_back(te.clone());
             self.send_to_all(&Envelope::push(ServerMsg::TableEvent(te)));
-        }
-        if over && self.close_at.is_none() {
-            self.first_action_due = None;
-            for s in &mut self.seats {
-                s.away_until = None;
-            }
-            self.close_at = Some(Instant::now() + self.settings.finished_table_linger);
-            let _ = self.lobby.try_send(LobbyCmd::TableFinished {
-                room: self.room.clone(),
-            });
         }
     }
 

@@ -156,7 +156,7 @@ fn start(
         chat: r.meta.chat,
         rated: r.meta.rated,
     };
-    let _ = lobby.try_send(LobbyCmd::Restored {
+    lobby.send_reliably(LobbyCmd::Restored {
         info,
         public: r.meta.public,
         seats: room_seats,
