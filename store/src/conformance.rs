@@ -35,11 +35,13 @@ use crate::{FinishedGame, HistoryPoint, Rating, RatingUpdate, Result, Store};
 
 mod accounts;
 mod games;
+mod lease;
 mod live;
 mod transfer;
 
 pub use accounts::*;
 pub use games::*;
+pub use lease::*;
 pub use live::*;
 pub use transfer::*;
 
@@ -74,6 +76,10 @@ checks!(
     tokens,
     export_everything,
     import_items,
+    lease_is_exclusive,
+    lease_lapses,
+    leased_append_refusals,
+    unleased_tables,
 );
 
 /// Runs every check in [`CHECKS`], each on a new store from `make`.

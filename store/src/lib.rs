@@ -23,6 +23,8 @@
 //! may or may not have happened; writes are conditional (an append names
 //! the log length it expects) so that retrying one is safe.
 
+use std::time::Duration;
+
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
@@ -69,6 +71,11 @@ pub enum StoreError {
         "the data has schema version {found}, but this build reads version {supported}; use a build that matches, or another data directory"
     )]
     Version { found: u32, supported: u32 },
+    /// A leased write ([`Store::append_leased`], [`Store::renew_lease`])
+    /// by a node that does not hold the table's lease (any more): it
+    /// lapsed, or another node took it. Nothing was written.
+    #[error("lease lost: {0}")]
+    LeaseLost(String),
 }
 
 pub type Result<T> = std::result::Result<T, StoreError>;
@@ -210,6 +217,24 @@ pub struct ExportPage {
     pub next: Option<ExportCursor>,
 }
 
+/// A node's hold on a live table: only the holder may append to its log
+/// (see [`Store::acquire_lease`]). Epochs of one table only grow, so a
+/// lease taken after another never equals it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Lease {
+    pub node: String,
+    pub epoch: u64,
+}
+
+/// What [`Store::acquire_lease`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Acquired {
+    /// The lease is the caller's now, with this epoch.
+    Ours(Lease),
+    /// Someone (perhaps the caller, under an older epoch) holds it still.
+    Held(Lease),
+}
+
 /// The durable state of a Tengen server. See the crate documentation.
 #[async_trait]
 pub trait Store: Send + Sync + 'static {
@@ -264,6 +289,41 @@ pub trait Store: Send + Sync + 'static {
         before_ms: Option<u64>,
         limit: usize,
     ) -> Result<Vec<GameRef>>;
+
+    // --- leases (several nodes, issue 12) ------------------------------
+
+    /// Takes table `id`'s lease for `node` for `ttl`, if nobody holds it
+    /// (never taken, released, or lapsed), with a new epoch greater than
+    /// every earlier one of the table; otherwise answers who holds it.
+    /// The table need not be live yet: a node takes the lease *before* it
+    /// creates the table, so no other node ever sees it unleased.
+    async fn acquire_lease(&self, id: &str, node: &str, ttl: Duration) -> Result<Acquired>;
+
+    /// Extends `lease` to `ttl` from now; [`StoreError::LeaseLost`] if it
+    /// is not held any more (lapsed, or taken by another node).
+    async fn renew_lease(&self, id: &str, lease: &Lease, ttl: Duration) -> Result<()>;
+
+    /// Gives `lease` up at once (nothing happens if it is not held).
+    async fn release_lease(&self, id: &str, lease: &Lease) -> Result<()>;
+
+    /// Who holds table `id`'s lease now.
+    async fn lease(&self, id: &str) -> Result<Option<Lease>>;
+
+    /// [`Store::append`], only while `lease` is held:
+    /// [`StoreError::LeaseLost`] otherwise, and nothing written. The check
+    /// and the write are one atomic step, so a node that lost the lease
+    /// can never write, however late its append arrives.
+    async fn append_leased(
+        &self,
+        id: &str,
+        lease: &Lease,
+        at: u64,
+        entries: &[Vec<u8>],
+    ) -> Result<()>;
+
+    /// The ids of live tables nobody holds a lease on: the tables a node
+    /// that died left behind, for another node to take over.
+    async fn unleased_tables(&self) -> Result<Vec<String>>;
 
     // --- accounts ----------------------------------------------------
 

@@ -82,16 +82,18 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::thread::JoinHandle;
+use std::time::Duration;
 
 use async_trait::async_trait;
 use redb::Database;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::{
-    Account, AuthToken, ExportCursor, ExportPage, FinishedGame, GameRef, HistoryPoint, Item,
-    LiveTable, Rating, Result, Store, StoreError,
+    Account, Acquired, AuthToken, ExportCursor, ExportPage, FinishedGame, GameRef, HistoryPoint,
+    Item, Lease, LiveTable, Rating, Result, Store, StoreError,
 };
 
+mod lease;
 mod open;
 mod read;
 mod schema;
@@ -118,6 +120,7 @@ pub struct EmbeddedStore {
     requests: Option<mpsc::Sender<Request>>,
     writer: Option<JoinHandle<()>>,
     counters: Arc<Counters>,
+    leases: lease::Leases,
 }
 
 /// What the writer thread has done since the store was opened.
@@ -163,6 +166,7 @@ impl EmbeddedStore {
             requests: Some(requests),
             writer: Some(writer),
             counters,
+            leases: lease::Leases::default(),
         })
     }
 
@@ -268,11 +272,48 @@ impl Store for EmbeddedStore {
     }
 
     async fn discard_table(&self, id: &str) -> Result<()> {
-        self.write(Op::Discard { id: id.to_owned() }).await
+        self.write(Op::Discard { id: id.to_owned() }).await?;
+        self.leases.forget(id);
+        Ok(())
     }
 
     async fn finish_game(&self, game: &FinishedGame) -> Result<()> {
-        self.write(Op::Finish(game.clone())).await
+        self.write(Op::Finish(game.clone())).await?;
+        self.leases.forget(&game.id);
+        Ok(())
+    }
+
+    async fn acquire_lease(&self, id: &str, node: &str, ttl: Duration) -> Result<Acquired> {
+        self.leases.acquire(id, node, ttl)
+    }
+
+    async fn renew_lease(&self, id: &str, lease: &Lease, ttl: Duration) -> Result<()> {
+        self.leases.check(id, lease, Some(ttl))
+    }
+
+    async fn release_lease(&self, id: &str, lease: &Lease) -> Result<()> {
+        self.leases.release(id, lease)
+    }
+
+    async fn lease(&self, id: &str) -> Result<Option<Lease>> {
+        self.leases.holder(id)
+    }
+
+    async fn append_leased(
+        &self,
+        id: &str,
+        lease: &Lease,
+        at: u64,
+        entries: &[Vec<u8>],
+    ) -> Result<()> {
+        self.leases.check(id, lease, None)?;
+        self.append(id, at, entries).await
+    }
+
+    async fn unleased_tables(&self) -> Result<Vec<String>> {
+        let mut ids = self.read(read::live_ids).await?;
+        ids.retain(|id| !self.leases.is_held(id));
+        Ok(ids)
     }
 
     async fn game(&self, id: &str) -> Result<Option<FinishedGame>> {

@@ -246,3 +246,14 @@ pub(super) fn rating_history(
     }
     Ok(points)
 }
+
+/// The ids of the live tables.
+pub(super) fn live_ids(db: &Database) -> Result<Vec<String>> {
+    let txn = begin(db)?;
+    let live = txn.open_table(LIVE).map_err(db_error)?;
+    let mut ids = Vec::new();
+    for row in live.iter().map_err(db_error)? {
+        ids.push(row.map_err(db_error)?.0.value().to_owned());
+    }
+    Ok(ids)
+}

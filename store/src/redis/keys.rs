@@ -59,6 +59,16 @@ impl Keys {
         self.table(id, "game")
     }
 
+    /// A live table's lease: `EPOCH NODE`, expiring with the lease.
+    pub fn lease(&self, id: &str) -> String {
+        self.table(id, "lease")
+    }
+
+    /// The last epoch given for a table's lease (so epochs only grow).
+    pub fn epoch(&self, id: &str) -> String {
+        self.table(id, "epoch")
+    }
+
     /// A player's finished games (any case of the name).
     pub fn player_games(&self, player: &str) -> String {
         format!("{}:{{p:{}}}:games", self.prefix, name_key(player))

@@ -110,11 +110,12 @@ use async_trait::async_trait;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 
 use crate::{
-    Account, AuthToken, ExportCursor, ExportPage, FinishedGame, GameRef, HistoryPoint, Item,
-    LiveTable, Rating, Result, Store, StoreError,
+    Account, Acquired, AuthToken, ExportCursor, ExportPage, FinishedGame, GameRef, HistoryPoint,
+    Item, Lease, LiveTable, Rating, Result, Store, StoreError,
 };
 
 mod keys;
+mod lease;
 mod persistence;
 mod reads;
 mod scripts;
@@ -356,6 +357,36 @@ impl Store for RedisStore {
         limit: usize,
     ) -> Result<Vec<GameRef>> {
         self.games_of_impl(player, before_ms, limit).await
+    }
+
+    async fn acquire_lease(&self, id: &str, node: &str, ttl: Duration) -> Result<Acquired> {
+        self.acquire_lease_impl(id, node, ttl).await
+    }
+
+    async fn renew_lease(&self, id: &str, lease: &Lease, ttl: Duration) -> Result<()> {
+        self.renew_lease_impl(id, lease, ttl).await
+    }
+
+    async fn release_lease(&self, id: &str, lease: &Lease) -> Result<()> {
+        self.release_lease_impl(id, lease).await
+    }
+
+    async fn lease(&self, id: &str) -> Result<Option<Lease>> {
+        self.lease_impl(id).await
+    }
+
+    async fn append_leased(
+        &self,
+        id: &str,
+        lease: &Lease,
+        at: u64,
+        entries: &[Vec<u8>],
+    ) -> Result<()> {
+        self.append_leased_impl(id, lease, at, entries).await
+    }
+
+    async fn unleased_tables(&self) -> Result<Vec<String>> {
+        self.unleased_tables_impl().await
     }
 
     async fn create_account(&self, account: &Account) -> Result<()> {

@@ -1,0 +1,268 @@
+//! Checks of table leases: one holder at a time, epochs that only grow,
+//! lapsing, and appends that only the holder can make.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::{entry, expect_err, finished, live, ok, same};
+use crate::{Acquired, Lease, Store};
+
+const LONG: Duration = Duration::from_secs(30);
+const SHORT: Duration = Duration::from_millis(300);
+
+#[track_caller]
+fn ours(acquired: Acquired, what: &str) -> Lease {
+    match acquired {
+        Acquired::Ours(lease) => lease,
+        Acquired::Held(by) => panic!("{what}: expected the lease, but {by:?} holds it"),
+    }
+}
+
+async fn lapse() {
+    tokio::time::sleep(SHORT * 2).await;
+}
+
+/// A lease has one holder; another node is told who; a release frees it
+/// and the next taker gets a greater epoch; only the holder's release
+/// counts.
+pub async fn lease_is_exclusive(store: Arc<dyn Store>) {
+    let store = &*store;
+    same(
+        ok(store.lease("t1").await, "lease of t1"),
+        None,
+        "no lease yet",
+    );
+    let a = ours(
+        ok(
+            store.acquire_lease("t1", "node-a", LONG).await,
+            "a takes t1",
+        ),
+        "a takes t1",
+    );
+    same(a.node.as_str(), "node-a", "the holder");
+    same(
+        ok(
+            store.acquire_lease("t1", "node-b", LONG).await,
+            "b tries t1",
+        ),
+        Acquired::Held(a.clone()),
+        "b finds a's lease",
+    );
+    same(
+        ok(store.lease("t1").await, "lease of t1"),
+        Some(a.clone()),
+        "a holds t1",
+    );
+    // A release by anyone else is nothing.
+    let forged = Lease {
+        node: "node-b".into(),
+        epoch: a.epoch,
+    };
+    ok(store.release_lease("t1", &forged).await, "b releases t1");
+    same(
+        ok(store.lease("t1").await, "lease of t1"),
+        Some(a.clone()),
+        "a still holds t1",
+    );
+    // Leases of other tables are their own.
+    ours(
+        ok(
+            store.acquire_lease("t2", "node-b", LONG).await,
+            "b takes t2",
+        ),
+        "b takes t2",
+    );
+    ok(store.release_lease("t1", &a).await, "a releases t1");
+    same(ok(store.lease("t1").await, "lease of t1"), None, "t1 free");
+    let b = ours(
+        ok(
+            store.acquire_lease("t1", "node-b", LONG).await,
+            "b takes t1",
+        ),
+        "b takes t1",
+    );
+    assert!(b.epoch > a.epoch, "epochs grow: {a:?} then {b:?}");
+    expect_err!(
+        store.renew_lease("t1", &a, LONG).await,
+        LeaseLost,
+        "a renews a released lease"
+    );
+    ok(store.renew_lease("t1", &b, LONG).await, "b renews t1");
+}
+
+/// A lease not renewed lapses: anyone may take it (with a greater epoch)
+/// and the old holder can neither renew it nor append.
+pub async fn lease_lapses(store: Arc<dyn Store>) {
+    let store = &*store;
+    let a = ours(
+        ok(
+            store.acquire_lease("t1", "node-a", SHORT).await,
+            "a takes t1",
+        ),
+        "a takes t1",
+    );
+    ok(store.create_table("t1", b"meta").await, "create t1");
+    ok(
+        store.append_leased("t1", &a, 0, &[entry("t1", 0)]).await,
+        "a appends",
+    );
+    // Renewing keeps it past its first term.
+    tokio::time::sleep(SHORT / 2).await;
+    ok(store.renew_lease("t1", &a, SHORT).await, "a renews");
+    tokio::time::sleep(SHORT * 2 / 3).await;
+    same(
+        ok(store.lease("t1").await, "lease of t1"),
+        Some(a.clone()),
+        "renewed lease held",
+    );
+    lapse().await;
+    same(
+        ok(store.lease("t1").await, "lease of t1"),
+        None,
+        "a's lease lapsed",
+    );
+    expect_err!(
+        store.append_leased("t1", &a, 1, &[entry("t1", 1)]).await,
+        LeaseLost,
+        "a appends after its lease lapsed"
+    );
+    expect_err!(
+        store.renew_lease("t1", &a, LONG).await,
+        LeaseLost,
+        "a renews a lapsed lease"
+    );
+    let b = ours(
+        ok(
+            store.acquire_lease("t1", "node-b", LONG).await,
+            "b takes t1",
+        ),
+        "b takes t1",
+    );
+    assert!(b.epoch > a.epoch, "epochs grow: {a:?} then {b:?}");
+    expect_err!(
+        store.append_leased("t1", &a, 1, &[entry("t1", 1)]).await,
+        LeaseLost,
+        "a appends while b holds the lease"
+    );
+    // Same node name, old epoch: still not the holder.
+    let stale = Lease {
+        node: "node-b".into(),
+        epoch: a.epoch,
+    };
+    expect_err!(
+        store
+            .append_leased("t1", &stale, 1, &[entry("t1", 1)])
+            .await,
+        LeaseLost,
+        "an append under an old epoch"
+    );
+    same(
+        live(store, "t1").await.map(|t| t.entries),
+        Some(vec![entry("t1", 0)]),
+        "t1's log holds only what the holders wrote",
+    );
+    ok(
+        store.append_leased("t1", &b, 1, &[entry("t1", 1)]).await,
+        "b appends",
+    );
+}
+
+/// A leased append keeps every condition of a plain one.
+pub async fn leased_append_refusals(store: Arc<dyn Store>) {
+    let store = &*store;
+    let a = ours(
+        ok(
+            store.acquire_lease("t1", "node-a", LONG).await,
+            "a takes t1",
+        ),
+        "a takes t1",
+    );
+    expect_err!(
+        store.append_leased("t1", &a, 0, &[entry("t1", 0)]).await,
+        NotFound,
+        "a leased append to a table not created yet"
+    );
+    ok(store.create_table("t1", b"meta").await, "create t1");
+    ok(
+        store
+            .append_leased("t1", &a, 0, &[entry("t1", 0), entry("t1", 1)])
+            .await,
+        "a appends two",
+    );
+    expect_err!(
+        store.append_leased("t1", &a, 1, &[entry("t1", 9)]).await,
+        Conflict,
+        "a leased append at the wrong length"
+    );
+    same(
+        live(store, "t1").await.map(|t| t.entries),
+        Some(vec![entry("t1", 0), entry("t1", 1)]),
+        "t1 after the refusal",
+    );
+}
+
+/// `unleased_tables` lists the live tables nobody holds: never taken,
+/// released or lapsed; not finished or discarded ones.
+pub async fn unleased_tables(store: Arc<dyn Store>) {
+    let store = &*store;
+    let sorted = |mut v: Vec<String>| {
+        v.sort();
+        v
+    };
+    let held = ours(
+        ok(
+            store.acquire_lease("held", "node-a", LONG).await,
+            "take held",
+        ),
+        "take held",
+    );
+    ok(store.create_table("held", b"m").await, "create held");
+    let short = ours(
+        ok(
+            store.acquire_lease("short", "node-a", SHORT).await,
+            "take short",
+        ),
+        "take short",
+    );
+    ok(store.create_table("short", b"m").await, "create short");
+    ok(store.create_table("free", b"m").await, "create free");
+    ok(store.create_table("gone", b"m").await, "create gone");
+    ok(store.discard_table("gone").await, "discard gone");
+    ok(store.create_table("done", b"m").await, "create done");
+    ok(
+        store
+            .finish_game(&finished("done", &["ann", "bob"], 5, vec![]))
+            .await,
+        "finish done",
+    );
+    same(
+        sorted(ok(store.unleased_tables().await, "unleased")),
+        vec!["free".to_string()],
+        "unleased while two are held",
+    );
+    // A lease without a table is not a table.
+    ours(
+        ok(
+            store.acquire_lease("none", "node-a", LONG).await,
+            "take none",
+        ),
+        "take none",
+    );
+    lapse().await;
+    same(
+        sorted(ok(store.unleased_tables().await, "unleased")),
+        vec!["free".to_string(), "short".to_string()],
+        "unleased after short's lease lapsed",
+    );
+    expect_err!(
+        store.renew_lease("short", &short, LONG).await,
+        LeaseLost,
+        "renew lapsed"
+    );
+    ok(store.release_lease("held", &held).await, "release held");
+    same(
+        sorted(ok(store.unleased_tables().await, "unleased")),
+        vec!["free".to_string(), "held".to_string(), "short".to_string()],
+        "unleased after held was released",
+    );
+}

@@ -1,0 +1,104 @@
+//! The embedded store's table leases, kept in memory.
+//!
+//! Why in memory: redb locks its file, so exactly one process ever uses an
+//! embedded store, and a lease is only about which *process* may write. A
+//! restart starts with no lease held, which is right: the process that
+//! held them is gone. Epochs start again at 1 after a restart for the same
+//! reason (no writer of an earlier run is left to confuse with). The
+//! check of a leased append and its write are not one atomic step here
+//! (the write goes to the writer thread after the check), which is sound
+//! because within one process the server never takes over a table it
+//! still runs.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use crate::{Acquired, Lease, Result, StoreError};
+
+#[derive(Default)]
+pub(super) struct Leases {
+    inner: Mutex<Inner>,
+}
+
+#[derive(Default)]
+struct Inner {
+    held: HashMap<String, (Lease, Instant)>,
+    /// The last epoch given per table (kept while the table's lease is
+    /// held or was held, so epochs only grow).
+    epochs: HashMap<String, u64>,
+}
+
+fn poisoned<T>(_: T) -> StoreError {
+    StoreError::Unavailable("the lease registry is poisoned".into())
+}
+
+impl Leases {
+    pub fn acquire(&self, id: &str, node: &str, ttl: Duration) -> Result<Acquired> {
+        let now = Instant::now();
+        let mut inner = self.inner.lock().map_err(poisoned)?;
+        if let Some((lease, until)) = inner.held.get(id)
+            && *until > now
+        {
+            return Ok(Acquired::Held(lease.clone()));
+        }
+        let epoch = inner.epochs.entry(id.to_owned()).or_default();
+        *epoch += 1;
+        let lease = Lease {
+            node: node.to_owned(),
+            epoch: *epoch,
+        };
+        inner.held.insert(id.to_owned(), (lease.clone(), now + ttl));
+        Ok(Acquired::Ours(lease))
+    }
+
+    /// Whether `lease` is held now; renews it to `ttl` from now if given.
+    pub fn check(&self, id: &str, lease: &Lease, renew: Option<Duration>) -> Result<()> {
+        let now = Instant::now();
+        let mut inner = self.inner.lock().map_err(poisoned)?;
+        match inner.held.get_mut(id) {
+            Some((held, until)) if held == lease && *until > now => {
+                if let Some(ttl) = renew {
+                    *until = now + ttl;
+                }
+                Ok(())
+            }
+            _ => Err(StoreError::LeaseLost(format!(
+                "table {id}'s lease of {} (epoch {}) is not held",
+                lease.node, lease.epoch
+            ))),
+        }
+    }
+
+    pub fn release(&self, id: &str, lease: &Lease) -> Result<()> {
+        let mut inner = self.inner.lock().map_err(poisoned)?;
+        if inner.held.get(id).is_some_and(|(held, _)| held == lease) {
+            inner.held.remove(id);
+        }
+        Ok(())
+    }
+
+    pub fn holder(&self, id: &str) -> Result<Option<Lease>> {
+        let now = Instant::now();
+        let inner = self.inner.lock().map_err(poisoned)?;
+        Ok(inner
+            .held
+            .get(id)
+            .filter(|(_, until)| *until > now)
+            .map(|(lease, _)| lease.clone()))
+    }
+
+    /// Whether anyone holds table `id`'s lease now.
+    pub fn is_held(&self, id: &str) -> bool {
+        self.holder(id).is_ok_and(|h| h.is_some())
+    }
+
+    /// Forgets a table that ended (its epochs need not grow any more: its
+    /// id is never live again, or, discarded, starts afresh).
+    pub fn forget(&self, id: &str) {
+        if let Ok(mut inner) = self.inner.lock() {
+            inner.held.remove(id);
+            inner.epochs.remove(id);
+        }
+    }
+}

@@ -1,0 +1,236 @@
+//! The Redis store's table leases (issue 12): which node may write a live
+//! table's log.
+//!
+//! A lease is the key `P:{t:ID}:lease`, holding `EPOCH NODE` and expiring
+//! with the lease (`PX`), so a node that dies simply stops renewing and its
+//! leases lapse on their own. Epochs come from `P:{t:ID}:epoch`, an `INCR`
+//! counter, so every acquisition of one table gets a greater epoch than
+//! the last; the counter expires a day after the last acquisition or
+//! renewal (it only has to outlive any lease of the table, and must not
+//! outlive the table by much). A leased append checks the lease value and
+//! writes in one script: all the keys share the table's hash tag, so it is
+//! one atomic step on one slot, Cluster included. A node that lost its
+//! lease, however late its append arrives, writes nothing.
+
+use std::time::Duration;
+
+use redis::Script;
+use std::sync::LazyLock;
+
+use super::RedisStore;
+use crate::{Acquired, Lease, Result, StoreError};
+
+/// How long an epoch counter outlives its last use.
+const EPOCH_TTL_MS: u64 = 24 * 3600 * 1000;
+
+/// KEYS: lease, epoch. ARGV: node, ttl ms, epoch ttl ms. Answers
+/// `{'ours', value}` or `{'held', value}`.
+static ACQUIRE: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+local cur = redis.call('GET', KEYS[1])
+if cur then return {'held', cur} end
+local e = redis.call('INCR', KEYS[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+local v = tostring(e) .. ' ' .. ARGV[1]
+redis.call('SET', KEYS[1], v, 'PX', ARGV[2])
+return {'ours', v}
+",
+    )
+});
+
+/// KEYS: lease, epoch. ARGV: value, ttl ms, epoch ttl ms. Answers `ok` or
+/// `lost`.
+static RENEW: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 'lost' end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+return 'ok'
+",
+    )
+});
+
+/// KEYS: lease. ARGV: value. Answers `ok`.
+static RELEASE: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 'ok'
+",
+    )
+});
+
+/// KEYS: lease, meta, log. ARGV: lease value, expected length, entries.
+/// Answers `ok`, `lost`, `missing` or `len:N`.
+static APPEND_LEASED: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 'lost' end
+if redis.call('EXISTS', KEYS[2]) == 0 then return 'missing' end
+local len = redis.call('LLEN', KEYS[3])
+if tostring(len) ~= ARGV[2] then return 'len:' .. len end
+local n = #ARGV
+local i = 3
+while i <= n do
+  local j = math.min(i + 999, n)
+  redis.call('RPUSH', KEYS[3], unpack(ARGV, i, j))
+  i = j + 1
+end
+return 'ok'
+",
+    )
+});
+
+fn value(lease: &Lease) -> String {
+    format!("{} {}", lease.epoch, lease.node)
+}
+
+fn parse(id: &str, value: &str) -> Result<Lease> {
+    value
+        .split_once(' ')
+        .and_then(|(epoch, node)| {
+            Some(Lease {
+                epoch: epoch.parse().ok()?,
+                node: node.to_owned(),
+            })
+        })
+        .ok_or_else(|| StoreError::Corrupt(format!("table {id}'s lease reads {value:?}")))
+}
+
+fn millis(ttl: Duration) -> String {
+    ttl.as_millis().max(1).to_string()
+}
+
+fn lost(id: &str, lease: &Lease) -> StoreError {
+    StoreError::LeaseLost(format!(
+        "table {id}'s lease of {} (epoch {}) is not held",
+        lease.node, lease.epoch
+    ))
+}
+
+impl RedisStore {
+    pub(super) async fn acquire_lease_impl(
+        &self,
+        id: &str,
+        node: &str,
+        ttl: Duration,
+    ) -> Result<Acquired> {
+        if node.is_empty() || node.contains(char::is_whitespace) {
+            return Err(StoreError::Invalid(format!(
+                "a node id must be non-empty without spaces, not {node:?}"
+            )));
+        }
+        let mut acquire = ACQUIRE.prepare_invoke();
+        acquire
+            .key(self.keys.lease(id))
+            .key(self.keys.epoch(id))
+            .arg(node)
+            .arg(millis(ttl))
+            .arg(EPOCH_TTL_MS);
+        let (status, held): (String, String) = self.invoke("taking a lease", acquire).await?;
+        let lease = parse(id, &held)?;
+        match status.as_str() {
+            "ours" => Ok(Acquired::Ours(lease)),
+            _ => Ok(Acquired::Held(lease)),
+        }
+    }
+
+    pub(super) async fn renew_lease_impl(
+        &self,
+        id: &str,
+        lease: &Lease,
+        ttl: Duration,
+    ) -> Result<()> {
+        let mut renew = RENEW.prepare_invoke();
+        renew
+            .key(self.keys.lease(id))
+            .key(self.keys.epoch(id))
+            .arg(value(lease))
+            .arg(millis(ttl))
+            .arg(EPOCH_TTL_MS);
+        let status: String = self.invoke("renewing a lease", renew).await?;
+        match status.as_str() {
+            "ok" => Ok(()),
+            _ => Err(lost(id, lease)),
+        }
+    }
+
+    pub(super) async fn release_lease_impl(&self, id: &str, lease: &Lease) -> Result<()> {
+        let mut release = RELEASE.prepare_invoke();
+        release.key(self.keys.lease(id)).arg(value(lease));
+        let _: String = self.invoke("releasing a lease", release).await?;
+        Ok(())
+    }
+
+    pub(super) async fn lease_impl(&self, id: &str) -> Result<Option<Lease>> {
+        let mut get = redis::cmd("GET");
+        get.arg(self.keys.lease(id));
+        let held: Option<String> = self.query("reading a lease", get).await?;
+        held.map(|v| parse(id, &v)).transpose()
+    }
+
+    pub(super) async fn append_leased_impl(
+        &self,
+        id: &str,
+        lease: &Lease,
+        at: u64,
+        entries: &[Vec<u8>],
+    ) -> Result<()> {
+        let mut append = APPEND_LEASED.prepare_invoke();
+        append
+            .key(self.keys.lease(id))
+            .key(self.keys.meta(id))
+            .key(self.keys.log(id))
+            .arg(value(lease))
+            .arg(at.to_string());
+        for entry in entries {
+            append.arg(entry.as_slice());
+        }
+        let status: String = self.invoke("appending to a leased log", append).await?;
+        match status.as_str() {
+            "ok" => Ok(()),
+            "lost" => Err(lost(id, lease)),
+            "missing" => Err(StoreError::NotFound(format!("no live table {id}"))),
+            other => match other.strip_prefix("len:") {
+                Some(len) => Err(StoreError::Conflict(format!(
+                    "table {id}'s log has {len} entries, not {at}"
+                ))),
+                None => Err(StoreError::Unavailable(format!(
+                    "appending to a leased log: unexpected answer {other:?}"
+                ))),
+            },
+        }
+    }
+
+    /// The live candidates whose `meta` exists and whose lease does not:
+    /// one pipeline of `EXISTS` pairs (the keys are in different slots, so
+    /// not one script; a table created or leased meanwhile may show as
+    /// unleased, which a taker's `acquire_lease` then settles).
+    pub(super) async fn unleased_tables_impl(&self) -> Result<Vec<String>> {
+        let mut members = redis::cmd("SMEMBERS");
+        members.arg(self.keys.live_index());
+        let ids: Vec<String> = self.query("listing live tables", members).await?;
+        let mut out = Vec::new();
+        for chunk in ids.chunks(512) {
+            let mut pipe = redis::pipe();
+            for id in chunk {
+                pipe.cmd("EXISTS").arg(self.keys.meta(id));
+                pipe.cmd("EXISTS").arg(self.keys.lease(id));
+            }
+            let mut conn = self.conn.clone();
+            let found: Vec<bool> = self
+                .call("checking leases", async move {
+                    pipe.query_async(&mut conn).await
+                })
+                .await?;
+            for (id, pair) in chunk.iter().zip(found.chunks(2)) {
+                if pair == [true, false] {
+                    out.push(id.clone());
+                }
+            }
+        }
+        Ok(out)
+    }
+}
