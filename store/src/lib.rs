@@ -293,8 +293,11 @@ pub trait Store: Send + Sync + 'static {
     // --- leases (several nodes, issue 12) ------------------------------
 
     /// Takes table `id`'s lease for `node` for `ttl`, if nobody holds it
-    /// (never taken, released, or lapsed), with a new epoch greater than
-    /// every earlier one of the table; otherwise answers who holds it.
+    /// (never taken, released, or lapsed) or `node` itself does (a node
+    /// restarted under the same name takes its tables back at once), with
+    /// a new epoch greater than every earlier one of the table, so that an
+    /// earlier holder can write no more; otherwise answers who holds it.
+    /// Node names must be unique among the running nodes.
     /// The table need not be live yet: a node takes the lease *before* it
     /// creates the table, so no other node ever sees it unleased.
     async fn acquire_lease(&self, id: &str, node: &str, ttl: Duration) -> Result<Acquired>;

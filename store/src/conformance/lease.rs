@@ -88,6 +88,28 @@ pub async fn lease_is_exclusive(store: Arc<dyn Store>) {
         "a renews a released lease"
     );
     ok(store.renew_lease("t1", &b, LONG).await, "b renews t1");
+    // A node restarted under its name takes its lease back, under a new
+    // epoch: its earlier incarnation can write no more.
+    ok(store.create_table("t1", b"meta").await, "create t1");
+    let b2 = ours(
+        ok(store.acquire_lease("t1", "node-b", LONG).await, "b again"),
+        "b again",
+    );
+    assert!(b2.epoch > b.epoch, "epochs grow: {b:?} then {b2:?}");
+    expect_err!(
+        store.append_leased("t1", &b, 0, &[entry("t1", 0)]).await,
+        LeaseLost,
+        "b's earlier incarnation appends"
+    );
+    expect_err!(
+        store.renew_lease("t1", &b, LONG).await,
+        LeaseLost,
+        "b's old epoch renews"
+    );
+    ok(
+        store.append_leased("t1", &b2, 0, &[entry("t1", 0)]).await,
+        "b appends",
+    );
 }
 
 /// A lease not renewed lapses: anyone may take it (with a greater epoch)

@@ -39,6 +39,7 @@ impl Leases {
         let mut inner = self.inner.lock().map_err(poisoned)?;
         if let Some((lease, until)) = inner.held.get(id)
             && *until > now
+            && lease.node != node
         {
             return Ok(Acquired::Held(lease.clone()));
         }

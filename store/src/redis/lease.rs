@@ -23,13 +23,16 @@ use crate::{Acquired, Lease, Result, StoreError};
 /// How long an epoch counter outlives its last use.
 const EPOCH_TTL_MS: u64 = 24 * 3600 * 1000;
 
-/// KEYS: lease, epoch. ARGV: node, ttl ms, epoch ttl ms. Answers
-/// `{'ours', value}` or `{'held', value}`.
+/// KEYS: lease, epoch. ARGV: node, ttl ms, epoch ttl ms. Takes the lease
+/// if it is free or `node`'s own. Answers `{'ours', value}` or
+/// `{'held', value}`.
 static ACQUIRE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
 local cur = redis.call('GET', KEYS[1])
-if cur then return {'held', cur} end
+if cur and string.sub(cur, string.find(cur, ' ') + 1) ~= ARGV[1] then
+  return {'held', cur}
+end
 local e = redis.call('INCR', KEYS[2])
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
 local v = tostring(e) .. ' ' .. ARGV[1]
