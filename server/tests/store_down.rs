@@ -81,6 +81,14 @@ impl Store for Switched {
         self.check()?;
         self.inner.unleased_tables().await
     }
+    async fn index_seat(&self, token: &str, id: &str) -> Result<()> {
+        self.check()?;
+        self.inner.index_seat(token, id).await
+    }
+    async fn seat_tables(&self, token: &str) -> Result<Vec<String>> {
+        self.check()?;
+        self.inner.seat_tables(token).await
+    }
     async fn live_tables(&self) -> Result<Vec<LiveTable>> {
         self.check()?;
         self.inner.live_tables().await

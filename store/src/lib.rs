@@ -328,6 +328,16 @@ pub trait Store: Send + Sync + 'static {
     /// that died left behind, for another node to take over.
     async fn unleased_tables(&self) -> Result<Vec<String>>;
 
+    /// Notes that the session with resume token `token` sits at live
+    /// table `id`, so that a node that takes the table over can tell a
+    /// player's reconnection to it apart from a stranger's (the table's
+    /// metadata holds the tokens too, but cannot be looked up by token).
+    /// Kept at least a week; a token's entries may outlive their tables.
+    async fn index_seat(&self, token: &str, id: &str) -> Result<()>;
+
+    /// The tables [`Store::index_seat`] noted for `token` (live or not).
+    async fn seat_tables(&self, token: &str) -> Result<Vec<String>>;
+
     // --- accounts ----------------------------------------------------
 
     /// Registers an account ([`StoreError::Exists`] if the name, in any

@@ -272,6 +272,17 @@ impl Table {
                 }
                 return Err(e);
             }
+            // The seats' resume tokens, so that a node taking the table
+            // over knows its players when they reconnect there.
+            for seat in &self.meta.seats {
+                if !seat.token.is_empty() {
+                    within(
+                        timeout,
+                        self.store.index_seat(&seat.token, self.id.as_str()),
+                    )
+                    .await?;
+                }
+            }
             let meta = serde_json::to_vec(&self.meta).expect("table metadata serializes");
             match within(timeout, self.store.create_table(self.id.as_str(), &meta)).await {
                 Ok(()) | Err(StoreError::Exists(_)) => self.created = true,
@@ -356,6 +367,10 @@ impl Table {
         match result {
             Ok(()) | Err(StoreError::Exists(_)) => {
                 self.finish_stored = true;
+                // Nothing more to write: the lease can go (the table stays
+                // a while for late viewers; a finished game is never taken
+                // over).
+                self.release_lease().await;
                 Ok(())
             }
             Err(e) => {

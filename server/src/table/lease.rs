@@ -132,8 +132,9 @@ impl Table {
         }
     }
 
-    /// Gives the lease up as the table closes (its game is stored).
+    /// Gives the lease up once the finished game is stored.
     pub(super) async fn release_lease(&mut self) {
+        self.lease_renew_at = None;
         if let Some(lease) = self.lease.take() {
             let release = self.store.release_lease(self.id.as_str(), &lease);
             if let Err(e) = within(self.settings.store_timeout, release).await {

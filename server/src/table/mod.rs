@@ -42,7 +42,7 @@ mod resume;
 mod social;
 use crate::settings::Settings;
 pub use durable::{META_VERSION, SeatMeta, TableMeta, decode_entries, encode_entries};
-pub use restore::{RestoreError, restore_all, spawn_takeover, take_over};
+pub use restore::{RestoreError, claim_seats, restore_all, spawn_takeover, take_over};
 
 /// What connections ask of a table.
 pub enum TableCmd {
@@ -372,9 +372,6 @@ impl Table {
             && self.store_finished().await.is_err()
         {
             tracing::error!(table = %self.id, "closing with the finished game unstored; the next start finishes it from the log");
-        }
-        if self.finish_stored {
-            self.release_lease().await;
         }
         self.directory.remove(&self.id);
         for s in &self.seats {

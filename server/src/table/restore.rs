@@ -103,12 +103,73 @@ pub async fn take_over(
                 return Err(e.into());
             }
         };
-        tracing::info!(table = %id, node = %settings.node, epoch = lease.epoch, "taking over a table whose node is gone");
+        tracing::warn!(table = %id, node = %settings.node, epoch = lease.epoch, "taking over a table whose node is gone");
         if restore_one(t, lease, store, settings, lobby, directory, sessions).await {
             taken += 1;
         }
     }
     Ok(taken)
+}
+
+/// A `hello` resumes `token`, which this node does not know. On a shared
+/// store its session may sit at tables whose node died: this takes over
+/// those whose lease has lapsed (the session comes back with them, so the
+/// hello resumes it). `Err` names a node that still holds one of them: it
+/// may be gone without its lease having lapsed yet, so the player should
+/// try again shortly (within the lease's term).
+pub async fn claim_seats(
+    token: &str,
+    store: &Arc<dyn Store>,
+    settings: &Arc<Settings>,
+    lobby: &LobbyHandle,
+    directory: &Directory,
+    sessions: &Sessions,
+) -> Result<(), String> {
+    let ids = match store.seat_tables(token).await {
+        Ok(ids) => ids,
+        Err(e) => {
+            tracing::warn!(error = %e, "could not read the seat index");
+            return Ok(());
+        }
+    };
+    let mut held_by = None;
+    for id in ids {
+        let Ok(table) = id.parse::<TableId>() else {
+            continue;
+        };
+        if directory.get(&table).is_some() {
+            continue;
+        }
+        match store.lease(&id).await {
+            Ok(Some(lease)) if lease.node != settings.node => {
+                held_by = Some(lease.node);
+                continue;
+            }
+            Ok(_) => {}
+            Err(_) => continue,
+        }
+        let Some(lease) = lease_for(store, settings, &id).await else {
+            continue;
+        };
+        match store.live_table(&id).await {
+            Ok(Some(t)) => {
+                tracing::warn!(table = %id, node = %settings.node, epoch = lease.epoch, "taking over a table for a returning player (its node is gone)");
+                restore_one(t, lease, store, settings, lobby, directory, sessions).await;
+            }
+            _ => {
+                // Finished (or unreadable now): not a table to take.
+                let _ = store.release_lease(&id, &lease).await;
+            }
+        }
+    }
+    match held_by {
+        Some(node) if sessions.token_known(token) => {
+            tracing::debug!(%node, "a returning player's other table is still held elsewhere");
+            Ok(())
+        }
+        Some(node) => Err(node),
+        None => Ok(()),
+    }
 }
 
 /// Runs [`take_over`] every `settings.takeover_every` until shutdown.

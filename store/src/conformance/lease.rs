@@ -288,3 +288,33 @@ pub async fn unleased_tables(store: Arc<dyn Store>) {
         "unleased after held was released",
     );
 }
+
+/// The seat index answers which tables a resume token sits at.
+pub async fn seat_index(store: Arc<dyn Store>) {
+    let store = &*store;
+    let sorted = |mut v: Vec<String>| {
+        v.sort();
+        v
+    };
+    same(
+        ok(store.seat_tables("tok-a").await, "seats of tok-a"),
+        Vec::<String>::new(),
+        "an unknown token sits nowhere",
+    );
+    ok(store.create_table("t1", b"m").await, "create t1");
+    ok(store.create_table("t2", b"m").await, "create t2");
+    ok(store.index_seat("tok-a", "t1").await, "tok-a at t1");
+    ok(store.index_seat("tok-a", "t2").await, "tok-a at t2");
+    ok(store.index_seat("tok-a", "t1").await, "tok-a at t1 again");
+    ok(store.index_seat("tok-b", "t1").await, "tok-b at t1");
+    same(
+        sorted(ok(store.seat_tables("tok-a").await, "seats of tok-a")),
+        vec!["t1".to_string(), "t2".to_string()],
+        "tok-a's tables, once each",
+    );
+    same(
+        ok(store.seat_tables("tok-b").await, "seats of tok-b"),
+        vec!["t1".to_string()],
+        "tok-b's tables",
+    );
+}

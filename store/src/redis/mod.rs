@@ -33,6 +33,9 @@
 //! | `P:{p:NAME}:history:FAMILY` | list | the player's rating history in a family, oldest first |
 //! | `P:{f:FAMILY}:ratings` | hash | `NAME` → [`crate::Rating`] (encoded) |
 //! | `P:{f:FAMILY}:games` | hash | `NAME` → the rating's game count, the condition of a [`crate::RatingUpdate`] |
+//! | `P:{t:ID}:lease` | string | the table's lease, `EPOCH NODE`, expiring with it ([`lease`]) |
+//! | `P:{t:ID}:epoch` | string | the table's last lease epoch (a counter; expires a day after its last use) |
+//! | `P:{r:TOKEN}:tables` | set | the tables a resume token's session sits at (expires a week after the last one) |
 //! | `P:{a:NAME}:account` | string | [`crate::Account`] (encoded) |
 //! | `P:{k:TOKEN}:token` | string | [`crate::AuthToken`] (encoded) |
 //!
@@ -387,6 +390,14 @@ impl Store for RedisStore {
 
     async fn unleased_tables(&self) -> Result<Vec<String>> {
         self.unleased_tables_impl().await
+    }
+
+    async fn index_seat(&self, token: &str, id: &str) -> Result<()> {
+        self.index_seat_impl(token, id).await
+    }
+
+    async fn seat_tables(&self, token: &str) -> Result<Vec<String>> {
+        self.seat_tables_impl(token).await
     }
 
     async fn create_account(&self, account: &Account) -> Result<()> {
