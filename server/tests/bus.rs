@@ -231,7 +231,9 @@ async fn many_messages_on_one_channel_keep_their_order() {
     let redis = RedisServer::start();
     let prefix = unique_prefix("bus");
     let (a, _a_rx) = bus(&redis, &prefix, "a").await;
-    let (b_bus, mut b_rx) = bus(&redis, &prefix, "b").await;
+    // Room for everything: this test is about order, not about a slow
+    // receiver (that is below).
+    let (b_bus, mut b_rx) = bus_with(&redis, &prefix, "b", |c| c.delivery_queue = 2 * N).await;
     b_bus.subscribe_table("t").await.unwrap();
 
     // Interleaved on two channels; each must come in order.
@@ -252,13 +254,14 @@ async fn many_messages_on_one_channel_keep_their_order() {
             }
         }
     });
+    // A full publish queue refuses (the message is not queued), so
+    // retrying a refused message keeps the order.
     for i in 0..N {
-        assert!(a.publish_node("b", Bytes::from(format!("n{i}"))));
-        assert!(a.publish_table("t", Bytes::from(format!("t{i}"))));
-        if i % 500 == 0 {
-            // Let the publisher drain now and then (the queue holds 4096).
-            tokio::task::yield_now().await;
-            tokio::time::sleep(Duration::from_millis(5)).await;
+        while !a.publish_node("b", Bytes::from(format!("n{i}"))) {
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+        while !a.publish_table("t", Bytes::from(format!("t{i}"))) {
+            tokio::time::sleep(Duration::from_millis(2)).await;
         }
     }
     tokio::time::timeout(Duration::from_secs(30), reader)
@@ -298,6 +301,7 @@ async fn a_restarted_redis_is_reported_and_messages_flow_again() {
     let (b_bus, mut b_rx) = bus(&redis, &prefix, "b").await;
     b_bus.subscribe_table("t").await.unwrap();
     a.subscribe_table("u").await.unwrap();
+    a.subscribe_table("w").await.unwrap();
     assert!(a.publish_table("t", b("before")));
     assert_eq!(next(&mut b_rx).await, table_msg("t", "before"));
 
@@ -315,6 +319,8 @@ async fn a_restarted_redis_is_reported_and_messages_flow_again() {
         Err(BusError::Unavailable(_))
     ));
     assert_eq!(b_bus.watchers("v"), 1);
+    // And the last watcher of w leaves while Redis is down.
+    a.unsubscribe_table("w");
     tokio::time::sleep(Duration::from_millis(500)).await;
     redis.restart();
 
@@ -326,6 +332,7 @@ async fn a_restarted_redis_is_reported_and_messages_flow_again() {
     assert!(b_bus.is_subscribed("t"));
     assert!(b_bus.is_subscribed("v"));
     assert!(a.is_subscribed("u"));
+    assert!(!a.is_subscribed("w"));
 
     // Node and table channels work again, both ways, in order. The first
     // publishes may go to a connection that is not back yet.
@@ -355,6 +362,10 @@ async fn a_restarted_redis_is_reported_and_messages_flow_again() {
         1,
         "one subscription, not two, after the crate's and the bus's resubscription"
     );
+    // What was left while Redis was down is not subscribed again (the
+    // crate's resubscription would restore it; the bus removes it).
+    assert_eq!(numsub(&redis, &format!("{prefix}:{{t:w}}:events")).await, 0);
+    assert_eq!(numsub(&redis, &format!("{prefix}:{{t:u}}:events")).await, 1);
 }
 
 /// Waits for `Resubscribed`, skipping messages published during the

@@ -36,10 +36,12 @@
 //!   the bus then probes with `PING` until Redis answers (building a fresh
 //!   connection if the old one stays unusable), subscribes again to every
 //!   channel it wants (the crate's own resubscription ignores failures and
-//!   says nothing of when it is done), and only then delivers
-//!   [`Delivery::Resubscribed`]. Everything published after a receiver sees
-//!   `Resubscribed` is delivered, until the next notice. A keepalive `PING`
-//!   also catches a connection that died silently.
+//!   says nothing of when it is done), removes any channel the crate
+//!   restored that nobody wants any more (left while Redis was down), and
+//!   only then delivers [`Delivery::Resubscribed`]. Everything published
+//!   after a receiver sees `Resubscribed` is delivered, until the next
+//!   notice. A keepalive `PING` also catches a connection that died
+//!   silently.
 //! - **A slow receiver.** Deliveries go through a bounded queue. When it is
 //!   full the delivery is dropped and counted, and [`Delivery::Lagged`]
 //!   (with the number dropped) comes before the next delivery that fits —
@@ -52,9 +54,10 @@
 //!   pipeline, in order; a batch that never reached Redis (connection
 //!   refused) is tried again within the timeout, and a batch Redis refuses
 //!   or does not confirm within the timeout is dropped and counted (not
-//!   repeated: part of it may have been published). The subscribers see no gap notice
-//!   for that (they were not disconnected): a receiver relies on sequence
-//!   numbers in the payload (a table's `seq`) or on request timeouts.
+//!   repeated: part of it may have been published). The subscribers get no
+//!   notice for that (they were not disconnected): a receiver relies on
+//!   sequence numbers in the payload (a table's `seq`) or on request
+//!   timeouts.
 //! - **Bad input.** A push the bus cannot read (a channel it does not know,
 //!   a payload that is not a byte string) is dropped and counted, never a
 //!   panic.
@@ -65,9 +68,11 @@
 //!
 //! No lock is held across an await: the subscription counts and the
 //! delivery state are `std::sync::Mutex`es held for a few instructions.
-//! Every queue is bounded ([`PUBLISH_QUEUE`], [`DELIVERY_QUEUE`] by
-//! default, or [`BusConfig`]), and so is every Redis call
-//! ([`COMMAND_TIMEOUT`]).
+//! Every queue of the bus is bounded ([`PUBLISH_QUEUE`], [`DELIVERY_QUEUE`]
+//! by default, or [`BusConfig`]), and so is every Redis call
+//! ([`COMMAND_TIMEOUT`]). One queue is not the bus's: the connection
+//! manager relays pushes to the bus's handler through an unbounded channel
+//! of its own; the handler never waits, so that channel stays near empty.
 
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
@@ -340,6 +345,8 @@ struct Shared {
     /// Wakes the subscriber task (a change of `wanted`, a disconnection,
     /// a notice owed).
     wake: Notify,
+    /// `wanted` changed since the subscriber task last looked.
+    dirty: AtomicBool,
     /// The connection generation whose disconnection counts.
     epoch: AtomicU64,
     disconnected: AtomicBool,
@@ -494,6 +501,7 @@ impl Bus {
             wanted: Mutex::new(HashMap::new()),
             confirmed: watch::Sender::new(Confirmed::default()),
             wake: Notify::new(),
+            dirty: AtomicBool::new(false),
             epoch: AtomicU64::new(0),
             disconnected: AtomicBool::new(false),
             outlet: Mutex::new(Outlet {
@@ -510,7 +518,7 @@ impl Bus {
             .await
             .map_err(BusError::Unavailable)?;
         shared.confirmed.send_modify(|c| {
-            c.0.insert(own);
+            c.0.insert(own.clone());
         });
         let (stop, stopped) = watch::channel(false);
         let (outgoing, queue) = mpsc::channel(config.publish_queue.max(1));
@@ -519,6 +527,7 @@ impl Bus {
                 shared: shared.clone(),
                 client,
                 conn: subscriber,
+                held: HashSet::from([own]),
                 stop: stopped,
             }
             .run(),
@@ -589,6 +598,7 @@ impl Bus {
         let shared = &self.inner.shared;
         let channel = shared.names.table(table);
         *lock(&shared.wanted).entry(table.to_owned()).or_insert(0) += 1;
+        shared.dirty.store(true, Ordering::Release);
         shared.wake.notify_one();
         let mut confirmed = shared.confirmed.subscribe();
         match tokio::time::timeout(
@@ -616,6 +626,7 @@ impl Bus {
             if *n == 0 {
                 wanted.remove(table);
                 drop(wanted);
+                shared.dirty.store(true, Ordering::Release);
                 shared.wake.notify_one();
             }
         }
@@ -825,11 +836,20 @@ struct Subscriber {
     shared: Arc<Shared>,
     client: redis::Client,
     conn: ConnectionManager,
+    /// Every channel the current connection may hold: added before its
+    /// `SUBSCRIBE` is sent, removed once its `UNSUBSCRIBE` is confirmed.
+    /// The crate's own resubscription after a reconnect restores what it
+    /// saw confirmed, which can include a channel no longer wanted; this
+    /// is how the bus knows to remove it.
+    held: HashSet<String>,
     stop: watch::Receiver<bool>,
 }
 
 impl Subscriber {
     async fn run(mut self) {
+        let mut keepalive =
+            tokio::time::interval_at(tokio::time::Instant::now() + KEEPALIVE, KEEPALIVE);
+        keepalive.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let mut healthy = true;
         loop {
             if *self.stop.borrow() {
@@ -840,6 +860,7 @@ impl Subscriber {
                     return;
                 }
                 healthy = true;
+                keepalive.reset();
             }
             if let Err(e) = self.reconcile().await {
                 tracing::warn!(error = %e, "bus: changing subscriptions failed");
@@ -847,16 +868,14 @@ impl Subscriber {
                 continue;
             }
             let owes = lock(&self.shared.outlet).owes();
-            let idle = if owes { NOTICE_RETRY } else { KEEPALIVE };
             let mut probe = false;
             tokio::select! {
                 _ = self.shared.wake.notified() => {}
-                _ = tokio::time::sleep(idle) => probe = !owes,
+                _ = keepalive.tick() => probe = true,
+                _ = tokio::time::sleep(NOTICE_RETRY), if owes => {}
                 _ = self.stop.changed() => return,
             }
-            if owes {
-                lock(&self.shared.outlet).flush(&self.shared.counters);
-            }
+            lock(&self.shared.outlet).flush(&self.shared.counters);
             if self.shared.disconnected.swap(false, Ordering::AcqRel) {
                 tracing::warn!("bus: the subscriber connection to Redis was lost");
                 healthy = false;
@@ -867,11 +886,12 @@ impl Subscriber {
         }
     }
 
-    /// Makes Redis's subscriptions what is wanted now, until they stay so.
-    /// A channel leaves `confirmed` before its `UNSUBSCRIBE` and enters it
-    /// after its `SUBSCRIBE`, so `confirmed` never claims too much.
+    /// Makes Redis's subscriptions what is wanted now, as long as the
+    /// wanted tables keep changing. A channel leaves `confirmed` before its
+    /// `UNSUBSCRIBE` and enters it after its `SUBSCRIBE`, so `confirmed`
+    /// never claims too much.
     async fn reconcile(&mut self) -> Result<(), String> {
-        loop {
+        while self.shared.dirty.swap(false, Ordering::AcqRel) {
             let wanted = self.shared.wanted_channels();
             let (add, remove) = {
                 let confirmed = self.shared.confirmed.borrow();
@@ -879,27 +899,40 @@ impl Subscriber {
                 let remove: Vec<String> = confirmed.0.difference(&wanted).cloned().collect();
                 (add, remove)
             };
-            if add.is_empty() && remove.is_empty() {
-                return Ok(());
+            let done = self.change(add, remove).await;
+            if done.is_err() {
+                // Not done: the next attempt (after recovery) does it.
+                self.shared.dirty.store(true, Ordering::Release);
             }
-            if !remove.is_empty() {
-                self.shared.confirmed.send_modify(|c| {
-                    for ch in &remove {
-                        c.0.remove(ch);
-                    }
-                });
-                unsubscribe(&mut self.conn, &remove).await?;
-            }
-            if !add.is_empty() {
-                subscribe(&mut self.conn, &add).await?;
-                self.shared.confirmed.send_modify(|c| c.0.extend(add));
+            done?;
+        }
+        Ok(())
+    }
+
+    async fn change(&mut self, add: Vec<String>, remove: Vec<String>) -> Result<(), String> {
+        if !remove.is_empty() {
+            self.shared.confirmed.send_modify(|c| {
+                for ch in &remove {
+                    c.0.remove(ch);
+                }
+            });
+            unsubscribe(&mut self.conn, &remove).await?;
+            for ch in &remove {
+                self.held.remove(ch);
             }
         }
+        if !add.is_empty() {
+            self.held.extend(add.iter().cloned());
+            subscribe(&mut self.conn, &add).await?;
+            self.shared.confirmed.send_modify(|c| c.0.extend(add));
+        }
+        Ok(())
     }
 
     /// After a lost connection: probes until Redis answers (a fresh
-    /// connection after a few failures), subscribes to everything wanted,
-    /// then delivers `Resubscribed`. False when the bus stops meanwhile.
+    /// connection after a few failures), subscribes to everything wanted
+    /// and drops what is held but no longer wanted, then delivers
+    /// `Resubscribed`. False when the bus stops meanwhile.
     async fn recover(&mut self) -> bool {
         self.shared.confirmed.send_modify(|c| c.0.clear());
         let mut backoff = BACKOFF_MIN;
@@ -913,18 +946,36 @@ impl Subscriber {
                 self.rebuild().await;
                 failures = 0;
             }
+            // Anything wanted from now on is a change for `reconcile`.
+            self.shared.dirty.store(false, Ordering::Release);
+            let wanted: Vec<String> = self.shared.wanted_channels().into_iter().collect();
             let attempt = async {
                 ping(&mut self.conn).await?;
-                let all: Vec<String> = self.shared.wanted_channels().into_iter().collect();
-                subscribe(&mut self.conn, &all).await?;
-                Ok::<_, String>(all)
+                self.held.extend(wanted.iter().cloned());
+                subscribe(&mut self.conn, &wanted).await?;
+                let stale: Vec<String> = {
+                    let keep: HashSet<&String> = wanted.iter().collect();
+                    self.held
+                        .iter()
+                        .filter(|ch| !keep.contains(ch))
+                        .cloned()
+                        .collect()
+                };
+                if !stale.is_empty() {
+                    unsubscribe(&mut self.conn, &stale).await?;
+                    for ch in &stale {
+                        self.held.remove(ch);
+                    }
+                }
+                Ok::<_, String>(())
             }
             .await;
             match attempt {
-                // Lost again while subscribing: start over.
-                Ok(_) if self.shared.disconnected.load(Ordering::Acquire) => failures += 1,
-                Ok(all) => {
-                    self.shared.confirmed.send_modify(|c| c.0.extend(all));
+                // Lost again meanwhile: start over.
+                Ok(()) if self.shared.disconnected.load(Ordering::Acquire) => failures += 1,
+                Ok(()) => {
+                    self.shared.confirmed.send_modify(|c| c.0.extend(wanted));
+                    self.shared.dirty.store(true, Ordering::Release);
                     bump(&self.shared.counters.resubscribed, 1);
                     tracing::info!("bus: reconnected to Redis and resubscribed");
                     self.shared.deliver(Delivery::Resubscribed);
@@ -943,14 +994,17 @@ impl Subscriber {
         }
     }
 
-    /// Replaces the subscriber connection by a new one (a new generation:
-    /// the old one's disconnection no longer counts).
+    /// Replaces the subscriber connection by a new one, of a new
+    /// generation: the old one's disconnection no longer counts, and it
+    /// holds nothing (dropping it closes it).
     async fn rebuild(&mut self) {
-        let epoch = self.shared.epoch.fetch_add(1, Ordering::AcqRel) + 1;
+        let epoch = self.shared.epoch.load(Ordering::Acquire) + 1;
         match open(&self.client, Some((&self.shared, epoch))).await {
             Ok(conn) => {
                 tracing::info!(epoch, "bus: new subscriber connection");
+                self.shared.epoch.store(epoch, Ordering::Release);
                 self.conn = conn;
+                self.held.clear();
             }
             Err(e) => tracing::debug!(error = %e, "bus: no new subscriber connection yet"),
         }
