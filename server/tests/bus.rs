@@ -438,3 +438,31 @@ async fn a_full_publish_queue_refuses_at_once() {
     assert!(accepted < 1000, "{accepted}");
     assert_eq!(a.stats().publish_dropped, 1000 - accepted as u64);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dropped_bus_sends_what_it_queued_and_unsubscribes() {
+    let redis = RedisServer::start();
+    let prefix = unique_prefix("bus");
+    let (a, mut a_rx) = bus(&redis, &prefix, "a").await;
+    let (b_bus, _b_rx) = bus(&redis, &prefix, "b").await;
+    b_bus.subscribe_table("t").await.unwrap();
+    let clone = b_bus.clone();
+    for i in 0..100 {
+        assert!(b_bus.publish_node("a", Bytes::from(format!("m{i}"))));
+    }
+    drop(b_bus);
+    // A clone keeps it running.
+    assert!(clone.is_subscribed("t"));
+    drop(clone);
+    for i in 0..100 {
+        assert_eq!(next(&mut a_rx).await, node_msg(&format!("m{i}")));
+    }
+    let node_b = format!("{prefix}:node:b");
+    let deadline = Instant::now() + WITHIN;
+    while numsub(&redis, &node_b).await != 0 {
+        assert!(Instant::now() < deadline, "b's subscriptions outlive it");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(numsub(&redis, &format!("{prefix}:{{t:t}}:events")).await, 0);
+    assert_eq!(a.stats().malformed, 0);
+}

@@ -443,7 +443,8 @@ struct Outgoing {
 }
 
 /// A handle on the bus; clones share it. When the last clone is dropped
-/// the bus stops (its tasks end, its connections close).
+/// the bus stops: the subscriber connection closes at once, the publisher
+/// sends what is already queued and then closes.
 #[derive(Clone)]
 pub struct Bus {
     inner: Arc<Inner>,
@@ -453,15 +454,16 @@ struct Inner {
     shared: Arc<Shared>,
     outgoing: mpsc::Sender<Outgoing>,
     stop: watch::Sender<bool>,
-    tasks: [JoinHandle<()>; 2],
+    subscriber: JoinHandle<()>,
 }
 
 impl Drop for Inner {
+    /// The subscriber task stops now; the publisher task still sends what
+    /// is queued (each batch within [`COMMAND_TIMEOUT`]) and ends when the
+    /// queue is empty, since no handle can add to it any more.
     fn drop(&mut self) {
         let _ = self.stop.send(true);
-        for task in &self.tasks {
-            task.abort();
-        }
+        self.subscriber.abort();
     }
 }
 
@@ -532,13 +534,13 @@ impl Bus {
             }
             .run(),
         );
-        let publisher_task = tokio::spawn(publish_loop(queue, publisher, shared.clone()));
+        tokio::spawn(publish_loop(queue, publisher, shared.clone()));
         tracing::info!(node = %config.node, prefix = %config.prefix, "cluster bus connected");
         let inner = Inner {
             shared,
             outgoing,
             stop,
-            tasks: [subscriber_task, publisher_task],
+            subscriber: subscriber_task,
         };
         Ok((
             Bus {
