@@ -22,6 +22,7 @@
 //! drain delay.
 
 pub mod accounts;
+pub mod cluster;
 pub mod conn;
 pub mod http;
 pub mod lobby;
