@@ -43,8 +43,14 @@ pub struct Session {
     pub outbox: Outbox,
 }
 
+/// A connection id no other connection (or relay, `crate::cluster`) of
+/// this process has.
+pub fn next_conn_id() -> u64 {
+    NEXT_CONN.fetch_add(1, Ordering::Relaxed)
+}
+
 pub async fn run(socket: WebSocket, state: AppState, peer: SocketAddr) {
-    let conn = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
+    let conn = next_conn_id();
     metrics::gauge!(crate::metrics::CONNECTIONS).increment(1.0);
     let span = tracing::debug_span!("conn", conn, %peer);
     serve(socket, state, conn).instrument(span).await;
@@ -277,6 +283,10 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
             });
         }
     }
+    // Tables on other nodes: their relays of this connection go.
+    if let Some(node) = &state.node {
+        node.send_reliably(crate::cluster::NodeCmd::ConnGone { conn });
+    }
     if !writer.is_finished() {
         outbox.close(CloseCode::Normal);
         let _ = timeout(Duration::from_secs(5), writer).await;
@@ -454,7 +464,7 @@ fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], received: Instant)
                 id,
                 since,
             };
-            if to_table(state, outbox, id, &table, cmd) && !cs.watching.contains(&table) {
+            if to_table(state, session, id, &table, cmd) && !cs.watching.contains(&table) {
                 cs.watching.push(table);
             }
         }
@@ -465,7 +475,7 @@ fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], received: Instant)
                 id,
                 outbox: Some(outbox.clone()),
             };
-            to_table(state, outbox, id, &table, cmd);
+            to_table(state, session, id, &table, cmd);
         }
         ClientMsg::Act { table, action } => {
             let cmd = TableCmd::Act {
@@ -475,14 +485,14 @@ fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], received: Instant)
                 outbox: outbox.clone(),
                 received,
             };
-            to_table(state, outbox, id, &table, cmd);
+            to_table(state, session, id, &table, cmd);
         }
         ClientMsg::Snapshot { table } => {
             let cmd = TableCmd::Snapshot {
                 session: session.clone(),
                 id,
             };
-            to_table(state, outbox, id, &table, cmd);
+            to_table(state, session, id, &table, cmd);
         }
         ClientMsg::Chat { table, text } => {
             let cmd = TableCmd::Chat {
@@ -490,7 +500,7 @@ fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], received: Instant)
                 id,
                 text,
             };
-            to_table(state, outbox, id, &table, cmd);
+            to_table(state, session, id, &table, cmd);
         }
         ClientMsg::Challenge {
             player,
@@ -513,7 +523,7 @@ fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], received: Instant)
                 session: session.clone(),
                 id,
             };
-            to_table(state, outbox, id, &table, cmd);
+            to_table(state, session, id, &table, cmd);
         }
         msg @ (ClientMsg::Register { .. }
         | ClientMsg::Login { .. }
@@ -532,12 +542,32 @@ fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], received: Instant)
 /// Hands `cmd` to a table's mailbox; answers `not_found` or `unavailable`.
 fn to_table(
     state: &AppState,
-    outbox: &Outbox,
+    session: &Session,
     id: Option<RequestId>,
     table: &TableId,
     cmd: TableCmd,
 ) -> bool {
+    let outbox = &session.outbox;
     let Some(handle) = state.tables.get(table) else {
+        // Several nodes: the table may run on another one.
+        if let (Some(node), Some(remote)) = (&state.node, remote_cmd(&cmd)) {
+            let session = session.clone();
+            let cmd = crate::cluster::NodeCmd::Route {
+                table: table.clone(),
+                session,
+                cmd: remote,
+            };
+            if node.try_send(cmd) {
+                return true;
+            }
+            reply_error(
+                outbox,
+                id,
+                ErrorCode::Unavailable,
+                "the server is busy; try again",
+            );
+            return false;
+        }
         reply_error(
             outbox,
             id,
@@ -556,6 +586,29 @@ fn to_table(
         return false;
     }
     true
+}
+
+/// What a table command says to a table on another node.
+fn remote_cmd(cmd: &TableCmd) -> Option<crate::cluster::wire::RemoteCmd> {
+    use crate::cluster::wire::RemoteCmd;
+    Some(match cmd {
+        TableCmd::Watch { id, since, .. } => RemoteCmd::Watch {
+            id: *id,
+            since: *since,
+        },
+        TableCmd::Unwatch { id, .. } => RemoteCmd::Unwatch { id: *id },
+        TableCmd::Act { id, action, .. } => RemoteCmd::Act {
+            id: *id,
+            action: *action,
+        },
+        TableCmd::Snapshot { id, .. } => RemoteCmd::Snapshot { id: *id },
+        TableCmd::Chat { id, text, .. } => RemoteCmd::Chat {
+            id: *id,
+            text: text.clone(),
+        },
+        TableCmd::Rematch { id, .. } => RemoteCmd::Rematch { id: *id },
+        _ => return None,
+    })
 }
 
 struct Data {

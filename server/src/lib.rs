@@ -63,6 +63,11 @@ pub enum StartError {
     Redis { url: String, source: StoreError },
     #[error("cannot restore the live games")]
     Restore(#[from] table::RestoreError),
+    #[error("cannot reach the other nodes through Redis at {url}")]
+    Bus {
+        url: String,
+        source: cluster::bus::BusError,
+    },
 }
 
 /// What every connection shares: the settings, the lobby, the table
@@ -79,6 +84,9 @@ pub struct AppState {
     pub accounts: Arc<accounts::Accounts>,
     /// The rated queues (`matchmaker`).
     pub matchmaker: matchmaker::MatchmakerHandle,
+    /// Several nodes on one Redis: this node's actor, which routes commands
+    /// to tables run elsewhere (`cluster`). `None` on the embedded store.
+    pub node: Option<cluster::NodeHandle>,
 }
 
 /// A running server.
@@ -182,6 +190,32 @@ impl Server {
             store.clone(),
             settings.accounts.clone(),
         ));
+        let node = match &settings.redis {
+            Some(redis) => {
+                let mut config = cluster::bus::BusConfig::new(
+                    redis.url.clone(),
+                    redis.prefix.clone(),
+                    settings.node.clone(),
+                );
+                config.ca_file = redis.ca_file.clone();
+                let (bus, deliveries) =
+                    cluster::bus::Bus::connect(config)
+                        .await
+                        .map_err(|source| StartError::Bus {
+                            url: tengen_store::redis::redact(&redis.url),
+                            source,
+                        })?;
+                Some(cluster::node::spawn(
+                    settings.clone(),
+                    store.clone(),
+                    tables.clone(),
+                    bus,
+                    deliveries,
+                    shutdown_rx.clone(),
+                ))
+            }
+            None => None,
+        };
         let matchmaker = matchmaker::spawn(
             settings.matchmaking.clone(),
             lobby.clone(),
@@ -196,6 +230,7 @@ impl Server {
             shutdown: shutdown_rx.clone(),
             accounts,
             matchmaker,
+            node,
         };
         let app = http::router(state);
         let mut stop = shutdown_rx;

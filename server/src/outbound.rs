@@ -286,6 +286,38 @@ impl Inbox {
     }
 }
 
+impl Inbox {
+    /// Drains the queue into `send` instead of a socket, a batch at a time
+    /// (a node relaying a connection of another node's: `cluster`), until
+    /// asked to close; returns the close code. A batch `send` refuses is
+    /// dropped (the receiver sees the gap and resynchronises).
+    pub async fn relay(mut self, mut send: impl FnMut(Vec<Frame>) -> bool) -> u16 {
+        loop {
+            tokio::select! {
+                biased;
+                _ = self.control.notify.notified() => break,
+                frame = self.rx.recv() => {
+                    let Some(frame) = frame else { break };
+                    let mut batch = vec![frame];
+                    while batch.len() < BATCH {
+                        let Ok(frame) = self.rx.try_recv() else { break };
+                        batch.push(frame);
+                    }
+                    let _ = send(batch);
+                }
+            }
+        }
+        let mut rest = Vec::new();
+        while let Ok(frame) = self.rx.try_recv() {
+            rest.push(frame);
+        }
+        if !rest.is_empty() {
+            let _ = send(rest);
+        }
+        self.control.close_code.load(Ordering::Acquire)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

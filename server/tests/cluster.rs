@@ -70,25 +70,29 @@ async fn a_dead_nodes_games_go_on_at_another_node() {
     }
     a.kill();
     let killed = Instant::now();
-    // The first player back waits (told `unavailable`, try again) while
-    // A's leases have not lapsed, then resumes at B.
-    for (i, g) in games.iter_mut().enumerate() {
-        resume_and_finish(&b.url(), g).await;
-        if i == 0 {
-            let took = killed.elapsed();
-            eprintln!("the first game went on at node B {took:?} after node A died");
+    // B takes the games over by itself once A's leases lapse.
+    for g in &games {
+        loop {
+            let lease = check.lease(g.table.as_str()).await.unwrap();
+            if lease.as_ref().is_some_and(|l| l.node == "node-b") {
+                break;
+            }
             assert!(
-                took < Duration::from_secs(10),
-                "node B took {took:?} to take the game over"
+                killed.elapsed() < Duration::from_secs(10),
+                "B has not taken {} over: {lease:?}",
+                g.table
             );
+            tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }
-    for g in &games {
-        assert_eq!(
-            check.lease(g.table.as_str()).await.unwrap(),
-            None,
-            "lease given up when done"
-        );
+    eprintln!(
+        "node B took the games over {:?} after node A died",
+        killed.elapsed()
+    );
+    // The players reconnect to B with their tokens: every accepted move is
+    // there, the clocks waited, and the games finish.
+    for g in games.iter_mut() {
+        resume_and_finish(&b.url(), g).await;
     }
     scripted::check_records(&check, &games).await;
     let (status, _, stderr) = b.terminate();
@@ -206,6 +210,83 @@ async fn a_node_that_lost_its_lease_cannot_write() {
     );
     let lease = check.lease(table.as_str()).await.unwrap().unwrap();
     assert_eq!(lease.node, "node-b", "B still runs the game");
+    for p in [a, b] {
+        let (status, _, stderr) = p.terminate();
+        assert!(status.success(), "{status:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}
+
+/// Every node serves every game: a player of a game running on node A
+/// comes back through node B (A alive), a spectator watches from B, and
+/// the game is played to the end with moves sent through both nodes. The
+/// spectator at B sees every event exactly once, in order.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_on_one_node_is_played_and_watched_through_another() {
+    let redis = RedisServer::start();
+    let (dir_a, dir_b) = (DataDir::new("node-a"), DataDir::new("node-b"));
+    let a = node(&redis, &dir_a, "route", "node-a");
+    let b = node(&redis, &dir_b, "route", "node-b");
+    let mut g = new_game(&a.url(), 0).await;
+    assert!(!g.play_next().await);
+    // White moves over to B (its old connection to A just ends).
+    let white = g.seat_for(false).index();
+    let (mut c, w) = Connection::reconnect(
+        &b.url(),
+        Encoding::Json,
+        Some(&g.name[white]),
+        &g.token[white],
+        Duration::from_secs(10),
+    )
+    .await
+    .unwrap();
+    assert!(w.resumed, "white's session comes back at B");
+    assert_eq!(w.tables, vec![g.table.clone()]);
+    match c
+        .request(ClientMsg::Watch {
+            table: g.table.clone(),
+            since: Some(g.seq),
+        })
+        .await
+    {
+        Ok(ServerMsg::Replayed { seq, .. }) => assert_eq!(seq, g.seq),
+        other => panic!("white's watch through B: {other:?}"),
+    }
+    g.conn[white] = c;
+    // A spectator at B, from the start.
+    let (mut sam, _, _) = scripted::connect(&b.url(), "sam").await;
+    match sam
+        .request(ClientMsg::Watch {
+            table: g.table.clone(),
+            since: Some(0),
+        })
+        .await
+    {
+        Ok(ServerMsg::Replayed { .. }) => {}
+        other => panic!("the spectator's watch through B: {other:?}"),
+    }
+    while !g.play_next().await {}
+    assert_eq!(g.played, 9);
+    // The spectator saw every event, numbered 1..=seq, once each.
+    let mut seqs = Vec::new();
+    let mut over = false;
+    while !over {
+        let f = tokio::time::timeout(Duration::from_secs(10), sam.next())
+            .await
+            .expect("the spectator hears the whole game")
+            .unwrap();
+        if let ServerMsg::TableEvent(te) = f.msg {
+            over = matches!(te.event, tengen_rules::game::Event::GameOver { .. });
+            seqs.push(te.seq);
+        }
+    }
+    assert_eq!(
+        seqs,
+        (1..=g.seq).collect::<Vec<_>>(),
+        "every event once, in order"
+    );
+    let check = store(&redis, "route").await;
+    scripted::check_records(&check, std::slice::from_ref(&g)).await;
     for p in [a, b] {
         let (status, _, stderr) = p.terminate();
         assert!(status.success(), "{status:?}: {stderr}");

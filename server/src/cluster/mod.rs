@@ -8,3 +8,7 @@
 //! opaque bytes here; the server defines what they mean.
 
 pub mod bus;
+pub mod node;
+pub mod wire;
+
+pub use node::{NodeCmd, NodeHandle};

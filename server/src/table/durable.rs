@@ -367,10 +367,6 @@ impl Table {
         match result {
             Ok(()) | Err(StoreError::Exists(_)) => {
                 self.finish_stored = true;
-                // Nothing more to write: the lease can go (the table stays
-                // a while for late viewers; a finished game is never taken
-                // over).
-                self.release_lease().await;
                 Ok(())
             }
             Err(e) => {

@@ -132,7 +132,7 @@ impl Table {
         }
     }
 
-    /// Gives the lease up once the finished game is stored.
+    /// Gives the lease up as the table closes, its finished game stored.
     pub(super) async fn release_lease(&mut self) {
         self.lease_renew_at = None;
         if let Some(lease) = self.lease.take() {

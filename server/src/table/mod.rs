@@ -373,6 +373,11 @@ impl Table {
         {
             tracing::error!(table = %self.id, "closing with the finished game unstored; the next start finishes it from the log");
         }
+        // Kept until now (nothing is written after the finish) so that
+        // other nodes find the finished table while it stays.
+        if self.finish_stored {
+            self.release_lease().await;
+        }
         self.directory.remove(&self.id);
         for s in &self.seats {
             self.sessions.seat(&s.session.id, &self.id, false);

@@ -142,7 +142,16 @@ pub async fn claim_seats(
         }
         match store.lease(&id).await {
             Ok(Some(lease)) if lease.node != settings.node => {
-                held_by = Some(lease.node);
+                // Run by a node that is alive: the session comes back here
+                // and its commands go there (`crate::cluster`). Else that
+                // node died and its lease has not lapsed yet.
+                let alive = store
+                    .lease(&crate::cluster::node::alive_id(&lease.node))
+                    .await
+                    .is_ok_and(|l| l.is_some());
+                if !(alive && seat_here(store, sessions, token, &id).await) {
+                    held_by = Some(lease.node);
+                }
                 continue;
             }
             Ok(_) => {}
@@ -169,6 +178,28 @@ pub async fn claim_seats(
         }
         Some(node) => Err(node),
         None => Ok(()),
+    }
+}
+
+/// Brings back here the session `token` holds at table `id` (run by
+/// another node), from the table's stored seats; false if it sits there
+/// no more.
+async fn seat_here(store: &Arc<dyn Store>, sessions: &Sessions, token: &str, id: &str) -> bool {
+    let Ok(Some(t)) = store.live_table(id).await else {
+        return false;
+    };
+    let Ok(meta) = serde_json::from_slice::<TableMeta>(&t.meta) else {
+        return false;
+    };
+    let Ok(table) = id.parse::<TableId>() else {
+        return false;
+    };
+    match meta.seats.iter().find(|s| s.token == token) {
+        Some(seat) => {
+            sessions.restore(token, &seat.session, &seat.player, &table);
+            true
+        }
+        None => false,
     }
 }
 

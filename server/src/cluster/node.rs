@@ -1,0 +1,590 @@
+//! This node among the others: routing table commands to the node that
+//! runs the table, and relaying its frames back.
+//!
+//! Why: every node accepts any client, but each table runs on one node
+//! (the holder of its lease, `crate::table`). A connection here that
+//! speaks to a table run elsewhere has its commands sent to that node over
+//! the [`bus`](super::bus); there the *relay* of the connection stands in
+//! for it: an ordinary [`Outbox`] whose frames go back over the bus
+//! instead of into a socket. The table cannot tell a relay from a local
+//! connection, so every rule about seats, replays and snapshots holds as
+//! it is.
+//!
+//! Losses: pub/sub may drop a message (a full queue, a lost connection).
+//! A relay numbers its messages; when this node sees a number skipped, or
+//! the bus says it may have lost deliveries, the connections concerned
+//! are closed with 1012, and the clients resume (`watch` with `since`):
+//! the table replays exactly what they missed, from its log. So a client
+//! may reconnect, but never sees a hole or a double.
+//!
+//! Death: every node holds a lease on `node:NAME` in the store and renews
+//! it. A relay whose connection's node stopped renewing is dropped (its
+//! players' abandonment countdowns start, as for any lost connection),
+//! and connections routed to a node that died are closed with 1012: by
+//! the time they resume, another node has taken the table over.
+//!
+//! One actor does both sides (a node is a client of some tables and the
+//! host of others): its mailbox, the bus's deliveries and a timer.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tengen_protocol::{CloseCode, ErrorBody, ErrorCode, RequestId, ServerFrame, TableId};
+use tengen_store::{Acquired, Lease, Store};
+use tokio::sync::{mpsc, watch};
+
+use super::bus::{Bus, Delivery};
+use super::wire::{Body, NodeMsg, RemoteCmd, RemoteSession, WireFrame};
+use crate::conn::Session;
+use crate::outbound::{self, Frame, Outbox};
+use crate::settings::Settings;
+use crate::table::{Directory, TableCmd};
+
+/// Commands a node's actor takes.
+const MAILBOX: usize = 8192;
+
+/// What the rest of the server asks of this node's actor.
+pub enum NodeCmd {
+    /// A local connection's command for a table this node does not run.
+    Route {
+        table: TableId,
+        session: Session,
+        cmd: RemoteCmd,
+    },
+    /// A local connection ended.
+    ConnGone { conn: u64 },
+    /// The relay of `(node, conn)` here ended.
+    RelayEnded { node: String, conn: u64 },
+}
+
+/// The node actor's mailbox.
+#[derive(Clone)]
+pub struct NodeHandle {
+    tx: mpsc::Sender<NodeCmd>,
+}
+
+impl NodeHandle {
+    /// Hands over a command without waiting; false when the mailbox is
+    /// full or closed.
+    pub fn try_send(&self, cmd: NodeCmd) -> bool {
+        self.tx.try_send(cmd).is_ok()
+    }
+
+    /// Hands over a command that must not be lost (a connection's end):
+    /// at once, or by a task that waits for room.
+    pub fn send_reliably(&self, cmd: NodeCmd) {
+        if let Err(mpsc::error::TrySendError::Full(cmd)) = self.tx.try_send(cmd) {
+            let tx = self.tx.clone();
+            tokio::spawn(async move {
+                let _ = tx.send(cmd).await;
+            });
+        }
+    }
+}
+
+/// A local connection with tables elsewhere.
+struct Routed {
+    outbox: Outbox,
+    /// The tables it spoke to, by the node running each.
+    tables: HashMap<TableId, String>,
+    /// The next relay message number expected from each node.
+    next: HashMap<String, u64>,
+}
+
+/// The relay here of another node's connection.
+struct Relay {
+    outbox: Outbox,
+    session: tengen_protocol::SessionId,
+    tables: HashSet<TableId>,
+}
+
+struct Node {
+    settings: Arc<Settings>,
+    store: Arc<dyn Store>,
+    directory: Directory,
+    bus: Bus,
+    tx: mpsc::Sender<NodeCmd>,
+    /// The node running each table, as last learnt.
+    owners: HashMap<TableId, String>,
+    routed: HashMap<u64, Routed>,
+    relays: HashMap<(String, u64), Relay>,
+    /// This node's own liveness lease.
+    alive: Option<Lease>,
+}
+
+/// The id of a node's liveness lease in the store's lease space.
+pub fn alive_id(node: &str) -> String {
+    format!("node:{node}")
+}
+
+/// Starts this node's actor on `bus`'s deliveries.
+pub fn spawn(
+    settings: Arc<Settings>,
+    store: Arc<dyn Store>,
+    directory: Directory,
+    bus: Bus,
+    deliveries: mpsc::Receiver<Delivery>,
+    shutdown: watch::Receiver<bool>,
+) -> NodeHandle {
+    let (tx, rx) = mpsc::channel(MAILBOX);
+    let node = Node {
+        settings,
+        store,
+        directory,
+        bus,
+        tx: tx.clone(),
+        owners: HashMap::new(),
+        routed: HashMap::new(),
+        relays: HashMap::new(),
+        alive: None,
+    };
+    tokio::spawn(node.run(rx, deliveries, shutdown));
+    NodeHandle { tx }
+}
+
+impl Node {
+    async fn run(
+        mut self,
+        mut rx: mpsc::Receiver<NodeCmd>,
+        mut deliveries: mpsc::Receiver<Delivery>,
+        mut shutdown: watch::Receiver<bool>,
+    ) {
+        let mut tick = tokio::time::interval(self.settings.lease_ttl / 3);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                cmd = rx.recv() => match cmd {
+                    Some(cmd) => self.command(cmd).await,
+                    None => break,
+                },
+                d = deliveries.recv() => match d {
+                    Some(d) => self.delivery(d),
+                    None => {
+                        tracing::error!("the cluster bus stopped");
+                        break;
+                    }
+                },
+                _ = tick.tick() => self.tick().await,
+                r = shutdown.changed() => {
+                    if r.is_err() || *shutdown.borrow() {
+                        break;
+                    }
+                }
+            }
+        }
+        if let Some(lease) = self.alive.take() {
+            let _ = self
+                .store
+                .release_lease(&alive_id(&self.settings.node), &lease)
+                .await;
+        }
+    }
+
+    fn me(&self) -> &str {
+        &self.settings.node
+    }
+
+    fn publish(&self, node: &str, body: Body) -> bool {
+        let msg = NodeMsg {
+            from: self.me().to_owned(),
+            body,
+        };
+        self.bus.publish_node(node, msg.encode())
+    }
+
+    async fn command(&mut self, cmd: NodeCmd) {
+        match cmd {
+            NodeCmd::Route {
+                table,
+                session,
+                cmd,
+            } => self.route(table, session, cmd).await,
+            NodeCmd::ConnGone { conn } => {
+                if let Some(r) = self.routed.remove(&conn) {
+                    let nodes: HashSet<String> = r.tables.into_values().collect();
+                    for node in nodes {
+                        self.publish(&node, Body::ConnGone { conn });
+                    }
+                }
+            }
+            NodeCmd::RelayEnded { node, conn } => {
+                if let Some(r) = self.relays.get(&(node.clone(), conn))
+                    && r.outbox.is_closed()
+                {
+                    self.relays.remove(&(node, conn));
+                }
+            }
+        }
+    }
+
+    // --- this node as a client of tables elsewhere ---------------------
+
+    /// Sends a local connection's command to the node running `table`.
+    async fn route(&mut self, table: TableId, session: Session, cmd: RemoteCmd) {
+        let outbox = session.outbox.clone();
+        let id = request_id(&cmd);
+        let owner = match self.owner(&table).await {
+            Ok(Some(owner)) => owner,
+            Ok(None) => {
+                return refuse(
+                    &outbox,
+                    id,
+                    ErrorCode::NotFound,
+                    &format!("no table {table}"),
+                );
+            }
+            Err(why) => return refuse(&outbox, id, ErrorCode::Unavailable, &why),
+        };
+        let conn = outbox.conn;
+        let remote = RemoteSession {
+            id: session.id.clone(),
+            player: session.player.clone(),
+            binary: outbox.encoding() == tengen_protocol::Encoding::MsgPack,
+        };
+        let body = Body::ToTable {
+            table: table.clone(),
+            conn,
+            session: remote,
+            cmd,
+        };
+        if !self.publish(&owner, body) {
+            return refuse(
+                &outbox,
+                id,
+                ErrorCode::Unavailable,
+                "the server is busy; try again",
+            );
+        }
+        let r = self.routed.entry(conn).or_insert_with(|| Routed {
+            outbox: outbox.clone(),
+            tables: HashMap::new(),
+            next: HashMap::new(),
+        });
+        r.outbox = outbox;
+        r.next.entry(owner.clone()).or_insert(0);
+        r.tables.insert(table, owner);
+    }
+
+    /// The node running `table` (`None`: none, the table is not live or
+    /// not leased), from the cache or the store.
+    async fn owner(&mut self, table: &TableId) -> Result<Option<String>, String> {
+        if let Some(o) = self.owners.get(table) {
+            return Ok(Some(o.clone()));
+        }
+        let lease = tokio::time::timeout(
+            self.settings.store_timeout,
+            self.store.lease(table.as_str()),
+        )
+        .await
+        .map_err(|_| "the store did not answer; try again".to_string())?
+        .map_err(|e| format!("the store did not answer ({e}); try again"))?;
+        match lease {
+            Some(l) if l.node != self.settings.node => {
+                self.owners.insert(table.clone(), l.node.clone());
+                Ok(Some(l.node))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// Closes a routed connection so that its client resumes (it may have
+    /// missed frames, or its tables moved).
+    fn resync(&mut self, conn: u64, why: &str) {
+        if let Some(r) = self.routed.remove(&conn) {
+            tracing::debug!(conn, why, "routed connection closed to resynchronise");
+            crate::metrics::error("cluster_resync");
+            for t in r.tables.keys() {
+                self.owners.remove(t);
+            }
+            r.outbox.close(CloseCode::ServiceRestart);
+        }
+    }
+
+    // --- the bus -------------------------------------------------------
+
+    fn delivery(&mut self, d: Delivery) {
+        match d {
+            Delivery::Node { payload } => match NodeMsg::decode(&payload) {
+                Some(msg) => self.message(msg),
+                None => crate::metrics::error("cluster_malformed"),
+            },
+            Delivery::Table { .. } => {}
+            Delivery::Resubscribed | Delivery::Lagged { .. } => {
+                // Anything may have been lost: everyone routed resumes.
+                let conns: Vec<u64> = self.routed.keys().copied().collect();
+                for conn in conns {
+                    self.resync(conn, "the bus may have lost messages");
+                }
+            }
+        }
+    }
+
+    fn message(&mut self, msg: NodeMsg) {
+        let from = msg.from;
+        match msg.body {
+            Body::ToTable {
+                table,
+                conn,
+                session,
+                cmd,
+            } => self.host(from, table, conn, session, cmd),
+            Body::Frames { conn, n, frames } => {
+                if !self.expect(&from, conn, n) {
+                    return;
+                }
+                let Some(r) = self.routed.get(&conn) else {
+                    return;
+                };
+                for f in frames {
+                    if !r.outbox.send(Frame::from(f)) {
+                        break;
+                    }
+                }
+            }
+            Body::Close { conn, n, code } => {
+                if !self.expect(&from, conn, n) {
+                    return;
+                }
+                if let Some(r) = self.routed.remove(&conn) {
+                    for t in r.tables.keys() {
+                        self.owners.remove(t);
+                    }
+                    r.outbox
+                        .close(CloseCode::from_code(code).unwrap_or(CloseCode::ServiceRestart));
+                }
+            }
+            Body::ConnGone { conn } => {
+                if let Some(relay) = self.relays.remove(&(from, conn)) {
+                    self.relay_gone(relay);
+                }
+            }
+        }
+    }
+
+    /// Whether message `n` of `from`'s relay of `conn` is the next one;
+    /// if not, the connection resynchronises.
+    fn expect(&mut self, from: &str, conn: u64, n: u64) -> bool {
+        let Some(r) = self.routed.get_mut(&conn) else {
+            return false;
+        };
+        let next = r.next.entry(from.to_owned()).or_insert(0);
+        if *next == n {
+            *next += 1;
+            true
+        } else {
+            self.resync(conn, "a relay message was lost");
+            false
+        }
+    }
+
+    // --- this node as the host of its tables ---------------------------
+
+    /// A connection of node `from` speaks to a table here.
+    fn host(
+        &mut self,
+        from: String,
+        table: TableId,
+        conn: u64,
+        who: RemoteSession,
+        cmd: RemoteCmd,
+    ) {
+        let key = (from.clone(), conn);
+        if self.relays.get(&key).is_some_and(|r| r.outbox.is_closed()) {
+            self.relays.remove(&key);
+        }
+        if !self.relays.contains_key(&key) {
+            let relay = self.open_relay(&from, conn, &who);
+            self.relays.insert(key.clone(), relay);
+        }
+        let Some(relay) = self.relays.get_mut(&key) else {
+            return;
+        };
+        let outbox = relay.outbox.clone();
+        let id = request_id(&cmd);
+        let Some(handle) = self.directory.get(&table) else {
+            // Not here (any more): the client's node asks again after a
+            // resume, when it looks the table up anew.
+            refuse(
+                &outbox,
+                id,
+                ErrorCode::NotFound,
+                &format!("no table {table}"),
+            );
+            outbox.close(CloseCode::ServiceRestart);
+            return;
+        };
+        relay.tables.insert(table.clone());
+        let session = Session {
+            id: who.id,
+            player: who.player,
+            outbox: outbox.clone(),
+        };
+        let cmd = match cmd {
+            RemoteCmd::Watch { id, since } => TableCmd::Watch { session, id, since },
+            RemoteCmd::Unwatch { id } => TableCmd::Unwatch {
+                conn: outbox.conn,
+                id,
+                outbox: Some(outbox.clone()),
+            },
+            RemoteCmd::Act { id, action } => TableCmd::Act {
+                session: session.id,
+                action,
+                id,
+                outbox: outbox.clone(),
+                received: Instant::now(),
+            },
+            RemoteCmd::Snapshot { id } => TableCmd::Snapshot { session, id },
+            RemoteCmd::Chat { id, text } => TableCmd::Chat { session, id, text },
+            RemoteCmd::Rematch { id } => TableCmd::Rematch { session, id },
+        };
+        if !handle.try_send(cmd) {
+            refuse(
+                &outbox,
+                id,
+                ErrorCode::Unavailable,
+                "the table is busy; try again",
+            );
+        }
+    }
+
+    /// An outbox here whose frames go to connection `conn` of `node`.
+    fn open_relay(&self, node: &str, conn: u64, who: &RemoteSession) -> Relay {
+        let local = crate::conn::next_conn_id();
+        let (outbox, inbox) =
+            outbound::channel(local, who.encoding(), self.settings.outbound_queue);
+        let bus = self.bus.clone();
+        let (me, to) = (self.me().to_owned(), node.to_owned());
+        let done = self.tx.clone();
+        tokio::spawn(async move {
+            let mut n = 0u64;
+            let code = inbox
+                .relay(|batch| {
+                    let msg = NodeMsg {
+                        from: me.clone(),
+                        body: Body::Frames {
+                            conn,
+                            n,
+                            frames: batch.into_iter().map(WireFrame::from).collect(),
+                        },
+                    };
+                    n += 1;
+                    bus.publish_node(&to, msg.encode())
+                })
+                .await;
+            let msg = NodeMsg {
+                from: me,
+                body: Body::Close { conn, n, code },
+            };
+            bus.publish_node(&to, msg.encode());
+            let _ = done.send(NodeCmd::RelayEnded { node: to, conn }).await;
+        });
+        Relay {
+            outbox,
+            session: who.id.clone(),
+            tables: HashSet::new(),
+        }
+    }
+
+    /// A relayed connection ended (or its node died): as for a local
+    /// connection, its tables start the session's abandonment countdown.
+    fn relay_gone(&self, relay: Relay) {
+        let conn = relay.outbox.conn;
+        for t in &relay.tables {
+            if let Some(h) = self.directory.get(t) {
+                let _ = h.try_send(TableCmd::Away {
+                    session: relay.session.clone(),
+                    conn,
+                });
+                let _ = h.try_send(TableCmd::Unwatch {
+                    conn,
+                    id: None,
+                    outbox: None,
+                });
+            }
+        }
+        relay.outbox.close(CloseCode::Normal);
+    }
+
+    // --- liveness ------------------------------------------------------
+
+    /// Renews this node's liveness lease; drops the relays of nodes that
+    /// died and resynchronises the connections routed to them.
+    async fn tick(&mut self) {
+        let ttl = self.settings.lease_ttl;
+        let me = alive_id(&self.settings.node);
+        let renewed = match &self.alive {
+            Some(lease) => self.store.renew_lease(&me, lease, ttl).await.is_ok(),
+            None => false,
+        };
+        if !renewed {
+            match self
+                .store
+                .acquire_lease(&me, &self.settings.node, ttl)
+                .await
+            {
+                Ok(Acquired::Ours(lease)) => self.alive = Some(lease),
+                Ok(Acquired::Held(_)) => self.alive = None,
+                Err(e) => tracing::warn!(error = %e, "could not renew this node's liveness lease"),
+            }
+        }
+        let mut nodes: HashSet<String> = self.relays.keys().map(|(n, _)| n.clone()).collect();
+        for r in self.routed.values() {
+            nodes.extend(r.tables.values().cloned());
+        }
+        let started = Instant::now();
+        for node in nodes {
+            if started.elapsed() > Duration::from_secs(1) {
+                break; // the rest next time
+            }
+            let alive = match self.store.lease(&alive_id(&node)).await {
+                Ok(l) => l.is_some(),
+                Err(_) => continue, // cannot tell: assume alive
+            };
+            if !alive {
+                self.node_died(&node);
+            }
+        }
+    }
+
+    fn node_died(&mut self, node: &str) {
+        tracing::warn!(%node, "a node stopped renewing its liveness lease: its relays here go");
+        let gone: Vec<(String, u64)> = self
+            .relays
+            .keys()
+            .filter(|(n, _)| n == node)
+            .cloned()
+            .collect();
+        for key in gone {
+            if let Some(relay) = self.relays.remove(&key) {
+                self.relay_gone(relay);
+            }
+        }
+        let routed: Vec<u64> = self
+            .routed
+            .iter()
+            .filter(|(_, r)| r.tables.values().any(|n| n == node))
+            .map(|(c, _)| *c)
+            .collect();
+        for conn in routed {
+            self.resync(conn, "the node running its table died");
+        }
+        self.owners.retain(|_, n| n != node);
+    }
+}
+
+fn request_id(cmd: &RemoteCmd) -> Option<RequestId> {
+    match cmd {
+        RemoteCmd::Watch { id, .. }
+        | RemoteCmd::Unwatch { id }
+        | RemoteCmd::Act { id, .. }
+        | RemoteCmd::Snapshot { id }
+        | RemoteCmd::Chat { id, .. }
+        | RemoteCmd::Rematch { id } => *id,
+    }
+}
+
+fn refuse(outbox: &Outbox, id: Option<RequestId>, code: ErrorCode, message: &str) {
+    crate::metrics::error(code.as_str());
+    outbox.send_msg(&ServerFrame::error(id, ErrorBody::new(code, message)));
+}
