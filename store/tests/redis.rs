@@ -309,3 +309,16 @@ async fn rediss_with_a_private_ca() {
         missing.err()
     );
 }
+
+/// The whole suite on a one-node Redis Cluster: cluster mode refuses any
+/// script, transaction or multi-key command across slots (`CROSSSLOT`),
+/// so this passing shows every operation of the layout is single-slot.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn conformance_suite_on_a_cluster_node() {
+    let redis = RedisServer::start_cluster();
+    let redis = &redis;
+    conformance::run_all(|| async move {
+        Arc::new(connect(redis, &unique_prefix("cluster")).await) as Arc<dyn Store>
+    })
+    .await;
+}

@@ -114,6 +114,7 @@ use crate::{
     Item, Lease, LiveTable, Rating, Result, Store, StoreError,
 };
 
+mod finish;
 mod keys;
 mod lease;
 mod persistence;
@@ -139,6 +140,10 @@ pub struct RedisOptions {
     /// For `rediss://`: a PEM file of the CA certificate(s) to trust
     /// instead of the system's roots (a Redis with a private CA).
     pub ca_file: Option<PathBuf>,
+    /// How long an id in the live index must stay neither live nor
+    /// finishing, between two reads of [`Store::live_tables`], before a
+    /// reader drops it (1 minute; see *Key layout*).
+    pub stale_after: Duration,
 }
 
 impl Default for RedisOptions {
@@ -147,6 +152,7 @@ impl Default for RedisOptions {
             prefix: "tengen".into(),
             timeout: Duration::from_secs(2),
             ca_file: None,
+            stale_after: Duration::from_secs(60),
         }
     }
 }
@@ -157,6 +163,7 @@ pub struct RedisStore {
     conn: ConnectionManager,
     keys: keys::Keys,
     timeout: Duration,
+    stale_after: Duration,
     shown: String,
 }
 
@@ -219,6 +226,7 @@ impl RedisStore {
             conn,
             keys: keys::Keys::new(&options.prefix),
             timeout,
+            stale_after: options.stale_after,
             shown: format!("Redis store at {shown}, prefix {}", options.prefix),
         };
         store.check_schema().await?;
@@ -256,6 +264,16 @@ impl RedisStore {
     /// [module documentation](self)).
     pub async fn persistence(&self) -> Result<Persistence> {
         persistence::read(self).await
+    }
+
+    /// [`Store::finish_game`], stopped after `steps` round trips to Redis
+    /// as if the process died there (`Unavailable`), for the tests of the
+    /// roll-forward.
+    #[cfg(feature = "testing")]
+    #[doc(hidden)]
+    pub async fn finish_game_interrupted(&self, game: &FinishedGame, steps: u32) -> Result<()> {
+        self.finish_game_run(game, &mut finish::Run::new(Some(steps)))
+            .await
     }
 
     /// Runs a Redis call within the timeout; `what` names it in errors.
