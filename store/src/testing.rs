@@ -66,7 +66,9 @@ impl RedisServer {
             args.extend(slots.iter().map(String::as_str));
             match command(port, &args) {
                 Ok(reply) if reply.starts_with('+') => {}
-                other => panic!("cannot give the cluster node its slots: {range:?}, then {other:?}"),
+                other => {
+                    panic!("cannot give the cluster node its slots: {range:?}, then {other:?}")
+                }
             }
         }
         wait_cluster_ok(port);

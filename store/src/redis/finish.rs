@@ -208,7 +208,14 @@ impl RedisStore {
                         ))),
                     };
                 }
-                "exists" => return Err(StoreError::Exists(format!("game {id} is finished"))),
+                "exists" => {
+                    // A finished id is never live or finishing again.
+                    run.tick()?;
+                    let mut rem = redis::cmd("SREM");
+                    rem.arg(self.keys.live_index()).arg(id);
+                    self.exec("unindexing a finished game", rem).await?;
+                    return Err(StoreError::Exists(format!("game {id} is finished")));
+                }
                 // Another finish of this game (a racer, or one left by a
                 // crash): take it forward first, then try again.
                 "staged" => {
@@ -232,7 +239,8 @@ impl RedisStore {
     async fn read_stage(&self, id: &str) -> Result<Option<Staged>> {
         let mut all = redis::cmd("HGETALL");
         all.arg(self.keys.finishing(id));
-        let mut fields: HashMap<String, Vec<u8>> = self.query("reading a staged finish", all).await?;
+        let mut fields: HashMap<String, Vec<u8>> =
+            self.query("reading a staged finish", all).await?;
         if fields.is_empty() {
             return Ok(None);
         }
@@ -434,7 +442,11 @@ impl RedisStore {
                     run.tick()?;
                     let mut release = self.family_invocation("release", nonce, held, family);
                     for u in updates {
-                        release.arg(name_key(&u.head.player)).arg("").arg("").arg("");
+                        release
+                            .arg(name_key(&u.head.player))
+                            .arg("")
+                            .arg("")
+                            .arg("");
                     }
                     let _: String = self.invoke("releasing ratings", release).await?;
                     Ok(())
