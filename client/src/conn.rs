@@ -134,7 +134,9 @@ impl Connection {
     /// Reconnects after a dropped connection, resuming the session of
     /// `token`: tries at once, then backs off (doubling from 100 ms up to
     /// 5 s, with jitter) until `give_up_after` has passed. A refusal that
-    /// retrying cannot fix (an unsupported version) ends it at once.
+    /// retrying cannot fix (an unsupported version) ends it at once; an
+    /// `unavailable` refusal (the session's game is moving between nodes)
+    /// is tried again after the `retry_after_ms` it gives.
     pub async fn reconnect(
         url: &str,
         encoding: Encoding,
@@ -159,6 +161,19 @@ impl Connection {
         loop {
             match Connection::connect_as(url, encoding, who, Some(token)).await {
                 Ok(ok) => return Ok(ok),
+                // `unavailable`: the server cannot take the session back yet
+                // (its game is moving over from a node that died), and says
+                // when to try again.
+                Err(ClientError::Refused(e))
+                    if e.code == tengen_protocol::ErrorCode::Unavailable =>
+                {
+                    let now = tokio::time::Instant::now();
+                    let after = Duration::from_millis(e.retry_after_ms.unwrap_or(500).min(5_000));
+                    if now + after > deadline {
+                        return Err(ClientError::Refused(e));
+                    }
+                    tokio::time::sleep(after).await;
+                }
                 Err(e @ ClientError::Refused(_)) => return Err(e),
                 Err(e) => {
                     let now = tokio::time::Instant::now();

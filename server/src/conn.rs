@@ -100,7 +100,10 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
                     // Accounts: the login token's account, or a guest name
                     // no account has (`crate::ranked`).
                     match crate::ranked::identify(&state, &h, conn).await {
-                        Ok(who) => break (h, id, encoding, who),
+                        Ok(who) => match claim_seats(&state, h.resume.as_deref()).await {
+                            Ok(()) => break (h, id, encoding, who),
+                            Err(body) => (ServerFrame::error(id, body), None),
+                        },
                         Err(body) => (ServerFrame::error(id, body), None),
                     }
                 }
@@ -299,6 +302,42 @@ struct ConnState {
     encoding: Encoding,
     watching: Vec<TableId>,
     lobby_subscribed: bool,
+}
+
+/// Several nodes: a `hello` resuming a session this node does not know may
+/// be a player whose node died. Their tables are taken over here if their
+/// leases lapsed ([`crate::table::claim_seats`]); while another node still
+/// holds one, the hello is refused with `unavailable` and a time to try
+/// again (the player's node may be gone without its lease having lapsed).
+async fn claim_seats(state: &AppState, token: Option<&str>) -> Result<(), ErrorBody> {
+    let Some(token) = token else { return Ok(()) };
+    if state.settings.takeover_every.is_none() || state.sessions.token_known(token) {
+        return Ok(());
+    }
+    let claim = crate::table::claim_seats(
+        token,
+        &state.store,
+        &state.settings,
+        &state.lobby,
+        &state.tables,
+        &state.sessions,
+    );
+    match tokio::time::timeout(state.settings.store_timeout * 2, claim).await {
+        Ok(Ok(())) | Err(_) => Ok(()),
+        Ok(Err(node)) => {
+            crate::metrics::error("seat_elsewhere");
+            let retry = (state.settings.lease_ttl / 2).max(Duration::from_millis(250));
+            let mut body = ErrorBody::new(
+                ErrorCode::Unavailable,
+                format!(
+                    "your game is held by node {node}; if that node is gone, it moves here within {:.0} s: try again",
+                    state.settings.lease_ttl.as_secs_f64().ceil()
+                ),
+            );
+            body.retry_after_ms = Some(retry.as_millis() as u64);
+            Err(body)
+        }
+    }
 }
 
 fn reply_error(outbox: &Outbox, id: Option<RequestId>, code: ErrorCode, message: &str) {

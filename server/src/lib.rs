@@ -11,7 +11,9 @@
 //! data directory by default, or the Redis store ([`Settings::redis`];
 //! then the data directory holds nothing that matters). At start the server restores every live game
 //! from it ([`table::restore_all`]); every accepted action is in the store
-//! before anyone hears of it.
+//! before anyone hears of it. Each table holds a lease in the store while
+//! it runs, and on a shared store (Redis) a node takes over the tables of
+//! a node that died ([`table::take_over`]).
 //!
 //! [`Server::start`] runs it in-process (the binary and the tests both use
 //! it); `listen 127.0.0.1:0` picks a free port, and [`Server::addr`] says
@@ -20,6 +22,7 @@
 //! drain delay.
 
 pub mod accounts;
+pub mod cluster;
 pub mod conn;
 pub mod http;
 pub mod lobby;
@@ -107,6 +110,11 @@ impl Server {
     pub async fn start(mut settings: Settings) -> Result<Server, StartError> {
         if let Some(redis) = settings.redis.clone() {
             let store = open_redis(&redis).await?;
+            // Other nodes may share this Redis: take over the tables of
+            // any that dies.
+            settings
+                .takeover_every
+                .get_or_insert(std::time::Duration::from_secs(1));
             return Server::start_with_store(settings, Arc::new(store)).await;
         }
         let scratch = settings.data_dir.as_os_str().is_empty().then(|| {
@@ -160,7 +168,15 @@ impl Server {
             shutdown_rx.clone(),
         );
         let restored = table::restore_all(&store, &settings, &lobby, &tables, &sessions).await?;
-        tracing::info!(store = %store.describe(), restored, "live games restored");
+        tracing::info!(store = %store.describe(), node = %settings.node, restored, "live games restored");
+        table::spawn_takeover(
+            store.clone(),
+            settings.clone(),
+            lobby.clone(),
+            tables.clone(),
+            sessions.clone(),
+            shutdown_rx.clone(),
+        );
         let drain = settings.drain_delay;
         let accounts = Arc::new(accounts::Accounts::new(
             store.clone(),

@@ -7,6 +7,7 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
@@ -67,6 +68,17 @@ struct Serve {
     /// of the system's roots (a Redis with a private CA).
     #[arg(long, env = "TENGEN_REDIS_CA")]
     redis_ca: Option<PathBuf>,
+    /// This node's name among the nodes sharing one Redis (in the leases
+    /// of the tables it runs, and in logs). Each running node needs its own;
+    /// a node restarted under the same name takes its games back at once
+    /// instead of waiting for their leases to lapse. Default: the host name.
+    #[arg(long, env = "TENGEN_NODE_ID")]
+    node_id: Option<String>,
+    /// How long (seconds) a table's lease lasts unless its
+    /// node renews it (every third of it). When a node dies, another takes
+    /// its games over this long after.
+    #[arg(long, env = "TENGEN_LEASE_SECONDS", default_value_t = 4.0)]
+    lease_seconds: f64,
     /// WebSocket read buffer per connection, in bytes (larger frames still
     /// arrive: the buffer grows for them).
     #[arg(long, env = "TENGEN_READ_BUFFER", default_value_t = 4096)]
@@ -120,8 +132,22 @@ async fn serve(args: Serve) -> anyhow::Result<()> {
     if args.redis.is_none() && args.data_dir.as_os_str().is_empty() {
         anyhow::bail!("--data-dir must name a directory");
     }
+    if !(0.5..=300.0).contains(&args.lease_seconds) {
+        anyhow::bail!("--lease-seconds must be between 0.5 and 300");
+    }
+    let node = args.node_id.unwrap_or_else(host_name);
+    if node.is_empty()
+        || node.len() > 64
+        || !node
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    {
+        anyhow::bail!("--node-id must be 1 to 64 letters, digits, '-', '_' or '.', not {node:?}");
+    }
     let settings = Settings {
         listen: args.listen,
+        node,
+        lease_ttl: Duration::from_secs_f64(args.lease_seconds),
         data_dir: args.data_dir,
         redis: args.redis.map(|url| RedisSettings {
             url,
@@ -211,4 +237,14 @@ fn shutdown_signal() -> anyhow::Result<impl std::future::Future<Output = ()>> {
             let _ = tokio::signal::ctrl_c().await;
         })
     }
+}
+
+/// The machine's host name (a container's or pod's own), or `node`.
+fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .map(|h| h.trim().to_owned())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "node".into())
 }

@@ -160,6 +160,17 @@ impl Sessions {
         self.inner.lock().ok()?.token_of.get(id).cloned()
     }
 
+    /// Whether a session with this resume token is resumable now.
+    pub fn token_known(&self, token: &str) -> bool {
+        let now = Instant::now();
+        self.inner.lock().is_ok_and(|inner| {
+            inner
+                .by_token
+                .get(token)
+                .is_some_and(|e| e.expires.is_none_or(|t| t > now))
+        })
+    }
+
     /// Brings back, after a restart, the session of a player seated at the
     /// restored `table`: resumable with its old token for the grace, as if
     /// its connection had just ended. A session seated at several tables

@@ -63,6 +63,20 @@ pub struct Settings {
     /// On SIGTERM/SIGINT: how long `/healthz` answers 503 before the
     /// listener closes (so a load balancer stops sending new players).
     pub drain_delay: Duration,
+    /// This node's name among the nodes sharing a store (in table leases
+    /// and logs); each running node needs its own. A node started again
+    /// under the same name takes its predecessor's tables back at once.
+    /// `Settings::default()` gives a random `node-XXXXXXXX`; the binary
+    /// takes `--node-id`, or the host name.
+    pub node: String,
+    /// How long a table's lease lasts unless renewed (renewed every third
+    /// of it). A node that dies loses its tables to another node this long
+    /// after its last renewal.
+    pub lease_ttl: Duration,
+    /// How often the node looks for live tables nobody holds a lease on
+    /// (a dead node's) and takes them over. `None`: never (a single node
+    /// on the embedded store, which restores everything at start).
+    pub takeover_every: Option<Duration>,
     /// Accounts: token lifetime, hashing slots, login limits.
     pub accounts: crate::accounts::AccountSettings,
     /// The matchmaker's interval and widening curve.
@@ -90,10 +104,18 @@ impl Default for Settings {
             store_timeout: Duration::from_secs(3),
             restore_grace: Duration::from_secs(60),
             drain_delay: Duration::from_millis(500),
+            node: node_id("node"),
+            lease_ttl: Duration::from_secs(4),
+            takeover_every: None,
             accounts: Default::default(),
             matchmaking: Default::default(),
         }
     }
+}
+
+/// A node id unique to this process: `base` with a random suffix.
+pub fn node_id(base: &str) -> String {
+    format!("{base}-{:08x}", rand::random::<u32>())
 }
 
 /// Where the Redis store is: its URL and key prefix.

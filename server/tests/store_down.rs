@@ -20,8 +20,8 @@ use tengen_protocol::{ClientMsg, Encoding, ErrorCode, PauseReason, ServerMsg, Ta
 use tengen_rules::game::{ClockSnapshot, GameConfig, RuleSet, TimeControl};
 use tengen_server::{Server, Settings};
 use tengen_store::{
-    Account, AuthToken, EmbeddedStore, ExportCursor, ExportPage, FinishedGame, GameRef,
-    HistoryPoint, Item, LiveTable, Rating, Result, Store, StoreError,
+    Account, Acquired, AuthToken, EmbeddedStore, ExportCursor, ExportPage, FinishedGame, GameRef,
+    HistoryPoint, Item, Lease, LiveTable, Rating, Result, Store, StoreError,
 };
 
 /// The embedded store with an off switch.
@@ -56,6 +56,38 @@ impl Store for Switched {
     async fn append(&self, id: &str, at: u64, entries: &[Vec<u8>]) -> Result<()> {
         self.check()?;
         self.inner.append(id, at, entries).await
+    }
+    async fn acquire_lease(&self, id: &str, node: &str, ttl: Duration) -> Result<Acquired> {
+        self.check()?;
+        self.inner.acquire_lease(id, node, ttl).await
+    }
+    async fn renew_lease(&self, id: &str, lease: &Lease, ttl: Duration) -> Result<()> {
+        self.check()?;
+        self.inner.renew_lease(id, lease, ttl).await
+    }
+    async fn release_lease(&self, id: &str, lease: &Lease) -> Result<()> {
+        self.check()?;
+        self.inner.release_lease(id, lease).await
+    }
+    async fn lease(&self, id: &str) -> Result<Option<Lease>> {
+        self.check()?;
+        self.inner.lease(id).await
+    }
+    async fn append_leased(&self, id: &str, lease: &Lease, at: u64, e: &[Vec<u8>]) -> Result<()> {
+        self.check()?;
+        self.inner.append_leased(id, lease, at, e).await
+    }
+    async fn unleased_tables(&self) -> Result<Vec<String>> {
+        self.check()?;
+        self.inner.unleased_tables().await
+    }
+    async fn index_seat(&self, token: &str, id: &str) -> Result<()> {
+        self.check()?;
+        self.inner.index_seat(token, id).await
+    }
+    async fn seat_tables(&self, token: &str) -> Result<Vec<String>> {
+        self.check()?;
+        self.inner.seat_tables(token).await
     }
     async fn live_tables(&self) -> Result<Vec<LiveTable>> {
         self.check()?;

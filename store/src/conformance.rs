@@ -84,6 +84,7 @@ checks!(
     lease_lapses,
     leased_append_refusals,
     unleased_tables,
+    seat_index,
 );
 
 /// Runs every check in [`CHECKS`], each on a new store from `make`.

@@ -296,8 +296,11 @@ pub trait Store: Send + Sync + 'static {
     // --- leases (several nodes, issue 12) ------------------------------
 
     /// Takes table `id`'s lease for `node` for `ttl`, if nobody holds it
-    /// (never taken, released, or lapsed), with a new epoch greater than
-    /// every earlier one of the table; otherwise answers who holds it.
+    /// (never taken, released, or lapsed) or `node` itself does (a node
+    /// restarted under the same name takes its tables back at once), with
+    /// a new epoch greater than every earlier one of the table, so that an
+    /// earlier holder can write no more; otherwise answers who holds it.
+    /// Node names must be unique among the running nodes.
     /// The table need not be live yet: a node takes the lease *before* it
     /// creates the table, so no other node ever sees it unleased.
     async fn acquire_lease(&self, id: &str, node: &str, ttl: Duration) -> Result<Acquired>;
@@ -327,6 +330,16 @@ pub trait Store: Send + Sync + 'static {
     /// The ids of live tables nobody holds a lease on: the tables a node
     /// that died left behind, for another node to take over.
     async fn unleased_tables(&self) -> Result<Vec<String>>;
+
+    /// Notes that the session with resume token `token` sits at live
+    /// table `id`, so that a node that takes the table over can tell a
+    /// player's reconnection to it apart from a stranger's (the table's
+    /// metadata holds the tokens too, but cannot be looked up by token).
+    /// Kept at least a week; a token's entries may outlive their tables.
+    async fn index_seat(&self, token: &str, id: &str) -> Result<()>;
+
+    /// The tables [`Store::index_seat`] noted for `token` (live or not).
+    async fn seat_tables(&self, token: &str) -> Result<Vec<String>>;
 
     // --- accounts ----------------------------------------------------
 

@@ -90,7 +90,7 @@ pub fn decode_entries(raw: &[Vec<u8>]) -> Result<Vec<RecordEntry>, serde_json::E
 
 /// A store call that must answer within `timeout`, or counts as failed
 /// (unavailable: it may still land, which [`Table::probe`] finds out).
-async fn within<T>(
+pub(super) async fn within<T>(
     timeout: Duration,
     call: impl std::future::Future<Output = Result<T, StoreError>>,
 ) -> Result<T, StoreError> {
@@ -113,20 +113,29 @@ impl Table {
             return Ok(());
         }
         let bytes = encode_entries(fresh);
-        let result = if self.created {
-            let append = self
-                .store
-                .append(self.id.as_str(), self.logged as u64, &bytes);
-            within(self.settings.store_timeout, append).await
-        } else {
-            Err(StoreError::Unavailable(
+        let result = match (&self.lease, self.created) {
+            (Some(lease), true) => {
+                let append =
+                    self.store
+                        .append_leased(self.id.as_str(), lease, self.logged as u64, &bytes);
+                within(self.settings.store_timeout, append).await
+            }
+            (None, true) => Err(StoreError::Unavailable(
+                "the table's lease is being taken again".into(),
+            )),
+            (_, false) => Err(StoreError::Unavailable(
                 "the table is not stored yet".into(),
-            ))
+            )),
         };
         match result {
             Ok(()) => {
                 self.logged = self.game.entries().len();
                 Ok(())
+            }
+            Err(StoreError::LeaseLost(why)) => {
+                self.game = self.replayed(self.logged);
+                self.step_down(&why);
+                Err(StoreError::LeaseLost(why))
             }
             Err(e) => {
                 tracing::warn!(table = %self.id, error = %e, "store refused an append; table frozen");
@@ -252,7 +261,28 @@ impl Table {
 
     async fn catch_up(&mut self) -> Result<(), StoreError> {
         let timeout = self.settings.store_timeout;
+        if self.stepped_down {
+            return Ok(());
+        }
         if !self.created {
+            // The lease first: no other node ever sees the table unleased.
+            if let Err(e) = self.take_lease().await {
+                if let StoreError::LeaseLost(why) = &e {
+                    self.step_down(why);
+                }
+                return Err(e);
+            }
+            // The seats' resume tokens, so that a node taking the table
+            // over knows its players when they reconnect there.
+            for seat in &self.meta.seats {
+                if !seat.token.is_empty() {
+                    within(
+                        timeout,
+                        self.store.index_seat(&seat.token, self.id.as_str()),
+                    )
+                    .await?;
+                }
+            }
             let meta = serde_json::to_vec(&self.meta).expect("table metadata serializes");
             match within(timeout, self.store.create_table(self.id.as_str(), &meta)).await {
                 Ok(()) | Err(StoreError::Exists(_)) => self.created = true,
@@ -337,6 +367,10 @@ impl Table {
         match result {
             Ok(()) | Err(StoreError::Exists(_)) => {
                 self.finish_stored = true;
+                // Nothing more to write: the lease can go (the table stays
+                // a while for late viewers; a finished game is never taken
+                // over).
+                self.release_lease().await;
                 Ok(())
             }
             Err(e) => {

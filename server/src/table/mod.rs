@@ -36,12 +36,13 @@ use crate::sessions::Sessions;
 
 mod durable;
 mod lag;
+mod lease;
 mod restore;
 mod resume;
 mod social;
 use crate::settings::Settings;
 pub use durable::{META_VERSION, SeatMeta, TableMeta, decode_entries, encode_entries};
-pub use restore::{RestoreError, restore_all};
+pub use restore::{RestoreError, claim_seats, restore_all, spawn_takeover, take_over};
 
 /// What connections ask of a table.
 pub enum TableCmd {
@@ -214,6 +215,13 @@ struct Table {
     frozen_since: Option<Instant>,
     /// The pause reason last announced.
     announced_pause: Option<PauseReason>,
+    /// This node's lease on the table, once taken ([`lease`]).
+    lease: Option<tengen_store::Lease>,
+    /// When the lease is renewed next.
+    lease_renew_at: Option<Instant>,
+    /// Another node runs the game now: this table writes nothing more and
+    /// closes.
+    stepped_down: bool,
 }
 
 /// Starts a table actor for a new game and registers it in the directory.
@@ -293,6 +301,9 @@ impl Table {
             restoring: None,
             frozen_since: None,
             announced_pause: None,
+            lease: None,
+            lease_renew_at: None,
+            stepped_down: false,
         }
     }
 
@@ -332,6 +343,9 @@ impl Table {
             self.send_snapshot_to_seat(seat, None);
         }
         loop {
+            if self.stepped_down {
+                break;
+            }
             let deadline = self.next_deadline();
             tokio::select! {
                 cmd = rx.recv() => match cmd {
@@ -344,11 +358,19 @@ impl Table {
                     }
                 }
             }
-            if self.game.is_over() && !self.finish_stored && self.retry_at.is_none() {
+            if self.game.is_over()
+                && !self.stepped_down
+                && !self.finish_stored
+                && self.retry_at.is_none()
+            {
                 let _ = self.store_finished().await;
             }
         }
-        if self.game.is_over() && !self.finish_stored && self.store_finished().await.is_err() {
+        if !self.stepped_down
+            && self.game.is_over()
+            && !self.finish_stored
+            && self.store_finished().await.is_err()
+        {
             tracing::error!(table = %self.id, "closing with the finished game unstored; the next start finishes it from the log");
         }
         self.directory.remove(&self.id);
@@ -369,6 +391,7 @@ impl Table {
             self.close_at,
             self.retry_at,
             self.restoring,
+            self.lease_renew_at,
         ];
         if self.frozen_since.is_some() {
             // Game time stands still: no flag, no abort, no abandonment.
@@ -389,6 +412,12 @@ impl Table {
 
     /// Handles whatever is due at `now`; true when the table should close.
     async fn on_deadline(&mut self, now: Instant) -> bool {
+        if self.lease_renew_at.is_some_and(|t| t <= now) {
+            self.renew_lease().await;
+            if self.stepped_down {
+                return true;
+            }
+        }
         if self.spectators_due.is_some_and(|t| t <= now) {
             self.spectators_due = None;
             self.send_spectator_count();

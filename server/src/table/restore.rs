@@ -19,9 +19,10 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use futures_util::StreamExt;
 use tengen_protocol::{Players, RoomInfo, RoomStatus, TableEvent, TableId};
 use tengen_rules::game::{Game, Seat};
-use tengen_store::{LiveTable, Store, StoreError};
+use tengen_store::{Acquired, Lease, LiveTable, Store, StoreError};
 
 use super::durable::{META_VERSION, TableMeta, decode_entries};
 use super::{Directory, Start, Table};
@@ -40,9 +41,9 @@ pub enum RestoreError {
     Table { table: String, why: String },
 }
 
-/// Restores every live table in the store; returns how many. A table that
-/// cannot be restored is left in the store untouched and logged; the others
-/// still come back.
+/// Restores every live table in the store that no other node runs (holds
+/// a lease on); returns how many. A table that cannot be restored is left
+/// in the store untouched and logged; the others still come back.
 pub async fn restore_all(
     store: &Arc<dyn Store>,
     settings: &Arc<Settings>,
@@ -51,20 +52,198 @@ pub async fn restore_all(
     sessions: &Sessions,
 ) -> Result<usize, RestoreError> {
     let live = store.live_tables().await?;
+    // Leases first, many in flight: with Redis each is a round trip.
+    let leased: Vec<(LiveTable, Option<Lease>)> = futures_util::stream::iter(live)
+        .map(|t| async move {
+            let lease = lease_for(store, settings, &t.id).await;
+            (t, lease)
+        })
+        .buffer_unordered(64)
+        .collect()
+        .await;
     let mut restored = 0;
-    for t in live {
-        let id = t.id.clone();
-        match rebuild(t, settings) {
-            Ok(r) => {
-                start(r, store, settings, lobby, directory, sessions);
-                restored += 1;
-            }
-            Err(why) => {
-                tracing::error!(table = %id, %why, "live table NOT restored (left in the store)");
-            }
+    for (t, lease) in leased {
+        let Some(lease) = lease else { continue };
+        if restore_one(t, lease, store, settings, lobby, directory, sessions).await {
+            restored += 1;
         }
     }
     Ok(restored)
+}
+
+/// Takes over the live tables nobody holds a lease on (a dead node's),
+/// skipping those this node runs; returns how many it took.
+pub async fn take_over(
+    store: &Arc<dyn Store>,
+    settings: &Arc<Settings>,
+    lobby: &LobbyHandle,
+    directory: &Directory,
+    sessions: &Sessions,
+) -> Result<usize, RestoreError> {
+    let mut taken = 0;
+    for id in store.unleased_tables().await? {
+        let Ok(table) = id.parse::<TableId>() else {
+            continue;
+        };
+        if directory.get(&table).is_some() {
+            continue;
+        }
+        let Some(lease) = lease_for(store, settings, &id).await else {
+            continue;
+        };
+        // Read after the lease is ours: nobody appends any more.
+        let t = match store.live_table(&id).await {
+            Ok(Some(t)) => t,
+            Ok(None) => {
+                let _ = store.release_lease(&id, &lease).await;
+                continue;
+            }
+            Err(e) => {
+                let _ = store.release_lease(&id, &lease).await;
+                return Err(e.into());
+            }
+        };
+        tracing::warn!(table = %id, node = %settings.node, epoch = lease.epoch, "taking over a table whose node is gone");
+        if restore_one(t, lease, store, settings, lobby, directory, sessions).await {
+            taken += 1;
+        }
+    }
+    Ok(taken)
+}
+
+/// A `hello` resumes `token`, which this node does not know. On a shared
+/// store its session may sit at tables whose node died: this takes over
+/// those whose lease has lapsed (the session comes back with them, so the
+/// hello resumes it). `Err` names a node that still holds one of them: it
+/// may be gone without its lease having lapsed yet, so the player should
+/// try again shortly (within the lease's term).
+pub async fn claim_seats(
+    token: &str,
+    store: &Arc<dyn Store>,
+    settings: &Arc<Settings>,
+    lobby: &LobbyHandle,
+    directory: &Directory,
+    sessions: &Sessions,
+) -> Result<(), String> {
+    let ids = match store.seat_tables(token).await {
+        Ok(ids) => ids,
+        Err(e) => {
+            tracing::warn!(error = %e, "could not read the seat index");
+            return Ok(());
+        }
+    };
+    let mut held_by = None;
+    for id in ids {
+        let Ok(table) = id.parse::<TableId>() else {
+            continue;
+        };
+        if directory.get(&table).is_some() {
+            continue;
+        }
+        match store.lease(&id).await {
+            Ok(Some(lease)) if lease.node != settings.node => {
+                held_by = Some(lease.node);
+                continue;
+            }
+            Ok(_) => {}
+            Err(_) => continue,
+        }
+        let Some(lease) = lease_for(store, settings, &id).await else {
+            continue;
+        };
+        match store.live_table(&id).await {
+            Ok(Some(t)) => {
+                tracing::warn!(table = %id, node = %settings.node, epoch = lease.epoch, "taking over a table for a returning player (its node is gone)");
+                restore_one(t, lease, store, settings, lobby, directory, sessions).await;
+            }
+            _ => {
+                // Finished (or unreadable now): not a table to take.
+                let _ = store.release_lease(&id, &lease).await;
+            }
+        }
+    }
+    match held_by {
+        Some(node) if sessions.token_known(token) => {
+            tracing::debug!(%node, "a returning player's other table is still held elsewhere");
+            Ok(())
+        }
+        Some(node) => Err(node),
+        None => Ok(()),
+    }
+}
+
+/// Runs [`take_over`] every `settings.takeover_every` until shutdown.
+pub fn spawn_takeover(
+    store: Arc<dyn Store>,
+    settings: Arc<Settings>,
+    lobby: LobbyHandle,
+    directory: Directory,
+    sessions: Sessions,
+    mut shutdown: tokio::sync::watch::Receiver<bool>,
+) {
+    let Some(every) = settings.takeover_every else {
+        return;
+    };
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(every);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                _ = tick.tick() => {}
+                _ = shutdown.wait_for(|s| *s) => return,
+            }
+            let scan = take_over(&store, &settings, &lobby, &directory, &sessions);
+            match tokio::time::timeout(every * 10, scan).await {
+                Ok(Ok(0)) => {}
+                Ok(Ok(n)) => tracing::info!(tables = n, "took over tables of a node that is gone"),
+                Ok(Err(e)) => tracing::warn!(error = %e, "could not look for tables to take over"),
+                Err(_) => tracing::warn!("looking for tables to take over timed out"),
+            }
+        }
+    });
+}
+
+/// This node's lease on table `id`, if it can take it now.
+async fn lease_for(store: &Arc<dyn Store>, settings: &Settings, id: &str) -> Option<Lease> {
+    match store
+        .acquire_lease(id, &settings.node, settings.lease_ttl)
+        .await
+    {
+        Ok(Acquired::Ours(lease)) => Some(lease),
+        Ok(Acquired::Held(by)) => {
+            tracing::debug!(table = %id, holder = %by.node, "table run by another node");
+            None
+        }
+        Err(e) => {
+            tracing::warn!(table = %id, error = %e, "could not take the table's lease; left for later");
+            None
+        }
+    }
+}
+
+/// Rebuilds and starts one table under `lease`; false (lease given back,
+/// table left in the store) if it cannot be rebuilt.
+async fn restore_one(
+    t: LiveTable,
+    lease: Lease,
+    store: &Arc<dyn Store>,
+    settings: &Arc<Settings>,
+    lobby: &LobbyHandle,
+    directory: &Directory,
+    sessions: &Sessions,
+) -> bool {
+    let id = t.id.clone();
+    match rebuild(t, settings) {
+        Ok(r) => {
+            start(r, lease, store, settings, lobby, directory, sessions);
+            true
+        }
+        Err(why) => {
+            tracing::error!(table = %id, %why, "live table NOT restored (left in the store)");
+            let _ = store.release_lease(&id, &lease).await;
+            false
+        }
+    }
 }
 
 /// A table rebuilt from the store, not yet started.
@@ -117,6 +296,7 @@ fn rebuild(t: LiveTable, settings: &Settings) -> Result<Rebuilt, String> {
 
 fn start(
     r: Rebuilt,
+    lease: Lease,
     store: &Arc<dyn Store>,
     settings: &Arc<Settings>,
     lobby: &LobbyHandle,
@@ -185,6 +365,8 @@ fn start(
     };
     let mut table = Table::assemble(begin, r.game, r.meta, started);
     table.created = true;
+    table.lease = Some(lease);
+    table.lease_renew_at = Some(now + settings.lease_ttl / 3);
     table.logged = r.entries;
     table.seq = r.log.last().map_or(0, |e| e.seq);
     table.log = r.log.into();

@@ -88,6 +88,28 @@ pub async fn lease_is_exclusive(store: Arc<dyn Store>) {
         "a renews a released lease"
     );
     ok(store.renew_lease("t1", &b, LONG).await, "b renews t1");
+    // A node restarted under its name takes its lease back, under a new
+    // epoch: its earlier incarnation can write no more.
+    ok(store.create_table("t1", b"meta").await, "create t1");
+    let b2 = ours(
+        ok(store.acquire_lease("t1", "node-b", LONG).await, "b again"),
+        "b again",
+    );
+    assert!(b2.epoch > b.epoch, "epochs grow: {b:?} then {b2:?}");
+    expect_err!(
+        store.append_leased("t1", &b, 0, &[entry("t1", 0)]).await,
+        LeaseLost,
+        "b's earlier incarnation appends"
+    );
+    expect_err!(
+        store.renew_lease("t1", &b, LONG).await,
+        LeaseLost,
+        "b's old epoch renews"
+    );
+    ok(
+        store.append_leased("t1", &b2, 0, &[entry("t1", 0)]).await,
+        "b appends",
+    );
 }
 
 /// A lease not renewed lapses: anyone may take it (with a greater epoch)
@@ -264,5 +286,35 @@ pub async fn unleased_tables(store: Arc<dyn Store>) {
         sorted(ok(store.unleased_tables().await, "unleased")),
         vec!["free".to_string(), "held".to_string(), "short".to_string()],
         "unleased after held was released",
+    );
+}
+
+/// The seat index answers which tables a resume token sits at.
+pub async fn seat_index(store: Arc<dyn Store>) {
+    let store = &*store;
+    let sorted = |mut v: Vec<String>| {
+        v.sort();
+        v
+    };
+    same(
+        ok(store.seat_tables("tok-a").await, "seats of tok-a"),
+        Vec::<String>::new(),
+        "an unknown token sits nowhere",
+    );
+    ok(store.create_table("t1", b"m").await, "create t1");
+    ok(store.create_table("t2", b"m").await, "create t2");
+    ok(store.index_seat("tok-a", "t1").await, "tok-a at t1");
+    ok(store.index_seat("tok-a", "t2").await, "tok-a at t2");
+    ok(store.index_seat("tok-a", "t1").await, "tok-a at t1 again");
+    ok(store.index_seat("tok-b", "t1").await, "tok-b at t1");
+    same(
+        sorted(ok(store.seat_tables("tok-a").await, "seats of tok-a")),
+        vec!["t1".to_string(), "t2".to_string()],
+        "tok-a's tables, once each",
+    );
+    same(
+        ok(store.seat_tables("tok-b").await, "seats of tok-b"),
+        vec!["t1".to_string()],
+        "tok-b's tables",
     );
 }

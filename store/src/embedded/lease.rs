@@ -1,4 +1,4 @@
-//! The embedded store's table leases, kept in memory.
+//! The embedded store's table leases and seat index, kept in memory.
 //!
 //! Why in memory: redb locks its file, so exactly one process ever uses an
 //! embedded store, and a lease is only about which *process* may write. A
@@ -8,7 +8,9 @@
 //! check of a leased append and its write are not one atomic step here
 //! (the write goes to the writer thread after the check), which is sound
 //! because within one process the server never takes over a table it
-//! still runs.
+//! still runs. The seat index ([`crate::Store::index_seat`]) is only read
+//! when a node takes a table over, which one process never does, so
+//! memory is enough for it too; a table's entries go when it ends.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -27,6 +29,10 @@ struct Inner {
     /// The last epoch given per table (kept while the table's lease is
     /// held or was held, so epochs only grow).
     epochs: HashMap<String, u64>,
+    /// Resume token → the tables it sits at, and back (so a table that
+    /// ends takes its entries along).
+    seats: HashMap<String, Vec<String>>,
+    seated: HashMap<String, Vec<String>>,
 }
 
 fn poisoned<T>(_: T) -> StoreError {
@@ -39,6 +45,7 @@ impl Leases {
         let mut inner = self.inner.lock().map_err(poisoned)?;
         if let Some((lease, until)) = inner.held.get(id)
             && *until > now
+            && lease.node != node
         {
             return Ok(Acquired::Held(lease.clone()));
         }
@@ -94,11 +101,39 @@ impl Leases {
     }
 
     /// Forgets a table that ended (its epochs need not grow any more: its
-    /// id is never live again, or, discarded, starts afresh).
+    /// id is never live again, or, discarded, starts afresh), and its
+    /// seats.
     pub fn forget(&self, id: &str) {
         if let Ok(mut inner) = self.inner.lock() {
             inner.held.remove(id);
             inner.epochs.remove(id);
+            for token in inner.seated.remove(id).unwrap_or_default() {
+                if let Some(tables) = inner.seats.get_mut(&token) {
+                    tables.retain(|t| t != id);
+                    if tables.is_empty() {
+                        inner.seats.remove(&token);
+                    }
+                }
+            }
         }
+    }
+
+    pub fn index_seat(&self, token: &str, id: &str) -> Result<()> {
+        let mut inner = self.inner.lock().map_err(poisoned)?;
+        let tables = inner.seats.entry(token.to_owned()).or_default();
+        if !tables.iter().any(|t| t == id) {
+            tables.push(id.to_owned());
+            inner
+                .seated
+                .entry(id.to_owned())
+                .or_default()
+                .push(token.to_owned());
+        }
+        Ok(())
+    }
+
+    pub fn seat_tables(&self, token: &str) -> Result<Vec<String>> {
+        let inner = self.inner.lock().map_err(poisoned)?;
+        Ok(inner.seats.get(token).cloned().unwrap_or_default())
     }
 }

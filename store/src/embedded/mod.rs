@@ -310,6 +310,14 @@ impl Store for EmbeddedStore {
         self.append(id, at, entries).await
     }
 
+    async fn index_seat(&self, token: &str, id: &str) -> Result<()> {
+        self.leases.index_seat(token, id)
+    }
+
+    async fn seat_tables(&self, token: &str) -> Result<Vec<String>> {
+        self.leases.seat_tables(token)
+    }
+
     async fn unleased_tables(&self) -> Result<Vec<String>> {
         let mut ids = self.read(read::live_ids).await?;
         ids.retain(|id| !self.leases.is_held(id));

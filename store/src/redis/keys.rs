@@ -75,6 +75,11 @@ impl Keys {
         self.table(id, "finishing")
     }
 
+    /// The tables a resume token's session sits at.
+    pub fn seats(&self, token: &str) -> String {
+        format!("{}:{{r:{token}}}:tables", self.prefix)
+    }
+
     /// A player's finished games (any case of the name).
     pub fn player_games(&self, player: &str) -> String {
         format!("{}:{{p:{}}}:games", self.prefix, name_key(player))

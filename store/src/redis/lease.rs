@@ -1,5 +1,6 @@
 //! The Redis store's table leases (issue 12): which node may write a live
-//! table's log.
+//! table's log; and the seat index, which tells a node taking a table over
+//! whose reconnection is a player's.
 //!
 //! A lease is the key `P:{t:ID}:lease`, holding `EPOCH NODE` and expiring
 //! with the lease (`PX`), so a node that dies simply stops renewing and its
@@ -20,16 +21,22 @@ use std::sync::LazyLock;
 use super::RedisStore;
 use crate::{Acquired, Lease, Result, StoreError};
 
+/// How long a resume token's seat index outlives its last entry.
+const SEATS_TTL_S: u64 = 7 * 24 * 3600;
+
 /// How long an epoch counter outlives its last use.
 const EPOCH_TTL_MS: u64 = 24 * 3600 * 1000;
 
-/// KEYS: lease, epoch. ARGV: node, ttl ms, epoch ttl ms. Answers
-/// `{'ours', value}` or `{'held', value}`.
+/// KEYS: lease, epoch. ARGV: node, ttl ms, epoch ttl ms. Takes the lease
+/// if it is free or `node`'s own. Answers `{'ours', value}` or
+/// `{'held', value}`.
 static ACQUIRE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
 local cur = redis.call('GET', KEYS[1])
-if cur then return {'held', cur} end
+if cur and string.sub(cur, string.find(cur, ' ') + 1) ~= ARGV[1] then
+  return {'held', cur}
+end
 local e = redis.call('INCR', KEYS[2])
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
 local v = tostring(e) .. ' ' .. ARGV[1]
@@ -202,6 +209,31 @@ impl RedisStore {
                 ))),
             },
         }
+    }
+
+    pub(super) async fn index_seat_impl(&self, token: &str, id: &str) -> Result<()> {
+        let key = self.keys.seats(token);
+        let mut pipe = redis::pipe();
+        pipe.atomic()
+            .cmd("SADD")
+            .arg(&key)
+            .arg(id)
+            .ignore()
+            .cmd("EXPIRE")
+            .arg(&key)
+            .arg(SEATS_TTL_S)
+            .ignore();
+        let mut conn = self.conn.clone();
+        self.call("indexing a seat", async move {
+            pipe.query_async::<()>(&mut conn).await
+        })
+        .await
+    }
+
+    pub(super) async fn seat_tables_impl(&self, token: &str) -> Result<Vec<String>> {
+        let mut members = redis::cmd("SMEMBERS");
+        members.arg(self.keys.seats(token));
+        self.query("reading a seat index", members).await
     }
 
     /// The live candidates whose `meta` exists and whose lease does not:

@@ -29,8 +29,6 @@
 //! | `P:stale` | hash | ids of `P:live` seen neither live nor finishing → when first seen so (ms) |
 //! | `P:{t:ID}:meta` | string | a live table's metadata (raw bytes) |
 //! | `P:{t:ID}:log` | list | its log entries, in order (raw bytes) |
-//! | `P:{t:ID}:lease` | string | its lease, `EPOCH NODE`, expiring with it (see `lease`) |
-//! | `P:{t:ID}:epoch` | string | the last lease epoch given for it |
 //! | `P:{t:ID}:finishing` | hash | a finish in progress (the outbox): `nonce`, `state` (`staged`, `prepared`, `committed`), `finished_ms`, `players`, `record`, `heads` (the rating updates' families, players and counts, encoded), `r:I` and `h:I` (update I's rating and history point, encoded) |
 //! | `P:{t:ID}:game` | hash | a finished game: `finished_ms`, `players` (encoded), `record` (raw bytes), `nonce` (of the finish that wrote it) |
 //! | `P:{p:NAME}:games` | sorted set | the player's finished games: member the game id, score `finished_ms` |
@@ -39,6 +37,9 @@
 //! | `P:{f:FAMILY}:games` | hash | `NAME` → the rating's game count, the condition of a [`crate::RatingUpdate`] |
 //! | `P:{f:FAMILY}:pending` | hash | `NAME` → `NONCE ID` of the finish that holds the player's rating in the family (empty at rest) |
 //! | `P:{f:FAMILY}:applied` | hash | `NONCE` → `NONCE ID` of the finishes whose updates the family applied, until they commit (empty at rest) |
+//! | `P:{t:ID}:lease` | string | the table's lease, `EPOCH NODE`, expiring with it ([`lease`]) |
+//! | `P:{t:ID}:epoch` | string | the table's last lease epoch (a counter; expires a day after its last use) |
+//! | `P:{r:TOKEN}:tables` | set | the tables a resume token's session sits at (expires a week after the last one) |
 //! | `P:{a:NAME}:account` | string | [`crate::Account`] (encoded) |
 //! | `P:{k:TOKEN}:token` | string | [`crate::AuthToken`] (encoded) |
 //!
@@ -461,6 +462,14 @@ impl Store for RedisStore {
 
     async fn unleased_tables(&self) -> Result<Vec<String>> {
         self.unleased_tables_impl().await
+    }
+
+    async fn index_seat(&self, token: &str, id: &str) -> Result<()> {
+        self.index_seat_impl(token, id).await
+    }
+
+    async fn seat_tables(&self, token: &str) -> Result<Vec<String>> {
+        self.seat_tables_impl(token).await
     }
 
     async fn create_account(&self, account: &Account) -> Result<()> {
