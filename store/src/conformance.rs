@@ -37,12 +37,14 @@ mod accounts;
 mod games;
 mod lease;
 mod live;
+mod racing;
 mod transfer;
 
 pub use accounts::*;
 pub use games::*;
 pub use lease::*;
 pub use live::*;
+pub use racing::*;
 pub use transfer::*;
 
 /// A check: takes a fresh store, panics on a breach of the contract.
@@ -69,7 +71,9 @@ checks!(
     finish_game,
     finish_game_ratings,
     finish_game_rating_conflict_is_atomic,
+    finish_game_conflict_in_a_later_family,
     racing_finish_game,
+    racing_rated_finishes,
     games_of_paging,
     accounts,
     racing_accounts,

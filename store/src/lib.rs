@@ -275,7 +275,10 @@ pub trait Store: Send + Sync + 'static {
     /// [`RatingUpdate`]) with their history points, and removes the live
     /// table `game.id` if there is one (a game with no live table is
     /// fine). [`StoreError::Exists`] if a game with this id is already
-    /// finished. Any refusal writes nothing.
+    /// finished. Any refusal writes nothing. (The Redis store writes it
+    /// in single-slot steps that only go forward: the outcome is all or
+    /// nothing, but a reader may see part of a finish in flight; see
+    /// *Atomicity* in [`redis`].)
     async fn finish_game(&self, game: &FinishedGame) -> Result<()>;
 
     /// A finished game (without its rating updates), if there is one.

@@ -11,6 +11,13 @@
 //! [`RedisServer::start_tls`] also serves TLS (`rediss://`) with a
 //! certificate of the test's own CA.
 //!
+//! [`RedisServer::start_cluster`] runs it in cluster mode
+//! (`--cluster-enabled yes`) as a one-node cluster owning all 16384
+//! slots. Such a node refuses, as every Redis Cluster does, any script,
+//! transaction or multi-key command whose keys are in different slots
+//! (`CROSSSLOT`), so whatever passes against it uses only single-slot
+//! operations.
+//!
 //! When `redis-server` is not installed, [`RedisServer::start`] panics
 //! with a message saying so and how to install it: the tests that need
 //! Redis fail rather than skip (`./scripts/test` installs it).
@@ -32,6 +39,8 @@ pub struct RedisServer {
     /// More flags (TLS), kept for restarts.
     extra: Vec<String>,
     tls_port: Option<u16>,
+    /// Cluster mode: wait for `cluster_state:ok` after (re)starts.
+    cluster: bool,
 }
 
 impl RedisServer {
@@ -39,17 +48,41 @@ impl RedisServer {
     /// directory. Panics, saying why, if it cannot (not installed, or it
     /// does not answer within 10 s).
     pub fn start() -> RedisServer {
-        RedisServer::start_with(false)
+        RedisServer::start_with(false, false)
+    }
+
+    /// [`RedisServer::start`] in cluster mode (`--cluster-enabled yes`,
+    /// its `nodes.conf` in the server's directory): a one-node cluster
+    /// that is given every slot (`CLUSTER ADDSLOTSRANGE 0 16383`, or
+    /// `CLUSTER ADDSLOTS` before Redis 7) and is ready once `CLUSTER INFO`
+    /// says `cluster_state:ok`.
+    pub fn start_cluster() -> RedisServer {
+        let server = RedisServer::start_with(false, true);
+        let port = server.port;
+        let range = command(port, &["CLUSTER", "ADDSLOTSRANGE", "0", "16383"]);
+        if !matches!(&range, Ok(reply) if reply.starts_with('+')) {
+            let slots: Vec<String> = (0..16384).map(|s: u32| s.to_string()).collect();
+            let mut args = vec!["CLUSTER", "ADDSLOTS"];
+            args.extend(slots.iter().map(String::as_str));
+            match command(port, &args) {
+                Ok(reply) if reply.starts_with('+') => {}
+                other => {
+                    panic!("cannot give the cluster node its slots: {range:?}, then {other:?}")
+                }
+            }
+        }
+        wait_cluster_ok(port);
+        server
     }
 
     /// [`RedisServer::start`], also serving TLS on a second port with a
     /// certificate for `localhost` and `127.0.0.1` signed by a CA of the
     /// test's own ([`RedisServer::ca_file`]), made with `openssl`.
     pub fn start_tls() -> RedisServer {
-        RedisServer::start_with(true)
+        RedisServer::start_with(true, false)
     }
 
-    fn start_with(tls: bool) -> RedisServer {
+    fn start_with(tls: bool, cluster: bool) -> RedisServer {
         let dir = tempfile::Builder::new()
             .prefix("tengen-redis-")
             .tempdir()
@@ -63,7 +96,7 @@ impl RedisServer {
         for _ in 0..5 {
             let port = free_port();
             let tls_port = tls.then(free_port);
-            let extra = match tls_port {
+            let mut extra = match tls_port {
                 Some(tls_port) => {
                     let file = |name: &str| dir.path().join(name).to_string_lossy().into_owned();
                     vec![
@@ -81,6 +114,14 @@ impl RedisServer {
                 }
                 None => Vec::new(),
             };
+            if cluster {
+                extra.extend([
+                    "--cluster-enabled".into(),
+                    "yes".into(),
+                    "--cluster-config-file".into(),
+                    dir.path().join("nodes.conf").to_string_lossy().into_owned(),
+                ]);
+            }
             match spawn(port, dir.path(), &extra) {
                 Ok(child) => {
                     return RedisServer {
@@ -89,6 +130,7 @@ impl RedisServer {
                         child: Some(child),
                         extra,
                         tls_port,
+                        cluster,
                     };
                 }
                 Err(e) => last = e,
@@ -141,6 +183,9 @@ impl RedisServer {
             match spawn(self.port, self.dir.path(), &self.extra) {
                 Ok(child) => {
                     self.child = Some(child);
+                    if self.cluster {
+                        wait_cluster_ok(self.port);
+                    }
                     return;
                 }
                 // The old socket may linger a moment.
@@ -307,6 +352,55 @@ fn ping(port: u16) -> bool {
     }
     let mut buf = [0u8; 16];
     matches!(s.read(&mut buf), Ok(n) if buf[..n].starts_with(b"+PONG"))
+}
+
+/// Sends one command to the Redis on `port` and reads its reply (a simple
+/// string, error, integer or bulk string, as RESP text).
+fn command(port: u16, args: &[&str]) -> Result<String, String> {
+    let mut s = TcpStream::connect(std::net::SocketAddr::from(([127, 0, 0, 1], port)))
+        .map_err(|e| e.to_string())?;
+    s.set_read_timeout(Some(Duration::from_secs(5)))
+        .map_err(|e| e.to_string())?;
+    let mut request = format!("*{}\r\n", args.len());
+    for arg in args {
+        request.push_str(&format!("${}\r\n{arg}\r\n", arg.len()));
+    }
+    s.write_all(request.as_bytes()).map_err(|e| e.to_string())?;
+    let mut reply = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        let n = s.read(&mut buf).map_err(|e| e.to_string())?;
+        if n == 0 {
+            return Err("the connection closed".into());
+        }
+        reply.extend_from_slice(&buf[..n]);
+        let text = String::from_utf8_lossy(&reply);
+        let Some(eol) = text.find("\r\n") else {
+            continue;
+        };
+        if let Some(len) = text.strip_prefix('$') {
+            let len: i64 = len[..eol - 1].parse().map_err(|_| text.to_string())?;
+            if len >= 0 && reply.len() < eol + 2 + len as usize + 2 {
+                continue;
+            }
+        }
+        return Ok(text.into_owned());
+    }
+}
+
+/// Waits until the cluster node on `port` reports `cluster_state:ok`.
+fn wait_cluster_ok(port: u16) {
+    let deadline = Instant::now() + READY_WITHIN;
+    loop {
+        let info = command(port, &["CLUSTER", "INFO"]);
+        if matches!(&info, Ok(text) if text.contains("cluster_state:ok")) {
+            return;
+        }
+        if Instant::now() >= deadline {
+            panic!("the cluster node on port {port} is not ready: {info:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }
 
 /// A unique key prefix for one test (so tests can share one server).

@@ -309,3 +309,29 @@ async fn rediss_with_a_private_ca() {
         missing.err()
     );
 }
+
+/// The whole suite on a one-node Redis Cluster: cluster mode refuses any
+/// script, transaction or multi-key command across slots (`CROSSSLOT`),
+/// so this passing shows every operation of the layout is single-slot.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn conformance_suite_on_a_cluster_node() {
+    let redis = RedisServer::start_cluster();
+    // The node is in cluster mode: a script across two tags is refused.
+    let mut conn = raw(&redis).await;
+    let refused = redis::cmd("EVAL")
+        .arg("return redis.call('EXISTS', KEYS[1], KEYS[2])")
+        .arg(2)
+        .arg("x:{t:1}:game")
+        .arg("x:{p:ann}:games")
+        .query_async::<redis::Value>(&mut conn)
+        .await;
+    assert!(
+        matches!(&refused, Err(e) if e.code() == Some("CROSSSLOT")),
+        "{refused:?}"
+    );
+    let redis = &redis;
+    conformance::run_all(|| async move {
+        Arc::new(connect(redis, &unique_prefix("cluster")).await) as Arc<dyn Store>
+    })
+    .await;
+}

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use super::{as_stored, entry, expect_err, finished, live, ok, same, update};
-use crate::{GameRef, Store, StoreError};
+use crate::{GameRef, Store};
 
 /// Finishing a game stores its record, removes its live table and refuses
 /// a second finish of the same id.
@@ -297,61 +297,92 @@ pub async fn finish_game_rating_conflict_is_atomic(store: Arc<dyn Store>) {
     );
 }
 
-/// Tasks racing to finish one game: exactly one succeeds, the rest get
-/// `Exists`, and the ratings moved once.
-pub async fn racing_finish_game(store: Arc<dyn Store>) {
-    ok(store.create_table("race", b"m").await, "create race");
-    let mut tasks = Vec::new();
-    for racer in 0..8u32 {
-        let store = store.clone();
-        tasks.push(tokio::spawn(async move {
-            let mut game = finished(
-                "race",
-                &["Ann", "Bob"],
-                10,
-                vec![update(
-                    "Ann",
-                    "freestyle",
-                    0,
-                    "race",
-                    10,
-                    1500.0 + f64::from(racer),
-                )],
-            );
-            game.record = format!("racer {racer}").into_bytes();
-            match store.finish_game(&game).await {
-                Ok(()) => Some(game),
-                // A racer checking after the winner sees Exists; one
-                // checking the rating first may see Conflict.
-                Err(StoreError::Exists(_) | StoreError::Conflict(_)) => None,
-                Err(e) => panic!("racing finish_game: got {e:?}"),
-            }
-        }));
+/// A finish whose updates span two families, the later of which (in any
+/// order) conflicts, writes nothing in either family.
+pub async fn finish_game_conflict_in_a_later_family(store: Arc<dyn Store>) {
+    let store = &*store;
+    let setup = vec![update("Ann", "gomoku", 0, "m0", 100, 1550.0)];
+    ok(
+        store
+            .finish_game(&finished("m0", &["Ann", "Zed"], 100, setup.clone()))
+            .await,
+        "finish m0",
+    );
+    ok(store.create_table("m1", b"meta").await, "create m1");
+    for (family, other) in [("freestyle", "Bob"), ("renju", "Cid")] {
+        // `freestyle` sorts before `gomoku`, `renju` after it.
+        let game = finished(
+            "m1",
+            &[other, "Ann"],
+            200,
+            vec![
+                update(other, family, 0, "m1", 200, 1600.0),
+                update("Ann", "gomoku", 0, "m1", 200, 1450.0),
+            ],
+        );
+        expect_err!(
+            store.finish_game(&game).await,
+            Conflict,
+            "finish m1 with {other}'s {family} update and Ann's stale gomoku count"
+        );
+        same(
+            ok(store.rating(other, family).await, "rating"),
+            None,
+            &format!("{other}'s {family} rating after the conflict"),
+        );
+        same(
+            ok(store.rating_history(other, family).await, "history"),
+            vec![],
+            &format!("{other}'s {family} history after the conflict"),
+        );
+        same(
+            ok(store.games_of(other, None, 10).await, "games_of"),
+            vec![],
+            &format!("{other}'s games after the conflict"),
+        );
     }
-    let mut winners = Vec::new();
-    for task in tasks {
-        winners.extend(task.await.expect("a racing task panicked"));
-    }
-    same(winners.len(), 1, "games finished by the racers");
-    let winner = &winners[0];
     same(
-        ok(store.game("race").await, "game race"),
-        Some(as_stored(winner)),
-        "the race's record",
+        ok(store.game("m1").await, "game m1"),
+        None,
+        "m1's record after the conflicts",
+    );
+    assert!(
+        live(store, "m1").await.is_some(),
+        "m1's live table went with a conflicting finish"
     );
     same(
-        ok(store.rating("Ann", "freestyle").await, "rating Ann"),
-        Some(winner.ratings[0].rating.clone()),
-        "Ann's rating after the race",
+        ok(store.rating_history("Ann", "gomoku").await, "history Ann"),
+        vec![setup[0].history.clone()],
+        "Ann's gomoku history after the conflicts",
+    );
+    // Both families at the right counts: all of it.
+    let good = finished(
+        "m1",
+        &["Bob", "Ann"],
+        200,
+        vec![
+            update("Bob", "freestyle", 0, "m1", 200, 1600.0),
+            update("Ann", "gomoku", 1, "m1", 200, 1450.0),
+        ],
+    );
+    ok(
+        store.finish_game(&good).await,
+        "finish m1 at the right counts",
     );
     same(
-        ok(
-            store.rating_history("Ann", "freestyle").await,
-            "history Ann",
-        )
-        .len(),
-        1,
-        "Ann's history points after the race",
+        ok(store.rating("Bob", "freestyle").await, "rating Bob"),
+        Some(good.ratings[0].rating.clone()),
+        "Bob's freestyle rating",
+    );
+    same(
+        ok(store.rating("Ann", "gomoku").await, "rating Ann"),
+        Some(good.ratings[1].rating.clone()),
+        "Ann's gomoku rating",
+    );
+    same(
+        live(store, "m1").await,
+        None,
+        "m1's live table after the finish",
     );
 }
 

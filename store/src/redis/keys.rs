@@ -69,6 +69,12 @@ impl Keys {
         self.table(id, "epoch")
     }
 
+    /// A finish in progress: the staged game, its nonce and its state
+    /// (see `finish`).
+    pub fn finishing(&self, id: &str) -> String {
+        self.table(id, "finishing")
+    }
+
     /// The tables a resume token's session sits at.
     pub fn seats(&self, token: &str) -> String {
         format!("{}:{{r:{token}}}:tables", self.prefix)
@@ -96,6 +102,22 @@ impl Keys {
     /// A family's rating game counts, by name key.
     pub fn rating_games(&self, family: &str) -> String {
         format!("{}:{{f:{family}}}:games", self.prefix)
+    }
+
+    /// A family's reservations by staged finishes: name key → `NONCE ID`.
+    pub fn pending(&self, family: &str) -> String {
+        format!("{}:{{f:{family}}}:pending", self.prefix)
+    }
+
+    /// The staged finishes whose updates a family has applied, until they
+    /// commit: nonce → `NONCE ID`.
+    pub fn applied(&self, family: &str) -> String {
+        format!("{}:{{f:{family}}}:applied", self.prefix)
+    }
+
+    /// Stale candidates of the live index: id → when first seen stale (ms).
+    pub fn stale(&self) -> String {
+        format!("{}:stale", self.prefix)
     }
 
     pub fn account(&self, name: &str) -> String {

@@ -25,14 +25,18 @@
 //! | key | type | holds |
 //! |---|---|---|
 //! | `P:schema` | string | the layout version, [`SCHEMA_VERSION`] |
-//! | `P:live` | set | ids of the live tables (an index: a table is live iff its `meta` key exists) |
+//! | `P:live` | set | candidate ids: live tables, and finishes in progress (a table is live iff its `meta` key exists) |
+//! | `P:stale` | hash | ids of `P:live` seen neither live nor finishing → when first seen so (ms) |
 //! | `P:{t:ID}:meta` | string | a live table's metadata (raw bytes) |
 //! | `P:{t:ID}:log` | list | its log entries, in order (raw bytes) |
-//! | `P:{t:ID}:game` | hash | a finished game: `finished_ms`, `players` (encoded), `record` (raw bytes) |
+//! | `P:{t:ID}:finishing` | hash | a finish in progress (the outbox): `nonce`, `state` (`staged`, `prepared`, `committed`), `finished_ms`, `players`, `record`, `heads` (the rating updates' families, players and counts, encoded), `r:I` and `h:I` (update I's rating and history point, encoded) |
+//! | `P:{t:ID}:game` | hash | a finished game: `finished_ms`, `players` (encoded), `record` (raw bytes), `nonce` (of the finish that wrote it) |
 //! | `P:{p:NAME}:games` | sorted set | the player's finished games: member the game id, score `finished_ms` |
 //! | `P:{p:NAME}:history:FAMILY` | list | the player's rating history in a family, oldest first |
 //! | `P:{f:FAMILY}:ratings` | hash | `NAME` → [`crate::Rating`] (encoded) |
 //! | `P:{f:FAMILY}:games` | hash | `NAME` → the rating's game count, the condition of a [`crate::RatingUpdate`] |
+//! | `P:{f:FAMILY}:pending` | hash | `NAME` → `NONCE ID` of the finish that holds the player's rating in the family (empty at rest) |
+//! | `P:{f:FAMILY}:applied` | hash | `NONCE` → `NONCE ID` of the finishes whose updates the family applied, until they commit (empty at rest) |
 //! | `P:{t:ID}:lease` | string | the table's lease, `EPOCH NODE`, expiring with it ([`lease`]) |
 //! | `P:{t:ID}:epoch` | string | the table's last lease epoch (a counter; expires a day after its last use) |
 //! | `P:{r:TOKEN}:tables` | set | the tables a resume token's session sits at (expires a week after the last one) |
@@ -40,48 +44,98 @@
 //! | `P:{k:TOKEN}:token` | string | [`crate::AuthToken`] (encoded) |
 //!
 //! A table and the game it becomes share the tag `{t:ID}`, so creating a
-//! table (refused if the id is live *or* finished), appending to its log
-//! (conditional on the log's length) and discarding it are each one
-//! operation on one slot. Issue 12 adds the table's lease and its event
-//! channel under the same tag (`P:{t:ID}:lease`, `P:{t:ID}:events`), so
-//! that an append can be made conditional on the owner's lease epoch in
-//! the same script. Struct values are MessagePack with field names, as in
-//! the embedded store (floats bit-exact; a later version can add a field
-//! with a default). The `P:live` index is updated beside the table's own
-//! keys (added before a create, removed after a discard or finish) and is
-//! only a list of candidates: a reader checks the table's `meta` key.
+//! table (refused if the id is live, finished or being finished),
+//! appending to its log (conditional on the log's length, and in issue
+//! 12 on the lease) and discarding it are each one operation on one
+//! slot. Struct values are MessagePack with field names, as in the
+//! embedded store (floats bit-exact; a later version can add a field with
+//! a default).
+//!
+//! The `P:live` index is updated beside the table's own keys and is only
+//! a list of candidates: a reader checks the table's `meta` key (and its
+//! `finishing` key). A create adds the id before its script (so a crash
+//! leaves a candidate that is not live, never a live table missing from
+//! the index) and again after it; a discard or a finish removes it at
+//! the end. A crash between those steps leaves a stale id (so does an
+//! aborted finish of a game that had no live table), which
+//! [`Store::live_tables`] drops: an id seen neither live nor finishing is
+//! recorded in `P:stale`, and removed by a read at least
+//! [`RedisOptions::stale_after`] (1 minute) later that still sees it so;
+//! after the `SREM` that reader reads the id once more and puts it back
+//! if it is live or finishing now. That is safe against a create in
+//! progress: a create that returns `Ok` added its id *after* its script,
+//! so either that `SADD` comes after the reader's `SREM`, or the reader's
+//! second read comes after the script and sees the table. (A create
+//! paused for more than `stale_after` between its first `SADD` and its
+//! script, whose answer then was lost, could leave a table nobody was told
+//! of out of the index; nothing accepted is lost with it.)
 //!
 //! # Atomicity
 //! Conditional writes are Lua scripts (`EVALSHA`, loaded on first use),
-//! which Redis runs atomically: the append checks the table is live and
-//! its log has the expected length before it pushes anything; a create
-//! checks neither the live key nor the game key exists.
+//! which Redis runs atomically. **Every script, and every multi-key
+//! command, touches keys of one hash tag only**, so the layout runs on
+//! Redis Cluster, which refuses anything else (`CROSSSLOT`): the tests run
+//! the whole conformance suite against a one-node cluster to prove it.
+//! The append checks the table is live and its log has the expected
+//! length before it pushes anything; a create checks neither the live key
+//! nor the game key nor a staged finish exists.
 //!
-//! **A finished game and its rating updates are one Lua script**: it
-//! checks the game is not finished yet and every rating's game count,
-//! and only then writes the record, the players' history indexes, the
-//! ratings, their counts and history points, and removes the live table
-//! and its index entry. Either all of it happens or nothing does, which is
-//! exactly the trait's promise (a conflicting update refuses the whole
-//! write) and what the conformance suite checks, including racing
-//! finishes. The price: the script's keys span several hash tags (the
-//! game's, each player's, each family's). That is fine on a single Redis
-//! (with or without replicas and Sentinel), which is what this store
-//! supports. **On Redis Cluster this script is refused (`CROSSSLOT`)**,
-//! and so would MULTI/EXEC be. Making `finish_game` cluster-ready means an
-//! outbox: stage the finished game under `{t:ID}`, apply the rating
-//! updates in a script on one ratings tag, keyed by a nonce of the staged
-//! finish so that a retry or a helper applies them at most once, then
-//! commit the record and drop the stage; a staged finish left by a crash
-//! is rolled forward by the next attempt. That is not built: every other
-//! operation already touches a single slot (or is a read), so it is the
-//! one change Cluster needs besides export, whose `SCAN`s would have to
-//! visit every node.
+//! **A finished game and its rating updates are written through an
+//! idempotent outbox** (`finish`). They cannot be one script or one
+//! MULTI/EXEC: the keys they change are the game's (`{t:ID}`), each
+//! player's (`{p:NAME}`) and each family's (`{f:FAMILY}`), and putting them
+//! under one tag would put the whole community in one slot. So the
+//! finish is staged under the game's tag with a random nonce, then driven
+//! through single-tag steps, each idempotent, by the caller and by whoever
+//! else comes across it: every family reserves its players, checking their
+//! game counts, in family-name order; with all reserved the finish is
+//! decided (the stage goes `prepared`, a step that is never undone); the
+//! history points are appended while the reservations hold, then each
+//! family applies its ratings and counts and lets its players go (once:
+//! the family records the nonce); the record is committed and the live
+//! table removed; the players' game indexes get the game; the stage is
+//! dropped. What is promised, exactly:
 //!
-//! The `P:live` index can keep a stale id (a crash between the `SADD` and
-//! the create script, or between a discard's `DEL` and its `SREM`): it is
-//! skipped on reading, and dropped when that id is finished. Readers never
-//! remove candidates, since a create may be between its two steps.
+//! - `Ok`: all of it is written. [`StoreError::Conflict`] (a stale count,
+//!   or a player's rating held by another finish that does not get out of
+//!   the way): **nothing** is written; conflicts are only found while
+//!   reserving, before anything a reader can see, and the abort deletes
+//!   the stage and lets the reservations go. With updates in several
+//!   families, a conflict in a later family than one already reserved
+//!   still writes nothing (reservations are not data). `Exists`: a finish
+//!   of this id was committed before (perhaps the caller's own, whose
+//!   answer was lost). Racing finishes of one game: one commits, the
+//!   others help it along and get `Exists` (or `Conflict` if it was
+//!   aborted). So the trait's promise holds, and the conformance suite
+//!   checks it as it is.
+//! - What differs from one script is **visibility while a finish is in
+//!   flight**: a reader can see part of a decided finish (a history point
+//!   before its rating, the ratings before the record, the record before
+//!   the games index) for the few round trips it takes. Nothing seen is
+//!   ever taken back: the only undo, the abort, happens before anything
+//!   visible is written.
+//! - `Unavailable` (Redis went away, or the caller died, mid-way): the
+//!   finish is staged, or not. A staged finish is **rolled forward** (or,
+//!   if still undecided and its counts no longer match, aborted) by the
+//!   next `finish_game` of the same game, by [`Store::live_tables`] (the
+//!   id is in `P:live` while it finishes: the server's restore at start
+//!   is the sweep), and by any finish that finds the players it needs
+//!   held by it: that finish drives it forward itself (or lets go of the
+//!   reservations of an abandoned one) before it tries again.
+//! - A rated two-player finish costs about 13 round trips instead of
+//!   one; an unrated one about 8.
+//!
+//! Builds from before the outbox (one cross-tag script) must not run on
+//! the same prefix at the same time as this one: they would ignore the
+//! reservations. The data at rest is the same (layout version 1).
+//!
+//! **Cluster, as far as it goes**: the layout is Cluster-safe, but the
+//! client is not a cluster client (the `redis` crate's cluster support is
+//! not used): it talks to the one node of its URL and does not follow
+//! `MOVED` redirections, so it works with a cluster of one master (with
+//! replicas) or behind a cluster-aware proxy. On a multi-node cluster it
+//! would need the cluster client, and export, whose `SCAN`s see only the
+//! node they run on, would have to scan every master.
 //!
 //! # Time bounds
 //! Every call is bounded by [`RedisOptions::timeout`] (2 s by default,
@@ -117,6 +171,7 @@ use crate::{
     Item, Lease, LiveTable, Rating, Result, Store, StoreError,
 };
 
+mod finish;
 mod keys;
 mod lease;
 mod persistence;
@@ -142,6 +197,10 @@ pub struct RedisOptions {
     /// For `rediss://`: a PEM file of the CA certificate(s) to trust
     /// instead of the system's roots (a Redis with a private CA).
     pub ca_file: Option<PathBuf>,
+    /// How long an id in the live index must stay neither live nor
+    /// finishing, between two reads of [`Store::live_tables`], before a
+    /// reader drops it (1 minute; see *Key layout*).
+    pub stale_after: Duration,
 }
 
 impl Default for RedisOptions {
@@ -150,6 +209,7 @@ impl Default for RedisOptions {
             prefix: "tengen".into(),
             timeout: Duration::from_secs(2),
             ca_file: None,
+            stale_after: Duration::from_secs(60),
         }
     }
 }
@@ -160,6 +220,7 @@ pub struct RedisStore {
     conn: ConnectionManager,
     keys: keys::Keys,
     timeout: Duration,
+    stale_after: Duration,
     shown: String,
 }
 
@@ -222,6 +283,7 @@ impl RedisStore {
             conn,
             keys: keys::Keys::new(&options.prefix),
             timeout,
+            stale_after: options.stale_after,
             shown: format!("Redis store at {shown}, prefix {}", options.prefix),
         };
         store.check_schema().await?;
@@ -259,6 +321,16 @@ impl RedisStore {
     /// [module documentation](self)).
     pub async fn persistence(&self) -> Result<Persistence> {
         persistence::read(self).await
+    }
+
+    /// [`Store::finish_game`], stopped after `steps` round trips to Redis
+    /// as if the process died there (`Unavailable`), for the tests of the
+    /// roll-forward.
+    #[cfg(feature = "testing")]
+    #[doc(hidden)]
+    pub async fn finish_game_interrupted(&self, game: &FinishedGame, steps: u32) -> Result<()> {
+        self.finish_game_run(game, &mut finish::Run::new(Some(steps)))
+            .await
     }
 
     /// Runs a Redis call within the timeout; `what` names it in errors.

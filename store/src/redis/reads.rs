@@ -1,5 +1,8 @@
 //! The Redis store's reads.
 
+use std::collections::{HashMap, HashSet};
+use std::time::{SystemTime, UNIX_EPOCH};
+
 use futures_util::{StreamExt, TryStreamExt, stream};
 
 use super::{RedisStore, scripts};
@@ -25,18 +28,112 @@ impl RedisStore {
         }))
     }
 
-    /// Every live table: the index's candidates, each read on its own
-    /// (a candidate that is not live is skipped).
+    /// A candidate of the live index: whether a finish of it is staged,
+    /// and the table if it is live (read atomically).
+    async fn read_candidate(&self, id: &str) -> Result<(bool, Option<LiveTable>)> {
+        let mut read = scripts::READ_CANDIDATE.prepare_invoke();
+        read.key(self.keys.meta(id))
+            .key(self.keys.log(id))
+            .key(self.keys.finishing(id));
+        let (staged, meta, entries): (bool, Option<Vec<u8>>, Vec<Vec<u8>>) =
+            self.invoke("reading a table", read).await?;
+        Ok((
+            staged,
+            meta.map(|meta| LiveTable {
+                id: id.to_owned(),
+                meta,
+                entries,
+            }),
+        ))
+    }
+
+    /// Every live table: the index's candidates, each read on its own.
+    /// This is also the sweep: a candidate with a staged finish (one in
+    /// progress, or left by a crash) is taken forward first, and a
+    /// candidate that is neither live nor finishing is dropped from the
+    /// index once it has stayed so for [`super::RedisOptions::stale_after`].
     pub(super) async fn live_tables_impl(&self) -> Result<Vec<LiveTable>> {
         let mut members = redis::cmd("SMEMBERS");
         members.arg(self.keys.live_index());
         let ids: Vec<String> = self.query("listing live tables", members).await?;
-        let tables: Vec<Option<LiveTable>> = stream::iter(ids)
-            .map(|id| async move { self.live_table_impl(&id).await })
+        let read: Vec<(String, bool, Option<LiveTable>)> = stream::iter(ids)
+            .map(|id| async move {
+                let (staged, table) = self.read_candidate(&id).await?;
+                Ok::<_, StoreError>((id, staged, table))
+            })
             .buffered(READ_AHEAD)
             .try_collect()
             .await?;
-        Ok(tables.into_iter().flatten().collect())
+        let mut tables = Vec::new();
+        let mut stale = Vec::new();
+        for (id, staged, table) in read {
+            if staged {
+                self.roll_forward(&id).await?;
+                tables.extend(self.read_candidate(&id).await?.1);
+            } else if let Some(table) = table {
+                tables.push(table);
+            } else {
+                stale.push(id);
+            }
+        }
+        self.sweep_stale(stale).await?;
+        Ok(tables)
+    }
+
+    /// Drops stale candidates from the live index, safely against a create
+    /// (or finish) between its `SADD` and its script: an id is removed
+    /// only when it was already stale on a read at least `stale_after`
+    /// earlier (recorded in `P:stale`, so across restarts and nodes), and
+    /// put back if, read again after the `SREM`, it is live or finishing.
+    /// A create re-adds its id after its script, so a live table never
+    /// stays out of the index (see *Key layout* in the module docs).
+    async fn sweep_stale(&self, stale: Vec<String>) -> Result<()> {
+        let key = self.keys.stale();
+        let mut all = redis::cmd("HGETALL");
+        all.arg(&key);
+        let suspects: HashMap<String, u64> = self.query("reading stale candidates", all).await?;
+        if suspects.is_empty() && stale.is_empty() {
+            return Ok(());
+        }
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64);
+        let stale_after = self.stale_after.as_millis() as u64;
+        let still: HashSet<&str> = stale.iter().map(String::as_str).collect();
+        let cleared: Vec<&String> = suspects
+            .keys()
+            .filter(|id| !still.contains(id.as_str()))
+            .collect();
+        if !cleared.is_empty() {
+            let mut del = redis::cmd("HDEL");
+            del.arg(&key).arg(cleared);
+            self.exec("clearing stale candidates", del).await?;
+        }
+        for id in stale {
+            match suspects.get(&id) {
+                None => {
+                    let mut mark = redis::cmd("HSETNX");
+                    mark.arg(&key).arg(&id).arg(now);
+                    self.exec("marking a stale candidate", mark).await?;
+                }
+                Some(&since) if now.saturating_sub(since) >= stale_after => {
+                    let mut rem = redis::cmd("SREM");
+                    rem.arg(self.keys.live_index()).arg(&id);
+                    self.exec("dropping a stale candidate", rem).await?;
+                    let (staged, table) = self.read_candidate(&id).await?;
+                    if staged || table.is_some() {
+                        let mut add = redis::cmd("SADD");
+                        add.arg(self.keys.live_index()).arg(&id);
+                        self.exec("indexing a live table again", add).await?;
+                    }
+                    let mut del = redis::cmd("HDEL");
+                    del.arg(&key).arg(&id);
+                    self.exec("clearing a stale candidate", del).await?;
+                }
+                Some(_) => {}
+            }
+        }
+        Ok(())
     }
 
     pub(super) async fn game_impl(&self, id: &str) -> Result<Option<FinishedGame>> {

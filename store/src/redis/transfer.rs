@@ -240,9 +240,10 @@ impl RedisStore {
         .await?;
         for item in items {
             if let Item::Live(table) = item {
+                // Indexed before and after, as a create does.
                 let mut add = redis::cmd("SADD");
                 add.arg(self.keys.live_index()).arg(&table.id);
-                self.exec("indexing an imported table", add).await?;
+                self.exec("indexing an imported table", add.clone()).await?;
                 let mut put = scripts::PUT_TABLE.prepare_invoke();
                 put.key(self.keys.meta(&table.id))
                     .key(self.keys.log(&table.id))
@@ -251,6 +252,7 @@ impl RedisStore {
                     put.arg(entry.as_slice());
                 }
                 let _: String = self.invoke("importing a live table", put).await?;
+                self.exec("indexing an imported table", add).await?;
             }
         }
         Ok(())

@@ -2,9 +2,10 @@
 
 use redis::ScriptInvocation;
 
+use super::finish::Run;
 use super::{RedisStore, scripts};
 use crate::codec::encode;
-use crate::{Account, AuthToken, FinishedGame, Result, StoreError, name_key};
+use crate::{Account, AuthToken, FinishedGame, Result, StoreError};
 
 impl RedisStore {
     /// Runs a script invocation within the timeout; its status answer.
@@ -29,20 +30,24 @@ impl RedisStore {
 
     pub(super) async fn create_table_impl(&self, id: &str, meta: &[u8]) -> Result<()> {
         // The index first: a crash after it leaves a candidate that is not
-        // live (readers check), never a live table missing from it.
+        // live (readers check, and drop it once it stayed stale), never a
+        // live table missing from it. And again after the create, in case
+        // a reader dropped the candidate in between (see *Key layout*).
         let mut add = redis::cmd("SADD");
         add.arg(self.keys.live_index()).arg(id);
-        self.exec("indexing a live table", add).await?;
+        self.exec("indexing a live table", add.clone()).await?;
         let mut create = scripts::CREATE.prepare_invoke();
         create
             .key(self.keys.meta(id))
             .key(self.keys.log(id))
             .key(self.keys.game(id))
+            .key(self.keys.finishing(id))
             .arg(meta);
         let status: String = self.invoke("creating a table", create).await?;
         match status.as_str() {
-            "ok" => Ok(()),
+            "ok" => self.exec("indexing a live table", add).await,
             "live" => Err(StoreError::Exists(format!("table {id} is live"))),
+            "finishing" => Err(StoreError::Exists(format!("game {id} is being finished"))),
             "finished" => {
                 // A finished id is never live again: drop the candidate.
                 let mut rem = redis::cmd("SREM");
@@ -86,58 +91,7 @@ impl RedisStore {
     }
 
     pub(super) async fn finish_game_impl(&self, game: &FinishedGame) -> Result<()> {
-        let id = game.id.as_str();
-        let players = encode(&game.players)?;
-        let mut finish = scripts::FINISH.prepare_invoke();
-        finish
-            .key(self.keys.game(id))
-            .key(self.keys.meta(id))
-            .key(self.keys.log(id))
-            .key(self.keys.live_index());
-        finish
-            .arg(id)
-            .arg(game.finished_ms.to_string())
-            .arg(players)
-            .arg(game.record.as_slice())
-            .arg(game.ratings.len().to_string());
-        for update in &game.ratings {
-            let rating = &update.rating;
-            finish
-                .key(self.keys.ratings(&rating.family))
-                .key(self.keys.rating_games(&rating.family))
-                .key(self.keys.history(&rating.player, &rating.family));
-            finish
-                .arg(name_key(&rating.player))
-                .arg(update.expected_games.to_string())
-                .arg(rating.games.to_string())
-                .arg(encode(rating)?)
-                .arg(encode(&update.history)?);
-        }
-        for player in &game.players {
-            finish.key(self.keys.player_games(player));
-        }
-        let status: String = self.invoke("finishing a game", finish).await?;
-        match status.as_str() {
-            "ok" => Ok(()),
-            "exists" => Err(StoreError::Exists(format!("game {id} is finished"))),
-            other => match other
-                .strip_prefix("conflict:")
-                .and_then(|r| r.split_once(':'))
-            {
-                Some((i, stored)) => {
-                    let update = i
-                        .parse::<usize>()
-                        .ok()
-                        .and_then(|i| game.ratings.get(i))
-                        .ok_or_else(|| unexpected("finishing a game", other))?;
-                    Err(StoreError::Conflict(format!(
-                        "{}'s {} rating has {stored} games, not {}",
-                        update.rating.player, update.rating.family, update.expected_games
-                    )))
-                }
-                None => Err(unexpected("finishing a game", other)),
-            },
-        }
+        self.finish_game_run(game, &mut Run::new(None)).await
     }
 
     pub(super) async fn create_account_impl(&self, account: &Account) -> Result<()> {
@@ -169,6 +123,6 @@ impl RedisStore {
 }
 
 /// A script answered something it never answers.
-fn unexpected(what: &str, answer: &str) -> StoreError {
+pub(super) fn unexpected(what: &str, answer: &str) -> StoreError {
     StoreError::Corrupt(format!("{what}: the script answered {answer:?}"))
 }
