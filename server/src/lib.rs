@@ -190,6 +190,11 @@ impl Server {
             store.clone(),
             settings.accounts.clone(),
         ));
+        let matchmaker = matchmaker::spawn(
+            settings.matchmaking.clone(),
+            lobby.clone(),
+            shutdown_rx.clone(),
+        );
         let node = match &settings.redis {
             Some(redis) => {
                 let mut config = cluster::bus::BusConfig::new(
@@ -209,6 +214,8 @@ impl Server {
                     settings.clone(),
                     store.clone(),
                     tables.clone(),
+                    sessions.clone(),
+                    matchmaker.clone(),
                     bus,
                     deliveries,
                     shutdown_rx.clone(),
@@ -216,11 +223,6 @@ impl Server {
             }
             None => None,
         };
-        let matchmaker = matchmaker::spawn(
-            settings.matchmaking.clone(),
-            lobby.clone(),
-            shutdown_rx.clone(),
-        );
         let state = AppState {
             settings,
             lobby,

@@ -25,6 +25,8 @@ use tokio::sync::{Semaphore, mpsc};
 
 use crate::AppState;
 use crate::accounts::{ConnAttempts, too_many, unix_ms};
+use crate::cluster::NodeCmd;
+use crate::cluster::wire::RemoteMatchCmd;
 use crate::conn::Session;
 use crate::matchmaker::{MatchCmd, Waiter};
 
@@ -189,11 +191,7 @@ pub fn handle(
             let queued_as = session.clone();
             spawn(rc, session, id, async move {
                 let li = st.accounts.login(&name, &password).await?;
-                let _ = st.matchmaker.try_send(MatchCmd::Unqueue {
-                    session: queued_as,
-                    id: None,
-                    reply: false,
-                });
+                unqueue_quietly(&st, queued_as);
                 let player = st.sessions.set_player(&sid, li.player.clone());
                 let _ = tx.try_send(Change {
                     player,
@@ -216,11 +214,7 @@ pub fn handle(
                 if let Some(t) = &token {
                     st.accounts.logout(t).await?;
                 }
-                let _ = st.matchmaker.try_send(MatchCmd::Unqueue {
-                    session: s.clone(),
-                    id: None,
-                    reply: false,
-                });
+                unqueue_quietly(&st, s.clone());
                 let guest = Player {
                     name: format!("guest-{}", s.outbox.conn),
                     guest: true,
@@ -272,10 +266,23 @@ pub fn handle(
                     rating,
                     since: Instant::now(),
                 };
-                if !st
-                    .matchmaker
-                    .try_send(MatchCmd::Queue { waiter, config, id })
-                {
+                let sent = match &st.node {
+                    // Several nodes: one matchmaker for all (`crate::cluster`).
+                    Some(node) => node.try_send(NodeCmd::Match {
+                        session: s.clone(),
+                        cmd: RemoteMatchCmd::Queue {
+                            id,
+                            config,
+                            account: waiter.account,
+                            rating: waiter.rating,
+                            waited_ms: 0,
+                        },
+                    }),
+                    None => st
+                        .matchmaker
+                        .try_send(MatchCmd::Queue { waiter, config, id }),
+                };
+                if !sent {
                     refuse(
                         &s,
                         id,
@@ -286,12 +293,18 @@ pub fn handle(
             });
         }
         ClientMsg::Unqueue => {
-            let cmd = MatchCmd::Unqueue {
-                session: session.clone(),
-                id,
-                reply: true,
+            let sent = match &state.node {
+                Some(node) => node.try_send(NodeCmd::Match {
+                    session: session.clone(),
+                    cmd: RemoteMatchCmd::Unqueue { id, reply: true },
+                }),
+                None => state.matchmaker.try_send(MatchCmd::Unqueue {
+                    session: session.clone(),
+                    id,
+                    reply: true,
+                }),
             };
-            if !state.matchmaker.try_send(cmd) {
+            if !sent {
                 refuse(
                     session,
                     id,
@@ -372,5 +385,28 @@ pub fn handle(
                 format!("{} is not an account request", other.type_name()),
             ),
         ),
+    }
+}
+
+/// Takes `session` out of the rated queue without a reply (a login or
+/// logout changes who it is), wherever the matchmaker runs.
+fn unqueue_quietly(state: &AppState, session: Session) {
+    match &state.node {
+        Some(node) => {
+            node.send_reliably(NodeCmd::Match {
+                session,
+                cmd: RemoteMatchCmd::Unqueue {
+                    id: None,
+                    reply: false,
+                },
+            });
+        }
+        None => {
+            let _ = state.matchmaker.try_send(MatchCmd::Unqueue {
+                session,
+                id: None,
+                reply: false,
+            });
+        }
     }
 }

@@ -138,6 +138,45 @@ impl Sessions {
         }
     }
 
+    /// Learns a session of another node (connected there, speaking to this
+    /// node through a relay, `crate::cluster`), so that a table started
+    /// here keeps its resume token. It is resumable here for the grace,
+    /// like a session whose connection just ended: its player may come
+    /// back through this node. Nothing changes if the token is known.
+    pub fn remember(&self, token: &str, id: &SessionId, player: &Player) {
+        if token.is_empty() {
+            return;
+        }
+        let Ok(mut inner) = self.inner.lock() else {
+            return;
+        };
+        if inner.by_token.contains_key(token) {
+            return;
+        }
+        inner.by_token.insert(
+            token.to_string(),
+            Entry {
+                id: id.clone(),
+                player: player.clone(),
+                holder: None,
+                expires: Some(Instant::now() + self.grace),
+                tables: BTreeSet::new(),
+            },
+        );
+        inner.token_of.insert(id.clone(), token.to_string());
+    }
+
+    /// Whether the session sits at a table here.
+    pub fn sits(&self, id: &SessionId) -> bool {
+        self.inner.lock().is_ok_and(|inner| {
+            inner
+                .token_of
+                .get(id)
+                .and_then(|t| inner.by_token.get(t))
+                .is_some_and(|e| !e.tables.is_empty())
+        })
+    }
+
     /// Records that the session sits at `table` (or no longer does).
     pub fn seat(&self, id: &SessionId, table: &TableId, sits: bool) {
         let Ok(mut inner) = self.inner.lock() else {

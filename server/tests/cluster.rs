@@ -293,3 +293,145 @@ async fn a_game_on_one_node_is_played_and_watched_through_another() {
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
 }
+
+async fn account(url: &str, name: &str) -> Connection {
+    let (mut c, _) = Connection::connect(url, Encoding::Json, Some(&format!("{name}-guest")))
+        .await
+        .unwrap();
+    c.timeout = Duration::from_secs(10);
+    match c
+        .request(ClientMsg::Register {
+            name: name.into(),
+            password: "long enough".into(),
+        })
+        .await
+    {
+        Ok(ServerMsg::Registered(_)) => c,
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Players on different nodes meet: one registers and queues at node A,
+/// the other at node B; the one matchmaker pairs them, they play the
+/// rated game to the end with every move sent through their own node,
+/// a spectator on a third connection (node B) sees every event exactly
+/// once, and both ratings change.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_on_two_nodes_are_matched_and_play_a_rated_game() {
+    use tengen_rules::game::{Event, GameConfig, RuleSet};
+    let redis = RedisServer::start();
+    let (dir_a, dir_b) = (DataDir::new("node-a"), DataDir::new("node-b"));
+    let a = node(&redis, &dir_a, "rated", "node-a");
+    let b = node(&redis, &dir_b, "rated", "node-b");
+    let mut ann = account(&a.url(), "annika").await;
+    let mut bob = account(&b.url(), "bobby").await;
+    let config = GameConfig::new(RuleSet::Renju);
+    for c in [&mut ann, &mut bob] {
+        match c
+            .request(ClientMsg::Queue {
+                config: config.clone(),
+            })
+            .await
+        {
+            Ok(ServerMsg::Queued { config: q }) => assert_eq!(q, config),
+            other => panic!("{other:?}"),
+        }
+    }
+    let mut seats = Vec::new();
+    for c in [&mut ann, &mut bob] {
+        match c
+            .next_matching(|m| matches!(m, ServerMsg::Matched { .. }))
+            .await
+            .expect("matched")
+            .msg
+        {
+            ServerMsg::Matched { seat, table, .. } => seats.push((seat, table)),
+            _ => unreachable!(),
+        }
+    }
+    let table = seats[0].1.clone();
+    assert_eq!(seats[1].1, table, "one table for both");
+    assert_ne!(seats[0].0, seats[1].0);
+    let snap = scripted::snapshot_push(&mut ann).await;
+    assert_eq!(snap.table, table);
+    // A spectator at B follows from the start.
+    let (mut sam, _, _) = scripted::connect(&b.url(), "sam").await;
+    sam.request(ClientMsg::Watch {
+        table: table.clone(),
+        since: Some(0),
+    })
+    .await
+    .expect("the spectator watches through B");
+    let (black, white) = if snap.snapshot.black == seats[0].0 {
+        (&mut ann, &mut bob)
+    } else {
+        (&mut bob, &mut ann)
+    };
+    let act = |p: &'static str| ClientMsg::Act {
+        table: table.clone(),
+        action: Action::place(p.parse().unwrap()),
+    };
+    for (bp, wp) in ["H8", "H9", "H10", "H11"]
+        .into_iter()
+        .zip(["A1", "A3", "A5", "A7"])
+    {
+        for (c, p) in [(&mut *black, bp), (&mut *white, wp)] {
+            match c.request(act(p)).await {
+                Ok(ServerMsg::Acted { .. }) => {}
+                other => panic!("{p}: {other:?}"),
+            }
+        }
+    }
+    let last = match black.request(act("H12")).await {
+        Ok(ServerMsg::Acted { seq, .. }) => seq,
+        other => panic!("H12: {other:?}"),
+    };
+    // The spectator saw every event once, in order, to the end.
+    let mut seqs = Vec::new();
+    loop {
+        let f = tokio::time::timeout(Duration::from_secs(10), sam.next())
+            .await
+            .expect("the spectator hears the whole game")
+            .unwrap();
+        if let ServerMsg::TableEvent(te) = f.msg {
+            seqs.push(te.seq);
+            if matches!(te.event, Event::GameOver { .. }) {
+                break;
+            }
+        }
+    }
+    assert_eq!(
+        seqs,
+        (1..=last).collect::<Vec<_>>(),
+        "every event once, in order"
+    );
+    // Both ratings changed (stored with the game).
+    let check = store(&redis, "rated").await;
+    let mut rated = Vec::new();
+    for _ in 0..50 {
+        rated = Vec::new();
+        for name in ["annika", "bobby"] {
+            if let Some(r) = check.rating(name, "renju").await.unwrap() {
+                rated.push(r);
+            }
+        }
+        if rated.len() == 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(rated.len(), 2, "both ratings stored");
+    assert!(
+        rated.iter().all(|r| r.games == 1 && r.rating != 1500.0),
+        "{rated:?}"
+    );
+    assert!(
+        check.game(table.as_str()).await.unwrap().is_some(),
+        "the record is stored"
+    );
+    for p in [a, b] {
+        let (status, _, stderr) = p.terminate();
+        assert!(status.success(), "{status:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}

@@ -30,14 +30,19 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use tengen_protocol::{CloseCode, ErrorBody, ErrorCode, RequestId, ServerFrame, TableId};
+use tengen_protocol::{
+    CloseCode, ErrorBody, ErrorCode, RequestId, ServerFrame, ServerMsg, TableId,
+};
+use tengen_rules::game::GameConfig;
 use tengen_store::{Acquired, Lease, Store};
 use tokio::sync::{mpsc, watch};
 
 use super::bus::{Bus, Delivery};
-use super::wire::{Body, NodeMsg, RemoteCmd, RemoteSession, WireFrame};
+use super::wire::{Body, NodeMsg, RemoteCmd, RemoteMatchCmd, RemoteSession, WireFrame};
 use crate::conn::Session;
+use crate::matchmaker::{MatchCmd, MatchmakerHandle, Waiter};
 use crate::outbound::{self, Frame, Outbox};
+use crate::sessions::Sessions;
 use crate::settings::Settings;
 use crate::table::{Directory, TableCmd};
 
@@ -56,6 +61,12 @@ pub enum NodeCmd {
     ConnGone { conn: u64 },
     /// The relay of `(node, conn)` here ended.
     RelayEnded { node: String, conn: u64 },
+    /// A local connection's `queue` or `unqueue`, for the matchmaker of
+    /// the node holding the `matchmaker` lease.
+    Match {
+        session: Session,
+        cmd: RemoteMatchCmd,
+    },
 }
 
 /// The node actor's mailbox.
@@ -83,11 +94,13 @@ impl NodeHandle {
     }
 }
 
-/// A local connection with tables elsewhere.
+/// A local connection with tables (or a queue entry) elsewhere.
 struct Routed {
     outbox: Outbox,
     /// The tables it spoke to, by the node running each.
     tables: HashMap<TableId, String>,
+    /// Other nodes it spoke to (the matchmaker's).
+    others: HashSet<String>,
     /// The next relay message number expected from each node.
     next: HashMap<String, u64>,
 }
@@ -97,6 +110,18 @@ struct Relay {
     outbox: Outbox,
     session: tengen_protocol::SessionId,
     tables: HashSet<TableId>,
+    /// Whether it may be waiting in this node's matchmaker.
+    queued: bool,
+}
+
+/// A local connection waiting in the rated queue (kept here, whichever
+/// node's matchmaker has it, so that a new matchmaker gets it again).
+struct Queued {
+    session: Session,
+    config: GameConfig,
+    account: String,
+    rating: f64,
+    since: Instant,
 }
 
 struct Node {
@@ -111,7 +136,17 @@ struct Node {
     relays: HashMap<(String, u64), Relay>,
     /// This node's own liveness lease.
     alive: Option<Lease>,
+    sessions: Sessions,
+    matchmaker: MatchmakerHandle,
+    /// The node running the matchmaker, as last learnt.
+    leader: Option<String>,
+    /// The `matchmaker` lease, while this node holds it.
+    leading: Option<Lease>,
+    queued: HashMap<u64, Queued>,
 }
+
+/// The lease whose holder runs the one matchmaker of all nodes.
+const MATCHMAKER: &str = "matchmaker";
 
 /// The id of a node's liveness lease in the store's lease space.
 pub fn alive_id(node: &str) -> String {
@@ -119,10 +154,13 @@ pub fn alive_id(node: &str) -> String {
 }
 
 /// Starts this node's actor on `bus`'s deliveries.
+#[allow(clippy::too_many_arguments)]
 pub fn spawn(
     settings: Arc<Settings>,
     store: Arc<dyn Store>,
     directory: Directory,
+    sessions: Sessions,
+    matchmaker: MatchmakerHandle,
     bus: Bus,
     deliveries: mpsc::Receiver<Delivery>,
     shutdown: watch::Receiver<bool>,
@@ -138,6 +176,11 @@ pub fn spawn(
         routed: HashMap::new(),
         relays: HashMap::new(),
         alive: None,
+        sessions,
+        matchmaker,
+        leader: None,
+        leading: None,
+        queued: HashMap::new(),
     };
     tokio::spawn(node.run(rx, deliveries, shutdown));
     NodeHandle { tx }
@@ -200,9 +243,12 @@ impl Node {
                 session,
                 cmd,
             } => self.route(table, session, cmd).await,
+            NodeCmd::Match { session, cmd } => self.route_match(session, cmd).await,
             NodeCmd::ConnGone { conn } => {
+                self.queued.remove(&conn);
                 if let Some(r) = self.routed.remove(&conn) {
-                    let nodes: HashSet<String> = r.tables.into_values().collect();
+                    let mut nodes: HashSet<String> = r.tables.into_values().collect();
+                    nodes.extend(r.others);
                     for node in nodes {
                         self.publish(&node, Body::ConnGone { conn });
                     }
@@ -237,11 +283,7 @@ impl Node {
             Err(why) => return refuse(&outbox, id, ErrorCode::Unavailable, &why),
         };
         let conn = outbox.conn;
-        let remote = RemoteSession {
-            id: session.id.clone(),
-            player: session.player.clone(),
-            binary: outbox.encoding() == tengen_protocol::Encoding::MsgPack,
-        };
+        let remote = self.remote_session(&session);
         let body = Body::ToTable {
             table: table.clone(),
             conn,
@@ -259,11 +301,22 @@ impl Node {
         let r = self.routed.entry(conn).or_insert_with(|| Routed {
             outbox: outbox.clone(),
             tables: HashMap::new(),
+            others: HashSet::new(),
             next: HashMap::new(),
         });
         r.outbox = outbox;
         r.next.entry(owner.clone()).or_insert(0);
         r.tables.insert(table, owner);
+    }
+
+    /// A local session as another node sees it.
+    fn remote_session(&self, session: &Session) -> RemoteSession {
+        RemoteSession {
+            id: session.id.clone(),
+            player: session.player.clone(),
+            token: self.sessions.token(&session.id).unwrap_or_default(),
+            binary: session.outbox.encoding() == tengen_protocol::Encoding::MsgPack,
+        }
     }
 
     /// The node running `table` (`None`: none, the table is not live or
@@ -336,6 +389,12 @@ impl Node {
                 let Some(r) = self.routed.get(&conn) else {
                     return;
                 };
+                if self.queued.contains_key(&conn) && left_queue(&frames, r.outbox.encoding()) {
+                    self.queued.remove(&conn);
+                }
+                let Some(r) = self.routed.get(&conn) else {
+                    return;
+                };
                 for f in frames {
                     if !r.outbox.send(Frame::from(f)) {
                         break;
@@ -359,6 +418,7 @@ impl Node {
                     self.relay_gone(relay);
                 }
             }
+            Body::ToMatchmaker { conn, session, cmd } => self.host_match(from, conn, session, cmd),
         }
     }
 
@@ -390,17 +450,10 @@ impl Node {
         cmd: RemoteCmd,
     ) {
         let key = (from.clone(), conn);
-        if self.relays.get(&key).is_some_and(|r| r.outbox.is_closed()) {
-            self.relays.remove(&key);
-        }
-        if !self.relays.contains_key(&key) {
-            let relay = self.open_relay(&from, conn, &who);
-            self.relays.insert(key.clone(), relay);
-        }
+        let outbox = self.relay_for(&from, conn, &who);
         let Some(relay) = self.relays.get_mut(&key) else {
             return;
         };
-        let outbox = relay.outbox.clone();
         let id = request_id(&cmd);
         let Some(handle) = self.directory.get(&table) else {
             // Not here (any more): the client's node asks again after a
@@ -448,6 +501,21 @@ impl Node {
         }
     }
 
+    /// The relay here of `node`'s connection `conn` (opened if need be).
+    fn relay_for(&mut self, node: &str, conn: u64, who: &RemoteSession) -> Outbox {
+        let key = (node.to_owned(), conn);
+        if self.relays.get(&key).is_some_and(|r| r.outbox.is_closed()) {
+            self.relays.remove(&key);
+        }
+        if !self.relays.contains_key(&key) {
+            // Its token, so that a table started here keeps it.
+            self.sessions.remember(&who.token, &who.id, &who.player);
+            let relay = self.open_relay(node, conn, who);
+            self.relays.insert(key.clone(), relay);
+        }
+        self.relays[&key].outbox.clone()
+    }
+
     /// An outbox here whose frames go to connection `conn` of `node`.
     fn open_relay(&self, node: &str, conn: u64, who: &RemoteSession) -> Relay {
         let local = crate::conn::next_conn_id();
@@ -483,6 +551,7 @@ impl Node {
             outbox,
             session: who.id.clone(),
             tables: HashSet::new(),
+            queued: false,
         }
     }
 
@@ -503,7 +572,207 @@ impl Node {
                 });
             }
         }
+        if relay.queued {
+            let _ = self.matchmaker.try_send(MatchCmd::Gone {
+                session: relay.session.clone(),
+                conn,
+            });
+        }
         relay.outbox.close(CloseCode::Normal);
+    }
+
+    // --- the one matchmaker -------------------------------------------
+
+    /// A local connection's queue command: kept here, and sent to the
+    /// matchmaker of the node that runs it (this one's, or over the bus).
+    async fn route_match(&mut self, session: Session, cmd: RemoteMatchCmd) {
+        let conn = session.outbox.conn;
+        match &cmd {
+            RemoteMatchCmd::Queue {
+                config,
+                account,
+                rating,
+                ..
+            } => {
+                self.queued.insert(
+                    conn,
+                    Queued {
+                        session: session.clone(),
+                        config: config.clone(),
+                        account: account.clone(),
+                        rating: *rating,
+                        since: Instant::now(),
+                    },
+                );
+            }
+            RemoteMatchCmd::Unqueue { .. } => {
+                self.queued.remove(&conn);
+            }
+        }
+        if self.leader.is_none() {
+            self.lead().await;
+        }
+        self.send_match(session, cmd);
+    }
+
+    /// Hands a queue command to the matchmaker, wherever it runs.
+    fn send_match(&mut self, session: Session, cmd: RemoteMatchCmd) {
+        let leader = self.leader.clone();
+        let id = match &cmd {
+            RemoteMatchCmd::Queue { id, .. } | RemoteMatchCmd::Unqueue { id, .. } => *id,
+        };
+        match leader {
+            Some(leader) if leader != self.settings.node => {
+                let conn = session.outbox.conn;
+                let body = Body::ToMatchmaker {
+                    conn,
+                    session: self.remote_session(&session),
+                    cmd,
+                };
+                if !self.publish(&leader, body) {
+                    return refuse(
+                        &session.outbox,
+                        id,
+                        ErrorCode::Unavailable,
+                        "the matchmaker is busy; try again",
+                    );
+                }
+                let r = self.routed.entry(conn).or_insert_with(|| Routed {
+                    outbox: session.outbox.clone(),
+                    tables: HashMap::new(),
+                    others: HashSet::new(),
+                    next: HashMap::new(),
+                });
+                r.next.entry(leader.clone()).or_insert(0);
+                r.others.insert(leader);
+            }
+            Some(_) => {
+                let cmd = local_match(session.clone(), cmd);
+                if !self.matchmaker.try_send(cmd) {
+                    refuse(
+                        &session.outbox,
+                        id,
+                        ErrorCode::Unavailable,
+                        "the matchmaker is busy; try again",
+                    );
+                }
+            }
+            None => refuse(
+                &session.outbox,
+                id,
+                ErrorCode::Unavailable,
+                "the matchmaker cannot be reached; try again",
+            ),
+        }
+    }
+
+    /// Another node's connection asks this node's matchmaker.
+    fn host_match(&mut self, from: String, conn: u64, who: RemoteSession, cmd: RemoteMatchCmd) {
+        if self.leading.is_none() {
+            // Not (or no longer) the matchmaker: the sender learns the new
+            // one within a tick and sends its entries there.
+            return;
+        }
+        let outbox = self.relay_for(&from, conn, &who);
+        if let Some(r) = self.relays.get_mut(&(from, conn)) {
+            r.queued = true;
+        }
+        let session = Session {
+            id: who.id,
+            player: who.player,
+            outbox,
+        };
+        let id = match &cmd {
+            RemoteMatchCmd::Queue { id, .. } | RemoteMatchCmd::Unqueue { id, .. } => *id,
+        };
+        if !self.matchmaker.try_send(local_match(session.clone(), cmd)) {
+            refuse(
+                &session.outbox,
+                id,
+                ErrorCode::Unavailable,
+                "the matchmaker is busy; try again",
+            );
+        }
+    }
+
+    /// Takes or renews the `matchmaker` lease if free or ours; learns who
+    /// holds it. When the matchmaker moves, the queue entries kept here
+    /// go to the new one (with the time they waited).
+    async fn lead(&mut self) {
+        let ttl = self.settings.lease_ttl;
+        if let Some(lease) = &self.leading
+            && self
+                .store
+                .renew_lease(MATCHMAKER, lease, ttl)
+                .await
+                .is_err()
+        {
+            tracing::warn!("lost the matchmaker lease");
+            self.leading = None;
+        }
+        let leader = if self.leading.is_some() {
+            Some(self.settings.node.clone())
+        } else {
+            match self
+                .store
+                .acquire_lease(MATCHMAKER, &self.settings.node, ttl)
+                .await
+            {
+                Ok(Acquired::Ours(lease)) => {
+                    tracing::info!(node = %self.settings.node, "this node runs the matchmaker");
+                    self.leading = Some(lease);
+                    Some(self.settings.node.clone())
+                }
+                Ok(Acquired::Held(lease)) => Some(lease.node),
+                Err(e) => {
+                    tracing::warn!(error = %e, "cannot tell which node runs the matchmaker");
+                    return;
+                }
+            }
+        };
+        if leader != self.leader {
+            let before = std::mem::replace(&mut self.leader, leader);
+            if before.is_some() {
+                self.requeue_all(before.as_deref());
+            }
+        }
+    }
+
+    /// The matchmaker moved: every local waiter is queued again there.
+    fn requeue_all(&mut self, before: Option<&str>) {
+        // Those this node's matchmaker paired already sit at their game.
+        let sessions = self.sessions.clone();
+        self.queued.retain(|_, q| !sessions.sits(&q.session.id));
+        tracing::info!(from = ?before, to = ?self.leader, waiting = self.queued.len(), "the matchmaker moved; queueing local players there again");
+        let entries: Vec<(Session, RemoteMatchCmd)> = self
+            .queued
+            .values()
+            .map(|q| {
+                (
+                    q.session.clone(),
+                    RemoteMatchCmd::Queue {
+                        id: None,
+                        config: q.config.clone(),
+                        account: q.account.clone(),
+                        rating: q.rating,
+                        waited_ms: q.since.elapsed().as_millis() as u64,
+                    },
+                )
+            })
+            .collect();
+        if before == Some(self.settings.node.as_str()) {
+            // This node's matchmaker had them: it must not pair them too.
+            for (session, _) in &entries {
+                let _ = self.matchmaker.try_send(MatchCmd::Unqueue {
+                    session: session.clone(),
+                    id: None,
+                    reply: false,
+                });
+            }
+        }
+        for (session, cmd) in entries {
+            self.send_match(session, cmd);
+        }
     }
 
     // --- liveness ------------------------------------------------------
@@ -528,6 +797,7 @@ impl Node {
                 Err(e) => tracing::warn!(error = %e, "could not renew this node's liveness lease"),
             }
         }
+        self.lead().await;
         let mut nodes: HashSet<String> = self.relays.keys().map(|(n, _)| n.clone()).collect();
         for r in self.routed.values() {
             nodes.extend(r.tables.values().cloned());
@@ -571,6 +841,48 @@ impl Node {
         }
         self.owners.retain(|_, n| n != node);
     }
+}
+
+/// A queue command as this node's matchmaker takes it.
+fn local_match(session: Session, cmd: RemoteMatchCmd) -> MatchCmd {
+    match cmd {
+        RemoteMatchCmd::Queue {
+            id,
+            config,
+            account,
+            rating,
+            waited_ms,
+        } => {
+            let now = Instant::now();
+            let since = now
+                .checked_sub(Duration::from_millis(waited_ms))
+                .unwrap_or(now);
+            MatchCmd::Queue {
+                waiter: Waiter {
+                    session,
+                    account,
+                    rating,
+                    since,
+                },
+                config,
+                id,
+            }
+        }
+        RemoteMatchCmd::Unqueue { id, reply } => MatchCmd::Unqueue { session, id, reply },
+    }
+}
+
+/// Whether `frames` tell a waiting player the queue is over for them
+/// (`matched`, or `unqueued`).
+fn left_queue(frames: &[WireFrame], encoding: tengen_protocol::Encoding) -> bool {
+    frames.iter().any(|f| {
+        let bytes: &[u8] = match f {
+            WireFrame::Text(t) => t.as_bytes(),
+            WireFrame::Binary(b) => b,
+        };
+        tengen_protocol::decode_server(bytes, encoding)
+            .is_ok_and(|f| matches!(f.msg, ServerMsg::Matched { .. } | ServerMsg::Unqueued))
+    })
 }
 
 fn request_id(cmd: &RemoteCmd) -> Option<RequestId> {

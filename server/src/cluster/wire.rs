@@ -10,7 +10,7 @@
 use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 use tengen_protocol::{Encoding, Player, RequestId, SessionId, TableId};
-use tengen_rules::game::Action;
+use tengen_rules::game::{Action, GameConfig};
 
 use crate::outbound::Frame;
 
@@ -45,6 +45,30 @@ pub enum Body {
     /// Connection `conn` at `from` ended: its relays go, and the tables
     /// where its session sits start the abandonment countdown.
     ConnGone { conn: u64 },
+    /// A connection at `from` asks the rated matchmaker, which runs on the
+    /// node holding the `matchmaker` lease.
+    ToMatchmaker {
+        conn: u64,
+        session: RemoteSession,
+        cmd: RemoteMatchCmd,
+    },
+}
+
+/// What a connection asks of the matchmaker of another node.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum RemoteMatchCmd {
+    /// Wait for a game of `config` (as `queue`), having waited `waited_ms`
+    /// already (a queue entry sent again to a new matchmaker keeps its
+    /// place in the widening curve).
+    Queue {
+        id: Option<RequestId>,
+        config: GameConfig,
+        account: String,
+        rating: f64,
+        waited_ms: u64,
+    },
+    /// Leave the queue (`reply`: answer `unqueued`).
+    Unqueue { id: Option<RequestId>, reply: bool },
 }
 
 /// A session of another node, as a table needs it.
@@ -52,6 +76,10 @@ pub enum Body {
 pub struct RemoteSession {
     pub id: SessionId,
     pub player: Player,
+    /// Its resume token, so that a table started on another node keeps it
+    /// (in the table's stored seats) for failover and resuming anywhere.
+    #[serde(default)]
+    pub token: String,
     /// Text (JSON) or binary (MessagePack) frames.
     pub binary: bool,
 }

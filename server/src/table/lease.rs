@@ -77,6 +77,12 @@ impl Table {
     /// ours, else step down.
     async fn lease_lapsed(&mut self) {
         self.lease = None;
+        if self.finish_stored {
+            // Nothing is written any more: the lease only told other
+            // nodes where the finished table stays. Let it go.
+            self.lease_renew_at = None;
+            return;
+        }
         if let Err(e) = self.take_lease().await {
             return match e {
                 StoreError::LeaseLost(why) => self.step_down(&why),
