@@ -247,6 +247,11 @@ impl Node {
             NodeCmd::ConnGone { conn } => {
                 self.queued.remove(&conn);
                 if let Some(r) = self.routed.remove(&conn) {
+                    // The cache of owners is only as large as what is
+                    // routed now (looked up again when next needed).
+                    for t in r.tables.keys() {
+                        self.owners.remove(t);
+                    }
                     let mut nodes: HashSet<String> = r.tables.into_values().collect();
                     nodes.extend(r.others);
                     for node in nodes {
@@ -456,15 +461,14 @@ impl Node {
         };
         let id = request_id(&cmd);
         let Some(handle) = self.directory.get(&table) else {
-            // Not here (any more): the client's node asks again after a
-            // resume, when it looks the table up anew.
+            // Closed (a table that moves away closes its relays itself,
+            // which makes the client's node look it up anew).
             refuse(
                 &outbox,
                 id,
                 ErrorCode::NotFound,
                 &format!("no table {table}"),
             );
-            outbox.close(CloseCode::ServiceRestart);
             return;
         };
         relay.tables.insert(table.clone());
