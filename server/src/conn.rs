@@ -324,14 +324,8 @@ async fn claim_seats(state: &AppState, token: Option<&str>) -> Result<(), ErrorB
     if state.settings.takeover_every.is_none() || state.sessions.token_known(token) {
         return Ok(());
     }
-    let claim = crate::table::claim_seats(
-        token,
-        &state.store,
-        &state.settings,
-        &state.lobby,
-        &state.tables,
-        &state.sessions,
-    );
+    let hosting = state.hosting();
+    let claim = crate::table::claim_seats(token, &hosting);
     match tokio::time::timeout(state.settings.store_timeout * 2, claim).await {
         Ok(Ok(())) | Err(_) => Ok(()),
         Ok(Err(node)) => {

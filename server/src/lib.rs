@@ -26,6 +26,7 @@ pub mod cluster;
 pub mod conn;
 pub mod http;
 pub mod lobby;
+pub mod mailbox;
 pub mod matchmaker;
 pub mod metrics;
 pub mod outbound;
@@ -87,6 +88,19 @@ pub struct AppState {
     /// Several nodes on one Redis: this node's actor, which routes commands
     /// to tables run elsewhere (`cluster`). `None` on the embedded store.
     pub node: Option<cluster::NodeHandle>,
+}
+
+impl AppState {
+    /// What bringing a table back to this node needs.
+    pub fn hosting(&self) -> table::Hosting {
+        table::Hosting {
+            store: self.store.clone(),
+            settings: self.settings.clone(),
+            lobby: self.lobby.clone(),
+            directory: self.tables.clone(),
+            sessions: self.sessions.clone(),
+        }
+    }
 }
 
 /// A running server.
@@ -175,16 +189,16 @@ impl Server {
             sessions.clone(),
             shutdown_rx.clone(),
         );
-        let restored = table::restore_all(&store, &settings, &lobby, &tables, &sessions).await?;
+        let hosting = table::Hosting {
+            store: store.clone(),
+            settings: settings.clone(),
+            lobby: lobby.clone(),
+            directory: tables.clone(),
+            sessions: sessions.clone(),
+        };
+        let restored = table::restore_all(&hosting).await?;
         tracing::info!(store = %store.describe(), node = %settings.node, restored, "live games restored");
-        table::spawn_takeover(
-            store.clone(),
-            settings.clone(),
-            lobby.clone(),
-            tables.clone(),
-            sessions.clone(),
-            shutdown_rx.clone(),
-        );
+        table::spawn_takeover(hosting.clone(), shutdown_rx.clone());
         let drain = settings.drain_delay;
         let accounts = Arc::new(accounts::Accounts::new(
             store.clone(),

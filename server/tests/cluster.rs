@@ -14,12 +14,13 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::proc::{self, DataDir, Proc};
+use common::redis::store;
 use common::scripted::{self, games_part_way, new_game, ply, resume_and_finish};
 use tengen_client::{ClientError, Connection};
 use tengen_protocol::{ClientMsg, Encoding, ServerMsg};
 use tengen_rules::game::Action;
+use tengen_store::Store;
 use tengen_store::testing::RedisServer;
-use tengen_store::{RedisOptions, RedisStore, Store};
 
 /// A lease of 2 s: a dead node's games move within about 3 s.
 const LEASE: &str = "2";
@@ -39,18 +40,6 @@ fn node(redis: &RedisServer, dir: &DataDir, prefix: &str, name: &str) -> Proc {
             LEASE,
         ],
     )
-}
-
-async fn store(redis: &RedisServer, prefix: &str) -> RedisStore {
-    RedisStore::connect(
-        &redis.url(),
-        RedisOptions {
-            prefix: prefix.into(),
-            ..RedisOptions::default()
-        },
-    )
-    .await
-    .expect("the test connects to Redis")
 }
 
 /// Node A dies (SIGKILL) with three games part-way; their players
@@ -210,11 +199,7 @@ async fn a_node_that_lost_its_lease_cannot_write() {
     );
     let lease = check.lease(table.as_str()).await.unwrap().unwrap();
     assert_eq!(lease.node, "node-b", "B still runs the game");
-    for p in [a, b] {
-        let (status, _, stderr) = p.terminate();
-        assert!(status.success(), "{status:?}: {stderr}");
-        assert!(!stderr.contains("panicked"), "{stderr}");
-    }
+    stop([a, b]);
 }
 
 /// Every node serves every game: a player of a game running on node A
@@ -287,7 +272,12 @@ async fn a_game_on_one_node_is_played_and_watched_through_another() {
     );
     let check = store(&redis, "route").await;
     scripted::check_records(&check, std::slice::from_ref(&g)).await;
-    for p in [a, b] {
+    stop([a, b]);
+}
+
+/// Stops the nodes (SIGTERM): each exits cleanly, without a panic.
+fn stop(nodes: impl IntoIterator<Item = Proc>) {
+    for p in nodes {
         let (status, _, stderr) = p.terminate();
         assert!(status.success(), "{status:?}: {stderr}");
         assert!(!stderr.contains("panicked"), "{stderr}");
@@ -429,11 +419,7 @@ async fn players_on_two_nodes_are_matched_and_play_a_rated_game() {
         check.game(table.as_str()).await.unwrap().is_some(),
         "the record is stored"
     );
-    for p in [a, b] {
-        let (status, _, stderr) = p.terminate();
-        assert!(status.success(), "{status:?}: {stderr}");
-        assert!(!stderr.contains("panicked"), "{stderr}");
-    }
+    stop([a, b]);
 }
 
 /// Pub/sub loses what is published while a node's subscription is down.
@@ -494,9 +480,5 @@ async fn a_lost_subscription_leaves_no_hole() {
         stats.reconnects >= 1,
         "B sent the spectator off to resume: {stats:?}"
     );
-    for p in [a, b] {
-        let (status, _, stderr) = p.terminate();
-        assert!(status.success(), "{status:?}: {stderr}");
-        assert!(!stderr.contains("panicked"), "{stderr}");
-    }
+    stop([a, b]);
 }

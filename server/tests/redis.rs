@@ -8,6 +8,7 @@ mod common;
 use std::time::Duration;
 
 use common::proc::{self, DataDir};
+use common::redis::store;
 use common::scripted::{self, games_part_way, resume_and_finish};
 use tengen_client::{ClientError, Connection};
 use tengen_protocol::{ClientMsg, Encoding, ErrorCode, PauseReason, ServerMsg, TableId};
@@ -15,18 +16,6 @@ use tengen_rules::game::{ClockSnapshot, GameConfig, GameRecord, RuleSet, TimeCon
 use tengen_server::RedisSettings;
 use tengen_store::testing::RedisServer;
 use tengen_store::{RedisOptions, RedisStore, Store};
-
-async fn store(redis: &RedisServer, prefix: &str) -> RedisStore {
-    RedisStore::connect(
-        &redis.url(),
-        RedisOptions {
-            prefix: prefix.into(),
-            ..RedisOptions::default()
-        },
-    )
-    .await
-    .expect("the test connects to Redis")
-}
 
 /// The next `table_paused` push, within 15 s.
 async fn paused_push(c: &mut Connection) -> (Option<PauseReason>, Option<ClockSnapshot>) {

@@ -85,12 +85,7 @@ impl NodeHandle {
     /// Hands over a command that must not be lost (a connection's end):
     /// at once, or by a task that waits for room.
     pub fn send_reliably(&self, cmd: NodeCmd) {
-        if let Err(mpsc::error::TrySendError::Full(cmd)) = self.tx.try_send(cmd) {
-            let tx = self.tx.clone();
-            tokio::spawn(async move {
-                let _ = tx.send(cmd).await;
-            });
-        }
+        crate::mailbox::send_reliably(&self.tx, cmd);
     }
 }
 

@@ -143,12 +143,7 @@ impl LobbyHandle {
     /// mailbox is full, by a task that waits for room. The lobby never
     /// waits on a table or a connection, so the wait always ends.
     pub fn send_reliably(&self, cmd: LobbyCmd) {
-        if let Err(mpsc::error::TrySendError::Full(cmd)) = self.tx.try_send(cmd) {
-            let tx = self.tx.clone();
-            tokio::spawn(async move {
-                let _ = tx.send(cmd).await;
-            });
-        }
+        crate::mailbox::send_reliably(&self.tx, cmd);
     }
 
     /// Hands over a matchmaker pairing without waiting, giving it back

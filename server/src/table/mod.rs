@@ -42,7 +42,7 @@ mod resume;
 mod social;
 use crate::settings::Settings;
 pub use durable::{META_VERSION, SeatMeta, TableMeta, decode_entries, encode_entries};
-pub use restore::{RestoreError, claim_seats, restore_all, spawn_takeover, take_over};
+pub use restore::{Hosting, RestoreError, claim_seats, restore_all, spawn_takeover, take_over};
 
 /// What connections ask of a table.
 pub enum TableCmd {

@@ -41,16 +41,24 @@ pub enum RestoreError {
     Table { table: String, why: String },
 }
 
+/// What bringing a table back here needs: the server's store, settings,
+/// lobby, table directory and sessions.
+#[derive(Clone)]
+pub struct Hosting {
+    pub store: Arc<dyn Store>,
+    pub settings: Arc<Settings>,
+    pub lobby: LobbyHandle,
+    pub directory: Directory,
+    pub sessions: Sessions,
+}
+
 /// Restores every live table in the store that no other node runs (holds
 /// a lease on); returns how many. A table that cannot be restored is left
 /// in the store untouched and logged; the others still come back.
-pub async fn restore_all(
-    store: &Arc<dyn Store>,
-    settings: &Arc<Settings>,
-    lobby: &LobbyHandle,
-    directory: &Directory,
-    sessions: &Sessions,
-) -> Result<usize, RestoreError> {
+pub async fn restore_all(h: &Hosting) -> Result<usize, RestoreError> {
+    let Hosting {
+        store, settings, ..
+    } = h;
     let live = store.live_tables().await?;
     // Leases first, many in flight: with Redis each is a round trip.
     let leased: Vec<(LiveTable, Option<Lease>)> = futures_util::stream::iter(live)
@@ -64,7 +72,7 @@ pub async fn restore_all(
     let mut restored = 0;
     for (t, lease) in leased {
         let Some(lease) = lease else { continue };
-        if restore_one(t, lease, store, settings, lobby, directory, sessions).await {
+        if restore_one(t, lease, h).await {
             restored += 1;
         }
     }
@@ -73,13 +81,13 @@ pub async fn restore_all(
 
 /// Takes over the live tables nobody holds a lease on (a dead node's),
 /// skipping those this node runs; returns how many it took.
-pub async fn take_over(
-    store: &Arc<dyn Store>,
-    settings: &Arc<Settings>,
-    lobby: &LobbyHandle,
-    directory: &Directory,
-    sessions: &Sessions,
-) -> Result<usize, RestoreError> {
+pub async fn take_over(h: &Hosting) -> Result<usize, RestoreError> {
+    let Hosting {
+        store,
+        settings,
+        directory,
+        ..
+    } = h;
     let mut taken = 0;
     for id in store.unleased_tables().await? {
         let Ok(table) = id.parse::<TableId>() else {
@@ -104,7 +112,7 @@ pub async fn take_over(
             }
         };
         tracing::warn!(table = %id, node = %settings.node, epoch = lease.epoch, "taking over a table whose node is gone");
-        if restore_one(t, lease, store, settings, lobby, directory, sessions).await {
+        if restore_one(t, lease, h).await {
             taken += 1;
         }
     }
@@ -117,14 +125,14 @@ pub async fn take_over(
 /// hello resumes it). `Err` names a node that still holds one of them: it
 /// may be gone without its lease having lapsed yet, so the player should
 /// try again shortly (within the lease's term).
-pub async fn claim_seats(
-    token: &str,
-    store: &Arc<dyn Store>,
-    settings: &Arc<Settings>,
-    lobby: &LobbyHandle,
-    directory: &Directory,
-    sessions: &Sessions,
-) -> Result<(), String> {
+pub async fn claim_seats(token: &str, h: &Hosting) -> Result<(), String> {
+    let Hosting {
+        store,
+        settings,
+        directory,
+        sessions,
+        ..
+    } = h;
     let ids = match store.seat_tables(token).await {
         Ok(ids) => ids,
         Err(e) => {
@@ -163,7 +171,7 @@ pub async fn claim_seats(
         match store.live_table(&id).await {
             Ok(Some(t)) => {
                 tracing::warn!(table = %id, node = %settings.node, epoch = lease.epoch, "taking over a table for a returning player (its node is gone)");
-                restore_one(t, lease, store, settings, lobby, directory, sessions).await;
+                restore_one(t, lease, h).await;
             }
             _ => {
                 // Finished (or unreadable now): not a table to take.
@@ -204,15 +212,8 @@ async fn seat_here(store: &Arc<dyn Store>, sessions: &Sessions, token: &str, id:
 }
 
 /// Runs [`take_over`] every `settings.takeover_every` until shutdown.
-pub fn spawn_takeover(
-    store: Arc<dyn Store>,
-    settings: Arc<Settings>,
-    lobby: LobbyHandle,
-    directory: Directory,
-    sessions: Sessions,
-    mut shutdown: tokio::sync::watch::Receiver<bool>,
-) {
-    let Some(every) = settings.takeover_every else {
+pub fn spawn_takeover(h: Hosting, mut shutdown: tokio::sync::watch::Receiver<bool>) {
+    let Some(every) = h.settings.takeover_every else {
         return;
     };
     tokio::spawn(async move {
@@ -223,7 +224,7 @@ pub fn spawn_takeover(
                 _ = tick.tick() => {}
                 _ = shutdown.wait_for(|s| *s) => return,
             }
-            let scan = take_over(&store, &settings, &lobby, &directory, &sessions);
+            let scan = take_over(&h);
             match tokio::time::timeout(every * 10, scan).await {
                 Ok(Ok(0)) => {}
                 Ok(Ok(n)) => tracing::info!(tables = n, "took over tables of a node that is gone"),
@@ -254,19 +255,14 @@ async fn lease_for(store: &Arc<dyn Store>, settings: &Settings, id: &str) -> Opt
 
 /// Rebuilds and starts one table under `lease`; false (lease given back,
 /// table left in the store) if it cannot be rebuilt.
-async fn restore_one(
-    t: LiveTable,
-    lease: Lease,
-    store: &Arc<dyn Store>,
-    settings: &Arc<Settings>,
-    lobby: &LobbyHandle,
-    directory: &Directory,
-    sessions: &Sessions,
-) -> bool {
+async fn restore_one(t: LiveTable, lease: Lease, h: &Hosting) -> bool {
+    let Hosting {
+        store, settings, ..
+    } = h;
     let id = t.id.clone();
     match rebuild(t, settings) {
         Ok(r) => {
-            start(r, lease, store, settings, lobby, directory, sessions);
+            start(r, lease, h);
             true
         }
         Err(why) => {
@@ -325,15 +321,14 @@ fn rebuild(t: LiveTable, settings: &Settings) -> Result<Rebuilt, String> {
     })
 }
 
-fn start(
-    r: Rebuilt,
-    lease: Lease,
-    store: &Arc<dyn Store>,
-    settings: &Arc<Settings>,
-    lobby: &LobbyHandle,
-    directory: &Directory,
-    sessions: &Sessions,
-) {
+fn start(r: Rebuilt, lease: Lease, h: &Hosting) {
+    let Hosting {
+        store,
+        settings,
+        lobby,
+        directory,
+        sessions,
+    } = h;
     let now = Instant::now();
     let seats = [0, 1].map(|i| {
         let m = &r.meta.seats[i];

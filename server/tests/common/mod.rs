@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod proc;
+pub mod redis;
 pub mod scripted;
 
 use std::time::Duration;
