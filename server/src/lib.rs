@@ -248,6 +248,7 @@ impl Server {
             matchmaker,
             node,
         };
+        let directory = state.tables.clone();
         let app = http::router(state);
         let mut stop = shutdown_rx;
         let task = tokio::spawn(async move {
@@ -257,6 +258,11 @@ impl Server {
             )
             .with_graceful_shutdown(async move {
                 let _ = stop.wait_for(|s| *s).await;
+                // Every table stops and gives its lease up, so that another
+                // node takes its game over at once (not when it lapses).
+                for table in directory.handles() {
+                    let _ = table.try_send(table::TableCmd::Handover);
+                }
                 // `/healthz` says 503 meanwhile, so a load balancer moves on.
                 tokio::time::sleep(drain).await;
             })

@@ -26,6 +26,10 @@ use tengen_store::testing::RedisServer;
 const LEASE: &str = "2";
 
 fn node(redis: &RedisServer, dir: &DataDir, prefix: &str, name: &str) -> Proc {
+    node_with(redis, dir, prefix, name, LEASE)
+}
+
+fn node_with(redis: &RedisServer, dir: &DataDir, prefix: &str, name: &str, lease: &str) -> Proc {
     let url = redis.url();
     proc::start_with(
         &dir.0,
@@ -37,7 +41,7 @@ fn node(redis: &RedisServer, dir: &DataDir, prefix: &str, name: &str) -> Proc {
             "--node-id",
             name,
             "--lease-seconds",
-            LEASE,
+            lease,
         ],
     )
 }
@@ -481,4 +485,30 @@ async fn a_lost_subscription_leaves_no_hole() {
         "B sent the spectator off to resume: {stats:?}"
     );
     stop([a, b]);
+}
+
+/// A node stopped gracefully (SIGTERM) gives its games' leases up as it
+/// goes, so the other node takes them over at once: with 30-second leases,
+/// the players are back at node B and playing within a few seconds.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stopping_node_hands_its_games_over() {
+    let redis = RedisServer::start();
+    let (dir_a, dir_b) = (DataDir::new("node-a"), DataDir::new("node-b"));
+    let a = node_with(&redis, &dir_a, "handover", "node-a", "30");
+    let b = node_with(&redis, &dir_b, "handover", "node-b", "30");
+    let mut games = games_part_way(&a.url()).await;
+    let t0 = Instant::now();
+    let (status, _, stderr) = a.terminate();
+    assert!(status.success(), "{status:?}: {stderr}");
+    for g in games.iter_mut() {
+        resume_and_finish(&b.url(), g).await;
+    }
+    let took = t0.elapsed();
+    assert!(
+        took < Duration::from_secs(15),
+        "the games moved in {took:?}"
+    );
+    let check = store(&redis, "handover").await;
+    scripted::check_records(&check, &games).await;
+    stop([b]);
 }

@@ -138,6 +138,20 @@ impl Table {
         }
     }
 
+    /// The server is stopping: give the lease up and stop. Everything
+    /// accepted is in the store already; the game goes on from its log at
+    /// the node that takes it (or at the next start).
+    pub(super) async fn handover(&mut self) {
+        tracing::debug!(table = %self.id, "handing the table over");
+        self.stepped_down = true;
+        self.retry_at = None;
+        if let Some(lease) = self.lease.take() {
+            let release = self.store.release_lease(self.id.as_str(), &lease);
+            let _ = within(self.settings.store_timeout, release).await;
+        }
+        self.lease_renew_at = None;
+    }
+
     /// Gives the lease up as the table closes, its finished game stored.
     pub(super) async fn release_lease(&mut self) {
         self.lease_renew_at = None;

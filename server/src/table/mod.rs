@@ -86,6 +86,10 @@ pub enum TableCmd {
         session: Session,
         id: Option<RequestId>,
     },
+    /// The server is stopping: give the lease up and stop, writing
+    /// nothing more (another node, or the next start, takes the game on
+    /// from its log).
+    Handover,
 }
 
 /// A table's mailbox.
@@ -122,6 +126,14 @@ impl Directory {
         if let Ok(mut m) = self.0.write() {
             m.remove(id);
         }
+    }
+
+    /// Every table's mailbox.
+    pub fn handles(&self) -> Vec<TableHandle> {
+        self.0
+            .read()
+            .map(|m| m.values().cloned().collect())
+            .unwrap_or_default()
     }
 
     /// How many tables are live.
@@ -509,6 +521,7 @@ impl Table {
                 }
             }
             TableCmd::Away { session, conn } => self.away(&session, conn),
+            TableCmd::Handover => self.handover().await,
             TableCmd::Chat { session, id, text } => self.chat(&session, id, text),
             TableCmd::Rematch { session, id } => self.rematch(&session, id),
             TableCmd::RematchStarted { rematch } => {
