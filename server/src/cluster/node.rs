@@ -37,12 +37,15 @@ use tokio::sync::{mpsc, watch};
 use super::bus::{Bus, Delivery};
 use super::wire::{Body, NodeMsg, RemoteCmd, RemoteSession, WireFrame};
 use crate::conn::Session;
+use crate::lobby::LobbyHandle;
 use crate::outbound::{self, Frame, Outbox};
 use crate::settings::Settings;
 use crate::table::{Directory, TableCmd};
 
 /// Commands a node's actor takes.
 const MAILBOX: usize = 8192;
+
+mod lobby;
 
 /// What the rest of the server asks of this node's actor.
 pub enum NodeCmd {
@@ -56,6 +59,12 @@ pub enum NodeCmd {
     ConnGone { conn: u64 },
     /// The relay of `(node, conn)` here ended.
     RelayEnded { node: String, conn: u64 },
+    /// A local connection's lobby command for a room of `node`.
+    RouteLobby {
+        node: String,
+        session: Session,
+        cmd: super::wire::LobbyRemoteCmd,
+    },
 }
 
 /// The node actor's mailbox.
@@ -88,7 +97,8 @@ struct Routed {
     outbox: Outbox,
     /// The tables it spoke to, by the node running each.
     tables: HashMap<TableId, String>,
-    /// The next relay message number expected from each node.
+    /// The next relay message number expected from each node (every node
+    /// it spoke to: tables' and lobbies').
     next: HashMap<String, u64>,
 }
 
@@ -111,6 +121,8 @@ struct Node {
     relays: HashMap<(String, u64), Relay>,
     /// This node's own liveness lease.
     alive: Option<Lease>,
+    /// This node's lobby: other nodes' lobby news and commands go there.
+    lobby: LobbyHandle,
 }
 
 /// The id of a node's liveness lease in the store's lease space.
@@ -126,6 +138,7 @@ pub fn spawn(
     bus: Bus,
     deliveries: mpsc::Receiver<Delivery>,
     shutdown: watch::Receiver<bool>,
+    lobby: LobbyHandle,
 ) -> NodeHandle {
     let (tx, rx) = mpsc::channel(MAILBOX);
     let node = Node {
@@ -138,9 +151,12 @@ pub fn spawn(
         routed: HashMap::new(),
         relays: HashMap::new(),
         alive: None,
+        lobby,
     };
+    let handle = NodeHandle { tx };
+    node.attach_lobby(handle.clone());
     tokio::spawn(node.run(rx, deliveries, shutdown));
-    NodeHandle { tx }
+    handle
 }
 
 impl Node {
@@ -202,8 +218,7 @@ impl Node {
             } => self.route(table, session, cmd).await,
             NodeCmd::ConnGone { conn } => {
                 if let Some(r) = self.routed.remove(&conn) {
-                    let nodes: HashSet<String> = r.tables.into_values().collect();
-                    for node in nodes {
+                    for node in r.next.into_keys() {
                         self.publish(&node, Body::ConnGone { conn });
                     }
                 }
@@ -215,6 +230,7 @@ impl Node {
                     self.relays.remove(&(node, conn));
                 }
             }
+            NodeCmd::RouteLobby { node, session, cmd } => self.route_lobby(node, session, cmd),
         }
     }
 
@@ -309,8 +325,9 @@ impl Node {
                 Some(msg) => self.message(msg),
                 None => crate::metrics::error("cluster_malformed"),
             },
-            Delivery::Table { .. } => {}
+            Delivery::Table { table, payload } => self.lobby_channel(&table, &payload),
             Delivery::Resubscribed | Delivery::Lagged { .. } => {
+                self.lobby_reset();
                 // Anything may have been lost: everyone routed resumes.
                 let conns: Vec<u64> = self.routed.keys().copied().collect();
                 for conn in conns {
@@ -359,6 +376,8 @@ impl Node {
                     self.relay_gone(relay);
                 }
             }
+            Body::ToLobby { conn, session, cmd } => self.host_lobby(from, conn, session, cmd),
+            Body::Lobby(news) => self.lobby_news(from, news),
         }
     }
 
@@ -490,6 +509,7 @@ impl Node {
     /// connection, its tables start the session's abandonment countdown.
     fn relay_gone(&self, relay: Relay) {
         let conn = relay.outbox.conn;
+        self.lobby_relay_gone(&relay);
         for t in &relay.tables {
             if let Some(h) = self.directory.get(t) {
                 let _ = h.try_send(TableCmd::Away {
@@ -530,7 +550,7 @@ impl Node {
         }
         let mut nodes: HashSet<String> = self.relays.keys().map(|(n, _)| n.clone()).collect();
         for r in self.routed.values() {
-            nodes.extend(r.tables.values().cloned());
+            nodes.extend(r.next.keys().cloned());
         }
         let started = Instant::now();
         for node in nodes {
@@ -563,7 +583,7 @@ impl Node {
         let routed: Vec<u64> = self
             .routed
             .iter()
-            .filter(|(_, r)| r.tables.values().any(|n| n == node))
+            .filter(|(_, r)| r.next.contains_key(node))
             .map(|(c, _)| *c)
             .collect();
         for conn in routed {
