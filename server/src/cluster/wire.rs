@@ -234,4 +234,50 @@ mod tests {
         assert!(matches!(&frames[1], WireFrame::Binary(b) if b[..] == [0x81, 0xa1, 0x74]));
         assert!(NodeMsg::decode(b"\xc1garbage").is_none());
     }
+
+    #[test]
+    fn lobby_news_round_trips() {
+        let info = tengen_protocol::RoomInfo {
+            room: RoomId::from_u64(9),
+            name: Some("r".into()),
+            config: tengen_rules::game::GameConfig::free(tengen_rules::game::RuleSet::Renju),
+            players: Default::default(),
+            status: tengen_protocol::RoomStatus::Waiting,
+            table: None,
+            spectators: 2,
+            chat: false,
+            rated: false,
+        };
+        let msg = NodeMsg {
+            from: "node-b".into(),
+            body: Body::Lobby(LobbyNews::Update {
+                epoch: 5,
+                seq: 7,
+                rooms: vec![SharedRoom {
+                    info: info.clone(),
+                    public: false,
+                }],
+                removed: vec![RoomId::from_u64(3)],
+            }),
+        };
+        let back = NodeMsg::decode(&msg.encode()).expect("decodes");
+        let Body::Lobby(LobbyNews::Update {
+            epoch,
+            seq,
+            rooms,
+            removed,
+        }) = back.body
+        else {
+            panic!("{back:?}")
+        };
+        assert_eq!((epoch, seq), (5, 7));
+        assert_eq!(
+            rooms,
+            vec![SharedRoom {
+                info,
+                public: false
+            }]
+        );
+        assert_eq!(removed, vec![RoomId::from_u64(3)]);
+    }
 }

@@ -150,7 +150,9 @@ impl View {
         if self.local.contains(&id) {
             return; // this node's own copy is the one shown
         }
+        let same = before.as_ref().is_some_and(|b| b.room.info == info);
         match (before.is_some_and(|b| b.room.public), public) {
+            (true, true) if same => {} // a sync's answer repeats what is known
             (true, true) => self.watchers.changed(&info),
             (false, true) => self.watchers.added(&info),
             (true, false) => self.watchers.removed(&id),
@@ -254,5 +256,75 @@ impl Link {
         if !self.bus.publish_node(node, self.msg(news)) {
             crate::metrics::error("cluster_lobby_unsent");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tengen_protocol::{Players, RoomStatus};
+    use tengen_rules::game::{GameConfig, RuleSet};
+
+    use super::*;
+
+    fn info(n: u64, status: RoomStatus) -> RoomInfo {
+        RoomInfo {
+            room: RoomId::from_u64(n),
+            name: None,
+            config: GameConfig::free(RuleSet::Gomoku),
+            players: Players::default(),
+            status,
+            table: None,
+            spectators: 0,
+            chat: true,
+            rated: false,
+        }
+    }
+
+    fn shared(n: u64, public: bool) -> SharedRoom {
+        SharedRoom {
+            info: info(n, RoomStatus::Waiting),
+            public,
+        }
+    }
+
+    #[test]
+    fn other_nodes_rooms_merge_into_one_view() {
+        let mut v = View::default();
+        v.peer("b", 1);
+        v.peer("c", 1);
+        v.upsert_other("b", shared(1, true));
+        v.upsert_other("b", shared(2, false));
+        let u = v.take().unwrap();
+        assert_eq!(u.added.len(), 1, "private rooms are not listed: {u:?}");
+        // Room 1 moves to this node (a takeover) before b goes silent: one
+        // room, changed, and still there when b's rooms go.
+        v.set(&info(1, RoomStatus::Playing), true);
+        let u = v.take().unwrap();
+        assert_eq!((u.added.len(), u.changed.len()), (0, 1), "{u:?}");
+        v.drop_peer("b");
+        assert!(v.take().is_none(), "this node's copy stays");
+        assert!(v.others.is_empty());
+        // A room moving between two other nodes: changed, and gone only
+        // with the node that has it now.
+        v.upsert_other("c", shared(3, true));
+        v.take();
+        v.peer("d", 1);
+        v.upsert_other("d", shared(3, true));
+        v.drop_peer("c");
+        assert!(v.take().is_none(), "{:?}", v.others.keys());
+        v.drop_peer("d");
+        assert_eq!(v.take().unwrap().removed, vec![RoomId::from_u64(3)]);
+        // This node's room goes: removed once.
+        v.gone(&RoomId::from_u64(1), true);
+        assert_eq!(v.take().unwrap().removed, vec![RoomId::from_u64(1)]);
+        // Gone and back within one interval: changed, not added twice.
+        v.peer("e", 1);
+        v.upsert_other("e", shared(4, true));
+        v.take();
+        v.drop_peer("e");
+        v.peer("e", 2);
+        v.upsert_other("e", shared(4, true));
+        let u = v.take().unwrap();
+        assert_eq!((u.added.len(), u.changed.len(), u.removed.len()), (0, 1, 0));
     }
 }
