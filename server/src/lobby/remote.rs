@@ -5,8 +5,9 @@
 //! What changes in them goes, coalesced (once per coalescing interval),
 //! to every other node on the bus's lobby channel
 //! ([`crate::cluster::wire::LOBBY_CHANNEL`]), private rooms included but
-//! marked (they are never listed, but their id must be joinable anywhere). A node merges
-//! the others' public rooms into its `rooms` lists and `lobby_update`s.
+//! marked (they are never listed, but their id must be joinable
+//! anywhere). A node merges the others' public rooms into its `rooms`
+//! lists and `lobby_update`s.
 //! A room on two nodes at once (a dead node's table taken over here
 //! before the dead node's rooms expired) is shown once, as this node has
 //! it.
