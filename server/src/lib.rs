@@ -233,6 +233,7 @@ impl Server {
                     bus,
                     deliveries,
                     shutdown_rx.clone(),
+                    lobby.clone(),
                 ))
             }
             None => None,

@@ -40,6 +40,7 @@ use tokio::sync::{mpsc, watch};
 use super::bus::{Bus, Delivery};
 use super::wire::{Body, NodeMsg, RemoteCmd, RemoteMatchCmd, RemoteSession, WireFrame};
 use crate::conn::Session;
+use crate::lobby::LobbyHandle;
 use crate::matchmaker::{MatchCmd, MatchmakerHandle, Waiter};
 use crate::outbound::{self, Frame, Outbox};
 use crate::sessions::Sessions;
@@ -48,6 +49,8 @@ use crate::table::{Directory, TableCmd};
 
 /// Commands a node's actor takes.
 const MAILBOX: usize = 8192;
+
+mod lobby;
 
 /// What the rest of the server asks of this node's actor.
 pub enum NodeCmd {
@@ -66,6 +69,12 @@ pub enum NodeCmd {
     Match {
         session: Session,
         cmd: RemoteMatchCmd,
+    },
+    /// A local connection's lobby command for a room of `node`.
+    RouteLobby {
+        node: String,
+        session: Session,
+        cmd: super::wire::LobbyRemoteCmd,
     },
 }
 
@@ -94,9 +103,8 @@ struct Routed {
     outbox: Outbox,
     /// The tables it spoke to, by the node running each.
     tables: HashMap<TableId, String>,
-    /// Other nodes it spoke to (the matchmaker's).
-    others: HashSet<String>,
-    /// The next relay message number expected from each node.
+    /// The next relay message number expected from each node (every node
+    /// it spoke to: tables', lobbies' and the matchmaker's).
     next: HashMap<String, u64>,
 }
 
@@ -138,6 +146,8 @@ struct Node {
     /// The `matchmaker` lease, while this node holds it.
     leading: Option<Lease>,
     queued: HashMap<u64, Queued>,
+    /// This node's lobby: other nodes' lobby news and commands go there.
+    lobby: LobbyHandle,
 }
 
 /// The lease whose holder runs the one matchmaker of all nodes.
@@ -159,6 +169,7 @@ pub fn spawn(
     bus: Bus,
     deliveries: mpsc::Receiver<Delivery>,
     shutdown: watch::Receiver<bool>,
+    lobby: LobbyHandle,
 ) -> NodeHandle {
     let (tx, rx) = mpsc::channel(MAILBOX);
     let node = Node {
@@ -176,9 +187,12 @@ pub fn spawn(
         leader: None,
         leading: None,
         queued: HashMap::new(),
+        lobby,
     };
+    let handle = NodeHandle { tx };
+    node.attach_lobby(handle.clone());
     tokio::spawn(node.run(rx, deliveries, shutdown));
-    NodeHandle { tx }
+    handle
 }
 
 impl Node {
@@ -247,9 +261,7 @@ impl Node {
                     for t in r.tables.keys() {
                         self.owners.remove(t);
                     }
-                    let mut nodes: HashSet<String> = r.tables.into_values().collect();
-                    nodes.extend(r.others);
-                    for node in nodes {
+                    for node in r.next.into_keys() {
                         self.publish(&node, Body::ConnGone { conn });
                     }
                 }
@@ -261,6 +273,7 @@ impl Node {
                     self.relays.remove(&(node, conn));
                 }
             }
+            NodeCmd::RouteLobby { node, session, cmd } => self.route_lobby(node, session, cmd),
         }
     }
 
@@ -301,7 +314,6 @@ impl Node {
         let r = self.routed.entry(conn).or_insert_with(|| Routed {
             outbox: outbox.clone(),
             tables: HashMap::new(),
-            others: HashSet::new(),
             next: HashMap::new(),
         });
         r.outbox = outbox;
@@ -362,8 +374,9 @@ impl Node {
                 Some(msg) => self.message(msg),
                 None => crate::metrics::error("cluster_malformed"),
             },
-            Delivery::Table { .. } => {}
+            Delivery::Table { table, payload } => self.lobby_channel(&table, &payload),
             Delivery::Resubscribed | Delivery::Lagged { .. } => {
+                self.lobby_reset();
                 // Anything may have been lost: everyone routed resumes.
                 let conns: Vec<u64> = self.routed.keys().copied().collect();
                 for conn in conns {
@@ -419,6 +432,8 @@ impl Node {
                 }
             }
             Body::ToMatchmaker { conn, session, cmd } => self.host_match(from, conn, session, cmd),
+            Body::ToLobby { conn, session, cmd } => self.host_lobby(from, conn, session, cmd),
+            Body::Lobby(news) => self.lobby_news(from, news),
         }
     }
 
@@ -558,6 +573,7 @@ impl Node {
     /// connection, its tables start the session's abandonment countdown.
     fn relay_gone(&self, relay: Relay) {
         let conn = relay.outbox.conn;
+        self.lobby_relay_gone(&relay);
         for t in &relay.tables {
             if let Some(h) = self.directory.get(t) {
                 let _ = h.try_send(TableCmd::Away {
@@ -639,11 +655,9 @@ impl Node {
                 let r = self.routed.entry(conn).or_insert_with(|| Routed {
                     outbox: session.outbox.clone(),
                     tables: HashMap::new(),
-                    others: HashSet::new(),
                     next: HashMap::new(),
                 });
                 r.next.entry(leader.clone()).or_insert(0);
-                r.others.insert(leader);
             }
             Some(_) => {
                 let cmd = local_match(session.clone(), cmd);
@@ -799,7 +813,7 @@ impl Node {
         self.lead().await;
         let mut nodes: HashSet<String> = self.relays.keys().map(|(n, _)| n.clone()).collect();
         for r in self.routed.values() {
-            nodes.extend(r.tables.values().cloned());
+            nodes.extend(r.next.keys().cloned());
         }
         let started = Instant::now();
         for node in nodes {
@@ -832,7 +846,7 @@ impl Node {
         let routed: Vec<u64> = self
             .routed
             .iter()
-            .filter(|(_, r)| r.tables.values().any(|n| n == node))
+            .filter(|(_, r)| r.next.contains_key(node))
             .map(|(c, _)| *c)
             .collect();
         for conn in routed {

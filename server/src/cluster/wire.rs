@@ -9,7 +9,7 @@
 
 use bytes::Bytes;
 use serde::{Deserialize, Serialize};
-use tengen_protocol::{Encoding, Player, RequestId, SessionId, TableId};
+use tengen_protocol::{Encoding, Player, RequestId, RoomId, RoomInfo, SessionId, TableId};
 use tengen_rules::game::{Action, GameConfig};
 
 use crate::outbound::Frame;
@@ -52,6 +52,17 @@ pub enum Body {
         session: RemoteSession,
         cmd: RemoteMatchCmd,
     },
+    // --- one lobby across nodes (`crate::lobby::remote`) ---------------
+    /// A connection at `from` asks something of a room this node's lobby
+    /// holds; the answers come back as `Frames` from its relay here.
+    ToLobby {
+        conn: u64,
+        session: RemoteSession,
+        cmd: LobbyRemoteCmd,
+    },
+    /// What a node's lobby tells the others of its public rooms: on the
+    /// lobby channel ([`LOBBY_CHANNEL`]) to every node, or to one node.
+    Lobby(LobbyNews),
 }
 
 /// What a connection asks of the matchmaker of another node.
@@ -69,6 +80,74 @@ pub enum RemoteMatchCmd {
     },
     /// Leave the queue (`reply`: answer `unqueued`).
     Unqueue { id: Option<RequestId>, reply: bool },
+}
+
+/// The table channel every node's lobby news goes on (table ids are
+/// numbers, so it is no table's).
+pub const LOBBY_CHANNEL: &str = "lobby";
+
+/// The lobby commands a connection can send for a room of another node.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum LobbyRemoteCmd {
+    Join { id: Option<RequestId>, room: RoomId },
+    Leave { id: Option<RequestId>, room: RoomId },
+    Cancel { id: Option<RequestId>, room: RoomId },
+}
+
+impl LobbyRemoteCmd {
+    pub fn id(&self) -> Option<RequestId> {
+        match self {
+            LobbyRemoteCmd::Join { id, .. }
+            | LobbyRemoteCmd::Leave { id, .. }
+            | LobbyRemoteCmd::Cancel { id, .. } => *id,
+        }
+    }
+
+    pub fn room(&self) -> &RoomId {
+        match self {
+            LobbyRemoteCmd::Join { room, .. }
+            | LobbyRemoteCmd::Leave { room, .. }
+            | LobbyRemoteCmd::Cancel { room, .. } => room,
+        }
+    }
+}
+
+/// A room as nodes tell each other of it. Private rooms too (never
+/// listed to clients, but joinable by id from any node).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SharedRoom {
+    pub info: RoomInfo,
+    pub public: bool,
+}
+
+/// A node's lobby news. `epoch` is drawn when the node's lobby starts,
+/// so a restarted node is told from its former self; `seq` numbers the
+/// node's `Update`s from 1 within the epoch, so a receiver sees any it
+/// missed (and asks for a `Sync`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum LobbyNews {
+    /// The sender's rooms changed (coalesced): as they are now, or gone.
+    Update {
+        epoch: u64,
+        seq: u64,
+        rooms: Vec<SharedRoom>,
+        removed: Vec<RoomId>,
+    },
+    /// Every few seconds: the sender lives; `seq` is its last `Update`.
+    Alive { epoch: u64, seq: u64 },
+    /// Send me all your rooms (on the lobby channel: everyone).
+    Sync,
+    /// The answer to `Sync`: the sender's rooms as of `seq`, in parts
+    /// numbered from 0, the last one marked.
+    Rooms {
+        epoch: u64,
+        seq: u64,
+        part: u32,
+        last: bool,
+        rooms: Vec<SharedRoom>,
+    },
+    /// The sender stops: its rooms go now.
+    Bye { epoch: u64 },
 }
 
 /// A session of another node, as a table needs it.
@@ -182,5 +261,51 @@ mod tests {
         assert!(matches!(&frames[0], WireFrame::Text(t) if t == "{\"type\":\"pong\"}"));
         assert!(matches!(&frames[1], WireFrame::Binary(b) if b[..] == [0x81, 0xa1, 0x74]));
         assert!(NodeMsg::decode(b"\xc1garbage").is_none());
+    }
+
+    #[test]
+    fn lobby_news_round_trips() {
+        let info = tengen_protocol::RoomInfo {
+            room: RoomId::from_u64(9),
+            name: Some("r".into()),
+            config: tengen_rules::game::GameConfig::free(tengen_rules::game::RuleSet::Renju),
+            players: Default::default(),
+            status: tengen_protocol::RoomStatus::Waiting,
+            table: None,
+            spectators: 2,
+            chat: false,
+            rated: false,
+        };
+        let msg = NodeMsg {
+            from: "node-b".into(),
+            body: Body::Lobby(LobbyNews::Update {
+                epoch: 5,
+                seq: 7,
+                rooms: vec![SharedRoom {
+                    info: info.clone(),
+                    public: false,
+                }],
+                removed: vec![RoomId::from_u64(3)],
+            }),
+        };
+        let back = NodeMsg::decode(&msg.encode()).expect("decodes");
+        let Body::Lobby(LobbyNews::Update {
+            epoch,
+            seq,
+            rooms,
+            removed,
+        }) = back.body
+        else {
+            panic!("{back:?}")
+        };
+        assert_eq!((epoch, seq), (5, 7));
+        assert_eq!(
+            rooms,
+            vec![SharedRoom {
+                info,
+                public: false
+            }]
+        );
+        assert_eq!(removed, vec![RoomId::from_u64(3)]);
     }
 }

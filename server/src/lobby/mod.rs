@@ -16,8 +16,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use tengen_protocol::{
-    CancelReason, Envelope, ErrorBody, ErrorCode, MAX_ROOMS_LISTED, Players, RequestId, RoomId,
-    RoomInfo, RoomStatus, ServerFrame, ServerMsg, SessionId, TableId,
+    CancelReason, Envelope, ErrorBody, ErrorCode, Players, RequestId, RoomId, RoomInfo, RoomStatus,
+    ServerFrame, ServerMsg, SessionId, TableId,
 };
 use tengen_rules::game::{GameConfig, Seat};
 use tengen_store::Store;
@@ -30,8 +30,11 @@ use crate::settings::Settings;
 use crate::table::{self, Directory};
 
 mod ranked;
+mod remote;
 mod updates;
-use updates::Pending;
+mod view;
+pub use remote::ClusterCmd;
+use view::View;
 
 /// How many commands the lobby's mailbox holds.
 const MAILBOX: usize = 4096;
@@ -124,6 +127,8 @@ pub enum LobbyCmd {
         pairing: Box<crate::matchmaker::Pairing>,
         matchmaker: crate::matchmaker::MatchmakerHandle,
     },
+    /// Other nodes' lobbies, through this node's actor ([`remote`]).
+    Cluster(ClusterCmd),
 }
 
 /// The lobby's mailbox.
@@ -188,7 +193,8 @@ struct Lobby {
     /// departure cost O(its rooms), not a scan of every room).
     seated: HashMap<SessionId, Vec<RoomId>>,
     watchers: HashMap<u64, Session>,
-    pending: Pending,
+    /// The changes for the watchers, and every node's rooms ([`remote`]).
+    pending: View,
 }
 
 pub fn spawn(
@@ -209,7 +215,7 @@ pub fn spawn(
         rooms: BTreeMap::new(),
         seated: HashMap::new(),
         watchers: HashMap::new(),
-        pending: Pending::default(),
+        pending: View::default(),
     };
     tokio::spawn(lobby.run(rx, shutdown));
     handle
@@ -240,6 +246,7 @@ impl Lobby {
                 _ = shutdown.wait_for(|s| *s) => break,
             }
         }
+        self.say_bye();
     }
 
     fn handle(&mut self, cmd: LobbyCmd) {
@@ -291,9 +298,7 @@ impl Lobby {
             LobbyCmd::TableFinished { room } => {
                 if let Some(r) = self.rooms.get_mut(&room) {
                     r.info.status = RoomStatus::Finished;
-                    if r.public {
-                        self.pending.changed(&r.info);
-                    }
+                    self.pending.set(&r.info, r.public);
                 }
             }
             LobbyCmd::TableClosed { room, table } => {
@@ -302,9 +307,8 @@ impl Lobby {
                     .get(&room)
                     .is_some_and(|r| r.info.table.as_ref() == Some(&table))
                     && let Some(r) = self.take_room(&room)
-                    && r.public
                 {
-                    self.pending.removed(&room);
+                    self.pending.gone(&room, r.public);
                 }
             }
             LobbyCmd::Rematch {
@@ -326,9 +330,7 @@ impl Lobby {
                 for s in &seats {
                     self.sit(&s.id, &room);
                 }
-                if public {
-                    self.pending.added(&info);
-                }
+                self.pending.set(&info, public);
                 self.rooms.insert(
                     room,
                     Room {
@@ -342,23 +344,10 @@ impl Lobby {
             LobbyCmd::Spectators { room, count } => {
                 if let Some(r) = self.rooms.get_mut(&room) {
                     r.info.spectators = count;
-                    self.pending.changed(&r.info);
+                    self.pending.set(&r.info, r.public);
                 }
             }
-        }
-    }
-
-    /// The public rooms, newest last, at most `MAX_ROOMS_LISTED`.
-    fn rooms_msg(&self) -> ServerMsg {
-        let public: Vec<&Room> = self.rooms.values().filter(|r| r.public).collect();
-        let truncated = public.len() > MAX_ROOMS_LISTED;
-        ServerMsg::Rooms {
-            rooms: public
-                .into_iter()
-                .take(MAX_ROOMS_LISTED)
-                .map(|r| r.info.clone())
-                .collect(),
-            truncated,
+            LobbyCmd::Cluster(cmd) => self.cluster(cmd),
         }
     }
 
@@ -431,9 +420,7 @@ impl Lobby {
             chat,
             rated,
         };
-        if public {
-            self.pending.added(&info);
-        }
+        self.pending.set(&info, public);
         reply(
             &session,
             id,
@@ -524,12 +511,7 @@ impl Lobby {
         let seated = self.seats_of(&session.id);
         let max_seats = self.settings.limits.max_seats as usize;
         let Some(room) = self.rooms.get_mut(&room_id) else {
-            return refuse(
-                &session,
-                id,
-                ErrorCode::NotFound,
-                format!("no room {room_id}"),
-            );
+            return self.join_elsewhere(session, id, room_id);
         };
         if room.seats.iter().flatten().any(|s| s.id == session.id) {
             return refuse(
@@ -629,9 +611,7 @@ impl Lobby {
                 room.info.status = RoomStatus::Playing;
                 room.info.table = Some(table_id);
                 room.info.spectators = 0;
-                if room.public {
-                    self.pending.changed(&room.info);
-                }
+                self.pending.set(&room.info, room.public);
                 true
             }
             Err(e) => {
@@ -700,12 +680,7 @@ impl Lobby {
     /// Leaving a waiting room: the creator's leave (or cancel) cancels it.
     fn leave(&mut self, session: Session, id: Option<RequestId>, room_id: RoomId, cancel: bool) {
         let Some(room) = self.rooms.get_mut(&room_id) else {
-            return refuse(
-                &session,
-                id,
-                ErrorCode::NotFound,
-                format!("no room {room_id}"),
-            );
+            return self.leave_elsewhere(session, id, room_id, cancel);
         };
         let Some(seat) = room
             .seats
@@ -770,11 +745,8 @@ impl Lobby {
         };
         let empty = room.seats.iter().all(Option::is_none);
         self.unsit(&left.id, room_id);
-        if empty
-            && let Some(room) = self.take_room(room_id)
-            && room.public
-        {
-            self.pending.removed(room_id);
+        if empty && let Some(room) = self.take_room(room_id) {
+            self.pending.gone(room_id, room.public);
         }
     }
 
@@ -814,18 +786,16 @@ impl Lobby {
                     },
                 );
             }
-            if room.public {
-                self.pending.removed(room_id);
-            }
+            self.pending.gone(room_id, room.public);
         }
     }
 
     /// Sends the gathered changes to every watcher, encoded once per encoding.
     fn flush(&mut self) {
-        if self.pending.changes.is_empty() {
+        self.cluster_tick();
+        let Some(update) = self.pending.take() else {
             return;
-        }
-        let update = self.pending.take();
+        };
         if self.watchers.is_empty() {
             return;
         }

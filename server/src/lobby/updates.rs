@@ -20,8 +20,13 @@ pub(super) enum Change {
 
 impl Pending {
     pub(super) fn added(&mut self, info: &RoomInfo) {
-        self.changes
-            .insert(info.room.clone(), Change::Added(info.clone()));
+        let entry = match self.changes.remove(&info.room) {
+            // Gone and back within one interval (another node's room, its
+            // node silent for a while): the watchers have it.
+            Some(Change::Removed | Change::Changed(_)) => Change::Changed(info.clone()),
+            _ => Change::Added(info.clone()),
+        };
+        self.changes.insert(info.room.clone(), entry);
     }
 
     pub(super) fn changed(&mut self, info: &RoomInfo) {

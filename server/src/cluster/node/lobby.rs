@@ -1,0 +1,135 @@
+//! The node's side of one lobby across nodes (`crate::lobby::remote`):
+//! it carries the lobby's news between the bus and the lobby actor, and
+//! routes lobby commands for rooms of other nodes as table commands are
+//! routed: the room's node answers through its relay of the connection.
+
+use tengen_protocol::ErrorCode;
+
+use super::super::wire::{Body, LOBBY_CHANNEL, LobbyNews, LobbyRemoteCmd, NodeMsg, RemoteSession};
+use super::{Node, NodeHandle, Relay, Routed, refuse};
+use crate::conn::Session;
+use crate::lobby::{ClusterCmd, LobbyCmd};
+
+impl Node {
+    /// Subscribes to the lobby channel, then hands the lobby what it
+    /// needs to speak to the other nodes (in the background: the
+    /// subscription waits for Redis).
+    pub(super) fn attach_lobby(&self, node: NodeHandle) {
+        let (bus, lobby) = (self.bus.clone(), self.lobby.clone());
+        tokio::spawn(async move {
+            if let Err(e) = bus.subscribe_table(LOBBY_CHANNEL).await {
+                // Still counted: made when Redis is back (`Resubscribed`,
+                // after which the lobby asks everyone for their rooms).
+                tracing::warn!(error = %e, "the lobby channel is not subscribed yet");
+            }
+            lobby.send_reliably(LobbyCmd::Cluster(ClusterCmd::Attach { bus, node }));
+        });
+    }
+
+    /// A delivery on a table channel: the lobby channel's news go to the
+    /// lobby (this node's own echo is dropped).
+    pub(super) fn lobby_channel(&mut self, table: &str, payload: &[u8]) {
+        if table != LOBBY_CHANNEL {
+            return;
+        }
+        match NodeMsg::decode(payload) {
+            Some(NodeMsg {
+                from,
+                body: Body::Lobby(news),
+            }) => {
+                if from != self.me() {
+                    self.lobby_news(from, news);
+                }
+            }
+            _ => crate::metrics::error("cluster_malformed"),
+        }
+    }
+
+    /// News from another node's lobby. When the lobby's mailbox is full
+    /// they are dropped (and counted): the lobby sees the gap in the
+    /// sender's numbers and asks for its rooms again.
+    pub(super) fn lobby_news(&mut self, from: String, news: LobbyNews) {
+        let cmd = LobbyCmd::Cluster(ClusterCmd::News { from, news });
+        if !self.lobby.try_send(cmd) {
+            crate::metrics::error("cluster_lobby_dropped");
+        }
+    }
+
+    /// The bus may have lost messages: the lobby asks everyone again.
+    pub(super) fn lobby_reset(&mut self) {
+        self.lobby
+            .send_reliably(LobbyCmd::Cluster(ClusterCmd::Reset));
+    }
+
+    /// Sends a local connection's lobby command to the node holding the
+    /// room; its answers come back through that node's relay of the
+    /// connection, numbered as for tables.
+    pub(super) fn route_lobby(&mut self, node: String, session: Session, cmd: LobbyRemoteCmd) {
+        let outbox = session.outbox.clone();
+        let conn = outbox.conn;
+        let remote = self.remote_session(&session);
+        let id = cmd.id();
+        let body = Body::ToLobby {
+            conn,
+            session: remote,
+            cmd,
+        };
+        if !self.publish(&node, body) {
+            return refuse(
+                &outbox,
+                id,
+                ErrorCode::Unavailable,
+                "the server is busy; try again",
+            );
+        }
+        let r = self.routed.entry(conn).or_insert_with(|| Routed {
+            outbox: outbox.clone(),
+            tables: Default::default(),
+            next: Default::default(),
+        });
+        r.outbox = outbox;
+        r.next.entry(node).or_insert(0);
+    }
+
+    /// A connection of node `from` asks something of a room here: the
+    /// lobby gets it with the connection's relay as its outbox (the relay
+    /// table commands use, so a table started for the room sends its
+    /// frames through it).
+    pub(super) fn host_lobby(
+        &mut self,
+        from: String,
+        conn: u64,
+        who: RemoteSession,
+        cmd: LobbyRemoteCmd,
+    ) {
+        let outbox = self.relay_for(&from, conn, &who);
+        let session = Session {
+            id: who.id,
+            player: who.player,
+            outbox: outbox.clone(),
+        };
+        let id = cmd.id();
+        if !self
+            .lobby
+            .try_send(LobbyCmd::Cluster(ClusterCmd::Remote { session, cmd }))
+        {
+            refuse(
+                &outbox,
+                id,
+                ErrorCode::Unavailable,
+                "the lobby is busy; try again",
+            );
+        }
+    }
+
+    /// A relay here ended: the lobby lets its session leave the rooms it
+    /// sat in through it, and the games it plays start the abandonment
+    /// countdown (as when a local connection closes).
+    pub(super) fn lobby_relay_gone(&self, relay: &Relay) {
+        self.lobby
+            .send_reliably(LobbyCmd::Cluster(ClusterCmd::RelayGone {
+                session: relay.session.clone(),
+                conn: relay.outbox.conn,
+            }));
+    }
+}
