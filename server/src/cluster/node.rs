@@ -11,8 +11,10 @@
 //! it is.
 //!
 //! Losses: pub/sub may drop a message (a full queue, a lost connection).
-//! A relay numbers its messages; when this node sees a number skipped, or
-//! the bus says it may have lost deliveries, the connections concerned
+//! A relay numbers its messages, and after sending some it says how many
+//! at the next tick (`Mark`), so that even a loss of the last ones shows;
+//! when this node sees a number skipped, or the bus says it may have lost
+//! deliveries, the connections concerned
 //! are closed with 1012, and the clients resume (`watch` with `since`):
 //! the table replays exactly what they missed, from its log. So a client
 //! may reconnect, but never sees a hole or a double.
@@ -30,27 +32,27 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use tengen_protocol::{
-    CloseCode, ErrorBody, ErrorCode, RequestId, ServerFrame, ServerMsg, TableId,
-};
+use tengen_protocol::{CloseCode, ErrorBody, ErrorCode, RequestId, ServerFrame, TableId};
 use tengen_rules::game::GameConfig;
 use tengen_store::{Acquired, Lease, Store};
 use tokio::sync::{mpsc, watch};
 
 use super::bus::{Bus, Delivery};
-use super::wire::{Body, NodeMsg, RemoteCmd, RemoteMatchCmd, RemoteSession, WireFrame};
+use super::wire::{Body, NodeMsg, RemoteCmd, RemoteMatchCmd, RemoteSession};
 use crate::conn::Session;
 use crate::lobby::LobbyHandle;
-use crate::matchmaker::{MatchCmd, MatchmakerHandle, Waiter};
-use crate::outbound::{self, Frame, Outbox};
+use crate::matchmaker::MatchmakerHandle;
+use crate::outbound::{Frame, Outbox};
 use crate::sessions::Sessions;
 use crate::settings::Settings;
-use crate::table::{Directory, TableCmd};
+use crate::table::Directory;
 
 /// Commands a node's actor takes.
 const MAILBOX: usize = 8192;
 
+mod host;
 mod lobby;
+mod matchmaking;
 
 /// What the rest of the server asks of this node's actor.
 pub enum NodeCmd {
@@ -115,6 +117,10 @@ struct Relay {
     tables: HashSet<TableId>,
     /// Whether it may be waiting in this node's matchmaker.
     queued: bool,
+    /// Messages the relay has sent (its next number).
+    sent: Arc<std::sync::atomic::AtomicU64>,
+    /// The count last announced in a `Mark`.
+    marked: u64,
 }
 
 /// A local connection waiting in the rated queue (kept here, whichever
@@ -402,7 +408,9 @@ impl Node {
                 let Some(r) = self.routed.get(&conn) else {
                     return;
                 };
-                if self.queued.contains_key(&conn) && left_queue(&frames, r.outbox.encoding()) {
+                if self.queued.contains_key(&conn)
+                    && matchmaking::left_queue(&frames, r.outbox.encoding())
+                {
                     self.queued.remove(&conn);
                 }
                 let Some(r) = self.routed.get(&conn) else {
@@ -412,6 +420,16 @@ impl Node {
                     if !r.outbox.send(Frame::from(f)) {
                         break;
                     }
+                }
+            }
+            Body::Mark { conn, n } => {
+                let behind = self
+                    .routed
+                    .get(&conn)
+                    .and_then(|r| r.next.get(&from))
+                    .is_some_and(|next| *next < n);
+                if behind {
+                    self.resync(conn, "a relay's last messages were lost");
                 }
             }
             Body::Close { conn, n, code } => {
@@ -453,346 +471,12 @@ impl Node {
         }
     }
 
-    // --- this node as the host of its tables ---------------------------
-
-    /// A connection of node `from` speaks to a table here.
-    fn host(
-        &mut self,
-        from: String,
-        table: TableId,
-        conn: u64,
-        who: RemoteSession,
-        cmd: RemoteCmd,
-    ) {
-        let key = (from.clone(), conn);
-        let outbox = self.relay_for(&from, conn, &who);
-        let Some(relay) = self.relays.get_mut(&key) else {
-            return;
-        };
-        let id = request_id(&cmd);
-        let Some(handle) = self.directory.get(&table) else {
-            // Closed (a table that moves away closes its relays itself,
-            // which makes the client's node look it up anew).
-            refuse(
-                &outbox,
-                id,
-                ErrorCode::NotFound,
-                &format!("no table {table}"),
-            );
-            return;
-        };
-        relay.tables.insert(table.clone());
-        let session = Session {
-            id: who.id,
-            player: who.player,
-            outbox: outbox.clone(),
-        };
-        let cmd = match cmd {
-            RemoteCmd::Watch { id, since } => TableCmd::Watch { session, id, since },
-            RemoteCmd::Unwatch { id } => TableCmd::Unwatch {
-                conn: outbox.conn,
-                id,
-                outbox: Some(outbox.clone()),
-            },
-            RemoteCmd::Act { id, action } => TableCmd::Act {
-                session: session.id,
-                action,
-                id,
-                outbox: outbox.clone(),
-                received: Instant::now(),
-            },
-            RemoteCmd::Snapshot { id } => TableCmd::Snapshot { session, id },
-            RemoteCmd::Chat { id, text } => TableCmd::Chat { session, id, text },
-            RemoteCmd::Rematch { id } => TableCmd::Rematch { session, id },
-        };
-        if !handle.try_send(cmd) {
-            refuse(
-                &outbox,
-                id,
-                ErrorCode::Unavailable,
-                "the table is busy; try again",
-            );
-        }
-    }
-
-    /// The relay here of `node`'s connection `conn` (opened if need be).
-    fn relay_for(&mut self, node: &str, conn: u64, who: &RemoteSession) -> Outbox {
-        let key = (node.to_owned(), conn);
-        if self.relays.get(&key).is_some_and(|r| r.outbox.is_closed()) {
-            self.relays.remove(&key);
-        }
-        if !self.relays.contains_key(&key) {
-            // Its token, so that a table started here keeps it.
-            self.sessions.remember(&who.token, &who.id, &who.player);
-            let relay = self.open_relay(node, conn, who);
-            self.relays.insert(key.clone(), relay);
-        }
-        self.relays[&key].outbox.clone()
-    }
-
-    /// An outbox here whose frames go to connection `conn` of `node`.
-    fn open_relay(&self, node: &str, conn: u64, who: &RemoteSession) -> Relay {
-        let local = crate::conn::next_conn_id();
-        let (outbox, inbox) =
-            outbound::channel(local, who.encoding(), self.settings.outbound_queue);
-        let bus = self.bus.clone();
-        let (me, to) = (self.me().to_owned(), node.to_owned());
-        let done = self.tx.clone();
-        tokio::spawn(async move {
-            let mut n = 0u64;
-            let code = inbox
-                .relay(|batch| {
-                    let msg = NodeMsg {
-                        from: me.clone(),
-                        body: Body::Frames {
-                            conn,
-                            n,
-                            frames: batch.into_iter().map(WireFrame::from).collect(),
-                        },
-                    };
-                    n += 1;
-                    bus.publish_node(&to, msg.encode())
-                })
-                .await;
-            let msg = NodeMsg {
-                from: me,
-                body: Body::Close { conn, n, code },
-            };
-            bus.publish_node(&to, msg.encode());
-            let _ = done.send(NodeCmd::RelayEnded { node: to, conn }).await;
-        });
-        Relay {
-            outbox,
-            session: who.id.clone(),
-            tables: HashSet::new(),
-            queued: false,
-        }
-    }
-
-    /// A relayed connection ended (or its node died): as for a local
-    /// connection, its tables start the session's abandonment countdown.
-    fn relay_gone(&self, relay: Relay) {
-        let conn = relay.outbox.conn;
-        self.lobby_relay_gone(&relay);
-        for t in &relay.tables {
-            if let Some(h) = self.directory.get(t) {
-                let _ = h.try_send(TableCmd::Away {
-                    session: relay.session.clone(),
-                    conn,
-                });
-                let _ = h.try_send(TableCmd::Unwatch {
-                    conn,
-                    id: None,
-                    outbox: None,
-                });
-            }
-        }
-        if relay.queued {
-            let _ = self.matchmaker.try_send(MatchCmd::Gone {
-                session: relay.session.clone(),
-                conn,
-            });
-        }
-        relay.outbox.close(CloseCode::Normal);
-    }
-
-    // --- the one matchmaker -------------------------------------------
-
-    /// A local connection's queue command: kept here, and sent to the
-    /// matchmaker of the node that runs it (this one's, or over the bus).
-    async fn route_match(&mut self, session: Session, cmd: RemoteMatchCmd) {
-        let conn = session.outbox.conn;
-        match &cmd {
-            RemoteMatchCmd::Queue {
-                config,
-                account,
-                rating,
-                ..
-            } => {
-                self.queued.insert(
-                    conn,
-                    Queued {
-                        session: session.clone(),
-                        config: config.clone(),
-                        account: account.clone(),
-                        rating: *rating,
-                        since: Instant::now(),
-                    },
-                );
-            }
-            RemoteMatchCmd::Unqueue { .. } => {
-                self.queued.remove(&conn);
-            }
-        }
-        if self.leader.is_none() {
-            self.lead().await;
-        }
-        self.send_match(session, cmd);
-    }
-
-    /// Hands a queue command to the matchmaker, wherever it runs.
-    fn send_match(&mut self, session: Session, cmd: RemoteMatchCmd) {
-        let leader = self.leader.clone();
-        let id = match &cmd {
-            RemoteMatchCmd::Queue { id, .. } | RemoteMatchCmd::Unqueue { id, .. } => *id,
-        };
-        match leader {
-            Some(leader) if leader != self.settings.node => {
-                let conn = session.outbox.conn;
-                let body = Body::ToMatchmaker {
-                    conn,
-                    session: self.remote_session(&session),
-                    cmd,
-                };
-                if !self.publish(&leader, body) {
-                    return refuse(
-                        &session.outbox,
-                        id,
-                        ErrorCode::Unavailable,
-                        "the matchmaker is busy; try again",
-                    );
-                }
-                let r = self.routed.entry(conn).or_insert_with(|| Routed {
-                    outbox: session.outbox.clone(),
-                    tables: HashMap::new(),
-                    next: HashMap::new(),
-                });
-                r.next.entry(leader.clone()).or_insert(0);
-            }
-            Some(_) => {
-                let cmd = local_match(session.clone(), cmd);
-                if !self.matchmaker.try_send(cmd) {
-                    refuse(
-                        &session.outbox,
-                        id,
-                        ErrorCode::Unavailable,
-                        "the matchmaker is busy; try again",
-                    );
-                }
-            }
-            None => refuse(
-                &session.outbox,
-                id,
-                ErrorCode::Unavailable,
-                "the matchmaker cannot be reached; try again",
-            ),
-        }
-    }
-
-    /// Another node's connection asks this node's matchmaker.
-    fn host_match(&mut self, from: String, conn: u64, who: RemoteSession, cmd: RemoteMatchCmd) {
-        if self.leading.is_none() {
-            // Not (or no longer) the matchmaker: the sender learns the new
-            // one within a tick and sends its entries there.
-            return;
-        }
-        let outbox = self.relay_for(&from, conn, &who);
-        if let Some(r) = self.relays.get_mut(&(from, conn)) {
-            r.queued = true;
-        }
-        let session = Session {
-            id: who.id,
-            player: who.player,
-            outbox,
-        };
-        let id = match &cmd {
-            RemoteMatchCmd::Queue { id, .. } | RemoteMatchCmd::Unqueue { id, .. } => *id,
-        };
-        if !self.matchmaker.try_send(local_match(session.clone(), cmd)) {
-            refuse(
-                &session.outbox,
-                id,
-                ErrorCode::Unavailable,
-                "the matchmaker is busy; try again",
-            );
-        }
-    }
-
-    /// Takes or renews the `matchmaker` lease if free or ours; learns who
-    /// holds it. When the matchmaker moves, the queue entries kept here
-    /// go to the new one (with the time they waited).
-    async fn lead(&mut self) {
-        let ttl = self.settings.lease_ttl;
-        if let Some(lease) = &self.leading
-            && self
-                .store
-                .renew_lease(MATCHMAKER, lease, ttl)
-                .await
-                .is_err()
-        {
-            tracing::warn!("lost the matchmaker lease");
-            self.leading = None;
-        }
-        let leader = if self.leading.is_some() {
-            Some(self.settings.node.clone())
-        } else {
-            match self
-                .store
-                .acquire_lease(MATCHMAKER, &self.settings.node, ttl)
-                .await
-            {
-                Ok(Acquired::Ours(lease)) => {
-                    tracing::info!(node = %self.settings.node, "this node runs the matchmaker");
-                    self.leading = Some(lease);
-                    Some(self.settings.node.clone())
-                }
-                Ok(Acquired::Held(lease)) => Some(lease.node),
-                Err(e) => {
-                    tracing::warn!(error = %e, "cannot tell which node runs the matchmaker");
-                    return;
-                }
-            }
-        };
-        if leader != self.leader {
-            let before = std::mem::replace(&mut self.leader, leader);
-            if before.is_some() {
-                self.requeue_all(before.as_deref());
-            }
-        }
-    }
-
-    /// The matchmaker moved: every local waiter is queued again there.
-    fn requeue_all(&mut self, before: Option<&str>) {
-        // Those this node's matchmaker paired already sit at their game.
-        let sessions = self.sessions.clone();
-        self.queued.retain(|_, q| !sessions.sits(&q.session.id));
-        tracing::info!(from = ?before, to = ?self.leader, waiting = self.queued.len(), "the matchmaker moved; queueing local players there again");
-        let entries: Vec<(Session, RemoteMatchCmd)> = self
-            .queued
-            .values()
-            .map(|q| {
-                (
-                    q.session.clone(),
-                    RemoteMatchCmd::Queue {
-                        id: None,
-                        config: q.config.clone(),
-                        account: q.account.clone(),
-                        rating: q.rating,
-                        waited_ms: q.since.elapsed().as_millis() as u64,
-                    },
-                )
-            })
-            .collect();
-        if before == Some(self.settings.node.as_str()) {
-            // This node's matchmaker had them: it must not pair them too.
-            for (session, _) in &entries {
-                let _ = self.matchmaker.try_send(MatchCmd::Unqueue {
-                    session: session.clone(),
-                    id: None,
-                    reply: false,
-                });
-            }
-        }
-        for (session, cmd) in entries {
-            self.send_match(session, cmd);
-        }
-    }
-
     // --- liveness ------------------------------------------------------
 
     /// Renews this node's liveness lease; drops the relays of nodes that
     /// died and resynchronises the connections routed to them.
     async fn tick(&mut self) {
+        self.mark_relays();
         let ttl = self.settings.lease_ttl;
         let me = alive_id(&self.settings.node);
         let renewed = match &self.alive {
@@ -830,6 +514,25 @@ impl Node {
         }
     }
 
+    /// Tells each relay's connection node how many messages the relay has
+    /// sent, when that changed since the last tick: a loss of the last
+    /// messages before a quiet spell shows too (numbering alone would
+    /// show it only at the next message).
+    fn mark_relays(&mut self) {
+        let me = self.settings.node.clone();
+        for ((node, conn), relay) in &mut self.relays {
+            let n = relay.sent.load(std::sync::atomic::Ordering::Acquire);
+            if n != relay.marked {
+                relay.marked = n;
+                let msg = NodeMsg {
+                    from: me.clone(),
+                    body: Body::Mark { conn: *conn, n },
+                };
+                self.bus.publish_node(node, msg.encode());
+            }
+        }
+    }
+
     fn node_died(&mut self, node: &str) {
         tracing::warn!(%node, "a node stopped renewing its liveness lease: its relays here go");
         let gone: Vec<(String, u64)> = self
@@ -854,48 +557,6 @@ impl Node {
         }
         self.owners.retain(|_, n| n != node);
     }
-}
-
-/// A queue command as this node's matchmaker takes it.
-fn local_match(session: Session, cmd: RemoteMatchCmd) -> MatchCmd {
-    match cmd {
-        RemoteMatchCmd::Queue {
-            id,
-            config,
-            account,
-            rating,
-            waited_ms,
-        } => {
-            let now = Instant::now();
-            let since = now
-                .checked_sub(Duration::from_millis(waited_ms))
-                .unwrap_or(now);
-            MatchCmd::Queue {
-                waiter: Waiter {
-                    session,
-                    account,
-                    rating,
-                    since,
-                },
-                config,
-                id,
-            }
-        }
-        RemoteMatchCmd::Unqueue { id, reply } => MatchCmd::Unqueue { session, id, reply },
-    }
-}
-
-/// Whether `frames` tell a waiting player the queue is over for them
-/// (`matched`, or `unqueued`).
-fn left_queue(frames: &[WireFrame], encoding: tengen_protocol::Encoding) -> bool {
-    frames.iter().any(|f| {
-        let bytes: &[u8] = match f {
-            WireFrame::Text(t) => t.as_bytes(),
-            WireFrame::Binary(b) => b,
-        };
-        tengen_protocol::decode_server(bytes, encoding)
-            .is_ok_and(|f| matches!(f.msg, ServerMsg::Matched { .. } | ServerMsg::Unqueued))
-    })
 }
 
 fn request_id(cmd: &RemoteCmd) -> Option<RequestId> {

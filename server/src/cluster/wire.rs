@@ -39,6 +39,9 @@ pub enum Body {
         n: u64,
         frames: Vec<WireFrame>,
     },
+    /// Every so often after a relay sent something: it has sent `n`
+    /// messages, so the receiver sees a loss even of the last ones.
+    Mark { conn: u64, n: u64 },
     /// The host closed its relay of connection `conn`: close it with
     /// `code` (1012: reconnect, the game is elsewhere now).
     Close { conn: u64, n: u64, code: u16 },

@@ -1,0 +1,254 @@
+//! The one matchmaker of all nodes: run by the holder of the
+//! `matchmaker` lease; every node keeps its own players' queue entries and
+//! sends them to it (again, with the time waited, when it moves).
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use tengen_protocol::{ErrorCode, ServerMsg};
+use tengen_store::Acquired;
+
+use super::{MATCHMAKER, Node, Queued, Routed, refuse};
+use crate::cluster::wire::{Body, RemoteMatchCmd, RemoteSession, WireFrame};
+use crate::conn::Session;
+use crate::matchmaker::{MatchCmd, Waiter};
+
+impl Node {
+    /// A local connection's queue command: kept here, and sent to the
+    /// matchmaker of the node that runs it (this one's, or over the bus).
+    pub(super) async fn route_match(&mut self, session: Session, cmd: RemoteMatchCmd) {
+        let conn = session.outbox.conn;
+        match &cmd {
+            RemoteMatchCmd::Queue {
+                config,
+                account,
+                rating,
+                ..
+            } => {
+                self.queued.insert(
+                    conn,
+                    Queued {
+                        session: session.clone(),
+                        config: config.clone(),
+                        account: account.clone(),
+                        rating: *rating,
+                        since: Instant::now(),
+                    },
+                );
+            }
+            RemoteMatchCmd::Unqueue { .. } => {
+                self.queued.remove(&conn);
+            }
+        }
+        if self.leader.is_none() {
+            self.lead().await;
+        }
+        self.send_match(session, cmd);
+    }
+
+    /// Hands a queue command to the matchmaker, wherever it runs.
+    pub(super) fn send_match(&mut self, session: Session, cmd: RemoteMatchCmd) {
+        let leader = self.leader.clone();
+        let id = match &cmd {
+            RemoteMatchCmd::Queue { id, .. } | RemoteMatchCmd::Unqueue { id, .. } => *id,
+        };
+        match leader {
+            Some(leader) if leader != self.settings.node => {
+                let conn = session.outbox.conn;
+                let body = Body::ToMatchmaker {
+                    conn,
+                    session: self.remote_session(&session),
+                    cmd,
+                };
+                if !self.publish(&leader, body) {
+                    return refuse(
+                        &session.outbox,
+                        id,
+                        ErrorCode::Unavailable,
+                        "the matchmaker is busy; try again",
+                    );
+                }
+                let r = self.routed.entry(conn).or_insert_with(|| Routed {
+                    outbox: session.outbox.clone(),
+                    tables: HashMap::new(),
+                    next: HashMap::new(),
+                });
+                r.next.entry(leader.clone()).or_insert(0);
+            }
+            Some(_) => {
+                let cmd = local_match(session.clone(), cmd);
+                if !self.matchmaker.try_send(cmd) {
+                    refuse(
+                        &session.outbox,
+                        id,
+                        ErrorCode::Unavailable,
+                        "the matchmaker is busy; try again",
+                    );
+                }
+            }
+            None => refuse(
+                &session.outbox,
+                id,
+                ErrorCode::Unavailable,
+                "the matchmaker cannot be reached; try again",
+            ),
+        }
+    }
+
+    /// Another node's connection asks this node's matchmaker.
+    pub(super) fn host_match(
+        &mut self,
+        from: String,
+        conn: u64,
+        who: RemoteSession,
+        cmd: RemoteMatchCmd,
+    ) {
+        if self.leading.is_none() {
+            // Not (or no longer) the matchmaker: the sender learns the new
+            // one within a tick and sends its entries there.
+            return;
+        }
+        let outbox = self.relay_for(&from, conn, &who);
+        if let Some(r) = self.relays.get_mut(&(from, conn)) {
+            r.queued = true;
+        }
+        let session = Session {
+            id: who.id,
+            player: who.player,
+            outbox,
+        };
+        let id = match &cmd {
+            RemoteMatchCmd::Queue { id, .. } | RemoteMatchCmd::Unqueue { id, .. } => *id,
+        };
+        if !self.matchmaker.try_send(local_match(session.clone(), cmd)) {
+            refuse(
+                &session.outbox,
+                id,
+                ErrorCode::Unavailable,
+                "the matchmaker is busy; try again",
+            );
+        }
+    }
+
+    /// Takes or renews the `matchmaker` lease if free or ours; learns who
+    /// holds it. When the matchmaker moves, the queue entries kept here
+    /// go to the new one (with the time they waited).
+    pub(super) async fn lead(&mut self) {
+        let ttl = self.settings.lease_ttl;
+        if let Some(lease) = &self.leading
+            && self
+                .store
+                .renew_lease(MATCHMAKER, lease, ttl)
+                .await
+                .is_err()
+        {
+            tracing::warn!("lost the matchmaker lease");
+            self.leading = None;
+        }
+        let leader = if self.leading.is_some() {
+            Some(self.settings.node.clone())
+        } else {
+            match self
+                .store
+                .acquire_lease(MATCHMAKER, &self.settings.node, ttl)
+                .await
+            {
+                Ok(Acquired::Ours(lease)) => {
+                    tracing::info!(node = %self.settings.node, "this node runs the matchmaker");
+                    self.leading = Some(lease);
+                    Some(self.settings.node.clone())
+                }
+                Ok(Acquired::Held(lease)) => Some(lease.node),
+                Err(e) => {
+                    tracing::warn!(error = %e, "cannot tell which node runs the matchmaker");
+                    return;
+                }
+            }
+        };
+        if leader != self.leader {
+            let before = std::mem::replace(&mut self.leader, leader);
+            if before.is_some() {
+                self.requeue_all(before.as_deref());
+            }
+        }
+    }
+
+    /// The matchmaker moved: every local waiter is queued again there.
+    pub(super) fn requeue_all(&mut self, before: Option<&str>) {
+        // Those this node's matchmaker paired already sit at their game.
+        let sessions = self.sessions.clone();
+        self.queued.retain(|_, q| !sessions.sits(&q.session.id));
+        tracing::info!(from = ?before, to = ?self.leader, waiting = self.queued.len(), "the matchmaker moved; queueing local players there again");
+        let entries: Vec<(Session, RemoteMatchCmd)> = self
+            .queued
+            .values()
+            .map(|q| {
+                (
+                    q.session.clone(),
+                    RemoteMatchCmd::Queue {
+                        id: None,
+                        config: q.config.clone(),
+                        account: q.account.clone(),
+                        rating: q.rating,
+                        waited_ms: q.since.elapsed().as_millis() as u64,
+                    },
+                )
+            })
+            .collect();
+        if before == Some(self.settings.node.as_str()) {
+            // This node's matchmaker had them: it must not pair them too.
+            for (session, _) in &entries {
+                let _ = self.matchmaker.try_send(MatchCmd::Unqueue {
+                    session: session.clone(),
+                    id: None,
+                    reply: false,
+                });
+            }
+        }
+        for (session, cmd) in entries {
+            self.send_match(session, cmd);
+        }
+    }
+}
+
+/// A queue command as this node's matchmaker takes it.
+fn local_match(session: Session, cmd: RemoteMatchCmd) -> MatchCmd {
+    match cmd {
+        RemoteMatchCmd::Queue {
+            id,
+            config,
+            account,
+            rating,
+            waited_ms,
+        } => {
+            let now = Instant::now();
+            let since = now
+                .checked_sub(Duration::from_millis(waited_ms))
+                .unwrap_or(now);
+            MatchCmd::Queue {
+                waiter: Waiter {
+                    session,
+                    account,
+                    rating,
+                    since,
+                },
+                config,
+                id,
+            }
+        }
+        RemoteMatchCmd::Unqueue { id, reply } => MatchCmd::Unqueue { session, id, reply },
+    }
+}
+
+/// Whether `frames` tell a waiting player the queue is over for them
+/// (`matched`, or `unqueued`).
+pub(super) fn left_queue(frames: &[WireFrame], encoding: tengen_protocol::Encoding) -> bool {
+    frames.iter().any(|f| {
+        let bytes: &[u8] = match f {
+            WireFrame::Text(t) => t.as_bytes(),
+            WireFrame::Binary(b) => b,
+        };
+        tengen_protocol::decode_server(bytes, encoding)
+            .is_ok_and(|f| matches!(f.msg, ServerMsg::Matched { .. } | ServerMsg::Unqueued))
+    })
+}
