@@ -204,7 +204,12 @@ impl Slot {
 
     async fn spectator(mut self, ctx: &Ctx, k: usize) {
         let name = self.name(ctx, &format!("s{k}_"));
-        let conn = connect(ctx, ctx.plan.url(self.n + k + 1), &name).await;
+        // Spectator k of slot n sits on the URL after the players' (n), so
+        // with several nodes the first spectator of each game watches through
+        // another node than the one its game runs on.
+        let url = ctx.plan.url(self.n + k + 1);
+        let other_node = url != ctx.plan.url(self.n);
+        let conn = connect(ctx, url, &name).await;
         let fanout = ctx.plan.scenario == Scenario::Fanout;
         let Some(mut conn) = conn else {
             ctx.settled();
@@ -213,7 +218,11 @@ impl Slot {
             }
             return;
         };
-        let mut current: Option<TableId> = None;
+        // The tables watched, each with the last `seq` seen (None until its
+        // snapshot): an old game is kept until its `game_over` arrives, so
+        // that its last events are checked too.
+        let mut follow = Follow::default();
+        let server = ctx.plan.target == Target::Server;
         match (ctx.plan.target, &*self.due) {
             (Target::Relay, _) => {
                 ctx.settled();
@@ -238,27 +247,29 @@ impl Slot {
                     _ = sleep_until(ctx.deadline) => { ctx.settled(); return; }
                 };
                 ctx.settled();
-                if let Err(e) = watched {
-                    return ctx.error(kind(&e));
+                match watched {
+                    Ok(ServerMsg::TableSnapshot(snap)) => {
+                        follow.tables.push((table, Some(snap.seq)))
+                    }
+                    Ok(_) => follow.tables.push((table, None)),
+                    Err(e) => return ctx.error(kind(&e)),
                 }
-                current = Some(table);
             }
             (Target::Server, DueBook::Mem(_)) => ctx.settled(),
         }
         loop {
             let frame = tokio::select! {
                 f = conn.next() => f,
-                changed = self.tables.changed(), if ctx.plan.target == Target::Server && !fanout => {
+                changed = self.tables.changed(), if server && !fanout => {
                     if changed.is_err() {
                         break;
                     }
                     let next = self.tables.borrow_and_update().clone();
-                    if let Some(table) = next {
-                        let sent = match current.replace(table.clone()) {
-                            Some(old) => conn.send(ClientMsg::Unwatch { table: old }).await.map(|_| ()),
-                            None => Ok(()),
-                        };
-                        if let Err(e) = sent.and(conn.send(ClientMsg::Watch { table, since: None }).await.map(|_| ())) {
+                    if let Some(table) = next
+                        && !follow.has(&table)
+                    {
+                        follow.tables.push((table.clone(), None));
+                        if let Err(e) = conn.send(ClientMsg::Watch { table, since: None }).await {
                             return ctx.error(kind(&e));
                         }
                     }
@@ -268,11 +279,43 @@ impl Slot {
             };
             let frame = match frame {
                 Ok(f) => f,
-                Err(ClientError::Timeout(_)) if current.is_none() => continue,
+                Err(ClientError::Timeout(_)) if follow.tables.is_empty() || !server => continue,
                 Err(e) => return ctx.error(kind(&e)),
             };
             match frame.msg {
+                ServerMsg::TableSnapshot(snap) => {
+                    if let Some(last) = follow.last_mut(&snap.table) {
+                        *last = Some(snap.seq);
+                    }
+                }
                 ServerMsg::TableEvent(te) => {
+                    if server {
+                        let over = matches!(te.event, Event::GameOver { .. });
+                        {
+                            let mut s = ctx.stats();
+                            if follow.check(&te.table, te.seq, &mut s) {
+                                s.spectator_events += 1;
+                                if other_node {
+                                    s.spectator_events_other_node += 1;
+                                }
+                                if over {
+                                    s.spectator_games_over += 1;
+                                }
+                            }
+                        }
+                        if over && !fanout {
+                            // Done with it (a newer game may already be watched).
+                            follow.tables.retain(|(t, _)| *t != te.table);
+                            if let Err(e) = conn
+                                .send(ClientMsg::Unwatch {
+                                    table: te.table.clone(),
+                                })
+                                .await
+                            {
+                                return ctx.error(kind(&e));
+                            }
+                        }
+                    }
                     if let Event::Moved { mv, .. } = &te.event {
                         let now = ctx.clock.now_us();
                         if let Some(due) = self.due.get(&te.table, mv.number) {
@@ -290,6 +333,46 @@ impl Slot {
             }
         }
         let _ = tokio::time::timeout(std::time::Duration::from_secs(1), conn.close()).await;
+    }
+}
+
+/// What a spectator watches, and the last `seq` it has of each table.
+#[derive(Default)]
+struct Follow {
+    tables: Vec<(TableId, Option<u64>)>,
+}
+
+impl Follow {
+    fn has(&self, table: &TableId) -> bool {
+        self.tables.iter().any(|(t, _)| t == table)
+    }
+
+    fn last_mut(&mut self, table: &TableId) -> Option<&mut Option<u64>> {
+        self.tables
+            .iter_mut()
+            .find(|(t, _)| t == table)
+            .map(|(_, last)| last)
+    }
+
+    /// An event `seq` of `table` arrived: true if it is the next one of a
+    /// watched table; a gap or a repeat is counted (and is an error). Events
+    /// of tables no longer watched (or not yet: before the snapshot) are
+    /// ignored.
+    fn check(&mut self, table: &TableId, seq: u64, s: &mut crate::stats::Stats) -> bool {
+        let Some(Some(last)) = self.last_mut(table) else {
+            return false;
+        };
+        if seq <= *last {
+            s.events_duplicated += 1;
+            s.error("event_duplicated");
+            return false;
+        }
+        if seq > *last + 1 {
+            s.events_lost += seq - *last - 1;
+            s.error("event_lost");
+        }
+        *last = seq;
+        true
     }
 }
 

@@ -37,7 +37,14 @@ pub struct Args {
     /// idle | games | fanout | churn.
     #[arg(value_enum)]
     pub scenario: Scenario,
-    /// Server WebSocket URL (repeat for several nodes: used round-robin).
+    /// Server WebSocket URL. Repeat it for several nodes sharing one Redis
+    /// (`--url ws://A/ws --url ws://B/ws`). games, churn: slot n's two players
+    /// use URL n mod N (they create and join their room through the same
+    /// node, as the lobby is per node), its spectator k URL n+1+k mod N, so
+    /// with two nodes every game's first spectator watches through the node
+    /// the game does not run on; the report counts those events apart.
+    /// idle: connections round-robin. fanout: the players on the first URL,
+    /// the spectators spread over all.
     #[arg(long = "url")]
     pub urls: Vec<String>,
     /// Concurrent games (a finished game is replaced by a new one).

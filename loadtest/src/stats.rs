@@ -41,6 +41,12 @@ pub struct Stats {
     pub resumes: u64,
     pub events_lost: u64,
     pub events_duplicated: u64,
+    /// Games, fan-out: table events the spectators received in order, those
+    /// of them received through another node (URL) than the game's players
+    /// use, and the games a spectator saw to their `game_over`.
+    pub spectator_events: u64,
+    pub spectator_events_other_node: u64,
+    pub spectator_games_over: u64,
     pub errors: BTreeMap<String, u64>,
     pub hist: BTreeMap<&'static str, Histogram<u64>>,
     /// Fan-out: per move number, the latency to the last spectator that got it.
@@ -57,6 +63,9 @@ impl Default for Stats {
             resumes: 0,
             events_lost: 0,
             events_duplicated: 0,
+            spectator_events: 0,
+            spectator_events_other_node: 0,
+            spectator_games_over: 0,
             errors: BTreeMap::new(),
             hist: [OPPONENT, SPECTATORS, CONNECT, SEND_LAG]
                 .into_iter()
@@ -103,6 +112,9 @@ impl Stats {
             resumes: self.resumes,
             events_lost: self.events_lost,
             events_duplicated: self.events_duplicated,
+            spectator_events: self.spectator_events,
+            spectator_events_other_node: self.spectator_events_other_node,
+            spectator_games_over: self.spectator_games_over,
             errors: self.errors.clone(),
             ..Report::default()
         };
@@ -164,6 +176,17 @@ pub struct Report {
     pub events_lost: u64,
     #[serde(default)]
     pub events_duplicated: u64,
+    /// Games, fan-out: table events the spectators received, each the next
+    /// `seq` of its table (a gap counts in `events_lost`, a repeat in
+    /// `events_duplicated`, both also errors); how many of them came through
+    /// another node than the one the game's players are connected to
+    /// (several `--url`s); and the games a spectator followed to `game_over`.
+    #[serde(default)]
+    pub spectator_events: u64,
+    #[serde(default)]
+    pub spectator_events_other_node: u64,
+    #[serde(default)]
+    pub spectator_games_over: u64,
     pub errors: BTreeMap<String, u64>,
     pub error_total: u64,
     /// Move sent → arrival at the opponent.
@@ -226,6 +249,9 @@ impl Report {
             r.resumes += p.resumes;
             r.events_lost += p.events_lost;
             r.events_duplicated += p.events_duplicated;
+            r.spectator_events += p.spectator_events;
+            r.spectator_events_other_node += p.spectator_events_other_node;
+            r.spectator_games_over += p.spectator_games_over;
             for (k, v) in &p.errors {
                 *r.errors.entry(k.clone()).or_default() += v;
             }
@@ -322,6 +348,17 @@ impl Report {
         };
         line(&mut s, "→ opponent", &self.latency_opponent);
         line(&mut s, "→ spectators", &self.latency_spectators);
+        if self.spectator_events > 0 {
+            let _ = writeln!(
+                s,
+                "  spectators: events {} (through another node {})  games seen to the end {}  lost {}  duplicated {}",
+                self.spectator_events,
+                self.spectator_events_other_node,
+                self.spectator_games_over,
+                self.events_lost,
+                self.events_duplicated
+            );
+        }
         if let Some(l) = &self.latency_last_spectator {
             line(&mut s, "→ last spectator", l);
         }

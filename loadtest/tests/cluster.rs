@@ -1,0 +1,180 @@
+//! The `games` scenario across two nodes (issue 12): a real `redis-server`
+//! (the `tengen_store::testing` harness) and two `tengen-server` binaries
+//! sharing it, the load generator given both URLs. A game's two players
+//! create and join its room through one node (the lobby is per node); its
+//! spectator watches through the other, so every spectator event crosses
+//! Redis pub/sub. Checks: no error, every slot finished a game, every
+//! spectator event came through the other node, in order, none lost or
+//! doubled, and spectators saw games to their end. Not how fast.
+
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use tengen_store::testing::RedisServer;
+
+/// The `tengen-server` binary: `$TENGEN_SERVER`, else built here (cargo
+/// builds a dependency's library for a test, not its binary) into the
+/// same target directory and profile as this crate's binary.
+fn server_binary() -> PathBuf {
+    if let Some(p) = std::env::var_os("TENGEN_SERVER") {
+        return PathBuf::from(p);
+    }
+    let ours = Path::new(env!("CARGO_BIN_EXE_tengen-loadtest"));
+    let profile_dir = ours.parent().expect("the binary's directory");
+    let target_dir = profile_dir.parent().expect("the target directory");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut cmd = Command::new(cargo);
+    // Without the variables cargo set for this test (CARGO_PKG_*, OUT_DIR,
+    // ...): build scripts that watch them would otherwise see a change and
+    // make this build and the next `cargo test` rebuild each other's crates.
+    for (k, _) in std::env::vars_os() {
+        let k = k.to_string_lossy();
+        let keep = ["CARGO_HOME", "CARGO_INCREMENTAL", "CARGO_NET_OFFLINE"];
+        if (k.starts_with("CARGO_") && !keep.contains(&k.as_ref()))
+            || k == "OUT_DIR"
+            || k.starts_with("__CARGO")
+        {
+            cmd.env_remove(k.as_ref());
+        }
+    }
+    cmd.args([
+        "build",
+        "-q",
+        "-p",
+        "tengen-server",
+        "--bin",
+        "tengen-server",
+    ])
+    .arg("--target-dir")
+    .arg(target_dir)
+    .current_dir(env!("CARGO_MANIFEST_DIR"));
+    if profile_dir.file_name().is_some_and(|n| n == "release") {
+        cmd.arg("--release");
+    }
+    let status = cmd.status().expect("cargo runs");
+    assert!(status.success(), "building tengen-server: {status}");
+    let bin = profile_dir.join("tengen-server");
+    assert!(bin.is_file(), "no {}", bin.display());
+    bin
+}
+
+/// One node: a `tengen-server` process, stopped (SIGTERM) when dropped.
+struct Node {
+    child: Child,
+    url: String,
+    stderr: Option<std::thread::JoinHandle<String>>,
+    _dir: tempfile::TempDir,
+}
+
+impl Node {
+    fn start(bin: &Path, redis: &RedisServer, name: &str) -> Node {
+        let dir = tempfile::tempdir().unwrap();
+        let mut child = Command::new(bin)
+            .args(["--listen", "127.0.0.1:0", "--data-dir"])
+            .arg(dir.path())
+            .args(["--redis", &redis.url(), "--redis-prefix", "lt"])
+            .args(["--node-id", name, "--lease-seconds", "4"])
+            .env("TENGEN_LOG", "warn")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("tengen-server runs");
+        let mut err = child.stderr.take().unwrap();
+        let stderr = std::thread::spawn(move || {
+            let mut s = String::new();
+            let _ = err.read_to_string(&mut s);
+            s
+        });
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let Some(addr) = line.trim().strip_prefix("listening on ") else {
+            let _ = child.kill();
+            panic!("{name} did not start: {}", stderr.join().unwrap());
+        };
+        Node {
+            url: format!("ws://{addr}/ws"),
+            child,
+            stderr: Some(stderr),
+            _dir: dir,
+        }
+    }
+
+    /// SIGTERM; what it logged, once it has exited.
+    fn stop(mut self) -> String {
+        terminate(&mut self.child);
+        self.stderr.take().unwrap().join().unwrap()
+    }
+}
+
+fn terminate(child: &mut Child) {
+    let _ = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    for _ in 0..100 {
+        if let Ok(Some(_)) = child.try_wait() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            terminate(&mut self.child);
+        }
+    }
+}
+
+#[test]
+fn games_across_two_nodes_reach_spectators_through_the_other_node() {
+    let bin = server_binary();
+    let redis = RedisServer::start();
+    let a = Node::start(&bin, &redis, "node-a");
+    let b = Node::start(&bin, &redis, "node-b");
+    let out = Command::new(env!("CARGO_BIN_EXE_tengen-loadtest"))
+        .args(["games", "--url", &a.url, "--url", &b.url])
+        .args(["--games", "40", "--spectators", "1"])
+        .args(["--move-interval", "0.2", "--game-moves", "9"])
+        .args(["--duration", "6", "--json"])
+        .output()
+        .expect("the load generator runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    let last = stdout.lines().last().unwrap_or_default();
+    let json: serde_json::Value = serde_json::from_str(last).unwrap_or_default();
+    let (log_a, log_b) = (a.stop(), b.stop());
+    for log in [&log_a, &log_b] {
+        assert!(!log.contains("panicked"), "{log}");
+    }
+    assert!(
+        out.status.success(),
+        "exit {}: {stdout}\n{}\nnode-a: {log_a}\nnode-b: {log_b}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(json["error_total"], 0, "{stdout}");
+    assert_eq!(json["connections"], 120, "{stdout}");
+    assert_eq!(json["events_lost"], 0, "{stdout}");
+    assert_eq!(json["events_duplicated"], 0, "{stdout}");
+    let completed = json["games_completed"].as_u64().unwrap();
+    assert!(completed >= 40, "every slot finished a game: {stdout}");
+    // One spectator per game, on the node its players are not on: every
+    // event it got crossed from one node to the other.
+    let events = json["spectator_events"].as_u64().unwrap();
+    assert!(events >= completed * 9, "{stdout}");
+    assert_eq!(json["spectator_events_other_node"].as_u64(), Some(events));
+    // Each finished game ends at its spectator too, except perhaps each
+    // slot's last, whose `game_over` may reach the spectator (through the
+    // other node) just after the deadline.
+    assert!(
+        json["spectator_games_over"].as_u64().unwrap() + 40 >= completed,
+        "{stdout}"
+    );
+    assert!(json["latency_spectators"]["count"].as_u64().unwrap() > 0);
+}
