@@ -50,6 +50,9 @@ use crate::table::Directory;
 /// Commands a node's actor takes.
 const MAILBOX: usize = 8192;
 
+/// Commands that may wait for one table's node to be looked up.
+const MAX_WAITING: usize = 1024;
+
 mod host;
 mod lobby;
 mod matchmaking;
@@ -64,6 +67,11 @@ pub enum NodeCmd {
     },
     /// A local connection ended.
     ConnGone { conn: u64 },
+    /// The lookup of the node running `table` ended.
+    Resolved {
+        table: TableId,
+        owner: Result<Option<String>, String>,
+    },
     /// The relay of `(node, conn)` here ended.
     RelayEnded { node: String, conn: u64 },
     /// A local connection's `queue` or `unqueue`, for the matchmaker of
@@ -121,7 +129,12 @@ struct Relay {
     sent: Arc<std::sync::atomic::AtomicU64>,
     /// The count last announced in a `Mark`.
     marked: u64,
+    /// How many more ticks it is announced.
+    marks_left: u8,
 }
+
+/// How many ticks a relay's count is announced after it changed.
+const MARKS: u8 = 3;
 
 /// A local connection waiting in the rated queue (kept here, whichever
 /// node's matchmaker has it, so that a new matchmaker gets it again).
@@ -141,6 +154,8 @@ struct Node {
     tx: mpsc::Sender<NodeCmd>,
     /// The node running each table, as last learnt.
     owners: HashMap<TableId, String>,
+    /// Commands for tables whose node is being looked up, in order.
+    resolving: HashMap<TableId, Vec<(Session, RemoteCmd)>>,
     routed: HashMap<u64, Routed>,
     relays: HashMap<(String, u64), Relay>,
     /// This node's own liveness lease.
@@ -185,6 +200,7 @@ pub fn spawn(
         bus,
         tx: tx.clone(),
         owners: HashMap::new(),
+        resolving: HashMap::new(),
         routed: HashMap::new(),
         relays: HashMap::new(),
         alive: None,
@@ -257,9 +273,14 @@ impl Node {
                 table,
                 session,
                 cmd,
-            } => self.route(table, session, cmd).await,
+            } => self.route(table, session, cmd),
             NodeCmd::Match { session, cmd } => self.route_match(session, cmd).await,
+            NodeCmd::Resolved { table, owner } => self.resolved(table, owner),
             NodeCmd::ConnGone { conn } => {
+                // Commands still waiting for a lookup go with it.
+                for waiting in self.resolving.values_mut() {
+                    waiting.retain(|(s, _)| s.outbox.conn != conn);
+                }
                 self.queued.remove(&conn);
                 if let Some(r) = self.routed.remove(&conn) {
                     // The cache of owners is only as large as what is
@@ -286,21 +307,67 @@ impl Node {
     // --- this node as a client of tables elsewhere ---------------------
 
     /// Sends a local connection's command to the node running `table`.
-    async fn route(&mut self, table: TableId, session: Session, cmd: RemoteCmd) {
-        let outbox = session.outbox.clone();
-        let id = request_id(&cmd);
-        let owner = match self.owner(&table).await {
-            Ok(Some(owner)) => owner,
-            Ok(None) => {
-                return refuse(
-                    &outbox,
+    fn route(&mut self, table: TableId, session: Session, cmd: RemoteCmd) {
+        if let Some(owner) = self.owners.get(&table).cloned() {
+            return self.forward(owner, table, session, cmd);
+        }
+        // Looked up off the actor (a store round trip must not hold up
+        // every other message); commands for the table wait meanwhile, in
+        // order.
+        if let Some(waiting) = self.resolving.get_mut(&table) {
+            if waiting.len() < MAX_WAITING {
+                waiting.push((session, cmd));
+            } else {
+                refuse(
+                    &session.outbox,
+                    request_id(&cmd),
+                    ErrorCode::Unavailable,
+                    "the server is busy; try again",
+                );
+            }
+            return;
+        }
+        self.resolving.insert(table.clone(), vec![(session, cmd)]);
+        let (store, tx) = (self.store.clone(), self.tx.clone());
+        let (timeout, me) = (self.settings.store_timeout, self.settings.node.clone());
+        tokio::spawn(async move {
+            let owner = match tokio::time::timeout(timeout, store.lease(table.as_str())).await {
+                Err(_) => Err("the store did not answer; try again".to_string()),
+                Ok(Err(e)) => Err(format!("the store did not answer ({e}); try again")),
+                Ok(Ok(Some(l))) if l.node != me => Ok(Some(l.node)),
+                Ok(Ok(_)) => Ok(None),
+            };
+            crate::mailbox::send_reliably(&tx, NodeCmd::Resolved { table, owner });
+        });
+    }
+
+    /// The node running `table` is known (`None`: none, the table is not
+    /// live or not leased): the commands that waited for it go.
+    fn resolved(&mut self, table: TableId, owner: Result<Option<String>, String>) {
+        let waiting = self.resolving.remove(&table).unwrap_or_default();
+        if let Ok(Some(owner)) = &owner {
+            self.owners.insert(table.clone(), owner.clone());
+        }
+        for (session, cmd) in waiting {
+            let id = request_id(&cmd);
+            match &owner {
+                Ok(Some(owner)) => self.forward(owner.clone(), table.clone(), session, cmd),
+                Ok(None) => refuse(
+                    &session.outbox,
                     id,
                     ErrorCode::NotFound,
                     &format!("no table {table}"),
-                );
+                ),
+                Err(why) => refuse(&session.outbox, id, ErrorCode::Unavailable, why),
             }
-            Err(why) => return refuse(&outbox, id, ErrorCode::Unavailable, &why),
-        };
+        }
+    }
+
+    /// Sends a local connection's command to `owner`, the node running
+    /// `table`.
+    fn forward(&mut self, owner: String, table: TableId, session: Session, cmd: RemoteCmd) {
+        let outbox = session.outbox.clone();
+        let id = request_id(&cmd);
         let conn = outbox.conn;
         let remote = self.remote_session(&session);
         let body = Body::ToTable {
@@ -337,28 +404,6 @@ impl Node {
         }
     }
 
-    /// The node running `table` (`None`: none, the table is not live or
-    /// not leased), from the cache or the store.
-    async fn owner(&mut self, table: &TableId) -> Result<Option<String>, String> {
-        if let Some(o) = self.owners.get(table) {
-            return Ok(Some(o.clone()));
-        }
-        let lease = tokio::time::timeout(
-            self.settings.store_timeout,
-            self.store.lease(table.as_str()),
-        )
-        .await
-        .map_err(|_| "the store did not answer; try again".to_string())?
-        .map_err(|e| format!("the store did not answer ({e}); try again"))?;
-        match lease {
-            Some(l) if l.node != self.settings.node => {
-                self.owners.insert(table.clone(), l.node.clone());
-                Ok(Some(l.node))
-            }
-            _ => Ok(None),
-        }
-    }
-
     /// Closes a routed connection so that its client resumes (it may have
     /// missed frames, or its tables moved).
     fn resync(&mut self, conn: u64, why: &str) {
@@ -381,13 +426,21 @@ impl Node {
                 None => crate::metrics::error("cluster_malformed"),
             },
             Delivery::Table { table, payload } => self.lobby_channel(&table, &payload),
-            Delivery::Resubscribed | Delivery::Lagged { .. } => {
+            Delivery::Resubscribed => {
                 self.lobby_reset();
-                // Anything may have been lost: everyone routed resumes.
+                // The subscription was down for a while: anything may have
+                // been lost, marks included; everyone routed resumes.
                 let conns: Vec<u64> = self.routed.keys().copied().collect();
                 for conn in conns {
                     self.resync(conn, "the bus may have lost messages");
                 }
+            }
+            Delivery::Lagged { dropped } => {
+                // A burst overflowed this node's queue: the relays that
+                // lost something show it by their numbers or their next
+                // marks (repeated for a few ticks), so only those resume.
+                tracing::warn!(dropped, "bus deliveries dropped (this node is overloaded)");
+                self.lobby_reset();
             }
         }
     }
@@ -522,8 +575,14 @@ impl Node {
         let me = self.settings.node.clone();
         for ((node, conn), relay) in &mut self.relays {
             let n = relay.sent.load(std::sync::atomic::Ordering::Acquire);
+            // After any activity, marked for a few ticks (a mark can be
+            // lost too); then quiet until the relay sends again.
             if n != relay.marked {
                 relay.marked = n;
+                relay.marks_left = MARKS;
+            }
+            if relay.marks_left > 0 {
+                relay.marks_left -= 1;
                 let msg = NodeMsg {
                     from: me.clone(),
                     body: Body::Mark { conn: *conn, n },

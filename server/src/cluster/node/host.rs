@@ -137,6 +137,7 @@ impl Node {
             queued: false,
             sent,
             marked: 0,
+            marks_left: 0,
         }
     }
 
