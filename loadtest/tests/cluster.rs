@@ -46,6 +46,7 @@ fn server_binary() -> PathBuf {
         "tengen-server",
         "--bin",
         "tengen-server",
+        "--locked",
     ])
     .arg("--target-dir")
     .arg(target_dir)
