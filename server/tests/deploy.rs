@@ -1,4 +1,4 @@
-//! The deployment files under `deploy/` (issue 12).
+//! The deployment files under `deploy/` (issue 12: several nodes on Redis).
 //!
 //! No container engine runs where this project is developed and tested, so
 //! the image is never built and neither compose nor Kubernetes applies these
@@ -330,6 +330,32 @@ fn kubernetes_configuration_uses_the_servers_variables() {
             "ConfigMap sets {key}, which tengen-server does not read"
         );
     }
+    // Every replica runs with the same pod template, so a node id set there
+    // would be shared by all of them: the pods keep the default (the host
+    // name, i.e. the pod's name, unique among running pods).
+    assert!(
+        config["data"]["TENGEN_NODE_ID"].is_badvalue(),
+        "the ConfigMap must not give every pod the same TENGEN_NODE_ID"
+    );
+    let deployment = named(&docs, "Deployment", "tengen-server");
+    for container in list(
+        &deployment["spec"]["template"]["spec"]["containers"],
+        "containers",
+    ) {
+        if let Some(env) = container["env"].as_vec() {
+            assert!(
+                env.iter()
+                    .all(|e| e["name"].as_str() != Some("TENGEN_NODE_ID")),
+                "the Deployment must not give every pod the same TENGEN_NODE_ID"
+            );
+        }
+        if let Some(args) = container["args"].as_vec() {
+            assert!(
+                args.iter().all(|a| a.as_str() != Some("--node-id")),
+                "the Deployment must not give every pod the same --node-id"
+            );
+        }
+    }
     // The ingress (if any) waits longer than the server's idle timeout.
     for ingress in of_kind(&docs, "Ingress") {
         let annotations = ingress["metadata"]["annotations"]
@@ -387,16 +413,42 @@ fn compose_has_redis_two_nodes_and_a_balancer() {
         2,
         "two tengen nodes built from deploy/Dockerfile: {nodes:?}"
     );
+    let mut node_ids = BTreeSet::new();
     for name in &nodes {
         let node = service(name);
         let command: Vec<&str> = list(&node["command"], "node command")
             .iter()
             .map(|a| string(a, "an argument"))
             .collect();
+        let value = |flag: &str| {
+            command
+                .iter()
+                .position(|a| *a == flag)
+                .and_then(|i| command.get(i + 1).copied())
+        };
         assert_eq!(
-            command,
-            ["--redis", "redis://redis:6379"],
-            "{name} uses the redis service"
+            value("--redis"),
+            Some("redis://redis:6379"),
+            "{name} uses the redis service: {command:?}"
+        );
+        // Every running node needs its own name (the default, the host
+        // name, would do in containers, but a fixed one lets a node
+        // restarted after a crash take its games back at once).
+        let id = value("--node-id")
+            .unwrap_or_else(|| panic!("{name} has an explicit --node-id: {command:?}"));
+        assert!(
+            !id.is_empty()
+                && id.len() <= 64
+                && id
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')),
+            "{name}: --node-id {id:?} is not a valid node name"
+        );
+        assert!(node_ids.insert(id), "{name} reuses the node id {id}");
+        assert_eq!(
+            command.len(),
+            4,
+            "{name}: only --redis and --node-id: {command:?}"
         );
         assert!(
             node["depends_on"]["redis"].is_hash(),
@@ -619,8 +671,8 @@ fn local_cluster_is_an_executable_posix_script() {
         "sh -n deploy/local-cluster: {}",
         String::from_utf8_lossy(&parsed.stderr)
     );
-    // It starts the nodes with the flag the Redis store will have.
-    assert!(text.contains("--redis \"$redis_url\""));
+    // It starts each node on the Redis with a node id of its own.
+    assert!(text.contains("--redis \"$redis_url\" --node-id \"node-$i\""));
     assert!(text.contains("trap cleanup EXIT"));
 }
 
@@ -707,7 +759,7 @@ fn configuration_reference_names_every_flag_and_variable() {
             "deploy/README.md's configuration reference does not name {name}"
         );
     }
-    // What is coming with the Redis store is named too, and the log filter.
+    // The Redis store's flag and variable are named too, and the log filter.
     for name in ["--redis", "TENGEN_REDIS", "TENGEN_LOG"] {
         assert!(
             readme.contains(&format!("`{name}")),
