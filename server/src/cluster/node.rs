@@ -247,6 +247,10 @@ impl Node {
                 }
             }
         }
+        // Stopping: the matchmaker moves to another node at once.
+        if let Some(lease) = self.leading.take() {
+            let _ = self.store.release_lease(MATCHMAKER, &lease).await;
+        }
         if let Some(lease) = self.alive.take() {
             let _ = self
                 .store
