@@ -29,8 +29,10 @@ use crate::sessions::Sessions;
 use crate::settings::Settings;
 use crate::table::{self, Directory};
 
+mod departures;
 mod ranked;
 mod remote;
+mod social;
 mod updates;
 mod view;
 pub use remote::ClusterCmd;
@@ -442,71 +444,6 @@ impl Lobby {
         Some(room)
     }
 
-    /// A challenge: a private room for the challenger that only the named
-    /// player (online now) may join; they hear of it at once.
-    fn challenge(
-        &mut self,
-        session: Session,
-        id: Option<RequestId>,
-        player: String,
-        config: GameConfig,
-        chat: bool,
-    ) {
-        let Some((target, _, outbox)) = self.sessions.online(&player) else {
-            return refuse(
-                &session,
-                id,
-                ErrorCode::NotFound,
-                format!("nobody called {player} is online"),
-            );
-        };
-        if target == session.id {
-            return refuse(
-                &session,
-                id,
-                ErrorCode::BadRequest,
-                "you cannot challenge yourself".into(),
-            );
-        }
-        let from = session.player.clone();
-        let Some(room) = self.create(session, id, config.clone(), false, None, chat, false) else {
-            return;
-        };
-        if let Some(r) = self.rooms.get_mut(&room) {
-            r.challenged = Some(target);
-        }
-        outbox.send_msg(&Envelope::push(ServerMsg::Challenged {
-            room,
-            from,
-            config,
-        }));
-    }
-
-    /// The challenged player refuses: the room goes, and the challenger
-    /// hears why.
-    fn decline(&mut self, session: Session, id: Option<RequestId>, room_id: RoomId) {
-        let mine = self.rooms.get(&room_id).is_some_and(|r| {
-            r.challenged.as_ref() == Some(&session.id) && r.info.status == RoomStatus::Waiting
-        });
-        if !mine {
-            return refuse(
-                &session,
-                id,
-                ErrorCode::NotFound,
-                format!("no challenge {room_id} for you"),
-            );
-        }
-        reply(
-            &session,
-            id,
-            ServerMsg::RoomCancelled {
-                room: room_id.clone(),
-                reason: CancelReason::Declined,
-            },
-        );
-        self.remove(&room_id, CancelReason::Declined, Some(&session.id));
-    }
-
     fn join(&mut self, session: Session, id: Option<RequestId>, room_id: RoomId) {
         let seated = self.seats_of(&session.id);
         let max_seats = self.settings.limits.max_seats as usize;
@@ -627,166 +564,6 @@ impl Lobby {
                 self.remove(room_id, CancelReason::Other, None);
                 false
             }
-        }
-    }
-
-    /// Both players want a rematch: if both still sit in the finished room,
-    /// the new game starts there (players hear `rematch_started` first, then
-    /// get the new table's snapshot); otherwise both hear `no_rematch`.
-    fn rematch(&mut self, room_id: RoomId, from: TableId, seats: [Session; 2], opener: Seat) {
-        let ready = self.rooms.get(&room_id).is_some_and(|r| {
-            r.info.status == RoomStatus::Finished
-                && r.info.table.as_ref() == Some(&from)
-                && r.seats
-                    .iter()
-                    .zip(&seats)
-                    .all(|(a, b)| a.as_ref().is_some_and(|a| a.id == b.id))
-        });
-        if !ready {
-            for s in &seats {
-                refuse(
-                    s,
-                    None,
-                    ErrorCode::NoRematch,
-                    "a player has left the room".into(),
-                );
-            }
-            return;
-        }
-        if let Some(room) = self.rooms.get_mut(&room_id) {
-            room.seats = [Some(seats[0].clone()), Some(seats[1].clone())];
-        }
-        // The players hear of the new table before its first snapshot can
-        // reach them (it is queued behind this in their outboxes).
-        let rematch = TableId::from_u64(rand::random());
-        for s in &seats {
-            reply(
-                s,
-                None,
-                ServerMsg::RematchStarted {
-                    table: from.clone(),
-                    rematch: rematch.clone(),
-                    room: room_id.clone(),
-                },
-            );
-        }
-        if self.start_table(&room_id, seats, opener, rematch.clone())
-            && let Some(old) = self.tables.get(&from)
-        {
-            let _ = old.try_send(table::TableCmd::RematchStarted { rematch });
-        }
-    }
-
-    /// Leaving a waiting room: the creator's leave (or cancel) cancels it.
-    fn leave(&mut self, session: Session, id: Option<RequestId>, room_id: RoomId, cancel: bool) {
-        let Some(room) = self.rooms.get_mut(&room_id) else {
-            return self.leave_elsewhere(session, id, room_id, cancel);
-        };
-        let Some(seat) = room
-            .seats
-            .iter()
-            .position(|s| s.as_ref().is_some_and(|s| s.id == session.id))
-        else {
-            return refuse(
-                &session,
-                id,
-                ErrorCode::NotAPlayer,
-                "you do not sit in this room".into(),
-            );
-        };
-        if room.info.status == RoomStatus::Finished && !cancel {
-            reply(
-                &session,
-                id,
-                ServerMsg::Left {
-                    room: room_id.clone(),
-                },
-            );
-            self.vacate(&room_id, seat);
-            return;
-        }
-        if room.info.status != RoomStatus::Waiting {
-            return refuse(
-                &session,
-                id,
-                ErrorCode::GameInProgress,
-                "the game has started: resign or abort it instead".into(),
-            );
-        }
-        if cancel && seat != 0 {
-            return refuse(
-                &session,
-                id,
-                ErrorCode::NotAPlayer,
-                "only the creator may cancel".into(),
-            );
-        }
-        let msg = if cancel {
-            ServerMsg::RoomCancelled {
-                room: room_id.clone(),
-                reason: CancelReason::ByCreator,
-            }
-        } else {
-            ServerMsg::Left {
-                room: room_id.clone(),
-            }
-        };
-        reply(&session, id, msg);
-        self.remove(&room_id, CancelReason::ByCreator, Some(&session.id));
-    }
-
-    /// A player leaves a finished room; the room goes with its last player.
-    fn vacate(&mut self, room_id: &RoomId, seat: usize) {
-        let Some(room) = self.rooms.get_mut(room_id) else {
-            return;
-        };
-        let Some(left) = room.seats[seat].take() else {
-            return;
-        };
-        let empty = room.seats.iter().all(Option::is_none);
-        self.unsit(&left.id, room_id);
-        if empty && let Some(room) = self.take_room(room_id) {
-            self.pending.gone(room_id, room.public);
-        }
-    }
-
-    /// A connection closed: the waiting rooms it created are cancelled, and
-    /// it leaves the finished rooms it sat in.
-    fn gone(&mut self, session: &SessionId) {
-        let rooms = self.seated.get(session).cloned().unwrap_or_default();
-        for room_id in rooms {
-            let Some(room) = self.rooms.get(&room_id) else {
-                continue;
-            };
-            let seat = room
-                .seats
-                .iter()
-                .position(|s| s.as_ref().is_some_and(|s| s.id == *session));
-            match (room.info.status, seat) {
-                (RoomStatus::Finished, Some(seat)) => self.vacate(&room_id, seat),
-                (RoomStatus::Waiting, Some(0)) => {
-                    self.remove(&room_id, CancelReason::CreatorGone, Some(session))
-                }
-                _ => {}
-            }
-        }
-    }
-
-    /// Removes a room, telling its players why (all but `told`, who got a
-    /// reply already or is gone).
-    fn remove(&mut self, room_id: &RoomId, reason: CancelReason, told: Option<&SessionId>) {
-        if let Some(room) = self.take_room(room_id) {
-            for s in room.seats.iter().flatten().filter(|s| Some(&s.id) != told) {
-                reply(
-                    s,
-                    None,
-                    ServerMsg::RoomCancelled {
-                        room: room_id.clone(),
-                        reason,
-                    },
-                );
-            }
-            self.pending.gone(room_id, room.public);
         }
     }
 

@@ -21,10 +21,10 @@ use std::sync::{Arc, RwLock};
 use std::time::Instant;
 
 use tengen_protocol::{
-    Envelope, ErrorBody, ErrorCode, PauseReason, Players, RequestId, RoomId, ServerFrame,
-    ServerMsg, SessionId, TableEvent, TableId, TableSnapshot,
+    Envelope, ErrorBody, ErrorCode, PauseReason, RequestId, RoomId, ServerFrame, ServerMsg,
+    SessionId, TableEvent, TableId,
 };
-use tengen_rules::game::{Action, ActionKind, Event, Game, GameConfig, GameError, Millis, Seat};
+use tengen_rules::game::{Action, ActionKind, Game, GameConfig, GameError, Millis, Seat};
 use tengen_store::Store;
 use tokio::sync::mpsc;
 use tokio::time::sleep_until;
@@ -34,7 +34,9 @@ use crate::lobby::{LobbyCmd, LobbyHandle};
 use crate::outbound::{Outbox, Shared};
 use crate::sessions::Sessions;
 
+mod deadlines;
 mod durable;
+mod fanout;
 mod lag;
 mod lease;
 mod restore;
@@ -402,86 +404,6 @@ impl Table {
         tracing::debug!(table = %self.id, "table closed");
     }
 
-    fn next_deadline(&self) -> Option<Instant> {
-        let mut due = [
-            self.spectators_due,
-            self.close_at,
-            self.retry_at,
-            self.restoring,
-            self.lease_renew_at,
-        ];
-        if self.frozen_since.is_some() {
-            // Game time stands still: no flag, no abort, no abandonment.
-            return due.into_iter().flatten().min();
-        }
-        // The flag is called only after the grace lag compensation allows.
-        let game = match (self.game.next_deadline(), self.game.flag_at()) {
-            (Some(next), Some(flag)) if next == flag => self.flag_deadline(),
-            (next, _) => next.map(|ms| self.instant(ms)),
-        };
-        let away = self.seats.iter().filter_map(|s| s.away_until).min();
-        due[0] = [due[0], game, self.first_action_due, away]
-            .into_iter()
-            .flatten()
-            .min();
-        due.into_iter().flatten().min()
-    }
-
-    /// Handles whatever is due at `now`; true when the table should close.
-    async fn on_deadline(&mut self, now: Instant) -> bool {
-        if self.lease_renew_at.is_some_and(|t| t <= now) {
-            self.renew_lease().await;
-            if self.stepped_down {
-                return true;
-            }
-        }
-        if self.spectators_due.is_some_and(|t| t <= now) {
-            self.spectators_due = None;
-            self.send_spectator_count();
-        }
-        if self.retry_at.is_some_and(|t| t <= now) {
-            self.probe().await;
-        }
-        if self.restoring.is_some_and(|t| t <= now) {
-            self.restoring = None;
-            self.refreeze();
-            self.away_after_restore();
-        }
-        if self.frozen_since.is_some() {
-            return self.close_at.is_some_and(|t| t <= now);
-        }
-        let ms = self.now_ms(now);
-        let events = self.tick_guarded(ms);
-        if self.persist().await.is_ok() {
-            self.broadcast(events, ms);
-        }
-        if self.first_action_due.is_some_and(|t| t <= now) && self.frozen_since.is_none() {
-            self.first_action_due = None;
-            if let Ok(events) = self.game.declare_aborted(ms)
-                && self.persist().await.is_ok()
-            {
-                tracing::info!(table = %self.id, "aborted: a first move never came");
-                self.broadcast(events, ms);
-            }
-        }
-        for seat in Seat::BOTH {
-            if self.frozen_since.is_none()
-                && self.seats[seat.index()]
-                    .away_until
-                    .is_some_and(|t| t <= now)
-            {
-                self.seats[seat.index()].away_until = None;
-                if let Ok(events) = self.game.declare_abandoned(seat, ms)
-                    && self.persist().await.is_ok()
-                {
-                    tracing::info!(table = %self.id, %seat, "lost by abandonment");
-                    self.broadcast(events, ms);
-                }
-            }
-        }
-        self.close_at.is_some_and(|t| t <= now)
-    }
-
     async fn handle(&mut self, cmd: TableCmd) {
         match cmd {
             TableCmd::Watch { session, id, since } => {
@@ -681,115 +603,5 @@ impl Table {
                 outbox.send_msg(&ServerFrame::error(id, ErrorBody::game(e)));
             }
         }
-    }
-
-    /// Stamps `events` and queues them to every subscriber.
-    fn broadcast(&mut self, events: Vec<Event>, ms: Millis) {
-        if events.is_empty() {
-            return;
-        }
-        let over = events.iter().any(|e| matches!(e, Event::GameOver { .. }));
-        if over && self.close_at.is_none() {
-            self.first_action_due = None;
-            for s in &mut self.seats {
-                s.away_until = None;
-            }
-            self.close_at = Some(Instant::now() + self.settings.finished_table_linger);
-            // The lobby hears of the end before any player can: a player
-            // who leaves the room as soon as `game_over` arrives must find
-            // it finished, not still playing.
-            self.lobby.send_reliably(LobbyCmd::TableFinished {
-                room: self.room.clone(),
-            });
-        }
-        let prompt = self.game.prompt(ms);
-        let stamped = TableEvent::stamp(&self.id, self.seq, events, prompt.as_ref());
-        self.seq += stamped.len() as u64;
-        for te in stamped {
-            if self.log.len() == self.settings.event_log.max(1) {
-                self.log.pop_front();
-            }
-            self.log.push_back(te.clone());
-            self.send_to_all(&Envelope::push(ServerMsg::TableEvent(te)));
-        }
-    }
-
-    /// Queues `frame` to both players (if subscribed) and every spectator.
-    fn send_to_all(&mut self, frame: &ServerFrame) {
-        let mut shared = Shared::new(frame);
-        for s in &mut self.seats {
-            if s.subscribed
-                && !s
-                    .session
-                    .outbox
-                    .send(shared.get(s.session.outbox.encoding()))
-            {
-                s.subscribed = false;
-            }
-        }
-        let before = self.spectators.len();
-        self.spectators
-            .retain(|_, o| o.send(shared.get(o.encoding())));
-        if self.spectators.len() != before {
-            self.spectators_changed();
-        }
-    }
-
-    fn snapshot_msg(&self, seat: Option<Seat>) -> ServerMsg {
-        let ms = self.now_ms(Instant::now());
-        ServerMsg::TableSnapshot(Box::new(TableSnapshot {
-            table: self.id.clone(),
-            room: self.room.clone(),
-            seq: self.seq,
-            snapshot: self.game.snapshot(ms),
-            players: Players {
-                first: Some(self.seats[0].session.player.clone()),
-                second: Some(self.seats[1].session.player.clone()),
-            },
-            spectators: self.spectators.len() as u32,
-            seat,
-            paused: self.frozen_since.and(self.announced_pause),
-        }))
-    }
-
-    fn send_snapshot(&self, session: &Session, id: Option<RequestId>) {
-        let msg = self.snapshot_msg(self.seat_of(&session.id));
-        session.outbox.send_msg(&Envelope::with_id(id, msg));
-    }
-
-    fn send_snapshot_to_seat(&self, seat: Seat, id: Option<RequestId>) {
-        let s = &self.seats[seat.index()];
-        s.session
-            .outbox
-            .send_msg(&Envelope::with_id(id, self.snapshot_msg(Some(seat))));
-    }
-
-    fn spectators_changed(&mut self) {
-        if self.spectators_due.is_none() {
-            self.spectators_due = Some(Instant::now() + self.settings.coalesce_interval);
-        }
-    }
-
-    /// The coalesced spectator count, to every subscriber and the lobby.
-    fn send_spectator_count(&mut self) {
-        let count = self.spectators.len() as u32;
-        let frame = Envelope::push(ServerMsg::Spectators {
-            table: self.id.clone(),
-            count,
-        });
-        let mut shared = Shared::new(&frame);
-        for s in &self.seats {
-            if s.subscribed {
-                s.session
-                    .outbox
-                    .send(shared.get(s.session.outbox.encoding()));
-            }
-        }
-        self.spectators
-            .retain(|_, o| o.send(shared.get(o.encoding())));
-        let _ = self.lobby.try_send(LobbyCmd::Spectators {
-            room: self.room.clone(),
-            count,
-        });
     }
 }

@@ -18,9 +18,9 @@ use std::time::{Duration, Instant};
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
 use futures_util::{SinkExt, StreamExt};
 use tengen_protocol::{
-    ClientFrame, ClientMsg, CloseCode, Encoding, Envelope, ErrorBody, ErrorCode, HELLO_TIMEOUT_MS,
-    PROTOCOL_VERSION, Player, RequestId, SUPPORTED_VERSIONS, ServerFrame, ServerInfo, ServerMsg,
-    SessionId, TableId, Welcome, decode_client,
+    ClientMsg, CloseCode, Encoding, Envelope, ErrorBody, ErrorCode, HELLO_TIMEOUT_MS,
+    PROTOCOL_VERSION, Player, SUPPORTED_VERSIONS, ServerFrame, ServerInfo, ServerMsg, SessionId,
+    TableId, Welcome, decode_client,
 };
 use tokio::time::timeout;
 use tracing::Instrument;
@@ -29,6 +29,12 @@ use crate::AppState;
 use crate::lobby::LobbyCmd;
 use crate::outbound::{self, Frame, Outbox};
 use crate::table::TableCmd;
+
+mod bucket;
+mod route;
+
+use bucket::Bucket;
+use route::handle;
 
 static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
 
@@ -344,267 +350,6 @@ async fn claim_seats(state: &AppState, token: Option<&str>) -> Result<(), ErrorB
     }
 }
 
-fn reply_error(outbox: &Outbox, id: Option<RequestId>, code: ErrorCode, message: &str) {
-    crate::metrics::error(code.as_str());
-    outbox.send_msg(&ServerFrame::error(id, ErrorBody::new(code, message)));
-}
-
-/// Decodes one frame and routes it. Never waits.
-fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], received: Instant) {
-    let outbox = &cs.session.outbox;
-    let frame: ClientFrame = match decode_client(bytes, cs.encoding) {
-        Ok(f) => f,
-        Err(e) => {
-            crate::metrics::error(e.code().as_str());
-            outbox.send_msg(&ServerFrame::error(
-                e.id(),
-                ErrorBody::new(e.code(), e.to_string()),
-            ));
-            return;
-        }
-    };
-    let id = frame.id;
-    metrics::counter!(crate::metrics::MESSAGES_IN, "type" => frame.msg.type_name()).increment(1);
-    if let Err(why) = frame.msg.validate() {
-        reply_error(outbox, id, ErrorCode::BadRequest, &why);
-        return;
-    }
-    let session = &cs.session;
-    let to_lobby = |cmd: LobbyCmd| {
-        if !state.lobby.try_send(cmd) {
-            reply_error(
-                outbox,
-                id,
-                ErrorCode::Unavailable,
-                "the lobby is busy; try again",
-            );
-        }
-    };
-    match frame.msg {
-        ClientMsg::Hello(_) => reply_error(
-            outbox,
-            id,
-            ErrorCode::BadRequest,
-            "hello was already received",
-        ),
-        ClientMsg::Ping => {
-            let time_ms = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_millis() as u64);
-            outbox.send_msg(&Envelope::with_id(id, ServerMsg::Pong { time_ms }));
-        }
-        ClientMsg::LobbySubscribe => {
-            cs.lobby_subscribed = true;
-            to_lobby(LobbyCmd::Subscribe {
-                session: session.clone(),
-                id,
-            });
-        }
-        ClientMsg::LobbyUnsubscribe => {
-            cs.lobby_subscribed = false;
-            to_lobby(LobbyCmd::Unsubscribe {
-                session: session.clone(),
-                id,
-            });
-        }
-        ClientMsg::ListRooms => to_lobby(LobbyCmd::List {
-            session: session.clone(),
-            id,
-        }),
-        ClientMsg::CreateRoom {
-            config,
-            public,
-            name,
-            chat,
-            rated,
-        } => to_lobby(LobbyCmd::Create {
-            session: session.clone(),
-            id,
-            config,
-            public,
-            name,
-            chat,
-            rated,
-        }),
-        ClientMsg::JoinRoom { room } => to_lobby(LobbyCmd::Join {
-            session: session.clone(),
-            id,
-            room,
-        }),
-        ClientMsg::LeaveRoom { room } => to_lobby(LobbyCmd::Leave {
-            session: session.clone(),
-            id,
-            room,
-        }),
-        ClientMsg::CancelRoom { room } => to_lobby(LobbyCmd::Cancel {
-            session: session.clone(),
-            id,
-            room,
-        }),
-        ClientMsg::Watch { table, since } => {
-            if !cs.watching.contains(&table)
-                && cs.watching.len() >= state.settings.limits.max_watch as usize
-            {
-                reply_error(
-                    outbox,
-                    id,
-                    ErrorCode::LimitReached,
-                    "watching too many tables",
-                );
-                return;
-            }
-            let cmd = TableCmd::Watch {
-                session: session.clone(),
-                id,
-                since,
-            };
-            if to_table(state, session, id, &table, cmd) && !cs.watching.contains(&table) {
-                cs.watching.push(table);
-            }
-        }
-        ClientMsg::Unwatch { table } => {
-            cs.watching.retain(|t| *t != table);
-            let cmd = TableCmd::Unwatch {
-                conn: outbox.conn,
-                id,
-                outbox: Some(outbox.clone()),
-            };
-            to_table(state, session, id, &table, cmd);
-        }
-        ClientMsg::Act { table, action } => {
-            let cmd = TableCmd::Act {
-                session: session.id.clone(),
-                action,
-                id,
-                outbox: outbox.clone(),
-                received,
-            };
-            to_table(state, session, id, &table, cmd);
-        }
-        ClientMsg::Snapshot { table } => {
-            let cmd = TableCmd::Snapshot {
-                session: session.clone(),
-                id,
-            };
-            to_table(state, session, id, &table, cmd);
-        }
-        ClientMsg::Chat { table, text } => {
-            let cmd = TableCmd::Chat {
-                session: session.clone(),
-                id,
-                text,
-            };
-            to_table(state, session, id, &table, cmd);
-        }
-        ClientMsg::Challenge {
-            player,
-            config,
-            chat,
-        } => to_lobby(LobbyCmd::Challenge {
-            session: session.clone(),
-            id,
-            player,
-            config,
-            chat,
-        }),
-        ClientMsg::DeclineChallenge { room } => to_lobby(LobbyCmd::DeclineChallenge {
-            session: session.clone(),
-            id,
-            room,
-        }),
-        ClientMsg::Rematch { table } => {
-            let cmd = TableCmd::Rematch {
-                session: session.clone(),
-                id,
-            };
-            to_table(state, session, id, &table, cmd);
-        }
-        msg @ (ClientMsg::Register { .. }
-        | ClientMsg::Login { .. }
-        | ClientMsg::Logout
-        | ClientMsg::Queue { .. }
-        | ClientMsg::Unqueue
-        | ClientMsg::Leaderboard { .. }
-        | ClientMsg::Profile { .. }
-        | ClientMsg::History { .. }
-        | ClientMsg::GameRecord { .. }) => {
-            crate::ranked::handle(state, &mut cs.ranked, &cs.session, id, msg)
-        }
-    }
-}
-
-/// Hands `cmd` to a table's mailbox; answers `not_found` or `unavailable`.
-fn to_table(
-    state: &AppState,
-    session: &Session,
-    id: Option<RequestId>,
-    table: &TableId,
-    cmd: TableCmd,
-) -> bool {
-    let outbox = &session.outbox;
-    let Some(handle) = state.tables.get(table) else {
-        // Several nodes: the table may run on another one.
-        if let (Some(node), Some(remote)) = (&state.node, remote_cmd(&cmd)) {
-            let session = session.clone();
-            let cmd = crate::cluster::NodeCmd::Route {
-                table: table.clone(),
-                session,
-                cmd: remote,
-            };
-            if node.try_send(cmd) {
-                return true;
-            }
-            reply_error(
-                outbox,
-                id,
-                ErrorCode::Unavailable,
-                "the server is busy; try again",
-            );
-            return false;
-        }
-        reply_error(
-            outbox,
-            id,
-            ErrorCode::NotFound,
-            &format!("no table {table}"),
-        );
-        return false;
-    };
-    if !handle.try_send(cmd) {
-        reply_error(
-            outbox,
-            id,
-            ErrorCode::Unavailable,
-            "the table is busy; try again",
-        );
-        return false;
-    }
-    true
-}
-
-/// What a table command says to a table on another node.
-fn remote_cmd(cmd: &TableCmd) -> Option<crate::cluster::wire::RemoteCmd> {
-    use crate::cluster::wire::RemoteCmd;
-    Some(match cmd {
-        TableCmd::Watch { id, since, .. } => RemoteCmd::Watch {
-            id: *id,
-            since: *since,
-        },
-        TableCmd::Unwatch { id, .. } => RemoteCmd::Unwatch { id: *id },
-        TableCmd::Act { id, action, .. } => RemoteCmd::Act {
-            id: *id,
-            action: *action,
-        },
-        TableCmd::Snapshot { id, .. } => RemoteCmd::Snapshot { id: *id },
-        TableCmd::Chat { id, text, .. } => RemoteCmd::Chat {
-            id: *id,
-            text: text.clone(),
-        },
-        TableCmd::Rematch { id, .. } => RemoteCmd::Rematch { id: *id },
-        _ => return None,
-    })
-}
-
 struct Data {
     bytes: bytes::Bytes,
     encoding: Encoding,
@@ -637,39 +382,4 @@ fn close(code: CloseCode) -> Message {
         code: code.code(),
         reason: Utf8Bytes::from_static(code.reason()),
     }))
-}
-
-/// A token bucket: `burst` messages at once, refilled at `rate` per second.
-struct Bucket {
-    tokens: f64,
-    rate: f64,
-    burst: f64,
-    last: Instant,
-}
-
-impl Bucket {
-    fn new(rate: u32, burst: u32) -> Bucket {
-        Bucket {
-            tokens: burst as f64,
-            rate: rate.max(1) as f64,
-            burst: burst.max(1) as f64,
-            last: Instant::now(),
-        }
-    }
-
-    fn take(&mut self, now: Instant) -> bool {
-        let dt = now.saturating_duration_since(self.last).as_secs_f64();
-        self.last = now;
-        self.tokens = (self.tokens + dt * self.rate).min(self.burst);
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
-
-    fn retry_after_ms(&self) -> u64 {
-        (((1.0 - self.tokens) / self.rate) * 1000.0).ceil().max(0.0) as u64
-    }
 }

@@ -1,0 +1,124 @@
+//! Challenges to a named player and rematches (a new table in the same
+//! room, the opener switched).
+
+use super::*;
+
+impl Lobby {
+    /// A challenge: a private room for the challenger that only the named
+    /// player (online now) may join; they hear of it at once.
+    pub(super) fn challenge(
+        &mut self,
+        session: Session,
+        id: Option<RequestId>,
+        player: String,
+        config: GameConfig,
+        chat: bool,
+    ) {
+        let Some((target, _, outbox)) = self.sessions.online(&player) else {
+            return refuse(
+                &session,
+                id,
+                ErrorCode::NotFound,
+                format!("nobody called {player} is online"),
+            );
+        };
+        if target == session.id {
+            return refuse(
+                &session,
+                id,
+                ErrorCode::BadRequest,
+                "you cannot challenge yourself".into(),
+            );
+        }
+        let from = session.player.clone();
+        let Some(room) = self.create(session, id, config.clone(), false, None, chat, false) else {
+            return;
+        };
+        if let Some(r) = self.rooms.get_mut(&room) {
+            r.challenged = Some(target);
+        }
+        outbox.send_msg(&Envelope::push(ServerMsg::Challenged {
+            room,
+            from,
+            config,
+        }));
+    }
+
+    /// The challenged player refuses: the room goes, and the challenger
+    /// hears why.
+    pub(super) fn decline(&mut self, session: Session, id: Option<RequestId>, room_id: RoomId) {
+        let mine = self.rooms.get(&room_id).is_some_and(|r| {
+            r.challenged.as_ref() == Some(&session.id) && r.info.status == RoomStatus::Waiting
+        });
+        if !mine {
+            return refuse(
+                &session,
+                id,
+                ErrorCode::NotFound,
+                format!("no challenge {room_id} for you"),
+            );
+        }
+        reply(
+            &session,
+            id,
+            ServerMsg::RoomCancelled {
+                room: room_id.clone(),
+                reason: CancelReason::Declined,
+            },
+        );
+        self.remove(&room_id, CancelReason::Declined, Some(&session.id));
+    }
+
+    /// Both players want a rematch: if both still sit in the finished room,
+    /// the new game starts there (players hear `rematch_started` first, then
+    /// get the new table's snapshot); otherwise both hear `no_rematch`.
+    pub(super) fn rematch(
+        &mut self,
+        room_id: RoomId,
+        from: TableId,
+        seats: [Session; 2],
+        opener: Seat,
+    ) {
+        let ready = self.rooms.get(&room_id).is_some_and(|r| {
+            r.info.status == RoomStatus::Finished
+                && r.info.table.as_ref() == Some(&from)
+                && r.seats
+                    .iter()
+                    .zip(&seats)
+                    .all(|(a, b)| a.as_ref().is_some_and(|a| a.id == b.id))
+        });
+        if !ready {
+            for s in &seats {
+                refuse(
+                    s,
+                    None,
+                    ErrorCode::NoRematch,
+                    "a player has left the room".into(),
+                );
+            }
+            return;
+        }
+        if let Some(room) = self.rooms.get_mut(&room_id) {
+            room.seats = [Some(seats[0].clone()), Some(seats[1].clone())];
+        }
+        // The players hear of the new table before its first snapshot can
+        // reach them (it is queued behind this in their outboxes).
+        let rematch = TableId::from_u64(rand::random());
+        for s in &seats {
+            reply(
+                s,
+                None,
+                ServerMsg::RematchStarted {
+                    table: from.clone(),
+                    rematch: rematch.clone(),
+                    room: room_id.clone(),
+                },
+            );
+        }
+        if self.start_table(&room_id, seats, opener, rematch.clone())
+            && let Some(old) = self.tables.get(&from)
+        {
+            let _ = old.try_send(table::TableCmd::RematchStarted { rematch });
+        }
+    }
+}

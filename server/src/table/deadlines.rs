@@ -1,0 +1,93 @@
+//! A table's timers: what falls due next (a flag with its lag grace, a
+//! lapsed draw offer, the abort of a game whose first moves never come, an
+//! abandonment, the coalesced spectator count, a store probe, the lease's
+//! renewal, the end of the restart grace, the table's close) and what
+//! happens when it does.
+
+use std::time::Instant;
+
+use tengen_rules::game::Seat;
+
+use super::Table;
+
+impl Table {
+    pub(super) fn next_deadline(&self) -> Option<Instant> {
+        let mut due = [
+            self.spectators_due,
+            self.close_at,
+            self.retry_at,
+            self.restoring,
+            self.lease_renew_at,
+        ];
+        if self.frozen_since.is_some() {
+            // Game time stands still: no flag, no abort, no abandonment.
+            return due.into_iter().flatten().min();
+        }
+        // The flag is called only after the grace lag compensation allows.
+        let game = match (self.game.next_deadline(), self.game.flag_at()) {
+            (Some(next), Some(flag)) if next == flag => self.flag_deadline(),
+            (next, _) => next.map(|ms| self.instant(ms)),
+        };
+        let away = self.seats.iter().filter_map(|s| s.away_until).min();
+        due[0] = [due[0], game, self.first_action_due, away]
+            .into_iter()
+            .flatten()
+            .min();
+        due.into_iter().flatten().min()
+    }
+
+    /// Handles whatever is due at `now`; true when the table should close.
+    pub(super) async fn on_deadline(&mut self, now: Instant) -> bool {
+        if self.lease_renew_at.is_some_and(|t| t <= now) {
+            self.renew_lease().await;
+            if self.stepped_down {
+                return true;
+            }
+        }
+        if self.spectators_due.is_some_and(|t| t <= now) {
+            self.spectators_due = None;
+            self.send_spectator_count();
+        }
+        if self.retry_at.is_some_and(|t| t <= now) {
+            self.probe().await;
+        }
+        if self.restoring.is_some_and(|t| t <= now) {
+            self.restoring = None;
+            self.refreeze();
+            self.away_after_restore();
+        }
+        if self.frozen_since.is_some() {
+            return self.close_at.is_some_and(|t| t <= now);
+        }
+        let ms = self.now_ms(now);
+        let events = self.tick_guarded(ms);
+        if self.persist().await.is_ok() {
+            self.broadcast(events, ms);
+        }
+        if self.first_action_due.is_some_and(|t| t <= now) && self.frozen_since.is_none() {
+            self.first_action_due = None;
+            if let Ok(events) = self.game.declare_aborted(ms)
+                && self.persist().await.is_ok()
+            {
+                tracing::info!(table = %self.id, "aborted: a first move never came");
+                self.broadcast(events, ms);
+            }
+        }
+        for seat in Seat::BOTH {
+            if self.frozen_since.is_none()
+                && self.seats[seat.index()]
+                    .away_until
+                    .is_some_and(|t| t <= now)
+            {
+                self.seats[seat.index()].away_until = None;
+                if let Ok(events) = self.game.declare_abandoned(seat, ms)
+                    && self.persist().await.is_ok()
+                {
+                    tracing::info!(table = %self.id, %seat, "lost by abandonment");
+                    self.broadcast(events, ms);
+                }
+            }
+        }
+        self.close_at.is_some_and(|t| t <= now)
+    }
+}

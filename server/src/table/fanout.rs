@@ -1,0 +1,127 @@
+//! What a table sends: events stamped with their `seq` and queued to every
+//! subscriber (encoded once per encoding in use), snapshots, and the
+//! coalesced spectator count.
+
+use std::time::Instant;
+
+use tengen_protocol::{
+    Envelope, Players, RequestId, ServerFrame, ServerMsg, TableEvent, TableSnapshot,
+};
+use tengen_rules::game::{Event, Millis, Seat};
+
+use super::Table;
+use crate::conn::Session;
+use crate::lobby::LobbyCmd;
+use crate::outbound::Shared;
+
+impl Table {
+    /// Stamps `events` and queues them to every subscriber.
+    pub(super) fn broadcast(&mut self, events: Vec<Event>, ms: Millis) {
+        if events.is_empty() {
+            return;
+        }
+        let over = events.iter().any(|e| matches!(e, Event::GameOver { .. }));
+        if over && self.close_at.is_none() {
+            self.first_action_due = None;
+            for s in &mut self.seats {
+                s.away_until = None;
+            }
+            self.close_at = Some(Instant::now() + self.settings.finished_table_linger);
+            // The lobby hears of the end before any player can: a player
+            // who leaves the room as soon as `game_over` arrives must find
+            // it finished, not still playing.
+            self.lobby.send_reliably(LobbyCmd::TableFinished {
+                room: self.room.clone(),
+            });
+        }
+        let prompt = self.game.prompt(ms);
+        let stamped = TableEvent::stamp(&self.id, self.seq, events, prompt.as_ref());
+        self.seq += stamped.len() as u64;
+        for te in stamped {
+            if self.log.len() == self.settings.event_log.max(1) {
+                self.log.pop_front();
+            }
+            self.log.push_back(te.clone());
+            self.send_to_all(&Envelope::push(ServerMsg::TableEvent(te)));
+        }
+    }
+
+    /// Queues `frame` to both players (if subscribed) and every spectator.
+    pub(super) fn send_to_all(&mut self, frame: &ServerFrame) {
+        let mut shared = Shared::new(frame);
+        for s in &mut self.seats {
+            if s.subscribed
+                && !s
+                    .session
+                    .outbox
+                    .send(shared.get(s.session.outbox.encoding()))
+            {
+                s.subscribed = false;
+            }
+        }
+        let before = self.spectators.len();
+        self.spectators
+            .retain(|_, o| o.send(shared.get(o.encoding())));
+        if self.spectators.len() != before {
+            self.spectators_changed();
+        }
+    }
+
+    pub(super) fn snapshot_msg(&self, seat: Option<Seat>) -> ServerMsg {
+        let ms = self.now_ms(Instant::now());
+        ServerMsg::TableSnapshot(Box::new(TableSnapshot {
+            table: self.id.clone(),
+            room: self.room.clone(),
+            seq: self.seq,
+            snapshot: self.game.snapshot(ms),
+            players: Players {
+                first: Some(self.seats[0].session.player.clone()),
+                second: Some(self.seats[1].session.player.clone()),
+            },
+            spectators: self.spectators.len() as u32,
+            seat,
+            paused: self.frozen_since.and(self.announced_pause),
+        }))
+    }
+
+    pub(super) fn send_snapshot(&self, session: &Session, id: Option<RequestId>) {
+        let msg = self.snapshot_msg(self.seat_of(&session.id));
+        session.outbox.send_msg(&Envelope::with_id(id, msg));
+    }
+
+    pub(super) fn send_snapshot_to_seat(&self, seat: Seat, id: Option<RequestId>) {
+        let s = &self.seats[seat.index()];
+        s.session
+            .outbox
+            .send_msg(&Envelope::with_id(id, self.snapshot_msg(Some(seat))));
+    }
+
+    pub(super) fn spectators_changed(&mut self) {
+        if self.spectators_due.is_none() {
+            self.spectators_due = Some(Instant::now() + self.settings.coalesce_interval);
+        }
+    }
+
+    /// The coalesced spectator count, to every subscriber and the lobby.
+    pub(super) fn send_spectator_count(&mut self) {
+        let count = self.spectators.len() as u32;
+        let frame = Envelope::push(ServerMsg::Spectators {
+            table: self.id.clone(),
+            count,
+        });
+        let mut shared = Shared::new(&frame);
+        for s in &self.seats {
+            if s.subscribed {
+                s.session
+                    .outbox
+                    .send(shared.get(s.session.outbox.encoding()));
+            }
+        }
+        self.spectators
+            .retain(|_, o| o.send(shared.get(o.encoding())));
+        let _ = self.lobby.try_send(LobbyCmd::Spectators {
+            room: self.room.clone(),
+            count,
+        });
+    }
+}
