@@ -255,7 +255,11 @@ fn queue_in_tmux_leave_then_matched_with_a_bot_account() {
     .spawn()
     .unwrap();
     let mut bot_out = Lines::new(bot.stdout.take().unwrap());
-    let s = tmux.until("the board", |s| s.contains("alice (you)"));
+    // Alice's turn: a hint shown before an incoming move would be cleared
+    // by it.
+    let s = tmux.until("the board", |s| {
+        s.contains("alice (you)") && s.contains("Your turn")
+    });
     assert!(s.contains("robot"), "{s}");
     assert!(
         game_kept(alice.path()),
@@ -309,7 +313,11 @@ fn play_takes_a_quit_game_up_again_in_tmux() {
         let _ = bot.wait();
         return;
     };
-    let s = tmux.until("the board", |s| s.contains("alice (you)"));
+    // Alice's turn (the robot has opened): a key pressed before the
+    // robot's move arrived would have its hint cleared by that move.
+    let s = tmux.until("the board", |s| {
+        s.contains("alice (you)") && s.contains("Your turn")
+    });
     assert!(s.contains("robot"), "{s}");
     // Quit mid-game (twice: the clock runs on): the game is kept.
     tmux.keys(&["q"]);
@@ -321,7 +329,9 @@ fn play_takes_a_quit_game_up_again_in_tmux() {
 
     // A new process takes it up: the same game, alice's seat.
     tmux.keys(&["Enter"]);
-    let s = tmux.until("the board again", |s| s.contains("alice (you)"));
+    let s = tmux.until("the board again", |s| {
+        s.contains("alice (you)") && s.contains("Your turn")
+    });
     assert!(s.contains("robot"), "{s}");
     tmux.keys(&["r"]);
     tmux.until("the confirmation", |s| s.contains("r again to resign"));
