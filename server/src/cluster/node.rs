@@ -370,32 +370,51 @@ impl Node {
     /// Sends a local connection's command to `owner`, the node running
     /// `table`.
     fn forward(&mut self, owner: String, table: TableId, session: Session, cmd: RemoteCmd) {
-        let outbox = session.outbox.clone();
         let id = request_id(&cmd);
-        let conn = outbox.conn;
-        let remote = self.remote_session(&session);
         let body = Body::ToTable {
             table: table.clone(),
-            conn,
-            session: remote,
+            conn: session.outbox.conn,
+            session: self.remote_session(&session),
             cmd,
         };
-        if !self.publish(&owner, body) {
-            return refuse(
-                &outbox,
+        if let Some(r) = self.send_routed(&owner, &session, id, body, "the server is busy") {
+            r.tables.insert(table, owner);
+        }
+    }
+
+    /// Publishes a local connection's `body` to `node`, whose relay of the
+    /// connection answers (numbered from 0, so this connection now expects
+    /// `node`'s messages); refuses `id` with `unavailable` ("`busy`; try
+    /// again") when the bus's queue is full. The connection's routing
+    /// record, if the message went.
+    fn send_routed(
+        &mut self,
+        node: &str,
+        session: &Session,
+        id: Option<RequestId>,
+        body: Body,
+        busy: &str,
+    ) -> Option<&mut Routed> {
+        if !self.publish(node, body) {
+            refuse(
+                &session.outbox,
                 id,
                 ErrorCode::Unavailable,
-                "the server is busy; try again",
+                &format!("{busy}; try again"),
             );
+            return None;
         }
-        let r = self.routed.entry(conn).or_insert_with(|| Routed {
-            outbox: outbox.clone(),
-            tables: HashMap::new(),
-            next: HashMap::new(),
-        });
-        r.outbox = outbox;
-        r.next.entry(owner.clone()).or_insert(0);
-        r.tables.insert(table, owner);
+        let r = self
+            .routed
+            .entry(session.outbox.conn)
+            .or_insert_with(|| Routed {
+                outbox: session.outbox.clone(),
+                tables: HashMap::new(),
+                next: HashMap::new(),
+            });
+        r.outbox = session.outbox.clone();
+        r.next.entry(node.to_owned()).or_insert(0);
+        Some(r)
     }
 
     /// A local session as another node sees it.

@@ -69,25 +69,14 @@ return 'ok'
     )
 });
 
-/// KEYS: lease, meta, log. ARGV: lease value, expected length, entries.
-/// Answers `ok`, `lost`, `missing` or `len:N`.
+/// The plain append with the lease checked first. KEYS: meta, log, lease.
+/// ARGV: expected length, lease value, entries. Answers `ok`, `lost`,
+/// `missing` or `len:N`.
 static APPEND_LEASED: LazyLock<Script> = LazyLock::new(|| {
-    Script::new(
-        r"
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 'lost' end
-if redis.call('EXISTS', KEYS[2]) == 0 then return 'missing' end
-local len = redis.call('LLEN', KEYS[3])
-if tostring(len) ~= ARGV[2] then return 'len:' .. len end
-local n = #ARGV
-local i = 3
-while i <= n do
-  local j = math.min(i + 999, n)
-  redis.call('RPUSH', KEYS[3], unpack(ARGV, i, j))
-  i = j + 1
-end
-return 'ok'
-",
-    )
+    Script::new(&format!(
+        "if redis.call('GET', KEYS[3]) ~= ARGV[2] then return 'lost' end\nlocal first = 3\n{}",
+        super::scripts::APPEND_BODY
+    ))
 });
 
 fn value(lease: &Lease) -> String {
@@ -187,11 +176,11 @@ impl RedisStore {
     ) -> Result<()> {
         let mut append = APPEND_LEASED.prepare_invoke();
         append
-            .key(self.keys.lease(id))
             .key(self.keys.meta(id))
             .key(self.keys.log(id))
-            .arg(value(lease))
-            .arg(at.to_string());
+            .key(self.keys.lease(id))
+            .arg(at.to_string())
+            .arg(value(lease));
         for entry in entries {
             append.arg(entry.as_slice());
         }

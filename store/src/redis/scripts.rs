@@ -28,23 +28,25 @@ return 'ok'
 /// Appends to a live table's log at the expected length. KEYS: meta, log.
 /// ARGV: the expected length (decimal), then the entries. Answers `ok`,
 /// `missing` (not live) or `len:N` (the log has N entries).
-pub(super) static APPEND: LazyLock<Script> = LazyLock::new(|| {
-    Script::new(
-        r"
+pub(super) static APPEND: LazyLock<Script> =
+    LazyLock::new(|| Script::new(&format!("local first = 2\n{APPEND_BODY}")));
+
+/// The body of an append (plain, or leased in `super::lease`): KEYS[1] the
+/// meta, KEYS[2] the log, ARGV[1] the expected length, the entries from
+/// ARGV[first] (a local the caller's prelude sets).
+pub(super) const APPEND_BODY: &str = r"
 if redis.call('EXISTS', KEYS[1]) == 0 then return 'missing' end
 local len = redis.call('LLEN', KEYS[2])
 if tostring(len) ~= ARGV[1] then return 'len:' .. len end
 local n = #ARGV
-local i = 2
+local i = first
 while i <= n do
   local j = math.min(i + 999, n)
   redis.call('RPUSH', KEYS[2], unpack(ARGV, i, j))
   i = j + 1
 end
 return 'ok'
-",
-    )
-});
+";
 
 /// Reads a live table: its metadata and whole log, or nil if it is not
 /// live. KEYS: meta, log.

@@ -6,7 +6,7 @@
 use tengen_protocol::ErrorCode;
 
 use super::super::wire::{Body, LOBBY_CHANNEL, LobbyNews, LobbyRemoteCmd, NodeMsg, RemoteSession};
-use super::{Node, NodeHandle, Relay, Routed, refuse};
+use super::{Node, NodeHandle, Relay, refuse};
 use crate::conn::Session;
 use crate::lobby::{ClusterCmd, LobbyCmd};
 
@@ -65,30 +65,13 @@ impl Node {
     /// room; its answers come back through that node's relay of the
     /// connection, numbered as for tables.
     pub(super) fn route_lobby(&mut self, node: String, session: Session, cmd: LobbyRemoteCmd) {
-        let outbox = session.outbox.clone();
-        let conn = outbox.conn;
-        let remote = self.remote_session(&session);
         let id = cmd.id();
         let body = Body::ToLobby {
-            conn,
-            session: remote,
+            conn: session.outbox.conn,
+            session: self.remote_session(&session),
             cmd,
         };
-        if !self.publish(&node, body) {
-            return refuse(
-                &outbox,
-                id,
-                ErrorCode::Unavailable,
-                "the server is busy; try again",
-            );
-        }
-        let r = self.routed.entry(conn).or_insert_with(|| Routed {
-            outbox: outbox.clone(),
-            tables: Default::default(),
-            next: Default::default(),
-        });
-        r.outbox = outbox;
-        r.next.entry(node).or_insert(0);
+        self.send_routed(&node, &session, id, body, "the server is busy");
     }
 
     /// A connection of node `from` asks something of a room here: the

@@ -2,13 +2,12 @@
 //! `matchmaker` lease; every node keeps its own players' queue entries and
 //! sends them to it (again, with the time waited, when it moves).
 
-use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use tengen_protocol::{ErrorCode, ServerMsg};
 use tengen_store::Acquired;
 
-use super::{MATCHMAKER, Node, Queued, Routed, refuse};
+use super::{MATCHMAKER, Node, Queued, refuse};
 use crate::cluster::wire::{Body, RemoteMatchCmd, RemoteSession, WireFrame};
 use crate::conn::Session;
 use crate::matchmaker::{MatchCmd, Waiter};
@@ -54,26 +53,12 @@ impl Node {
         };
         match leader {
             Some(leader) if leader != self.settings.node => {
-                let conn = session.outbox.conn;
                 let body = Body::ToMatchmaker {
-                    conn,
+                    conn: session.outbox.conn,
                     session: self.remote_session(&session),
                     cmd,
                 };
-                if !self.publish(&leader, body) {
-                    return refuse(
-                        &session.outbox,
-                        id,
-                        ErrorCode::Unavailable,
-                        "the matchmaker is busy; try again",
-                    );
-                }
-                let r = self.routed.entry(conn).or_insert_with(|| Routed {
-                    outbox: session.outbox.clone(),
-                    tables: HashMap::new(),
-                    next: HashMap::new(),
-                });
-                r.next.entry(leader.clone()).or_insert(0);
+                self.send_routed(&leader, &session, id, body, "the matchmaker is busy");
             }
             Some(_) => {
                 let cmd = local_match(session.clone(), cmd);
