@@ -257,18 +257,7 @@ async fn a_game_on_one_node_is_played_and_watched_through_another() {
     while !g.play_next().await {}
     assert_eq!(g.played, 9);
     // The spectator saw every event, numbered 1..=seq, once each.
-    let mut seqs = Vec::new();
-    let mut over = false;
-    while !over {
-        let f = tokio::time::timeout(Duration::from_secs(10), sam.next())
-            .await
-            .expect("the spectator hears the whole game")
-            .unwrap();
-        if let ServerMsg::TableEvent(te) = f.msg {
-            over = matches!(te.event, tengen_rules::game::Event::GameOver { .. });
-            seqs.push(te.seq);
-        }
-    }
+    let seqs = scripted::seqs_to_game_over(&mut sam).await;
     assert_eq!(
         seqs,
         (1..=g.seq).collect::<Vec<_>>(),
@@ -312,7 +301,7 @@ async fn account(url: &str, name: &str) -> Connection {
 /// once, and both ratings change.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn players_on_two_nodes_are_matched_and_play_a_rated_game() {
-    use tengen_rules::game::{Event, GameConfig, RuleSet};
+    use tengen_rules::game::{GameConfig, RuleSet};
     let redis = RedisServer::start();
     let (dir_a, dir_b) = (DataDir::new("node-a"), DataDir::new("node-b"));
     let a = node(&redis, &dir_a, "rated", "node-a");
@@ -381,19 +370,7 @@ async fn players_on_two_nodes_are_matched_and_play_a_rated_game() {
         other => panic!("H12: {other:?}"),
     };
     // The spectator saw every event once, in order, to the end.
-    let mut seqs = Vec::new();
-    loop {
-        let f = tokio::time::timeout(Duration::from_secs(10), sam.next())
-            .await
-            .expect("the spectator hears the whole game")
-            .unwrap();
-        if let ServerMsg::TableEvent(te) = f.msg {
-            seqs.push(te.seq);
-            if matches!(te.event, Event::GameOver { .. }) {
-                break;
-            }
-        }
-    }
+    let seqs = scripted::seqs_to_game_over(&mut sam).await;
     assert_eq!(
         seqs,
         (1..=last).collect::<Vec<_>>(),

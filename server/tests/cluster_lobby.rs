@@ -155,18 +155,7 @@ async fn a_room_on_one_node_is_seen_and_joined_through_another() {
     };
     while !g.play_next().await {}
     assert_eq!(g.played, 9);
-    let mut seqs = Vec::new();
-    let mut over = false;
-    while !over {
-        let f = tokio::time::timeout(Duration::from_secs(10), sam.next())
-            .await
-            .expect("the spectator hears the whole game")
-            .unwrap();
-        if let ServerMsg::TableEvent(te) = f.msg {
-            over = matches!(te.event, tengen_rules::game::Event::GameOver { .. });
-            seqs.push(te.seq);
-        }
-    }
+    let seqs = scripted::seqs_to_game_over(&mut sam).await;
     assert_eq!(
         seqs,
         (1..=g.seq).collect::<Vec<_>>(),

@@ -17,7 +17,6 @@ use std::time::{Duration, Instant};
 
 use common::scripted::{self, new_game};
 use tengen_protocol::{ClientMsg, ServerMsg};
-use tengen_rules::game::Event;
 
 fn script() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -117,19 +116,7 @@ async fn the_local_cluster_serves_a_game_across_its_two_nodes_and_stops_cleanly(
     }
     while !g.play_next().await {}
     assert_eq!(g.played, 9);
-    let mut seqs = Vec::new();
-    loop {
-        let f = tokio::time::timeout(Duration::from_secs(10), sam.next())
-            .await
-            .expect("the spectator at node 2 hears the whole game")
-            .unwrap();
-        if let ServerMsg::TableEvent(te) = f.msg {
-            seqs.push(te.seq);
-            if matches!(te.event, Event::GameOver { .. }) {
-                break;
-            }
-        }
-    }
+    let seqs = scripted::seqs_to_game_over(&mut sam).await;
     assert_eq!(seqs, (1..=g.seq).collect::<Vec<_>>(), "every event once");
     drop(sam);
     drop(g);

@@ -282,3 +282,21 @@ pub async fn check_records(store: &dyn Store, games: &[Game]) {
         assert_eq!(players, names);
     }
 }
+
+/// The `seq` of every table event `c` gets until a `game_over` (each
+/// within 10 s): a spectator's view of the rest of a game.
+pub async fn seqs_to_game_over(c: &mut Connection) -> Vec<u64> {
+    let mut seqs = Vec::new();
+    loop {
+        let f = tokio::time::timeout(Duration::from_secs(10), c.next())
+            .await
+            .expect("the spectator hears the whole game")
+            .unwrap();
+        if let ServerMsg::TableEvent(te) = f.msg {
+            seqs.push(te.seq);
+            if matches!(te.event, Event::GameOver { .. }) {
+                return seqs;
+            }
+        }
+    }
+}
