@@ -183,8 +183,8 @@ impl std::str::FromStr for Opening {
     }
 }
 
-/// Taraguchi's choice after move 4 (the variants list rule 6, docs/rules.md §6), made by the seat
-/// holding black.
+/// Taraguchi's choice after move 4 (the variants list rule 6, docs/rules.md
+/// §6), made by the seat holding black.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TaraguchiOption {
