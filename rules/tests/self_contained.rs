@@ -73,18 +73,32 @@ fn source_file_name(line: &str) -> bool {
     })
 }
 
-/// "seed" or "seeds", a blank, `00N` (N from 0 to 4): the old way of citing a
-/// source document by its number.
+/// Whether `s` starts with `00N` (N from 0 to 4) and no further digit.
+fn document_number(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() >= 3
+        && b[0] == b'0'
+        && b[1] == b'0'
+        && (b'0'..=b'4').contains(&b[2])
+        && !b.get(3).is_some_and(u8::is_ascii_digit)
+}
+
+/// The old ways of citing a source document by its number: "seed" or
+/// "seeds" and a blank before `00N` (N from 0 to 4), `[00N`, or `00N art`.
 fn seed_citation(line: &str) -> bool {
     let lower = line.to_lowercase();
-    occurrences(&lower, "seed").any(|at| {
+    let after_seed = occurrences(&lower, "seed").any(|at| {
         let rest = &lower[at + "seed".len()..];
         let rest = rest.strip_prefix('s').unwrap_or(rest);
-        rest.strip_prefix(' ').is_some_and(|r| {
-            let b = r.as_bytes();
-            b.len() >= 3 && b[0] == b'0' && b[1] == b'0' && (b'0'..=b'4').contains(&b[2])
-        })
-    })
+        rest.strip_prefix(' ').is_some_and(document_number)
+    });
+    let bracketed = occurrences(&lower, "[").any(|at| document_number(&lower[at + 1..]));
+    let article = occurrences(&lower, "00").any(|at| {
+        !after_word(&lower, at)
+            && document_number(&lower[at..])
+            && lower[at + 3..].starts_with(" art")
+    });
+    after_seed || bracketed || article
 }
 
 /// What is wrong with `line`, if anything.
@@ -275,8 +289,10 @@ fn the_matcher_catches_each_kind_of_reference() {
         j(&["by message (", "DESIGN", ".md)"]),
         j(&["`seeds/", "000", "_f860df1a37d0612c.txt`"]),
         j(&["004", "_a9fd888180a85904.txt"]),
-        j(&["(see", "d 000 art.3)"]),
+        j(&["(see", "d 0", "00 art.3)"]),
         j(&["(See", "ds 003/004: swap)"]),
+        j(&["wins (0", "00 art.10)"]),
+        j(&["distilled [0", "02 fig 1.4-1.7]"]),
         j(&["Target (iss", "ue 2): median"]),
         j(&["(iss", "ue 10, `BENCHMARKS.md`)"]),
         j(&["fixed by Iss", "ues 7 and 8"]),
@@ -304,6 +320,8 @@ fn the_matcher_leaves_ordinary_text_alone() {
         "#[derive(Clone, Copy)]",
         "rules/tests/data/renju-forbidden-cases.json",
         "a1000_ab.txt",
+        "[0005, 0006] and 1000 articles",
+        "latency [0.000, 0.004]",
         "(#[non_exhaustive])",
         "rules.md",
     ];
