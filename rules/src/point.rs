@@ -1,4 +1,4 @@
-//! Points, colours and board sizes, with the `H8` notation of RULES.md §1.
+//! Points, colours and board sizes, with the `H8` notation of docs/rules.md §1.
 //!
 //! Columns are letters `A`.. left to right (no letter is skipped, unlike Go's
 //! `I`), rows are numbers `1`.. bottom to top. Input accepts either case;

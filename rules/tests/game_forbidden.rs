@@ -1,4 +1,4 @@
-//! Renju forbidden moves in the three room modes (RULES.md §3): claim,
+//! Renju forbidden moves in the three room modes (docs/rules.md §3): claim,
 //! lose, block; claims that hold, claims that come too late, false claims
 //! and the second violation; and that a claim room never lets on.
 

@@ -36,7 +36,7 @@ pub struct Settings {
     /// its lag estimate; a silent peer is noticed by the idle timeout).
     pub ping_interval: Duration,
     /// How long a game may wait for a seat's first action before it is
-    /// aborted (RULES.md §7: a side that never moves).
+    /// aborted (docs/rules.md §7: a side that never moves).
     pub first_move_timeout: Duration,
     /// How often coalesced updates (lobby changes, spectator counts) go out.
     pub coalesce_interval: Duration,

@@ -293,7 +293,7 @@ pub trait Store: Send + Sync + 'static {
         limit: usize,
     ) -> Result<Vec<GameRef>>;
 
-    // --- leases (several nodes, issue 12) ------------------------------
+    // --- leases (several nodes) ---------------------------------------
 
     /// Takes table `id`'s lease for `node` for `ttl`, if nobody holds it
     /// (never taken, released, or lapsed) or `node` itself does (a node

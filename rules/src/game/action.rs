@@ -46,7 +46,7 @@ impl std::fmt::Display for Seat {
     }
 }
 
-/// Something a seat asks the machine to do (RULES.md §3–§5). Unknown fields
+/// Something a seat asks the machine to do (docs/rules.md §3–§5). Unknown fields
 /// are rejected on input; `offer_draw` may be left out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]

@@ -2,7 +2,7 @@
 //! game is running, and the list of lobby watchers.
 //!
 //! A room is created by one player with a full rules configuration; when a
-//! second player joins, the lobby draws the opener seat by lot (RULES.md
+//! second player joins, the lobby draws the opener seat by lot (docs/rules.md
 //! §8), starts a table actor for the game and hands both players to it.
 //! Watchers get the room list once and then *coalesced* updates: changes are
 //! gathered and sent at most once per coalescing interval, each encoded once

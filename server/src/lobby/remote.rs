@@ -1,4 +1,4 @@
-//! One lobby across nodes (issue 12): every node's watchers see the rooms
+//! One lobby across nodes: every node's watchers see the rooms
 //! of every node, and a room is joined from any node.
 //!
 //! **One view.** Each node's lobby holds its own rooms, as on one node.

@@ -89,7 +89,7 @@ impl Game {
     /// The common start of an accepted input by `seat` (or by the server):
     /// reports a lapsed offer, ends the opponent's right to offer
     /// separately, and, when white acts, ends the claim on black's last
-    /// stone (RULES.md §3).
+    /// stone (docs/rules.md §3).
     pub(super) fn begin(&mut self, seat: Option<Seat>, now: Millis) -> Vec<Event> {
         let mut events = Vec::new();
         self.settle_lapse(now, &mut events);
