@@ -92,9 +92,9 @@ impl std::str::FromStr for RuleSet {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ForbiddenHandling {
-    /// The competition rule: the stone stands until white claims it (before
-    /// white's next action; an overline at any time). False claims are
-    /// violations.
+    /// The competition rule: the stone stands unless white claims it before
+    /// white's next move (a stone or a pass; declining a draw is no move),
+    /// an overline at any time. False claims are violations.
     Claim,
     /// A forbidden move loses at once.
     Lose,

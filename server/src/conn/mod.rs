@@ -76,8 +76,12 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
     let (hello, hello_id, encoding, identity) = loop {
         let Data { bytes, encoding } =
             match tokio::time::timeout_at(deadline, next_data(&mut stream)).await {
-                Ok(Some(d)) => d,
-                Ok(None) => return,
+                Ok(Ok(Some(d))) => d,
+                Ok(Ok(None)) => return,
+                Ok(Err(code)) => {
+                    let _ = sink.send(close(code)).await;
+                    return;
+                }
                 Err(_) => {
                     crate::metrics::error("hello_timeout");
                     let _ = sink.send(close(CloseCode::HelloTimeout)).await;
@@ -160,6 +164,12 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
         player: opened.player.clone(),
         outbox: outbox.clone(),
     };
+    if opened.previous.is_some() {
+        // A takeover: the session's waiting rooms stay, answered here now.
+        state.lobby.send_reliably(LobbyCmd::Resumed {
+            session: session.clone(),
+        });
+    }
     let ping_every = state.settings.ping_interval;
     let mut writer = tokio::spawn(inbox.drain(sink, ping_every));
     outbox.send_msg(&Envelope::with_id(
@@ -210,12 +220,8 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
                     }
                     Ok(None) => break,
                     Ok(Some(Err(e))) => {
-                        // tungstenite refuses oversize messages while reading.
-                        let too_big = e.to_string().contains("too long")
-                            || e.to_string().contains("too big");
-                        if too_big {
-                            crate::metrics::error("message_too_big");
-                            outbox.close(CloseCode::MessageTooBig);
+                        if let Some(code) = read_error_close(e) {
+                            outbox.close(code);
                         }
                         break;
                     }
@@ -355,23 +361,52 @@ struct Data {
     encoding: Encoding,
 }
 
-/// The next text or binary frame (control frames skipped).
-async fn next_data(stream: &mut futures_util::stream::SplitStream<WebSocket>) -> Option<Data> {
+/// How a connection whose socket failed while reading is closed: 1009 for
+/// a message over the limit (tungstenite refuses it unread), 1002 for a
+/// broken WebSocket protocol (an unmasked client frame, a reserved opcode,
+/// bad continuation, nonzero reserved bits), nothing for a plain I/O
+/// failure (there is no one left to tell).
+fn read_error_close(e: axum::Error) -> Option<CloseCode> {
+    use tungstenite::Error as WsError;
+    use tungstenite::error::CapacityError;
+    let inner = e.into_inner();
+    let code = match inner.downcast_ref::<WsError>()? {
+        WsError::Capacity(CapacityError::MessageTooLong { .. }) => CloseCode::MessageTooBig,
+        WsError::Capacity(_) | WsError::Protocol(_) | WsError::Utf8(_) => CloseCode::ProtocolError,
+        _ => return None,
+    };
+    crate::metrics::error(match code {
+        CloseCode::MessageTooBig => "message_too_big",
+        _ => "ws_protocol_error",
+    });
+    Some(code)
+}
+
+/// The next text or binary frame (control frames skipped); `Err` with the
+/// close code to send when the socket broke the WebSocket protocol (or the
+/// size limit), `Ok(None)` when it just ended.
+async fn next_data(
+    stream: &mut futures_util::stream::SplitStream<WebSocket>,
+) -> Result<Option<Data>, CloseCode> {
     loop {
-        match stream.next().await? {
+        let Some(read) = stream.next().await else {
+            return Ok(None);
+        };
+        match read {
             Ok(Message::Text(t)) => {
-                return Some(Data {
+                return Ok(Some(Data {
                     bytes: bytes::Bytes::from(t),
                     encoding: Encoding::Json,
-                });
+                }));
             }
             Ok(Message::Binary(b)) => {
-                return Some(Data {
+                return Ok(Some(Data {
                     bytes: b,
                     encoding: Encoding::MsgPack,
-                });
+                }));
             }
-            Ok(Message::Close(_)) | Err(_) => return None,
+            Ok(Message::Close(_)) => return Ok(None),
+            Err(e) => return read_error_close(e).map_or(Ok(None), Err),
             Ok(_) => continue,
         }
     }

@@ -30,6 +30,7 @@ use crate::settings::Settings;
 use crate::table::{self, Directory};
 
 mod departures;
+mod fresh;
 mod ranked;
 mod remote;
 mod social;
@@ -100,6 +101,10 @@ pub enum LobbyCmd {
         conn: u64,
         holder: bool,
     },
+    /// A session was taken over by a new connection (`hello.resume` while
+    /// the old one was still open): the rooms it sits in stay, and are
+    /// answered on the new connection from now on.
+    Resumed { session: Session },
     /// A table's game ended: the room is `finished` until its players leave.
     TableFinished { room: RoomId },
     /// A table closed (some time after its game): its room goes, unless a
@@ -195,6 +200,8 @@ struct Lobby {
     /// departure cost O(its rooms), not a scan of every room).
     seated: HashMap<SessionId, Vec<RoomId>>,
     watchers: HashMap<u64, Session>,
+    /// Watchers who subscribed since the last flush ([`fresh`]).
+    fresh: fresh::Fresh,
     /// The changes for the watchers, and every node's rooms ([`remote`]).
     pending: View,
 }
@@ -217,6 +224,7 @@ pub fn spawn(
         rooms: BTreeMap::new(),
         seated: HashMap::new(),
         watchers: HashMap::new(),
+        fresh: fresh::Fresh::default(),
         pending: View::default(),
     };
     tokio::spawn(lobby.run(rx, shutdown));
@@ -254,11 +262,14 @@ impl Lobby {
     fn handle(&mut self, cmd: LobbyCmd) {
         match cmd {
             LobbyCmd::Subscribe { session, id } => {
-                reply(&session, id, self.rooms_msg());
+                let rooms = self.rooms_msg();
+                self.note_fresh(session.outbox.conn, &rooms);
+                reply(&session, id, rooms);
                 self.watchers.insert(session.outbox.conn, session);
             }
             LobbyCmd::Unsubscribe { session, id } => {
                 self.watchers.remove(&session.outbox.conn);
+                self.fresh.forget(session.outbox.conn);
                 reply(&session, id, ServerMsg::LobbyUnsubscribed);
             }
             LobbyCmd::List { session, id } => reply(&session, id, self.rooms_msg()),
@@ -293,10 +304,12 @@ impl Lobby {
                 holder,
             } => {
                 self.watchers.remove(&conn);
+                self.fresh.forget(conn);
                 if holder {
                     self.gone(&session);
                 }
             }
+            LobbyCmd::Resumed { session } => self.resumed(session),
             LobbyCmd::TableFinished { room } => {
                 if let Some(r) = self.rooms.get_mut(&room) {
                     r.info.status = RoomStatus::Finished;
@@ -570,15 +583,32 @@ impl Lobby {
     /// Sends the gathered changes to every watcher, encoded once per encoding.
     fn flush(&mut self) {
         self.cluster_tick();
+        let fresh = self.fresh.take();
         let Some(update) = self.pending.take() else {
             return;
         };
         if self.watchers.is_empty() {
             return;
         }
-        let frame = Envelope::push(ServerMsg::LobbyUpdate(update));
+        let frame = Envelope::push(ServerMsg::LobbyUpdate(update.clone()));
         let mut shared = Shared::new(&frame);
-        self.watchers
-            .retain(|_, s| s.outbox.send(shared.get(s.outbox.encoding())));
+        let mut own = Vec::new();
+        self.watchers.retain(|conn, s| match fresh.get(conn) {
+            Some(seen) => {
+                own.push((s.clone(), seen));
+                true
+            }
+            None => s.outbox.send(shared.get(s.outbox.encoding())),
+        });
+        for (s, seen) in own {
+            let u = self.fresh_update(&update, seen);
+            if !u.is_empty()
+                && !s
+                    .outbox
+                    .send_msg(&Envelope::push(ServerMsg::LobbyUpdate(u)))
+            {
+                self.watchers.remove(&s.outbox.conn);
+            }
+        }
     }
 }
