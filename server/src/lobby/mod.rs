@@ -16,8 +16,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use tengen_protocol::{
-    CancelReason, Envelope, ErrorBody, ErrorCode, Players, RequestId, RoomId, RoomInfo, RoomStatus,
-    ServerFrame, ServerMsg, SessionId, TableId,
+    CancelReason, Envelope, ErrorBody, ErrorCode, LobbyUpdate, Players, RequestId, RoomId,
+    RoomInfo, RoomStatus, ServerFrame, ServerMsg, SessionId, TableId,
 };
 use tengen_rules::game::{GameConfig, Seat};
 use tengen_store::Store;
@@ -584,8 +584,12 @@ impl Lobby {
     fn flush(&mut self) {
         self.cluster_tick();
         let fresh = self.fresh.take();
-        let Some(update) = self.pending.take() else {
-            return;
+        let update = match self.pending.take() {
+            Some(update) => update,
+            // Nothing for everyone, but a room a fresh watcher was sent
+            // may have come and gone since.
+            None if !fresh.is_empty() => LobbyUpdate::default(),
+            None => return,
         };
         if self.watchers.is_empty() {
             return;
@@ -598,7 +602,7 @@ impl Lobby {
                 own.push((s.clone(), seen));
                 true
             }
-            None => s.outbox.send(shared.get(s.outbox.encoding())),
+            None => update.is_empty() || s.outbox.send(shared.get(s.outbox.encoding())),
         });
         for (s, seen) in own {
             let u = self.fresh_update(&update, seen);
