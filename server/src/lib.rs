@@ -22,6 +22,7 @@
 //! drain delay.
 
 pub mod accounts;
+pub mod admission;
 pub mod cluster;
 pub mod conn;
 pub mod http;
@@ -88,6 +89,8 @@ pub struct AppState {
     /// Several nodes on one Redis: this node's actor, which routes commands
     /// to tables run elsewhere (`cluster`). `None` on the embedded store.
     pub node: Option<cluster::NodeHandle>,
+    /// The cap on open connections (`admission`).
+    pub admission: Arc<admission::Admission>,
 }
 
 impl AppState {
@@ -181,7 +184,7 @@ impl Server {
         let (shutdown_tx, shutdown_rx) = watch::channel(false);
         let settings = Arc::new(settings);
         let tables = table::Directory::default();
-        let sessions = sessions::Sessions::new(settings.resume_grace);
+        let sessions = sessions::Sessions::new(settings.resume_grace, settings.max_sessions);
         let lobby = lobby::spawn(
             settings.clone(),
             store.clone(),
@@ -239,6 +242,7 @@ impl Server {
             None => None,
         };
         let state = AppState {
+            admission: admission::Admission::new(settings.max_connections),
             settings,
             lobby,
             tables,

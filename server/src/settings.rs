@@ -23,6 +23,15 @@ pub struct Settings {
     pub redis: Option<RedisSettings>,
     /// The limits announced to clients in `welcome` and enforced here.
     pub limits: Limits,
+    /// The most WebSocket connections served at once; an upgrade beyond it
+    /// gets HTTP 503. The default leaves headroom under the process's
+    /// open-file limit for the store, Redis and the listener
+    /// ([`default_max_connections`]).
+    pub max_connections: usize,
+    /// The most sessions the registry keeps (connected or resumable); past
+    /// it the sessions whose connection ended longest ago are forgotten
+    /// first. Twice the connection cap by default.
+    pub max_sessions: usize,
     /// Frames a connection's outbound queue holds before the connection is
     /// cut off as a slow consumer.
     pub outbound_queue: usize,
@@ -90,6 +99,8 @@ impl Default for Settings {
             data_dir: PathBuf::from("tengen-data"),
             redis: None,
             limits: Limits::default(),
+            max_connections: default_max_connections(),
+            max_sessions: 2 * default_max_connections(),
             outbound_queue: 256,
             table_mailbox: 256,
             read_buffer_bytes: 4 * 1024,
@@ -167,4 +178,24 @@ impl Settings {
         };
         Duration::from_millis(main / 10).clamp(self.abandon_grace_min, self.abandon_grace_max)
     }
+}
+
+/// File descriptors kept free beside the connections: the listener, the
+/// embedded store's files, Redis connections, logs, a rare spawned process.
+const FD_HEADROOM: u64 = 512;
+
+/// The connection cap that fits this process: its open-file limit (the
+/// soft one, which is what counts) less [`FD_HEADROOM`], at least 64.
+/// 19,488 under the usual 20,000.
+pub fn default_max_connections() -> usize {
+    let limit = open_file_limit().unwrap_or(20_000);
+    limit.saturating_sub(FD_HEADROOM).max(64) as usize
+}
+
+/// The soft `RLIMIT_NOFILE`, as `/proc/self/limits` tells it (Linux);
+/// `None` elsewhere or when it says "unlimited".
+fn open_file_limit() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = text.lines().find(|l| l.starts_with("Max open files"))?;
+    line.split_whitespace().nth(3)?.parse().ok()
 }
