@@ -24,61 +24,20 @@
 //! Commands arrive on a bounded mailbox; nothing here waits on anyone.
 
 use std::collections::HashMap;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use tengen_protocol::{Envelope, RequestId, ServerMsg, SessionId};
 use tengen_rules::game::{GameConfig, Seat};
 use tengen_store::name_key;
 use tokio::sync::{mpsc, watch};
 
-use crate::conn::Session;
 use crate::lobby::LobbyHandle;
+use crate::sessions::Session;
 
 /// How many commands the mailbox holds.
 const MAILBOX: usize = 4096;
 
-/// The matchmaker's bounds and curve.
-#[derive(Clone, Debug)]
-pub struct MatchSettings {
-    /// How often pairs are made.
-    pub interval: Duration,
-    /// The allowed rating gap at once.
-    pub base_gap: f64,
-    /// How much it widens per second waited.
-    pub gap_per_sec: f64,
-    /// From this wait on, any gap is allowed.
-    pub any_gap_after: Duration,
-    /// Players waiting in all queues at once (beyond it `queue` is
-    /// refused as `unavailable`).
-    pub max_waiting: usize,
-    /// Accounts whose last opponent is remembered (forgotten all at once
-    /// beyond it).
-    pub max_remembered: usize,
-}
-
-impl Default for MatchSettings {
-    fn default() -> MatchSettings {
-        MatchSettings {
-            interval: Duration::from_millis(500),
-            base_gap: 100.0,
-            gap_per_sec: 10.0,
-            any_gap_after: Duration::from_secs(120),
-            max_waiting: 10_000,
-            max_remembered: 100_000,
-        }
-    }
-}
-
-impl MatchSettings {
-    /// The rating gap a player who has waited `wait` accepts.
-    pub fn allowed_gap(&self, wait: Duration) -> f64 {
-        if wait >= self.any_gap_after {
-            f64::INFINITY
-        } else {
-            self.base_gap + self.gap_per_sec * wait.as_secs_f64()
-        }
-    }
-}
+pub use crate::settings::MatchSettings;
 
 /// One player waiting.
 #[derive(Clone)]

@@ -29,6 +29,14 @@ use futures_util::{Sink, SinkExt};
 use tengen_protocol::{CloseCode, Encoding, ServerFrame, encode_server};
 use tokio::sync::{Notify, mpsc};
 
+static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
+
+/// A connection id no other connection (or relay, `crate::cluster`) of
+/// this process has: what an [`Outbox`]'s `conn` is.
+pub fn next_conn_id() -> u64 {
+    NEXT_CONN.fetch_add(1, Ordering::Relaxed)
+}
+
 /// Bytes tungstenite may buffer before writing (a batch of small frames).
 pub const WRITE_BUFFER: usize = 8 * 1024;
 /// The most tungstenite may hold unwritten (a large snapshot fits).

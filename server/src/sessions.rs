@@ -22,6 +22,15 @@ use tengen_protocol::{Player, SessionId, TableId};
 
 use crate::outbound::Outbox;
 
+/// Who is on the other end of a connection, as the lobby, the tables and
+/// the matchmaker know them: the session, its player, and where to send.
+#[derive(Clone)]
+pub struct Session {
+    pub id: SessionId,
+    pub player: Player,
+    pub outbox: Outbox,
+}
+
 struct Entry {
     id: SessionId,
     player: Player,

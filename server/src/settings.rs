@@ -87,9 +87,9 @@ pub struct Settings {
     /// on the embedded store, which restores everything at start).
     pub takeover_every: Option<Duration>,
     /// Accounts: token lifetime, hashing slots, login limits.
-    pub accounts: crate::accounts::AccountSettings,
+    pub accounts: AccountSettings,
     /// The matchmaker's interval and widening curve.
-    pub matchmaking: crate::matchmaker::MatchSettings,
+    pub matchmaking: MatchSettings,
 }
 
 impl Default for Settings {
@@ -198,4 +198,86 @@ fn open_file_limit() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/self/limits").ok()?;
     let line = text.lines().find(|l| l.starts_with("Max open files"))?;
     line.split_whitespace().nth(3)?.parse().ok()
+}
+
+/// The bounds of the account service.
+#[derive(Clone, Debug)]
+pub struct AccountSettings {
+    /// How long a login token is valid.
+    pub token_ttl: Duration,
+    /// Password hashes computed at once (each takes ~19 MiB and a core).
+    pub hash_workers: usize,
+    /// How long a request may wait for a hashing slot.
+    pub hash_wait: Duration,
+    /// How long a request may wait for the store.
+    pub store_wait: Duration,
+    /// Failed logins allowed per account name within `name_window`.
+    pub name_attempts: u32,
+    pub name_window: Duration,
+    /// Logins and registrations a connection may try: at once, then one
+    /// per `conn_refill`.
+    pub conn_burst: u32,
+    pub conn_refill: Duration,
+    /// Names whose failures are remembered at once (the oldest are
+    /// forgotten first beyond it).
+    pub max_tracked_names: usize,
+}
+
+impl Default for AccountSettings {
+    fn default() -> AccountSettings {
+        AccountSettings {
+            token_ttl: Duration::from_secs(30 * 24 * 3600),
+            hash_workers: 2,
+            hash_wait: Duration::from_secs(5),
+            store_wait: Duration::from_secs(5),
+            name_attempts: 10,
+            name_window: Duration::from_secs(600),
+            conn_burst: 5,
+            conn_refill: Duration::from_secs(12),
+            max_tracked_names: 100_000,
+        }
+    }
+}
+
+/// The matchmaker's bounds and curve.
+#[derive(Clone, Debug)]
+pub struct MatchSettings {
+    /// How often pairs are made.
+    pub interval: Duration,
+    /// The allowed rating gap at once.
+    pub base_gap: f64,
+    /// How much it widens per second waited.
+    pub gap_per_sec: f64,
+    /// From this wait on, any gap is allowed.
+    pub any_gap_after: Duration,
+    /// Players waiting in all queues at once (beyond it `queue` is
+    /// refused as `unavailable`).
+    pub max_waiting: usize,
+    /// Accounts whose last opponent is remembered (forgotten all at once
+    /// beyond it).
+    pub max_remembered: usize,
+}
+
+impl Default for MatchSettings {
+    fn default() -> MatchSettings {
+        MatchSettings {
+            interval: Duration::from_millis(500),
+            base_gap: 100.0,
+            gap_per_sec: 10.0,
+            any_gap_after: Duration::from_secs(120),
+            max_waiting: 10_000,
+            max_remembered: 100_000,
+        }
+    }
+}
+
+impl MatchSettings {
+    /// The rating gap a player who has waited `wait` accepts.
+    pub fn allowed_gap(&self, wait: Duration) -> f64 {
+        if wait >= self.any_gap_after {
+            f64::INFINITY
+        } else {
+            self.base_gap + self.gap_per_sec * wait.as_secs_f64()
+        }
+    }
 }

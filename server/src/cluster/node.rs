@@ -39,10 +39,10 @@ use tokio::sync::{mpsc, watch};
 
 use super::bus::{Bus, Delivery};
 use super::wire::{Body, NodeMsg, RemoteCmd, RemoteMatchCmd, RemoteSession};
-use crate::conn::Session;
 use crate::lobby::LobbyHandle;
 use crate::matchmaker::MatchmakerHandle;
 use crate::outbound::{Frame, Outbox};
+use crate::sessions::Session;
 use crate::sessions::Sessions;
 use crate::settings::Settings;
 use crate::table::Directory;

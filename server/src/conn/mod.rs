@@ -12,22 +12,22 @@
 //! (4004) and a full outbox (4002) end the connection.
 
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
 use futures_util::{SinkExt, StreamExt};
 use tengen_protocol::{
     ClientMsg, CloseCode, Encoding, Envelope, ErrorBody, ErrorCode, HELLO_TIMEOUT_MS,
-    PROTOCOL_VERSION, Player, SUPPORTED_VERSIONS, ServerFrame, ServerInfo, ServerMsg, SessionId,
-    TableId, Welcome, decode_client,
+    PROTOCOL_VERSION, SUPPORTED_VERSIONS, ServerFrame, ServerInfo, ServerMsg, TableId, Welcome,
+    decode_client,
 };
 use tokio::time::timeout;
 use tracing::Instrument;
 
 use crate::AppState;
 use crate::lobby::LobbyCmd;
-use crate::outbound::{self, Frame, Outbox};
+use crate::outbound::{self, Frame};
+use crate::sessions::Session;
 use crate::table::TableCmd;
 
 mod bucket;
@@ -36,27 +36,11 @@ mod route;
 use bucket::Bucket;
 use route::handle;
 
-static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
-
 /// What this server offers beyond the base protocol (`welcome.features`).
 const FEATURES: [&str; 5] = ["resume", "chat", "rematch", "accounts", "queue"];
 
-/// Who is on the other end, as the lobby and tables know them.
-#[derive(Clone)]
-pub struct Session {
-    pub id: SessionId,
-    pub player: Player,
-    pub outbox: Outbox,
-}
-
-/// A connection id no other connection (or relay, `crate::cluster`) of
-/// this process has.
-pub fn next_conn_id() -> u64 {
-    NEXT_CONN.fetch_add(1, Ordering::Relaxed)
-}
-
 pub async fn run(socket: WebSocket, state: AppState, peer: SocketAddr) {
-    let conn = next_conn_id();
+    let conn = crate::outbound::next_conn_id();
     metrics::gauge!(crate::metrics::CONNECTIONS).increment(1.0);
     let span = tracing::debug_span!("conn", conn, %peer);
     serve(socket, state, conn).instrument(span).await;

@@ -23,8 +23,8 @@ use tengen_rules::game::{GameConfig, Seat};
 use tengen_store::Store;
 use tokio::sync::{mpsc, watch};
 
-use crate::conn::Session;
 use crate::outbound::Shared;
+use crate::sessions::Session;
 use crate::sessions::Sessions;
 use crate::settings::Settings;
 use crate::table::{self, Directory};

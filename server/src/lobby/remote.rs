@@ -53,7 +53,7 @@ use super::{Lobby, refuse};
 use crate::cluster::NodeHandle;
 use crate::cluster::bus::Bus;
 use crate::cluster::wire::{LobbyNews, LobbyRemoteCmd, SharedRoom};
-use crate::conn::Session;
+use crate::sessions::Session;
 use crate::table::TableCmd;
 
 /// Rooms per message between nodes.

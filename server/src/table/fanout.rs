@@ -10,9 +10,9 @@ use tengen_protocol::{
 use tengen_rules::game::{Event, Millis, Seat};
 
 use super::Table;
-use crate::conn::Session;
 use crate::lobby::LobbyCmd;
 use crate::outbound::Shared;
+use crate::sessions::Session;
 
 impl Table {
     /// Stamps `events` and queues them to every subscriber.

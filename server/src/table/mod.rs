@@ -29,9 +29,9 @@ use tengen_store::Store;
 use tokio::sync::mpsc;
 use tokio::time::sleep_until;
 
-use crate::conn::Session;
 use crate::lobby::{LobbyCmd, LobbyHandle};
 use crate::outbound::{Outbox, Shared};
+use crate::sessions::Session;
 use crate::sessions::Sessions;
 
 mod deadlines;

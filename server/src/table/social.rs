@@ -8,9 +8,9 @@ use tengen_protocol::{
 };
 
 use super::Table;
-use crate::conn::Session;
 use crate::lobby::LobbyCmd;
 use crate::outbound::Shared;
+use crate::sessions::Session;
 
 impl Table {
     /// Table chat: players to players, spectators to spectators, rate

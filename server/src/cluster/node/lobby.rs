@@ -7,8 +7,8 @@ use tengen_protocol::ErrorCode;
 
 use super::super::wire::{Body, LOBBY_CHANNEL, LobbyNews, LobbyRemoteCmd, NodeMsg, RemoteSession};
 use super::{Node, NodeHandle, Relay, refuse};
-use crate::conn::Session;
 use crate::lobby::{ClusterCmd, LobbyCmd};
+use crate::sessions::Session;
 
 impl Node {
     /// Subscribes to the lobby channel, then hands the lobby what it

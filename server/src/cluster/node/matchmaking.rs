@@ -9,8 +9,8 @@ use tengen_store::Acquired;
 
 use super::{MATCHMAKER, Node, Queued, refuse};
 use crate::cluster::wire::{Body, RemoteMatchCmd, RemoteSession, WireFrame};
-use crate::conn::Session;
 use crate::matchmaker::{MatchCmd, Waiter};
+use crate::sessions::Session;
 
 impl Node {
     /// A local connection's queue command: kept here, and sent to the
