@@ -393,7 +393,7 @@ pub fn handle(
 fn unqueue_quietly(state: &AppState, session: Session) {
     match &state.node {
         Some(node) => {
-            node.send_reliably(NodeCmd::Match {
+            node.notify(NodeCmd::Match {
                 session,
                 cmd: RemoteMatchCmd::Unqueue {
                     id: None,

@@ -88,25 +88,9 @@ pub enum NodeCmd {
     },
 }
 
-/// The node actor's mailbox.
-#[derive(Clone)]
-pub struct NodeHandle {
-    tx: mpsc::Sender<NodeCmd>,
-}
-
-impl NodeHandle {
-    /// Hands over a command without waiting; false when the mailbox is
-    /// full or closed.
-    pub fn try_send(&self, cmd: NodeCmd) -> bool {
-        self.tx.try_send(cmd).is_ok()
-    }
-
-    /// Hands over a command that must not be lost (a connection's end):
-    /// at once, or by a task that waits for room.
-    pub fn send_reliably(&self, cmd: NodeCmd) {
-        crate::mailbox::send_reliably(&self.tx, cmd);
-    }
-}
+/// The node actor's mailbox: routed commands from connections, relay
+/// frames from the bus; a connection's end comes as a notice.
+pub type NodeHandle = crate::mailbox::Mailbox<NodeCmd>;
 
 /// A local connection with tables (or a queue entry) elsewhere.
 struct Routed {
@@ -151,7 +135,7 @@ struct Node {
     store: Arc<dyn Store>,
     directory: Directory,
     bus: Bus,
-    tx: mpsc::Sender<NodeCmd>,
+    tx: NodeHandle,
     /// The node running each table, as last learnt.
     owners: HashMap<TableId, String>,
     /// Commands for tables whose node is being looked up, in order.
@@ -192,7 +176,10 @@ pub fn spawn(
     shutdown: watch::Receiver<bool>,
     lobby: LobbyHandle,
 ) -> NodeHandle {
-    let (tx, rx) = mpsc::channel(MAILBOX);
+    let (tx, rx) = crate::mailbox::mailbox(
+        MAILBOX,
+        crate::mailbox::notice_capacity(settings.max_connections),
+    );
     let node = Node {
         settings,
         store,
@@ -211,7 +198,7 @@ pub fn spawn(
         queued: HashMap::new(),
         lobby,
     };
-    let handle = NodeHandle { tx };
+    let handle = tx;
     node.attach_lobby(handle.clone());
     tokio::spawn(node.run(rx, deliveries, shutdown));
     handle
@@ -220,7 +207,7 @@ pub fn spawn(
 impl Node {
     async fn run(
         mut self,
-        mut rx: mpsc::Receiver<NodeCmd>,
+        mut rx: crate::mailbox::Inbox<NodeCmd>,
         mut deliveries: mpsc::Receiver<Delivery>,
         mut shutdown: watch::Receiver<bool>,
     ) {
@@ -341,7 +328,7 @@ impl Node {
                 Ok(Ok(Some(l))) if l.node != me => Ok(Some(l.node)),
                 Ok(Ok(_)) => Ok(None),
             };
-            crate::mailbox::send_reliably(&tx, NodeCmd::Resolved { table, owner });
+            tx.notify(NodeCmd::Resolved { table, owner });
         });
     }
 

@@ -150,7 +150,7 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
     };
     if opened.previous.is_some() {
         // A takeover: the session's waiting rooms stay, answered here now.
-        state.lobby.send_reliably(LobbyCmd::Resumed {
+        state.lobby.notify(LobbyCmd::Resumed {
             session: session.clone(),
         });
     }
@@ -251,7 +251,7 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
     // Let the lobby and the tables forget this connection; the tables where
     // the session sits start its abandonment countdown.
     let away = state.sessions.closed(&conn_state.session.id, conn);
-    state.lobby.send_reliably(LobbyCmd::Gone {
+    state.lobby.notify(LobbyCmd::Gone {
         session: conn_state.session.id.clone(),
         conn,
         holder: away.is_some(),
@@ -281,7 +281,7 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
     }
     // Tables on other nodes: their relays of this connection go.
     if let Some(node) = &state.node {
-        node.send_reliably(crate::cluster::NodeCmd::ConnGone { conn });
+        node.notify(crate::cluster::NodeCmd::ConnGone { conn });
     }
     if !writer.is_finished() {
         outbox.close(CloseCode::Normal);

@@ -21,7 +21,7 @@ use tengen_protocol::{
 };
 use tengen_rules::game::{GameConfig, Seat};
 use tengen_store::Store;
-use tokio::sync::{mpsc, watch};
+use tokio::sync::watch;
 
 use crate::outbound::Shared;
 use crate::sessions::Session;
@@ -138,47 +138,9 @@ pub enum LobbyCmd {
     Cluster(ClusterCmd),
 }
 
-/// The lobby's mailbox.
-#[derive(Clone)]
-pub struct LobbyHandle {
-    tx: mpsc::Sender<LobbyCmd>,
-}
-
-impl LobbyHandle {
-    /// Hands over a command without waiting; false when the mailbox is
-    /// full or closed.
-    pub fn try_send(&self, cmd: LobbyCmd) -> bool {
-        self.tx.try_send(cmd).is_ok()
-    }
-
-    /// Hands over a command the lobby must not miss: at once, or, while the
-    /// mailbox is full, by a task that waits for room. The lobby never
-    /// waits on a table or a connection, so the wait always ends.
-    pub fn send_reliably(&self, cmd: LobbyCmd) {
-        crate::mailbox::send_reliably(&self.tx, cmd);
-    }
-
-    /// Hands over a matchmaker pairing without waiting, giving it back
-    /// when the mailbox is full or closed.
-    pub fn try_send_matched(
-        &self,
-        pairing: Box<crate::matchmaker::Pairing>,
-        matchmaker: crate::matchmaker::MatchmakerHandle,
-    ) -> Result<(), Box<crate::matchmaker::Pairing>> {
-        let cmd = LobbyCmd::Matched {
-            pairing,
-            matchmaker,
-        };
-        match self.tx.try_send(cmd) {
-            Ok(()) => Ok(()),
-            Err(
-                mpsc::error::TrySendError::Full(LobbyCmd::Matched { pairing, .. })
-                | mpsc::error::TrySendError::Closed(LobbyCmd::Matched { pairing, .. }),
-            ) => Err(pairing),
-            Err(_) => Ok(()),
-        }
-    }
-}
+/// The lobby's mailbox: connections, tables, the matchmaker and the node
+/// send it commands; the ends of connections and tables come as notices.
+pub type LobbyHandle = crate::mailbox::Mailbox<LobbyCmd>;
 
 struct Room {
     info: RoomInfo,
@@ -213,8 +175,10 @@ pub fn spawn(
     sessions: Sessions,
     shutdown: watch::Receiver<bool>,
 ) -> LobbyHandle {
-    let (tx, rx) = mpsc::channel(MAILBOX);
-    let handle = LobbyHandle { tx };
+    let (handle, rx) = crate::mailbox::mailbox(
+        MAILBOX,
+        crate::mailbox::notice_capacity(settings.max_connections),
+    );
     let lobby = Lobby {
         settings,
         store,
@@ -243,7 +207,11 @@ fn refuse(session: &Session, id: Option<RequestId>, code: ErrorCode, message: St
 }
 
 impl Lobby {
-    async fn run(mut self, mut rx: mpsc::Receiver<LobbyCmd>, mut shutdown: watch::Receiver<bool>) {
+    async fn run(
+        mut self,
+        mut rx: crate::mailbox::Inbox<LobbyCmd>,
+        mut shutdown: watch::Receiver<bool>,
+    ) {
         let mut flush = tokio::time::interval(self.settings.coalesce_interval);
         flush.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {

@@ -30,7 +30,7 @@ impl Table {
             // The lobby hears of the end before any player can: a player
             // who leaves the room as soon as `game_over` arrives must find
             // it finished, not still playing.
-            self.lobby.send_reliably(LobbyCmd::TableFinished {
+            self.lobby.notify(LobbyCmd::TableFinished {
                 room: self.room.clone(),
             });
         }

@@ -362,7 +362,7 @@ fn start(r: Rebuilt, lease: Lease, h: &Hosting) {
         chat: r.meta.chat,
         rated: r.meta.rated,
     };
-    lobby.send_reliably(LobbyCmd::Restored {
+    lobby.notify(LobbyCmd::Restored {
         info,
         public: r.meta.public,
         seats: room_seats,

@@ -119,7 +119,7 @@ impl Table {
             for s in &mut self.seats {
                 s.rematch = false;
             }
-            self.lobby.send_reliably(LobbyCmd::Rematch {
+            self.lobby.notify(LobbyCmd::Rematch {
                 room: self.room.clone(),
                 from: self.id.clone(),
                 seats: [self.seats[0].session.clone(), self.seats[1].session.clone()],

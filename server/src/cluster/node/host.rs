@@ -128,7 +128,7 @@ impl Node {
                 },
             };
             bus.publish_node(&to, msg.encode());
-            let _ = done.send(NodeCmd::RelayEnded { node: to, conn }).await;
+            done.notify(NodeCmd::RelayEnded { node: to, conn });
         });
         Relay {
             outbox,
