@@ -31,7 +31,7 @@ pub mod mailbox;
 pub mod matchmaker;
 pub mod metrics;
 pub mod outbound;
-pub mod ranked;
+
 pub mod ratings;
 pub mod records;
 pub mod sessions;

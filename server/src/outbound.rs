@@ -344,7 +344,7 @@ where
     for frame in entry.into_frames() {
         sink.feed(frame.into_message()).await?;
         *fed += 1;
-        if *fed % BATCH == 0 {
+        if (*fed).is_multiple_of(BATCH) {
             sink.flush().await?;
         }
     }

@@ -347,7 +347,7 @@ fn fresh_without_registry(player: Player) -> Opened {
     }
 }
 
-// ---- accounts (`crate::ranked`): who a session is can change ----
+// ---- accounts (`crate::conn::accounts`): who a session is can change ----
 
 impl Sessions {
     /// Makes session `id` be `player` from now on (a login or logout) and

@@ -30,6 +30,7 @@ use crate::outbound::{self, Frame};
 use crate::sessions::Session;
 use crate::table::TableCmd;
 
+mod accounts;
 mod bucket;
 mod route;
 
@@ -98,8 +99,8 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
                     )
                 } else {
                     // Accounts: the login token's account, or a guest name
-                    // no account has (`crate::ranked`).
-                    match crate::ranked::identify(&state, &h, conn).await {
+                    // no account has (`accounts`).
+                    match accounts::identify(&state, &h, conn).await {
                         Ok(who) => match claim_seats(&state, h.resume.as_deref()).await {
                             Ok(()) => break (h, id, encoding, who),
                             Err(body) => (ServerFrame::error(id, body), None),
@@ -181,7 +182,7 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
     let mut bucket = Bucket::new(limits.rate_per_sec, limits.rate_burst);
     let mut refused_in_row = 0u32;
     let mut conn_state = ConnState {
-        ranked: crate::ranked::ConnRanked::new(&state, &identity),
+        ranked: accounts::ConnRanked::new(&state, &identity),
         session,
         encoding,
         watching: Vec::new(),
@@ -302,8 +303,8 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
 }
 
 struct ConnState {
-    /// Accounts and ranked play (`crate::ranked`).
-    ranked: crate::ranked::ConnRanked,
+    /// Accounts and ranked play (`accounts`).
+    ranked: accounts::ConnRanked,
     session: Session,
     encoding: Encoding,
     watching: Vec<TableId>,

@@ -31,7 +31,7 @@ use crate::table::{self, Directory};
 
 mod departures;
 mod fresh;
-mod ranked;
+mod rated;
 mod remote;
 mod social;
 mod updates;
@@ -448,7 +448,7 @@ impl Lobby {
             );
         }
         if room.info.rated
-            && let Err((code, why)) = ranked::may_join_rated(room, &session)
+            && let Err((code, why)) = rated::may_join_rated(room, &session)
         {
             return refuse(&session, id, code, why);
         }
