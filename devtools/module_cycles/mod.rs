@@ -13,8 +13,9 @@
 //! file's directory. Inline `mod x { ... }` blocks are modules too. Test
 //! code is left out: any item under an attribute `#[cfg(...)]` that names
 //! `test` and not `not` (so `#[cfg(test)] mod tests { ... }`, a
-//! `#[cfg(test)] mod tests;` file, a `#[cfg(test)]` helper), and `tests/`,
-//! `benches/` and `examples/` are never read. Comments (doc comments and
+//! `#[cfg(test)] mod tests;` file, a `#[cfg(test)]` helper), the rest of a
+//! module after `#![cfg(test)]`; `tests/`, `benches/` and `examples/` are
+//! never read. `#[cfg(feature = ...)]` code is read: every feature on. Comments (doc comments and
 //! their intra-doc links included), strings and character literals are
 //! skipped by a small lexer.
 //!

@@ -113,6 +113,15 @@ impl Reader {
                         && words("test")
                         && !words("not")
                     {
+                        if j == *i + 2 {
+                            // `#![cfg(test)]`: the whole module is test code.
+                            while *i < t.len() && t[*i].tok != Tok::Punct('}') {
+                                let before = *i;
+                                skip_item(t, i);
+                                *i += usize::from(*i == before);
+                            }
+                            return Ok(());
+                        }
                         test_only = true;
                     }
                     let toks: Vec<&Tok> = body.iter().map(|t| &t.tok).collect();

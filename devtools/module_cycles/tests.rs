@@ -181,6 +181,14 @@ fn test_code_is_left_out() {
         ),
     ];
     assert!(cycles(&files).is_empty());
+    let whole_file = [
+        ("lib.rs", "mod a;\nfn top() { a::f() }\n"),
+        (
+            "a.rs",
+            "#![cfg(test)]\npub fn f() {}\nfn g() { super::top() }\n",
+        ),
+    ];
+    assert!(cycles(&whole_file).is_empty());
     let mut not_test = files;
     not_test[1].1 = "pub struct X;\n#[cfg(not(test))]\nfn f() { crate::top() }\n";
     assert_eq!(cycles(&not_test), [names(&["a", "crate"])]);
