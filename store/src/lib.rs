@@ -7,7 +7,8 @@
 //! The interface assumes nothing about where the data lives: the embedded
 //! store (a redb file in the data directory, the default) and the Redis
 //! store satisfy it alike, and both pass the one conformance suite in
-//! [`conformance`].
+//! `conformance` (built with the `testing` feature only: it is test code,
+//! kept out of the production library).
 //!
 //! The store knows nothing of the rules: table metadata, log entries and
 //! game records are opaque bytes the server encodes (JSON), and ratings are
@@ -29,6 +30,7 @@ use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
 mod codec;
+#[cfg(feature = "testing")]
 pub mod conformance;
 pub mod embedded;
 pub mod migrate;
