@@ -30,11 +30,11 @@
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use tengen_protocol::{CloseCode, ErrorBody, ErrorCode, RequestId, ServerFrame, TableId};
 use tengen_rules::game::GameConfig;
-use tengen_store::{Acquired, Lease, Store};
+use tengen_store::{Lease, Store};
 use tokio::sync::{mpsc, watch};
 
 use super::bus::{Bus, Delivery};
@@ -54,6 +54,7 @@ const MAILBOX: usize = 8192;
 const MAX_WAITING: usize = 1024;
 
 mod host;
+mod liveness;
 mod lobby;
 mod matchmaking;
 
@@ -86,6 +87,8 @@ pub enum NodeCmd {
         session: Session,
         cmd: super::wire::LobbyRemoteCmd,
     },
+    /// A tick's store work ended ([`liveness`]).
+    Ticked(Box<liveness::Ticked>),
 }
 
 /// The node actor's mailbox: routed commands from connections, relay
@@ -150,6 +153,8 @@ struct Node {
     leader: Option<String>,
     /// The `matchmaker` lease, while this node holds it.
     leading: Option<Lease>,
+    /// A tick's store work is running ([`liveness`]).
+    ticking: bool,
     queued: HashMap<u64, Queued>,
     /// This node's lobby: other nodes' lobby news and commands go there.
     lobby: LobbyHandle,
@@ -195,6 +200,7 @@ pub fn spawn(
         matchmaker,
         leader: None,
         leading: None,
+        ticking: false,
         queued: HashMap::new(),
         lobby,
     };
@@ -216,7 +222,7 @@ impl Node {
         loop {
             tokio::select! {
                 cmd = rx.recv() => match cmd {
-                    Some(cmd) => self.command(cmd).await,
+                    Some(cmd) => self.command(cmd),
                     None => break,
                 },
                 d = deliveries.recv() => match d {
@@ -226,13 +232,27 @@ impl Node {
                         break;
                     }
                 },
-                _ = tick.tick() => self.tick().await,
+                _ = tick.tick() => self.start_tick(),
                 r = shutdown.changed() => {
                     if r.is_err() || *shutdown.borrow() {
                         break;
                     }
                 }
             }
+        }
+        // Stopping: a tick's store work still running may take leases;
+        // its report is awaited (briefly) so that they are given up too.
+        if self.ticking {
+            let wait = self.settings.store_timeout * 2;
+            let _ = tokio::time::timeout(wait, async {
+                while let Some(cmd) = rx.recv().await {
+                    if let NodeCmd::Ticked(t) = cmd {
+                        self.ticked(*t);
+                        break;
+                    }
+                }
+            })
+            .await;
         }
         // Stopping: the matchmaker moves to another node at once.
         if let Some(lease) = self.leading.take() {
@@ -258,15 +278,16 @@ impl Node {
         self.bus.publish_node(node, msg.encode())
     }
 
-    async fn command(&mut self, cmd: NodeCmd) {
+    fn command(&mut self, cmd: NodeCmd) {
         match cmd {
             NodeCmd::Route {
                 table,
                 session,
                 cmd,
             } => self.route(table, session, cmd),
-            NodeCmd::Match { session, cmd } => self.route_match(session, cmd).await,
+            NodeCmd::Match { session, cmd } => self.route_match(session, cmd),
             NodeCmd::Resolved { table, owner } => self.resolved(table, owner),
+            NodeCmd::Ticked(t) => self.ticked(*t),
             NodeCmd::ConnGone { conn } => {
                 // Commands still waiting for a lookup go with it.
                 for waiting in self.resolving.values_mut() {
@@ -535,52 +556,11 @@ impl Node {
 
     // --- liveness ------------------------------------------------------
 
-    /// Renews this node's liveness lease; drops the relays of nodes that
-    /// died and resynchronises the connections routed to them.
-    async fn tick(&mut self) {
-        self.mark_relays();
-        let ttl = self.settings.lease_ttl;
-        let me = alive_id(&self.settings.node);
-        let renewed = match &self.alive {
-            Some(lease) => self.store.renew_lease(&me, lease, ttl).await.is_ok(),
-            None => false,
-        };
-        if !renewed {
-            match self
-                .store
-                .acquire_lease(&me, &self.settings.node, ttl)
-                .await
-            {
-                Ok(Acquired::Ours(lease)) => self.alive = Some(lease),
-                Ok(Acquired::Held(_)) => self.alive = None,
-                Err(e) => tracing::warn!(error = %e, "could not renew this node's liveness lease"),
-            }
-        }
-        self.lead().await;
-        let mut nodes: HashSet<String> = self.relays.keys().map(|(n, _)| n.clone()).collect();
-        for r in self.routed.values() {
-            nodes.extend(r.next.keys().cloned());
-        }
-        let started = Instant::now();
-        for node in nodes {
-            if started.elapsed() > Duration::from_secs(1) {
-                break; // the rest next time
-            }
-            let alive = match self.store.lease(&alive_id(&node)).await {
-                Ok(l) => l.is_some(),
-                Err(_) => continue, // cannot tell: assume alive
-            };
-            if !alive {
-                self.node_died(&node);
-            }
-        }
-    }
-
     /// Tells each relay's connection node how many messages the relay has
     /// sent, when that changed since the last tick: a loss of the last
     /// messages before a quiet spell shows too (numbering alone would
     /// show it only at the next message).
-    fn mark_relays(&mut self) {
+    pub(super) fn mark_relays(&mut self) {
         let me = self.settings.node.clone();
         for ((node, conn), relay) in &mut self.relays {
             let n = relay.sent.load(std::sync::atomic::Ordering::Acquire);
