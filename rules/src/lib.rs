@@ -10,6 +10,7 @@
 //! on time takes the time as an argument, so every rule can be tested
 //! exhaustively and replayed exactly.
 
+pub mod analysis;
 mod board;
 mod forbidden;
 pub mod game;
