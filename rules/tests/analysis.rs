@@ -24,7 +24,10 @@ enum Expect {
 }
 
 fn problems() -> Vec<Problem> {
-    let text = include_str!("data/vcf-problems.txt");
+    parse_problems(include_str!("data/vcf-problems.txt"))
+}
+
+fn parse_problems(text: &str) -> Vec<Problem> {
     let mut out = Vec::new();
     for block in text.split("\n\n") {
         let lines: Vec<&str> = block
@@ -45,7 +48,7 @@ fn problems() -> Vec<Problem> {
             "white" => Color::White,
             other => panic!("bad attacker {other}"),
         };
-        let expect = match (field("vcf:"), field("none-within:")) {
+        let expect = match (field("vcf:").or(field("vct:")), field("none-within:")) {
             (Some(n), None) => Expect::Length(n.parse().unwrap()),
             (None, Some(n)) => Expect::NoneWithin(n.parse().unwrap()),
             _ => panic!("a problem needs vcf: or none-within:"),
@@ -118,6 +121,38 @@ fn a_vcf_is_a_vct_no_longer() {
         assert!(found.attacker_moves().unwrap() <= n, "{}", pr.name);
         check_win(&pr.board, pr.attacker, Variant::Renju, line, true)
             .unwrap_or_else(|e| panic!("{}: {e}", pr.name));
+    }
+}
+
+/// Game positions with a known shortest VCT: the solver finds one no
+/// longer, and it holds against every defence the checker tries.
+#[test]
+fn game_positions_have_their_known_vct() {
+    let problems = parse_problems(include_str!("data/vct-problems.txt"));
+    assert_eq!(problems.len(), 2);
+    for pr in problems {
+        let Expect::Length(n) = pr.expect else {
+            panic!("{}: a VCT length", pr.name)
+        };
+        let found = vct(
+            &pr.board,
+            pr.attacker,
+            Variant::Renju,
+            Budget::new(5_000_000, n as u8),
+        );
+        let line = found
+            .line()
+            .unwrap_or_else(|| panic!("{}: no VCT found ({found:?})", pr.name));
+        assert!(
+            found.attacker_moves().unwrap() <= n,
+            "{}: {line:?}",
+            pr.name
+        );
+        check_win(&pr.board, pr.attacker, Variant::Renju, line, true)
+            .unwrap_or_else(|e| panic!("{}: {e}", pr.name));
+        // No VCF does it: these are wins by threes.
+        let f = vcf(&pr.board, pr.attacker, Variant::Renju, Budget::VCF_DEFAULT);
+        assert_eq!(f, Outcome::None, "{}", pr.name);
     }
 }
 
@@ -231,4 +266,47 @@ fn the_defenders_fours_are_answered() {
     let board = Board::with_stones(15, &black, &white).unwrap();
     let found = vcf(&board, Color::Black, Variant::Renju, Budget::VCF_DEFAULT);
     assert_eq!(found.attacker_moves(), Some(1), "{found:?}");
+}
+
+/// A double three is a VCT (two moves: the double three, then an open
+/// four) for white, and for black in gomoku, but a forbidden move for
+/// black in renju.
+#[test]
+fn a_double_three_is_a_vct_except_for_black_in_renju() {
+    let two_twos = pts("G8 H8 I9 I10");
+    let far = pts("A1 O1 A15 O15");
+    let white_board = Board::with_stones(15, &far, &two_twos).unwrap();
+    let found = vct(
+        &white_board,
+        Color::White,
+        Variant::Renju,
+        Budget::new(1_000_000, 3),
+    );
+    let line = found.line().unwrap_or_else(|| panic!("{found:?}"));
+    assert_eq!(found.attacker_moves(), Some(2), "{line:?}");
+    check_win(&white_board, Color::White, Variant::Renju, line, true).unwrap();
+    assert_eq!(
+        vcf(
+            &white_board,
+            Color::White,
+            Variant::Renju,
+            Budget::VCF_DEFAULT
+        ),
+        Outcome::None
+    );
+    let black_board = Board::with_stones(15, &two_twos, &far).unwrap();
+    let gomoku = vct(
+        &black_board,
+        Color::Black,
+        Variant::Gomoku,
+        Budget::new(1_000_000, 3),
+    );
+    assert_eq!(gomoku.attacker_moves(), Some(2), "{gomoku:?}");
+    let renju = vct(
+        &black_board,
+        Color::Black,
+        Variant::Renju,
+        Budget::new(1_000_000, 2),
+    );
+    assert_eq!(renju, Outcome::None, "I8 is a forbidden double three");
 }

@@ -70,7 +70,14 @@ pub fn check_win(
         if !legal(&b, m, color, variant) {
             return Err(format!("move {} ({m}) is not legal for {color}", i + 1));
         }
-        if !win_points(&b, color, variant).is_empty() && !b.makes_five(m, color, variant) {
+        if b.makes_five(m, color, variant) {
+            return if color == attacker && i == line.len() - 1 {
+                Ok(())
+            } else {
+                Err(format!("move {} ({m}) makes five too early", i + 1))
+            };
+        }
+        if !win_points(&b, color, variant).is_empty() {
             return Err(format!("move {} ({m}): {color} had a five", i + 1));
         }
         if color == attacker && opponent_wins.iter().any(|&q| q != m) {
@@ -80,13 +87,6 @@ pub fn check_win(
             return Err(format!("move {} ({m}) is not the forced block", i + 1));
         }
         b.place(m, color).unwrap();
-        if b.makes_five(m, color, variant) {
-            return if color == attacker && i == line.len() - 1 {
-                Ok(())
-            } else {
-                Err(format!("move {} ({m}) makes five too early", i + 1))
-            };
-        }
         if color == attacker {
             let wins = win_points(&b, attacker, variant);
             if !threats && wins.is_empty() {
