@@ -13,6 +13,10 @@
 //! by [`Board::makes_five`], and whether black may play it by
 //! [`Board::forbidden`].
 
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::OnceLock;
+
 use crate::board::{Board, Variant};
 use crate::lines::DIRS;
 use crate::point::{Color, MAX_SIZE, Point};
@@ -48,6 +52,29 @@ const fn side(c: Color) -> usize {
     }
 }
 
+/// A table keyed by Zobrist hashes, which need no further hashing.
+pub(crate) type HashTable<V> = HashMap<u64, V, BuildHasherDefault<ZobristHasher>>;
+
+/// Passes a `u64` key through unchanged.
+#[derive(Default)]
+pub(crate) struct ZobristHasher(u64);
+
+impl Hasher for ZobristHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
 /// A set of points of the board, as bits.
 #[derive(Clone, Copy, Default)]
 pub(crate) struct PointSet([u64; CELLS.div_ceil(64)]);
@@ -62,16 +89,64 @@ impl PointSet {
     }
 }
 
+/// The windows of one board size, built once per size.
+struct Geometry {
+    /// Cells of each window, as indices `y * size + x`.
+    windows: Vec<[u16; 5]>,
+    /// The windows each cell belongs to (at most 5 per direction).
+    cell_windows: Vec<([u16; 20], u8)>,
+}
+
+impl Geometry {
+    fn of(size: u8) -> &'static Geometry {
+        static GEOMETRIES: [OnceLock<Geometry>; MAX_SIZE as usize + 1] =
+            [const { OnceLock::new() }; MAX_SIZE as usize + 1];
+        GEOMETRIES[size as usize].get_or_init(|| Geometry::build(size))
+    }
+
+    fn build(size: u8) -> Geometry {
+        let n = size as usize;
+        let mut windows = Vec::new();
+        let mut cell_windows = vec![([0u16; 20], 0u8); n * n];
+        for y in 0..size {
+            for x in 0..size {
+                let p = Point::new(x, y);
+                for (dx, dy) in DIRS {
+                    if p.offset(4 * dx, 4 * dy, size).is_none() {
+                        continue;
+                    }
+                    let cells: [u16; 5] = std::array::from_fn(|k| {
+                        let (cx, cy) = (x as i32 + k as i32 * dx, y as i32 + k as i32 * dy);
+                        (cy as usize * n + cx as usize) as u16
+                    });
+                    for &c in &cells {
+                        let (list, len) = &mut cell_windows[c as usize];
+                        list[*len as usize] = windows.len() as u16;
+                        *len += 1;
+                    }
+                    windows.push(cells);
+                }
+            }
+        }
+        Geometry {
+            windows,
+            cell_windows,
+        }
+    }
+
+    fn windows_of(&self, i: usize) -> &[u16] {
+        let (list, len) = &self.cell_windows[i];
+        &list[..*len as usize]
+    }
+}
+
 /// The position a solver searches.
 #[derive(Clone)]
 pub(crate) struct Pos {
     pub(crate) board: Board,
     pub(crate) variant: Variant,
     size: u8,
-    /// Cells of each window, as indices `y * size + x`.
-    windows: Vec<[u16; 5]>,
-    /// The windows each cell belongs to.
-    cell_windows: Vec<Vec<u16>>,
+    geometry: &'static Geometry,
     /// Stones of each colour in each window.
     counts: Vec<[u8; 2]>,
     hash: u64,
@@ -80,34 +155,13 @@ pub(crate) struct Pos {
 impl Pos {
     pub(crate) fn new(board: &Board, variant: Variant) -> Pos {
         let size = board.size();
-        let n = size as usize;
-        let mut windows = Vec::new();
-        let mut cell_windows = vec![Vec::new(); n * n];
-        for p in board.points() {
-            for (dx, dy) in DIRS {
-                if p.offset(4 * dx, 4 * dy, size).is_none() {
-                    continue;
-                }
-                let cells: [u16; 5] = std::array::from_fn(|k| {
-                    let q = Point::new(
-                        (p.x as i32 + k as i32 * dx) as u8,
-                        (p.y as i32 + k as i32 * dy) as u8,
-                    );
-                    (q.y as usize * n + q.x as usize) as u16
-                });
-                for &c in &cells {
-                    cell_windows[c as usize].push(windows.len() as u16);
-                }
-                windows.push(cells);
-            }
-        }
+        let geometry = Geometry::of(size);
         let mut pos = Pos {
             board: Board::new(size).expect("the size of an existing board"),
             variant,
             size,
-            counts: vec![[0, 0]; windows.len()],
-            windows,
-            cell_windows,
+            counts: vec![[0, 0]; geometry.windows.len()],
+            geometry,
             hash: 0,
         };
         for (p, c) in board.stones() {
@@ -139,7 +193,7 @@ impl Pos {
             .place(p, c)
             .expect("solvers play only empty points");
         let i = self.index(p);
-        for &w in &self.cell_windows[i] {
+        for &w in self.geometry.windows_of(i) {
             self.counts[w as usize][side(c)] += 1;
         }
         self.hash ^= ZOBRIST[side(c)][p.y as usize * MAX_SIZE as usize + p.x as usize];
@@ -152,7 +206,7 @@ impl Pos {
             .remove(p)
             .expect("solvers undo only their stones");
         let i = self.index(p);
-        for &w in &self.cell_windows[i] {
+        for &w in self.geometry.windows_of(i) {
             self.counts[w as usize][side(c)] -= 1;
         }
         self.hash ^= ZOBRIST[side(c)][p.y as usize * MAX_SIZE as usize + p.x as usize];
@@ -174,7 +228,7 @@ impl Pos {
     pub(crate) fn win_points(&self, c: Color, out: &mut Vec<Point>) {
         out.clear();
         let mut seen = PointSet::default();
-        for (w, cells) in self.windows.iter().enumerate() {
+        for (w, cells) in self.geometry.windows.iter().enumerate() {
             let [own, other] = self.own_other(w, c);
             if own != 4 || other != 0 {
                 continue;
@@ -188,18 +242,19 @@ impl Pos {
         }
     }
 
-    /// The empty points where `c` would win that lie on a line through `p`
-    /// within four points of it: after `c` plays `p`, the fives it threatens
-    /// anew; after the other colour plays `p`, nothing of `c`'s is new here.
+    /// The empty points where `c` would win that lie in a window through
+    /// `p`: after `c` plays `p`, the fives it threatens anew; after the
+    /// other colour plays `p`, nothing of `c`'s is new here.
     pub(crate) fn win_points_through(&self, p: Point, c: Color, out: &mut Vec<Point>) {
         out.clear();
-        for (dx, dy) in DIRS {
-            for k in [-4, -3, -2, -1, 1, 2, 3, 4] {
-                if let Some(q) = p.offset(k * dx, k * dy, self.size)
-                    && self.is_empty(q)
-                    && !out.contains(&q)
-                    && self.wins_at(q, c)
-                {
+        for &w in self.geometry.windows_of(self.index(p)) {
+            let [own, other] = self.own_other(w as usize, c);
+            if own != 4 || other != 0 {
+                continue;
+            }
+            for &i in &self.geometry.windows[w as usize] {
+                let q = self.point(i as usize);
+                if self.is_empty(q) && !out.contains(&q) && self.wins_at(q, c) {
                     out.push(q);
                 }
             }
@@ -218,7 +273,7 @@ impl Pos {
     pub(crate) fn candidates(&self, c: Color, min_own: u8, out: &mut Vec<Point>) {
         out.clear();
         let mut seen = PointSet::default();
-        for (w, cells) in self.windows.iter().enumerate() {
+        for (w, cells) in self.geometry.windows.iter().enumerate() {
             let [own, other] = self.own_other(w, c);
             if own < min_own || own == 5 || other != 0 {
                 continue;

@@ -10,9 +10,7 @@
 //! "fails at every depth" when its whole subtree was searched without
 //! hitting the depth limit, so later, deeper iterations skip it.
 
-use std::collections::HashMap;
-
-use super::threats::Pos;
+use super::threats::{HashTable, Pos};
 use super::{Budget, Outcome};
 use crate::board::{Board, Variant};
 use crate::point::{Color, Point};
@@ -104,14 +102,17 @@ pub(crate) fn shot(pos: &Pos, p: Point, attacker: Color, buf: &mut Vec<Point>) -
 /// positions (the VCT solver asks many).
 pub(crate) struct VcfSearch {
     attacker: Color,
-    failed: HashMap<u64, u8>,
+    failed: HashTable<u8>,
+    /// Spare point lists, so that a node allocates nothing.
+    pool: Vec<Vec<Point>>,
 }
 
 impl VcfSearch {
     pub(crate) fn new(attacker: Color) -> VcfSearch {
         VcfSearch {
             attacker,
-            failed: HashMap::new(),
+            failed: HashTable::default(),
+            pool: Vec::new(),
         }
     }
 
@@ -160,19 +161,45 @@ impl VcfSearch {
             };
         }
         let a = self.attacker;
-        let mut moves = Vec::new();
+        let mut moves = self.pool.pop().unwrap_or_default();
         match only {
-            Some(t) => moves.push(t),
+            Some(t) => {
+                moves.clear();
+                moves.push(t);
+            }
             None => pos.candidates(a, 3, &mut moves),
         }
-        let mut buf = Vec::with_capacity(8);
+        let res = self.attack_moves(pos, nodes, depth, &moves, line);
+        self.pool.push(moves);
+        if let Res::Fail { complete } = res
+            && !nodes.exhausted()
+        {
+            self.failed
+                .insert(pos.hash(), if complete { PROVEN } else { depth });
+        }
+        res
+    }
+
+    /// [`Self::attack`] over the given moves.
+    fn attack_moves(
+        &mut self,
+        pos: &mut Pos,
+        nodes: &mut Nodes,
+        depth: u8,
+        moves: &[Point],
+        line: &mut Vec<Point>,
+    ) -> Res {
+        let a = self.attacker;
+        let mut buf = self.pool.pop().unwrap_or_default();
         let mut complete = true;
-        for p in moves {
+        let mut won = false;
+        for &p in moves {
             if !pos.is_empty(p) || !pos.legal(p, a) {
                 continue;
             }
             if !nodes.spend() {
-                return Res::Fail { complete: false };
+                complete = false;
+                break;
             }
             pos.play(p, a);
             let res = match shot(pos, p, a, &mut buf) {
@@ -185,17 +212,22 @@ impl VcfSearch {
             match res {
                 Res::Win => {
                     line.push(p);
-                    return Res::Win;
+                    won = true;
+                    break;
                 }
                 Res::Fail { complete: c } => complete &= c,
             }
             if nodes.exhausted() {
-                return Res::Fail { complete: false };
+                complete = false;
+                break;
             }
         }
-        self.failed
-            .insert(pos.hash(), if complete { PROVEN } else { depth });
-        Res::Fail { complete }
+        self.pool.push(buf);
+        if won {
+            Res::Win
+        } else {
+            Res::Fail { complete }
+        }
     }
 
     /// The defender blocks the four at `q`; then the attacker, with one move
@@ -213,13 +245,14 @@ impl VcfSearch {
             return Res::Fail { complete: false };
         }
         pos.play(q, d);
-        let mut threats = Vec::new();
+        let mut threats = self.pool.pop().unwrap_or_default();
         pos.win_points_through(q, d, &mut threats);
+        let only = threats.first().copied();
         let res = match threats.len() {
-            0 => self.attack(pos, nodes, depth - 1, None, line),
-            1 => self.attack(pos, nodes, depth - 1, Some(threats[0]), line),
+            0 | 1 => self.attack(pos, nodes, depth - 1, only, line),
             _ => Res::Fail { complete: true },
         };
+        self.pool.push(threats);
         pos.undo(q);
         if res == Res::Win {
             line.push(q);

@@ -16,9 +16,7 @@
 //! attacker stones and none of the defender's: every move that makes a four
 //! or a three. The VCF searches below share one table of failed positions.
 
-use std::collections::HashMap;
-
-use super::threats::Pos;
+use super::threats::{HashTable, Pos};
 use super::vcf::{self, Nodes, Res, Root, Shot, VcfSearch};
 use super::{Budget, Outcome};
 use crate::board::{Board, Variant};
@@ -29,7 +27,7 @@ const PROVEN: u8 = u8::MAX;
 pub(crate) struct VctSearch {
     attacker: Color,
     vcf: VcfSearch,
-    failed: HashMap<u64, u8>,
+    failed: HashTable<u8>,
 }
 
 impl VctSearch {
@@ -37,7 +35,7 @@ impl VctSearch {
         VctSearch {
             attacker,
             vcf: VcfSearch::new(attacker),
-            failed: HashMap::new(),
+            failed: HashTable::default(),
         }
     }
 
