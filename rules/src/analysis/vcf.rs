@@ -18,6 +18,10 @@ use crate::point::{Color, Point};
 /// The table's mark for "fails at every depth".
 const PROVEN: u8 = u8::MAX;
 
+/// The longest VCF looked for by plain iterative deepening (see
+/// [`VcfSearch::deepen`]).
+const DEEPEN_UP_TO: u8 = 4;
+
 /// The node budget shared by every search of one request.
 pub(crate) struct Nodes {
     used: u64,
@@ -120,6 +124,14 @@ impl VcfSearch {
     /// the attacker to move, with no five on the board for either side and
     /// `threat` the defender's one threat if it has one. Returns the line
     /// (if any) and whether a failure is complete.
+    ///
+    /// Depths up to [`DEEPEN_UP_TO`] are tried one by one, so short wins
+    /// come cheaply. Beyond, deepening one move at a time would search a
+    /// long VCF's tree once per move of it; instead any win within
+    /// `max_depth` is found, then one shorter than the last, until none is
+    /// left. Either way the line returned is a shortest one, unless the
+    /// nodes run out between two of those searches (the last win found is
+    /// returned then).
     pub(crate) fn deepen(
         &mut self,
         pos: &mut Pos,
@@ -128,7 +140,7 @@ impl VcfSearch {
         threat: Option<Point>,
     ) -> (Option<Vec<Point>>, bool) {
         let mut line = Vec::new();
-        for depth in 1..=max_depth {
+        for depth in 1..=max_depth.min(DEEPEN_UP_TO) {
             match self.attack(pos, nodes, depth, threat, &mut line) {
                 Res::Win => {
                     line.reverse();
@@ -139,7 +151,24 @@ impl VcfSearch {
                 Res::Fail { complete: false } => {}
             }
         }
-        (None, false)
+        if max_depth <= DEEPEN_UP_TO {
+            return (None, false);
+        }
+        let mut best: Option<Vec<Point>> = None;
+        let mut depth = max_depth;
+        while depth > DEEPEN_UP_TO {
+            line.clear();
+            match self.attack(pos, nodes, depth, threat, &mut line) {
+                Res::Win => {
+                    line.reverse();
+                    depth = line.len().div_ceil(2) as u8 - 1;
+                    best = Some(std::mem::take(&mut line));
+                }
+                Res::Fail { complete } if best.is_none() => return (None, complete),
+                Res::Fail { .. } => break,
+            }
+        }
+        (best, true)
     }
 
     /// The attacker's turn: a four that wins within `depth` attacker moves.
