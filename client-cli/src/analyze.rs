@@ -78,7 +78,7 @@ use anyhow::{Context, Result};
 use tengen_rules::game::RuleSet;
 use tengen_rules::{Board, Color, Forbidden, Point, PointError, STANDARD_SIZE, Variant};
 
-use crate::wins::{Budgets, Side, answer, side_to_move};
+use crate::wins::{AnalyzeBudgets, Side, answer, side_to_move};
 
 /// Renju is played on the standard board only.
 const SIZE: u8 = STANDARD_SIZE;
@@ -189,7 +189,7 @@ pub struct Args {
     #[arg(long, default_value = "renju")]
     rule: RuleSet,
     #[command(flatten)]
-    budgets: Budgets,
+    budgets: AnalyzeBudgets,
 }
 
 impl Args {
@@ -204,7 +204,7 @@ impl Args {
                 attacker,
                 self.rule.variant(),
                 (self.vcf, self.vct),
-                &self.budgets,
+                &self.budgets.into(),
             )
         })
     }

@@ -41,7 +41,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use tengen_rules::game::{self, Event, RuleSet};
 
-use crate::wins::{Budgets, replay_lines};
+use crate::wins::{ReplayBudgets, replay_lines};
 
 /// Replay a game record (JSON record, renju notation or PSQ) and show it.
 #[derive(clap::Args)]
@@ -80,7 +80,7 @@ pub struct Args {
     #[arg(long, requires = "analyze")]
     vct: bool,
     #[command(flatten)]
-    budgets: Budgets,
+    budgets: ReplayBudgets,
 }
 
 pub fn run(args: &Args) -> Result<ExitCode> {
@@ -125,7 +125,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         }
     }
     if args.analyze {
-        match replay_lines(&record, &args.budgets, args.vct) {
+        match replay_lines(&record, &args.budgets.into(), args.vct) {
             Ok(lines) => {
                 for line in lines {
                     out.push_str(&line);

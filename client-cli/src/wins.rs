@@ -12,8 +12,15 @@ use tengen_rules::game::GameRecord;
 use tengen_rules::{Board, Color, Point, Variant};
 
 /// How much each search may do.
-#[derive(clap::Args, Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct Budgets {
+    pub nodes: u64,
+    pub vct_depth: u8,
+}
+
+/// `tengen analyze`'s budget options: one position, so a generous budget.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct AnalyzeBudgets {
     /// Nodes (moves tried) each search may visit, per position.
     #[arg(long, default_value_t = 1_000_000, value_name = "N")]
     pub nodes: u64,
@@ -21,6 +28,37 @@ pub struct Budgets {
     /// length).
     #[arg(long, default_value_t = 7, value_name = "MOVES")]
     pub vct_depth: u8,
+}
+
+/// `tengen replay --analyze`'s budget options: every position of a game,
+/// so a smaller budget (a 60-move game with --vct: a second or two).
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct ReplayBudgets {
+    /// Nodes (moves tried) each search may visit, per position.
+    #[arg(long, default_value_t = 100_000, value_name = "N")]
+    pub nodes: u64,
+    /// The longest VCT looked for, in attacker moves (a VCF may be of any
+    /// length).
+    #[arg(long, default_value_t = 5, value_name = "MOVES")]
+    pub vct_depth: u8,
+}
+
+impl From<AnalyzeBudgets> for Budgets {
+    fn from(b: AnalyzeBudgets) -> Budgets {
+        Budgets {
+            nodes: b.nodes,
+            vct_depth: b.vct_depth,
+        }
+    }
+}
+
+impl From<ReplayBudgets> for Budgets {
+    fn from(b: ReplayBudgets) -> Budgets {
+        Budgets {
+            nodes: b.nodes,
+            vct_depth: b.vct_depth,
+        }
+    }
 }
 
 impl Budgets {

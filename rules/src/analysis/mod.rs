@@ -28,6 +28,7 @@
 //! such a move is not part of the line.
 
 mod record;
+mod region;
 mod threats;
 mod vcf;
 mod vct;
