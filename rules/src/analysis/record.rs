@@ -26,10 +26,12 @@ pub struct MoveAnalysis {
     /// The mover's VCF in the position before the move.
     pub vcf: Outcome,
     /// With a VCF: whether the move played begins a VCF (a five, or a four
-    /// after whose forced defence a VCF remains). `None` without a VCF, or
-    /// when the budget ran out deciding it.
+    /// after whose forced defence a VCF remains; with a five on offer, only
+    /// a five). `None` without a VCF, or when the budget ran out deciding
+    /// it.
     pub vcf_kept: Option<bool>,
-    /// The mover's VCT before the move, when a VCT budget was given.
+    /// The mover's VCT before the move, when a VCT budget was given (the
+    /// VCF itself when there is one: a VCF is a VCT).
     pub vct: Option<Outcome>,
     /// As `vcf_kept`, for the VCT: whether the move begins a VCT.
     pub vct_kept: Option<bool>,
