@@ -64,7 +64,7 @@ fn brute_vcf(board: &mut Board, attacker: Color, variant: Variant, depth: usize)
             continue;
         }
         board.place(m, attacker).unwrap();
-        let wins = win_points(board, attacker, variant);
+        let wins = wins_through(board, m, attacker, variant);
         let won = match wins.len() {
             0 => false,
             1 if legal(board, wins[0], defender, variant) => {
@@ -85,6 +85,24 @@ fn brute_vcf(board: &mut Board, attacker: Color, variant: Variant, depth: usize)
         }
     }
     false
+}
+
+/// The empty points where `c` would win on the four lines through `m`,
+/// within four points of it (where a stone at `m` can make new fives).
+fn wins_through(board: &Board, m: Point, c: Color, variant: Variant) -> Vec<Point> {
+    let mut out = Vec::new();
+    for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+        for k in (-4..=4).filter(|&k| k != 0) {
+            if let Some(q) = m.offset(k * dx, k * dy, board.size())
+                && board.get(q).is_none()
+                && board.makes_five(q, c, variant)
+                && !out.contains(&q)
+            {
+                out.push(q);
+            }
+        }
+    }
+    out
 }
 
 /// The brute-force shortest VCF length, up to `max`.
@@ -160,4 +178,52 @@ fn random_positions_hold_wins_of_each_kind() {
     }
     assert!(by_length[1..].iter().all(|&n| n > 0), "{by_length:?}");
     assert!(vct_only > 0);
+}
+
+/// A VCT whose first move is quiet (a threat, not a four) is checked the
+/// slow way: after that move, every legal reply of the defender, all over
+/// the board, still leaves the attacker a win by brute force within the
+/// VCT's remaining moves. Two-move VCTs on fixed game-like positions.
+#[test]
+fn a_threat_vct_wins_against_every_reply() {
+    let mut checked = 0;
+    for seed in 0..400u64 {
+        if checked == 6 {
+            break;
+        }
+        let variant = [Variant::Renju, Variant::Gomoku][seed as usize % 2];
+        let board = game_like(seed, 16 + (seed % 20) as usize, variant);
+        for attacker in [Color::Black, Color::White] {
+            let found = vct(&board, attacker, variant, Budget::new(500_000, 2));
+            let Some(line) = found.line() else { continue };
+            if line.len() < 3 {
+                continue;
+            }
+            let mut b = board.clone();
+            b.place(line[0], attacker).unwrap();
+            if !win_points(&b, attacker, variant).is_empty() {
+                continue; // a four: the VCF tests cover it
+            }
+            let defender = attacker.opponent();
+            let replies: Vec<Point> = b.points().collect();
+            for r in replies {
+                if !legal(&b, r, defender, variant) {
+                    continue;
+                }
+                assert!(
+                    !b.makes_five(r, defender, variant),
+                    "{variant:?} {attacker}: the defender had a five at {r}"
+                );
+                b.place(r, defender).unwrap();
+                assert!(
+                    brute_vcf(&mut b, attacker, variant, 1),
+                    "{variant:?} {attacker}: {line:?} refuted by {r}\n{}",
+                    b.to_text()
+                );
+                b.remove(r);
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 3, "only {checked} threat VCTs checked");
 }
