@@ -28,8 +28,8 @@ fn game_like(seed: u64, stones: usize, variant: Variant) -> Board {
     let mut tries = 0;
     while placed.len() < stones && tries < 10_000 {
         tries += 1;
-        let base = placed[rng.gen_range(0..placed.len())];
-        let (dx, dy) = (rng.gen_range(-2..=2), rng.gen_range(-2..=2));
+        let base = placed[rng.random_range(0..placed.len())];
+        let (dx, dy) = (rng.random_range(-2..=2), rng.random_range(-2..=2));
         let Some(q) = base.offset(dx, dy, 15) else {
             continue;
         };
