@@ -192,12 +192,11 @@ pub fn default_max_connections() -> usize {
     limit.saturating_sub(FD_HEADROOM).max(64) as usize
 }
 
-/// The soft `RLIMIT_NOFILE`, as `/proc/self/limits` tells it (Linux);
-/// `None` elsewhere or when it says "unlimited".
+/// The soft `RLIMIT_NOFILE` (the binary raises it to the hard limit before
+/// building its settings); `None` where it cannot be read or is unlimited.
 fn open_file_limit() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/self/limits").ok()?;
-    let line = text.lines().find(|l| l.starts_with("Max open files"))?;
-    line.split_whitespace().nth(3)?.parse().ok()
+    let (soft, _) = rlimit::getrlimit(rlimit::Resource::NOFILE).ok()?;
+    (soft != rlimit::INFINITY).then_some(soft)
 }
 
 /// The bounds of the account service.
