@@ -228,15 +228,11 @@ impl Server {
                             source,
                         })?;
                 Some(cluster::node::spawn(
-                    settings.clone(),
-                    store.clone(),
-                    tables.clone(),
-                    sessions.clone(),
+                    hosting.clone(),
                     matchmaker.clone(),
                     bus,
                     deliveries,
                     shutdown_rx.clone(),
-                    lobby.clone(),
                 ))
             }
             None => None,

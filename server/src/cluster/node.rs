@@ -168,19 +168,22 @@ pub fn alive_id(node: &str) -> String {
     format!("node:{node}")
 }
 
-/// Starts this node's actor on `bus`'s deliveries.
-#[allow(clippy::too_many_arguments)]
+/// Starts this node's actor on `bus`'s deliveries, with the handles a
+/// node hosting tables needs (`hosting`) and the matchmaker's.
 pub fn spawn(
-    settings: Arc<Settings>,
-    store: Arc<dyn Store>,
-    directory: Directory,
-    sessions: Sessions,
+    hosting: crate::table::Hosting,
     matchmaker: MatchmakerHandle,
     bus: Bus,
     deliveries: mpsc::Receiver<Delivery>,
     shutdown: watch::Receiver<bool>,
-    lobby: LobbyHandle,
 ) -> NodeHandle {
+    let crate::table::Hosting {
+        store,
+        settings,
+        lobby,
+        directory,
+        sessions,
+    } = hosting;
     let (tx, rx) = crate::mailbox::mailbox(
         MAILBOX,
         crate::mailbox::notice_capacity(settings.max_connections),

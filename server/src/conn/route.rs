@@ -91,11 +91,13 @@ pub(super) fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], receive
         } => to_lobby(LobbyCmd::Create {
             session: session.clone(),
             id,
-            config,
-            public,
-            name,
-            chat,
-            rated,
+            room: crate::lobby::NewRoom {
+                config,
+                public,
+                name,
+                chat,
+                rated,
+            },
         }),
         ClientMsg::JoinRoom { room } => to_lobby(LobbyCmd::Join {
             session: session.clone(),

@@ -59,12 +59,7 @@ pub enum LobbyCmd {
     Create {
         session: Session,
         id: Option<RequestId>,
-        config: GameConfig,
-        public: bool,
-        name: Option<String>,
-        chat: bool,
-        /// A rated room: both seats must be accounts.
-        rated: bool,
+        room: NewRoom,
     },
     Join {
         session: Session,
@@ -136,6 +131,18 @@ pub enum LobbyCmd {
     },
     /// Other nodes' lobbies, through this node's actor ([`remote`]).
     Cluster(ClusterCmd),
+}
+
+/// A room as `create_room` asks for it.
+pub struct NewRoom {
+    pub config: GameConfig,
+    /// Listed in the lobby (else its id is the invitation).
+    pub public: bool,
+    pub name: Option<String>,
+    /// Table chat on.
+    pub chat: bool,
+    /// A rated room: both seats must be accounts.
+    pub rated: bool,
 }
 
 /// The lobby's mailbox: connections, tables, the matchmaker and the node
@@ -241,19 +248,11 @@ impl Lobby {
                 reply(&session, id, ServerMsg::LobbyUnsubscribed);
             }
             LobbyCmd::List { session, id } => reply(&session, id, self.rooms_msg()),
-            LobbyCmd::Create {
-                session,
-                id,
-                config,
-                public,
-                name,
-                chat,
-                rated,
-            } => {
-                if rated && !self.may_rate(&session, id) {
+            LobbyCmd::Create { session, id, room } => {
+                if room.rated && !self.may_rate(&session, id) {
                     return;
                 }
-                self.create(session, id, config, public, name, chat, rated);
+                self.create(session, id, room);
             }
             LobbyCmd::Join { session, id, room } => self.join(session, id, room),
             LobbyCmd::Challenge {
@@ -364,17 +363,14 @@ impl Lobby {
         Some(room)
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn create(
-        &mut self,
-        session: Session,
-        id: Option<RequestId>,
-        config: GameConfig,
-        public: bool,
-        name: Option<String>,
-        chat: bool,
-        rated: bool,
-    ) -> Option<RoomId> {
+    fn create(&mut self, session: Session, id: Option<RequestId>, new: NewRoom) -> Option<RoomId> {
+        let NewRoom {
+            config,
+            public,
+            name,
+            chat,
+            rated,
+        } = new;
         if let Err(e) = config.validate() {
             refuse(&session, id, ErrorCode::InvalidConfig, e.to_string());
             return None;

@@ -31,7 +31,14 @@ impl Lobby {
             );
         }
         let from = session.player.clone();
-        let Some(room) = self.create(session, id, config.clone(), false, None, chat, false) else {
+        let new = NewRoom {
+            config: config.clone(),
+            public: false,
+            name: None,
+            chat,
+            rated: false,
+        };
+        let Some(room) = self.create(session, id, new) else {
             return;
         };
         if let Some(r) = self.rooms.get_mut(&room) {
