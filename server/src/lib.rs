@@ -36,6 +36,7 @@ pub mod records;
 pub mod sessions;
 pub mod settings;
 pub mod table;
+pub mod web;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
