@@ -47,8 +47,9 @@ export const dialogs = [];
  * A person: a page in its own context, at `path`, connected as `name`.
  * @param {import('playwright-core').Browser} b
  */
-export async function person(b, name, path = '/', viewport = { width: 1280, height: 860 }) {
+export async function person(b, name, path = '/', viewport = { width: 1280, height: 860 }, prepare = async (_context) => {}) {
   const context = await b.newContext({ viewport });
+  await prepare(context);
   await context.addInitScript((n) => {
     try { if (!localStorage.getItem('tengen.name')) localStorage.setItem('tengen.name', n); localStorage.setItem('tengen.muted', '1'); } catch { /* about:blank */ }
   }, name);
