@@ -133,3 +133,15 @@ export async function shot(page, name) {
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
 }
+
+/** Registers `name` from the account dialog; the page is then logged in. */
+export async function register(page, name) {
+  await page.click('#account-btn');
+  await page.fill('dialog input[name=name]', name);
+  await page.fill('dialog input[name=password]', 'correct horse battery');
+  await page.click('dialog button:text("Register")');
+  await until(page, (n) => document.querySelector('#me-name')?.textContent === n, name);
+  // The login token is kept in the browser, never in the address.
+  assert.ok(await page.evaluate(() => localStorage.getItem('tengen.token')));
+  assert.doesNotMatch(page.url(), /token/);
+}

@@ -3,18 +3,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browser, person, whoseTurn, sameEverywhere, play, until, BASE } from './helpers.mjs';
-
-async function register(page, name) {
-  await page.click('#account-btn');
-  await page.fill('dialog input[name=name]', name);
-  await page.fill('dialog input[name=password]', 'correct horse battery');
-  await page.click('dialog button:text("Register")');
-  await until(page, (n) => document.querySelector('#me-name')?.textContent === n, name);
-  // The login token is kept in the browser, never in the address.
-  assert.ok(await page.evaluate(() => localStorage.getItem('tengen.token')));
-  assert.doesNotMatch(page.url(), /token/);
-}
+import { browser, person, register, whoseTurn, sameEverywhere, play, until, BASE } from './helpers.mjs';
 
 test('two accounts queue, play a rated game and see their ratings change', async () => {
   const b = await browser();

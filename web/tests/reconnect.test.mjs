@@ -33,8 +33,8 @@ test('a dropped connection comes back with no lost or doubled move', async () =>
     do { await next((await whoseTurn([alice, bob])).page); } while ((await whoseTurn([alice, bob])).page !== bob || n < 3);
 
     open = false;
+    current.server.close({ code: 4000, reason: 'test drop' });
     current.ws.close({ code: 4000, reason: 'test drop' });
-    current.server.close();
     await until(alice, () => document.querySelector('#net')?.getAttribute('data-state') === 'reconnecting');
     assert.match(await alice.textContent('#net'), /reconnecting/);
     // Bob moves while alice is away, and sees her away countdown.

@@ -158,6 +158,8 @@ export function mountGame(app, root, table, snapshot, opts = {}) {
   const tickClocks = () => {
     if (!st) return;
     for (const seat of ['first', 'second']) {
+      const a = root.querySelector(`[data-away="${seat}"]`);
+      if (a) a.textContent = away && away.seat === seat && !st.over ? t('game.away', { who: '', s: Math.max(0, Math.ceil((away.until - performance.now()) / 1000)) }).trim() : '';
       const c = st.clockNow(seat);
       const el = root.querySelector(`[data-clock="${seat}"]`);
       if (!el) continue;
@@ -170,8 +172,6 @@ export function mountGame(app, root, table, snapshot, opts = {}) {
       el.classList.toggle('running', st.clocks?.running === seat && !st.over && !st.paused);
       if (seat === mine() && st.clocks?.running === seat && low && !warned) { warned = true; sounds.low(); }
       if (seat === mine() && !low) warned = false;
-      const a = root.querySelector(`[data-away="${seat}"]`);
-      if (a) a.textContent = away && away.seat === seat && !st.over ? t('game.away', { who: '', s: Math.max(0, Math.ceil((away.until - performance.now()) / 1000)) }).trim() : '';
     }
   };
   const timer = setInterval(tickClocks, 100);
@@ -198,10 +198,13 @@ export function mountGame(app, root, table, snapshot, opts = {}) {
       },
     }));
     // The move list, in renju notation; a move opens the position after it.
-    fill(moveList, st.moves.map((m) => h('li', {
-      'data-n': m.number, class: `${m.color}${view === m.number ? ' at' : ''}`,
-      onclick: () => { view = m.number === st?.moves.length ? null : m.number; render(); },
-    }, m.point ? m.point.toLowerCase() : 'pass')));
+    // Live, a new move only appends its item (the list may be long).
+    const items = moveList.children;
+    const same = view == null && listedView == null && items.length <= st.moves.length
+      && (items.length === 0 || items[items.length - 1].getAttribute('data-n') === String(items.length));
+    if (!same) fill(moveList);
+    for (let i = same ? items.length : 0; i < st.moves.length; i++) moveList.appendChild(moveItem(st.moves[i]));
+    listedView = view;
     const n = st.moves.length;
     const step = (/** @type {number|null} */ v) => () => { view = v == null || v >= n ? null : Math.max(0, v); render(); };
     const at = view ?? n;
@@ -211,6 +214,8 @@ export function mountGame(app, root, table, snapshot, opts = {}) {
       h('button', { type: 'button', 'aria-label': 'forward', onclick: step(at + 1) }, '▶'),
       h('button', { type: 'button', 'aria-label': 'last', onclick: step(null) }, '▶|'),
       h('span.small', null, view == null ? t('game.live') : `${view} / ${n}`));
+    if (toolsOver === st.over) return;
+    toolsOver = st.over;
     fill(tools,
       h('label.check', null, h('input', { type: 'checkbox', checked: ui.numbers, onchange: (/** @type {Event} */ e) => {
         ui.numbers = /** @type {HTMLInputElement} */ (e.target).checked;
@@ -225,6 +230,15 @@ export function mountGame(app, root, table, snapshot, opts = {}) {
       h('span.downloads', null, `${t('game.download')}: `,
         ...(st.over ? ['json', 'renju', 'psq'] : ['renju']).map((f) => h('button', { type: 'button', onclick: () => save(f) }, f.toUpperCase()))));
   };
+  /** @type {number|null} the view the move list was last drawn for */
+  let listedView = null;
+  /** @type {boolean|null} whether the tools were drawn for a finished game */
+  let toolsOver = null;
+  /** @param {import('./table.js').Move} m */
+  const moveItem = (m) => h('li', {
+    'data-n': m.number, class: `${m.color}${view === m.number ? ' at' : ''}`,
+    onclick: () => { view = m.number === st?.moves.length ? null : m.number; render(); },
+  }, m.point ? m.point.toLowerCase() : 'pass');
 
   /** @param {string} format */
   const save = async (format) => {
