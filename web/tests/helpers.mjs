@@ -90,12 +90,12 @@ export async function table(b, opts = {}, { spectator = true } = {}) {
   return { alice, bob, carol, room, table: tableId };
 }
 
-/** The page whose prompt is its own, and the task. */
-export async function whoseTurn(pages) {
+/** The page whose prompt is its own (for the task `want`, if given), and the task. */
+export async function whoseTurn(pages, want = null) {
   for (let i = 0; i < 200; i++) {
     for (const p of pages) {
       const task = await p.getAttribute('#prompt', 'data-mine-task').catch(() => null);
-      if (task) return { page: p, task };
+      if (task && (!want || task === want)) return { page: p, task };
     }
     await new Promise((r) => setTimeout(r, 25));
   }

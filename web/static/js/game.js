@@ -261,6 +261,7 @@ export function mountGame(app, root, table, snapshot, opts = {}) {
     switch (m.type) {
       case 'table_snapshot':
         if (st) st.reset(m); else st = new TableState(m);
+        app.current = st;
         offers = []; two = null;
         if (st.seat) app.seated.set(st.room, table);
         render();
@@ -305,6 +306,7 @@ export function mountGame(app, root, table, snapshot, opts = {}) {
   app.conn.follow(table, () => (st ? st.seq : -1));
   if (snapshot) {
     st = new TableState(snapshot);
+    app.current = st;
     render();
   } else {
     app.conn.request({ type: 'watch', table }).catch((/** @type {unknown} */ e) => {

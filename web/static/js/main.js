@@ -36,6 +36,8 @@ export const app = {
   },
   /** @param {unknown} e */
   fail(e) { app.notice(e instanceof Error ? e.message : String(e)); },
+  /** The table shown now (for the tests and the console). @type {any} */
+  current: null,
   /** Times of moves drawn: [frame arrival → drawn, → next frame] in ms (for the budget test). @type {number[][]} */
   drawTimes: [],
 };
