@@ -85,7 +85,7 @@ export class Board {
     });
     svg.addEventListener('pointerleave', () => this.hover(null));
     svg.addEventListener('keydown', (ev) => this.key(ev));
-    svg.addEventListener('focus', () => this.showCursor(true));
+    svg.addEventListener('focus', () => this.showCursor(svg.matches(':focus-visible')));
     svg.addEventListener('blur', () => this.showCursor(false));
     /** @type {string|null} colour of the stone a click would place (for the hover preview) */
     this.previewColor = null;

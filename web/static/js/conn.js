@@ -194,7 +194,4 @@ export class Conn {
   follow(table, seq) { this.tables.set(table, seq); }
   /** @param {string} table */
   unfollow(table) { this.tables.delete(table); }
-
-  /** Test hook and "go offline" button: drops the socket (it comes back by itself). */
-  drop() { this.ws?.close(4000, 'dropped'); if (this.ws) this.ws.onclose?.(/** @type {any} */ ({ code: 4000 })); }
 }

@@ -4,7 +4,7 @@
 // messages (TableState); every action is a request the referee judges.
 
 import { h, fill, clock, download } from './dom.js';
-import { t } from './i18n.js';
+import { t, getLang } from './i18n.js';
 import { Board } from './board.js';
 import { TableState, Gap, other } from './table.js';
 import { sounds } from './sound.js';
@@ -179,8 +179,11 @@ export function mountGame(app, root, table, snapshot, opts = {}) {
   const renderPanel = () => {
     if (!st) return;
     const c = st.config;
+    // The canonical opening: its names come with the event (the snapshot has its code).
+    const cn = st.canonical;
+    const opening = cn ? (getLang() === 'zh' ? `${cn.code} ${cn.chinese}（${cn.name}）` : `${cn.code} ${cn.name} (${cn.chinese})`) : st.opening?.canonical ?? '';
     fill(info, `${t(`rule.${c.rule_set}`)} · `, h('span.spectators', null, t('game.spectators', { n: st.spectators })),
-      st.canonical ? ` · ${st.canonical.code} ${st.canonical.name} ${st.canonical.chinese}` : '');
+      opening ? ` · ${opening}` : '');
     status.textContent = st.over ? resultText(st) : promptText(st, mine());
     // For assistive technology and test drivers: what this page is asked.
     if (st.prompt) status.setAttribute('data-task', st.prompt.task); else status.removeAttribute('data-task');

@@ -93,7 +93,8 @@ export function actionButtons(st, c) {
   const lastMine = st.moves.length && st.moves[st.moves.length - 1].seat === mine;
   if (!st.drawOffer && p && p.seat === other(mine) && lastMine) out.push(btn('act.offer_draw', () => act({ type: 'offer_draw' })));
   const claimRoom = st.config.rule_set === 'renju' && (st.config.forbidden ?? 'claim') === 'claim';
-  if (claimRoom && st.colorOf(mine) === 'white' && st.moves.length) out.push(btn('act.claim', () => act({ type: 'claim_forbidden' })));
+  const lastBlack = st.moves.length && st.moves[st.moves.length - 1].color === 'black';
+  if (claimRoom && st.colorOf(mine) === 'white' && lastBlack) out.push(btn('act.claim', () => act({ type: 'claim_forbidden' })));
   if (ui.resignAsk) {
     out.push(h('span.confirm', null, t('act.resign.sure'), ' ',
       btn('act.yes', () => { ui.resignAsk = false; act({ type: 'resign' }); }, 'danger'),
