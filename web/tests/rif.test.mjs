@@ -52,7 +52,11 @@ test('a RIF game through every opening step, watched', async () => {
     await play(offerer.page, 'K8');
     await play(offerer.page, 'H10');
     await offerer.page.click('button[data-act="act.send_offers"]');
-    for (const p of all) await until(p, () => document.querySelectorAll('[data-mark]').length === 2);
+    for (const p of all) {
+      await until(p, () => document.querySelectorAll('[data-mark]').length === 2).catch(async (e) => {
+        throw new Error(`${e.message}; the offerer's page says: ${await offerer.page.textContent('#game-msg')}`);
+      });
+    }
     await shots(carol, 'game-offers');
     const keeper = await whoseTurn(players);
     assert.equal(keeper.task, 'keep_fifth');
