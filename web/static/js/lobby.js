@@ -37,6 +37,8 @@ export function mountLobby(app, root) {
     const p = r.players;
     const names = [p.first?.name, p.second?.name].filter(Boolean).join(' – ');
     const mine = app.waiting === r.room;
+    // A game of this session that still runs: back to it, not watching it.
+    const seated = r.status === 'playing' && r.table && app.seated.get(r.room) === r.table;
     return h('tr', { 'data-room': r.room },
       h('td', null, r.name || '', r.name ? h('br') : null, h('span.small', null, `${t(`rule.${r.config.rule_set}`)} ${r.config.board_size}`)),
       h('td', null, openingName(r.config.opening), r.config.forbidden && r.config.forbidden !== 'claim' ? h('span.small', null, ` · ${t(`forbidden.${r.config.forbidden}`)}`) : null),
@@ -46,7 +48,8 @@ export function mountLobby(app, root) {
       h('td', null, t(`lobby.${r.status}`), h('br'), h('span.small', null, t('game.spectators', { n: r.spectators }))),
       h('td', null,
         r.status === 'waiting' && !mine ? h('button', { type: 'button', onclick: () => app.go(`/play/${r.room}`) }, t('lobby.join')) : null,
-        r.table ? h('a.button', { href: `/watch/${r.table}`, 'data-link': true }, t('lobby.watch')) : null));
+        seated ? h('a.button.primary', { href: `/play/${r.room}`, 'data-link': true }, t('lobby.return'))
+          : r.table ? h('a.button', { href: `/watch/${r.table}`, 'data-link': true }, t('lobby.watch')) : null));
   };
 
   /** @param {string} room @param {boolean} isPublic */
