@@ -21,6 +21,13 @@ test('two accounts queue, play a rated game and see their ratings change', async
       await p.waitForURL('**/play/*', { timeout: 20000 });
       await p.waitForSelector('svg.board');
     }
+    // Fischer 5+5: both clocks shown, the running one counts down locally.
+    const clockText = () => ann.textContent('.clock.running');
+    await until(ann, () => document.querySelector('.clock.running'));
+    const c1 = await clockText();
+    assert.match(c1, /^[45]:\d\d$/);
+    await ann.waitForTimeout(1300);
+    assert.notEqual(await clockText(), c1);
     // Black makes five down the H file; white plays on the A file.
     const black = ['H8', 'H9', 'H10', 'H11', 'H12'];
     const white = ['A1', 'A3', 'A5', 'A7'];

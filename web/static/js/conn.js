@@ -78,6 +78,13 @@ export class Conn {
         resolve(welcome);
         this.resubscribe(welcome);
       } catch (e) {
+        // A server that cannot take the session now (`unavailable`, e.g.
+        // while another node takes a game over) is asked again later: the
+        // close below schedules the retry. Other refusals are final.
+        if (e instanceof ProtoError && (e.code === 'unavailable' || e.code === 'disconnected')) {
+          ws.close(4000, 'retry');
+          return;
+        }
         reject(/** @type {Error} */ (e));
       }
     };
@@ -96,7 +103,8 @@ export class Conn {
       const delay = Math.min(5000, 200 * 2 ** this.attempt++) * (0.75 + Math.random() / 2);
       const wait = this.attempt === 1 ? 50 : delay;
       this.ready = new Promise((res, rej) => setTimeout(() => this.open(res, rej), wait));
-      this.ready.catch(() => {});
+      // A first connection that never got its welcome is settled by the retry.
+      this.ready.then(resolve, reject);
     };
   }
 

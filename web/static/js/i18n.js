@@ -45,6 +45,7 @@ const STRINGS = {
     'lb.title': 'Leaderboard', 'lb.rank': '#', 'lb.player': 'Player', 'lb.rating': 'Rating', 'lb.games': 'Games', 'lb.wdl': 'W/D/L', 'lb.inactive': 'Inactive', 'lb.empty': 'Nobody is established yet.',
     'profile.since': 'Member since {d}', 'profile.history': 'Games', 'profile.none': 'No rated games yet.', 'profile.more': 'Older games',
     'viewer.title': 'Game {id}', 'err.not_found': 'Not found.',
+    'title.play': 'Play', 'title.watch': 'Watch', 'title.tv': 'TV', 'title.leaderboard': 'Leaderboard', 'title.profile': 'Profile', 'title.game': 'Game',
   },
   zh: {
     'nav.lobby': '大厅', 'nav.tv': '直播', 'nav.leaderboard': '排行榜', 'nav.account': '账户',
@@ -87,6 +88,7 @@ const STRINGS = {
     'lb.title': '排行榜', 'lb.rank': '#', 'lb.player': '棋手', 'lb.rating': '等级分', 'lb.games': '局数', 'lb.wdl': '胜/和/负', 'lb.inactive': '不活跃', 'lb.empty': '还没有定级的棋手。',
     'profile.since': '{d} 注册', 'profile.history': '对局', 'profile.none': '还没有积分对局。', 'profile.more': '更早的对局',
     'viewer.title': '对局 {id}', 'err.not_found': '未找到。',
+    'title.play': '对局', 'title.watch': '观战', 'title.tv': '直播', 'title.leaderboard': '排行榜', 'title.profile': '个人资料', 'title.game': '棋谱',
   },
 };
 

@@ -52,6 +52,7 @@ async function route(/** @type {any} */ state) {
   const path = decodeURIComponent(location.pathname);
   const parts = path.split('/').filter(Boolean);
   fill(root);
+  document.title = parts.length ? `${t(`title.${parts[0] === '@' ? 'profile' : parts[0]}`)}${parts[1] ? ` ${parts[1]}` : ''} · Tengen` : 'Tengen 天元';
   try {
     if (parts.length === 0) app.cleanup = mountLobby(app, root);
     else if (parts[0] === 'play' && parts[1]) app.cleanup = (await import('./play.js')).mountPlay(app, root, parts[1], state);
