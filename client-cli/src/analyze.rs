@@ -50,6 +50,23 @@
 //! forbidden point is accepted: whether it loses depends on the room's rule
 //! (claim, lose or block), which a bare move list does not say.
 //!
+//! **`--vcf`, `--vct`**: instead of the forbidden points, each position's
+//! line answers whether the attacker (`--attacker`, else the side to move:
+//! black when both sides have as many stones) has a forced win by fours
+//! (VCF) or by threes and fours (VCT), under `--rule` (default renju):
+//!
+//! ```text
+//! vcf black 3: h8 h9 i9 i10 j9; vct black 2: ...
+//! ```
+//!
+//! `N: SEQ` is the shortest win found, `N` its length in attacker moves and
+//! `SEQ` the attacker's and the defender's moves in turn (renju notation),
+//! ending with the five or the four that cannot be stopped; `none` when
+//! there is none (a VCT: none of at most `--vct-depth` moves), `unknown`
+//! when the node budget (`--nodes`, per search) ran out first. With
+//! `--moves`, these come as one more line after the winner line (none when
+//! the game is already won).
+//!
 //! **Exit status**: 0 when every line (or move) was good, 2 when some was
 //! bad, 1 on an I/O error.
 
@@ -58,7 +75,10 @@ use std::io::{self, BufRead, BufWriter, Write};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
+use tengen_rules::game::RuleSet;
 use tengen_rules::{Board, Color, Forbidden, Point, PointError, STANDARD_SIZE, Variant};
+
+use crate::wins::{AnalyzeBudgets, Side, answer, side_to_move};
 
 /// Renju is played on the standard board only.
 const SIZE: u8 = STANDARD_SIZE;
@@ -116,6 +136,29 @@ rules (black: exactly five; white: five or more), with the winning line:
   G7=overline M13=overline
   winner: black (H8 I9 J10 K11 L12)
 
+FORCED WINS (--vcf, --vct): instead of the forbidden points, each line
+answers whether the attacker (--attacker, else the side to move: black when
+both sides have as many stones) has a VCF (a win by continuous fours) or a
+VCT (by threes and fours), under --rule (renju unless told):
+    vcf black 3: h8 h9 i9 i10 j9; vct black 2: ...
+  N: SEQ is the shortest win found: N its length in attacker moves, SEQ the
+  attacker's and defender's moves in turn in renju notation, ending with
+  the five or the four that cannot be stopped; `none` when there is none
+  (for a VCT: none of at most --vct-depth moves), `unknown` when the node
+  budget (--nodes, per search) ran out first. Renju is judged exactly:
+  black never plays a forbidden point, and a black defence on a forbidden
+  point is no defence. With --moves the answer is a third line (none when
+  the game is already won).
+
+  $ echo 'H8,I8,J8;A1,A2,A3' | tengen analyze --vcf --vct
+  vcf black 1: g8; vct black 1: g8
+  $ echo 'A1,O1,A15,O15;G8,H8,I9,I10' | tengen analyze --vcf --vct --attacker white
+  vcf white none; vct white 2: i8 i6 i11
+  $ tengen analyze --vcf --moves 'h8 a1 i8 a2 j8 a3'
+
+  winner: none
+  vcf black 1: g8
+
 EXIT STATUS: 0 when every line (or move) was good, 2 when some was bad,
 1 on an I/O error.";
 
@@ -131,6 +174,40 @@ pub struct Args {
     /// and also print the winner.
     #[arg(long, value_name = "MOVES")]
     moves: Option<String>,
+    /// Answer whether the attacker has a VCF (victory by continuous fours)
+    /// instead of listing forbidden points.
+    #[arg(long)]
+    vcf: bool,
+    /// Answer whether the attacker has a VCT (victory by continuous threes
+    /// and fours) instead of listing forbidden points.
+    #[arg(long)]
+    vct: bool,
+    /// The attacker for --vcf/--vct (default: the side to move).
+    #[arg(long, value_enum, value_name = "COLOR")]
+    attacker: Option<Side>,
+    /// Rule set for --vcf/--vct: renju, gomoku or freestyle.
+    #[arg(long, default_value = "renju")]
+    rule: RuleSet,
+    #[command(flatten)]
+    budgets: AnalyzeBudgets,
+}
+
+impl Args {
+    /// The forced-win question for `board`, if one was asked.
+    fn solve(&self, board: &Board) -> Option<String> {
+        (self.vcf || self.vct).then(|| {
+            let attacker = self
+                .attacker
+                .map_or_else(|| side_to_move(board), Color::from);
+            answer(
+                board,
+                attacker,
+                self.rule.variant(),
+                (self.vcf, self.vct),
+                &self.budgets.into(),
+            )
+        })
+    }
 }
 
 /// Runs `tengen analyze`.
@@ -138,8 +215,8 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     let stdout = io::stdout().lock();
     let mut out = BufWriter::new(stdout);
     let good = match &args.moves {
-        Some(moves) => analyze_moves(moves, &mut out)?,
-        None => analyze_stream(io::stdin().lock(), &mut out)?,
+        Some(moves) => analyze_moves(moves, args, &mut out)?,
+        None => analyze_stream(io::stdin().lock(), args, &mut out)?,
     };
     out.flush().context("writing standard output")?;
     Ok(if good {
@@ -151,7 +228,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
 
 /// Answers every line of `input`, one output line each, flushing after each.
 /// Returns whether every line was good.
-fn analyze_stream(mut input: impl BufRead, out: &mut impl Write) -> Result<bool> {
+fn analyze_stream(mut input: impl BufRead, args: &Args, out: &mut impl Write) -> Result<bool> {
     // Buffers reused for every line: no allocation per position.
     let mut raw = Vec::with_capacity(1024);
     let mut answer = String::with_capacity(1024);
@@ -173,7 +250,7 @@ fn analyze_stream(mut input: impl BufRead, out: &mut impl Write) -> Result<bool>
         let bytes = raw.strip_suffix(b"\n").unwrap_or(&raw);
         let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
         answer.clear();
-        if let Err(err) = analyze_line(bytes, &empty, &mut board, &mut found, &mut answer) {
+        if let Err(err) = analyze_line(bytes, &empty, &mut board, &mut found, &mut answer, args) {
             all_good = false;
             answer.clear();
             let _ = write!(answer, "error: line {number}: {err}");
@@ -244,6 +321,7 @@ fn analyze_line(
     board: &mut Board,
     found: &mut Vec<(Point, Forbidden)>,
     answer: &mut String,
+    args: &Args,
 ) -> Result<(), LineError> {
     let text = std::str::from_utf8(bytes).map_err(|e| LineError::NotUtf8 {
         byte: bytes[e.valid_up_to()],
@@ -262,6 +340,10 @@ fn analyze_line(
     board.clone_from(empty);
     place_side(board, black, Color::Black)?;
     place_side(board, white, Color::White)?;
+    if let Some(solved) = args.solve(board) {
+        answer.push_str(&solved);
+        return Ok(());
+    }
     board.forbidden_points_into(found);
     push_forbidden(answer, found);
     Ok(())
@@ -349,7 +431,7 @@ fn push_point(s: &mut String, p: Point) {
 
 /// `--moves`: plays the moves and prints the two answer lines, or one error
 /// line. Returns whether the moves were good.
-fn analyze_moves(moves: &str, out: &mut impl Write) -> Result<bool> {
+fn analyze_moves(moves: &str, args: &Args, out: &mut impl Write) -> Result<bool> {
     match play_moves(moves) {
         Ok(board_and_winner) => {
             let (board, winner) = board_and_winner;
@@ -358,7 +440,7 @@ fn analyze_moves(moves: &str, out: &mut impl Write) -> Result<bool> {
             let mut answer = String::new();
             push_forbidden(&mut answer, &found);
             answer.push_str("\nwinner: ");
-            match winner {
+            match &winner {
                 None => answer.push_str("none"),
                 Some(w) => {
                     let _ = write!(answer, "{} (", w.color);
@@ -370,6 +452,12 @@ fn analyze_moves(moves: &str, out: &mut impl Write) -> Result<bool> {
                     }
                     answer.push(')');
                 }
+            }
+            if winner.is_none()
+                && let Some(solved) = args.solve(&board)
+            {
+                answer.push('\n');
+                answer.push_str(&solved);
             }
             writeln!(out, "{answer}").context("writing standard output")?;
             Ok(true)

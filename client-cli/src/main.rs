@@ -35,6 +35,7 @@ mod testkit;
 #[cfg(test)]
 mod testproxy;
 mod wait;
+mod wins;
 
 /// The Tengen terminal client (gomoku and renju).
 ///

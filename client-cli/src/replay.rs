@@ -29,7 +29,9 @@
 //! ```
 //!
 //! `result: none (the game is not over; black to move)` when the record
-//! stops before the end. Exit status 0; 2 when the record cannot be read or
+//! stops before the end. With `--analyze` (and `--vct`), a line per move
+//! follows: whether the side to move had a forced win before the move and
+//! whether the move kept it (`tengen_rules::analysis::analyze_record`). Exit status 0; 2 when the record cannot be read or
 //! the referee refuses it (`error: ...` names the move); 1 on an I/O error.
 
 use std::io::Read;
@@ -38,6 +40,8 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use tengen_rules::game::{self, Event, RuleSet};
+
+use crate::wins::{ReplayBudgets, replay_lines};
 
 /// Replay a game record (JSON record, renju notation or PSQ) and show it.
 #[derive(clap::Args)]
@@ -49,8 +53,18 @@ FILE is a JSON game record, renju notation (`h8 i9 j10 pass ...`) or a
 Piskvork PSQ file; `-` reads standard input. Notation and PSQ list only
 stones, so they are replayed as a free-opening game of --rule.
 
+With --analyze, one more line per move follows: whether the side to move
+had a forced win before the move, and whether the move kept it:
+    7. black B15: vcf 1 (g8) missed
+  `vcf N (SEQ)` is the shortest VCF (N attacker moves, SEQ the moves in
+  renju notation), `kept` when the move played begins a forced win too,
+  `missed` when it does not, `undecided` when the budget ran out deciding;
+  `vct ...` the same for a VCT (with --vct, shown when there is no VCF);
+  `-` no forced win; `unknown` when the node budget ran out.
+
 Example:
     echo 'h8 h9 i8 i9 j8 j9 k8 k9 l8' | tengen replay -
+    echo 'h8 a1 i8 a2 j8 a3 b15 a4 a5' | tengen replay --analyze -
 ")]
 pub struct Args {
     /// The record file, or `-` for standard input.
@@ -58,6 +72,15 @@ pub struct Args {
     /// Rule set for notation and PSQ records: renju, gomoku or freestyle.
     #[arg(long, default_value = "renju")]
     rule: RuleSet,
+    /// After the replay, print for every move whether the side to move had
+    /// a VCF (victory by continuous fours) and whether the move kept it.
+    #[arg(long)]
+    analyze: bool,
+    /// With --analyze, look for VCTs (wins by threes and fours) as well.
+    #[arg(long, requires = "analyze")]
+    vct: bool,
+    #[command(flatten)]
+    budgets: ReplayBudgets,
 }
 
 pub fn run(args: &Args) -> Result<ExitCode> {
@@ -99,6 +122,20 @@ pub fn run(args: &Args) -> Result<ExitCode> {
                 .map(|(seat, _)| format!("{} to move", game.color_of(seat)))
                 .unwrap_or_default();
             out.push_str(&format!("result: none (the game is not over; {next})\n"));
+        }
+    }
+    if args.analyze {
+        match replay_lines(&record, &args.budgets.into(), args.vct) {
+            Ok(lines) => {
+                for line in lines {
+                    out.push_str(&line);
+                    out.push('\n');
+                }
+            }
+            Err(e) => {
+                print!("{out}");
+                return Ok(bad(&e));
+            }
         }
     }
     print!("{out}");

@@ -1,6 +1,6 @@
 //! The `churn` scenario: `games`, with every player and spectator dropping
-//! its connection at random moments mid-game and resuming it (issue 10;
-//! `protocol/README.md`, "Reconnecting").
+//! its connection at random moments mid-game and resuming it
+//! (`protocol/README.md`, "Reconnecting").
 //!
 //! Why it exists: resuming is the server's promise that a lost connection
 //! loses nothing: the session, its seat and every table event survive it.

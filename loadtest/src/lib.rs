@@ -1,6 +1,6 @@
 //! `tengen-loadtest`: the load generator that measures what a Tengen server
-//! does on a machine, each figure beside the limit it is held to (issue 10,
-//! `BENCHMARKS.md`).
+//! does on a machine, each figure beside the limit it is held to
+//! (`BENCHMARKS.md`).
 //!
 //! A run is one parent process that spawns `--processes` load processes
 //! (children: one process can hold only so many sockets), samples the

@@ -1,5 +1,5 @@
-//! The `games` scenario across two nodes (issue 12): a real `redis-server`
-//! (the `tengen_store::testing` harness) and two `tengen-server` binaries
+//! The `games` scenario across two nodes on one Redis: a real
+//! `redis-server` (the `tengen_store::testing` harness) and two `tengen-server` binaries
 //! sharing it, the load generator given both URLs. A game's two players
 //! create and join its room through one node (the lobby is per node); its
 //! spectator watches through the other, so every spectator event crosses

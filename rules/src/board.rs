@@ -1,5 +1,5 @@
 //! The board: stones on a square grid of 15 x 15 (or up to 19 x 19 for
-//! free-style rooms), and the five rules of each variant (RULES.md §2, §4).
+//! free-style rooms), and the five rules of each variant (docs/rules.md §2, §4).
 //!
 //! A `Board` keeps two views in step: a plain cell array for reading, and the
 //! line bitboards ([`crate::lines`]) the forbidden-move judge works on.
@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::lines::{DIRS, Lines};
 use crate::point::{Color, MAX_SIZE, Point};
 
-/// Which lines win (RULES.md §4).
+/// Which lines win (docs/rules.md §4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Variant {

@@ -1,4 +1,4 @@
-//! Renju forbidden moves for black (RULES.md §2–3): double three, double four
+//! Renju forbidden moves for black (docs/rules.md §2–3): double three, double four
 //! and overline, with a five made at the same time beating all of them.
 //!
 //! The judge follows RIF rule 9.3 and the RIF definition of a three to the

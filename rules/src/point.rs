@@ -1,4 +1,4 @@
-//! Points, colours and board sizes, with the `H8` notation of RULES.md §1.
+//! Points, colours and board sizes, with the `H8` notation of docs/rules.md §1.
 //!
 //! Columns are letters `A`.. left to right (no letter is skipped, unlike Go's
 //! `I`), rows are numbers `1`.. bottom to top. Input accepts either case;
@@ -108,9 +108,14 @@ impl Point {
 impl FromStr for Point {
     type Err = PointError;
 
-    /// Parses a column letter and a row number, either case, any column up to
-    /// the largest board (`A`..`S`). Whether the point is on a particular
-    /// board is checked by [`Point::parse_on`] or the board itself.
+    /// Parses renju notation: a column letter `A`..`Z` (either case) and a
+    /// row number `1`..`99` without leading zeros, surrounding spaces
+    /// ignored. Any such coordinate is a `Point`, whether or not some board
+    /// has it: whether it lies on a particular board is checked by
+    /// [`Point::parse_on`] or the board itself, so every well-formed point
+    /// off the board is refused the same way (`T1` on 15 x 15 or 19 x 19,
+    /// `P16` on 15 x 15), and only malformed text (`H0`, `H08`, `8H`) is a
+    /// syntax error.
     fn from_str(s: &str) -> Result<Point, PointError> {
         let t = s.trim();
         if t.is_empty() {
@@ -130,9 +135,6 @@ impl FromStr for Point {
         let x = col as u32 - 'A' as u32;
         if row == 0 || digits.starts_with('0') {
             return Err(bad());
-        }
-        if x >= MAX_SIZE as u32 || row > MAX_SIZE as u32 {
-            return Err(PointError::OffBoard(t.to_string(), MAX_SIZE));
         }
         Ok(Point::new(x as u8, (row - 1) as u8))
     }
@@ -194,7 +196,17 @@ mod tests {
             Err(PointError::OffBoard("A16".into(), 15))
         );
         assert!(Point::parse_on("S19", 19).is_ok());
-        assert!("T1".parse::<Point>().is_err());
+        // Well-formed but on no board of ours: a point all the same, off
+        // every board, so refused as off the board rather than malformed.
+        for far in ["T1", "Z1", "A99", "z99"] {
+            let p: Point = far.parse().unwrap();
+            assert!(!p.on_board(MAX_SIZE), "{far}");
+            assert_eq!(p.to_string(), far.to_ascii_uppercase());
+            assert!(matches!(
+                Point::parse_on(far, 19),
+                Err(PointError::OffBoard(..))
+            ));
+        }
     }
 
     #[test]

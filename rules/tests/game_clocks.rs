@@ -1,4 +1,4 @@
-//! Clocks inside the machine (RULES.md §7): who runs, charges, bonuses,
+//! Clocks inside the machine (docs/rules.md §7): who runs, charges, bonuses,
 //! flag instants and the flag itself, byo-yomi periods, lag credit.
 
 mod common;

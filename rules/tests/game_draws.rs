@@ -1,4 +1,4 @@
-//! Draw offers (RULES.md §5): with a move or right after it, answered,
+//! Draw offers (docs/rules.md §5): with a move or right after it, answered,
 //! declined by a move, limited by the lead rule and a room's cap, and
 //! lapsing after the answer time.
 

@@ -1,4 +1,4 @@
-//! Renju forbidden moves in the three room modes (RULES.md §3): claim,
+//! Renju forbidden moves in the three room modes (docs/rules.md §3): claim,
 //! lose, block; claims that hold, claims that come too late, false claims
 //! and the second violation; and that a claim room never lets on.
 
@@ -99,8 +99,9 @@ fn a_forbidden_move_stands_once_white_plays_on() {
 }
 
 #[test]
-fn any_white_action_ends_the_claim_on_the_last_stone() {
-    // White declines black's draw offer instead of claiming at once.
+fn declining_a_draw_does_not_end_whites_claim() {
+    // Black offers a draw with the forbidden move; white declines it first
+    // and claims after: declining is no move, so the claim still holds.
     let mut g = renju(ForbiddenHandling::Claim);
     let last = setup(&mut g, &DOUBLE_THREE, Forbidden::DoubleThree);
     g.apply(
@@ -114,7 +115,28 @@ fn any_white_action_ends_the_claim_on_the_last_stone() {
     .unwrap();
     g.apply(Seat::Second, Action::DeclineDraw, 0).unwrap();
     let ev = g.apply(Seat::Second, Action::ClaimForbidden, 0).unwrap();
-    assert!(matches!(ev[0], Event::Violation { count: 1, .. }));
+    assert_eq!(
+        ev[0],
+        Event::ClaimUpheld {
+            seat: Seat::Second,
+            point: p(&last),
+            kind: Forbidden::DoubleThree
+        }
+    );
+    assert_eq!(game_over(&ev).unwrap().winner(), Some(Seat::Second));
+}
+
+#[test]
+fn a_white_pass_ends_the_claim_on_the_last_stone() {
+    // A pass is a move: after it the double three stands.
+    let mut g = renju(ForbiddenHandling::Claim);
+    let last = setup(&mut g, &DOUBLE_THREE, Forbidden::DoubleThree);
+    play(&mut g, &last);
+    g.apply(Seat::Second, Action::Pass { offer_draw: false }, 0)
+        .unwrap();
+    play(&mut g, "M12");
+    let ev = g.apply(Seat::Second, Action::ClaimForbidden, 0).unwrap();
+    assert!(matches!(ev[0], Event::Violation { count: 1, .. }), "{ev:?}");
 }
 
 #[test]

@@ -1,5 +1,5 @@
 //! RIF and Yamaguchi through the machine: every branch to a middle game,
-//! every refusal, clocks, records (RULES.md §6).
+//! every refusal, clocks, records (docs/rules.md §6).
 
 mod common;
 

@@ -1,5 +1,5 @@
 //! Soosõrv-N and Taraguchi-N through the machine: each swap point taken
-//! and not, both Taraguchi options, refusals and clocks (RULES.md §6).
+//! and not, both Taraguchi options, refusals and clocks (docs/rules.md §6).
 
 mod common;
 

@@ -1,5 +1,5 @@
 //! Tarannikov and Swap2 through the machine, and which opening rules go
-//! with which rule set (RULES.md §6).
+//! with which rule set (docs/rules.md §6).
 
 mod common;
 

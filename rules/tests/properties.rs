@@ -2,7 +2,7 @@
 //!
 //! The strongest of them compares [`Board::forbidden_points`] with
 //! [`reference`], a deliberately slow judge written in this file straight
-//! from the definitions of `shared/RULES.md` §2–3 (plain cell-array scans,
+//! from the definitions of `docs/rules.md` §2–3 (plain cell-array scans,
 //! plain recursion, no tables, no sharing with `src/`).
 
 use proptest::prelude::*;
@@ -14,7 +14,7 @@ const N: u8 = 15;
 
 /// The independent reference judge.
 ///
-/// Definitions (RULES.md §2–3, RIF 9.3, as the Gomocup referee and Rapfi
+/// Definitions (docs/rules.md §2–3, RIF 9.3, as the Gomocup referee and Rapfi
 /// apply them), for a black stone placed on the empty point P:
 /// - *five*: exactly five black stones in a row through P. A five through P
 ///   beats everything: P is then never forbidden.

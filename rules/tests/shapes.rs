@@ -1,5 +1,6 @@
-//! One test per shape the renju rules name (RULES.md §2–3, seeds 000 and
-//! 002), each a small hand-built position drawn in its comment.
+//! One test per shape the renju rules name (docs/rules.md §2–3, from the
+//! national rules and the Chinese renju rules), each a small hand-built
+//! position drawn in its comment.
 //!
 //! Drawings show the line(s) that matter, left to right or bottom to top as
 //! stated: `B` black, `O` white, `.` empty, `|` the board's edge, `P` (or a
@@ -292,7 +293,7 @@ fn overline_outranks_double_four() {
 
 /// Row 8 `B B B P B B` (overline at F8) while column F (F4 F5 F6 F7) makes
 /// exactly five at F8: a five made with a forbidden shape is a five, black
-/// wins (000 art.10) — F8 is not forbidden.
+/// wins (the national rules art. 10) — F8 is not forbidden.
 #[test]
 fn overline_with_a_five_elsewhere_is_a_five() {
     let b = board("C8 D8 E8 G8 H8 F4 F5 F6 F7", "");
@@ -327,7 +328,7 @@ fn five_with_double_four_is_a_five() {
 }
 
 // ---------------------------------------------------------------------------
-// Seed 002, figures 1.10-1.12: points that look like double threes but are not.
+// The Chinese renju rules, figures 1.10-1.12: points that look like double threes but are not.
 
 /// Fig. 1.10 (六腐): "a is not a double three, because the horizontal is
 /// not a live three but the skeleton of an overline".
@@ -590,7 +591,7 @@ fn five_and_overline_against_the_edge() {
 // White has no forbidden moves.
 
 /// The judge takes no colour: it answers for black only (white has no
-/// forbidden moves, RULES.md §3, and the API cannot even ask). So the
+/// forbidden moves, docs/rules.md §3, and the API cannot even ask). So the
 /// statement is tested with colours swapped: each forbidden shape of this
 /// file built from WHITE stones forbids nothing, and white's overline
 /// makes a winning line for white.

@@ -41,44 +41,7 @@ pub const NAME_CHARS: std::ops::RangeInclusive<usize> = 3..=20;
 /// Shortest password, in characters.
 pub const MIN_PASSWORD_CHARS: usize = 8;
 
-/// The bounds of the account service.
-#[derive(Clone, Debug)]
-pub struct AccountSettings {
-    /// How long a login token is valid.
-    pub token_ttl: Duration,
-    /// Password hashes computed at once (each takes ~19 MiB and a core).
-    pub hash_workers: usize,
-    /// How long a request may wait for a hashing slot.
-    pub hash_wait: Duration,
-    /// How long a request may wait for the store.
-    pub store_wait: Duration,
-    /// Failed logins allowed per account name within `name_window`.
-    pub name_attempts: u32,
-    pub name_window: Duration,
-    /// Logins and registrations a connection may try: at once, then one
-    /// per `conn_refill`.
-    pub conn_burst: u32,
-    pub conn_refill: Duration,
-    /// Names whose failures are remembered at once (the oldest are
-    /// forgotten first beyond it).
-    pub max_tracked_names: usize,
-}
-
-impl Default for AccountSettings {
-    fn default() -> AccountSettings {
-        AccountSettings {
-            token_ttl: Duration::from_secs(30 * 24 * 3600),
-            hash_workers: 2,
-            hash_wait: Duration::from_secs(5),
-            store_wait: Duration::from_secs(5),
-            name_attempts: 10,
-            name_window: Duration::from_secs(600),
-            conn_burst: 5,
-            conn_refill: Duration::from_secs(12),
-            max_tracked_names: 100_000,
-        }
-    }
-}
+pub use crate::settings::AccountSettings;
 
 /// Why a name cannot be an account's.
 pub fn check_name(name: &str) -> Result<(), String> {

@@ -48,12 +48,23 @@ async fn upgrade(
     if *state.shutdown.borrow() {
         return (StatusCode::SERVICE_UNAVAILABLE, "the server is restarting").into_response();
     }
+    let Some(ticket) = state.admission.admit() else {
+        return (
+            StatusCode::SERVICE_UNAVAILABLE,
+            [("retry-after", "5")],
+            "the server is full; try again shortly",
+        )
+            .into_response();
+    };
     let read_buffer = state.settings.read_buffer_bytes;
     ws.read_buffer_size(read_buffer)
         .write_buffer_size(crate::outbound::WRITE_BUFFER)
         .max_write_buffer_size(crate::outbound::MAX_WRITE_BUFFER)
         .max_message_size(MAX_WS_MESSAGE_BYTES)
         .max_frame_size(MAX_WS_MESSAGE_BYTES)
-        .on_upgrade(move |socket| crate::conn::run(socket, state, peer))
+        .on_upgrade(move |socket| async move {
+            crate::conn::run(socket, state, peer).await;
+            drop(ticket);
+        })
         .into_response()
 }

@@ -2,7 +2,7 @@
 //!
 //! One process serves the WebSocket endpoint (`/ws`), `/healthz` and
 //! `/metrics` on one port. Inside, state has one owner each and owners talk
-//! by message (DESIGN.md): a *connection* task per socket reads, decodes,
+//! by message (ARCHITECTURE.md, "Design intent"): a *connection* task per socket reads, decodes,
 //! rate-limits and routes; the *lobby* actor owns the rooms; a *table* actor
 //! per game owns the referee's `Game` and its clocks and fans its events out.
 //! Nothing holds a lock across an await, and every queue is bounded.
@@ -22,6 +22,7 @@
 //! drain delay.
 
 pub mod accounts;
+pub mod admission;
 pub mod cluster;
 pub mod conn;
 pub mod http;
@@ -30,7 +31,7 @@ pub mod mailbox;
 pub mod matchmaker;
 pub mod metrics;
 pub mod outbound;
-pub mod ranked;
+
 pub mod ratings;
 pub mod records;
 pub mod sessions;
@@ -89,6 +90,8 @@ pub struct AppState {
     /// Several nodes on one Redis: this node's actor, which routes commands
     /// to tables run elsewhere (`cluster`). `None` on the embedded store.
     pub node: Option<cluster::NodeHandle>,
+    /// The cap on open connections (`admission`).
+    pub admission: Arc<admission::Admission>,
 }
 
 impl AppState {
@@ -182,7 +185,7 @@ impl Server {
         let (shutdown_tx, shutdown_rx) = watch::channel(false);
         let settings = Arc::new(settings);
         let tables = table::Directory::default();
-        let sessions = sessions::Sessions::new(settings.resume_grace);
+        let sessions = sessions::Sessions::new(settings.resume_grace, settings.max_sessions);
         let lobby = lobby::spawn(
             settings.clone(),
             store.clone(),
@@ -240,6 +243,7 @@ impl Server {
             None => None,
         };
         let state = AppState {
+            admission: admission::Admission::new(settings.max_connections),
             settings,
             lobby,
             tables,

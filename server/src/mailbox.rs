@@ -1,22 +1,133 @@
-//! Handing a command to an actor's bounded mailbox when it must not be
-//! lost.
+//! The one kind of actor mailbox: bounded, never waited on by a sender.
 //!
-//! Actors never wait on each other (`try_send`), which keeps every queue
-//! bounded and no actor stalled by another. A few commands must arrive all
-//! the same (a game's end for the lobby, a connection's end for the node):
-//! those are queued at once when there is room, or else by a small task
-//! that waits for room. That wait always ends, because the receiving
-//! actors never wait on their senders.
+//! Actors never wait on each other ([`Mailbox::try_send`]), which keeps
+//! every queue bounded and no actor stalled by another: a command that
+//! finds the mailbox full is refused, and its sender answers its client
+//! `unavailable` (or drops what can be sent again later).
+//!
+//! A few messages must arrive all the same: a connection's end for the
+//! lobby and the node (or its seats and relays would linger), a table's
+//! end or rematch for the lobby. Those are *notices*, and they travel on a
+//! second queue of the same mailbox, reserved for them and read first
+//! ([`Mailbox::notify`]). It is bounded too, and sized for every
+//! connection and table the process can hold to have its notices queued
+//! at once ([`notice_capacity`]); the receiving actors never wait on their
+//! senders, so it drains at their pace. Should it ever fill (the bound
+//! broken by a bug), the notice is dropped, logged and counted in
+//! `tengen_errors_total{kind="notice_dropped"}` rather than queued without
+//! bound: no task waits for room, and nothing grows unseen.
 
 use tokio::sync::mpsc;
 
-/// Queues `cmd` now, or by a task that waits for room; dropped only if
-/// the receiver is gone.
-pub fn send_reliably<T: Send + 'static>(tx: &mpsc::Sender<T>, cmd: T) {
-    if let Err(mpsc::error::TrySendError::Full(cmd)) = tx.try_send(cmd) {
-        let tx = tx.clone();
-        tokio::spawn(async move {
-            let _ = tx.send(cmd).await;
-        });
+/// The sending side of an actor's mailbox, cheap to clone.
+pub struct Mailbox<T> {
+    tx: mpsc::Sender<T>,
+    notices: Option<mpsc::Sender<T>>,
+}
+
+impl<T> Clone for Mailbox<T> {
+    fn clone(&self) -> Self {
+        Mailbox {
+            tx: self.tx.clone(),
+            notices: self.notices.clone(),
+        }
+    }
+}
+
+/// The actor's side: commands and notices, notices first.
+pub struct Inbox<T> {
+    rx: mpsc::Receiver<T>,
+    notices: Option<mpsc::Receiver<T>>,
+}
+
+/// A mailbox of `capacity` commands, and of `notices` notices beside them
+/// (0: the actor takes no notices; [`Mailbox::notify`] is then a
+/// `try_send`).
+pub fn mailbox<T>(capacity: usize, notices: usize) -> (Mailbox<T>, Inbox<T>) {
+    let (tx, rx) = mpsc::channel(capacity.max(1));
+    let (ntx, nrx) = match notices {
+        0 => (None, None),
+        n => {
+            let (t, r) = mpsc::channel(n);
+            (Some(t), Some(r))
+        }
+    };
+    (Mailbox { tx, notices: ntx }, Inbox { rx, notices: nrx })
+}
+
+/// Notices an actor that hears of every connection and table must hold at
+/// once: two per connection and three per table, a table for every two
+/// connections.
+pub fn notice_capacity(max_connections: usize) -> usize {
+    (2 * max_connections + 3 * max_connections / 2).max(64)
+}
+
+impl<T> Mailbox<T> {
+    /// Hands over a command without waiting; false when the mailbox is
+    /// full or the actor is gone.
+    pub fn try_send(&self, cmd: T) -> bool {
+        self.tx.try_send(cmd).is_ok()
+    }
+
+    /// [`Mailbox::try_send`], giving the command back when it was refused.
+    pub fn try_give(&self, cmd: T) -> Result<(), T> {
+        self.tx.try_send(cmd).map_err(|e| match e {
+            mpsc::error::TrySendError::Full(c) | mpsc::error::TrySendError::Closed(c) => c,
+        })
+    }
+
+    /// Hands over a notice that must not be lost, on the reserved queue
+    /// (see the module doc). False only when the actor is gone or the
+    /// bound was broken.
+    pub fn notify(&self, notice: T) -> bool {
+        let tx = self.notices.as_ref().unwrap_or(&self.tx);
+        match tx.try_send(notice) {
+            Ok(()) => true,
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                tracing::error!("a notice found its reserved queue full and was dropped");
+                crate::metrics::error("notice_dropped");
+                false
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => false,
+        }
+    }
+}
+
+impl<T> Inbox<T> {
+    /// The next notice, or else the next command; `None` once every
+    /// sender is gone.
+    pub async fn recv(&mut self) -> Option<T> {
+        let Some(notices) = &mut self.notices else {
+            return self.rx.recv().await;
+        };
+        tokio::select! {
+            biased;
+            Some(n) = notices.recv() => Some(n),
+            cmd = self.rx.recv() => cmd,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn notices_pass_a_full_mailbox_and_come_first() {
+        let (tx, mut rx) = mailbox::<u32>(2, 2);
+        assert!(tx.try_send(1));
+        assert!(tx.try_send(2));
+        assert!(!tx.try_send(3), "full: refused at once");
+        assert_eq!(tx.try_give(4), Err(4));
+        assert!(tx.notify(10), "a notice has its own room");
+        assert!(tx.notify(11));
+        assert!(!tx.notify(12), "the reserved queue is bounded too");
+        let mut got = Vec::new();
+        for _ in 0..4 {
+            got.push(rx.recv().await.unwrap());
+        }
+        assert_eq!(got, vec![10, 11, 1, 2]);
+        drop(tx);
+        assert_eq!(rx.recv().await, None);
     }
 }

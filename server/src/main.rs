@@ -83,6 +83,11 @@ struct Serve {
     /// arrive: the buffer grows for them).
     #[arg(long, env = "TENGEN_READ_BUFFER", default_value_t = 4096)]
     read_buffer_bytes: usize,
+    /// The most WebSocket connections at once; upgrades beyond it get HTTP
+    /// 503. Default: the open-file limit less 512 (for the store, Redis
+    /// and the listener). The session registry holds twice as many.
+    #[arg(long, env = "TENGEN_MAX_CONNECTIONS")]
+    max_connections: Option<usize>,
 }
 
 #[derive(Args)]
@@ -156,6 +161,15 @@ async fn serve(args: Serve) -> anyhow::Result<()> {
         }),
         read_buffer_bytes: args.read_buffer_bytes.clamp(1024, 64 * 1024),
         ..Settings::default()
+    };
+    let settings = match args.max_connections {
+        Some(max) if max > 0 => Settings {
+            max_connections: max,
+            max_sessions: 2 * max,
+            ..settings
+        },
+        Some(_) => anyhow::bail!("--max-connections must be at least 1"),
+        None => settings,
     };
     let server = Server::start(settings)
         .await

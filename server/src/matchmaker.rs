@@ -24,61 +24,20 @@
 //! Commands arrive on a bounded mailbox; nothing here waits on anyone.
 
 use std::collections::HashMap;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use tengen_protocol::{Envelope, RequestId, ServerMsg, SessionId};
 use tengen_rules::game::{GameConfig, Seat};
 use tengen_store::name_key;
-use tokio::sync::{mpsc, watch};
+use tokio::sync::watch;
 
-use crate::conn::Session;
-use crate::lobby::LobbyHandle;
+use crate::lobby::{LobbyCmd, LobbyHandle};
+use crate::sessions::Session;
 
 /// How many commands the mailbox holds.
 const MAILBOX: usize = 4096;
 
-/// The matchmaker's bounds and curve.
-#[derive(Clone, Debug)]
-pub struct MatchSettings {
-    /// How often pairs are made.
-    pub interval: Duration,
-    /// The allowed rating gap at once.
-    pub base_gap: f64,
-    /// How much it widens per second waited.
-    pub gap_per_sec: f64,
-    /// From this wait on, any gap is allowed.
-    pub any_gap_after: Duration,
-    /// Players waiting in all queues at once (beyond it `queue` is
-    /// refused as `unavailable`).
-    pub max_waiting: usize,
-    /// Accounts whose last opponent is remembered (forgotten all at once
-    /// beyond it).
-    pub max_remembered: usize,
-}
-
-impl Default for MatchSettings {
-    fn default() -> MatchSettings {
-        MatchSettings {
-            interval: Duration::from_millis(500),
-            base_gap: 100.0,
-            gap_per_sec: 10.0,
-            any_gap_after: Duration::from_secs(120),
-            max_waiting: 10_000,
-            max_remembered: 100_000,
-        }
-    }
-}
-
-impl MatchSettings {
-    /// The rating gap a player who has waited `wait` accepts.
-    pub fn allowed_gap(&self, wait: Duration) -> f64 {
-        if wait >= self.any_gap_after {
-            f64::INFINITY
-        } else {
-            self.base_gap + self.gap_per_sec * wait.as_secs_f64()
-        }
-    }
-}
+pub use crate::settings::MatchSettings;
 
 /// One player waiting.
 #[derive(Clone)]
@@ -120,19 +79,8 @@ pub enum MatchCmd {
     Requeue { config: GameConfig, waiter: Waiter },
 }
 
-/// The matchmaker's mailbox.
-#[derive(Clone)]
-pub struct MatchmakerHandle {
-    tx: mpsc::Sender<MatchCmd>,
-}
-
-impl MatchmakerHandle {
-    /// Hands over a command without waiting; false when the mailbox is
-    /// full or closed.
-    pub fn try_send(&self, cmd: MatchCmd) -> bool {
-        self.tx.try_send(cmd).is_ok()
-    }
-}
+/// The matchmaker's mailbox: queue commands from connections and nodes.
+pub type MatchmakerHandle = crate::mailbox::Mailbox<MatchCmd>;
 
 /// The queues: each configuration's waiters, oldest first.
 #[derive(Default)]
@@ -255,8 +203,7 @@ pub fn spawn(
     lobby: LobbyHandle,
     shutdown: watch::Receiver<bool>,
 ) -> MatchmakerHandle {
-    let (tx, rx) = mpsc::channel(MAILBOX);
-    let handle = MatchmakerHandle { tx };
+    let (handle, rx) = crate::mailbox::mailbox(MAILBOX, 0);
     let mm = Matchmaker {
         settings,
         lobby,
@@ -272,7 +219,11 @@ fn reply(session: &Session, id: Option<RequestId>, msg: ServerMsg) {
 }
 
 impl Matchmaker {
-    async fn run(mut self, mut rx: mpsc::Receiver<MatchCmd>, mut shutdown: watch::Receiver<bool>) {
+    async fn run(
+        mut self,
+        mut rx: crate::mailbox::Inbox<MatchCmd>,
+        mut shutdown: watch::Receiver<bool>,
+    ) {
         let mut tick = tokio::time::interval(self.settings.interval);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
@@ -351,10 +302,11 @@ impl Matchmaker {
                 seats,
                 opener,
             };
-            if let Err(pairing) = self
-                .lobby
-                .try_send_matched(Box::new(pairing), self.handle.clone())
-            {
+            let matched = LobbyCmd::Matched {
+                pairing: Box::new(pairing),
+                matchmaker: self.handle.clone(),
+            };
+            if let Err(LobbyCmd::Matched { pairing, .. }) = self.lobby.try_give(matched) {
                 // The lobby is overwhelmed: both wait on.
                 let Pairing { config, seats, .. } = *pairing;
                 for w in seats {
@@ -368,6 +320,7 @@ impl Matchmaker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
     use tengen_protocol::{Encoding, Player};
     use tengen_rules::game::{RuleSet, TimeControl};
 

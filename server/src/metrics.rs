@@ -11,6 +11,10 @@ use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
 
 /// Open WebSocket connections (gauge).
 pub const CONNECTIONS: &str = "tengen_connections";
+/// Upgrades refused because the connection cap was reached (HTTP 503).
+pub const CONNECTIONS_REFUSED: &str = "tengen_connections_refused_total";
+/// Resumable sessions forgotten early because the registry was full.
+pub const SESSIONS_EVICTED: &str = "tengen_sessions_evicted_total";
 /// Live table actors (gauge).
 pub const TABLES: &str = "tengen_tables";
 /// Messages received from clients (counter, label `type`).

@@ -11,6 +11,14 @@
 //! per encoding in use and queues the same bytes ([`Frame`] clones are
 //! reference counts) to every subscriber. The writer feeds every queued
 //! frame to the socket and flushes once per batch.
+//!
+//! A burst that belongs together (a replay of up to the table's whole event
+//! log, then `replayed`) is queued as *one* entry ([`Outbox::send_all`]):
+//! it is bounded by its maker (the table keeps at most 512 events), takes
+//! one place in the queue however long it is, and the writer feeds it to
+//! the socket as fast as the socket takes it. Counting each of its frames
+//! against the queue instead would cut off a client that reads at full
+//! speed, only because it asked for more than the queue holds.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering};
@@ -20,6 +28,14 @@ use bytes::Bytes;
 use futures_util::{Sink, SinkExt};
 use tengen_protocol::{CloseCode, Encoding, ServerFrame, encode_server};
 use tokio::sync::{Notify, mpsc};
+
+static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
+
+/// A connection id no other connection (or relay, `crate::cluster`) of
+/// this process has: what an [`Outbox`]'s `conn` is.
+pub fn next_conn_id() -> u64 {
+    NEXT_CONN.fetch_add(1, Ordering::Relaxed)
+}
 
 /// Bytes tungstenite may buffer before writing (a batch of small frames).
 pub const WRITE_BUFFER: usize = 8 * 1024;
@@ -104,10 +120,28 @@ fn ping_payload() -> Bytes {
     Bytes::copy_from_slice(&us.to_be_bytes())
 }
 
+/// One entry of a connection's queue: a frame, or a burst of frames that
+/// belong together (see the module doc).
+#[derive(Debug)]
+enum Queued {
+    One(Frame),
+    Many(Vec<Frame>),
+}
+
+impl Queued {
+    fn into_frames(self) -> impl Iterator<Item = Frame> {
+        let (one, many) = match self {
+            Queued::One(f) => (Some(f), Vec::new()),
+            Queued::Many(v) => (None, v),
+        };
+        one.into_iter().chain(many)
+    }
+}
+
 /// The sending side of one connection's queue.
 #[derive(Clone)]
 pub struct Outbox {
-    tx: mpsc::Sender<Frame>,
+    tx: mpsc::Sender<Queued>,
     control: Arc<Control>,
     encoding: Encoding,
     /// Identifies the connection (for subscriber lists).
@@ -116,7 +150,7 @@ pub struct Outbox {
 
 /// The writer's side, owned by the connection's writer task.
 pub struct Inbox {
-    rx: mpsc::Receiver<Frame>,
+    rx: mpsc::Receiver<Queued>,
     control: Arc<Control>,
 }
 
@@ -156,12 +190,26 @@ impl Outbox {
     /// Queues a ready frame. Returns false when the connection is gone or
     /// was just cut off because its queue was full.
     pub fn send(&self, frame: Frame) -> bool {
+        self.queue(Queued::One(frame), 1)
+    }
+
+    /// Queues `frames` as one entry, in order: a burst its maker bounds (a
+    /// replay), which the writer feeds to the socket at the socket's pace.
+    /// Returns false as [`Outbox::send`] does.
+    pub fn send_all(&self, frames: Vec<Frame>) -> bool {
+        match frames.len() {
+            0 => !self.is_closed(),
+            n => self.queue(Queued::Many(frames), n as u64),
+        }
+    }
+
+    fn queue(&self, entry: Queued, frames: u64) -> bool {
         if self.is_closed() {
             return false;
         }
-        match self.tx.try_send(frame) {
+        match self.tx.try_send(entry) {
             Ok(()) => {
-                metrics::counter!(crate::metrics::MESSAGES_OUT).increment(1);
+                metrics::counter!(crate::metrics::MESSAGES_OUT).increment(frames);
                 true
             }
             Err(mpsc::error::TrySendError::Full(_)) => {
@@ -241,18 +289,17 @@ impl Inbox {
             tokio::select! {
                 biased;
                 _ = self.control.notify.notified() => break,
-                frame = self.rx.recv() => {
-                    let Some(frame) = frame else { return WriterEnd::Gone };
-                    if sink.feed(frame.into_message()).await.is_err() {
+                entry = self.rx.recv() => {
+                    let Some(entry) = entry else { return WriterEnd::Gone };
+                    let mut fed = 0;
+                    if feed(&mut sink, entry, &mut fed).await.is_err() {
                         return WriterEnd::Gone;
                     }
-                    let mut n = 1;
-                    while n < BATCH {
-                        let Ok(frame) = self.rx.try_recv() else { break };
-                        if sink.feed(frame.into_message()).await.is_err() {
+                    while fed < BATCH {
+                        let Ok(entry) = self.rx.try_recv() else { break };
+                        if feed(&mut sink, entry, &mut fed).await.is_err() {
                             return WriterEnd::Gone;
                         }
-                        n += 1;
                     }
                     if sink.flush().await.is_err() {
                         return WriterEnd::Gone;
@@ -269,8 +316,9 @@ impl Inbox {
         // What was queued before the close (an error saying why) still goes
         // out, unless the queue is the problem.
         if code != CloseCode::SlowConsumer.code() {
-            while let Ok(frame) = self.rx.try_recv() {
-                if sink.feed(frame.into_message()).await.is_err() {
+            let mut fed = 0;
+            while let Ok(entry) = self.rx.try_recv() {
+                if feed(&mut sink, entry, &mut fed).await.is_err() {
                     return WriterEnd::Gone;
                 }
             }
@@ -286,6 +334,23 @@ impl Inbox {
     }
 }
 
+/// Feeds an entry's frames to `sink`, counting them in `fed`; a long burst
+/// is flushed every [`BATCH`] frames, so it goes out as the socket takes it
+/// rather than piling up in the write buffer.
+async fn feed<S>(sink: &mut S, entry: Queued, fed: &mut usize) -> Result<(), S::Error>
+where
+    S: Sink<Message> + Unpin,
+{
+    for frame in entry.into_frames() {
+        sink.feed(frame.into_message()).await?;
+        *fed += 1;
+        if (*fed).is_multiple_of(BATCH) {
+            sink.flush().await?;
+        }
+    }
+    Ok(())
+}
+
 impl Inbox {
     /// Drains the queue into `send` instead of a socket, a batch at a time
     /// (a node relaying a connection of another node's: `cluster`), until
@@ -296,20 +361,20 @@ impl Inbox {
             tokio::select! {
                 biased;
                 _ = self.control.notify.notified() => break,
-                frame = self.rx.recv() => {
-                    let Some(frame) = frame else { break };
-                    let mut batch = vec![frame];
+                entry = self.rx.recv() => {
+                    let Some(entry) = entry else { break };
+                    let mut batch: Vec<Frame> = entry.into_frames().collect();
                     while batch.len() < BATCH {
-                        let Ok(frame) = self.rx.try_recv() else { break };
-                        batch.push(frame);
+                        let Ok(entry) = self.rx.try_recv() else { break };
+                        batch.extend(entry.into_frames());
                     }
                     let _ = send(batch);
                 }
             }
         }
         let mut rest = Vec::new();
-        while let Ok(frame) = self.rx.try_recv() {
-            rest.push(frame);
+        while let Ok(entry) = self.rx.try_recv() {
+            rest.extend(entry.into_frames());
         }
         if !rest.is_empty() {
             let _ = send(rest);

@@ -18,7 +18,7 @@
 //!   with idle time; inactivity is shown instead (below).
 //! - **Start** at 1500 / 350 / 0.06.
 //! - **Provisional** until 7 rated games against at least 3 different
-//!   opponents (RULES.md §8); provisional players are left off the
+//!   opponents (docs/rules.md §8); provisional players are left off the
 //!   leaderboard. **Inactive**: fewer than 7 rated games in the last 12
 //!   months; listed apart.
 //!
@@ -339,7 +339,7 @@ mod tests {
         assert!((nd.rating - 1500.0).abs() < 1e-9);
     }
 
-    /// RULES.md §8: 7 rated games against at least 3 different opponents.
+    /// docs/rules.md §8: 7 rated games against at least 3 different opponents.
     #[test]
     fn provisional_until_seven_games_and_three_opponents() {
         let mut me = initial("me", RatingFamily::Renju);

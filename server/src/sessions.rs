@@ -7,6 +7,12 @@
 //! `hello` with the token within it gets the same session back, and the
 //! old connection (if it still lingers) is closed with 4005. The lock is a
 //! `std::sync::Mutex`, held only for map operations, never across an await.
+//!
+//! The registry is bounded: past `max` sessions, the resumable ones whose
+//! connection ended longest ago are forgotten first (counted in the
+//! `tengen_sessions_evicted_total` metric); their tokens then open fresh
+//! sessions. Connected sessions are never forgotten (the connection cap
+//! bounds them).
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};
@@ -15,6 +21,15 @@ use std::time::{Duration, Instant};
 use tengen_protocol::{Player, SessionId, TableId};
 
 use crate::outbound::Outbox;
+
+/// Who is on the other end of a connection, as the lobby, the tables and
+/// the matchmaker know them: the session, its player, and where to send.
+#[derive(Clone)]
+pub struct Session {
+    pub id: SessionId,
+    pub player: Player,
+    pub outbox: Outbox,
+}
 
 struct Entry {
     id: SessionId,
@@ -40,6 +55,7 @@ struct Inner {
 pub struct Sessions {
     inner: Arc<Mutex<Inner>>,
     grace: Duration,
+    max: usize,
 }
 
 /// A session as a connection gets it at `hello`.
@@ -57,17 +73,12 @@ pub struct Opened {
 impl Sessions {
     /// A registry whose sessions stay resumable `grace` after their
     /// connection ends.
-    pub fn new(grace: Duration) -> Sessions {
+    pub fn new(grace: Duration, max: usize) -> Sessions {
         Sessions {
             inner: Arc::default(),
             grace,
+            max: max.max(1),
         }
-    }
-
-    /// Opens a session for a new connection: the one `resume` names if it
-    /// is still resumable, otherwise a new guest one named `name`.
-    pub fn open(&self, resume: Option<&str>, name: String, outbox: Outbox) -> Opened {
-        self.open_as(resume, Player { name, guest: true }, outbox)
     }
 
     /// Opens a session for a new connection: the one `resume` names if it
@@ -91,6 +102,7 @@ impl Sessions {
                 previous,
             };
         }
+        inner.make_room(self.max);
         let id = SessionId::from_u64(rand::random());
         let token = format!("{:032x}", rand::random::<u128>());
         let player = inner.take_name(player, &id);
@@ -259,6 +271,29 @@ impl Sessions {
 impl Inner {
     /// Forgets sessions whose grace ran out (at most once a second, so a
     /// burst of reconnections does not scan the map each time).
+    /// Below `max` sessions, room for one more: the resumable sessions
+    /// whose connection ended longest ago go first (a batch of a hundredth
+    /// of `max` at once, so a full registry is not sorted on every hello).
+    fn make_room(&mut self, max: usize) {
+        if self.by_token.len() < max {
+            return;
+        }
+        let mut gone: Vec<(Instant, String)> = self
+            .by_token
+            .iter()
+            .filter_map(|(t, e)| e.expires.map(|x| (x, t.clone())))
+            .collect();
+        gone.sort_unstable();
+        let excess = self.by_token.len() + 1 - max + max / 100;
+        for (_, t) in gone.into_iter().take(excess) {
+            if let Some(e) = self.by_token.remove(&t) {
+                self.token_of.remove(&e.id);
+                self.release_name(&e.player.name, &e.id);
+                metrics::counter!(crate::metrics::SESSIONS_EVICTED).increment(1);
+            }
+        }
+    }
+
     fn purge(&mut self, now: Instant) {
         if self
             .last_purge
@@ -312,7 +347,7 @@ fn fresh_without_registry(player: Player) -> Opened {
     }
 }
 
-// ---- accounts (`crate::ranked`): who a session is can change ----
+// ---- accounts (`crate::conn::accounts`): who a session is can change ----
 
 impl Sessions {
     /// Makes session `id` be `player` from now on (a login or logout) and
@@ -371,5 +406,39 @@ impl Inner {
         if self.names.get(name) == Some(id) {
             self.names.remove(name);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tengen_protocol::Encoding;
+
+    fn guest(name: &str) -> Player {
+        Player {
+            name: name.into(),
+            guest: true,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_full_registry_forgets_the_oldest_gone_sessions_first() {
+        let sessions = Sessions::new(Duration::from_secs(300), 3);
+        let outbox = |conn| crate::outbound::channel(conn, Encoding::Json, 4).0;
+        let a = sessions.open_as(None, guest("a"), outbox(1));
+        let b = sessions.open_as(None, guest("b"), outbox(2));
+        let c = sessions.open_as(None, guest("c"), outbox(3));
+        // b's connection ends first, then a's; c stays connected.
+        sessions.closed(&b.id, 2);
+        sessions.closed(&a.id, 1);
+        assert!(sessions.token_known(&b.token));
+        // A fourth session makes room by forgetting b, the oldest gone.
+        let d = sessions.open_as(None, guest("d"), outbox(4));
+        assert!(!d.resumed);
+        assert!(!sessions.token_known(&b.token), "b is forgotten");
+        assert!(sessions.token_known(&a.token), "a is still resumable");
+        assert!(sessions.token_known(&c.token), "c is connected");
+        let again = sessions.open_as(Some(&b.token), guest("b"), outbox(5));
+        assert!(!again.resumed, "b's token opens a fresh session");
     }
 }

@@ -23,6 +23,15 @@ pub struct Settings {
     pub redis: Option<RedisSettings>,
     /// The limits announced to clients in `welcome` and enforced here.
     pub limits: Limits,
+    /// The most WebSocket connections served at once; an upgrade beyond it
+    /// gets HTTP 503. The default leaves headroom under the process's
+    /// open-file limit for the store, Redis and the listener
+    /// ([`default_max_connections`]).
+    pub max_connections: usize,
+    /// The most sessions the registry keeps (connected or resumable); past
+    /// it the sessions whose connection ended longest ago are forgotten
+    /// first. Twice the connection cap by default.
+    pub max_sessions: usize,
     /// Frames a connection's outbound queue holds before the connection is
     /// cut off as a slow consumer.
     pub outbound_queue: usize,
@@ -36,7 +45,7 @@ pub struct Settings {
     /// its lag estimate; a silent peer is noticed by the idle timeout).
     pub ping_interval: Duration,
     /// How long a game may wait for a seat's first action before it is
-    /// aborted (RULES.md §7: a side that never moves).
+    /// aborted (docs/rules.md §7: a side that never moves).
     pub first_move_timeout: Duration,
     /// How often coalesced updates (lobby changes, spectator counts) go out.
     pub coalesce_interval: Duration,
@@ -78,9 +87,9 @@ pub struct Settings {
     /// on the embedded store, which restores everything at start).
     pub takeover_every: Option<Duration>,
     /// Accounts: token lifetime, hashing slots, login limits.
-    pub accounts: crate::accounts::AccountSettings,
+    pub accounts: AccountSettings,
     /// The matchmaker's interval and widening curve.
-    pub matchmaking: crate::matchmaker::MatchSettings,
+    pub matchmaking: MatchSettings,
 }
 
 impl Default for Settings {
@@ -90,6 +99,8 @@ impl Default for Settings {
             data_dir: PathBuf::from("tengen-data"),
             redis: None,
             limits: Limits::default(),
+            max_connections: default_max_connections(),
+            max_sessions: 2 * default_max_connections(),
             outbound_queue: 256,
             table_mailbox: 256,
             read_buffer_bytes: 4 * 1024,
@@ -166,5 +177,107 @@ impl Settings {
             | TimeControl::ByoYomi { main_ms, .. } => main_ms,
         };
         Duration::from_millis(main / 10).clamp(self.abandon_grace_min, self.abandon_grace_max)
+    }
+}
+
+/// File descriptors kept free beside the connections: the listener, the
+/// embedded store's files, Redis connections, logs, a rare spawned process.
+const FD_HEADROOM: u64 = 512;
+
+/// The connection cap that fits this process: its open-file limit (the
+/// soft one, which is what counts) less [`FD_HEADROOM`], at least 64.
+/// 19,488 under the usual 20,000.
+pub fn default_max_connections() -> usize {
+    let limit = open_file_limit().unwrap_or(20_000);
+    limit.saturating_sub(FD_HEADROOM).max(64) as usize
+}
+
+/// The soft `RLIMIT_NOFILE`, as `/proc/self/limits` tells it (Linux);
+/// `None` elsewhere or when it says "unlimited".
+fn open_file_limit() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = text.lines().find(|l| l.starts_with("Max open files"))?;
+    line.split_whitespace().nth(3)?.parse().ok()
+}
+
+/// The bounds of the account service.
+#[derive(Clone, Debug)]
+pub struct AccountSettings {
+    /// How long a login token is valid.
+    pub token_ttl: Duration,
+    /// Password hashes computed at once (each takes ~19 MiB and a core).
+    pub hash_workers: usize,
+    /// How long a request may wait for a hashing slot.
+    pub hash_wait: Duration,
+    /// How long a request may wait for the store.
+    pub store_wait: Duration,
+    /// Failed logins allowed per account name within `name_window`.
+    pub name_attempts: u32,
+    pub name_window: Duration,
+    /// Logins and registrations a connection may try: at once, then one
+    /// per `conn_refill`.
+    pub conn_burst: u32,
+    pub conn_refill: Duration,
+    /// Names whose failures are remembered at once (the oldest are
+    /// forgotten first beyond it).
+    pub max_tracked_names: usize,
+}
+
+impl Default for AccountSettings {
+    fn default() -> AccountSettings {
+        AccountSettings {
+            token_ttl: Duration::from_secs(30 * 24 * 3600),
+            hash_workers: 2,
+            hash_wait: Duration::from_secs(5),
+            store_wait: Duration::from_secs(5),
+            name_attempts: 10,
+            name_window: Duration::from_secs(600),
+            conn_burst: 5,
+            conn_refill: Duration::from_secs(12),
+            max_tracked_names: 100_000,
+        }
+    }
+}
+
+/// The matchmaker's bounds and curve.
+#[derive(Clone, Debug)]
+pub struct MatchSettings {
+    /// How often pairs are made.
+    pub interval: Duration,
+    /// The allowed rating gap at once.
+    pub base_gap: f64,
+    /// How much it widens per second waited.
+    pub gap_per_sec: f64,
+    /// From this wait on, any gap is allowed.
+    pub any_gap_after: Duration,
+    /// Players waiting in all queues at once (beyond it `queue` is
+    /// refused as `unavailable`).
+    pub max_waiting: usize,
+    /// Accounts whose last opponent is remembered (forgotten all at once
+    /// beyond it).
+    pub max_remembered: usize,
+}
+
+impl Default for MatchSettings {
+    fn default() -> MatchSettings {
+        MatchSettings {
+            interval: Duration::from_millis(500),
+            base_gap: 100.0,
+            gap_per_sec: 10.0,
+            any_gap_after: Duration::from_secs(120),
+            max_waiting: 10_000,
+            max_remembered: 100_000,
+        }
+    }
+}
+
+impl MatchSettings {
+    /// The rating gap a player who has waited `wait` accepts.
+    pub fn allowed_gap(&self, wait: Duration) -> f64 {
+        if wait >= self.any_gap_after {
+            f64::INFINITY
+        } else {
+            self.base_gap + self.gap_per_sec * wait.as_secs_f64()
+        }
     }
 }

@@ -351,3 +351,51 @@ async fn lobby_refusals() {
         ErrorCode::NotFound
     );
 }
+
+#[tokio::test]
+async fn connections_past_the_cap_get_503_and_the_admitted_keep_working() {
+    let server = server_with(|s| s.max_connections = 12).await;
+    let u = url(&server);
+    // 20 attempts at once: 12 are admitted, 8 refused before the upgrade.
+    let attempts = (0..20).map(|i| {
+        let u = u.clone();
+        async move { (i, tokio_tungstenite::connect_async(u).await) }
+    });
+    let results = futures_util::future::join_all(attempts).await;
+    let mut refused = 0;
+    let mut open = Vec::new();
+    for (_, r) in results {
+        match r {
+            Ok((ws, _)) => open.push(ws),
+            Err(tokio_tungstenite::tungstenite::Error::Http(resp)) => {
+                assert_eq!(resp.status(), 503);
+                refused += 1;
+            }
+            Err(e) => panic!("{e:?}"),
+        }
+    }
+    assert_eq!((open.len(), refused), (12, 8));
+    // Every admitted connection works: hello, then a ping answered.
+    drop(open);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mut clients = Vec::new();
+    for i in 0..12 {
+        clients.push(client(&server, &format!("c{i}"), Encoding::Json).await);
+    }
+    assert!(
+        Connection::connect(&u, Encoding::Json, Some("extra"))
+            .await
+            .is_err(),
+        "a thirteenth is refused"
+    );
+    for c in &mut clients {
+        assert!(matches!(
+            c.request(ClientMsg::Ping).await,
+            Ok(ServerMsg::Pong { .. })
+        ));
+    }
+    // A place freed is a place taken.
+    drop(clients.pop());
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    client(&server, "late", Encoding::Json).await;
+}

@@ -1,4 +1,4 @@
-//! Several nodes on one Redis (issue 12): a node's death costs no game.
+//! Several nodes on one Redis: a node's death costs no game.
 //!
 //! Two `tengen-server` processes share a real `redis-server` (started by
 //! the test on a free port). Games are played part-way on node A, A is

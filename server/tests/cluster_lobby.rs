@@ -1,4 +1,4 @@
-//! Several nodes on one Redis (issue 12): one lobby.
+//! Several nodes on one Redis: one lobby.
 //!
 //! Two `tengen-server` processes share a real `redis-server`. A room
 //! created on node A is seen by a lobby watcher on node B (added, playing,

@@ -1,4 +1,4 @@
-//! The deployment files under `deploy/` (issue 12: several nodes on Redis).
+//! The deployment files under `deploy/` (several nodes on Redis).
 //!
 //! No container engine runs where this project is developed and tested, so
 //! the image is never built and neither compose nor Kubernetes applies these

@@ -1,4 +1,4 @@
-//! `deploy/local-cluster` for real (issue 12): the script starts a
+//! `deploy/local-cluster` for real: the script starts a
 //! `redis-server` and two nodes of this build's `tengen-server`, prints
 //! their URLs; a game is played on node 1 while a spectator watches it
 //! through node 2 (the table runs on node 1; node 2 routes over Redis);

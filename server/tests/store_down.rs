@@ -2,8 +2,11 @@
 //! `unavailable`, changes nothing and stops its clocks; when the store is
 //! back the game goes on with the clocks where they stopped.
 //!
+//! And a slow store charges nobody's clock: the time a player is charged
+//! starts when the event giving them the move goes out.
+//!
 //! The store is the real embedded store behind a switch that makes every
-//! call fail as an unreachable store would (the embedded store itself
+//! call fail as an unreachable store would (and a knob that slows appends) (the embedded store itself
 //! cannot be made to fail on demand; `tests/redis.rs` kills and restarts a
 //! real Redis instead).
 
@@ -28,6 +31,8 @@ use tengen_store::{
 struct Switched {
     inner: EmbeddedStore,
     down: AtomicBool,
+    /// Milliseconds every append takes before it reaches the store.
+    slow_ms: std::sync::atomic::AtomicU64,
 }
 
 impl Switched {
@@ -37,6 +42,11 @@ impl Switched {
         } else {
             Ok(())
         }
+    }
+
+    async fn slow(&self) {
+        let ms = self.slow_ms.load(Ordering::SeqCst);
+        tokio::time::sleep(Duration::from_millis(ms)).await;
     }
 }
 
@@ -55,6 +65,7 @@ impl Store for Switched {
     }
     async fn append(&self, id: &str, at: u64, entries: &[Vec<u8>]) -> Result<()> {
         self.check()?;
+        self.slow().await;
         self.inner.append(id, at, entries).await
     }
     async fn acquire_lease(&self, id: &str, node: &str, ttl: Duration) -> Result<Acquired> {
@@ -75,6 +86,7 @@ impl Store for Switched {
     }
     async fn append_leased(&self, id: &str, lease: &Lease, at: u64, e: &[Vec<u8>]) -> Result<()> {
         self.check()?;
+        self.slow().await;
         self.inner.append_leased(id, lease, at, e).await
     }
     async fn unleased_tables(&self) -> Result<Vec<String>> {
@@ -185,6 +197,7 @@ async fn a_table_freezes_while_the_store_is_down_and_goes_on_after() {
     let store = Arc::new(Switched {
         inner: EmbeddedStore::open(&dir.0).unwrap(),
         down: AtomicBool::new(false),
+        slow_ms: Default::default(),
     });
     let server = Server::start_with_store(
         Settings {
@@ -273,4 +286,60 @@ async fn a_table_freezes_while_the_store_is_down_and_goes_on_after() {
         .unwrap()
         .unwrap();
     assert_eq!(live.entries.len(), 3);
+}
+
+/// The clocks in the event numbered `seq`, as `c` receives it.
+async fn clocks_at(c: &mut Connection, seq: u64) -> ClockSnapshot {
+    let f = c
+        .next_matching(|m| matches!(m, ServerMsg::TableEvent(e) if e.seq == seq))
+        .await
+        .unwrap();
+    match f.msg {
+        ServerMsg::TableEvent(e) => match e.event {
+            tengen_rules::game::Event::Moved { clocks, .. } => clocks.expect("a timed game"),
+            other => panic!("{other:?}"),
+        },
+        _ => unreachable!(),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_store_write_is_charged_to_nobody() {
+    let dir = DataDir::new("slowed");
+    let store = Arc::new(Switched {
+        inner: EmbeddedStore::open(&dir.0).unwrap(),
+        down: AtomicBool::new(false),
+        slow_ms: Default::default(),
+    });
+    let server = Server::start_with_store(
+        Settings {
+            listen: "127.0.0.1:0".parse().unwrap(),
+            coalesce_interval: Duration::from_millis(50),
+            ..Settings::default()
+        },
+        store.clone(),
+    )
+    .await
+    .unwrap();
+    let config =
+        GameConfig::free(RuleSet::Gomoku).with_time(TimeControl::SuddenDeath { main_ms: 120_000 });
+    let mut t = common::table(&server, config, Encoding::Json).await;
+    let black = t.opener();
+    let white = black.other();
+    store.slow_ms.store(150, Ordering::SeqCst);
+    let mut charged = Vec::new();
+    for (b, w) in [("H8", "J9"), ("H9", "J10"), ("H10", "J11"), ("G11", "K12")] {
+        // Black moves; the write takes 150 ms. White answers the moment
+        // the event arrives, and is charged only the time it took.
+        let seq = t.act_as(black, common::place(b)).await;
+        let shown = clocks_at(t.conn(white), seq).await.seat(white).main_ms;
+        let seq = t.act_as(white, common::place(w)).await;
+        let after = clocks_at(t.conn(black), seq).await.seat(white).main_ms;
+        charged.push(shown - after);
+    }
+    // A reply over loopback takes a few ms; the write (150 ms) is not in it.
+    assert!(
+        charged.iter().all(|&ms| ms < 100),
+        "white was charged {charged:?} ms for replies sent at once"
+    );
 }

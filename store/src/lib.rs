@@ -7,7 +7,8 @@
 //! The interface assumes nothing about where the data lives: the embedded
 //! store (a redb file in the data directory, the default) and the Redis
 //! store satisfy it alike, and both pass the one conformance suite in
-//! [`conformance`].
+//! `conformance` (built with the `testing` feature only: it is test code,
+//! kept out of the production library).
 //!
 //! The store knows nothing of the rules: table metadata, log entries and
 //! game records are opaque bytes the server encodes (JSON), and ratings are
@@ -29,6 +30,7 @@ use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
 mod codec;
+#[cfg(feature = "testing")]
 pub mod conformance;
 pub mod embedded;
 pub mod migrate;
@@ -293,7 +295,7 @@ pub trait Store: Send + Sync + 'static {
         limit: usize,
     ) -> Result<Vec<GameRef>>;
 
-    // --- leases (several nodes, issue 12) ------------------------------
+    // --- leases (several nodes) ---------------------------------------
 
     /// Takes table `id`'s lease for `node` for `ttl`, if nobody holds it
     /// (never taken, released, or lapsed) or `node` itself does (a node

@@ -1,7 +1,7 @@
 //! A server session that outlives its connections: [`Session`] wraps a
 //! [`Connection`] and, when the connection drops, reconnects by itself with
 //! the resume token, follows its tables again and hands its user every
-//! table event exactly once and in order (issue 6).
+//! table event exactly once and in order.
 //!
 //! Why it is called a session: the server keeps a *session* (seats, the
 //! resume token) alive for minutes after its connection is lost

@@ -46,10 +46,16 @@ impl std::fmt::Display for Seat {
     }
 }
 
-/// Something a seat asks the machine to do (RULES.md §3–§5). Unknown fields
-/// are rejected on input; `offer_draw` may be left out.
+/// Something a seat asks the machine to do (docs/rules.md §3–§5). Unknown
+/// fields are rejected on input, for every action (read through
+/// [`WireAction`]); `offer_draw` may be left out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(
+    tag = "type",
+    rename_all = "snake_case",
+    deny_unknown_fields,
+    from = "WireAction"
+)]
 #[non_exhaustive]
 pub enum Action {
     /// Place a stone of the colour to move; `offer_draw` offers a draw with
@@ -105,6 +111,70 @@ pub enum Action {
 
 fn is_false(b: &bool) -> bool {
     !*b
+}
+
+/// [`Action`] as it is read. serde ignores `deny_unknown_fields` for the
+/// unit variants of an internally tagged enum, so `{"type":"resign",
+/// "seat":"first"}` would be read as a plain resignation; here every
+/// variant has braces, and any field it does not have is refused.
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+enum WireAction {
+    Place {
+        point: Point,
+        #[serde(default)]
+        offer_draw: bool,
+    },
+    Pass {
+        #[serde(default)]
+        offer_draw: bool,
+    },
+    Swap {},
+    Keep {},
+    DeclareOffers {
+        count: u8,
+    },
+    OfferFifths {
+        points: OfferSet,
+    },
+    KeepFifth {
+        point: Point,
+    },
+    ChooseOption {
+        option: TaraguchiOption,
+    },
+    PlaceTwo {
+        white: Point,
+        black: Point,
+    },
+    OfferDraw {},
+    AcceptDraw {},
+    DeclineDraw {},
+    ClaimForbidden {},
+    Resign {},
+    Abort {},
+}
+
+impl From<WireAction> for Action {
+    fn from(w: WireAction) -> Action {
+        match w {
+            WireAction::Place { point, offer_draw } => Action::Place { point, offer_draw },
+            WireAction::Pass { offer_draw } => Action::Pass { offer_draw },
+            WireAction::Swap {} => Action::Swap,
+            WireAction::Keep {} => Action::Keep,
+            WireAction::DeclareOffers { count } => Action::DeclareOffers { count },
+            WireAction::OfferFifths { points } => Action::OfferFifths { points },
+            WireAction::KeepFifth { point } => Action::KeepFifth { point },
+            WireAction::ChooseOption { option } => Action::ChooseOption { option },
+            WireAction::PlaceTwo { white, black } => Action::PlaceTwo { white, black },
+            WireAction::OfferDraw {} => Action::OfferDraw,
+            WireAction::AcceptDraw {} => Action::AcceptDraw,
+            WireAction::DeclineDraw {} => Action::DeclineDraw,
+            WireAction::ClaimForbidden {} => Action::ClaimForbidden,
+            WireAction::Resign {} => Action::Resign,
+            WireAction::Abort {} => Action::Abort,
+        }
+    }
 }
 
 /// The kind of an [`Action`], without its data: what a prompt lists as
@@ -278,6 +348,34 @@ mod tests {
         assert_eq!(serde_json::to_string(&Seat::Second).unwrap(), "\"second\"");
         assert_eq!(Seat::First.other(), Seat::Second);
         assert_eq!(Seat::Second.index(), 1);
+    }
+
+    #[test]
+    fn every_action_refuses_a_field_it_does_not_have() {
+        for (json, kind) in [
+            (r#"{"type":"resign"}"#, ActionKind::Resign),
+            (r#"{"type":"swap"}"#, ActionKind::Swap),
+            (r#"{"type":"abort"}"#, ActionKind::Abort),
+            (r#"{"type":"pass"}"#, ActionKind::Pass),
+            (r#"{"type":"decline_draw"}"#, ActionKind::DeclineDraw),
+        ] {
+            assert_eq!(serde_json::from_str::<Action>(json).unwrap().kind(), kind);
+        }
+        for bad in [
+            r#"{"type":"resign","seat":"first"}"#,
+            r#"{"type":"offer_draw","x":true}"#,
+            r#"{"type":"claim_forbidden","point":"H8"}"#,
+            r#"{"type":"abort","reason":"bored"}"#,
+            r#"{"type":"swap","x":1}"#,
+            r#"{"type":"keep","x":null}"#,
+            r#"{"type":"accept_draw","offer_draw":true}"#,
+            r#"{"type":"pass","point":"H8"}"#,
+            r#"{"type":"place","point":"H8","x":1}"#,
+            r#"{"type":"declare_offers","count":2,"x":1}"#,
+        ] {
+            let err = serde_json::from_str::<Action>(bad).unwrap_err();
+            assert!(err.to_string().contains("unknown field"), "{bad}: {err}");
+        }
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! Game clocks as pure arithmetic (RULES.md §7).
+//! Game clocks as pure arithmetic (docs/rules.md §7).
 //!
 //! The server's monotonic clock is the only authority, but this crate never
 //! reads it: every function takes the instant (`now`, in [`Millis`]) as an

@@ -1,5 +1,5 @@
 //! Room configuration: everything that is fixed when a table is created and
-//! that the machine needs to referee it (RULES.md §3–§8).
+//! that the machine needs to referee it (docs/rules.md §3–§8).
 //!
 //! It exists as its own value, separate from the machine, because the lobby
 //! shows it, the record stores it, and the server validates it before a
@@ -21,7 +21,7 @@ use crate::point::{MAX_SIZE, STANDARD_SIZE};
 /// clock: every instant is passed in.
 pub type Millis = u64;
 
-/// Which lines win and whether black has forbidden moves (RULES.md §4).
+/// Which lines win and whether black has forbidden moves (docs/rules.md §4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RuleSet {
@@ -59,7 +59,7 @@ impl RuleSet {
     }
 
     /// The opening a room of this rule set gets unless it asks otherwise:
-    /// gomoku swaps after move 3 (RULES.md §6), the others open freely.
+    /// gomoku swaps after move 3 (docs/rules.md §6), the others open freely.
     pub fn default_opening(self) -> Opening {
         match self {
             RuleSet::Gomoku => Opening::SwapAfterThree,
@@ -87,14 +87,14 @@ impl std::str::FromStr for RuleSet {
     }
 }
 
-/// What happens when black plays a forbidden point (RULES.md §3). Only
+/// What happens when black plays a forbidden point (docs/rules.md §3). Only
 /// meaningful for rule sets where black has forbidden moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ForbiddenHandling {
-    /// The competition rule: the stone stands until white claims it (before
-    /// white's next action; an overline at any time). False claims are
-    /// violations.
+    /// The competition rule: the stone stands unless white claims it before
+    /// white's next move (a stone or a pass; declining a draw is no move),
+    /// an overline at any time. False claims are violations.
     Claim,
     /// A forbidden move loses at once.
     Lose,
@@ -102,7 +102,7 @@ pub enum ForbiddenHandling {
     Block,
 }
 
-/// A time control (RULES.md §7). Times in milliseconds.
+/// A time control (docs/rules.md §7). Times in milliseconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum TimeControl {
@@ -131,9 +131,9 @@ fn one() -> u32 {
     1
 }
 
-/// Draw-offer limits (RULES.md §5). The seeds' rule that a player's offers
-/// may exceed the opponent's by at most two always applies; these are the
-/// room's extra limits.
+/// Draw-offer limits (docs/rules.md §5). The national rules' limit that a
+/// player's offers may exceed the opponent's by at most two always applies;
+/// these are the room's extra limits.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct DrawPolicy {
     /// At most this many offers per player and game (`None`: no cap).
@@ -145,7 +145,7 @@ pub struct DrawPolicy {
     pub answer_ms: Option<Millis>,
 }
 
-/// How far a player's offers may exceed the opponent's (RULES.md §5).
+/// How far a player's offers may exceed the opponent's (docs/rules.md §5).
 pub const MAX_OFFER_LEAD: u32 = 2;
 
 /// The default cap on the lag credit a single move may receive.

@@ -1,4 +1,4 @@
-//! Draw-offer bookkeeping (RULES.md §5).
+//! Draw-offer bookkeeping (docs/rules.md §5).
 //!
 //! Kept apart from the machine because its rules are self-contained and
 //! fiddly: an offer goes only with one's own move (as part of it, or right

@@ -151,7 +151,7 @@ impl GameResult {
     }
 }
 
-/// Why an action was a violation (RULES.md §3).
+/// Why an action was a violation (docs/rules.md §3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]

@@ -1,4 +1,4 @@
-//! The game state machine, its clocks and its records (RULES.md §3–§7).
+//! The game state machine, its clocks and its records (docs/rules.md §3–§7).
 //!
 //! A table has one [`Game`]. The server hands it every player action with
 //! the instant it arrived ([`Game::apply`]), lets time act when a deadline

@@ -1,4 +1,4 @@
-//! The room's opening rule and the values its decisions carry (RULES.md §6).
+//! The room's opening rule and the values its decisions carry (docs/rules.md §6).
 //!
 //! An opening rule says who lays the first stones, where they may go, when
 //! colours may change hands and whether black's 5th move is chosen from a
@@ -27,7 +27,7 @@ pub const DEFAULT_SOOSORV_N: u8 = 8;
 pub const DEFAULT_TARAGUCHI_N: u8 = 10;
 
 /// How the opening is played: who places the first stones and when colours
-/// may change hands (RULES.md §6). New openings are added as new variants.
+/// may change hands (docs/rules.md §6). New openings are added as new variants.
 ///
 /// Serialized in snake case; the variants with a parameter as an object,
 /// `{"soosorv": {"n": 8}}` (a missing `n` takes the default). The text form
@@ -183,8 +183,8 @@ impl std::str::FromStr for Opening {
     }
 }
 
-/// Taraguchi's choice after move 4 (seed 004 rule 6), made by the seat
-/// holding black.
+/// Taraguchi's choice after move 4 (the variants list rule 6, docs/rules.md
+/// §6), made by the seat holding black.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TaraguchiOption {

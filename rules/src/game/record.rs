@@ -1,6 +1,6 @@
 //! Game records: every accepted input, in order, with its time, so a game
 //! can be stored, restored after a restart and replayed exactly (覆盘,
-//! RULES.md §1).
+//! docs/rules.md §1).
 //!
 //! A record stores the machine's *inputs*, not its state: the
 //! configuration, the opener, the start instant, and each accepted input
@@ -41,7 +41,7 @@
 //!   meaning, and a reader that does not know a new variant refuses the
 //!   record instead of misreading it. Changing what an existing field or
 //!   variant means does change it.
-//! - Opening rules (RULES.md §6) add actions: `declare_offers` (`count`),
+//! - Opening rules (docs/rules.md §6) add actions: `declare_offers` (`count`),
 //!   `offer_fifths` (`points`, the whole set, as one entry: the offers are
 //!   one move), `keep_fifth` (`point`, the offer white kept: it becomes
 //!   move 5), `choose_option` (Taraguchi: `single` or `offers`) and

@@ -1,4 +1,5 @@
-//! The 26 canonical renju openings (RULES.md §6, seed 000 art.3) as data,
+//! The 26 canonical renju openings (docs/rules.md §6, the national rules
+//! art. 3) as data,
 //! and their recognition from the first three stones.
 //!
 //! Every designated opening puts black 1 on H8, white 2 on one of its eight
@@ -8,7 +9,7 @@
 //! orthogonal, 直指). The opening rules need to name the shape a player laid
 //! down (RIF's tentative black may lay any legal three stones; Yamaguchi and
 //! Soosõrv require one of the 26), so each opening is stored once, in the
-//! orientation of the RULES.md table, and recognised by trying the 8
+//! orientation of the docs/rules.md table, and recognised by trying the 8
 //! symmetries.
 
 use serde::Serialize;
@@ -37,21 +38,21 @@ impl OpeningKind {
     }
 }
 
-/// One of the 26 openings, in the orientation of the RULES.md §6 table.
+/// One of the 26 openings, in the orientation of the docs/rules.md §6 table.
 #[derive(Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct CanonicalOpening {
     /// Short code, `I1`..`I13` for the indirect and `D1`..`D13` for the
-    /// direct openings, in the order of the RULES.md table (the customary
+    /// direct openings, in the order of the docs/rules.md table (the customary
     /// renju numbering).
     pub code: &'static str,
-    /// Chinese name in simplified characters, as in RULES.md (`花月`).
+    /// Chinese name in simplified characters, as in docs/rules.md (`花月`).
     pub chinese: &'static str,
-    /// Chinese name in traditional characters, as in seed 000 (`長星`),
-    /// except 松月: the seed's `鬆月` is a mechanical conversion of the
+    /// Chinese name in traditional characters, as in the national rules
+    /// (`長星`), except 松月: their `鬆月` is a mechanical conversion of the
     /// simplified 松 (pine, the Japanese name's 松月 Shogetsu) into 鬆
     /// (loose); [`CanonicalOpening::by_name`] accepts it all the same.
     pub chinese_traditional: &'static str,
-    /// Romanised Japanese name, as in RULES.md (`Kagetsu`).
+    /// Romanised Japanese name, as in docs/rules.md (`Kagetsu`).
     pub romanized: &'static str,
     /// Direct or indirect.
     pub kind: OpeningKind,
@@ -98,7 +99,7 @@ const fn op(
 use OpeningKind::{Direct, Indirect};
 
 /// The 26 openings: the 13 indirect ones, then the 13 direct ones, each in
-/// the order of the RULES.md §6 table.
+/// the order of the docs/rules.md §6 table.
 pub static OPENINGS: [CanonicalOpening; 26] = [
     op("I1", "长星", "長星", "Chosei", Indirect, (2, 2)),
     op("I2", "峡月", "峽月", "Kyogetsu", Indirect, (2, 1)),
@@ -135,7 +136,7 @@ fn centre() -> Point {
 impl CanonicalOpening {
     /// The opening with this code (`D4`), romanised name (`Kagetsu`, any
     /// case) or Chinese name (simplified `长星` or traditional `長星`; the
-    /// seed's `鬆月` is accepted for 松月 too).
+    /// national rules' `鬆月` is accepted for 松月 too).
     pub fn by_name(name: &str) -> Option<&'static CanonicalOpening> {
         let name = name.trim();
         let name = name.strip_suffix('局').unwrap_or(name);
@@ -151,7 +152,7 @@ impl CanonicalOpening {
     }
 
     /// The opening's stones on the standard board in the orientation given
-    /// by `symmetry` about H8 (`Symmetry::Identity` is the RULES.md table's:
+    /// by `symmetry` about H8 (`Symmetry::Identity` is the docs/rules.md table's:
     /// white 2 on H9 or I9).
     pub fn stones(&self, symmetry: Symmetry) -> OpeningStones {
         let at = |d: (i32, i32)| {
@@ -252,7 +253,7 @@ mod tests {
         }
         let direct = OPENINGS.iter().filter(|o| o.kind == Direct).count();
         assert_eq!(direct, 13);
-        // RULES.md §6 lists the names in this order.
+        // docs/rules.md §6 lists the names in this order.
         let names: String = OPENINGS.iter().map(|o| o.chinese).collect();
         assert_eq!(
             names,

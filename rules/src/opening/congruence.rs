@@ -1,6 +1,6 @@
 //! Congruence of positions under isometries of the whole grid.
 //!
-//! RULES.md §6 calls two fifth-move offers the same when the positions they
+//! docs/rules.md §6 calls two fifth-move offers the same when the positions they
 //! make are congruent: some isometry of the grid — one of the 8 rotations
 //! and reflections composed with any translation, board edges ignored — maps
 //! one position onto the other, colours kept. The centre or axis of such a

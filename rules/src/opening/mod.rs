@@ -1,4 +1,4 @@
-//! The opening data and geometry the opening rules stand on (RULES.md §6).
+//! The opening data and geometry the opening rules stand on (docs/rules.md §6).
 //!
 //! Competition renju opens under rules (RIF, Yamaguchi, Soosõrv, Taraguchi,
 //! Tarannikov) that all lean on the same few facts, kept here as pure

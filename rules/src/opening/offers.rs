@@ -1,4 +1,4 @@
-//! Equivalent fifth-move offers (RULES.md §6, seed 000 art.2.10).
+//! Equivalent fifth-move offers (docs/rules.md §6, the national rules art. 2.10).
 //!
 //! When black offers several fifth moves (RIF's two, Yamaguchi's and
 //! Soosõrv's N, Taraguchi's option (b)), no two may be *the same offer*: two

@@ -3,7 +3,7 @@
 //!
 //! Two uses need them, with different fixed points, which is why they act on
 //! plain integer offsets first: the 26 openings are the same opening under
-//! any of the 8 symmetries *about H8* (RULES.md §6), while equivalent
+//! any of the 8 symmetries *about H8* (docs/rules.md §6), while equivalent
 //! fifth-move offers are compared under the symmetries composed with any
 //! translation, so that the centre or axis may lie anywhere
 //! ([`super::offers`]). Coordinates follow the board: `x` grows to the right,

@@ -3,9 +3,10 @@
 //! RIF (moves 1-3), Taraguchi (moves 1-4, and the 5th in option (a)) and
 //! Tarannikov (moves 1-5) all use the same ladder: move `n` must lie in the
 //! `(2n-1) x (2n-1)` square centred on H8 — 1x1 (H8 itself), 3x3, 5x5, 7x7,
-//! 9x9 (RULES.md §6, seed 004 rules 5 and 6). The squares are kept here, in
-//! one place, so that the state machine, the prompts ("black 3 must be inside
-//! the 5x5 square around H8") and the opening recogniser agree.
+//! 9x9 (docs/rules.md §6; the variants list rules 5 and 6). The squares
+//! are kept here, in one place, so that the state machine, the prompts
+//! ("black 3 must be inside the 5x5 square around H8") and the opening
+//! recogniser agree.
 
 use std::fmt;
 

@@ -1,4 +1,4 @@
-//! Several server nodes sharing one Redis (issue 12).
+//! Several server nodes sharing one Redis.
 //!
 //! A table is owned by one node; players and spectators may be connected
 //! to any node. What the nodes say to each other travels over Redis

@@ -30,19 +30,19 @@
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use tengen_protocol::{CloseCode, ErrorBody, ErrorCode, RequestId, ServerFrame, TableId};
 use tengen_rules::game::GameConfig;
-use tengen_store::{Acquired, Lease, Store};
+use tengen_store::{Lease, Store};
 use tokio::sync::{mpsc, watch};
 
 use super::bus::{Bus, Delivery};
 use super::wire::{Body, NodeMsg, RemoteCmd, RemoteMatchCmd, RemoteSession};
-use crate::conn::Session;
 use crate::lobby::LobbyHandle;
 use crate::matchmaker::MatchmakerHandle;
 use crate::outbound::{Frame, Outbox};
+use crate::sessions::Session;
 use crate::sessions::Sessions;
 use crate::settings::Settings;
 use crate::table::Directory;
@@ -54,6 +54,7 @@ const MAILBOX: usize = 8192;
 const MAX_WAITING: usize = 1024;
 
 mod host;
+mod liveness;
 mod lobby;
 mod matchmaking;
 
@@ -86,27 +87,13 @@ pub enum NodeCmd {
         session: Session,
         cmd: super::wire::LobbyRemoteCmd,
     },
+    /// A tick's store work ended ([`liveness`]).
+    Ticked(Box<liveness::Ticked>),
 }
 
-/// The node actor's mailbox.
-#[derive(Clone)]
-pub struct NodeHandle {
-    tx: mpsc::Sender<NodeCmd>,
-}
-
-impl NodeHandle {
-    /// Hands over a command without waiting; false when the mailbox is
-    /// full or closed.
-    pub fn try_send(&self, cmd: NodeCmd) -> bool {
-        self.tx.try_send(cmd).is_ok()
-    }
-
-    /// Hands over a command that must not be lost (a connection's end):
-    /// at once, or by a task that waits for room.
-    pub fn send_reliably(&self, cmd: NodeCmd) {
-        crate::mailbox::send_reliably(&self.tx, cmd);
-    }
-}
+/// The node actor's mailbox: routed commands from connections, relay
+/// frames from the bus; a connection's end comes as a notice.
+pub type NodeHandle = crate::mailbox::Mailbox<NodeCmd>;
 
 /// A local connection with tables (or a queue entry) elsewhere.
 struct Routed {
@@ -151,7 +138,7 @@ struct Node {
     store: Arc<dyn Store>,
     directory: Directory,
     bus: Bus,
-    tx: mpsc::Sender<NodeCmd>,
+    tx: NodeHandle,
     /// The node running each table, as last learnt.
     owners: HashMap<TableId, String>,
     /// Commands for tables whose node is being looked up, in order.
@@ -166,6 +153,8 @@ struct Node {
     leader: Option<String>,
     /// The `matchmaker` lease, while this node holds it.
     leading: Option<Lease>,
+    /// A tick's store work is running ([`liveness`]).
+    ticking: bool,
     queued: HashMap<u64, Queued>,
     /// This node's lobby: other nodes' lobby news and commands go there.
     lobby: LobbyHandle,
@@ -192,7 +181,10 @@ pub fn spawn(
     shutdown: watch::Receiver<bool>,
     lobby: LobbyHandle,
 ) -> NodeHandle {
-    let (tx, rx) = mpsc::channel(MAILBOX);
+    let (tx, rx) = crate::mailbox::mailbox(
+        MAILBOX,
+        crate::mailbox::notice_capacity(settings.max_connections),
+    );
     let node = Node {
         settings,
         store,
@@ -208,10 +200,11 @@ pub fn spawn(
         matchmaker,
         leader: None,
         leading: None,
+        ticking: false,
         queued: HashMap::new(),
         lobby,
     };
-    let handle = NodeHandle { tx };
+    let handle = tx;
     node.attach_lobby(handle.clone());
     tokio::spawn(node.run(rx, deliveries, shutdown));
     handle
@@ -220,7 +213,7 @@ pub fn spawn(
 impl Node {
     async fn run(
         mut self,
-        mut rx: mpsc::Receiver<NodeCmd>,
+        mut rx: crate::mailbox::Inbox<NodeCmd>,
         mut deliveries: mpsc::Receiver<Delivery>,
         mut shutdown: watch::Receiver<bool>,
     ) {
@@ -229,7 +222,7 @@ impl Node {
         loop {
             tokio::select! {
                 cmd = rx.recv() => match cmd {
-                    Some(cmd) => self.command(cmd).await,
+                    Some(cmd) => self.command(cmd),
                     None => break,
                 },
                 d = deliveries.recv() => match d {
@@ -239,13 +232,27 @@ impl Node {
                         break;
                     }
                 },
-                _ = tick.tick() => self.tick().await,
+                _ = tick.tick() => self.start_tick(),
                 r = shutdown.changed() => {
                     if r.is_err() || *shutdown.borrow() {
                         break;
                     }
                 }
             }
+        }
+        // Stopping: a tick's store work still running may take leases;
+        // its report is awaited (briefly) so that they are given up too.
+        if self.ticking {
+            let wait = self.settings.store_timeout * 2;
+            let _ = tokio::time::timeout(wait, async {
+                while let Some(cmd) = rx.recv().await {
+                    if let NodeCmd::Ticked(t) = cmd {
+                        self.ticked(*t);
+                        break;
+                    }
+                }
+            })
+            .await;
         }
         // Stopping: the matchmaker moves to another node at once.
         if let Some(lease) = self.leading.take() {
@@ -271,15 +278,16 @@ impl Node {
         self.bus.publish_node(node, msg.encode())
     }
 
-    async fn command(&mut self, cmd: NodeCmd) {
+    fn command(&mut self, cmd: NodeCmd) {
         match cmd {
             NodeCmd::Route {
                 table,
                 session,
                 cmd,
             } => self.route(table, session, cmd),
-            NodeCmd::Match { session, cmd } => self.route_match(session, cmd).await,
+            NodeCmd::Match { session, cmd } => self.route_match(session, cmd),
             NodeCmd::Resolved { table, owner } => self.resolved(table, owner),
+            NodeCmd::Ticked(t) => self.ticked(*t),
             NodeCmd::ConnGone { conn } => {
                 // Commands still waiting for a lookup go with it.
                 for waiting in self.resolving.values_mut() {
@@ -341,7 +349,7 @@ impl Node {
                 Ok(Ok(Some(l))) if l.node != me => Ok(Some(l.node)),
                 Ok(Ok(_)) => Ok(None),
             };
-            crate::mailbox::send_reliably(&tx, NodeCmd::Resolved { table, owner });
+            tx.notify(NodeCmd::Resolved { table, owner });
         });
     }
 
@@ -492,11 +500,10 @@ impl Node {
                 let Some(r) = self.routed.get(&conn) else {
                     return;
                 };
-                for f in frames {
-                    if !r.outbox.send(Frame::from(f)) {
-                        break;
-                    }
-                }
+                // One entry, as the relay's own outbox queued it: a replay
+                // passes through whole, at the client's socket's pace.
+                r.outbox
+                    .send_all(frames.into_iter().map(Frame::from).collect());
             }
             Body::Mark { conn, n } => {
                 let behind = self
@@ -549,52 +556,11 @@ impl Node {
 
     // --- liveness ------------------------------------------------------
 
-    /// Renews this node's liveness lease; drops the relays of nodes that
-    /// died and resynchronises the connections routed to them.
-    async fn tick(&mut self) {
-        self.mark_relays();
-        let ttl = self.settings.lease_ttl;
-        let me = alive_id(&self.settings.node);
-        let renewed = match &self.alive {
-            Some(lease) => self.store.renew_lease(&me, lease, ttl).await.is_ok(),
-            None => false,
-        };
-        if !renewed {
-            match self
-                .store
-                .acquire_lease(&me, &self.settings.node, ttl)
-                .await
-            {
-                Ok(Acquired::Ours(lease)) => self.alive = Some(lease),
-                Ok(Acquired::Held(_)) => self.alive = None,
-                Err(e) => tracing::warn!(error = %e, "could not renew this node's liveness lease"),
-            }
-        }
-        self.lead().await;
-        let mut nodes: HashSet<String> = self.relays.keys().map(|(n, _)| n.clone()).collect();
-        for r in self.routed.values() {
-            nodes.extend(r.next.keys().cloned());
-        }
-        let started = Instant::now();
-        for node in nodes {
-            if started.elapsed() > Duration::from_secs(1) {
-                break; // the rest next time
-            }
-            let alive = match self.store.lease(&alive_id(&node)).await {
-                Ok(l) => l.is_some(),
-                Err(_) => continue, // cannot tell: assume alive
-            };
-            if !alive {
-                self.node_died(&node);
-            }
-        }
-    }
-
     /// Tells each relay's connection node how many messages the relay has
     /// sent, when that changed since the last tick: a loss of the last
     /// messages before a quiet spell shows too (numbering alone would
     /// show it only at the next message).
-    fn mark_relays(&mut self) {
+    pub(super) fn mark_relays(&mut self) {
         let me = self.settings.node.clone();
         for ((node, conn), relay) in &mut self.relays {
             let n = relay.sent.load(std::sync::atomic::Ordering::Acquire);

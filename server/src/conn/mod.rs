@@ -12,51 +12,36 @@
 //! (4004) and a full outbox (4002) end the connection.
 
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
 use futures_util::{SinkExt, StreamExt};
 use tengen_protocol::{
     ClientMsg, CloseCode, Encoding, Envelope, ErrorBody, ErrorCode, HELLO_TIMEOUT_MS,
-    PROTOCOL_VERSION, Player, SUPPORTED_VERSIONS, ServerFrame, ServerInfo, ServerMsg, SessionId,
-    TableId, Welcome, decode_client,
+    PROTOCOL_VERSION, SUPPORTED_VERSIONS, ServerFrame, ServerInfo, ServerMsg, TableId, Welcome,
+    decode_client,
 };
 use tokio::time::timeout;
 use tracing::Instrument;
 
 use crate::AppState;
 use crate::lobby::LobbyCmd;
-use crate::outbound::{self, Frame, Outbox};
+use crate::outbound::{self, Frame};
+use crate::sessions::Session;
 use crate::table::TableCmd;
 
+mod accounts;
 mod bucket;
 mod route;
 
 use bucket::Bucket;
 use route::handle;
 
-static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
-
 /// What this server offers beyond the base protocol (`welcome.features`).
 const FEATURES: [&str; 5] = ["resume", "chat", "rematch", "accounts", "queue"];
 
-/// Who is on the other end, as the lobby and tables know them.
-#[derive(Clone)]
-pub struct Session {
-    pub id: SessionId,
-    pub player: Player,
-    pub outbox: Outbox,
-}
-
-/// A connection id no other connection (or relay, `crate::cluster`) of
-/// this process has.
-pub fn next_conn_id() -> u64 {
-    NEXT_CONN.fetch_add(1, Ordering::Relaxed)
-}
-
 pub async fn run(socket: WebSocket, state: AppState, peer: SocketAddr) {
-    let conn = next_conn_id();
+    let conn = crate::outbound::next_conn_id();
     metrics::gauge!(crate::metrics::CONNECTIONS).increment(1.0);
     let span = tracing::debug_span!("conn", conn, %peer);
     serve(socket, state, conn).instrument(span).await;
@@ -76,8 +61,12 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
     let (hello, hello_id, encoding, identity) = loop {
         let Data { bytes, encoding } =
             match tokio::time::timeout_at(deadline, next_data(&mut stream)).await {
-                Ok(Some(d)) => d,
-                Ok(None) => return,
+                Ok(Ok(Some(d))) => d,
+                Ok(Ok(None)) => return,
+                Ok(Err(code)) => {
+                    let _ = sink.send(close(code)).await;
+                    return;
+                }
                 Err(_) => {
                     crate::metrics::error("hello_timeout");
                     let _ = sink.send(close(CloseCode::HelloTimeout)).await;
@@ -110,8 +99,8 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
                     )
                 } else {
                     // Accounts: the login token's account, or a guest name
-                    // no account has (`crate::ranked`).
-                    match crate::ranked::identify(&state, &h, conn).await {
+                    // no account has (`accounts`).
+                    match accounts::identify(&state, &h, conn).await {
                         Ok(who) => match claim_seats(&state, h.resume.as_deref()).await {
                             Ok(()) => break (h, id, encoding, who),
                             Err(body) => (ServerFrame::error(id, body), None),
@@ -160,6 +149,12 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
         player: opened.player.clone(),
         outbox: outbox.clone(),
     };
+    if opened.previous.is_some() {
+        // A takeover: the session's waiting rooms stay, answered here now.
+        state.lobby.notify(LobbyCmd::Resumed {
+            session: session.clone(),
+        });
+    }
     let ping_every = state.settings.ping_interval;
     let mut writer = tokio::spawn(inbox.drain(sink, ping_every));
     outbox.send_msg(&Envelope::with_id(
@@ -187,7 +182,7 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
     let mut bucket = Bucket::new(limits.rate_per_sec, limits.rate_burst);
     let mut refused_in_row = 0u32;
     let mut conn_state = ConnState {
-        ranked: crate::ranked::ConnRanked::new(&state, &identity),
+        ranked: accounts::ConnRanked::new(&state, &identity),
         session,
         encoding,
         watching: Vec::new(),
@@ -210,12 +205,8 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
                     }
                     Ok(None) => break,
                     Ok(Some(Err(e))) => {
-                        // tungstenite refuses oversize messages while reading.
-                        let too_big = e.to_string().contains("too long")
-                            || e.to_string().contains("too big");
-                        if too_big {
-                            crate::metrics::error("message_too_big");
-                            outbox.close(CloseCode::MessageTooBig);
+                        if let Some(code) = read_error_close(e) {
+                            outbox.close(code);
                         }
                         break;
                     }
@@ -261,7 +252,7 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
     // Let the lobby and the tables forget this connection; the tables where
     // the session sits start its abandonment countdown.
     let away = state.sessions.closed(&conn_state.session.id, conn);
-    state.lobby.send_reliably(LobbyCmd::Gone {
+    state.lobby.notify(LobbyCmd::Gone {
         session: conn_state.session.id.clone(),
         conn,
         holder: away.is_some(),
@@ -291,7 +282,7 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
     }
     // Tables on other nodes: their relays of this connection go.
     if let Some(node) = &state.node {
-        node.send_reliably(crate::cluster::NodeCmd::ConnGone { conn });
+        node.notify(crate::cluster::NodeCmd::ConnGone { conn });
     }
     if !writer.is_finished() {
         outbox.close(CloseCode::Normal);
@@ -312,8 +303,8 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
 }
 
 struct ConnState {
-    /// Accounts and ranked play (`crate::ranked`).
-    ranked: crate::ranked::ConnRanked,
+    /// Accounts and ranked play (`accounts`).
+    ranked: accounts::ConnRanked,
     session: Session,
     encoding: Encoding,
     watching: Vec<TableId>,
@@ -355,23 +346,52 @@ struct Data {
     encoding: Encoding,
 }
 
-/// The next text or binary frame (control frames skipped).
-async fn next_data(stream: &mut futures_util::stream::SplitStream<WebSocket>) -> Option<Data> {
+/// How a connection whose socket failed while reading is closed: 1009 for
+/// a message over the limit (tungstenite refuses it unread), 1002 for a
+/// broken WebSocket protocol (an unmasked client frame, a reserved opcode,
+/// bad continuation, nonzero reserved bits), nothing for a plain I/O
+/// failure (there is no one left to tell).
+fn read_error_close(e: axum::Error) -> Option<CloseCode> {
+    use tungstenite::Error as WsError;
+    use tungstenite::error::CapacityError;
+    let inner = e.into_inner();
+    let code = match inner.downcast_ref::<WsError>()? {
+        WsError::Capacity(CapacityError::MessageTooLong { .. }) => CloseCode::MessageTooBig,
+        WsError::Capacity(_) | WsError::Protocol(_) | WsError::Utf8(_) => CloseCode::ProtocolError,
+        _ => return None,
+    };
+    crate::metrics::error(match code {
+        CloseCode::MessageTooBig => "message_too_big",
+        _ => "ws_protocol_error",
+    });
+    Some(code)
+}
+
+/// The next text or binary frame (control frames skipped); `Err` with the
+/// close code to send when the socket broke the WebSocket protocol (or the
+/// size limit), `Ok(None)` when it just ended.
+async fn next_data(
+    stream: &mut futures_util::stream::SplitStream<WebSocket>,
+) -> Result<Option<Data>, CloseCode> {
     loop {
-        match stream.next().await? {
+        let Some(read) = stream.next().await else {
+            return Ok(None);
+        };
+        match read {
             Ok(Message::Text(t)) => {
-                return Some(Data {
+                return Ok(Some(Data {
                     bytes: bytes::Bytes::from(t),
                     encoding: Encoding::Json,
-                });
+                }));
             }
             Ok(Message::Binary(b)) => {
-                return Some(Data {
+                return Ok(Some(Data {
                     bytes: b,
                     encoding: Encoding::MsgPack,
-                });
+                }));
             }
-            Ok(Message::Close(_)) | Err(_) => return None,
+            Ok(Message::Close(_)) => return Ok(None),
+            Err(e) => return read_error_close(e).map_or(Ok(None), Err),
             Ok(_) => continue,
         }
     }

@@ -199,7 +199,7 @@ pub(super) fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], receive
         | ClientMsg::Profile { .. }
         | ClientMsg::History { .. }
         | ClientMsg::GameRecord { .. }) => {
-            crate::ranked::handle(state, &mut cs.ranked, &cs.session, id, msg)
+            super::accounts::handle(state, &mut cs.ranked, &cs.session, id, msg)
         }
     }
 }

@@ -105,6 +105,22 @@ impl Lobby {
         }
     }
 
+    /// `session` lives on at a new connection: its seats in rooms follow
+    /// it there (a waiting room stays open, and the game it starts is
+    /// announced on the new connection).
+    pub(super) fn resumed(&mut self, session: Session) {
+        let rooms = self.seated.get(&session.id).cloned().unwrap_or_default();
+        for room_id in rooms {
+            if let Some(room) = self.rooms.get_mut(&room_id) {
+                for s in room.seats.iter_mut().flatten() {
+                    if s.id == session.id {
+                        *s = session.clone();
+                    }
+                }
+            }
+        }
+    }
+
     /// Removes a room, telling its players why (all but `told`, who got a
     /// reply already or is gone).
     pub(super) fn remove(

@@ -2,7 +2,7 @@
 //! game is running, and the list of lobby watchers.
 //!
 //! A room is created by one player with a full rules configuration; when a
-//! second player joins, the lobby draws the opener seat by lot (RULES.md
+//! second player joins, the lobby draws the opener seat by lot (docs/rules.md
 //! §8), starts a table actor for the game and hands both players to it.
 //! Watchers get the room list once and then *coalesced* updates: changes are
 //! gathered and sent at most once per coalescing interval, each encoded once
@@ -16,21 +16,22 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use tengen_protocol::{
-    CancelReason, Envelope, ErrorBody, ErrorCode, Players, RequestId, RoomId, RoomInfo, RoomStatus,
-    ServerFrame, ServerMsg, SessionId, TableId,
+    CancelReason, Envelope, ErrorBody, ErrorCode, LobbyUpdate, Players, RequestId, RoomId,
+    RoomInfo, RoomStatus, ServerFrame, ServerMsg, SessionId, TableId,
 };
 use tengen_rules::game::{GameConfig, Seat};
 use tengen_store::Store;
-use tokio::sync::{mpsc, watch};
+use tokio::sync::watch;
 
-use crate::conn::Session;
 use crate::outbound::Shared;
+use crate::sessions::Session;
 use crate::sessions::Sessions;
 use crate::settings::Settings;
 use crate::table::{self, Directory};
 
 mod departures;
-mod ranked;
+mod fresh;
+mod rated;
 mod remote;
 mod social;
 mod updates;
@@ -100,6 +101,10 @@ pub enum LobbyCmd {
         conn: u64,
         holder: bool,
     },
+    /// A session was taken over by a new connection (`hello.resume` while
+    /// the old one was still open): the rooms it sits in stay, and are
+    /// answered on the new connection from now on.
+    Resumed { session: Session },
     /// A table's game ended: the room is `finished` until its players leave.
     TableFinished { room: RoomId },
     /// A table closed (some time after its game): its room goes, unless a
@@ -133,47 +138,9 @@ pub enum LobbyCmd {
     Cluster(ClusterCmd),
 }
 
-/// The lobby's mailbox.
-#[derive(Clone)]
-pub struct LobbyHandle {
-    tx: mpsc::Sender<LobbyCmd>,
-}
-
-impl LobbyHandle {
-    /// Hands over a command without waiting; false when the mailbox is
-    /// full or closed.
-    pub fn try_send(&self, cmd: LobbyCmd) -> bool {
-        self.tx.try_send(cmd).is_ok()
-    }
-
-    /// Hands over a command the lobby must not miss: at once, or, while the
-    /// mailbox is full, by a task that waits for room. The lobby never
-    /// waits on a table or a connection, so the wait always ends.
-    pub fn send_reliably(&self, cmd: LobbyCmd) {
-        crate::mailbox::send_reliably(&self.tx, cmd);
-    }
-
-    /// Hands over a matchmaker pairing without waiting, giving it back
-    /// when the mailbox is full or closed.
-    pub fn try_send_matched(
-        &self,
-        pairing: Box<crate::matchmaker::Pairing>,
-        matchmaker: crate::matchmaker::MatchmakerHandle,
-    ) -> Result<(), Box<crate::matchmaker::Pairing>> {
-        let cmd = LobbyCmd::Matched {
-            pairing,
-            matchmaker,
-        };
-        match self.tx.try_send(cmd) {
-            Ok(()) => Ok(()),
-            Err(
-                mpsc::error::TrySendError::Full(LobbyCmd::Matched { pairing, .. })
-                | mpsc::error::TrySendError::Closed(LobbyCmd::Matched { pairing, .. }),
-            ) => Err(pairing),
-            Err(_) => Ok(()),
-        }
-    }
-}
+/// The lobby's mailbox: connections, tables, the matchmaker and the node
+/// send it commands; the ends of connections and tables come as notices.
+pub type LobbyHandle = crate::mailbox::Mailbox<LobbyCmd>;
 
 struct Room {
     info: RoomInfo,
@@ -195,6 +162,8 @@ struct Lobby {
     /// departure cost O(its rooms), not a scan of every room).
     seated: HashMap<SessionId, Vec<RoomId>>,
     watchers: HashMap<u64, Session>,
+    /// Watchers who subscribed since the last flush ([`fresh`]).
+    fresh: fresh::Fresh,
     /// The changes for the watchers, and every node's rooms ([`remote`]).
     pending: View,
 }
@@ -206,8 +175,10 @@ pub fn spawn(
     sessions: Sessions,
     shutdown: watch::Receiver<bool>,
 ) -> LobbyHandle {
-    let (tx, rx) = mpsc::channel(MAILBOX);
-    let handle = LobbyHandle { tx };
+    let (handle, rx) = crate::mailbox::mailbox(
+        MAILBOX,
+        crate::mailbox::notice_capacity(settings.max_connections),
+    );
     let lobby = Lobby {
         settings,
         store,
@@ -217,6 +188,7 @@ pub fn spawn(
         rooms: BTreeMap::new(),
         seated: HashMap::new(),
         watchers: HashMap::new(),
+        fresh: fresh::Fresh::default(),
         pending: View::default(),
     };
     tokio::spawn(lobby.run(rx, shutdown));
@@ -235,7 +207,11 @@ fn refuse(session: &Session, id: Option<RequestId>, code: ErrorCode, message: St
 }
 
 impl Lobby {
-    async fn run(mut self, mut rx: mpsc::Receiver<LobbyCmd>, mut shutdown: watch::Receiver<bool>) {
+    async fn run(
+        mut self,
+        mut rx: crate::mailbox::Inbox<LobbyCmd>,
+        mut shutdown: watch::Receiver<bool>,
+    ) {
         let mut flush = tokio::time::interval(self.settings.coalesce_interval);
         flush.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
@@ -254,11 +230,14 @@ impl Lobby {
     fn handle(&mut self, cmd: LobbyCmd) {
         match cmd {
             LobbyCmd::Subscribe { session, id } => {
-                reply(&session, id, self.rooms_msg());
+                let rooms = self.rooms_msg();
+                self.note_fresh(session.outbox.conn, &rooms);
+                reply(&session, id, rooms);
                 self.watchers.insert(session.outbox.conn, session);
             }
             LobbyCmd::Unsubscribe { session, id } => {
                 self.watchers.remove(&session.outbox.conn);
+                self.fresh.forget(session.outbox.conn);
                 reply(&session, id, ServerMsg::LobbyUnsubscribed);
             }
             LobbyCmd::List { session, id } => reply(&session, id, self.rooms_msg()),
@@ -293,10 +272,12 @@ impl Lobby {
                 holder,
             } => {
                 self.watchers.remove(&conn);
+                self.fresh.forget(conn);
                 if holder {
                     self.gone(&session);
                 }
             }
+            LobbyCmd::Resumed { session } => self.resumed(session),
             LobbyCmd::TableFinished { room } => {
                 if let Some(r) = self.rooms.get_mut(&room) {
                     r.info.status = RoomStatus::Finished;
@@ -467,7 +448,7 @@ impl Lobby {
             );
         }
         if room.info.rated
-            && let Err((code, why)) = ranked::may_join_rated(room, &session)
+            && let Err((code, why)) = rated::may_join_rated(room, &session)
         {
             return refuse(&session, id, code, why);
         }
@@ -570,15 +551,36 @@ impl Lobby {
     /// Sends the gathered changes to every watcher, encoded once per encoding.
     fn flush(&mut self) {
         self.cluster_tick();
-        let Some(update) = self.pending.take() else {
-            return;
+        let fresh = self.fresh.take();
+        let update = match self.pending.take() {
+            Some(update) => update,
+            // Nothing for everyone, but a room a fresh watcher was sent
+            // may have come and gone since.
+            None if !fresh.is_empty() => LobbyUpdate::default(),
+            None => return,
         };
         if self.watchers.is_empty() {
             return;
         }
-        let frame = Envelope::push(ServerMsg::LobbyUpdate(update));
+        let frame = Envelope::push(ServerMsg::LobbyUpdate(update.clone()));
         let mut shared = Shared::new(&frame);
-        self.watchers
-            .retain(|_, s| s.outbox.send(shared.get(s.outbox.encoding())));
+        let mut own = Vec::new();
+        self.watchers.retain(|conn, s| match fresh.get(conn) {
+            Some(seen) => {
+                own.push((s.clone(), seen));
+                true
+            }
+            None => update.is_empty() || s.outbox.send(shared.get(s.outbox.encoding())),
+        });
+        for (s, seen) in own {
+            let u = self.fresh_update(&update, seen);
+            if !u.is_empty()
+                && !s
+                    .outbox
+                    .send_msg(&Envelope::push(ServerMsg::LobbyUpdate(u)))
+            {
+                self.watchers.remove(&s.outbox.conn);
+            }
+        }
     }
 }

@@ -1,4 +1,4 @@
-//! One lobby across nodes (issue 12): every node's watchers see the rooms
+//! One lobby across nodes: every node's watchers see the rooms
 //! of every node, and a room is joined from any node.
 //!
 //! **One view.** Each node's lobby holds its own rooms, as on one node.
@@ -53,7 +53,7 @@ use super::{Lobby, refuse};
 use crate::cluster::NodeHandle;
 use crate::cluster::bus::Bus;
 use crate::cluster::wire::{LobbyNews, LobbyRemoteCmd, SharedRoom};
-use crate::conn::Session;
+use crate::sessions::Session;
 use crate::table::TableCmd;
 
 /// Rooms per message between nodes.

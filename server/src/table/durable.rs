@@ -113,6 +113,7 @@ impl Table {
             return Ok(());
         }
         let bytes = encode_entries(fresh);
+        let writing = Instant::now();
         let result = match (&self.lease, self.created) {
             (Some(lease), true) => {
                 let append =
@@ -130,6 +131,11 @@ impl Table {
         match result {
             Ok(()) => {
                 self.logged = self.game.entries().len();
+                // Nobody has heard of the new entries yet: the clock the
+                // action started runs from the store's confirmation (when
+                // the event goes out), not from the action. Game time
+                // stands still while the store writes, as while frozen.
+                self.hold_clocks(writing.elapsed());
                 Ok(())
             }
             Err(StoreError::LeaseLost(why)) => {
@@ -197,21 +203,26 @@ impl Table {
                 self.send_paused(Some(r));
             }
             (None, Some(since)) => {
-                let frozen = now.saturating_duration_since(since);
-                self.started += frozen;
-                for s in &mut self.seats {
-                    if let Some(t) = &mut s.away_until {
-                        *t += frozen;
-                    }
-                }
-                if let Some(t) = &mut self.first_action_due {
-                    *t += frozen;
-                }
+                self.hold_clocks(now.saturating_duration_since(since));
                 self.frozen_since = None;
                 self.announced_pause = None;
                 self.send_paused(None);
             }
             _ => {}
+        }
+    }
+
+    /// Game time skips `held` (time nobody is charged for): the table's
+    /// origin and every real-time deadline move on by it.
+    pub(super) fn hold_clocks(&mut self, held: Duration) {
+        self.started += held;
+        for s in &mut self.seats {
+            if let Some(t) = &mut s.away_until {
+                *t += held;
+            }
+        }
+        if let Some(t) = &mut self.first_action_due {
+            *t += held;
         }
     }
 

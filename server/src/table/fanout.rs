@@ -10,9 +10,9 @@ use tengen_protocol::{
 use tengen_rules::game::{Event, Millis, Seat};
 
 use super::Table;
-use crate::conn::Session;
 use crate::lobby::LobbyCmd;
 use crate::outbound::Shared;
+use crate::sessions::Session;
 
 impl Table {
     /// Stamps `events` and queues them to every subscriber.
@@ -30,7 +30,7 @@ impl Table {
             // The lobby hears of the end before any player can: a player
             // who leaves the room as soon as `game_over` arrives must find
             // it finished, not still playing.
-            self.lobby.send_reliably(LobbyCmd::TableFinished {
+            self.lobby.notify(LobbyCmd::TableFinished {
                 room: self.room.clone(),
             });
         }

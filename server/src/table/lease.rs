@@ -1,4 +1,4 @@
-//! A table's lease: which node runs it (issue 12).
+//! A table's lease: which node runs it.
 //!
 //! Several nodes can share one store. A table is run by exactly one of
 //! them, the holder of its lease in the store; every append to its log is

@@ -26,12 +26,11 @@ use tengen_protocol::{
 };
 use tengen_rules::game::{Action, ActionKind, Game, GameConfig, GameError, Millis, Seat};
 use tengen_store::Store;
-use tokio::sync::mpsc;
 use tokio::time::sleep_until;
 
-use crate::conn::Session;
 use crate::lobby::{LobbyCmd, LobbyHandle};
 use crate::outbound::{Outbox, Shared};
+use crate::sessions::Session;
 use crate::sessions::Sessions;
 
 mod deadlines;
@@ -94,19 +93,8 @@ pub enum TableCmd {
     Handover,
 }
 
-/// A table's mailbox.
-#[derive(Clone)]
-pub struct TableHandle {
-    tx: mpsc::Sender<TableCmd>,
-}
-
-impl TableHandle {
-    /// Hands over a command without waiting; false when the mailbox is
-    /// full or closed.
-    pub fn try_send(&self, cmd: TableCmd) -> bool {
-        self.tx.try_send(cmd).is_ok()
-    }
-}
+/// A table's mailbox: its players', spectators' and the lobby's commands.
+pub type TableHandle = crate::mailbox::Mailbox<TableCmd>;
 
 /// Every live table by id. The lock is held only to copy a handle out or
 /// to insert and remove one, never across an await.
@@ -323,8 +311,8 @@ impl Table {
 
     /// Registers the table and starts its actor.
     fn launch(self) {
-        let (tx, rx) = mpsc::channel(self.settings.table_mailbox);
-        self.directory.insert(self.id.clone(), TableHandle { tx });
+        let (handle, rx) = crate::mailbox::mailbox(self.settings.table_mailbox, 0);
+        self.directory.insert(self.id.clone(), handle);
         for s in &self.seats {
             self.sessions.seat(&s.session.id, &self.id, true);
         }
@@ -345,7 +333,7 @@ impl Table {
         self.started + std::time::Duration::from_millis(ms)
     }
 
-    async fn run(mut self, mut rx: mpsc::Receiver<TableCmd>) {
+    async fn run(mut self, mut rx: crate::mailbox::Inbox<TableCmd>) {
         tracing::debug!(table = %self.id, room = %self.room, "table started");
         if !self.created {
             // A new table: stored before anyone hears of it (a failure
@@ -396,7 +384,7 @@ impl Table {
         for s in &self.seats {
             self.sessions.seat(&s.session.id, &self.id, false);
         }
-        self.lobby.send_reliably(LobbyCmd::TableClosed {
+        self.lobby.notify(LobbyCmd::TableClosed {
             room: self.room.clone(),
             table: self.id.clone(),
         });

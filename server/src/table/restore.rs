@@ -26,9 +26,9 @@ use tengen_store::{Acquired, Lease, LiveTable, Store, StoreError};
 
 use super::durable::{META_VERSION, TableMeta, decode_entries};
 use super::{Directory, Start, Table};
-use crate::conn::Session;
 use crate::lobby::{LobbyCmd, LobbyHandle};
 use crate::outbound;
+use crate::sessions::Session;
 use crate::sessions::Sessions;
 use crate::settings::Settings;
 
@@ -367,7 +367,7 @@ fn start(r: Rebuilt, lease: Lease, h: &Hosting) {
         chat: r.meta.chat,
         rated: r.meta.rated,
     };
-    lobby.send_reliably(LobbyCmd::Restored {
+    lobby.notify(LobbyCmd::Restored {
         info,
         public: r.meta.public,
         seats: room_seats,

@@ -8,7 +8,7 @@ use tengen_protocol::{Envelope, RequestId, ServerMsg, SessionId};
 use tengen_rules::game::Seat;
 
 use super::Table;
-use crate::outbound::Outbox;
+use crate::outbound::{Frame, Outbox};
 
 impl Table {
     /// Whether every event after `since` is still in the log.
@@ -22,19 +22,30 @@ impl Table {
         }
     }
 
-    /// Sends the logged events after `since`, in order, then `replayed`.
+    /// Sends the logged events after `since`, in order, then `replayed`:
+    /// one entry of the outbox, which the writer feeds to the socket at the
+    /// socket's pace (a replay of the whole log is more frames than the
+    /// queue holds, and must not count as a slow reader).
     pub(super) fn replay(&self, outbox: &Outbox, id: Option<RequestId>, since: u64) {
-        for te in self.log.iter().filter(|e| e.seq > since) {
-            outbox.send_msg(&Envelope::push(ServerMsg::TableEvent(te.clone())));
-        }
-        outbox.send_msg(&Envelope::with_id(
-            id,
-            ServerMsg::Replayed {
-                table: self.id.clone(),
-                since,
-                seq: self.seq,
-            },
+        let encoding = outbox.encoding();
+        let mut frames: Vec<Frame> = self
+            .log
+            .iter()
+            .filter(|e| e.seq > since)
+            .map(|te| Frame::encode(&Envelope::push(ServerMsg::TableEvent(te.clone())), encoding))
+            .collect();
+        frames.push(Frame::encode(
+            &Envelope::with_id(
+                id,
+                ServerMsg::Replayed {
+                    table: self.id.clone(),
+                    since,
+                    seq: self.seq,
+                },
+            ),
+            encoding,
         ));
+        outbox.send_all(frames);
     }
 
     /// A player's connection `conn` ended: the countdown to abandonment

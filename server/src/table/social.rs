@@ -8,9 +8,9 @@ use tengen_protocol::{
 };
 
 use super::Table;
-use crate::conn::Session;
 use crate::lobby::LobbyCmd;
 use crate::outbound::Shared;
+use crate::sessions::Session;
 
 impl Table {
     /// Table chat: players to players, spectators to spectators, rate
@@ -119,7 +119,7 @@ impl Table {
             for s in &mut self.seats {
                 s.rematch = false;
             }
-            self.lobby.send_reliably(LobbyCmd::Rematch {
+            self.lobby.notify(LobbyCmd::Rematch {
                 room: self.room.clone(),
                 from: self.id.clone(),
                 seats: [self.seats[0].session.clone(), self.seats[1].session.clone()],

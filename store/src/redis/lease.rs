@@ -1,4 +1,4 @@
-//! The Redis store's table leases (issue 12): which node may write a live
+//! The Redis store's table leases (several nodes on one Redis): which node may write a live
 //! table's log; and the seat index, which tells a node taking a table over
 //! whose reconnection is a player's.
 //!

@@ -2,7 +2,7 @@
 //!
 //! Why: the embedded store ties a community to one machine's disk. Redis
 //! is what operators already run for shared state: several Tengen nodes
-//! can reach one Redis (issue 12 builds on that), and Redis's append-only
+//! can reach one Redis (running several nodes builds on that), and Redis's append-only
 //! file gives the durability the store promises when it is configured for
 //! it (see *Persistence*). With this store the server's data directory
 //! holds nothing that matters.

@@ -87,18 +87,15 @@ impl Game {
     // ---- changes (called only once every check has passed) ----------------
 
     /// The common start of an accepted input by `seat` (or by the server):
-    /// reports a lapsed offer, ends the opponent's right to offer
-    /// separately, and, when white acts, ends the claim on black's last
-    /// stone (RULES.md §3).
+    /// reports a lapsed offer and ends the opponent's right to offer
+    /// separately. (White's claim on black's last stone is not ended here:
+    /// only white's next *move* ends it, [`Game::push_move`].)
     pub(super) fn begin(&mut self, seat: Option<Seat>, now: Millis) -> Vec<Event> {
         let mut events = Vec::new();
         self.settle_lapse(now, &mut events);
         if let Some(seat) = seat {
             if self.draws.may_offer == Some(seat.other()) {
                 self.draws.may_offer = None;
-            }
-            if self.color_of(seat) == Color::White {
-                self.notes.claimable = None;
             }
             self.acted[seat.index()] = true;
         }
@@ -161,7 +158,11 @@ impl Game {
         }
     }
 
-    /// Records a move and ends the turn if the other seat acts next.
+    /// Records a move and ends the turn if the other seat acts next. A
+    /// white move (a stone or a pass) ends white's right to claim black's
+    /// last stone: the forbidden move stands once white plays on without
+    /// pointing it out (docs/rules.md §3; an overline stays claimable).
+    /// Declining a draw, chatting or any other non-move leaves it.
     pub(super) fn push_move(
         &mut self,
         seat: Seat,
@@ -177,6 +178,9 @@ impl Game {
             point,
         };
         self.moves.push(mv);
+        if color == Color::White {
+            self.notes.claimable = None;
+        }
         self.end_turn(seat, now, credit);
         Event::Moved {
             mv,
@@ -389,7 +393,6 @@ impl Game {
         if self.color_of(seat) != Color::White {
             return Err(GameError::ClaimByBlack);
         }
-        // Judged before `begin`, which ends the claim on the last stone.
         let upheld = self.notes.claimable.or_else(|| {
             self.notes
                 .forbidden

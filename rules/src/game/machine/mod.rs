@@ -1,5 +1,5 @@
 //! The game state machine: one table's game, from the first action to the
-//! result (RULES.md §3–§5, §7).
+//! result (docs/rules.md §3–§5, §7).
 //!
 //! A table actor hands every input to [`Game`] and gets back either the
 //! events to broadcast or a typed refusal that changed nothing. Each input

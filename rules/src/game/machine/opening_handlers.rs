@@ -1,6 +1,6 @@
 //! The input handlers of the opening rules' own actions: declaring the
 //! number of fifth-move offers, offering fifths, keeping one, Taraguchi's
-//! option and Swap2's two stones (RULES.md §6).
+//! option and Swap2's two stones (docs/rules.md §6).
 //!
 //! As in `handlers`, every check that could refuse an input comes first and
 //! changes nothing; then the decision is recorded in the opening facts, and

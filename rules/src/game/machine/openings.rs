@@ -1,5 +1,5 @@
-//! The opening rules as a sequence of steps (RULES.md §6, seeds 000, 001,
-//! 003, 004).
+//! The opening rules as a sequence of steps (docs/rules.md §6 and the
+//! documents it cites).
 //!
 //! Like the rest of the machine, what the opening waits for is derived, not
 //! stored: [`step`] computes the current step from the room's rule, the
@@ -13,7 +13,8 @@
 //! derivation in `mod.rs`): play alternates from there.
 //!
 //! A swap option always belongs to the seat holding the colour that moves
-//! next (seeds 003/004: "the other player may swap" after each stone); if
+//! next (the Tarannikov and Taraguchi rules: "the other player may swap"
+//! after each stone); if
 //! it keeps, it plays on, and if it swaps, the colours change hands and the
 //! other seat plays on. Swap2's final colour choice is the one exception:
 //! the opener, holding black, chooses with white to move.

@@ -10,9 +10,9 @@ use tengen_protocol::{CloseCode, ErrorCode, TableId};
 
 use super::{Node, NodeCmd, Relay, refuse, request_id};
 use crate::cluster::wire::{Body, NodeMsg, RemoteCmd, RemoteSession, WireFrame};
-use crate::conn::Session;
 use crate::matchmaker::MatchCmd;
 use crate::outbound::{self, Outbox};
+use crate::sessions::Session;
 use crate::table::TableCmd;
 
 impl Node {
@@ -93,7 +93,7 @@ impl Node {
 
     /// An outbox here whose frames go to connection `conn` of `node`.
     pub(super) fn open_relay(&self, node: &str, conn: u64, who: &RemoteSession) -> Relay {
-        let local = crate::conn::next_conn_id();
+        let local = crate::outbound::next_conn_id();
         let (outbox, inbox) =
             outbound::channel(local, who.encoding(), self.settings.outbound_queue);
         let bus = self.bus.clone();
@@ -128,7 +128,7 @@ impl Node {
                 },
             };
             bus.publish_node(&to, msg.encode());
-            let _ = done.send(NodeCmd::RelayEnded { node: to, conn }).await;
+            done.notify(NodeCmd::RelayEnded { node: to, conn });
         });
         Relay {
             outbox,

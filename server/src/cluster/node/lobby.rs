@@ -7,8 +7,8 @@ use tengen_protocol::ErrorCode;
 
 use super::super::wire::{Body, LOBBY_CHANNEL, LobbyNews, LobbyRemoteCmd, NodeMsg, RemoteSession};
 use super::{Node, NodeHandle, Relay, refuse};
-use crate::conn::Session;
 use crate::lobby::{ClusterCmd, LobbyCmd};
+use crate::sessions::Session;
 
 impl Node {
     /// Subscribes to the lobby channel, then hands the lobby what it
@@ -22,7 +22,7 @@ impl Node {
                 // after which the lobby asks everyone for their rooms).
                 tracing::warn!(error = %e, "the lobby channel is not subscribed yet");
             }
-            lobby.send_reliably(LobbyCmd::Cluster(ClusterCmd::Attach { bus, node }));
+            lobby.notify(LobbyCmd::Cluster(ClusterCmd::Attach { bus, node }));
         });
     }
 
@@ -57,8 +57,7 @@ impl Node {
 
     /// The bus may have lost messages: the lobby asks everyone again.
     pub(super) fn lobby_reset(&mut self) {
-        self.lobby
-            .send_reliably(LobbyCmd::Cluster(ClusterCmd::Reset));
+        self.lobby.notify(LobbyCmd::Cluster(ClusterCmd::Reset));
     }
 
     /// Sends a local connection's lobby command to the node holding the
@@ -109,10 +108,9 @@ impl Node {
     /// sat in through it, and the games it plays start the abandonment
     /// countdown (as when a local connection closes).
     pub(super) fn lobby_relay_gone(&self, relay: &Relay) {
-        self.lobby
-            .send_reliably(LobbyCmd::Cluster(ClusterCmd::RelayGone {
-                session: relay.session.clone(),
-                conn: relay.outbox.conn,
-            }));
+        self.lobby.notify(LobbyCmd::Cluster(ClusterCmd::RelayGone {
+            session: relay.session.clone(),
+            conn: relay.outbox.conn,
+        }));
     }
 }

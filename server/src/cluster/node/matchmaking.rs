@@ -5,17 +5,16 @@
 use std::time::{Duration, Instant};
 
 use tengen_protocol::{ErrorCode, ServerMsg};
-use tengen_store::Acquired;
 
-use super::{MATCHMAKER, Node, Queued, refuse};
+use super::{Node, Queued, refuse};
 use crate::cluster::wire::{Body, RemoteMatchCmd, RemoteSession, WireFrame};
-use crate::conn::Session;
 use crate::matchmaker::{MatchCmd, Waiter};
+use crate::sessions::Session;
 
 impl Node {
     /// A local connection's queue command: kept here, and sent to the
     /// matchmaker of the node that runs it (this one's, or over the bus).
-    pub(super) async fn route_match(&mut self, session: Session, cmd: RemoteMatchCmd) {
+    pub(super) fn route_match(&mut self, session: Session, cmd: RemoteMatchCmd) {
         let conn = session.outbox.conn;
         match &cmd {
             RemoteMatchCmd::Queue {
@@ -38,9 +37,6 @@ impl Node {
             RemoteMatchCmd::Unqueue { .. } => {
                 self.queued.remove(&conn);
             }
-        }
-        if self.leader.is_none() {
-            self.lead().await;
         }
         self.send_match(session, cmd);
     }
@@ -112,49 +108,6 @@ impl Node {
                 ErrorCode::Unavailable,
                 "the matchmaker is busy; try again",
             );
-        }
-    }
-
-    /// Takes or renews the `matchmaker` lease if free or ours; learns who
-    /// holds it. When the matchmaker moves, the queue entries kept here
-    /// go to the new one (with the time they waited).
-    pub(super) async fn lead(&mut self) {
-        let ttl = self.settings.lease_ttl;
-        if let Some(lease) = &self.leading
-            && self
-                .store
-                .renew_lease(MATCHMAKER, lease, ttl)
-                .await
-                .is_err()
-        {
-            tracing::warn!("lost the matchmaker lease");
-            self.leading = None;
-        }
-        let leader = if self.leading.is_some() {
-            Some(self.settings.node.clone())
-        } else {
-            match self
-                .store
-                .acquire_lease(MATCHMAKER, &self.settings.node, ttl)
-                .await
-            {
-                Ok(Acquired::Ours(lease)) => {
-                    tracing::info!(node = %self.settings.node, "this node runs the matchmaker");
-                    self.leading = Some(lease);
-                    Some(self.settings.node.clone())
-                }
-                Ok(Acquired::Held(lease)) => Some(lease.node),
-                Err(e) => {
-                    tracing::warn!(error = %e, "cannot tell which node runs the matchmaker");
-                    return;
-                }
-            }
-        };
-        if leader != self.leader {
-            let before = std::mem::replace(&mut self.leader, leader);
-            if before.is_some() {
-                self.requeue_all(before.as_deref());
-            }
         }
     }
 

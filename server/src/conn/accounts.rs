@@ -27,8 +27,8 @@ use crate::AppState;
 use crate::accounts::{ConnAttempts, too_many, unix_ms};
 use crate::cluster::NodeCmd;
 use crate::cluster::wire::RemoteMatchCmd;
-use crate::conn::Session;
 use crate::matchmaker::{MatchCmd, Waiter};
+use crate::sessions::Session;
 
 /// Requests of this module one connection may have running at once.
 pub const MAX_IN_FLIGHT: usize = 4;
@@ -393,7 +393,7 @@ pub fn handle(
 fn unqueue_quietly(state: &AppState, session: Session) {
     match &state.node {
         Some(node) => {
-            node.send_reliably(NodeCmd::Match {
+            node.notify(NodeCmd::Match {
                 session,
                 cmd: RemoteMatchCmd::Unqueue {
                     id: None,

@@ -16,8 +16,8 @@ use tengen_rules::game::Seat;
 use tengen_store::name_key;
 
 use super::{Lobby, Room, refuse};
-use crate::conn::Session;
 use crate::matchmaker::{MatchCmd, MatchmakerHandle, Pairing};
+use crate::sessions::Session;
 
 /// Why `session` may not join the rated `room`, if it may not.
 pub(super) fn may_join_rated(room: &Room, session: &Session) -> Result<(), (ErrorCode, String)> {

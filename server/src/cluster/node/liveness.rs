@@ -1,0 +1,157 @@
+//! The node's store work each tick, done off the actor.
+//!
+//! Every third of the lease term a node renews its liveness lease, takes
+//! or renews the `matchmaker` lease (or learns who holds it), and checks
+//! that the nodes it relays for or routes to are alive. Each is a store
+//! round trip, and the node actor routes every relayed frame: were it to
+//! wait on the store, a slow store would hold up every game played
+//! across nodes. So the actor hands what it holds to a task
+//! ([`work`]), goes on routing, and applies the task's [`Ticked`] report
+//! when it comes back as a notice ([`Node::ticked`]). One tick's work runs
+//! at a time; a tick that finds the last one still running skips its turn.
+
+use std::time::{Duration, Instant};
+
+use tengen_store::{Acquired, Lease, Store};
+
+use super::{MATCHMAKER, Node, NodeCmd, alive_id};
+
+/// What a tick's store work found.
+#[derive(Debug)]
+pub struct Ticked {
+    /// This node's liveness lease now (`None` inside: not held); `None`
+    /// when the store could not tell (the lease is kept as it was).
+    alive: Option<Option<Lease>>,
+    /// The `matchmaker` lease this node holds now and the node that runs
+    /// the matchmaker; `None` when the store could not tell.
+    lead: Option<(Option<Lease>, Option<String>)>,
+    /// Nodes whose liveness lease is gone.
+    dead: Vec<String>,
+}
+
+/// What the actor holds that the work needs.
+pub(super) struct Held {
+    pub(super) alive: Option<Lease>,
+    pub(super) leading: Option<Lease>,
+    pub(super) nodes: Vec<String>,
+}
+
+/// The store work of one tick.
+pub(super) async fn work(
+    store: std::sync::Arc<dyn Store>,
+    me: String,
+    ttl: Duration,
+    held: Held,
+) -> Ticked {
+    let my_id = alive_id(&me);
+    let renewed = match &held.alive {
+        Some(lease) => store.renew_lease(&my_id, lease, ttl).await.is_ok(),
+        None => false,
+    };
+    let alive = if renewed {
+        Some(held.alive)
+    } else {
+        match store.acquire_lease(&my_id, &me, ttl).await {
+            Ok(Acquired::Ours(lease)) => Some(Some(lease)),
+            Ok(Acquired::Held(_)) => Some(None),
+            Err(e) => {
+                tracing::warn!(error = %e, "could not renew this node's liveness lease");
+                None
+            }
+        }
+    };
+    let lead = lead(store.as_ref(), &me, ttl, held.leading).await;
+    let started = Instant::now();
+    let mut dead = Vec::new();
+    for node in held.nodes {
+        if started.elapsed() > Duration::from_secs(1) {
+            break; // the rest next time
+        }
+        // An error cannot tell: the node is taken as alive.
+        if let Ok(None) = store.lease(&alive_id(&node)).await {
+            dead.push(node);
+        }
+    }
+    Ticked { alive, lead, dead }
+}
+
+/// Renews the `matchmaker` lease if held, else takes it if free; returns
+/// the lease held now and the node that runs the matchmaker.
+async fn lead(
+    store: &dyn Store,
+    me: &str,
+    ttl: Duration,
+    mut leading: Option<Lease>,
+) -> Option<(Option<Lease>, Option<String>)> {
+    if let Some(lease) = &leading
+        && store.renew_lease(MATCHMAKER, lease, ttl).await.is_err()
+    {
+        tracing::warn!("lost the matchmaker lease");
+        leading = None;
+    }
+    if leading.is_some() {
+        return Some((leading, Some(me.to_owned())));
+    }
+    match store.acquire_lease(MATCHMAKER, me, ttl).await {
+        Ok(Acquired::Ours(lease)) => {
+            tracing::info!(node = %me, "this node runs the matchmaker");
+            Some((Some(lease), Some(me.to_owned())))
+        }
+        Ok(Acquired::Held(lease)) => Some((None, Some(lease.node))),
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot tell which node runs the matchmaker");
+            None
+        }
+    }
+}
+
+impl Node {
+    /// Starts this tick's store work unless the last tick's still runs.
+    pub(super) fn start_tick(&mut self) {
+        self.mark_relays();
+        if self.ticking {
+            return;
+        }
+        self.ticking = true;
+        let mut nodes: std::collections::HashSet<String> =
+            self.relays.keys().map(|(n, _)| n.clone()).collect();
+        for r in self.routed.values() {
+            nodes.extend(r.next.keys().cloned());
+        }
+        let held = Held {
+            alive: self.alive.clone(),
+            leading: self.leading.clone(),
+            nodes: nodes.into_iter().collect(),
+        };
+        let (store, me, ttl) = (
+            self.store.clone(),
+            self.settings.node.clone(),
+            self.settings.lease_ttl,
+        );
+        let own = self.tx.clone();
+        tokio::spawn(async move {
+            let report = work(store, me, ttl, held).await;
+            own.notify(NodeCmd::Ticked(Box::new(report)));
+        });
+    }
+
+    /// Applies what a tick's store work found.
+    pub(super) fn ticked(&mut self, t: Ticked) {
+        self.ticking = false;
+        if let Some(alive) = t.alive {
+            self.alive = alive;
+        }
+        if let Some((leading, leader)) = t.lead {
+            self.leading = leading;
+            if leader != self.leader {
+                let before = std::mem::replace(&mut self.leader, leader);
+                if before.is_some() {
+                    self.requeue_all(before.as_deref());
+                }
+            }
+        }
+        for node in t.dead {
+            self.node_died(&node);
+        }
+    }
+}
