@@ -79,6 +79,7 @@ impl Table {
             spectators: 2,
             seat,
             paused: None,
+            forbidden: Vec::new(),
         };
         let view = TableView::new(&snap, base).unwrap();
         Table {

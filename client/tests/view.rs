@@ -179,6 +179,7 @@ fn table_snapshot(id: &TableId, seq: u64, snapshot: Snapshot, seat: Option<Seat>
         spectators: 0,
         seat,
         paused: None,
+        forbidden: Vec::new(),
     }
 }
 

@@ -675,6 +675,7 @@ impl<'a> Player<'a> {
                 clocks: None,
             },
             prompt,
+            forbidden: Vec::new(),
         };
         let frame: ServerFrame = Envelope::push(ServerMsg::TableEvent(event));
         let bytes = encode_server(&frame, self.conn.encoding());

@@ -329,6 +329,7 @@ mod tests {
                 clocks: None,
             },
             prompt: None,
+            forbidden: Vec::new(),
         }))
     }
 

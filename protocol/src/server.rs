@@ -9,7 +9,9 @@
 //! fields it does not know.
 
 use serde::{Deserialize, Serialize};
-use tengen_rules::game::{ClockSnapshot, Event, GameConfig, Prompt, Seat, Snapshot};
+use tengen_rules::game::{
+    ClockSnapshot, Event, ForbiddenPoint, GameConfig, Prompt, Seat, Snapshot,
+};
 
 use crate::error::ErrorBody;
 use crate::ids::{RoomId, SessionId, TableId};
@@ -85,6 +87,11 @@ pub struct TableSnapshot {
     /// [`ServerMsg::TablePaused`]); absent while they run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paused: Option<PauseReason>,
+    /// In `block` and `lose` renju rooms, while black is asked for a stone:
+    /// every point where black's stone would be forbidden now, as the
+    /// referee judges it. Left out when empty (always in `claim` rooms).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub forbidden: Vec<ForbiddenPoint>,
 }
 
 /// Why a table's clocks stand still.
@@ -110,6 +117,10 @@ pub struct TableEvent {
     /// is complete (the same on every event of one step); `null` when the
     /// game is over.
     pub prompt: Option<Prompt>,
+    /// As [`TableSnapshot::forbidden`], once the step is complete (the same
+    /// on every event of one step). Left out when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub forbidden: Vec<ForbiddenPoint>,
 }
 
 impl TableEvent {
@@ -129,6 +140,7 @@ impl TableEvent {
                 seq,
                 event,
                 prompt: prompt.cloned(),
+                forbidden: Vec::new(),
             })
             .collect()
     }

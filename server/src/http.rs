@@ -1,6 +1,6 @@
 //! The HTTP side of the one port: `/ws` (upgraded to a WebSocket and handed
 //! to [`crate::conn`]), `/healthz` (503 once a graceful stop began, for
-//! load balancers) and `/metrics`.
+//! load balancers), `/metrics`, and the web client ([`crate::web`]).
 
 use std::net::SocketAddr;
 
@@ -27,6 +27,7 @@ pub fn router(state: AppState) -> Router {
                 )
             }),
         )
+        .merge(crate::web::router())
         .with_state(state)
 }
 

@@ -37,6 +37,7 @@ pub mod records;
 pub mod sessions;
 pub mod settings;
 pub mod table;
+pub mod web;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

@@ -515,6 +515,32 @@ pub fn ranked_server_examples() -> Vec<ServerFrame> {
 }
 
 /// One example of every server message, and of the error variants.
+/// A `block` room, white's move 8 just played: black's J8 would make two
+/// threes, and the event lists it.
+pub fn block_room_event() -> TableEvent {
+    let mut c = config();
+    c.forbidden = Some(tengen_rules::game::ForbiddenHandling::Block);
+    c.time = tengen_rules::game::TimeControl::Unlimited;
+    let mut g = Game::new(c, Seat::First, 0).unwrap();
+    let mut events = Vec::new();
+    for (i, at) in ["H8", "A1", "I8", "A3", "J9", "A5", "J10", "A7"]
+        .iter()
+        .enumerate()
+    {
+        let seat = if i % 2 == 0 {
+            Seat::First
+        } else {
+            Seat::Second
+        };
+        events = g
+            .apply(seat, Action::place(p(at)), (i as u64 + 1) * 1_000)
+            .unwrap();
+    }
+    let mut te = TableEvent::stamp(&table(), 7, events, g.prompt(8_000).as_ref()).remove(0);
+    te.forbidden = g.forbidden_points_shown(8_000);
+    te
+}
+
 pub fn server_examples() -> Vec<ServerFrame> {
     let mut g = Game::new(config(), Seat::Second, 0).unwrap();
     let ev = g
@@ -595,9 +621,11 @@ pub fn server_examples() -> Vec<ServerFrame> {
                 spectators: 1,
                 seat: None,
                 paused: None,
+                forbidden: Vec::new(),
             })),
         ),
         Envelope::push(ServerMsg::TableEvent(stamped[0].clone())),
+        Envelope::push(ServerMsg::TableEvent(block_room_event())),
         reply(
             12,
             ServerMsg::Acted {
@@ -838,6 +866,7 @@ pub fn walkthrough() -> Vec<Said> {
             spectators,
             seat,
             paused: None,
+            forbidden: Vec::new(),
         })))
     };
     out.push(Server("alice", snap(&g, 0, 0, Some(Seat::First), 0)));
@@ -1123,6 +1152,7 @@ pub fn chat_rematch_walkthrough() -> Vec<Said> {
             spectators,
             seat,
             paused: None,
+            forbidden: Vec::new(),
         })))
     };
     out.push(Server("alice", snap(Some(Seat::First), 0)));
@@ -1212,6 +1242,7 @@ impl Walk {
             spectators,
             seat,
             paused: None,
+            forbidden: Vec::new(),
         })))
     }
 

@@ -21,7 +21,9 @@
 //!   the opening rules' sequence in `machine::openings` and their handlers
 //!   in `machine::opening_handlers`);
 //! - [`record`], the versioned game record and its replay;
-//! - [`notation`], renju notation and PSQ, and reading any record format.
+//! - [`notation`], renju notation and PSQ, and reading any record format;
+//! - `revealed`, the forbidden points `block` and `lose` rooms show
+//!   ([`Game::forbidden_points_shown`]).
 
 pub mod action;
 pub mod clock;
@@ -33,6 +35,7 @@ mod machine;
 pub mod notation;
 pub mod opening_rule;
 pub mod record;
+mod revealed;
 
 pub use action::{Action, ActionKind, Prompt, Seat, Task};
 pub use clock::{ClockSnapshot, Clocks, SeatClock};
@@ -49,3 +52,4 @@ pub use opening_rule::{
     TooManyOffers,
 };
 pub use record::{GameRecord, Input, RECORD_VERSION, RecordEntry, ReplayError};
+pub use revealed::ForbiddenPoint;

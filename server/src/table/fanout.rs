@@ -37,7 +37,10 @@ impl Table {
         let prompt = self.game.prompt(ms);
         let stamped = TableEvent::stamp(&self.id, self.seq, events, prompt.as_ref());
         self.seq += stamped.len() as u64;
-        for te in stamped {
+        // What a `block` or `lose` room shows of black's forbidden points.
+        let forbidden = self.game.forbidden_points_shown(ms);
+        for mut te in stamped {
+            te.forbidden.clone_from(&forbidden);
             if self.log.len() == self.settings.event_log.max(1) {
                 self.log.pop_front();
             }
@@ -81,6 +84,7 @@ impl Table {
             spectators: self.spectators.len() as u32,
             seat,
             paused: self.frozen_since.and(self.announced_pause),
+            forbidden: self.game.forbidden_points_shown(ms),
         }))
     }
 

@@ -304,7 +304,12 @@ fn rebuild(t: LiveTable, settings: &Settings) -> Result<Rebuilt, String> {
             .feed(&e.input, e.at)
             .map_err(|err| format!("log entry {i} was refused on replay: {err}"))?;
         let prompt = game.prompt(e.at);
-        let stamped = TableEvent::stamp(&id, seq, events, prompt.as_ref());
+        let mut stamped = TableEvent::stamp(&id, seq, events, prompt.as_ref());
+        // As they were sent: with the forbidden points of block/lose rooms.
+        let forbidden = game.forbidden_points_shown(e.at);
+        for te in &mut stamped {
+            te.forbidden.clone_from(&forbidden);
+        }
         seq += stamped.len() as u64;
         log.extend(stamped);
     }

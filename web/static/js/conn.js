@@ -1,0 +1,205 @@
+// The one WebSocket to the server: hello, requests matched to replies by
+// id, pushes to listeners, and reconnection with the resume token and
+// `since` so that no table event is lost or doubled (protocol/README.md,
+// "Reconnecting"). Nothing here knows a game rule.
+
+/** @typedef {{type: string, id?: number, [k: string]: any}} Msg */
+
+/** A refusal from the server (an `error` reply), or a lost connection. */
+export class ProtoError extends Error {
+  /** @param {string} code @param {string} message @param {any} [body] */
+  constructor(code, message, body) {
+    super(message);
+    this.code = code;
+    this.body = body || {};
+  }
+}
+
+const CLIENT = 'tengen-web/0.1.0';
+const RESUME_KEY = 'tengen.resume';
+const TOKEN_KEY = 'tengen.token';
+/** Close codes after which reconnecting is pointless. */
+const FINAL = new Set([1002, 1003, 1009, 4003, 4005]);
+
+/** Reads a key of a Storage, ignoring a browser that refuses storage. */
+function load(/** @type {Storage} */ store, /** @type {string} */ key) {
+  try { return store.getItem(key); } catch { return null; }
+}
+function save(/** @type {Storage} */ store, /** @type {string} */ key, /** @type {string|null} */ value) {
+  try { if (value == null) store.removeItem(key); else store.setItem(key, value); } catch { /* private mode */ }
+}
+
+export class Conn {
+  /** @param {string} url */
+  constructor(url) {
+    this.url = url;
+    /** @type {WebSocket|null} */
+    this.ws = null;
+    /** @type {'connecting'|'open'|'reconnecting'|'closed'} */
+    this.state = 'connecting';
+    /** @type {Msg|null} */
+    this.welcome = null;
+    this.nextId = 1;
+    /** @type {Map<number, {resolve: (m: Msg) => void, reject: (e: Error) => void}>} */
+    this.pending = new Map();
+    /** @type {Set<(m: Msg) => void>} */
+    this.listeners = new Set();
+    /** @type {Set<(s: string) => void>} */
+    this.statusListeners = new Set();
+    /** Tables followed, with the last `seq` held: re-watched on reconnect. @type {Map<string, () => number>} */
+    this.tables = new Map();
+    this.lobby = false;
+    this.attempt = 0;
+    /** @type {Promise<Msg>|null} */
+    this.ready = null;
+    this.resumeToken = load(sessionStorage, RESUME_KEY);
+    this.arrived = 0;
+  }
+
+  /** The login token kept in the browser (never in a URL). */
+  get token() { return load(localStorage, TOKEN_KEY); }
+  set token(t) { save(localStorage, TOKEN_KEY, t); }
+
+  /** Opens the connection (and reopens it after a drop). @returns {Promise<Msg>} the welcome */
+  start() {
+    this.ready = new Promise((resolve, reject) => this.open(resolve, reject));
+    return this.ready;
+  }
+
+  /** @param {(m: Msg) => void} resolve @param {(e: Error) => void} reject */
+  open(resolve, reject) {
+    const ws = new WebSocket(this.url);
+    this.ws = ws;
+    ws.onopen = async () => {
+      try {
+        const welcome = await this.hello();
+        this.attempt = 0;
+        this.setState('open');
+        resolve(welcome);
+        this.resubscribe(welcome);
+      } catch (e) {
+        // A server that cannot take the session now (`unavailable`, e.g.
+        // while another node takes a game over) is asked again later: the
+        // close below schedules the retry. Other refusals are final.
+        if (e instanceof ProtoError && (e.code === 'unavailable' || e.code === 'disconnected')) {
+          ws.close(4000, 'retry');
+          return;
+        }
+        reject(/** @type {Error} */ (e));
+      }
+    };
+    ws.onmessage = (ev) => this.receive(ev.data);
+    ws.onclose = (ev) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      for (const p of this.pending.values()) p.reject(new ProtoError('disconnected', 'connection lost'));
+      this.pending.clear();
+      if (FINAL.has(ev.code) || this.state === 'closed') {
+        this.setState('closed');
+        reject(new ProtoError('closed', `connection closed (${ev.code})`));
+        return;
+      }
+      this.setState('reconnecting');
+      const delay = Math.min(5000, 200 * 2 ** this.attempt++) * (0.75 + Math.random() / 2);
+      const wait = this.attempt === 1 ? 50 : delay;
+      this.ready = new Promise((res, rej) => setTimeout(() => this.open(res, rej), wait));
+      // A first connection that never got its welcome is settled by the retry.
+      this.ready.then(resolve, reject);
+    };
+  }
+
+  /** Sends `hello` (resuming if it can), retrying as a guest if the login token is refused. */
+  async hello() {
+    /** @type {Msg} */
+    const hello = { type: 'hello', version: 1, client: CLIENT };
+    const name = load(localStorage, 'tengen.name');
+    if (name) hello.name = name;
+    if (this.resumeToken) hello.resume = this.resumeToken;
+    const token = this.token;
+    if (token) hello.token = token;
+    let welcome;
+    try {
+      welcome = await this.send(hello);
+    } catch (e) {
+      if (!(e instanceof ProtoError) || !['token_expired', 'bad_credentials'].includes(e.code)) throw e;
+      this.token = null;
+      delete hello.token;
+      welcome = await this.send(hello);
+    }
+    this.welcome = welcome;
+    if (welcome.resume_token) {
+      this.resumeToken = welcome.resume_token;
+      save(sessionStorage, RESUME_KEY, welcome.resume_token);
+    }
+    return welcome;
+  }
+
+  /** After a reconnect: every table again from its last `seq`, and the lobby. @param {Msg} welcome */
+  resubscribe(welcome) {
+    const tables = new Set([...(welcome.tables || []), ...this.tables.keys()]);
+    for (const table of tables) {
+      const since = this.tables.get(table)?.();
+      /** @type {Msg} */
+      const msg = { type: 'watch', table };
+      if (since != null && since >= 0) msg.since = since;
+      this.send(msg).catch(() => {});
+    }
+    if (this.lobby) this.send({ type: 'lobby_subscribe' }).catch(() => {});
+    for (const f of this.listeners) f({ type: '_welcome', welcome });
+  }
+
+  /** @param {string} s */
+  setState(s) {
+    this.state = /** @type {any} */ (s);
+    for (const f of this.statusListeners) f(s);
+  }
+
+  /** @param {string|ArrayBuffer|Blob} data */
+  receive(data) {
+    if (typeof data !== 'string') return;
+    /** When the frame being handled arrived (for the draw-time budget). */
+    this.arrived = performance.now();
+    /** @type {Msg} */
+    let msg;
+    try { msg = JSON.parse(data); } catch { return; }
+    const p = msg.id != null ? this.pending.get(msg.id) : undefined;
+    if (p) {
+      this.pending.delete(/** @type {number} */ (msg.id));
+      if (msg.type === 'error') p.reject(new ProtoError(msg.code, msg.message, msg));
+      else p.resolve(msg);
+    }
+    // Replies are shown to listeners too: a `table_snapshot` or `chat`
+    // reply is table state like its pushes.
+    for (const f of this.listeners) f(msg);
+  }
+
+  /** Sends a request and waits for its reply. @param {Msg} msg @returns {Promise<Msg>} */
+  send(msg) {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) {
+      return Promise.reject(new ProtoError('offline', 'not connected: reconnecting'));
+    }
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      ws.send(JSON.stringify({ ...msg, id }));
+    });
+  }
+
+  /** Sends once the connection is up (waits through a reconnect). @param {Msg} msg */
+  async request(msg) {
+    if (this.state !== 'open') await this.ready;
+    return this.send(msg);
+  }
+
+  /** @param {(m: Msg) => void} f @returns {() => void} */
+  listen(f) {
+    this.listeners.add(f);
+    return () => this.listeners.delete(f);
+  }
+
+  /** Follows a table across reconnections. @param {string} table @param {() => number} seq */
+  follow(table, seq) { this.tables.set(table, seq); }
+  /** @param {string} table */
+  unfollow(table) { this.tables.delete(table); }
+}

@@ -1,0 +1,61 @@
+// A small DOM builder: text always goes in as text (textContent), never as
+// markup, so nothing a player typed can become an element or a script.
+
+/**
+ * @param {string} tag "div", "button.primary", "span#id.a.b"
+ * @param {Record<string, any>|null} [attrs] attributes; `on*` functions become listeners
+ * @param {...(Node|string|number|null|undefined|false|(Node|string)[])} kids
+ * @returns {HTMLElement}
+ */
+export function h(tag, attrs, ...kids) {
+  const [name, ...rest] = tag.split(/(?=[.#])/);
+  const e = document.createElement(name);
+  for (const r of rest) {
+    if (r[0] === '.') e.classList.add(r.slice(1));
+    else e.id = r.slice(1);
+  }
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v == null || v === false) continue;
+    if (k.startsWith('on') && typeof v === 'function') e.addEventListener(k.slice(2), v);
+    else if (k === 'value') /** @type {HTMLInputElement} */ (e).value = v;
+    else if (k === 'checked') /** @type {HTMLInputElement} */ (e).checked = !!v;
+    else e.setAttribute(k, v === true ? '' : String(v));
+  }
+  append(e, kids);
+  return e;
+}
+
+/** @param {Node} e @param {any[]} kids */
+function append(e, kids) {
+  for (const k of kids) {
+    if (k == null || k === false) continue;
+    if (Array.isArray(k)) append(e, k);
+    else e.appendChild(typeof k === 'object' ? k : document.createTextNode(String(k)));
+  }
+}
+
+/** Replaces the children of `e`. @param {Element} e @param {...any} kids */
+export function fill(e, ...kids) {
+  e.replaceChildren();
+  append(e, kids);
+  return e;
+}
+
+/** Offers `text` as a file download. @param {string} name @param {string} text @param {string} [type] */
+export function download(name, text, type = 'text/plain') {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = h('a', { href: url, download: name });
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** Formats milliseconds as m:ss (or h:mm:ss). @param {number} ms */
+export function clock(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  const hh = Math.floor(s / 3600);
+  const mm = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, '0');
+  return hh ? `${hh}:${String(mm).padStart(2, '0')}:${ss}` : `${mm}:${ss}`;
+}

@@ -1,0 +1,141 @@
+// English and Simplified Chinese. The rules' vocabulary follows the Chinese
+// competition rules; the canonical openings' names come from the server
+// (romanised Japanese and Chinese).
+
+/** @type {Record<string, Record<string, string>>} */
+const STRINGS = {
+  en: {
+    'nav.lobby': 'Lobby', 'nav.tv': 'TV', 'nav.leaderboard': 'Leaderboard', 'nav.account': 'Account',
+    'net.reconnecting': 'Connection lost: reconnecting…', 'net.connecting': 'Connecting…', 'net.closed': 'Disconnected. Reload the page.',
+    'lobby.rooms': 'Rooms', 'lobby.none': 'No rooms yet: create one.', 'lobby.create': 'Create a room', 'lobby.join': 'Join', 'lobby.watch': 'Watch',
+    'lobby.rule': 'Rules', 'lobby.opening': 'Opening', 'lobby.time': 'Time', 'lobby.players': 'Players', 'lobby.spectators': 'Spectators',
+    'lobby.status': 'Status', 'lobby.kind': 'Kind', 'lobby.return': 'Your game', 'lobby.chat_off': 'no chat', 'lobby.rated': 'rated', 'lobby.casual': 'casual', 'lobby.waiting': 'waiting', 'lobby.playing': 'playing', 'lobby.finished': 'finished',
+    'lobby.challenge': 'Challenge a player', 'lobby.challenge.send': 'Challenge', 'lobby.queue': 'Rated queue', 'lobby.queue.join': 'Find a rated opponent',
+    'lobby.queue.leave': 'Stop waiting', 'lobby.queue.waiting': 'Waiting for an opponent: {s} s', 'lobby.queue.login': 'Log in to play rated games.',
+    'lobby.waitroom': 'Your room is open: waiting for an opponent.', 'lobby.cancel': 'Cancel', 'lobby.invite': 'Invite link',
+    'lobby.challenged': '{name} challenges you: {config}', 'lobby.accept': 'Accept', 'lobby.decline': 'Decline',
+    'form.rule_set': 'Rule set', 'form.opening': 'Opening rule', 'form.n': 'N (offers)', 'form.board': 'Board', 'form.time': 'Time control',
+    'form.main': 'Main (min)', 'form.increment': 'Increment (s)', 'form.periods': 'Periods', 'form.period': 'Period (s)', 'form.moves': 'Moves per period',
+    'form.forbidden': 'Forbidden moves', 'form.draw_max': 'Draw offers per player', 'form.draw_answer': 'Draw answer time (s)',
+    'form.public': 'Listed in the lobby', 'form.chat': 'Chat on', 'form.rated': 'Rated', 'form.name': 'Room name', 'form.player': 'Player name',
+    'time.unlimited': 'Unlimited', 'time.sudden_death': 'Sudden death', 'time.fischer': 'Fischer', 'time.byo_yomi': 'Byo-yomi',
+    'forbidden.claim': 'Claim (white claims)', 'forbidden.block': 'Block (refused)', 'forbidden.lose': 'Lose at once',
+    'rule.renju': 'Renju', 'rule.gomoku': 'Gomoku', 'rule.freestyle': 'Free-style',
+    'open.free': 'Free', 'open.swap_after_three': 'Swap after 3', 'open.rif': 'RIF', 'open.yamaguchi': 'Yamaguchi', 'open.soosorv': 'Soosõrv',
+    'open.taraguchi': 'Taraguchi', 'open.tarannikov': 'Tarannikov', 'open.swap2': 'Swap2',
+    'color.black': 'Black', 'color.white': 'White',
+    'game.you': 'you', 'game.turn': '{who} to play: {task}', 'game.your_turn': 'Your turn: {task}', 'game.spectators': '{n} watching',
+    'task.place': 'place {color} {n}', 'task.within': ' (within the central {w}×{w})', 'task.decide_swap': 'swap or keep {color}',
+    'task.declare_offers': 'declare the number of fifth-move offers (1–{max})', 'task.offer_fifths': 'place {count} fifth-move offers, then send them',
+    'task.keep_fifth': 'choose which offer stays as black 5', 'task.choose_option': 'choose: one fifth move, or {offers} offers', 'task.swap2_choice': 'place white 4, swap, or place two stones',
+    'act.swap': 'Swap', 'act.keep': 'Keep', 'act.pass': 'Pass', 'act.resign': 'Resign', 'act.resign.sure': 'Really resign?', 'act.yes': 'Yes, resign', 'act.no': 'No',
+    'act.offer_draw': 'Offer a draw', 'act.accept_draw': 'Accept the draw', 'act.decline_draw': 'Decline the draw', 'act.claim': 'Claim a forbidden move',
+    'act.abort': 'Abort', 'act.declare': 'Declare', 'act.send_offers': 'Send the offers', 'act.clear': 'Clear', 'act.single': 'One fifth move', 'act.offers': '{n} offers',
+    'act.place_two': 'Place two (white 4, then black 5)', 'act.rematch': 'Rematch', 'act.leave': 'Back to the lobby',
+    'game.draw_offered': '{who} offers a draw', 'game.rematch_offered': '{who} wants a rematch', 'game.away': '{who} is away: {s} s to come back',
+    'game.moves': 'Moves', 'game.chat': 'Chat', 'game.chat.players': 'players', 'game.chat.spectators': 'spectators', 'game.say': 'Say', 'game.chat_off': 'Chat is off in this room.',
+    'game.numbers': 'Move numbers', 'game.confirm': 'Click twice to play', 'game.download': 'Download', 'game.live': 'Live',
+    'result.win': '{who} ({color}) wins', 'result.draw': 'Draw', 'result.aborted': 'Aborted',
+    'reason.five': 'five in a row', 'reason.forbidden_claimed': 'forbidden move claimed', 'reason.forbidden_played': 'forbidden move', 'reason.time': 'on time',
+    'reason.resignation': 'by resignation', 'reason.abandonment': 'by abandonment', 'reason.violations': 'false claims', 'reason.draw_agreed': 'agreed',
+    'reason.both_passed': 'both passed', 'reason.board_full': 'board full', 'reason.aborted': 'aborted',
+    'acct.register': 'Register', 'acct.login': 'Log in', 'acct.logout': 'Log out', 'acct.name': 'Name', 'acct.password': 'Password', 'acct.guest': 'guest',
+    'acct.profile': 'Profile', 'acct.close': 'Close',
+    'tv.none': 'No live game right now.', 'tv.title': 'Tengen TV',
+    'lb.title': 'Leaderboard', 'lb.rank': '#', 'lb.player': 'Player', 'lb.rating': 'Rating', 'lb.games': 'Games', 'lb.wdl': 'W/D/L', 'lb.inactive': 'Inactive', 'lb.empty': 'Nobody is established yet.',
+    'profile.since': 'Member since {d}', 'profile.history': 'Games', 'profile.none': 'No rated games yet.', 'profile.more': 'Older games',
+    'viewer.title': 'Game {id}', 'err.not_found': 'Not found.',
+    'title.play': 'Play', 'title.watch': 'Watch', 'title.tv': 'TV', 'title.leaderboard': 'Leaderboard', 'title.profile': 'Profile', 'title.game': 'Game',
+  },
+  zh: {
+    'nav.lobby': '大厅', 'nav.tv': '直播', 'nav.leaderboard': '排行榜', 'nav.account': '账户',
+    'net.reconnecting': '连接中断：正在重新连接…', 'net.connecting': '正在连接…', 'net.closed': '连接已断开，请刷新页面。',
+    'lobby.rooms': '房间', 'lobby.none': '还没有房间：创建一个吧。', 'lobby.create': '创建房间', 'lobby.join': '加入', 'lobby.watch': '观战',
+    'lobby.rule': '规则', 'lobby.opening': '开局', 'lobby.time': '用时', 'lobby.players': '棋手', 'lobby.spectators': '观众',
+    'lobby.status': '状态', 'lobby.kind': '类型', 'lobby.return': '你的对局', 'lobby.chat_off': '无聊天', 'lobby.rated': '积分', 'lobby.casual': '友谊', 'lobby.waiting': '等待中', 'lobby.playing': '对局中', 'lobby.finished': '已结束',
+    'lobby.challenge': '挑战棋手', 'lobby.challenge.send': '挑战', 'lobby.queue': '积分匹配', 'lobby.queue.join': '寻找积分对手',
+    'lobby.queue.leave': '停止等待', 'lobby.queue.waiting': '正在等待对手：{s} 秒', 'lobby.queue.login': '登录后可下积分棋。',
+    'lobby.waitroom': '房间已开：等待对手。', 'lobby.cancel': '取消', 'lobby.invite': '邀请链接',
+    'lobby.challenged': '{name} 向你挑战：{config}', 'lobby.accept': '接受', 'lobby.decline': '拒绝',
+    'form.rule_set': '规则', 'form.opening': '开局规则', 'form.n': 'N（打点数）', 'form.board': '棋盘', 'form.time': '用时方式',
+    'form.main': '基本用时（分）', 'form.increment': '每步加秒', 'form.periods': '读秒次数', 'form.period': '读秒（秒）', 'form.moves': '每次读秒步数',
+    'form.forbidden': '禁手处理', 'form.draw_max': '每方提和次数', 'form.draw_answer': '应答提和时限（秒）',
+    'form.public': '在大厅列出', 'form.chat': '允许聊天', 'form.rated': '积分', 'form.name': '房间名', 'form.player': '棋手名',
+    'time.unlimited': '不限时', 'time.sudden_death': '包干', 'time.fischer': '费舍尔加秒', 'time.byo_yomi': '读秒',
+    'forbidden.claim': '指出（白方指禁）', 'forbidden.block': '禁止落子', 'forbidden.lose': '立即判负',
+    'rule.renju': '连珠', 'rule.gomoku': '五子棋', 'rule.freestyle': '无禁手',
+    'open.free': '自由开局', 'open.swap_after_three': '三手交换', 'open.rif': 'RIF 规则', 'open.yamaguchi': '山口规则', 'open.soosorv': '索索夫规则',
+    'open.taraguchi': '塔拉古奇规则', 'open.tarannikov': '塔兰尼科夫规则', 'open.swap2': '二次交换',
+    'color.black': '黑', 'color.white': '白',
+    'game.you': '你', 'game.turn': '轮到 {who}：{task}', 'game.your_turn': '轮到你：{task}', 'game.spectators': '{n} 人观战',
+    'task.place': '下{color}第 {n} 手', 'task.within': '（在中央 {w}×{w} 内）', 'task.decide_swap': '交换或保持{color}',
+    'task.declare_offers': '声明五手打点数（1–{max}）', 'task.offer_fifths': '放置 {count} 个五手打点，然后提交',
+    'task.keep_fifth': '选择保留哪个打点作为黑 5', 'task.choose_option': '选择：一个第五手，或 {offers} 个打点', 'task.swap2_choice': '下白 4、交换，或连下两子',
+    'act.swap': '交换', 'act.keep': '不交换', 'act.pass': '弃权', 'act.resign': '认输', 'act.resign.sure': '确定认输？', 'act.yes': '确定认输', 'act.no': '取消',
+    'act.offer_draw': '提和', 'act.accept_draw': '同意和棋', 'act.decline_draw': '拒绝和棋', 'act.claim': '指出禁手',
+    'act.abort': '中止', 'act.declare': '声明', 'act.send_offers': '提交打点', 'act.clear': '清除', 'act.single': '一个第五手', 'act.offers': '{n} 个打点',
+    'act.place_two': '连下两子（白 4，然后黑 5）', 'act.rematch': '再来一局', 'act.leave': '返回大厅',
+    'game.draw_offered': '{who} 提和', 'game.rematch_offered': '{who} 想再下一局', 'game.away': '{who} 已离开：{s} 秒内可回来',
+    'game.moves': '棋谱', 'game.chat': '聊天', 'game.chat.players': '棋手', 'game.chat.spectators': '观众', 'game.say': '发送', 'game.chat_off': '本房间关闭了聊天。',
+    'game.numbers': '显示手数', 'game.confirm': '点两次落子', 'game.download': '下载', 'game.live': '实时',
+    'result.win': '{who}（{color}）胜', 'result.draw': '和棋', 'result.aborted': '已中止',
+    'reason.five': '成五', 'reason.forbidden_claimed': '指出禁手', 'reason.forbidden_played': '禁手', 'reason.time': '超时',
+    'reason.resignation': '认输', 'reason.abandonment': '离开', 'reason.violations': '错误指禁', 'reason.draw_agreed': '协议和棋',
+    'reason.both_passed': '双方弃权', 'reason.board_full': '满盘', 'reason.aborted': '中止',
+    'acct.register': '注册', 'acct.login': '登录', 'acct.logout': '退出', 'acct.name': '用户名', 'acct.password': '密码', 'acct.guest': '游客',
+    'acct.profile': '个人资料', 'acct.close': '关闭',
+    'tv.none': '现在没有对局。', 'tv.title': '天元直播',
+    'lb.title': '排行榜', 'lb.rank': '#', 'lb.player': '棋手', 'lb.rating': '等级分', 'lb.games': '局数', 'lb.wdl': '胜/和/负', 'lb.inactive': '不活跃', 'lb.empty': '还没有定级的棋手。',
+    'profile.since': '{d} 注册', 'profile.history': '对局', 'profile.none': '还没有积分对局。', 'profile.more': '更早的对局',
+    'viewer.title': '对局 {id}', 'err.not_found': '未找到。',
+    'title.play': '对局', 'title.watch': '观战', 'title.tv': '直播', 'title.leaderboard': '排行榜', 'title.profile': '个人资料', 'title.game': '棋谱',
+  },
+};
+
+let lang = (() => {
+  try { return localStorage.getItem('tengen.lang') || (navigator.language.startsWith('zh') ? 'zh' : 'en'); } catch { return 'en'; }
+})();
+
+export function getLang() { return lang; }
+/** @param {string} l */
+export function setLang(l) {
+  lang = l === 'zh' ? 'zh' : 'en';
+  try { localStorage.setItem('tengen.lang', lang); } catch { /* private mode */ }
+  document.documentElement.lang = lang === 'zh' ? 'zh-Hans' : 'en';
+}
+
+/** The string `key` with `{var}`s filled in. @param {string} key @param {Record<string, any>} [vars] */
+export function t(key, vars) {
+  let s = STRINGS[lang][key] ?? STRINGS.en[key] ?? key;
+  if (vars) for (const [k, v] of Object.entries(vars)) s = s.replaceAll(`{${k}}`, String(v));
+  return s;
+}
+
+/** An opening rule's name (with its N). @param {any} opening */
+export function openingName(opening) {
+  if (typeof opening === 'string') return t(`open.${opening}`);
+  const [k, v] = Object.entries(opening)[0];
+  return `${t(`open.${k}`)}-${v.n ?? (k === 'soosorv' ? 8 : 10)}`;
+}
+
+/** A time control in short form ("5+5", "10 min", "10+3×30s"). @param {any} tc */
+export function timeName(tc) {
+  const min = (/** @type {number} */ ms) => `${Math.round(ms / 6000) / 10}`;
+  switch (tc.kind) {
+    case 'sudden_death': return `${min(tc.main_ms)} min`;
+    case 'fischer': return `${min(tc.main_ms)}+${tc.increment_ms / 1000}`;
+    case 'byo_yomi': return `${min(tc.main_ms)}+${tc.periods}×${tc.period_ms / 1000}s`;
+    default: return t('time.unlimited');
+  }
+}
+
+/** A configuration in one line. @param {any} c */
+export function configName(c) {
+  const forb = c.rule_set === 'renju' && c.forbidden && c.forbidden !== 'claim' ? ` · ${t(`forbidden.${c.forbidden}`)}` : '';
+  return `${t(`rule.${c.rule_set}`)} ${c.board_size}×${c.board_size} · ${openingName(c.opening)} · ${timeName(c.time)}${forb}`;
+}
+
+/** Translates every `data-i18n` element under `root`. @param {ParentNode} root */
+export function translate(root) {
+  for (const e of root.querySelectorAll('[data-i18n]')) e.textContent = t(/** @type {string} */ (e.getAttribute('data-i18n')));
+}

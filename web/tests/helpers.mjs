@@ -1,0 +1,147 @@
+// The browser tests' harness: one headless Chromium (the system's, driven
+// by playwright-core), a fresh browser context per person (its own
+// storage, so its own session), and helpers that act through the page as a
+// person would: clicking points by their accessible name, pressing buttons.
+//
+// The server is a real tengen-server at TENGEN_URL (server/tests/web.rs
+// starts one and runs these tests; see web/README.md to run them by hand).
+
+import { chromium } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import assert from 'node:assert/strict';
+
+export const BASE = process.env.TENGEN_URL || 'http://127.0.0.1:8415';
+export const SHOTS = process.env.TENGEN_SCREENSHOTS || '../target/web-screenshots';
+
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+
+/** Starts Chromium (a fresh profile each time). */
+export async function browser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ARGS,
+    headless: true,
+  });
+}
+
+/**
+ * Polls `fn` in the page until it returns something truthy (Playwright's
+ * waitForFunction evaluates a string in the page, which the page's CSP
+ * forbids: the tests keep the real CSP on).
+ */
+export async function until(page, fn, arg, timeout = 10000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const v = await page.evaluate(fn, arg);
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${fn.toString().slice(0, 120)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Counts dialogs (alert, confirm) a page opens: none may open. */
+export const dialogs = [];
+
+/**
+ * A person: a page in its own context, at `path`, connected as `name`.
+ * @param {import('playwright-core').Browser} b
+ */
+export async function person(b, name, path = '/', viewport = { width: 1280, height: 860 }, prepare = async (_context) => {}) {
+  const context = await b.newContext({ viewport });
+  await prepare(context);
+  await context.addInitScript((n) => {
+    try { if (!localStorage.getItem('tengen.name')) localStorage.setItem('tengen.name', n); localStorage.setItem('tengen.muted', '1'); } catch { /* about:blank */ }
+  }, name);
+  const page = await context.newPage();
+  page.on('dialog', (d) => { dialogs.push(d.message()); d.dismiss(); });
+  page.on('pageerror', (e) => { console.error(`[${name}] page error: ${e.message}`); });
+  await page.goto(BASE + path);
+  await until(page, () => /** @type {any} */ (window).__tengen?.me);
+  return page;
+}
+
+/** Creates a room from the lobby form; returns the room id. */
+export async function createRoom(page, { ruleSet = 'renju', opening = 'free', time = 'unlimited', forbidden, isPublic = true, name } = {}) {
+  await page.selectOption('select[name=rule_set]', ruleSet);
+  await page.selectOption('select[name=opening]', opening);
+  await page.selectOption('select[name=time]', time);
+  if (forbidden) await page.selectOption('select[name=forbidden]', forbidden);
+  if (!isPublic) await page.uncheck('input[name=public]');
+  if (name) await page.fill('input[name=name]', name);
+  await page.click('form.create-room button[type=submit]');
+  return until(page, () => /** @type {any} */ (window).__tengen.waiting);
+}
+
+/** Two players at a new table of the given kind, and optionally a spectator. */
+export async function table(b, opts = {}, { spectator = true } = {}) {
+  const alice = await person(b, 'alice');
+  const bob = await person(b, 'bob');
+  const room = await createRoom(alice, opts);
+  await bob.goto(`${BASE}/play/${room}`);
+  await Promise.all([alice, bob].map((p) => p.waitForURL(`**/play/${room}`)));
+  await Promise.all([alice, bob].map((p) => p.waitForSelector('svg.board')));
+  const tableId = await alice.evaluate(() => /** @type {any} */ (window).__tengen.seated.values().next().value);
+  let carol = null;
+  if (spectator) {
+    carol = await person(b, 'carol', `/watch/${tableId}`);
+    await carol.waitForSelector('svg.board');
+  }
+  return { alice, bob, carol, room, table: tableId };
+}
+
+/** The page whose prompt is its own (for the task `want`, if given), and the task. */
+export async function whoseTurn(pages, want = null) {
+  for (let i = 0; i < 200; i++) {
+    for (const p of pages) {
+      const task = await p.getAttribute('#prompt', 'data-mine-task').catch(() => null);
+      if (task && (!want || task === want)) return { page: p, task };
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error('nobody is asked to act');
+}
+
+/** The board as a page shows it: "H8:black" for every stone, sorted. */
+export async function stones(page) {
+  return page.$$eval('[data-stone]', (els) => els.map((e) => `${e.getAttribute('aria-label')}:${e.getAttribute('data-stone')}`).sort());
+}
+
+/** The move list as a page shows it. */
+export async function moveList(page) {
+  return page.$$eval('ol.moves li', (els) => els.map((e) => e.textContent));
+}
+
+/** Waits until every page shows `n` moves, then checks they all agree. */
+export async function sameEverywhere(pages, n) {
+  for (const p of pages) await until(p, (k) => document.querySelectorAll('ol.moves li').length === k, n);
+  const first = { stones: await stones(pages[0]), moves: await moveList(pages[0]) };
+  assert.equal(first.moves.length, n);
+  for (const p of pages.slice(1)) {
+    assert.deepEqual(await stones(p), first.stones);
+    assert.deepEqual(await moveList(p), first.moves);
+  }
+  return first;
+}
+
+/** Clicks point `p` on `page`'s board (twice in click-twice mode). */
+export async function play(page, p) {
+  await page.click(`svg.board [aria-label="${p}"]`);
+}
+
+export async function shot(page, name) {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+}
+
+/** Registers `name` from the account dialog; the page is then logged in. */
+export async function register(page, name) {
+  await page.click('#account-btn');
+  await page.fill('dialog input[name=name]', name);
+  await page.fill('dialog input[name=password]', 'correct horse battery');
+  await page.click('dialog button:text("Register")');
+  await until(page, (n) => document.querySelector('#me-name')?.textContent === n, name);
+  // The login token is kept in the browser, never in the address.
+  assert.ok(await page.evaluate(() => localStorage.getItem('tengen.token')));
+  assert.doesNotMatch(page.url(), /token/);
+}

@@ -1,0 +1,121 @@
+// The other opening rules' prompts, answered from the page: Yamaguchi's
+// declared offers, Soosõrv's declaration by white, Taraguchi's option, and
+// Swap2's two stones and colour choice; then a draw offered and accepted,
+// and a rematch (same room, a new table, the opener switched).
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { browser, table, whoseTurn, sameEverywhere, play, until } from './helpers.mjs';
+
+/**
+ * Answers whatever the server asks, move after move: `points` for stones
+ * (offers included), `choices` for buttons, until `moves` stand.
+ */
+async function drive(pages, points, moves, { declare = 2, option = 'offers' } = {}) {
+  const [alice, bob] = pages;
+  const seen = [];
+  let i = 0;
+  for (let guard = 0; guard < 40; guard++) {
+    const count = await alice.locator('ol.moves li').count();
+    if (count >= moves) break;
+    const { page, task } = await whoseTurn([alice, bob]);
+    seen.push(task);
+    const before = await page.evaluate(() => /** @type {any} */ (window).__tengen.current.seq);
+    switch (task) {
+      case 'place': await play(page, points[i++]); break;
+      case 'decide_swap': await page.click('button[data-act="act.keep"]'); break;
+      case 'declare_offers':
+        await page.fill('input[name=declare]', String(declare));
+        await page.click('button[data-act="act.declare"]');
+        break;
+      case 'choose_option': await page.click(`button[data-act="act.${option === 'offers' ? 'offers' : 'single'}"]`); break;
+      case 'offer_fifths': {
+        const n = Number((await page.textContent('.actions .small')).split('/')[1]);
+        for (let k = 0; k < n; k++) await play(page, points[i++]);
+        await page.click('button[data-act="act.send_offers"]');
+        break;
+      }
+      case 'keep_fifth': {
+        const offer = await page.getAttribute('[data-mark]', 'aria-label');
+        await play(page, offer);
+        break;
+      }
+      default: throw new Error(`unexpected task ${task}`);
+    }
+    // An action is applied when its event arrives; a refusal shows its message.
+    const after = await until(page, (b4) => {
+      const msg = document.querySelector('#game-msg')?.textContent;
+      if (msg) return { msg };
+      return /** @type {any} */ (window).__tengen.current.seq > b4 && { ok: true };
+    }, before);
+    if (after.msg) throw new Error(`${task} refused: ${after.msg} (tasks so far: ${seen.join(' ')})`);
+  }
+  await sameEverywhere(pages, moves);
+  return seen;
+}
+
+test('Yamaguchi, Soosõrv, Taraguchi: every opening prompt from the page', async () => {
+  const b = await browser();
+  try {
+    // Yamaguchi: 1-3, the opener declares 2 offers, a swap option, white 4, offers, keep, 6.
+    let t = await table(b, { ruleSet: 'renju', opening: 'yamaguchi' }, { spectator: false });
+    let seen = await drive([t.alice, t.bob], ['H8', 'I9', 'J8', 'A1', 'K8', 'H10', 'A3'], 6);
+    assert.deepEqual([...new Set(seen)].sort(), ['decide_swap', 'declare_offers', 'keep_fifth', 'offer_fifths', 'place']);
+    // Soosõrv-2: white declares after 4.
+    t = await table(b, { ruleSet: 'renju', opening: 'soosorv' }, { spectator: false });
+    seen = await drive([t.alice, t.bob], ['H8', 'I9', 'J8', 'A1', 'K8', 'H10', 'A3'], 6);
+    assert.ok(seen.includes('declare_offers') && seen.includes('keep_fifth'), seen.join());
+  } finally {
+    await b.close();
+  }
+});
+
+test('Taraguchi option "offers", Swap2 with two stones, a draw, a rematch', async () => {
+  const b = await browser();
+  try {
+    let t = await table(b, { ruleSet: 'renju', opening: 'taraguchi' }, { spectator: false });
+    // Taraguchi-10 by default: ten offers, then white keeps one.
+    const seen = await drive([t.alice, t.bob], ['H8', 'I9', 'J8', 'G6', 'A1', 'A3', 'A5', 'A7', 'A9', 'A11', 'A13', 'A15', 'C15', 'E15', 'O1'], 6);
+    assert.ok(seen.includes('choose_option'), seen.join());
+
+    t = await table(b, { ruleSet: 'gomoku', opening: 'swap2' }, { spectator: false });
+    const pages = [t.alice, t.bob];
+    for (const p of ['H8', 'I9', 'J10']) {
+      await play((await whoseTurn(pages)).page, p);
+    }
+    await sameEverywhere(pages, 3);
+    let turn = await whoseTurn(pages, 'swap2_choice');
+    await turn.page.click('button[data-act="act.place_two"]');
+    await play(turn.page, 'A1');
+    await play(turn.page, 'O15');
+    await sameEverywhere(pages, 5);
+    turn = await whoseTurn(pages, 'decide_swap');
+    await turn.page.click('button[data-act="act.keep"]');
+    // White 6, then white offers a draw; black accepts.
+    turn = await whoseTurn(pages, 'place');
+    await play(turn.page, 'A15');
+    await sameEverywhere(pages, 6);
+    await turn.page.click('button[data-act="act.offer_draw"]');
+    const other = turn.page === t.alice ? t.bob : t.alice;
+    await other.click('button[data-act="act.accept_draw"]');
+    for (const p of pages) {
+      await until(p, () => document.querySelector('#prompt')?.hasAttribute('data-over'));
+      assert.match(await p.textContent('#prompt'), /Draw · agreed/);
+    }
+    const oldTable = t.table;
+    for (const p of pages) await p.click('button[data-act="act.rematch"]');
+    for (const p of pages) {
+      await until(p, (old) => {
+        const app = /** @type {any} */ (window).__tengen;
+        return [...app.seated.values()].some((tb) => tb !== old) && document.querySelectorAll('ol.moves li').length === 0
+          && document.querySelector('#prompt')?.hasAttribute('data-task');
+      }, oldTable);
+    }
+    await sameEverywhere(pages, 0);
+    // The opener switched: the seat that was asked first in the old game is not asked now.
+    const now = await whoseTurn(pages);
+    assert.equal(now.task, 'place');
+  } finally {
+    await b.close();
+  }
+});

@@ -1,0 +1,89 @@
+// Two browsers play a RIF game through every opening step (1-3 in their
+// zones, the swap, white 4, two fifth-move offers, white keeping one, 6)
+// to a five while a third watches: after every step the spectator's board
+// and move list equal the players'. Screenshots of the game in progress and
+// finished, at desktop and phone sizes.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { browser, table, whoseTurn, sameEverywhere, play, shot, until } from './helpers.mjs';
+
+const PHONE = { width: 375, height: 812 };
+const DESKTOP = { width: 1280, height: 860 };
+
+async function shots(page, name) {
+  await shot(page, `${name}-desktop`);
+  await page.setViewportSize(PHONE);
+  await shot(page, `${name}-phone`);
+  await page.setViewportSize(DESKTOP);
+}
+
+test('a RIF game through every opening step, watched', async () => {
+  const b = await browser();
+  try {
+    const { alice, bob, carol } = await table(b, { ruleSet: 'renju', opening: 'rif' });
+    const all = [alice, bob, carol];
+    const players = [alice, bob];
+    let n = 0;
+    /** The player asked for `task` places `point`; everyone then shows the same. */
+    const place = async (point, task = 'place') => {
+      const t = await whoseTurn(players);
+      assert.equal(t.task, task, `expected ${task} before ${point}`);
+      await play(t.page, point);
+      n += 1;
+      await sameEverywhere(all, n);
+      return t.page;
+    };
+    await place('H8');
+    await place('I9');
+    await place('J8');
+    // Black 3 formed a canonical opening; every page names it.
+    for (const p of all) await until(p, () => /\b[DI]\d+\b/.test(document.querySelector('.info')?.textContent || ''));
+    // The other seat may swap: it does, and the colours change hands.
+    const swapper = await whoseTurn(players);
+    assert.equal(swapper.task, 'decide_swap');
+    const colourBefore = await swapper.page.getAttribute('.seat:has(.you) .stone-icon', 'class');
+    await swapper.page.click('button[data-act="act.swap"]');
+    await until(swapper.page, (before) => document.querySelector('.seat:has(.you) .stone-icon')?.getAttribute('class') !== before, colourBefore);
+    await place('A1');
+    // Black offers two fifth moves, marked on every board, then white keeps one.
+    const offerer = await whoseTurn(players);
+    assert.equal(offerer.task, 'offer_fifths');
+    await play(offerer.page, 'K8');
+    await play(offerer.page, 'H10');
+    await offerer.page.click('button[data-act="act.send_offers"]');
+    for (const p of all) {
+      await until(p, () => document.querySelectorAll('[data-mark]').length === 2).catch(async (e) => {
+        throw new Error(`${e.message}; the offerer's page says: ${await offerer.page.textContent('#game-msg')}`);
+      });
+    }
+    await shots(carol, 'game-offers');
+    const keeper = await whoseTurn(players);
+    assert.equal(keeper.task, 'keep_fifth');
+    await play(keeper.page, 'K8');
+    n += 1;
+    await sameEverywhere(all, n);
+    for (const p of all) await until(p, () => document.querySelectorAll('[data-mark]').length === 0);
+    await place('A3');
+    await place('I8');
+    await shots(alice, 'game-in-progress');
+    await place('G8');
+    await place('L8');
+    for (const p of all) {
+      await until(p, () => document.querySelector('#prompt')?.hasAttribute('data-over'));
+      assert.match(await p.textContent('#prompt'), /wins · five in a row/);
+      // The winning line is highlighted.
+      assert.equal(await p.locator('circle.stone.win').count(), 5);
+    }
+    const final = await sameEverywhere(all, 9);
+    assert.deepEqual(final.moves, ['h8', 'i9', 'j8', 'a1', 'k8', 'a3', 'i8', 'g8', 'l8']);
+    await shots(carol, 'game-finished');
+    // Stepping back shows an earlier position; the live board comes back.
+    await carol.click('ol.moves li[data-n="3"]');
+    assert.equal((await carol.$$('[data-stone]')).length, 3);
+    await carol.click('button[aria-label="last"]');
+    assert.equal((await carol.$$('[data-stone]')).length, 9);
+  } finally {
+    await b.close();
+  }
+});
