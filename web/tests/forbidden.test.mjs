@@ -54,6 +54,14 @@ test('block room: black sees the forbidden point and a click on it is refused', 
     await play(black, 'J8');
     await until(black, () => /J8 is forbidden for black \(double-three\)/.test(document.querySelector('#game-msg')?.textContent || ''));
     assert.equal(await black.isVisible('#game-msg'), true);
+    // On the Chinese page the same refusal reads in Chinese (by its code,
+    // with the point and the kind it names).
+    await black.click('#lang-btn');
+    await until(black, () => document.documentElement.lang === 'zh-Hans');
+    await play(black, 'J8');
+    await until(black, () => /J8 是黑棋的禁手（三三）/.test(document.querySelector('#game-msg')?.textContent || ''));
+    await black.click('#lang-btn');
+    await until(black, () => document.documentElement.lang === 'en');
     // Nothing changed: still eight moves everywhere, still black's turn.
     await sameEverywhere(all, 8);
     assert.equal((await whoseTurn([black])).task, 'place');

@@ -3,6 +3,8 @@
 // `since` so that no table event is lost or doubled (protocol/README.md,
 // "Reconnecting"). Nothing here knows a game rule.
 
+import { errorText } from './i18n.js';
+
 /** @typedef {{type: string, id?: number, [k: string]: any}} Msg */
 
 /** A refusal from the server (an `error` reply), or a lost connection. */
@@ -165,7 +167,7 @@ export class Conn {
     const p = msg.id != null ? this.pending.get(msg.id) : undefined;
     if (p) {
       this.pending.delete(/** @type {number} */ (msg.id));
-      if (msg.type === 'error') p.reject(new ProtoError(msg.code, msg.message, msg));
+      if (msg.type === 'error') p.reject(new ProtoError(msg.code, errorText(/** @type {any} */ (msg)), msg));
       else p.resolve(msg);
     }
     // Replies are shown to listeners too: a `table_snapshot` or `chat`

@@ -111,6 +111,53 @@ export function t(key, vars) {
   return s;
 }
 
+/** What the server's refusals say, in Chinese, by code (the server's own
+ * English `message` is shown as it is on the English page, and for any code
+ * not listed here). `game` refusals are keyed by their `game_error.code`. */
+const ERRORS_ZH = {
+  game_over: '对局已结束。', time_up: '时间已到。', not_your_turn: '现在不是你的回合。',
+  off_board: '{point} 不在棋盘上。', occupied: '{point} 已有棋子。',
+  outside_zone: '这一手须下在中央 {within}×{within} 之内。',
+  forbidden_point: '{point} 是黑棋的禁手（{kind}）。',
+  pass_not_allowed: '盘上不足五子时不能弃权。', pass_during_opening: '开局阶段不能弃权。',
+  swap_decision_pending: '请先决定是否交换。', no_swap_decision: '现在没有交换要决定。',
+  offer_not_allowed: '只能在自己落子后、对方行动前提和。', offer_pending: '你已有一个提和在等待回答。',
+  offer_limit: '提和次数不能比对方多两次以上。', offer_cap: '本房间每人最多提和 {max} 次。',
+  no_draw_offer: '现在没有提和需要回答。', claims_disabled: '本房间不能指出禁手。',
+  claim_by_black: '只有白方可以指出禁手。', abort_not_allowed: '双方都已行棋，不能再取消对局。',
+  wrong_action: '对局现在等待的不是这个操作。',
+  offer_count_out_of_range: '打点数须在 1 到 {max} 之间，不能是 {count}。',
+  wrong_offer_count: '应打 {expected} 个点，不是 {got} 个。', repeated_offer: '{point} 打了两次。',
+  equivalent_offers: '{first} 与 {second} 是等价的打点。', not_an_offer: '{point} 不是黑方的打点。',
+  bad_request: '请求无效。', rate_limited: '操作太频繁，请稍候。', not_found: '未找到。', room_full: '房间已满。',
+  not_a_player: '观战者不能行棋。', wrong_table: '你不在这一桌。', already_seated: '你已在这个房间或入座已达上限。',
+  game_in_progress: '对局正在进行：请先认输或取消。', limit_reached: '已达上限。', invalid_config: '房间设置无效。',
+  unavailable: '服务器现在无法处理，请稍后再试。', internal: '服务器出错。', chat_off: '本房间关闭了聊天。',
+  no_rematch: '现在不能再来一局。', name_taken: '这个名字已被注册。', invalid_name: '名字无效。',
+  weak_password: '密码太短。', bad_credentials: '名字或密码不对。', token_expired: '登录已过期，请重新登录。',
+  login_required: '需要先登录。',
+};
+
+/** @type {Record<string, string>} */
+const FORBIDDEN_ZH = { 'double-three': '三三', 'double-four': '四四', overline: '长连' };
+
+/** A refusal's text in the page's language: the server's message on the
+ * English page; on the Chinese page the translation of its code, with the
+ * points, kinds and counts it names, or the server's message for a code
+ * not translated. @param {{code: string, message?: string, game_error?: any}} err */
+export function errorText(err) {
+  const fallback = err.message ?? err.code;
+  if (lang !== 'zh') return fallback;
+  const detail = err.code === 'game' && err.game_error ? err.game_error : { code: err.code };
+  const text = /** @type {Record<string, string>} */ (ERRORS_ZH)[detail.code];
+  if (!text) return fallback;
+  return text.replace(/\{(\w+)\}/g, (/** @type {string} */ m, /** @type {string} */ k) => {
+    const v = detail[k];
+    if (v == null) return m;
+    return k === 'kind' ? (FORBIDDEN_ZH[v] ?? String(v)) : String(v);
+  });
+}
+
 /** An opening rule's name (with its N). @param {any} opening */
 export function openingName(opening) {
   if (typeof opening === 'string') return t(`open.${opening}`);
