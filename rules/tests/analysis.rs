@@ -7,61 +7,15 @@
 
 mod analysis_common;
 
-use analysis_common::{board_from_rows, check_win, p, pts};
+use analysis_common::{check_win, p, pts};
 use tengen_rules::analysis::{Budget, Outcome, vcf, vct};
 use tengen_rules::{Board, Color, Variant};
 
-struct Problem {
-    name: String,
-    attacker: Color,
-    expect: Expect,
-    board: Board,
-}
+#[path = "../benches/data/problems.rs"]
+mod problem_sets;
 
-enum Expect {
-    Length(usize),
-    NoneWithin(u8),
-}
-
-fn problems() -> Vec<Problem> {
-    parse_problems(include_str!("data/vcf-problems.txt"))
-}
-
-fn parse_problems(text: &str) -> Vec<Problem> {
-    let mut out = Vec::new();
-    for block in text.split("\n\n") {
-        let lines: Vec<&str> = block
-            .lines()
-            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-            .collect();
-        if lines.is_empty() {
-            continue;
-        }
-        let field = |key: &str| {
-            lines
-                .iter()
-                .find_map(|l| l.strip_prefix(key))
-                .map(str::trim)
-        };
-        let attacker = match field("attacker:").unwrap() {
-            "black" => Color::Black,
-            "white" => Color::White,
-            other => panic!("bad attacker {other}"),
-        };
-        let expect = match (field("vcf:").or(field("vct:")), field("none-within:")) {
-            (Some(n), None) => Expect::Length(n.parse().unwrap()),
-            (None, Some(n)) => Expect::NoneWithin(n.parse().unwrap()),
-            _ => panic!("a problem needs vcf: or none-within:"),
-        };
-        let at = lines.iter().position(|l| *l == "board:").unwrap();
-        out.push(Problem {
-            name: field("name:").unwrap().to_string(),
-            attacker,
-            expect,
-            board: board_from_rows(&lines[at + 1..]),
-        });
-    }
-    out
+fn problems() -> Vec<problem_sets::Problem> {
+    problem_sets::vcf()
 }
 
 #[test]
@@ -69,8 +23,8 @@ fn published_problems_have_their_published_length() {
     let problems = problems();
     assert_eq!(problems.len(), 7);
     for pr in problems {
-        match pr.expect {
-            Expect::Length(n) => {
+        match pr.length {
+            Some(n) => {
                 let found = vcf(&pr.board, pr.attacker, Variant::Renju, Budget::VCF_DEFAULT);
                 let line = found
                     .line()
@@ -79,7 +33,8 @@ fn published_problems_have_their_published_length() {
                 check_win(&pr.board, pr.attacker, Variant::Renju, line, false)
                     .unwrap_or_else(|e| panic!("{}: {e}", pr.name));
             }
-            Expect::NoneWithin(n) => {
+            None => {
+                let n = pr.limit;
                 let found = vcf(
                     &pr.board,
                     pr.attacker,
@@ -103,7 +58,7 @@ fn published_problems_have_their_published_length() {
 #[test]
 fn a_vcf_is_a_vct_no_longer() {
     for pr in problems() {
-        let Expect::Length(n) = pr.expect else {
+        let Some(n) = pr.length else {
             continue;
         };
         if n > 6 {
@@ -128,10 +83,10 @@ fn a_vcf_is_a_vct_no_longer() {
 /// longer, and it holds against every defence the checker tries.
 #[test]
 fn game_positions_have_their_known_vct() {
-    let problems = parse_problems(include_str!("data/vct-problems.txt"));
+    let problems = problem_sets::vct();
     assert_eq!(problems.len(), 2);
     for pr in problems {
-        let Expect::Length(n) = pr.expect else {
+        let Some(n) = pr.length else {
             panic!("{}: a VCT length", pr.name)
         };
         let found = vct(

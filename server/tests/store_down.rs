@@ -191,27 +191,34 @@ async fn paused_push(c: &mut Connection) -> (Option<PauseReason>, Option<ClockSn
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_table_freezes_while_the_store_is_down_and_goes_on_after() {
-    let dir = DataDir::new("switched");
+/// A server on the switched embedded store in a fresh data directory
+/// (kept alive by the returned guard).
+async fn switched_server(tag: &str) -> (DataDir, Arc<Switched>, Server) {
+    let dir = DataDir::new(tag);
     let store = Arc::new(Switched {
         inner: EmbeddedStore::open(&dir.0).unwrap(),
         down: AtomicBool::new(false),
         slow_ms: Default::default(),
     });
-    let server = Server::start_with_store(
-        Settings {
-            listen: "127.0.0.1:0".parse().unwrap(),
-            coalesce_interval: Duration::from_millis(50),
-            ..Settings::default()
-        },
-        store.clone(),
-    )
-    .await
-    .unwrap();
-    let config =
-        GameConfig::free(RuleSet::Gomoku).with_time(TimeControl::SuddenDeath { main_ms: 120_000 });
-    let mut t = common::table(&server, config, Encoding::Json).await;
+    let settings = Settings {
+        listen: "127.0.0.1:0".parse().unwrap(),
+        coalesce_interval: Duration::from_millis(50),
+        ..Settings::default()
+    };
+    let server = Server::start_with_store(settings, store.clone())
+        .await
+        .unwrap();
+    (dir, store, server)
+}
+
+fn sudden_death() -> GameConfig {
+    GameConfig::free(RuleSet::Gomoku).with_time(TimeControl::SuddenDeath { main_ms: 120_000 })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_table_freezes_while_the_store_is_down_and_goes_on_after() {
+    let (_dir, store, server) = switched_server("switched").await;
+    let mut t = common::table(&server, sudden_death(), Encoding::Json).await;
     let black = t.opener();
     let white = black.other();
     t.act_as(black, common::place("H8")).await;
@@ -305,25 +312,8 @@ async fn clocks_at(c: &mut Connection, seq: u64) -> ClockSnapshot {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slow_store_write_is_charged_to_nobody() {
-    let dir = DataDir::new("slowed");
-    let store = Arc::new(Switched {
-        inner: EmbeddedStore::open(&dir.0).unwrap(),
-        down: AtomicBool::new(false),
-        slow_ms: Default::default(),
-    });
-    let server = Server::start_with_store(
-        Settings {
-            listen: "127.0.0.1:0".parse().unwrap(),
-            coalesce_interval: Duration::from_millis(50),
-            ..Settings::default()
-        },
-        store.clone(),
-    )
-    .await
-    .unwrap();
-    let config =
-        GameConfig::free(RuleSet::Gomoku).with_time(TimeControl::SuddenDeath { main_ms: 120_000 });
-    let mut t = common::table(&server, config, Encoding::Json).await;
+    let (_dir, store, server) = switched_server("slowed").await;
+    let mut t = common::table(&server, sudden_death(), Encoding::Json).await;
     let black = t.opener();
     let white = black.other();
     store.slow_ms.store(150, Ordering::SeqCst);

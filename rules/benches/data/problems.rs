@@ -1,6 +1,7 @@
 //! The solver problem sets of `tests/data/` (published VCF problems, VCT
-//! game positions), parsed: shared by the `analysis` benchmark and the
-//! `solve_times` example (each includes this file with `#[path]`).
+//! game positions), parsed: shared by the `analysis` benchmark, the
+//! `solve_times` example and the `analysis` tests (each includes this file
+//! with `#[path]`).
 #![allow(dead_code)]
 
 use tengen_rules::{Board, Color, Point};
@@ -43,7 +44,8 @@ fn parse(text: &str) -> Vec<Problem> {
         };
         let attacker = match field("attacker:") {
             Some("black") => Color::Black,
-            _ => Color::White,
+            Some("white") => Color::White,
+            other => panic!("bad attacker {other:?}"),
         };
         let (kind, length, limit) = match (field("vcf:"), field("vct:"), field("none-within:")) {
             (Some(n), _, _) => ("vcf", Some(n.parse().unwrap()), u8::MAX),
