@@ -18,7 +18,7 @@ use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
 use futures_util::{SinkExt, StreamExt};
 use tengen_protocol::{
     ClientMsg, CloseCode, Encoding, Envelope, ErrorBody, ErrorCode, HELLO_TIMEOUT_MS,
-    PROTOCOL_VERSION, SUPPORTED_VERSIONS, ServerFrame, ServerInfo, ServerMsg, TableId, Welcome,
+    PROTOCOL_VERSION, SUPPORTED_VERSIONS, ServerFrame, ServerInfo, ServerMsg, Welcome,
     decode_client,
 };
 use tokio::time::timeout;
@@ -33,9 +33,11 @@ use crate::table::TableCmd;
 mod accounts;
 mod bucket;
 mod route;
+mod state;
 
 use bucket::Bucket;
 use route::handle;
+use state::ConnState;
 
 /// What this server offers beyond the base protocol (`welcome.features`).
 const FEATURES: [&str; 5] = ["resume", "chat", "rematch", "accounts", "queue"];
@@ -300,15 +302,6 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
         }
     })
     .await;
-}
-
-struct ConnState {
-    /// Accounts and ranked play (`accounts`).
-    ranked: accounts::ConnRanked,
-    session: Session,
-    encoding: Encoding,
-    watching: Vec<TableId>,
-    lobby_subscribed: bool,
 }
 
 /// Several nodes: a `hello` resuming a session this node does not know may

@@ -9,7 +9,8 @@ use tengen_protocol::{
     TableId, decode_client,
 };
 
-use super::{ConnState, Session};
+use super::state::ConnState;
+use crate::sessions::Session;
 use crate::AppState;
 use crate::lobby::LobbyCmd;
 use crate::outbound::Outbox;

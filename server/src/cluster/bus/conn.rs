@@ -1,7 +1,12 @@
 //! The bus's Redis side: the client, opening a connection, the commands
 //! it sends (each bounded in time) and the publisher task.
 
-use super::*;
+use super::shared::*;
+use std::sync::Arc;
+use std::time::Duration;
+use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use redis::{IntoConnectionInfo, ProtocolVersion, PushInfo, Value};
+use tokio::sync::mpsc;
 
 /// A client for `config.url` speaking RESP3 (push messages), with the CA
 /// file when one is given.

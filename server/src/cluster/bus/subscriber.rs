@@ -1,7 +1,13 @@
 //! The bus's subscriber: the push handler that turns Redis's pushes into
 //! deliveries, and the supervisor that resubscribes after a reconnect.
 
-use super::*;
+use super::conn::{open, ping, subscribe, unsubscribe};
+use super::shared::*;
+use std::collections::HashSet;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use redis::aio::ConnectionManager;
+use tokio::sync::watch;
 
 /// The subscriber task: keeps Redis's subscriptions equal to what is
 /// wanted, notices lost connections and brings them back.

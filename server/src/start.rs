@@ -1,0 +1,278 @@
+//! Starting and stopping a server in-process: [`Server::start`] opens the
+//! store, restores the live games, starts the actors and serves; the binary
+//! and the tests both use it.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use tengen_store::{EmbeddedStore, RedisOptions, RedisStore, Store, StoreError};
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+
+use crate::app::AppState;
+use crate::settings::{RedisSettings, Settings};
+use crate::{accounts, admission, cluster, http, lobby, matchmaker, metrics, sessions, table};
+
+
+/// Why a server did not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("cannot listen on {addr}")]
+    Listen {
+        addr: SocketAddr,
+        source: std::io::Error,
+    },
+    #[error("cannot open the data directory {}", .dir.display())]
+    Store {
+        dir: std::path::PathBuf,
+        source: StoreError,
+    },
+    #[error("cannot use the Redis store at {url}")]
+    Redis { url: String, source: StoreError },
+    #[error("cannot restore the live games")]
+    Restore(#[from] table::RestoreError),
+    #[error("cannot reach the other nodes through Redis at {url}")]
+    Bus {
+        url: String,
+        source: cluster::bus::BusError,
+    },
+}
+
+/// A running server.
+pub struct Server {
+    addr: SocketAddr,
+    shutdown: watch::Sender<bool>,
+    task: JoinHandle<std::io::Result<()>>,
+    restored: usize,
+    _scratch: Option<Scratch>,
+}
+
+/// A temporary data directory, removed when the server is dropped (for
+/// `Settings.data_dir` left empty: tests and throwaway servers).
+struct Scratch(std::path::PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+impl Server {
+    /// Opens the store (Redis when `settings.redis` says so, else the
+    /// embedded store in `settings.data_dir`), restores the live games,
+    /// binds `settings.listen` and starts serving in the background. An
+    /// empty `data_dir` means a temporary directory of the server's own,
+    /// removed when the [`Server`] is dropped. With Redis the data
+    /// directory is not used.
+    pub async fn start(mut settings: Settings) -> Result<Server, StartError> {
+        if let Some(redis) = settings.redis.clone() {
+            let store = open_redis(&redis).await?;
+            // Other nodes may share this Redis: take over the tables of
+            // any that dies.
+            settings
+                .takeover_every
+                .get_or_insert(std::time::Duration::from_secs(1));
+            return Server::start_with_store(settings, Arc::new(store)).await;
+        }
+        let scratch = settings.data_dir.as_os_str().is_empty().then(|| {
+            let dir = std::env::temp_dir().join(format!(
+                "tengen-scratch-{}-{:016x}",
+                std::process::id(),
+                rand::random::<u64>()
+            ));
+            settings.data_dir = dir.clone();
+            Scratch(dir)
+        });
+        let dir = settings.data_dir.clone();
+        let open = tokio::task::spawn_blocking(move || EmbeddedStore::open(&dir))
+            .await
+            .map_err(|e| StoreError::Unavailable(e.to_string()));
+        let store = open.and_then(|r| r).map_err(|source| StartError::Store {
+            dir: settings.data_dir.clone(),
+            source,
+        })?;
+        let mut server = Server::start_with_store(settings, Arc::new(store)).await?;
+        server._scratch = scratch;
+        Ok(server)
+    }
+
+    /// [`Server::start`] with a given store.
+    pub async fn start_with_store(
+        settings: Settings,
+        store: Arc<dyn Store>,
+    ) -> Result<Server, StartError> {
+        metrics::install();
+        let listener =
+            TcpListener::bind(settings.listen)
+                .await
+                .map_err(|source| StartError::Listen {
+                    addr: settings.listen,
+                    source,
+                })?;
+        let addr = listener.local_addr().map_err(|source| StartError::Listen {
+            addr: settings.listen,
+            source,
+        })?;
+        let (shutdown_tx, shutdown_rx) = watch::channel(false);
+        let settings = Arc::new(settings);
+        let tables = table::Directory::default();
+        let sessions = sessions::Sessions::new(settings.resume_grace, settings.max_sessions);
+        let lobby = lobby::spawn(
+            settings.clone(),
+            store.clone(),
+            tables.clone(),
+            sessions.clone(),
+            shutdown_rx.clone(),
+        );
+        let hosting = table::Hosting {
+            store: store.clone(),
+            settings: settings.clone(),
+            lobby: lobby.clone(),
+            directory: tables.clone(),
+            sessions: sessions.clone(),
+        };
+        let restored = table::restore_all(&hosting).await?;
+        tracing::info!(store = %store.describe(), node = %settings.node, restored, "live games restored");
+        table::spawn_takeover(hosting.clone(), shutdown_rx.clone());
+        let drain = settings.drain_delay;
+        let accounts = Arc::new(accounts::Accounts::new(
+            store.clone(),
+            settings.accounts.clone(),
+        ));
+        let matchmaker = matchmaker::spawn(
+            settings.matchmaking.clone(),
+            lobby.clone(),
+            shutdown_rx.clone(),
+        );
+        let node = match &settings.redis {
+            Some(redis) => {
+                let mut config = cluster::bus::BusConfig::new(
+                    redis.url.clone(),
+                    redis.prefix.clone(),
+                    settings.node.clone(),
+                );
+                config.ca_file = redis.ca_file.clone();
+                let (bus, deliveries) =
+                    cluster::bus::Bus::connect(config)
+                        .await
+                        .map_err(|source| StartError::Bus {
+                            url: tengen_store::redis::redact(&redis.url),
+                            source,
+                        })?;
+                Some(cluster::node::spawn(
+                    hosting.clone(),
+                    matchmaker.clone(),
+                    bus,
+                    deliveries,
+                    shutdown_rx.clone(),
+                ))
+            }
+            None => None,
+        };
+        let state = AppState {
+            admission: admission::Admission::new(settings.max_connections),
+            settings,
+            lobby,
+            tables,
+            sessions,
+            store,
+            shutdown: shutdown_rx.clone(),
+            accounts,
+            matchmaker,
+            node,
+        };
+        let directory = state.tables.clone();
+        let app = http::router(state);
+        let mut stop = shutdown_rx;
+        let task = tokio::spawn(async move {
+            axum::serve(
+                listener,
+                app.into_make_service_with_connect_info::<SocketAddr>(),
+            )
+            .with_graceful_shutdown(async move {
+                let _ = stop.wait_for(|s| *s).await;
+                // Every table stops and gives its lease up, so that another
+                // node takes its game over at once (not when it lapses).
+                for table in directory.handles() {
+                    let _ = table.try_send(table::TableCmd::Handover);
+                }
+                // `/healthz` says 503 meanwhile, so a load balancer moves on.
+                tokio::time::sleep(drain).await;
+            })
+            .await
+        });
+        tracing::info!(%addr, "listening");
+        Ok(Server {
+            addr,
+            shutdown: shutdown_tx,
+            task,
+            restored,
+            _scratch: None,
+        })
+    }
+
+    /// How many live games were restored at start.
+    pub fn restored(&self) -> usize {
+        self.restored
+    }
+
+    /// The address actually bound.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The graceful stop: `/healthz` answers 503, new WebSocket upgrades
+    /// are refused, every connection closes with 1012 (restarting), and
+    /// the listener closes after the drain delay. Every accepted action is
+    /// already stored, so nothing needs flushing.
+    pub fn shutdown(&self) {
+        let _ = self.shutdown.send(true);
+    }
+
+    /// Waits until the server has stopped.
+    pub async fn wait(self) -> std::io::Result<()> {
+        match self.task.await {
+            Ok(r) => r,
+            Err(e) => Err(std::io::Error::other(e)),
+        }
+    }
+}
+
+/// Connects to the Redis store and checks how Redis keeps its data: a
+/// loud warning when an accepted move could be lost (no append-only file,
+/// or an fsync policy that loses the last second on a power loss).
+pub async fn open_redis(redis: &RedisSettings) -> Result<RedisStore, StartError> {
+    let options = RedisOptions {
+        prefix: redis.prefix.clone(),
+        ca_file: redis.ca_file.clone(),
+        ..RedisOptions::default()
+    };
+    let failed = |source| StartError::Redis {
+        url: tengen_store::redis::redact(&redis.url),
+        source,
+    };
+    let store = RedisStore::connect(&redis.url, options)
+        .await
+        .map_err(failed)?;
+    match store.persistence().await {
+        Ok(p) if !p.keeps_acknowledged_writes() => {
+            tracing::warn!(
+                persistence = %p,
+                "!!! {} !!!",
+                p.risk().unwrap_or_default()
+            );
+        }
+        Ok(p) => match p.risk() {
+            Some(risk) => tracing::warn!(persistence = %p, "{risk}"),
+            None => tracing::info!(persistence = %p, "Redis persistence"),
+        },
+        Err(e) => tracing::warn!(
+            error = %e,
+            "cannot read how Redis keeps its data: make sure it runs with `appendonly yes` \
+             and `appendfsync always` (or `everysec`), or \"no accepted move is lost\" does not hold"
+        ),
+    }
+    Ok(store)
+}
