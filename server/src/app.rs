@@ -8,25 +8,25 @@ use tengen_store::Store;
 use tokio::sync::watch;
 
 use crate::settings::Settings;
-use crate::{accounts, admission, cluster, lobby, matchmaker, sessions, table};
+use crate::{accounts, admission, msg, sessions, table};
 
 /// What every connection shares: the settings, the lobby, the table
 /// directory, and the shutdown signal.
 #[derive(Clone)]
 pub struct AppState {
     pub settings: Arc<Settings>,
-    pub lobby: lobby::LobbyHandle,
-    pub tables: table::Directory,
+    pub lobby: msg::lobby::LobbyHandle,
+    pub tables: msg::table::Directory,
     pub sessions: sessions::Sessions,
     pub store: Arc<dyn Store>,
     pub shutdown: watch::Receiver<bool>,
     /// Accounts, logins and their limits (`accounts`).
     pub accounts: Arc<accounts::Accounts>,
     /// The rated queues (`matchmaker`).
-    pub matchmaker: matchmaker::MatchmakerHandle,
+    pub matchmaker: msg::matchmaker::MatchmakerHandle,
     /// Several nodes on one Redis: this node's actor, which routes commands
     /// to tables run elsewhere (`cluster`). `None` on the embedded store.
-    pub node: Option<cluster::NodeHandle>,
+    pub node: Option<msg::node::NodeHandle>,
     /// The cap on open connections (`admission`).
     pub admission: Arc<admission::Admission>,
 }

@@ -31,6 +31,7 @@ pub mod lobby;
 pub mod mailbox;
 pub mod matchmaker;
 pub mod metrics;
+pub mod msg;
 pub mod outbound;
 
 pub mod ratings;

@@ -31,56 +31,14 @@ use tengen_rules::game::{GameConfig, Seat};
 use tengen_store::name_key;
 use tokio::sync::watch;
 
-use crate::lobby::{LobbyCmd, LobbyHandle};
+use crate::msg::lobby::{LobbyCmd, LobbyHandle};
+use crate::msg::matchmaker::{MatchCmd, MatchmakerHandle, Pairing, Waiter};
 use crate::sessions::Session;
 
 /// How many commands the mailbox holds.
 const MAILBOX: usize = 4096;
 
 pub use crate::settings::MatchSettings;
-
-/// One player waiting.
-#[derive(Clone)]
-pub struct Waiter {
-    pub session: Session,
-    /// The account's name as registered.
-    pub account: String,
-    pub rating: f64,
-    pub since: Instant,
-}
-
-/// Two players the matchmaker paired, for the lobby to seat.
-pub struct Pairing {
-    pub config: GameConfig,
-    /// By seat (first, second).
-    pub seats: [Waiter; 2],
-    pub opener: Seat,
-}
-
-/// What connections and the lobby tell the matchmaker.
-pub enum MatchCmd {
-    /// Wait for `config` (the reply `queued` is sent here).
-    Queue {
-        waiter: Waiter,
-        config: GameConfig,
-        id: Option<RequestId>,
-    },
-    /// Leave the queue; `id`: reply `unqueued` (none when the server
-    /// removes the player itself, after a logout).
-    Unqueue {
-        session: Session,
-        id: Option<RequestId>,
-        reply: bool,
-    },
-    /// A connection closed: its session's entry goes.
-    Gone { session: SessionId, conn: u64 },
-    /// The lobby could not seat a pairing: these players wait on, as
-    /// long as they had.
-    Requeue { config: GameConfig, waiter: Waiter },
-}
-
-/// The matchmaker's mailbox: queue commands from connections and nodes.
-pub type MatchmakerHandle = crate::mailbox::Mailbox<MatchCmd>;
 
 /// The queues: each configuration's waiters, oldest first.
 #[derive(Default)]

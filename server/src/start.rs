@@ -13,7 +13,7 @@ use tokio::task::JoinHandle;
 
 use crate::app::AppState;
 use crate::settings::{RedisSettings, Settings};
-use crate::{accounts, admission, cluster, http, lobby, matchmaker, metrics, sessions, table};
+use crate::{accounts, admission, cluster, http, lobby, matchmaker, metrics, msg, sessions, table};
 
 
 /// Why a server did not start.
@@ -117,7 +117,7 @@ impl Server {
         })?;
         let (shutdown_tx, shutdown_rx) = watch::channel(false);
         let settings = Arc::new(settings);
-        let tables = table::Directory::default();
+        let tables = msg::table::Directory::default();
         let sessions = sessions::Sessions::new(settings.resume_grace, settings.max_sessions);
         let lobby = lobby::spawn(
             settings.clone(),
@@ -196,7 +196,7 @@ impl Server {
                 // Every table stops and gives its lease up, so that another
                 // node takes its game over at once (not when it lapses).
                 for table in directory.handles() {
-                    let _ = table.try_send(table::TableCmd::Handover);
+                    let _ = table.try_send(crate::msg::table::TableCmd::Handover);
                 }
                 // `/healthz` says 503 meanwhile, so a load balancer moves on.
                 tokio::time::sleep(drain).await;

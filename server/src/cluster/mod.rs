@@ -20,4 +20,3 @@ pub mod bus;
 pub mod node;
 pub mod wire;
 
-pub use node::{NodeCmd, NodeHandle};

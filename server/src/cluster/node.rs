@@ -38,14 +38,15 @@ use tengen_store::{Lease, Store};
 use tokio::sync::{mpsc, watch};
 
 use super::bus::{Bus, Delivery};
-use super::wire::{Body, NodeMsg, RemoteCmd, RemoteMatchCmd, RemoteSession};
-use crate::lobby::LobbyHandle;
-use crate::matchmaker::MatchmakerHandle;
+use super::wire::{Body, NodeMsg, RemoteCmd, RemoteSession};
+use crate::msg::lobby::LobbyHandle;
+use crate::msg::node::{NodeCmd, NodeHandle};
+use crate::msg::matchmaker::MatchmakerHandle;
 use crate::outbound::{Frame, Outbox};
 use crate::sessions::Session;
 use crate::sessions::Sessions;
 use crate::settings::Settings;
-use crate::table::Directory;
+use crate::msg::table::Directory;
 
 /// Commands a node's actor takes.
 const MAILBOX: usize = 8192;
@@ -57,43 +58,6 @@ mod host;
 mod liveness;
 mod lobby;
 mod matchmaking;
-
-/// What the rest of the server asks of this node's actor.
-pub enum NodeCmd {
-    /// A local connection's command for a table this node does not run.
-    Route {
-        table: TableId,
-        session: Session,
-        cmd: RemoteCmd,
-    },
-    /// A local connection ended.
-    ConnGone { conn: u64 },
-    /// The lookup of the node running `table` ended.
-    Resolved {
-        table: TableId,
-        owner: Result<Option<String>, String>,
-    },
-    /// The relay of `(node, conn)` here ended.
-    RelayEnded { node: String, conn: u64 },
-    /// A local connection's `queue` or `unqueue`, for the matchmaker of
-    /// the node holding the `matchmaker` lease.
-    Match {
-        session: Session,
-        cmd: RemoteMatchCmd,
-    },
-    /// A local connection's lobby command for a room of `node`.
-    RouteLobby {
-        node: String,
-        session: Session,
-        cmd: super::wire::LobbyRemoteCmd,
-    },
-    /// A tick's store work ended ([`liveness`]).
-    Ticked(Box<liveness::Ticked>),
-}
-
-/// The node actor's mailbox: routed commands from connections, relay
-/// frames from the bus; a connection's end comes as a notice.
-pub type NodeHandle = crate::mailbox::Mailbox<NodeCmd>;
 
 /// A local connection with tables (or a queue entry) elsewhere.
 struct Routed {

@@ -176,7 +176,7 @@ impl RemoteSession {
     }
 }
 
-/// The table commands a connection can send (`crate::table::TableCmd`
+/// The table commands a connection can send (`crate::msg::table::TableCmd`
 /// without the local parts: outboxes and instants).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub enum RemoteCmd {

@@ -25,10 +25,10 @@ use tokio::time::timeout;
 use tracing::Instrument;
 
 use crate::AppState;
-use crate::lobby::LobbyCmd;
+use crate::msg::lobby::LobbyCmd;
 use crate::outbound::{self, Frame};
 use crate::sessions::Session;
-use crate::table::TableCmd;
+use crate::msg::table::TableCmd;
 
 mod accounts;
 mod bucket;
@@ -261,7 +261,7 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
     });
     let _ = state
         .matchmaker
-        .try_send(crate::matchmaker::MatchCmd::Gone {
+        .try_send(crate::msg::matchmaker::MatchCmd::Gone {
             session: conn_state.session.id.clone(),
             conn,
         });
@@ -284,7 +284,7 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
     }
     // Tables on other nodes: their relays of this connection go.
     if let Some(node) = &state.node {
-        node.notify(crate::cluster::NodeCmd::ConnGone { conn });
+        node.notify(crate::msg::node::NodeCmd::ConnGone { conn });
     }
     if !writer.is_finished() {
         outbox.close(CloseCode::Normal);

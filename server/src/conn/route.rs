@@ -12,9 +12,9 @@ use tengen_protocol::{
 use super::state::ConnState;
 use crate::sessions::Session;
 use crate::AppState;
-use crate::lobby::LobbyCmd;
+use crate::msg::lobby::LobbyCmd;
 use crate::outbound::Outbox;
-use crate::table::TableCmd;
+use crate::msg::table::TableCmd;
 
 pub(super) fn reply_error(outbox: &Outbox, id: Option<RequestId>, code: ErrorCode, message: &str) {
     crate::metrics::error(code.as_str());
@@ -92,7 +92,7 @@ pub(super) fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], receive
         } => to_lobby(LobbyCmd::Create {
             session: session.clone(),
             id,
-            room: crate::lobby::NewRoom {
+            room: crate::msg::lobby::NewRoom {
                 config,
                 public,
                 name,
@@ -220,7 +220,7 @@ pub(super) fn to_table(
         // Several nodes: the table may run on another one.
         if let (Some(node), Some(remote)) = (&state.node, remote_cmd(&cmd)) {
             let session = session.clone();
-            let cmd = crate::cluster::NodeCmd::Route {
+            let cmd = crate::msg::node::NodeCmd::Route {
                 table: table.clone(),
                 session,
                 cmd: remote,

@@ -16,7 +16,7 @@ use tengen_rules::game::Seat;
 use tengen_store::name_key;
 
 use super::{Lobby, Room, refuse};
-use crate::matchmaker::{MatchCmd, MatchmakerHandle, Pairing};
+use crate::msg::matchmaker::{MatchCmd, MatchmakerHandle, Pairing};
 use crate::sessions::Session;
 
 /// Why `session` may not join the rated `room`, if it may not.

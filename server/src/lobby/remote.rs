@@ -50,11 +50,11 @@ use tengen_protocol::{
 
 use super::view::{Incoming, Link};
 use super::{Lobby, refuse};
-use crate::cluster::NodeHandle;
-use crate::cluster::bus::Bus;
+use crate::msg::lobby::ClusterCmd;
+use crate::msg::node::NodeHandle;
 use crate::cluster::wire::{LobbyNews, LobbyRemoteCmd, SharedRoom};
 use crate::sessions::Session;
-use crate::table::TableCmd;
+use crate::msg::table::TableCmd;
 
 /// Rooms per message between nodes.
 pub const PART: usize = 256;
@@ -62,25 +62,6 @@ pub const PART: usize = 256;
 pub const SYNC_RETRY: Duration = Duration::from_secs(2);
 /// The most rooms kept of one other node (more are dropped).
 pub const MAX_ROOMS_PER_NODE: usize = 100_000;
-
-/// What the node actor tells the lobby.
-pub enum ClusterCmd {
-    /// The bus is up (and the lobby channel subscribed): speak to the
-    /// other nodes from now on.
-    Attach { bus: Bus, node: NodeHandle },
-    /// News from another node's lobby.
-    News { from: String, news: LobbyNews },
-    /// The bus may have lost deliveries: ask everyone for their rooms.
-    Reset,
-    /// A command of a connection at another node, for a room here;
-    /// `session`'s outbox is the connection's relay.
-    Remote {
-        session: Session,
-        cmd: LobbyRemoteCmd,
-    },
-    /// The relay here of another node's connection ended.
-    RelayGone { session: SessionId, conn: u64 },
-}
 
 impl Lobby {
     /// The public rooms of every node, this node's first, at most
@@ -378,7 +359,7 @@ impl Lobby {
             Ok(to) => to,
             Err((code, why)) => return refuse(&session, id, code, why),
         };
-        let routed = crate::cluster::NodeCmd::RouteLobby {
+        let routed = crate::msg::node::NodeCmd::RouteLobby {
             node,
             session: session.clone(),
             cmd,

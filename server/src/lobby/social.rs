@@ -125,7 +125,7 @@ impl Lobby {
         if self.start_table(&room_id, seats, opener, rematch.clone())
             && let Some(old) = self.tables.get(&from)
         {
-            let _ = old.try_send(table::TableCmd::RematchStarted { rematch });
+            let _ = old.try_send(crate::msg::table::TableCmd::RematchStarted { rematch });
         }
     }
 }

@@ -10,7 +10,7 @@ use tengen_protocol::{LobbyUpdate, RoomId, RoomInfo};
 
 use super::remote::PART;
 use super::updates::Pending;
-use crate::cluster::NodeHandle;
+use crate::msg::node::NodeHandle;
 use crate::cluster::bus::Bus;
 use crate::cluster::wire::{Body, LOBBY_CHANNEL, LobbyNews, NodeMsg, SharedRoom};
 

@@ -10,7 +10,7 @@ use tengen_protocol::{
 use tengen_rules::game::{Event, Millis, Seat};
 
 use super::Table;
-use crate::lobby::LobbyCmd;
+use crate::msg::lobby::LobbyCmd;
 use crate::outbound::Shared;
 use crate::sessions::Session;
 

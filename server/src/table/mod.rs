@@ -17,7 +17,7 @@
 //! was forbidden to itself, so no connection can learn it early.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 use std::time::Instant;
 
 use tengen_protocol::{
@@ -28,7 +28,8 @@ use tengen_rules::game::{Action, ActionKind, Game, GameConfig, GameError, Millis
 use tengen_store::Store;
 use tokio::time::sleep_until;
 
-use crate::lobby::{LobbyCmd, LobbyHandle};
+use crate::msg::lobby::{LobbyCmd, LobbyHandle};
+use crate::msg::table::{Directory, TableCmd};
 use crate::outbound::{Outbox, Shared};
 use crate::sessions::Session;
 use crate::sessions::Sessions;
@@ -44,97 +45,6 @@ mod social;
 use crate::settings::Settings;
 pub use durable::{META_VERSION, SeatMeta, TableMeta, decode_entries, encode_entries};
 pub use restore::{Hosting, RestoreError, claim_seats, restore_all, spawn_takeover, take_over};
-
-/// What connections ask of a table.
-pub enum TableCmd {
-    /// Subscribe (as a player if the session sits here, else a spectator)
-    /// and get a snapshot.
-    Watch {
-        session: Session,
-        id: Option<RequestId>,
-        /// Resuming from this `seq`: replay what follows, if still kept.
-        since: Option<u64>,
-    },
-    /// The connection `conn` of `session` ended: if it is a player's, the
-    /// abandonment countdown starts.
-    Away { session: SessionId, conn: u64 },
-    Chat {
-        session: Session,
-        id: Option<RequestId>,
-        text: String,
-    },
-    Rematch {
-        session: Session,
-        id: Option<RequestId>,
-    },
-    /// The lobby started this table's rematch: tell the spectators.
-    RematchStarted { rematch: TableId },
-    /// Stop receiving this table's events (`outbox: None` when the
-    /// connection is gone and wants no reply).
-    Unwatch {
-        conn: u64,
-        id: Option<RequestId>,
-        outbox: Option<Outbox>,
-    },
-    Act {
-        session: SessionId,
-        action: Action,
-        id: Option<RequestId>,
-        outbox: Outbox,
-        received: Instant,
-    },
-    Snapshot {
-        session: Session,
-        id: Option<RequestId>,
-    },
-    /// The server is stopping: give the lease up and stop, writing
-    /// nothing more (another node, or the next start, takes the game on
-    /// from its log).
-    Handover,
-}
-
-/// A table's mailbox: its players', spectators' and the lobby's commands.
-pub type TableHandle = crate::mailbox::Mailbox<TableCmd>;
-
-/// Every live table by id. The lock is held only to copy a handle out or
-/// to insert and remove one, never across an await.
-#[derive(Clone, Default)]
-pub struct Directory(Arc<RwLock<HashMap<TableId, TableHandle>>>);
-
-impl Directory {
-    pub fn get(&self, id: &TableId) -> Option<TableHandle> {
-        self.0.read().ok()?.get(id).cloned()
-    }
-
-    fn insert(&self, id: TableId, h: TableHandle) {
-        if let Ok(mut m) = self.0.write() {
-            m.insert(id, h);
-        }
-    }
-
-    fn remove(&self, id: &TableId) {
-        if let Ok(mut m) = self.0.write() {
-            m.remove(id);
-        }
-    }
-
-    /// Every table's mailbox.
-    pub fn handles(&self) -> Vec<TableHandle> {
-        self.0
-            .read()
-            .map(|m| m.values().cloned().collect())
-            .unwrap_or_default()
-    }
-
-    /// How many tables are live.
-    pub fn len(&self) -> usize {
-        self.0.read().map_or(0, |m| m.len())
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-}
 
 /// Everything a table needs to start.
 pub struct Start {

@@ -25,8 +25,9 @@ use tengen_rules::game::{Game, Seat};
 use tengen_store::{Acquired, Lease, LiveTable, Store, StoreError};
 
 use super::durable::{META_VERSION, TableMeta, decode_entries};
-use super::{Directory, Start, Table};
-use crate::lobby::{LobbyCmd, LobbyHandle};
+use super::{Start, Table};
+use crate::msg::table::Directory;
+use crate::msg::lobby::{LobbyCmd, LobbyHandle};
 use crate::outbound;
 use crate::sessions::Session;
 use crate::sessions::Sessions;

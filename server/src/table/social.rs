@@ -8,7 +8,7 @@ use tengen_protocol::{
 };
 
 use super::Table;
-use crate::lobby::LobbyCmd;
+use crate::msg::lobby::LobbyCmd;
 use crate::outbound::Shared;
 use crate::sessions::Session;
 

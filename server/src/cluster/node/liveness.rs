@@ -14,20 +14,8 @@ use std::time::{Duration, Instant};
 
 use tengen_store::{Acquired, Lease, Store};
 
-use super::{MATCHMAKER, Node, NodeCmd, alive_id};
-
-/// What a tick's store work found.
-#[derive(Debug)]
-pub struct Ticked {
-    /// This node's liveness lease now (`None` inside: not held); `None`
-    /// when the store could not tell (the lease is kept as it was).
-    alive: Option<Option<Lease>>,
-    /// The `matchmaker` lease this node holds now and the node that runs
-    /// the matchmaker; `None` when the store could not tell.
-    lead: Option<(Option<Lease>, Option<String>)>,
-    /// Nodes whose liveness lease is gone.
-    dead: Vec<String>,
-}
+use super::{MATCHMAKER, Node, alive_id};
+use crate::msg::node::{NodeCmd, Ticked};
 
 /// What the actor holds that the work needs.
 pub(super) struct Held {

@@ -6,8 +6,9 @@
 use tengen_protocol::ErrorCode;
 
 use super::super::wire::{Body, LOBBY_CHANNEL, LobbyNews, LobbyRemoteCmd, NodeMsg, RemoteSession};
-use super::{Node, NodeHandle, Relay, refuse};
-use crate::lobby::{ClusterCmd, LobbyCmd};
+use super::{Node, Relay, refuse};
+use crate::msg::node::NodeHandle;
+use crate::msg::lobby::{ClusterCmd, LobbyCmd};
 use crate::sessions::Session;
 
 impl Node {

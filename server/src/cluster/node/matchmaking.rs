@@ -8,7 +8,7 @@ use tengen_protocol::{ErrorCode, ServerMsg};
 
 use super::{Node, Queued, refuse};
 use crate::cluster::wire::{Body, RemoteMatchCmd, RemoteSession, WireFrame};
-use crate::matchmaker::{MatchCmd, Waiter};
+use crate::msg::matchmaker::{MatchCmd, Waiter};
 use crate::sessions::Session;
 
 impl Node {

@@ -1,0 +1,58 @@
+//! What the rest of the server tells this node's actor (several nodes on
+//! one Redis), its mailbox, and what a tick's store work found.
+
+use tengen_protocol::TableId;
+use tengen_store::Lease;
+
+use crate::cluster::wire::{LobbyRemoteCmd, RemoteCmd, RemoteMatchCmd};
+use crate::sessions::Session;
+
+/// What the rest of the server asks of this node's actor.
+pub enum NodeCmd {
+    /// A local connection's command for a table this node does not run.
+    Route {
+        table: TableId,
+        session: Session,
+        cmd: RemoteCmd,
+    },
+    /// A local connection ended.
+    ConnGone { conn: u64 },
+    /// The lookup of the node running `table` ended.
+    Resolved {
+        table: TableId,
+        owner: Result<Option<String>, String>,
+    },
+    /// The relay of `(node, conn)` here ended.
+    RelayEnded { node: String, conn: u64 },
+    /// A local connection's `queue` or `unqueue`, for the matchmaker of
+    /// the node holding the `matchmaker` lease.
+    Match {
+        session: Session,
+        cmd: RemoteMatchCmd,
+    },
+    /// A local connection's lobby command for a room of `node`.
+    RouteLobby {
+        node: String,
+        session: Session,
+        cmd: LobbyRemoteCmd,
+    },
+    /// A tick's store work ended ((`crate::cluster::node`)).
+    Ticked(Box<Ticked>),
+}
+
+/// The node actor's mailbox: routed commands from connections, relay
+/// frames from the bus; a connection's end comes as a notice.
+pub type NodeHandle = crate::mailbox::Mailbox<NodeCmd>;
+
+/// What a tick's store work found.
+#[derive(Debug)]
+pub struct Ticked {
+    /// This node's liveness lease now (`None` inside: not held); `None`
+    /// when the store could not tell (the lease is kept as it was).
+    pub alive: Option<Option<Lease>>,
+    /// The `matchmaker` lease this node holds now and the node that runs
+    /// the matchmaker; `None` when the store could not tell.
+    pub lead: Option<(Option<Lease>, Option<String>)>,
+    /// Nodes whose liveness lease is gone.
+    pub dead: Vec<String>,
+}
