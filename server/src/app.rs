@@ -33,8 +33,8 @@ pub struct AppState {
 
 impl AppState {
     /// What bringing a table back to this node needs.
-    pub fn hosting(&self) -> table::Hosting {
-        table::Hosting {
+    pub fn hosting(&self) -> table::restore::Hosting {
+        table::restore::Hosting {
             store: self.store.clone(),
             settings: self.settings.clone(),
             lobby: self.lobby.clone(),

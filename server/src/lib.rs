@@ -10,10 +10,10 @@
 //! Durable state goes through one [`Store`]: the embedded store in the
 //! data directory by default, or the Redis store ([`Settings::redis`];
 //! then the data directory holds nothing that matters). At start the server restores every live game
-//! from it ([`table::restore_all`]); every accepted action is in the store
+//! from it ([`table::restore::restore_all`]); every accepted action is in the store
 //! before anyone hears of it. Each table holds a lease in the store while
 //! it runs, and on a shared store (Redis) a node takes over the tables of
-//! a node that died ([`table::take_over`]).
+//! a node that died ([`table::restore::take_over`]).
 //!
 //! [`Server::start`] runs it in-process (the binary and the tests both use
 //! it); `listen 127.0.0.1:0` picks a free port, and [`Server::addr`] says

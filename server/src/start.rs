@@ -10,11 +10,9 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-
 use crate::app::AppState;
 use crate::settings::{RedisSettings, Settings};
 use crate::{accounts, admission, cluster, http, lobby, matchmaker, metrics, msg, sessions, table};
-
 
 /// Why a server did not start.
 #[derive(Debug, thiserror::Error)]
@@ -32,7 +30,7 @@ pub enum StartError {
     #[error("cannot use the Redis store at {url}")]
     Redis { url: String, source: StoreError },
     #[error("cannot restore the live games")]
-    Restore(#[from] table::RestoreError),
+    Restore(#[from] table::restore::RestoreError),
     #[error("cannot reach the other nodes through Redis at {url}")]
     Bus {
         url: String,
@@ -126,16 +124,16 @@ impl Server {
             sessions.clone(),
             shutdown_rx.clone(),
         );
-        let hosting = table::Hosting {
+        let hosting = table::restore::Hosting {
             store: store.clone(),
             settings: settings.clone(),
             lobby: lobby.clone(),
             directory: tables.clone(),
             sessions: sessions.clone(),
         };
-        let restored = table::restore_all(&hosting).await?;
+        let restored = table::restore::restore_all(&hosting).await?;
         tracing::info!(store = %store.describe(), node = %settings.node, restored, "live games restored");
-        table::spawn_takeover(hosting.clone(), shutdown_rx.clone());
+        table::restore::spawn_takeover(hosting.clone(), shutdown_rx.clone());
         let drain = settings.drain_delay;
         let accounts = Arc::new(accounts::Accounts::new(
             store.clone(),

@@ -17,6 +17,6 @@
 //! (`crate::lobby::remote`).
 
 pub mod bus;
+pub mod leases;
 pub mod node;
 pub mod wire;
-

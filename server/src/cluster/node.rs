@@ -40,13 +40,13 @@ use tokio::sync::{mpsc, watch};
 use super::bus::{Bus, Delivery};
 use super::wire::{Body, NodeMsg, RemoteCmd, RemoteSession};
 use crate::msg::lobby::LobbyHandle;
-use crate::msg::node::{NodeCmd, NodeHandle};
 use crate::msg::matchmaker::MatchmakerHandle;
+use crate::msg::node::{NodeCmd, NodeHandle};
+use crate::msg::table::Directory;
 use crate::outbound::{Frame, Outbox};
 use crate::sessions::Session;
 use crate::sessions::Sessions;
 use crate::settings::Settings;
-use crate::msg::table::Directory;
 
 /// Commands a node's actor takes.
 const MAILBOX: usize = 8192;
@@ -124,24 +124,16 @@ struct Node {
     lobby: LobbyHandle,
 }
 
-/// The lease whose holder runs the one matchmaker of all nodes.
-const MATCHMAKER: &str = "matchmaker";
-
-/// The id of a node's liveness lease in the store's lease space.
-pub fn alive_id(node: &str) -> String {
-    format!("node:{node}")
-}
-
 /// Starts this node's actor on `bus`'s deliveries, with the handles a
 /// node hosting tables needs (`hosting`) and the matchmaker's.
 pub fn spawn(
-    hosting: crate::table::Hosting,
+    hosting: crate::table::restore::Hosting,
     matchmaker: MatchmakerHandle,
     bus: Bus,
     deliveries: mpsc::Receiver<Delivery>,
     shutdown: watch::Receiver<bool>,
 ) -> NodeHandle {
-    let crate::table::Hosting {
+    let crate::table::restore::Hosting {
         store,
         settings,
         lobby,
@@ -223,12 +215,18 @@ impl Node {
         }
         // Stopping: the matchmaker moves to another node at once.
         if let Some(lease) = self.leading.take() {
-            let _ = self.store.release_lease(MATCHMAKER, &lease).await;
+            let _ = self
+                .store
+                .release_lease(crate::cluster::leases::MATCHMAKER, &lease)
+                .await;
         }
         if let Some(lease) = self.alive.take() {
             let _ = self
                 .store
-                .release_lease(&alive_id(&self.settings.node), &lease)
+                .release_lease(
+                    &crate::cluster::leases::alive_id(&self.settings.node),
+                    &lease,
+                )
                 .await;
         }
     }
@@ -460,7 +458,7 @@ impl Node {
                     return;
                 };
                 if self.queued.contains_key(&conn)
-                    && matchmaking::left_queue(&frames, r.outbox.encoding())
+                    && super::wire::left_queue(&frames, r.outbox.encoding())
                 {
                     self.queued.remove(&conn);
                 }

@@ -238,6 +238,23 @@ impl NodeMsg {
     }
 }
 
+/// Whether `frames` tell a waiting player the queue is over for them
+/// (`matched`, or `unqueued`).
+pub fn left_queue(frames: &[WireFrame], encoding: tengen_protocol::Encoding) -> bool {
+    frames.iter().any(|f| {
+        let bytes: &[u8] = match f {
+            WireFrame::Text(t) => t.as_bytes(),
+            WireFrame::Binary(b) => b,
+        };
+        tengen_protocol::decode_server(bytes, encoding).is_ok_and(|f| {
+            matches!(
+                f.msg,
+                tengen_protocol::ServerMsg::Matched { .. } | tengen_protocol::ServerMsg::Unqueued
+            )
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -25,9 +25,9 @@ use tokio::sync::{Semaphore, mpsc};
 
 use crate::AppState;
 use crate::accounts::{ConnAttempts, too_many, unix_ms};
-use crate::msg::node::NodeCmd;
 use crate::cluster::wire::RemoteMatchCmd;
 use crate::msg::matchmaker::{MatchCmd, Waiter};
+use crate::msg::node::NodeCmd;
 use crate::sessions::Session;
 
 /// Requests of this module one connection may have running at once.

@@ -26,9 +26,9 @@ use tracing::Instrument;
 
 use crate::AppState;
 use crate::msg::lobby::LobbyCmd;
+use crate::msg::table::TableCmd;
 use crate::outbound::{self, Frame};
 use crate::sessions::Session;
-use crate::msg::table::TableCmd;
 
 mod accounts;
 mod bucket;
@@ -306,7 +306,7 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
 
 /// Several nodes: a `hello` resuming a session this node does not know may
 /// be a player whose node died. Their tables are taken over here if their
-/// leases lapsed ([`crate::table::claim_seats`]); while another node still
+/// leases lapsed ([`crate::table::restore::claim_seats`]); while another node still
 /// holds one, the hello is refused with `unavailable` and a time to try
 /// again (the player's node may be gone without its lease having lapsed).
 async fn claim_seats(state: &AppState, token: Option<&str>) -> Result<(), ErrorBody> {
@@ -315,7 +315,7 @@ async fn claim_seats(state: &AppState, token: Option<&str>) -> Result<(), ErrorB
         return Ok(());
     }
     let hosting = state.hosting();
-    let claim = crate::table::claim_seats(token, &hosting);
+    let claim = crate::table::restore::claim_seats(token, &hosting);
     match tokio::time::timeout(state.settings.store_timeout * 2, claim).await {
         Ok(Ok(())) | Err(_) => Ok(()),
         Ok(Err(node)) => {

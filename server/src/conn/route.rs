@@ -10,11 +10,11 @@ use tengen_protocol::{
 };
 
 use super::state::ConnState;
-use crate::sessions::Session;
 use crate::AppState;
 use crate::msg::lobby::LobbyCmd;
-use crate::outbound::Outbox;
 use crate::msg::table::TableCmd;
+use crate::outbound::Outbox;
+use crate::sessions::Session;
 
 pub(super) fn reply_error(outbox: &Outbox, id: Option<RequestId>, code: ErrorCode, message: &str) {
     crate::metrics::error(code.as_str());

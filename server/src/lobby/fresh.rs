@@ -12,28 +12,11 @@
 //! right for it as for everyone. The snapshot and the updates after it
 //! then form one sequence, as the protocol promises.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use tengen_protocol::{LobbyUpdate, RoomId, RoomInfo, ServerMsg};
 
 use super::Lobby;
-
-/// For each fresh watcher (by connection), the rooms changed before it
-/// subscribed, as its room list showed them (`None`: not listed).
-#[derive(Default)]
-pub(super) struct Fresh {
-    seen: HashMap<u64, BTreeMap<RoomId, Option<RoomInfo>>>,
-}
-
-impl Fresh {
-    pub(super) fn forget(&mut self, conn: u64) {
-        self.seen.remove(&conn);
-    }
-
-    pub(super) fn take(&mut self) -> HashMap<u64, BTreeMap<RoomId, Option<RoomInfo>>> {
-        std::mem::take(&mut self.seen)
-    }
-}
 
 impl Lobby {
     /// Notes what watcher `conn` was just sent (`rooms`, a `rooms` message)
@@ -50,7 +33,7 @@ impl Lobby {
             .keys()
             .map(|id| (id.clone(), rooms.iter().find(|r| r.room == *id).cloned()))
             .collect();
-        self.fresh.seen.insert(conn, seen);
+        self.fresh.note(conn, seen);
     }
 
     /// The room as the lobby lists it now, if it does.

@@ -23,11 +23,11 @@ use tengen_rules::game::{GameConfig, Seat};
 use tengen_store::Store;
 use tokio::sync::watch;
 
+use crate::msg::table::Directory;
 use crate::outbound::Shared;
 use crate::sessions::Session;
 use crate::sessions::Sessions;
 use crate::settings::Settings;
-use crate::msg::table::Directory;
 use crate::table;
 
 mod departures;
@@ -64,7 +64,7 @@ struct Lobby {
     seated: HashMap<SessionId, Vec<RoomId>>,
     watchers: HashMap<u64, Session>,
     /// Watchers who subscribed since the last flush ([`fresh`]).
-    fresh: fresh::Fresh,
+    fresh: updates::Fresh,
     /// The changes for the watchers, and every node's rooms ([`remote`]).
     pending: View,
 }
@@ -89,7 +89,7 @@ pub fn spawn(
         rooms: BTreeMap::new(),
         seated: HashMap::new(),
         watchers: HashMap::new(),
-        fresh: fresh::Fresh::default(),
+        fresh: updates::Fresh::default(),
         pending: View::default(),
     };
     tokio::spawn(lobby.run(rx, shutdown));
@@ -338,7 +338,7 @@ impl Lobby {
             );
         }
         if room.info.rated
-            && let Err((code, why)) = rated::may_join_rated(room, &session)
+            && let Err((code, why)) = room.may_join_rated(&session)
         {
             return refuse(&session, id, code, why);
         }

@@ -19,27 +19,29 @@ use super::{Lobby, Room, refuse};
 use crate::msg::matchmaker::{MatchCmd, MatchmakerHandle, Pairing};
 use crate::sessions::Session;
 
-/// Why `session` may not join the rated `room`, if it may not.
-pub(super) fn may_join_rated(room: &Room, session: &Session) -> Result<(), (ErrorCode, String)> {
-    if session.player.guest {
-        return Err((
-            ErrorCode::LoginRequired,
-            "a rated room takes accounts only: log in first".into(),
-        ));
+impl Room {
+    /// Why `session` may not join the rated `room`, if it may not.
+    pub(super) fn may_join_rated(&self, session: &Session) -> Result<(), (ErrorCode, String)> {
+        if session.player.guest {
+            return Err((
+                ErrorCode::LoginRequired,
+                "a rated room takes accounts only: log in first".into(),
+            ));
+        }
+        let me = name_key(&session.player.name);
+        if self
+            .seats
+            .iter()
+            .flatten()
+            .any(|s| name_key(&s.player.name) == me)
+        {
+            return Err((
+                ErrorCode::BadRequest,
+                "you cannot play a rated game against yourself".into(),
+            ));
+        }
+        Ok(())
     }
-    let me = name_key(&session.player.name);
-    if room
-        .seats
-        .iter()
-        .flatten()
-        .any(|s| name_key(&s.player.name) == me)
-    {
-        return Err((
-            ErrorCode::BadRequest,
-            "you cannot play a rated game against yourself".into(),
-        ));
-    }
-    Ok(())
 }
 
 impl Lobby {

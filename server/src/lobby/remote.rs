@@ -48,16 +48,14 @@ use tengen_protocol::{
     ErrorCode, MAX_ROOMS_LISTED, RequestId, RoomId, RoomInfo, RoomStatus, ServerMsg, SessionId,
 };
 
-use super::view::{Incoming, Link};
+use super::view::{Incoming, Link, PART};
 use super::{Lobby, refuse};
+use crate::cluster::wire::{LobbyNews, LobbyRemoteCmd, SharedRoom};
 use crate::msg::lobby::ClusterCmd;
 use crate::msg::node::NodeHandle;
-use crate::cluster::wire::{LobbyNews, LobbyRemoteCmd, SharedRoom};
-use crate::sessions::Session;
 use crate::msg::table::TableCmd;
+use crate::sessions::Session;
 
-/// Rooms per message between nodes.
-pub const PART: usize = 256;
 /// How long a node waits for an answer to `Sync` before asking again.
 pub const SYNC_RETRY: Duration = Duration::from_secs(2);
 /// The most rooms kept of one other node (more are dropped).

@@ -1,8 +1,11 @@
 //! Coalescing lobby updates: the changes to rooms between two flushes,
 //! reduced to what a watcher needs (a room added and gone within one
 //! interval is never mentioned).
+//!
+//! Also what each watcher who subscribed between two flushes was sent
+//! ([`Fresh`]; the `fresh` module makes their first update from it).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use tengen_protocol::{LobbyUpdate, RoomId, RoomInfo};
 
@@ -57,5 +60,27 @@ impl Pending {
             }
         }
         u
+    }
+}
+
+/// For each fresh watcher (by connection), the rooms changed before it
+/// subscribed, as its room list showed them (`None`: not listed).
+#[derive(Default)]
+pub(super) struct Fresh {
+    seen: HashMap<u64, BTreeMap<RoomId, Option<RoomInfo>>>,
+}
+
+impl Fresh {
+    /// What watcher `conn` was sent of the rooms changed since the last flush.
+    pub(super) fn note(&mut self, conn: u64, seen: BTreeMap<RoomId, Option<RoomInfo>>) {
+        self.seen.insert(conn, seen);
+    }
+
+    pub(super) fn forget(&mut self, conn: u64) {
+        self.seen.remove(&conn);
+    }
+
+    pub(super) fn take(&mut self) -> HashMap<u64, BTreeMap<RoomId, Option<RoomInfo>>> {
+        std::mem::take(&mut self.seen)
     }
 }

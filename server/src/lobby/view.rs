@@ -8,11 +8,13 @@ use std::time::Instant;
 
 use tengen_protocol::{LobbyUpdate, RoomId, RoomInfo};
 
-use super::remote::PART;
 use super::updates::Pending;
-use crate::msg::node::NodeHandle;
 use crate::cluster::bus::Bus;
 use crate::cluster::wire::{Body, LOBBY_CHANNEL, LobbyNews, NodeMsg, SharedRoom};
+use crate::msg::node::NodeHandle;
+
+/// Rooms per message between nodes.
+pub const PART: usize = 256;
 
 /// A room of another node.
 pub(super) struct Other {

@@ -20,10 +20,8 @@ use std::time::Instant;
 
 use tengen_rules::game::{Action, Event, Millis, Seat};
 
-use super::Table;
+use super::{QUOTA_MAX_MS, Table};
 
-/// A seat's quota starts full and never exceeds this.
-pub const QUOTA_MAX_MS: Millis = 500;
 /// Added to the mover's quota after each of its moves.
 pub const QUOTA_GAIN_MS: Millis = 100;
 

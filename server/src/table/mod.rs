@@ -39,12 +39,15 @@ mod durable;
 mod fanout;
 mod lag;
 mod lease;
-mod restore;
+mod meta;
+pub mod restore;
 mod resume;
 mod social;
 use crate::settings::Settings;
-pub use durable::{META_VERSION, SeatMeta, TableMeta, decode_entries, encode_entries};
-pub use restore::{Hosting, RestoreError, claim_seats, restore_all, spawn_takeover, take_over};
+
+/// A seat's quota starts full and never exceeds this.
+pub const QUOTA_MAX_MS: Millis = 500;
+pub use meta::{META_VERSION, SeatMeta, TableMeta, decode_entries, encode_entries};
 
 /// Everything a table needs to start.
 pub struct Start {
@@ -159,7 +162,7 @@ pub fn spawn(start: Start) -> Result<(), tengen_rules::game::ConfigError> {
             token: tokens[i].clone(),
         }),
         room_first: start.room_first,
-        created_ms: durable::unix_ms(),
+        created_ms: meta::unix_ms(),
     };
     let table = Table::assemble(start, game, meta, Instant::now());
     table.launch();
@@ -202,7 +205,7 @@ impl Table {
             chat: start.chat,
             chat_rate: HashMap::new(),
             log: VecDeque::new(),
-            quota: [lag::QUOTA_MAX_MS; 2],
+            quota: [QUOTA_MAX_MS; 2],
             store: start.store,
             meta,
             created: false,

@@ -24,10 +24,10 @@ use tengen_protocol::{Players, RoomInfo, RoomStatus, TableEvent, TableId};
 use tengen_rules::game::{Game, Seat};
 use tengen_store::{Acquired, Lease, LiveTable, Store, StoreError};
 
-use super::durable::{META_VERSION, TableMeta, decode_entries};
+use super::meta::{META_VERSION, TableMeta, decode_entries};
 use super::{Start, Table};
-use crate::msg::table::Directory;
 use crate::msg::lobby::{LobbyCmd, LobbyHandle};
+use crate::msg::table::Directory;
 use crate::outbound;
 use crate::sessions::Session;
 use crate::sessions::Sessions;
@@ -155,7 +155,7 @@ pub async fn claim_seats(token: &str, h: &Hosting) -> Result<(), String> {
                 // and its commands go there (`crate::cluster`). Else that
                 // node died and its lease has not lapsed yet.
                 let alive = store
-                    .lease(&crate::cluster::node::alive_id(&lease.node))
+                    .lease(&crate::cluster::leases::alive_id(&lease.node))
                     .await
                     .is_ok_and(|l| l.is_some());
                 if !(alive && seat_here(store, sessions, token, &id).await) {

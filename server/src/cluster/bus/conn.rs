@@ -2,10 +2,10 @@
 //! it sends (each bounded in time) and the publisher task.
 
 use super::shared::*;
-use std::sync::Arc;
-use std::time::Duration;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use redis::{IntoConnectionInfo, ProtocolVersion, PushInfo, Value};
+use std::sync::Arc;
+use std::time::Duration;
 use tokio::sync::mpsc;
 
 /// A client for `config.url` speaking RESP3 (push messages), with the CA

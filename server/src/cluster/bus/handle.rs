@@ -229,4 +229,3 @@ impl Bus {
         self.inner.shared.stats()
     }
 }
-

@@ -440,4 +440,3 @@ mod tests {
         assert_eq!(counters.delivery_dropped.load(Ordering::Relaxed), 4);
     }
 }
-

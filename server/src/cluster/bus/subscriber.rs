@@ -3,10 +3,10 @@
 
 use super::conn::{open, ping, subscribe, unsubscribe};
 use super::shared::*;
-use std::collections::HashSet;
-use std::sync::atomic::Ordering;
-use std::sync::Arc;
 use redis::aio::ConnectionManager;
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use tokio::sync::watch;
 
 /// The subscriber task: keeps Redis's subscriptions equal to what is

@@ -9,12 +9,12 @@ use std::time::Instant;
 use tengen_protocol::{CloseCode, ErrorCode, TableId};
 
 use super::{Node, Relay, refuse, request_id};
-use crate::msg::node::NodeCmd;
 use crate::cluster::wire::{Body, NodeMsg, RemoteCmd, RemoteSession, WireFrame};
 use crate::msg::matchmaker::MatchCmd;
+use crate::msg::node::NodeCmd;
+use crate::msg::table::TableCmd;
 use crate::outbound::{self, Outbox};
 use crate::sessions::Session;
-use crate::msg::table::TableCmd;
 
 impl Node {
     /// A connection of node `from` speaks to a table here.

@@ -14,7 +14,8 @@ use std::time::{Duration, Instant};
 
 use tengen_store::{Acquired, Lease, Store};
 
-use super::{MATCHMAKER, Node, alive_id};
+use super::Node;
+use crate::cluster::leases::{MATCHMAKER, alive_id};
 use crate::msg::node::{NodeCmd, Ticked};
 
 /// What the actor holds that the work needs.

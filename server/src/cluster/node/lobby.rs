@@ -7,8 +7,8 @@ use tengen_protocol::ErrorCode;
 
 use super::super::wire::{Body, LOBBY_CHANNEL, LobbyNews, LobbyRemoteCmd, NodeMsg, RemoteSession};
 use super::{Node, Relay, refuse};
-use crate::msg::node::NodeHandle;
 use crate::msg::lobby::{ClusterCmd, LobbyCmd};
+use crate::msg::node::NodeHandle;
 use crate::sessions::Session;
 
 impl Node {

@@ -4,10 +4,10 @@
 
 use std::time::{Duration, Instant};
 
-use tengen_protocol::{ErrorCode, ServerMsg};
+use tengen_protocol::ErrorCode;
 
 use super::{Node, Queued, refuse};
-use crate::cluster::wire::{Body, RemoteMatchCmd, RemoteSession, WireFrame};
+use crate::cluster::wire::{Body, RemoteMatchCmd, RemoteSession};
 use crate::msg::matchmaker::{MatchCmd, Waiter};
 use crate::sessions::Session;
 
@@ -176,17 +176,4 @@ fn local_match(session: Session, cmd: RemoteMatchCmd) -> MatchCmd {
         }
         RemoteMatchCmd::Unqueue { id, reply } => MatchCmd::Unqueue { session, id, reply },
     }
-}
-
-/// Whether `frames` tell a waiting player the queue is over for them
-/// (`matched`, or `unqueued`).
-pub(super) fn left_queue(frames: &[WireFrame], encoding: tengen_protocol::Encoding) -> bool {
-    frames.iter().any(|f| {
-        let bytes: &[u8] = match f {
-            WireFrame::Text(t) => t.as_bytes(),
-            WireFrame::Binary(b) => b,
-        };
-        tengen_protocol::decode_server(bytes, encoding)
-            .is_ok_and(|f| matches!(f.msg, ServerMsg::Matched { .. } | ServerMsg::Unqueued))
-    })
 }

@@ -1,0 +1,62 @@
+//! What the store keeps of a live table besides its log ([`TableMeta`]),
+//! and the log entries' stored form.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+use tengen_protocol::{Player, RoomId, SessionId};
+use tengen_rules::game::{GameConfig, RecordEntry, Seat};
+
+/// The version of [`TableMeta`]'s JSON form.
+pub const META_VERSION: u32 = 1;
+
+/// What the store keeps of a live table besides its log: enough to start
+/// its actor again after a restart, with the same seats, room and rules.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TableMeta {
+    pub version: u32,
+    pub room: RoomId,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub room_name: Option<String>,
+    pub public: bool,
+    pub chat: bool,
+    #[serde(default)]
+    pub rated: bool,
+    pub config: GameConfig,
+    pub opener: Seat,
+    /// The players by seat (first, second), with the resume tokens that
+    /// bring them back to their sessions after a restart.
+    pub seats: [SeatMeta; 2],
+    /// The table seat of the room's first seat (its creator).
+    pub room_first: Seat,
+    /// When the table started, in Unix milliseconds.
+    pub created_ms: u64,
+}
+
+/// A seated player as stored.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SeatMeta {
+    pub session: SessionId,
+    pub player: Player,
+    pub token: String,
+}
+
+/// Milliseconds since the Unix epoch, now.
+pub fn unix_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// Encodes log entries as the store keeps them (one JSON object each).
+pub fn encode_entries(entries: &[RecordEntry]) -> Vec<Vec<u8>> {
+    entries
+        .iter()
+        .map(|e| serde_json::to_vec(e).expect("a record entry always serializes"))
+        .collect()
+}
+
+/// Decodes stored log entries.
+pub fn decode_entries(raw: &[Vec<u8>]) -> Result<Vec<RecordEntry>, serde_json::Error> {
+    raw.iter().map(|b| serde_json::from_slice(b)).collect()
+}
