@@ -57,7 +57,7 @@ use tengen_rules::opening::{CanonicalPosition, position_with_offer};
 use tengen_rules::{Board, Color, Point};
 
 use super::eval::{balance, to_move};
-use super::{Rules, candidates, choose_stone, in_zone, mix, score};
+use super::stone::{Rules, candidates, choose_stone, in_zone, mix, score};
 
 /// The largest seeded margin, in shape points, added to the swap judgement.
 pub const TASTE: i32 = 15;

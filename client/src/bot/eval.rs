@@ -20,7 +20,7 @@
 
 use tengen_rules::{Board, Color};
 
-use super::{Rules, candidates, five_points_after, local_shape};
+use super::stone::{Rules, candidates, five_points_after, local_shape};
 
 /// The side to move makes five.
 pub(crate) const WIN: i32 = 1_000_000;
