@@ -6,10 +6,10 @@
 //! given for each position, so a server can run it off its table actors and
 //! a client can run it offline with the same answers.
 
+use super::outcome::{Budget, Outcome};
 use super::threats::Pos;
 use super::vcf::{self, Nodes, Root};
 use super::vct::VctSearch;
-use super::{Budget, Outcome};
 use crate::board::{Board, BoardError, Variant};
 use crate::game::{GameRecord, ReplayError};
 use crate::point::{Color, Point};
@@ -73,7 +73,7 @@ pub fn analyze_moves(
         if won {
             return Err(AnalysisError::AfterWin(number));
         }
-        let found = super::vcf(&board, color, variant, vcf);
+        let found = super::solve::vcf(&board, color, variant, vcf);
         let vcf_kept = match (&found, point) {
             (Outcome::Win(_), Some(p)) => first_move_wins(&board, color, variant, p, vcf, false),
             (Outcome::Win(_), None) => Some(false),
@@ -83,7 +83,7 @@ pub fn analyze_moves(
             None => (None, None),
             Some(_) if found.line().is_some() => (Some(found.clone()), vcf_kept),
             Some(budget) => {
-                let o = super::vct(&board, color, variant, budget);
+                let o = super::solve::vct(&board, color, variant, budget);
                 let kept = match (&o, point) {
                     (Outcome::Win(_), Some(p)) => {
                         first_move_wins(&board, color, variant, p, budget, true)

@@ -10,8 +10,8 @@
 //! "fails at every depth" when its whole subtree was searched without
 //! hitting the depth limit, so later, deeper iterations skip it.
 
+use super::outcome::{Budget, Outcome};
 use super::threats::{HashTable, Pos};
-use super::{Budget, Outcome};
 use crate::board::{Board, Variant};
 use crate::point::{Color, Point};
 
@@ -290,7 +290,7 @@ impl VcfSearch {
     }
 }
 
-/// [`super::vcf`].
+/// [`super::solve::vcf`].
 pub(crate) fn solve(board: &Board, attacker: Color, variant: Variant, budget: Budget) -> Outcome {
     let mut pos = Pos::new(board, variant);
     let threat = match root(&pos, attacker) {

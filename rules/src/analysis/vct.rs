@@ -16,10 +16,10 @@
 //! attacker stones and none of the defender's: every move that makes a four
 //! or a three. The VCF searches below share one table of failed positions.
 
+use super::outcome::{Budget, Outcome};
 use super::region::Region;
 use super::threats::{HashTable, Pos};
 use super::vcf::{self, Nodes, Res, Root, Shot, VcfSearch};
-use super::{Budget, Outcome};
 use crate::board::{Board, Variant};
 use crate::point::{Color, Point};
 
@@ -336,7 +336,7 @@ pub(crate) fn replays(
     won
 }
 
-/// [`super::vct`].
+/// [`super::solve::vct`].
 pub(crate) fn solve(board: &Board, attacker: Color, variant: Variant, budget: Budget) -> Outcome {
     let mut pos = Pos::new(board, variant);
     let threat = match vcf::root(&pos, attacker) {
