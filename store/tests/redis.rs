@@ -264,9 +264,12 @@ async fn persistence_is_read_from_the_server() {
 async fn rediss_with_a_private_ca() {
     let redis = RedisServer::start_tls();
     let url = redis.tls_url().expect("a TLS port");
+    // A TLS handshake on a machine busy with a build can take longer than
+    // the default 2 s; this test is about trust, not speed.
     let options = |prefix: String| RedisOptions {
         prefix,
         ca_file: Some(redis.ca_file()),
+        timeout: Duration::from_secs(10),
         ..RedisOptions::default()
     };
     {

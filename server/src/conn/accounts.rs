@@ -21,12 +21,13 @@ use tengen_protocol::{
     ClientMsg, Envelope, ErrorBody, ErrorCode, Hello, Player, RatingFamily, RequestId, ServerFrame,
     ServerMsg,
 };
+use tengen_rules::game::GameConfig;
 use tokio::sync::{Semaphore, mpsc};
 
 use crate::AppState;
 use crate::accounts::{ConnAttempts, too_many, unix_ms};
 use crate::cluster::wire::RemoteMatchCmd;
-use crate::msg::matchmaker::{MatchCmd, Waiter};
+use crate::msg::matchmaker::MatchCmd;
 use crate::msg::node::NodeCmd;
 use crate::sessions::Session;
 
@@ -167,6 +168,30 @@ pub fn handle(
     msg: ClientMsg,
 ) {
     match msg {
+        msg @ (ClientMsg::Register { .. } | ClientMsg::Login { .. } | ClientMsg::Logout) => {
+            identity_request(state, rc, session, id, msg)
+        }
+        ClientMsg::Queue { config } => queue(state, rc, session, id, config),
+        ClientMsg::Unqueue => {
+            let cmd = RemoteMatchCmd::Unqueue { id, reply: true };
+            if !to_matchmaker(state, session.clone(), cmd) {
+                refuse(session, id, matchmaker_busy());
+            }
+        }
+        msg => records_request(state, rc, session, id, msg),
+    }
+}
+
+/// `register`, `login` and `logout`: the store's answer comes back to the
+/// connection as a change of who it is, applied before its next frame.
+fn identity_request(
+    state: &AppState,
+    rc: &mut ConnRanked,
+    session: &Session,
+    id: Option<RequestId>,
+    msg: ClientMsg,
+) {
+    match msg {
         ClientMsg::Register { name, password } => {
             if let Err(wait) = rc.attempts.take(Instant::now()) {
                 return refuse(session, id, too_many(wait));
@@ -227,91 +252,75 @@ pub fn handle(
                 Ok(ServerMsg::LoggedOut { player })
             });
         }
-        ClientMsg::Queue { config } => {
-            if session.player.guest {
-                return refuse(
-                    session,
-                    id,
-                    ErrorBody::new(
-                        ErrorCode::LoginRequired,
-                        "the rated queue is for accounts: log in first",
-                    ),
-                );
-            }
-            if let Err(e) = config.validate() {
-                return refuse(
-                    session,
-                    id,
-                    ErrorBody::new(ErrorCode::InvalidConfig, e.to_string()),
-                );
-            }
-            let (st, s) = (state.clone(), session.clone());
-            let Ok(permit) = rc.in_flight.clone().try_acquire_owned() else {
-                return refuse(session, id, ErrorBody::rate_limited(100));
-            };
-            tokio::spawn(async move {
-                let family = RatingFamily::of(config.rule_set);
-                let rating = match read(
-                    &st,
-                    st.accounts.store().rating(&s.player.name, family.as_str()),
-                )
-                .await
-                {
-                    Ok(r) => r.map_or(crate::ratings::START.0, |r| r.rating),
-                    Err(body) => return refuse(&s, id, body),
-                };
-                let waiter = Waiter {
-                    session: s.clone(),
-                    account: s.player.name.clone(),
-                    rating,
-                    since: Instant::now(),
-                };
-                let sent = match &st.node {
-                    // Several nodes: one matchmaker for all (`crate::cluster`).
-                    Some(node) => node.try_send(NodeCmd::Match {
-                        session: s.clone(),
-                        cmd: RemoteMatchCmd::Queue {
-                            id,
-                            config,
-                            account: waiter.account,
-                            rating: waiter.rating,
-                            waited_ms: 0,
-                        },
-                    }),
-                    None => st
-                        .matchmaker
-                        .try_send(MatchCmd::Queue { waiter, config, id }),
-                };
-                if !sent {
-                    refuse(
-                        &s,
-                        id,
-                        ErrorBody::new(ErrorCode::Unavailable, "the matchmaker is busy; try again"),
-                    );
-                }
-                drop(permit);
-            });
+        other => refuse(session, id, not_ours(&other)),
+    }
+}
+
+/// `queue`: an account's rating in the rule family, then a place in the
+/// matchmaker's queue for `config`.
+fn queue(
+    state: &AppState,
+    rc: &mut ConnRanked,
+    session: &Session,
+    id: Option<RequestId>,
+    config: GameConfig,
+) {
+    if session.player.guest {
+        return refuse(
+            session,
+            id,
+            ErrorBody::new(
+                ErrorCode::LoginRequired,
+                "the rated queue is for accounts: log in first",
+            ),
+        );
+    }
+    if let Err(e) = config.validate() {
+        return refuse(
+            session,
+            id,
+            ErrorBody::new(ErrorCode::InvalidConfig, e.to_string()),
+        );
+    }
+    let (st, s) = (state.clone(), session.clone());
+    let Ok(permit) = rc.in_flight.clone().try_acquire_owned() else {
+        return refuse(session, id, ErrorBody::rate_limited(100));
+    };
+    tokio::spawn(async move {
+        let family = RatingFamily::of(config.rule_set);
+        let rating = match read(
+            &st,
+            st.accounts.store().rating(&s.player.name, family.as_str()),
+        )
+        .await
+        {
+            Ok(r) => r.map_or(crate::ratings::START.0, |r| r.rating),
+            Err(body) => return refuse(&s, id, body),
+        };
+        let cmd = RemoteMatchCmd::Queue {
+            id,
+            config,
+            account: s.player.name.clone(),
+            rating,
+            waited_ms: 0,
+        };
+        if !to_matchmaker(&st, s.clone(), cmd) {
+            refuse(&s, id, matchmaker_busy());
         }
-        ClientMsg::Unqueue => {
-            let sent = match &state.node {
-                Some(node) => node.try_send(NodeCmd::Match {
-                    session: session.clone(),
-                    cmd: RemoteMatchCmd::Unqueue { id, reply: true },
-                }),
-                None => state.matchmaker.try_send(MatchCmd::Unqueue {
-                    session: session.clone(),
-                    id,
-                    reply: true,
-                }),
-            };
-            if !sent {
-                refuse(
-                    session,
-                    id,
-                    ErrorBody::new(ErrorCode::Unavailable, "the matchmaker is busy; try again"),
-                );
-            }
-        }
+        drop(permit);
+    });
+}
+
+/// Leaderboards, profiles, histories and game records: store reads, each
+/// its own task.
+fn records_request(
+    state: &AppState,
+    rc: &mut ConnRanked,
+    session: &Session,
+    id: Option<RequestId>,
+    msg: ClientMsg,
+) {
+    match msg {
         ClientMsg::Leaderboard { family } => {
             let st = state.clone();
             spawn(rc, session, id, async move {
@@ -377,36 +386,47 @@ pub fn handle(
                 }
             });
         }
-        other => refuse(
-            session,
-            id,
-            ErrorBody::new(
-                ErrorCode::Internal,
-                format!("{} is not an account request", other.type_name()),
-            ),
-        ),
+        other => refuse(session, id, not_ours(&other)),
+    }
+}
+
+/// A message routed here by mistake (the router sends only this module's).
+fn not_ours(msg: &ClientMsg) -> ErrorBody {
+    let why = format!("{} is not an account request", msg.type_name());
+    ErrorBody::new(ErrorCode::Internal, why)
+}
+
+fn matchmaker_busy() -> ErrorBody {
+    ErrorBody::new(ErrorCode::Unavailable, "the matchmaker is busy; try again")
+}
+
+/// Hands a queue command to the matchmaker: this node's, or with several
+/// nodes the one they share (through the node actor). `false`: its
+/// mailbox is full.
+fn to_matchmaker(state: &AppState, session: Session, cmd: RemoteMatchCmd) -> bool {
+    match &state.node {
+        Some(node) => node.try_send(NodeCmd::Match { session, cmd }),
+        None => state
+            .matchmaker
+            .try_send(MatchCmd::from_remote(session, cmd)),
     }
 }
 
 /// Takes `session` out of the rated queue without a reply (a login or
 /// logout changes who it is), wherever the matchmaker runs.
 fn unqueue_quietly(state: &AppState, session: Session) {
+    let cmd = RemoteMatchCmd::Unqueue {
+        id: None,
+        reply: false,
+    };
     match &state.node {
         Some(node) => {
-            node.notify(NodeCmd::Match {
-                session,
-                cmd: RemoteMatchCmd::Unqueue {
-                    id: None,
-                    reply: false,
-                },
-            });
+            node.notify(NodeCmd::Match { session, cmd });
         }
         None => {
-            let _ = state.matchmaker.try_send(MatchCmd::Unqueue {
-                session,
-                id: None,
-                reply: false,
-            });
+            let _ = state
+                .matchmaker
+                .try_send(MatchCmd::from_remote(session, cmd));
         }
     }
 }

@@ -18,7 +18,7 @@ use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
 use futures_util::{SinkExt, StreamExt};
 use tengen_protocol::{
     ClientMsg, CloseCode, Encoding, Envelope, ErrorBody, ErrorCode, HELLO_TIMEOUT_MS,
-    PROTOCOL_VERSION, SUPPORTED_VERSIONS, ServerFrame, ServerInfo, ServerMsg, Welcome,
+    PROTOCOL_VERSION, RequestId, SUPPORTED_VERSIONS, ServerFrame, ServerInfo, ServerMsg, Welcome,
     decode_client,
 };
 use tokio::time::timeout;
@@ -26,6 +26,8 @@ use tracing::Instrument;
 
 use crate::AppState;
 use crate::msg::lobby::LobbyCmd;
+use crate::msg::matchmaker::MatchCmd;
+use crate::msg::node::NodeCmd;
 use crate::msg::table::TableCmd;
 use crate::outbound::{self, Frame};
 use crate::sessions::Session;
@@ -50,78 +52,89 @@ pub async fn run(socket: WebSocket, state: AppState, peer: SocketAddr) {
     metrics::gauge!(crate::metrics::CONNECTIONS).decrement(1.0);
 }
 
+type WsSink = futures_util::stream::SplitSink<WebSocket, Message>;
+type WsStream = futures_util::stream::SplitStream<WebSocket>;
+
 async fn serve(socket: WebSocket, state: AppState, conn: u64) {
     let (mut sink, mut stream) = socket.split();
-    let hello_wait = Duration::from_millis(HELLO_TIMEOUT_MS);
+    let Some(hello) = handshake(&mut sink, &mut stream, &state, conn).await else {
+        return;
+    };
+    let (outbox, inbox) = outbound::channel(conn, hello.encoding, state.settings.outbound_queue);
+    let session = open_session(&state, hello.body, hello.id, &hello.identity, &outbox);
+    tracing::debug!(conn, session = %session.id, encoding = ?hello.encoding, "welcome");
+    let mut writer = tokio::spawn(inbox.drain(sink, state.settings.ping_interval));
+    let mut conn_state = ConnState {
+        ranked: accounts::ConnRanked::new(&state, &hello.identity),
+        session,
+        encoding: hello.encoding,
+        watching: Vec::new(),
+        lobby_subscribed: false,
+    };
+    read_loop(&state, &mut conn_state, &mut stream, &outbox, &mut writer).await;
+    forget(&state, &conn_state, conn);
+    if !writer.is_finished() {
+        outbox.close(CloseCode::Normal);
+        let _ = timeout(Duration::from_secs(5), writer).await;
+    }
+    // The closing handshake: read (and drop) what the peer still sends
+    // until its close frame or end of stream, briefly. Closing the socket
+    // on unread data would reset the connection, and the peer could lose
+    // the close frame (and the error before it) that says why.
+    let _ = timeout(Duration::from_secs(1), async {
+        while let Some(Ok(m)) = stream.next().await {
+            if matches!(m, Message::Close(_)) {
+                break;
+            }
+        }
+    })
+    .await;
+}
 
-    // ---- handshake: hello within the hello timeout ----
-    // Frames before it are answered (`hello_required`, or why they could not
-    // be read) in their own encoding; the hello's frame type fixes the
-    // connection's encoding.
-    let deadline = tokio::time::Instant::now() + hello_wait;
+/// A good `hello`: what it said, who it makes the connection, and the
+/// encoding its frame type fixed.
+struct Hello {
+    body: tengen_protocol::Hello,
+    id: Option<RequestId>,
+    encoding: Encoding,
+    identity: accounts::Identity,
+}
+
+/// Reads frames until a good `hello`, within the hello timeout. Frames
+/// before it are answered (`hello_required`, or why they could not be
+/// read) in their own encoding. `None`: the connection ended or was closed.
+async fn handshake(
+    sink: &mut WsSink,
+    stream: &mut WsStream,
+    state: &AppState,
+    conn: u64,
+) -> Option<Hello> {
+    let deadline = tokio::time::Instant::now() + Duration::from_millis(HELLO_TIMEOUT_MS);
     let mut before_hello = 0u32;
-    let (hello, hello_id, encoding, identity) = loop {
+    loop {
         let Data { bytes, encoding } =
-            match tokio::time::timeout_at(deadline, next_data(&mut stream)).await {
+            match tokio::time::timeout_at(deadline, next_data(stream)).await {
                 Ok(Ok(Some(d))) => d,
-                Ok(Ok(None)) => return,
+                Ok(Ok(None)) => return None,
                 Ok(Err(code)) => {
                     let _ = sink.send(close(code)).await;
-                    return;
+                    return None;
                 }
                 Err(_) => {
                     crate::metrics::error("hello_timeout");
                     let _ = sink.send(close(CloseCode::HelloTimeout)).await;
-                    return;
+                    return None;
                 }
             };
         before_hello += 1;
         if before_hello > state.settings.limits.rate_burst {
             crate::metrics::error("rate_limited");
             let _ = sink.send(close(CloseCode::PolicyViolation)).await;
-            return;
+            return None;
         }
-        let (reply, close_with) = match decode_client(&bytes, encoding) {
-            Ok(Envelope {
-                msg: ClientMsg::Hello(h),
-                id,
-            }) => {
-                if !SUPPORTED_VERSIONS.contains(h.version) {
-                    (
-                        ServerFrame::error(
-                            id,
-                            ErrorBody::unsupported_version(h.version, SUPPORTED_VERSIONS),
-                        ),
-                        Some(CloseCode::UnsupportedVersion),
-                    )
-                } else if let Err(why) = ClientMsg::Hello(h.clone()).validate() {
-                    (
-                        ServerFrame::error(id, ErrorBody::new(ErrorCode::BadRequest, why)),
-                        None,
-                    )
-                } else {
-                    // Accounts: the login token's account, or a guest name
-                    // no account has (`accounts`).
-                    match accounts::identify(&state, &h, conn).await {
-                        Ok(who) => match claim_seats(&state, h.resume.as_deref()).await {
-                            Ok(()) => break (h, id, encoding, who),
-                            Err(body) => (ServerFrame::error(id, body), None),
-                        },
-                        Err(body) => (ServerFrame::error(id, body), None),
-                    }
-                }
-            }
-            Ok(other) => (
-                ServerFrame::error(
-                    other.id,
-                    ErrorBody::new(
-                        ErrorCode::HelloRequired,
-                        format!("send hello first, not {}", other.msg.type_name()),
-                    ),
-                ),
-                None,
-            ),
-            Err(e) => (e.reply(), None),
+        let (reply, close_with) = match read_hello(state, &bytes, encoding, conn).await {
+            Ok(hello) => return Some(hello),
+            Err(refusal) => refusal,
         };
         if let ServerMsg::Error(e) = &reply.msg {
             crate::metrics::error(e.code.as_str());
@@ -131,15 +144,67 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
             Frame::Binary(b) => Message::Binary(b),
         };
         if sink.send(frame).await.is_err() {
-            return;
+            return None;
         }
         if let Some(code) = close_with {
             let _ = sink.send(close(code)).await;
-            return;
+            return None;
+        }
+    }
+}
+
+/// A frame before `welcome`: the good `hello` it is, or the refusal to
+/// send (with the close code when the refusal ends the connection).
+async fn read_hello(
+    state: &AppState,
+    bytes: &[u8],
+    encoding: Encoding,
+    conn: u64,
+) -> Result<Hello, (ServerFrame, Option<CloseCode>)> {
+    let Envelope { msg, id } = decode_client(bytes, encoding).map_err(|e| (e.reply(), None))?;
+    let h = match msg {
+        ClientMsg::Hello(h) => h,
+        other => {
+            let why = format!("send hello first, not {}", other.type_name());
+            let body = ErrorBody::new(ErrorCode::HelloRequired, why);
+            return Err((ServerFrame::error(id, body), None));
         }
     };
+    if !SUPPORTED_VERSIONS.contains(h.version) {
+        let body = ErrorBody::unsupported_version(h.version, SUPPORTED_VERSIONS);
+        return Err((
+            ServerFrame::error(id, body),
+            Some(CloseCode::UnsupportedVersion),
+        ));
+    }
+    if let Err(why) = ClientMsg::Hello(h.clone()).validate() {
+        let body = ErrorBody::new(ErrorCode::BadRequest, why);
+        return Err((ServerFrame::error(id, body), None));
+    }
+    // Accounts: the login token's account, or a guest name no account has
+    // (`accounts`); then, with several nodes, the seats of a resumed session.
+    let refuse = |body| (ServerFrame::error(id, body), None);
+    let identity = accounts::identify(state, &h, conn).await.map_err(refuse)?;
+    claim_seats(state, h.resume.as_deref())
+        .await
+        .map_err(refuse)?;
+    Ok(Hello {
+        body: h,
+        id,
+        encoding,
+        identity,
+    })
+}
 
-    let (outbox, inbox) = outbound::channel(conn, encoding, state.settings.outbound_queue);
+/// Opens (or resumes, or takes over) the session `hello` asks for, with
+/// `outbox` as its connection now, and queues `welcome`.
+fn open_session(
+    state: &AppState,
+    hello: tengen_protocol::Hello,
+    hello_id: Option<RequestId>,
+    identity: &accounts::Identity,
+    outbox: &outbound::Outbox,
+) -> Session {
     let opened = state
         .sessions
         .open_as(hello.resume.as_deref(), identity.player(), outbox.clone());
@@ -157,8 +222,6 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
             session: session.clone(),
         });
     }
-    let ping_every = state.settings.ping_interval;
-    let mut writer = tokio::spawn(inbox.drain(sink, ping_every));
     outbox.send_msg(&Envelope::with_id(
         hello_id,
         ServerMsg::Welcome(Welcome {
@@ -176,99 +239,103 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
             tables: opened.tables,
         }),
     ));
-    tracing::debug!(conn, session = %session.id, ?encoding, "welcome");
+    session
+}
 
-    // ---- the read loop ----
+/// After `welcome`: reads, rate-limits and routes every frame until the
+/// connection ends, goes idle, floods, or the server stops.
+async fn read_loop(
+    state: &AppState,
+    conn_state: &mut ConnState,
+    stream: &mut WsStream,
+    outbox: &outbound::Outbox,
+    writer: &mut tokio::task::JoinHandle<outbound::WriterEnd>,
+) {
     let limits = state.settings.limits;
     let idle = Duration::from_millis(limits.idle_timeout_ms);
     let mut bucket = Bucket::new(limits.rate_per_sec, limits.rate_burst);
     let mut refused_in_row = 0u32;
-    let mut conn_state = ConnState {
-        ranked: accounts::ConnRanked::new(&state, &identity),
-        session,
-        encoding,
-        watching: Vec::new(),
-        lobby_subscribed: false,
-    };
     let mut shutdown = state.shutdown.clone();
     loop {
-        tokio::select! {
+        let read = tokio::select! {
             _ = shutdown.wait_for(|s| *s) => {
                 outbox.close(CloseCode::ServiceRestart);
-                break;
+                return;
             }
-            _ = &mut writer => break,
-            read = timeout(idle, stream.next()) => {
-                let msg = match read {
-                    Err(_) => {
-                        crate::metrics::error("idle_timeout");
-                        outbox.close(CloseCode::IdleTimeout);
-                        break;
-                    }
-                    Ok(None) => break,
-                    Ok(Some(Err(e))) => {
-                        if let Some(code) = read_error_close(e) {
-                            outbox.close(code);
-                        }
-                        break;
-                    }
-                    Ok(Some(Ok(m))) => m,
-                };
-                let (bytes, frame_encoding) = match msg {
-                    Message::Text(t) => (bytes::Bytes::from(t), Encoding::Json),
-                    Message::Binary(b) => (b, Encoding::MsgPack),
-                    Message::Close(_) => break,
-                    Message::Pong(p) => {
-                        outbox.record_pong(&p);
-                        continue;
-                    }
-                    Message::Ping(_) => continue,
-                };
-                if frame_encoding != encoding {
-                    crate::metrics::error("unsupported_data");
-                    outbox.close(CloseCode::UnsupportedData);
-                    break;
-                }
-                if !bucket.take(Instant::now()) {
-                    // Dropped with a reply; flooding on regardless ends it.
-                    refused_in_row += 1;
-                    if refused_in_row > limits.rate_burst {
-                        crate::metrics::error("flood");
-                        outbox.close(CloseCode::PolicyViolation);
-                        break;
-                    }
-                    crate::metrics::error("rate_limited");
-                    let id = tengen_protocol::decode_client(&bytes, encoding).ok().and_then(|f| f.id);
-                    outbox.send_msg(&ServerFrame::error(
-                        id,
-                        ErrorBody::rate_limited(bucket.retry_after_ms()),
-                    ));
-                    continue;
-                }
-                refused_in_row = 0;
-                conn_state.ranked.apply(&mut conn_state.session);
-                handle(&state, &mut conn_state, &bytes, Instant::now());
+            _ = &mut *writer => return,
+            read = timeout(idle, stream.next()) => read,
+        };
+        let msg = match read {
+            Err(_) => {
+                crate::metrics::error("idle_timeout");
+                outbox.close(CloseCode::IdleTimeout);
+                return;
             }
+            Ok(None) => return,
+            Ok(Some(Err(e))) => {
+                if let Some(code) = read_error_close(e) {
+                    outbox.close(code);
+                }
+                return;
+            }
+            Ok(Some(Ok(m))) => m,
+        };
+        let bytes = match data(msg) {
+            Ok(Data { bytes, encoding }) if encoding == conn_state.encoding => bytes,
+            Ok(_) => {
+                crate::metrics::error("unsupported_data");
+                outbox.close(CloseCode::UnsupportedData);
+                return;
+            }
+            Err(Message::Close(_)) => return,
+            Err(Message::Pong(p)) => {
+                outbox.record_pong(&p);
+                continue;
+            }
+            Err(_) => continue,
+        };
+        if !bucket.take(Instant::now()) {
+            // Dropped with a reply; flooding on regardless ends it.
+            refused_in_row += 1;
+            if refused_in_row > limits.rate_burst {
+                crate::metrics::error("flood");
+                outbox.close(CloseCode::PolicyViolation);
+                return;
+            }
+            crate::metrics::error("rate_limited");
+            let id = decode_client(&bytes, conn_state.encoding)
+                .ok()
+                .and_then(|f| f.id);
+            outbox.send_msg(&ServerFrame::error(
+                id,
+                ErrorBody::rate_limited(bucket.retry_after_ms()),
+            ));
+            continue;
         }
+        refused_in_row = 0;
+        conn_state.ranked.apply(&mut conn_state.session);
+        handle(state, conn_state, &bytes, Instant::now());
     }
-    // Let the lobby and the tables forget this connection; the tables where
-    // the session sits start its abandonment countdown.
-    let away = state.sessions.closed(&conn_state.session.id, conn);
+}
+
+/// The connection ended: the lobby, the matchmaker and the tables forget
+/// it; the tables where its session sits start the abandonment countdown.
+fn forget(state: &AppState, conn_state: &ConnState, conn: u64) {
+    let session = &conn_state.session.id;
+    let away = state.sessions.closed(session, conn);
     state.lobby.notify(LobbyCmd::Gone {
-        session: conn_state.session.id.clone(),
+        session: session.clone(),
         conn,
         holder: away.is_some(),
     });
-    let _ = state
-        .matchmaker
-        .try_send(crate::msg::matchmaker::MatchCmd::Gone {
-            session: conn_state.session.id.clone(),
-            conn,
-        });
+    let _ = state.matchmaker.try_send(MatchCmd::Gone {
+        session: session.clone(),
+        conn,
+    });
     for t in away.unwrap_or_default() {
         if let Some(h) = state.tables.get(&t) {
             let _ = h.try_send(TableCmd::Away {
-                session: conn_state.session.id.clone(),
+                session: session.clone(),
                 conn,
             });
         }
@@ -284,24 +351,8 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
     }
     // Tables on other nodes: their relays of this connection go.
     if let Some(node) = &state.node {
-        node.notify(crate::msg::node::NodeCmd::ConnGone { conn });
+        node.notify(NodeCmd::ConnGone { conn });
     }
-    if !writer.is_finished() {
-        outbox.close(CloseCode::Normal);
-        let _ = timeout(Duration::from_secs(5), writer).await;
-    }
-    // The closing handshake: read (and drop) what the peer still sends
-    // until its close frame or end of stream, briefly. Closing the socket
-    // on unread data would reset the connection, and the peer could lose
-    // the close frame (and the error before it) that says why.
-    let _ = timeout(Duration::from_secs(1), async {
-        while let Some(Ok(m)) = stream.next().await {
-            if matches!(m, Message::Close(_)) {
-                break;
-            }
-        }
-    })
-    .await;
 }
 
 /// Several nodes: a `hello` resuming a session this node does not know may
@@ -363,31 +414,32 @@ fn read_error_close(e: axum::Error) -> Option<CloseCode> {
 /// The next text or binary frame (control frames skipped); `Err` with the
 /// close code to send when the socket broke the WebSocket protocol (or the
 /// size limit), `Ok(None)` when it just ended.
-async fn next_data(
-    stream: &mut futures_util::stream::SplitStream<WebSocket>,
-) -> Result<Option<Data>, CloseCode> {
+async fn next_data(stream: &mut WsStream) -> Result<Option<Data>, CloseCode> {
     loop {
         let Some(read) = stream.next().await else {
             return Ok(None);
         };
-        match read {
-            Ok(Message::Text(t)) => {
-                return Ok(Some(Data {
-                    bytes: bytes::Bytes::from(t),
-                    encoding: Encoding::Json,
-                }));
-            }
-            Ok(Message::Binary(b)) => {
-                return Ok(Some(Data {
-                    bytes: b,
-                    encoding: Encoding::MsgPack,
-                }));
-            }
-            Ok(Message::Close(_)) => return Ok(None),
+        match read.map(data) {
+            Ok(Ok(d)) => return Ok(Some(d)),
+            Ok(Err(Message::Close(_))) => return Ok(None),
+            Ok(Err(_)) => continue,
             Err(e) => return read_error_close(e).map_or(Ok(None), Err),
-            Ok(_) => continue,
         }
     }
+}
+
+/// A text or binary frame's payload and the encoding its type says; any
+/// other frame given back.
+fn data(msg: Message) -> Result<Data, Message> {
+    let (bytes, text) = match msg {
+        Message::Text(t) => (bytes::Bytes::from(t), true),
+        Message::Binary(b) => (b, false),
+        other => return Err(other),
+    };
+    Ok(Data {
+        bytes,
+        encoding: Encoding::of_frame(text),
+    })
 }
 
 fn close(code: CloseCode) -> Message {

@@ -11,7 +11,7 @@ use tengen_protocol::{
 
 use super::state::ConnState;
 use crate::AppState;
-use crate::msg::lobby::LobbyCmd;
+use crate::msg::lobby::{LobbyCmd, NewRoom};
 use crate::msg::table::TableCmd;
 use crate::outbound::Outbox;
 use crate::sessions::Session;
@@ -41,17 +41,6 @@ pub(super) fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], receive
         reply_error(outbox, id, ErrorCode::BadRequest, &why);
         return;
     }
-    let session = &cs.session;
-    let to_lobby = |cmd: LobbyCmd| {
-        if !state.lobby.try_send(cmd) {
-            reply_error(
-                outbox,
-                id,
-                ErrorCode::Unavailable,
-                "the lobby is busy; try again",
-            );
-        }
-    };
     match frame.msg {
         ClientMsg::Hello(_) => reply_error(
             outbox,
@@ -65,134 +54,27 @@ pub(super) fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], receive
                 .map_or(0, |d| d.as_millis() as u64);
             outbox.send_msg(&Envelope::with_id(id, ServerMsg::Pong { time_ms }));
         }
-        ClientMsg::LobbySubscribe => {
-            cs.lobby_subscribed = true;
-            to_lobby(LobbyCmd::Subscribe {
-                session: session.clone(),
-                id,
-            });
-        }
-        ClientMsg::LobbyUnsubscribe => {
-            cs.lobby_subscribed = false;
-            to_lobby(LobbyCmd::Unsubscribe {
-                session: session.clone(),
-                id,
-            });
-        }
-        ClientMsg::ListRooms => to_lobby(LobbyCmd::List {
-            session: session.clone(),
-            id,
-        }),
-        ClientMsg::CreateRoom {
-            config,
-            public,
-            name,
-            chat,
-            rated,
-        } => to_lobby(LobbyCmd::Create {
-            session: session.clone(),
-            id,
-            room: crate::msg::lobby::NewRoom {
-                config,
-                public,
-                name,
-                chat,
-                rated,
-            },
-        }),
-        ClientMsg::JoinRoom { room } => to_lobby(LobbyCmd::Join {
-            session: session.clone(),
-            id,
-            room,
-        }),
-        ClientMsg::LeaveRoom { room } => to_lobby(LobbyCmd::Leave {
-            session: session.clone(),
-            id,
-            room,
-        }),
-        ClientMsg::CancelRoom { room } => to_lobby(LobbyCmd::Cancel {
-            session: session.clone(),
-            id,
-            room,
-        }),
-        ClientMsg::Watch { table, since } => {
-            if !cs.watching.contains(&table)
-                && cs.watching.len() >= state.settings.limits.max_watch as usize
-            {
-                reply_error(
-                    outbox,
-                    id,
-                    ErrorCode::LimitReached,
-                    "watching too many tables",
-                );
-                return;
-            }
-            let cmd = TableCmd::Watch {
-                session: session.clone(),
-                id,
-                since,
-            };
-            if to_table(state, session, id, &table, cmd) && !cs.watching.contains(&table) {
-                cs.watching.push(table);
+        msg @ (ClientMsg::LobbySubscribe
+        | ClientMsg::LobbyUnsubscribe
+        | ClientMsg::ListRooms
+        | ClientMsg::CreateRoom { .. }
+        | ClientMsg::JoinRoom { .. }
+        | ClientMsg::LeaveRoom { .. }
+        | ClientMsg::CancelRoom { .. }
+        | ClientMsg::Challenge { .. }
+        | ClientMsg::DeclineChallenge { .. }) => {
+            let cmd = lobby_cmd(cs, id, msg);
+            if !state.lobby.try_send(cmd) {
+                let why = "the lobby is busy; try again";
+                reply_error(&cs.session.outbox, id, ErrorCode::Unavailable, why);
             }
         }
-        ClientMsg::Unwatch { table } => {
-            cs.watching.retain(|t| *t != table);
-            let cmd = TableCmd::Unwatch {
-                conn: outbox.conn,
-                id,
-                outbox: Some(outbox.clone()),
-            };
-            to_table(state, session, id, &table, cmd);
-        }
-        ClientMsg::Act { table, action } => {
-            let cmd = TableCmd::Act {
-                session: session.id.clone(),
-                action,
-                id,
-                outbox: outbox.clone(),
-                received,
-            };
-            to_table(state, session, id, &table, cmd);
-        }
-        ClientMsg::Snapshot { table } => {
-            let cmd = TableCmd::Snapshot {
-                session: session.clone(),
-                id,
-            };
-            to_table(state, session, id, &table, cmd);
-        }
-        ClientMsg::Chat { table, text } => {
-            let cmd = TableCmd::Chat {
-                session: session.clone(),
-                id,
-                text,
-            };
-            to_table(state, session, id, &table, cmd);
-        }
-        ClientMsg::Challenge {
-            player,
-            config,
-            chat,
-        } => to_lobby(LobbyCmd::Challenge {
-            session: session.clone(),
-            id,
-            player,
-            config,
-            chat,
-        }),
-        ClientMsg::DeclineChallenge { room } => to_lobby(LobbyCmd::DeclineChallenge {
-            session: session.clone(),
-            id,
-            room,
-        }),
-        ClientMsg::Rematch { table } => {
-            let cmd = TableCmd::Rematch {
-                session: session.clone(),
-                id,
-            };
-            to_table(state, session, id, &table, cmd);
-        }
+        msg @ (ClientMsg::Watch { .. }
+        | ClientMsg::Unwatch { .. }
+        | ClientMsg::Act { .. }
+        | ClientMsg::Snapshot { .. }
+        | ClientMsg::Chat { .. }
+        | ClientMsg::Rematch { .. }) => table_request(state, cs, id, msg, received),
         msg @ (ClientMsg::Register { .. }
         | ClientMsg::Login { .. }
         | ClientMsg::Logout
@@ -204,6 +86,118 @@ pub(super) fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], receive
         | ClientMsg::GameRecord { .. }) => {
             super::accounts::handle(state, &mut cs.ranked, &cs.session, id, msg)
         }
+    }
+}
+
+/// The lobby's command for one of the lobby's messages (noting a lobby
+/// subscription on the connection).
+fn lobby_cmd(cs: &mut ConnState, id: Option<RequestId>, msg: ClientMsg) -> LobbyCmd {
+    let session = cs.session.clone();
+    match msg {
+        ClientMsg::LobbySubscribe => {
+            cs.lobby_subscribed = true;
+            LobbyCmd::Subscribe { session, id }
+        }
+        ClientMsg::LobbyUnsubscribe => {
+            cs.lobby_subscribed = false;
+            LobbyCmd::Unsubscribe { session, id }
+        }
+        ClientMsg::CreateRoom {
+            config,
+            public,
+            name,
+            chat,
+            rated,
+        } => {
+            let room = NewRoom {
+                config,
+                public,
+                name,
+                chat,
+                rated,
+            };
+            LobbyCmd::Create { session, id, room }
+        }
+        ClientMsg::JoinRoom { room } => LobbyCmd::Join { session, id, room },
+        ClientMsg::LeaveRoom { room } => LobbyCmd::Leave { session, id, room },
+        ClientMsg::CancelRoom { room } => LobbyCmd::Cancel { session, id, room },
+        ClientMsg::Challenge {
+            player,
+            config,
+            chat,
+        } => LobbyCmd::Challenge {
+            session,
+            id,
+            player,
+            config,
+            chat,
+        },
+        ClientMsg::DeclineChallenge { room } => LobbyCmd::DeclineChallenge { session, id, room },
+        // `ListRooms`, and nothing else reaches here (see `handle`).
+        _ => LobbyCmd::List { session, id },
+    }
+}
+
+/// One of a table's messages, handed to the table (here or through the
+/// node actor on another node); `watch` within the connection's limit.
+fn table_request(
+    state: &AppState,
+    cs: &mut ConnState,
+    id: Option<RequestId>,
+    msg: ClientMsg,
+    received: Instant,
+) {
+    let session = &cs.session;
+    let outbox = &session.outbox;
+    let (table, cmd) = match msg {
+        ClientMsg::Watch { table, since } => {
+            if !cs.watching.contains(&table)
+                && cs.watching.len() >= state.settings.limits.max_watch as usize
+            {
+                let why = "watching too many tables";
+                reply_error(outbox, id, ErrorCode::LimitReached, why);
+                return;
+            }
+            let session = session.clone();
+            (table, TableCmd::Watch { session, id, since })
+        }
+        ClientMsg::Unwatch { table } => {
+            cs.watching.retain(|t| *t != table);
+            let outbox = Some(outbox.clone());
+            let conn = session.outbox.conn;
+            (table, TableCmd::Unwatch { conn, id, outbox })
+        }
+        ClientMsg::Act { table, action } => {
+            let cmd = TableCmd::Act {
+                session: session.id.clone(),
+                action,
+                id,
+                outbox: outbox.clone(),
+                received,
+            };
+            (table, cmd)
+        }
+        ClientMsg::Snapshot { table } => {
+            let session = session.clone();
+            (table, TableCmd::Snapshot { session, id })
+        }
+        ClientMsg::Chat { table, text } => {
+            let session = session.clone();
+            (table, TableCmd::Chat { session, id, text })
+        }
+        ClientMsg::Rematch { table } => {
+            let session = session.clone();
+            (table, TableCmd::Rematch { session, id })
+        }
+        other => {
+            let why = format!("{} is not a table's message", other.type_name());
+            reply_error(outbox, id, ErrorCode::BadRequest, &why);
+            return;
+        }
+    };
+    let watch = matches!(cmd, TableCmd::Watch { .. });
+    if to_table(state, &cs.session, id, &table, cmd) && watch && !cs.watching.contains(&table) {
+        cs.watching.push(table);
     }
 }
 

@@ -1,11 +1,12 @@
 //! What connections, the lobby and the node tell the matchmaker, its
 //! mailbox, and the pairing it hands the lobby.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use tengen_protocol::{RequestId, SessionId};
 use tengen_rules::game::{GameConfig, Seat};
 
+use crate::cluster::wire::RemoteMatchCmd;
 use crate::sessions::Session;
 
 /// One player waiting.
@@ -50,3 +51,35 @@ pub enum MatchCmd {
 
 /// The matchmaker's mailbox: queue commands from connections and nodes.
 pub type MatchmakerHandle = crate::mailbox::Mailbox<MatchCmd>;
+
+impl MatchCmd {
+    /// A queue command as it crosses nodes (`RemoteMatchCmd`), as a
+    /// matchmaker takes it: the wait so far carried as an age.
+    pub fn from_remote(session: Session, cmd: RemoteMatchCmd) -> MatchCmd {
+        match cmd {
+            RemoteMatchCmd::Queue {
+                id,
+                config,
+                account,
+                rating,
+                waited_ms,
+            } => {
+                let now = Instant::now();
+                let since = now
+                    .checked_sub(Duration::from_millis(waited_ms))
+                    .unwrap_or(now);
+                MatchCmd::Queue {
+                    waiter: Waiter {
+                        session,
+                        account,
+                        rating,
+                        since,
+                    },
+                    config,
+                    id,
+                }
+            }
+            RemoteMatchCmd::Unqueue { id, reply } => MatchCmd::Unqueue { session, id, reply },
+        }
+    }
+}

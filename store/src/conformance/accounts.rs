@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use super::{expect_err, ok, same};
+use super::helpers::{expect_err, ok, same};
 use crate::{Account, AuthToken, Store, StoreError};
 
 fn account(name: &str, hash: &str) -> Account {

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use super::{as_stored, entry, expect_err, finished, live, ok, same, update};
+use super::helpers::{as_stored, entry, expect_err, finished, live_table, ok, same, update};
 use crate::{GameRef, Store};
 
 /// Finishing a game stores its record, removes its live table and refuses
@@ -20,12 +20,12 @@ pub async fn finish_game(store: Arc<dyn Store>) {
     let game = finished("g1", &["Ann", "Bob"], 1_700_000_000_000, vec![]);
     ok(store.finish_game(&game).await, "finish g1");
     same(
-        live(store, "g1").await,
+        live_table(store, "g1").await,
         None,
         "g1's live table after the finish",
     );
     assert!(
-        live(store, "g10").await.is_some(),
+        live_table(store, "g10").await.is_some(),
         "g10 was removed with g1"
     );
     same(
@@ -234,7 +234,7 @@ pub async fn finish_game_rating_conflict_is_atomic(store: Arc<dyn Store>) {
         "a1's record after the conflict",
     );
     same(
-        live(store, "a1").await.map(|t| (t.meta, t.entries)),
+        live_table(store, "a1").await.map(|t| (t.meta, t.entries)),
         Some((b"meta".to_vec(), log.clone())),
         "a1's live table after the conflict",
     );
@@ -281,7 +281,7 @@ pub async fn finish_game_rating_conflict_is_atomic(store: Arc<dyn Store>) {
         "a1's record",
     );
     same(
-        live(store, "a1").await,
+        live_table(store, "a1").await,
         None,
         "a1's live table after the finish",
     );
@@ -347,7 +347,7 @@ pub async fn finish_game_conflict_in_a_later_family(store: Arc<dyn Store>) {
         "m1's record after the conflicts",
     );
     assert!(
-        live(store, "m1").await.is_some(),
+        live_table(store, "m1").await.is_some(),
         "m1's live table went with a conflicting finish"
     );
     same(
@@ -380,7 +380,7 @@ pub async fn finish_game_conflict_in_a_later_family(store: Arc<dyn Store>) {
         "Ann's gomoku rating",
     );
     same(
-        live(store, "m1").await,
+        live_table(store, "m1").await,
         None,
         "m1's live table after the finish",
     );

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{entry, expect_err, finished, live, ok, same};
+use super::helpers::{entry, expect_err, finished, live_table, ok, same};
 use crate::{Acquired, Lease, Store};
 
 const LONG: Duration = Duration::from_secs(30);
@@ -182,7 +182,7 @@ pub async fn lease_lapses(store: Arc<dyn Store>) {
         "an append under an old epoch"
     );
     same(
-        live(store, "t1").await.map(|t| t.entries),
+        live_table(store, "t1").await.map(|t| t.entries),
         Some(vec![entry("t1", 0)]),
         "t1's log holds only what the holders wrote",
     );
@@ -220,7 +220,7 @@ pub async fn leased_append_refusals(store: Arc<dyn Store>) {
         "a leased append at the wrong length"
     );
     same(
-        live(store, "t1").await.map(|t| t.entries),
+        live_table(store, "t1").await.map(|t| t.entries),
         Some(vec![entry("t1", 0), entry("t1", 1)]),
         "t1 after the refusal",
     );

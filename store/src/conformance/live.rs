@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use super::{entry, expect_err, finished, live, ok, same};
+use super::helpers::{entry, expect_err, finished, live_table, ok, same};
 use crate::{LiveTable, Store, StoreError};
 
 /// `ping` succeeds and `describe` says something.
@@ -17,7 +17,7 @@ pub async fn create_table(store: Arc<dyn Store>) {
     let store = &*store;
     ok(store.create_table("t1", b"meta of t1").await, "create t1");
     same(
-        live(store, "t1").await,
+        live_table(store, "t1").await,
         Some(LiveTable {
             id: "t1".into(),
             meta: b"meta of t1".to_vec(),
@@ -31,7 +31,7 @@ pub async fn create_table(store: Arc<dyn Store>) {
         "create t1 again"
     );
     same(
-        live(store, "t1").await.map(|t| t.meta),
+        live_table(store, "t1").await.map(|t| t.meta),
         Some(b"meta of t1".to_vec()),
         "t1's meta after the refused create",
     );
@@ -47,7 +47,7 @@ pub async fn create_table(store: Arc<dyn Store>) {
         Exists,
         "create a table whose id is a finished game"
     );
-    same(live(store, "t2").await, None, "t2 is not live");
+    same(live_table(store, "t2").await, None, "t2 is not live");
 
     // Ids that are prefixes of one another are distinct tables.
     ok(store.create_table("t", b"").await, "create t");
@@ -81,12 +81,12 @@ pub async fn append(store: Arc<dyn Store>) {
         "append to a1",
     );
     same(
-        live(store, "a").await.map(|t| t.entries),
+        live_table(store, "a").await.map(|t| t.entries),
         Some(want),
         "a's log",
     );
     same(
-        live(store, "a1").await.map(|t| t.entries),
+        live_table(store, "a1").await.map(|t| t.entries),
         Some(vec![b"x".to_vec()]),
         "a1's log",
     );
@@ -118,7 +118,7 @@ pub async fn append_refusals(store: Arc<dyn Store>) {
         "empty append at 1 to a log of 2"
     );
     same(
-        live(store, "r").await.map(|t| t.entries),
+        live_table(store, "r").await.map(|t| t.entries),
         Some(first.clone()),
         "r's log after the refused appends",
     );
@@ -148,7 +148,7 @@ pub async fn append_refusals(store: Arc<dyn Store>) {
         "append to a finished game"
     );
     same(
-        live(store, "nope").await,
+        live_table(store, "nope").await,
         None,
         "the unknown table after the append",
     );
@@ -229,7 +229,7 @@ pub async fn racing_appends(store: Arc<dyn Store>) {
         want.push(winners.remove(0));
     }
     same(
-        live(&*store, "race").await.map(|t| t.entries),
+        live_table(&*store, "race").await.map(|t| t.entries),
         Some(want),
         "the raced log",
     );
@@ -294,9 +294,9 @@ pub async fn discard_table(store: Arc<dyn Store>) {
     ok(store.append("d", 0, &[entry("d", 0)]).await, "append to d");
     ok(store.create_table("d2", b"m2").await, "create d2");
     ok(store.discard_table("d").await, "discard d");
-    same(live(store, "d").await, None, "d after discard");
+    same(live_table(store, "d").await, None, "d after discard");
     same(
-        live(store, "d2").await.map(|t| t.meta),
+        live_table(store, "d2").await.map(|t| t.meta),
         Some(b"m2".to_vec()),
         "d2 after d's discard",
     );
@@ -312,7 +312,7 @@ pub async fn discard_table(store: Arc<dyn Store>) {
     );
     ok(store.create_table("d", b"new").await, "create d again");
     same(
-        live(store, "d").await,
+        live_table(store, "d").await,
         Some(LiveTable {
             id: "d".into(),
             meta: b"new".to_vec(),

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use super::{as_stored, finished, live, ok, same, update};
+use super::helpers::{as_stored, finished, live_table, ok, same, update};
 use crate::{Store, StoreError};
 
 /// Tasks racing to finish different games, each updating the same
@@ -64,7 +64,7 @@ pub async fn racing_rated_finishes(store: Arc<dyn Store>) {
         let finished = ok(store.game(&id).await, "game").is_some();
         same(finished, id == winner.id, &format!("{id} finished"));
         same(
-            live(&*store, &id).await.is_none(),
+            live_table(&*store, &id).await.is_none(),
             id == winner.id,
             &format!("{id} gone from the live tables"),
         );

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use super::{as_stored, entry, expect_err, finished, ok, point, rating, same, update};
+use super::helpers::{as_stored, entry, expect_err, finished, ok, point, rating, same, update};
 use crate::{Account, AuthToken, Item, LiveTable, Store, name_key};
 
 /// An item's identity: what an import replaces.

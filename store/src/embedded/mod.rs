@@ -100,14 +100,9 @@ mod schema;
 mod transfer;
 mod writer;
 
+pub use schema::{DB_FILE, LogStats, SCHEMA_VERSION};
 use schema::{META, SCHEMA_VERSION_KEY, db_error};
 use writer::{Counters, Op, Request};
-
-/// The layout version this build reads and writes.
-pub const SCHEMA_VERSION: u32 = 1;
-
-/// The database file's name inside the data directory.
-pub const DB_FILE: &str = "tengen.redb";
 
 /// How many writes may wait for the writer thread before callers wait to
 /// queue theirs.
@@ -130,15 +125,6 @@ pub struct WriteStats {
     pub batches: u64,
     /// Write requests they carried.
     pub requests: u64,
-}
-
-/// The live log's size (see the layout in the [module documentation](self)).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct LogStats {
-    /// Entries in the log, orphans included.
-    pub entries: u64,
-    /// Entries of finished or discarded tables, not yet collected.
-    pub orphans: u64,
 }
 
 impl EmbeddedStore {

@@ -6,8 +6,7 @@ use std::path::Path;
 
 use redb::{Database, DatabaseError, ReadTransaction, ReadableDatabase, StorageError};
 
-use super::schema::{self, META, SCHEMA_VERSION_KEY, db_error};
-use super::{DB_FILE, SCHEMA_VERSION};
+use super::schema::{self, DB_FILE, META, SCHEMA_VERSION, SCHEMA_VERSION_KEY, db_error};
 use crate::{Result, StoreError};
 
 /// Makes sure `dir` is a directory (creating it if missing) and returns

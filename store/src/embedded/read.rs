@@ -99,11 +99,11 @@ pub(super) fn fill_logs(
 }
 
 /// How many entries the live log holds, and how many of them are orphans.
-pub(super) fn log_stats(db: &Database) -> Result<super::LogStats> {
+pub(super) fn log_stats(db: &Database) -> Result<super::schema::LogStats> {
     let txn = begin(db)?;
     let log = txn.open_table(LIVE_LOG).map_err(db_error)?;
     let counters = txn.open_table(COUNTERS).map_err(db_error)?;
-    Ok(super::LogStats {
+    Ok(super::schema::LogStats {
         entries: log.len().map_err(db_error)?,
         orphans: counters
             .get(ORPHANS)

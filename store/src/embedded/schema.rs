@@ -85,3 +85,18 @@ pub(super) fn db_error(e: impl Into<redb::Error>) -> StoreError {
         e => StoreError::Unavailable(e.to_string()),
     }
 }
+
+/// The layout version this build reads and writes.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// The database file's name inside the data directory.
+pub const DB_FILE: &str = "tengen.redb";
+
+/// The live log's size (see the layout in the [module documentation](self)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LogStats {
+    /// Entries in the log, orphans included.
+    pub entries: u64,
+    /// Entries of finished or discarded tables, not yet collected.
+    pub orphans: u64,
+}

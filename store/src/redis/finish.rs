@@ -32,7 +32,9 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::{RedisStore, scripts, writes::unexpected};
+use super::handle::RedisStore;
+use super::handle::unexpected;
+use super::scripts;
 use crate::codec::{decode, encode};
 use crate::{FinishedGame, Result, StoreError, name_key};
 

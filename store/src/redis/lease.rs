@@ -18,7 +18,7 @@ use std::time::Duration;
 use redis::Script;
 use std::sync::LazyLock;
 
-use super::RedisStore;
+use super::handle::RedisStore;
 use crate::{Acquired, Lease, Result, StoreError};
 
 /// How long a resume token's seat index outlives its last entry.

@@ -159,12 +159,9 @@
 //! snapshot, so "no accepted move is lost" does not hold. The server
 //! warns loudly at start when that is the case.
 
-use std::future::Future;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 
 use crate::{
     Account, Acquired, AuthToken, ExportCursor, ExportPage, FinishedGame, GameRef, HistoryPoint,
@@ -172,6 +169,7 @@ use crate::{
 };
 
 mod finish;
+mod handle;
 mod keys;
 mod lease;
 mod persistence;
@@ -180,143 +178,10 @@ mod scripts;
 mod transfer;
 mod writes;
 
+pub use handle::{RedisOptions, RedisStore, SCHEMA_VERSION, redact};
 pub use persistence::{Fsync, Persistence};
 
-/// The layout version this build reads and writes (`P:schema`).
-pub const SCHEMA_VERSION: u32 = 1;
-
-/// How a [`RedisStore`] is set up besides its URL.
-#[derive(Clone, Debug)]
-pub struct RedisOptions {
-    /// The first part of every key (`tengen`); several communities, or
-    /// tests, can share one Redis under different prefixes.
-    pub prefix: String,
-    /// How long any call may take before it fails as
-    /// [`StoreError::Unavailable`].
-    pub timeout: Duration,
-    /// For `rediss://`: a PEM file of the CA certificate(s) to trust
-    /// instead of the system's roots (a Redis with a private CA).
-    pub ca_file: Option<PathBuf>,
-    /// How long an id in the live index must stay neither live nor
-    /// finishing, between two reads of [`Store::live_tables`], before a
-    /// reader drops it (1 minute; see *Key layout*).
-    pub stale_after: Duration,
-}
-
-impl Default for RedisOptions {
-    fn default() -> RedisOptions {
-        RedisOptions {
-            prefix: "tengen".into(),
-            timeout: Duration::from_secs(2),
-            ca_file: None,
-            stale_after: Duration::from_secs(60),
-        }
-    }
-}
-
-/// The Redis store (see the [module documentation](self)).
-#[derive(Clone)]
-pub struct RedisStore {
-    conn: ConnectionManager,
-    keys: keys::Keys,
-    timeout: Duration,
-    stale_after: Duration,
-    shown: String,
-}
-
 impl RedisStore {
-    /// Connects to the Redis at `url` (`redis://[user:password@]host:port[/db]`
-    /// or `rediss://` for TLS) and checks (or, in an empty prefix, writes)
-    /// the layout version. Fails with [`StoreError::Invalid`] for a
-    /// malformed URL or prefix, [`StoreError::Unavailable`] when Redis
-    /// does not answer within the timeout, and [`StoreError::Version`]
-    /// for data of another layout version.
-    pub async fn connect(url: &str, options: RedisOptions) -> Result<RedisStore> {
-        if options.prefix.is_empty() {
-            return Err(StoreError::Invalid("the Redis key prefix is empty".into()));
-        }
-        if url.starts_with("rediss://") {
-            // Another crate in the build may enable a second rustls
-            // provider; then rustls needs to be told which one to use.
-            let _ = rustls::crypto::ring::default_provider().install_default();
-        }
-        let shown = redact(url);
-        let bad_url = |e| StoreError::Invalid(format!("the Redis URL {shown}: {e}"));
-        let client = match &options.ca_file {
-            None => redis::Client::open(url).map_err(bad_url)?,
-            Some(file) => {
-                if !url.starts_with("rediss://") {
-                    return Err(StoreError::Invalid(format!(
-                        "a CA file is for rediss:// URLs, not {shown}"
-                    )));
-                }
-                let pem = std::fs::read(file).map_err(|e| {
-                    StoreError::Invalid(format!("cannot read the CA file {}: {e}", file.display()))
-                })?;
-                let certificates = redis::TlsCertificates {
-                    client_tls: None,
-                    root_cert: Some(pem),
-                };
-                redis::Client::build_with_tls(url, certificates).map_err(bad_url)?
-            }
-        };
-        let config = ConnectionManagerConfig::new()
-            .set_connection_timeout(Some(Duration::from_secs(1)))
-            .set_response_timeout(Some(options.timeout))
-            .set_number_of_retries(2)
-            .set_min_delay(Duration::from_millis(50))
-            .set_max_delay(Duration::from_millis(500));
-        let timeout = options.timeout;
-        let conn =
-            match tokio::time::timeout(timeout, ConnectionManager::new_with_config(client, config))
-                .await
-            {
-                Ok(Ok(conn)) => conn,
-                Ok(Err(e)) => return Err(redis_error(&format!("connecting to {shown}"), e)),
-                Err(_) => {
-                    return Err(StoreError::Unavailable(format!(
-                        "Redis at {shown} did not answer within {timeout:?}"
-                    )));
-                }
-            };
-        let store = RedisStore {
-            conn,
-            keys: keys::Keys::new(&options.prefix),
-            timeout,
-            stale_after: options.stale_after,
-            shown: format!("Redis store at {shown}, prefix {}", options.prefix),
-        };
-        store.check_schema().await?;
-        Ok(store)
-    }
-
-    /// Writes the layout version into an empty prefix, or checks it.
-    async fn check_schema(&self) -> Result<()> {
-        let key = self.keys.schema();
-        // SET NX, then GET (SET NX GET needs Redis 7).
-        let mut set = redis::cmd("SET");
-        set.arg(&key).arg(SCHEMA_VERSION).arg("NX");
-        let _: Option<String> = self.query("writing the layout version", set).await?;
-        let mut get = redis::cmd("GET");
-        get.arg(&key);
-        let found: Option<String> = self.query("checking the layout version", get).await?;
-        match found {
-            None => Err(StoreError::Unavailable(format!(
-                "{key} vanished while it was being checked"
-            ))),
-            Some(v) => match v.parse::<u32>() {
-                Ok(SCHEMA_VERSION) => Ok(()),
-                Ok(found) => Err(StoreError::Version {
-                    found,
-                    supported: SCHEMA_VERSION,
-                }),
-                Err(_) => Err(StoreError::Corrupt(format!(
-                    "{key} holds {v:?}, not a layout version"
-                ))),
-            },
-        }
-    }
-
     /// How the Redis server keeps its data (see *Persistence* in the
     /// [module documentation](self)).
     pub async fn persistence(&self) -> Result<Persistence> {
@@ -331,54 +196,6 @@ impl RedisStore {
     pub async fn finish_game_interrupted(&self, game: &FinishedGame, steps: u32) -> Result<()> {
         self.finish_game_run(game, &mut finish::Run::new(Some(steps)))
             .await
-    }
-
-    /// Runs a Redis call within the timeout; `what` names it in errors.
-    async fn call<T>(
-        &self,
-        what: &str,
-        call: impl Future<Output = redis::RedisResult<T>>,
-    ) -> Result<T> {
-        match tokio::time::timeout(self.timeout, call).await {
-            Ok(Ok(value)) => Ok(value),
-            Ok(Err(e)) => Err(redis_error(what, e)),
-            Err(_) => Err(StoreError::Unavailable(format!(
-                "{what}: Redis did not answer within {:?}",
-                self.timeout
-            ))),
-        }
-    }
-
-    /// Runs one command within the timeout.
-    async fn query<T: redis::FromRedisValue>(&self, what: &str, cmd: redis::Cmd) -> Result<T> {
-        let mut conn = self.conn.clone();
-        self.call(what, async move { cmd.query_async(&mut conn).await })
-            .await
-    }
-}
-
-/// The URL with any password hidden, for logs and errors.
-pub fn redact(url: &str) -> String {
-    match (url.find("://"), url.rfind('@')) {
-        (Some(scheme), Some(at)) if at > scheme => {
-            format!("{}://***@{}", &url[..scheme], &url[at + 1..])
-        }
-        _ => url.to_owned(),
-    }
-}
-
-/// Maps a Redis error: unreadable replies and values of the wrong type are
-/// [`StoreError::Corrupt`], a bad configuration [`StoreError::Invalid`],
-/// everything else (connection lost or refused, timeouts, a Redis that is
-/// loading, read-only or out of memory) [`StoreError::Unavailable`].
-fn redis_error(what: &str, e: redis::RedisError) -> StoreError {
-    use redis::ErrorKind;
-    let message = format!("{what}: {e}");
-    match e.kind() {
-        ErrorKind::Parse | ErrorKind::UnexpectedReturnType => StoreError::Corrupt(message),
-        ErrorKind::InvalidClientConfig => StoreError::Invalid(message),
-        _ if e.code() == Some("WRONGTYPE") => StoreError::Corrupt(message),
-        _ => StoreError::Unavailable(message),
     }
 }
 

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use super::RedisStore;
+use super::handle::RedisStore;
 use crate::Result;
 
 /// `appendfsync`: when Redis fsyncs the append-only file.

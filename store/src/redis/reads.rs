@@ -5,7 +5,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use futures_util::{StreamExt, TryStreamExt, stream};
 
-use super::{RedisStore, scripts};
+use super::handle::RedisStore;
+use super::scripts;
 use crate::codec::decode;
 use crate::{
     Account, AuthToken, FinishedGame, GameRef, HistoryPoint, LiveTable, Rating, Result, StoreError,

@@ -10,8 +10,9 @@
 use futures_util::{StreamExt, TryStreamExt, stream};
 use serde::{Deserialize, Serialize};
 
+use super::handle::RedisStore;
 use super::reads::READ_AHEAD;
-use super::{RedisStore, keys, scripts};
+use super::{keys, scripts};
 use crate::codec::{decode, encode};
 use crate::{ExportCursor, ExportPage, Item, Result, StoreError, name_key};
 

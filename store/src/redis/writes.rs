@@ -3,7 +3,8 @@
 use redis::ScriptInvocation;
 
 use super::finish::Run;
-use super::{RedisStore, scripts};
+use super::handle::{RedisStore, unexpected};
+use super::scripts;
 use crate::codec::encode;
 use crate::{Account, AuthToken, FinishedGame, Result, StoreError};
 
@@ -120,9 +121,4 @@ impl RedisStore {
         del.arg(self.keys.token(token));
         self.exec("revoking a token", del).await
     }
-}
-
-/// A script answered something it never answers.
-pub(super) fn unexpected(what: &str, answer: &str) -> StoreError {
-    StoreError::Corrupt(format!("{what}: the script answered {answer:?}"))
 }

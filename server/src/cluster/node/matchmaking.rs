@@ -2,13 +2,13 @@
 //! `matchmaker` lease; every node keeps its own players' queue entries and
 //! sends them to it (again, with the time waited, when it moves).
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use tengen_protocol::ErrorCode;
 
 use super::{Node, Queued, refuse};
 use crate::cluster::wire::{Body, RemoteMatchCmd, RemoteSession};
-use crate::msg::matchmaker::{MatchCmd, Waiter};
+use crate::msg::matchmaker::MatchCmd;
 use crate::sessions::Session;
 
 impl Node {
@@ -57,7 +57,7 @@ impl Node {
                 self.send_routed(&leader, &session, id, body, "the matchmaker is busy");
             }
             Some(_) => {
-                let cmd = local_match(session.clone(), cmd);
+                let cmd = MatchCmd::from_remote(session.clone(), cmd);
                 if !self.matchmaker.try_send(cmd) {
                     refuse(
                         &session.outbox,
@@ -101,7 +101,10 @@ impl Node {
         let id = match &cmd {
             RemoteMatchCmd::Queue { id, .. } | RemoteMatchCmd::Unqueue { id, .. } => *id,
         };
-        if !self.matchmaker.try_send(local_match(session.clone(), cmd)) {
+        if !self
+            .matchmaker
+            .try_send(MatchCmd::from_remote(session.clone(), cmd))
+        {
             refuse(
                 &session.outbox,
                 id,
@@ -146,34 +149,5 @@ impl Node {
         for (session, cmd) in entries {
             self.send_match(session, cmd);
         }
-    }
-}
-
-/// A queue command as this node's matchmaker takes it.
-fn local_match(session: Session, cmd: RemoteMatchCmd) -> MatchCmd {
-    match cmd {
-        RemoteMatchCmd::Queue {
-            id,
-            config,
-            account,
-            rating,
-            waited_ms,
-        } => {
-            let now = Instant::now();
-            let since = now
-                .checked_sub(Duration::from_millis(waited_ms))
-                .unwrap_or(now);
-            MatchCmd::Queue {
-                waiter: Waiter {
-                    session,
-                    account,
-                    rating,
-                    since,
-                },
-                config,
-                id,
-            }
-        }
-        RemoteMatchCmd::Unqueue { id, reply } => MatchCmd::Unqueue { session, id, reply },
     }
 }

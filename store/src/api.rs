@@ -1,0 +1,360 @@
+//! The interface every store implements ([`Store`]), what it stores, and
+//! how it fails.
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
+
+/// What a store operation can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The store cannot confirm the operation now (I/O error, lost
+    /// connection, timeout). A write may or may not have happened.
+    #[error("the store is unavailable: {0}")]
+    Unavailable(String),
+    /// A conditional write found another state than it expected (an append
+    /// at the wrong log length, a rating updated meanwhile). Nothing was
+    /// written.
+    #[error("conflict: {0}")]
+    Conflict(String),
+    /// The key is taken (an account name, a table id, a finished game id).
+    #[error("already exists: {0}")]
+    Exists(String),
+    /// No such table, account or token.
+    #[error("not found: {0}")]
+    NotFound(String),
+    /// The stored data cannot be read (damaged file, bad encoding). The
+    /// store never overwrites it.
+    #[error("the stored data is unreadable: {0}")]
+    Corrupt(String),
+    /// The data was written by another schema version than this build
+    /// reads.
+    /// The store was given a configuration it cannot use (a malformed
+    /// Redis URL, an empty key prefix).
+    #[error("invalid store configuration: {0}")]
+    Invalid(String),
+    #[error(
+        "the data has schema version {found}, but this build reads version {supported}; use a build that matches, or another data directory"
+    )]
+    Version { found: u32, supported: u32 },
+    /// A leased write ([`Store::append_leased`], [`Store::renew_lease`])
+    /// by a node that does not hold the table's lease (any more): it
+    /// lapsed, or another node took it. Nothing was written.
+    #[error("lease lost: {0}")]
+    LeaseLost(String),
+}
+
+pub type Result<T> = std::result::Result<T, StoreError>;
+
+/// The key a player name is stored under: names are unique regardless of
+/// case (`Ann` and `ann` are one player).
+pub fn name_key(name: &str) -> String {
+    name.to_lowercase()
+}
+
+/// A live table as stored: its metadata and its action log, in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LiveTable {
+    pub id: String,
+    pub meta: Vec<u8>,
+    pub entries: Vec<Vec<u8>>,
+}
+
+/// A finished game, written once when the game ends, together with the
+/// rating changes it causes (none for unrated or aborted games).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FinishedGame {
+    /// The game's id (the table's id).
+    pub id: String,
+    /// The players' names, indexed for their game history.
+    pub players: Vec<String>,
+    /// When it ended, in Unix milliseconds.
+    pub finished_ms: u64,
+    /// The full game record (the server's encoding).
+    pub record: Vec<u8>,
+    /// The rating changes, applied in the same atomic write.
+    pub ratings: Vec<RatingUpdate>,
+}
+
+/// One game in a player's history.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRef {
+    pub id: String,
+    pub finished_ms: u64,
+    pub players: Vec<String>,
+}
+
+/// A registered account.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Account {
+    /// The name as registered (case kept for display).
+    pub name: String,
+    /// The argon2id hash in PHC string form.
+    pub password_hash: String,
+    pub created_ms: u64,
+}
+
+/// A login token: a 128-bit random value (hex), valid until `expires_ms`
+/// unless revoked.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AuthToken {
+    pub token: String,
+    /// The account's name as registered.
+    pub account: String,
+    pub expires_ms: u64,
+}
+
+/// A player's Glicko-2 rating in one rule family, with the counts the
+/// provisional and inactive rules need.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Rating {
+    /// The player's name as registered.
+    pub player: String,
+    /// The rule family (`renju`, `gomoku`, `freestyle`, ...).
+    pub family: String,
+    pub rating: f64,
+    pub deviation: f64,
+    pub volatility: f64,
+    /// Rated games played, and their outcomes.
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// Distinct rated opponents (names), for the provisional rule.
+    pub opponents: Vec<String>,
+    /// When the latest rated games ended (Unix ms, newest last, at most
+    /// the last 7), for the inactive rule.
+    pub recent_ms: Vec<u64>,
+}
+
+/// One point of a player's rating history.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HistoryPoint {
+    pub game: String,
+    pub at_ms: u64,
+    pub opponent: String,
+    /// 1 win, 0.5 draw, 0 loss.
+    pub score: f64,
+    pub rating: f64,
+    pub deviation: f64,
+    pub volatility: f64,
+}
+
+/// A rating change: the new state and its history point, applied only if
+/// the stored rating still has `expected_games` games (0 when the player
+/// had no rating in the family), else [`StoreError::Conflict`] and the
+/// whole write is refused.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingUpdate {
+    pub expected_games: u32,
+    pub rating: Rating,
+    pub history: HistoryPoint,
+}
+
+/// One piece of a store's content, as [`Store::export`] gives it and
+/// [`Store::import`] takes it: what moving a community from one store to
+/// another carries.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Item {
+    Account(Account),
+    Token(AuthToken),
+    /// A rating with the player's whole history in its family, oldest
+    /// first.
+    Rating {
+        rating: Rating,
+        history: Vec<HistoryPoint>,
+    },
+    /// A finished game (its `ratings` are empty: they live in the
+    /// [`Item::Rating`]s).
+    Game(FinishedGame),
+    /// A live table with its whole log.
+    Live(LiveTable),
+}
+
+/// Where an export goes on: opaque, valid for the store that gave it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExportCursor(pub String);
+
+/// A page of an export.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExportPage {
+    pub items: Vec<Item>,
+    /// Where the next page starts; `None` when the export is complete.
+    pub next: Option<ExportCursor>,
+}
+
+/// A node's hold on a live table: only the holder may append to its log
+/// (see [`Store::acquire_lease`]). Epochs of one table only grow, so a
+/// lease taken after another never equals it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Lease {
+    pub node: String,
+    pub epoch: u64,
+}
+
+/// What [`Store::acquire_lease`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Acquired {
+    /// The lease is the caller's now, with this epoch.
+    Ours(Lease),
+    /// Someone (perhaps the caller, under an older epoch) holds it still.
+    Held(Lease),
+}
+
+/// The durable state of a Tengen server. See the crate documentation.
+#[async_trait]
+pub trait Store: Send + Sync + 'static {
+    /// What this store is, for logs (`embedded store at tengen-data`).
+    fn describe(&self) -> String;
+
+    /// Succeeds when the store can confirm writes now.
+    async fn ping(&self) -> Result<()>;
+
+    // --- live tables -------------------------------------------------
+
+    /// Creates a live table with its metadata and an empty log
+    /// ([`StoreError::Exists`] if the id is live or finished; a discarded
+    /// table's id is free again).
+    async fn create_table(&self, id: &str, meta: &[u8]) -> Result<()>;
+
+    /// Appends `entries` to table `id`'s log, whose length must be `at`
+    /// ([`StoreError::Conflict`] otherwise, nothing written;
+    /// [`StoreError::NotFound`] if no such live table). Appending entries
+    /// that are already there (same `at`, same bytes) is a conflict too:
+    /// the caller knows what it wrote. Appending no entries at the right
+    /// length succeeds and changes nothing.
+    async fn append(&self, id: &str, at: u64, entries: &[Vec<u8>]) -> Result<()>;
+
+    /// Every live table with its whole log (at start, to restore them).
+    async fn live_tables(&self) -> Result<Vec<LiveTable>>;
+
+    /// One live table with its whole log, if it is live (to learn what an
+    /// append whose answer was lost actually wrote).
+    async fn live_table(&self, id: &str) -> Result<Option<LiveTable>>;
+
+    /// Forgets a live table without a record (a table whose game never
+    /// started). Forgetting an unknown table is not an error.
+    async fn discard_table(&self, id: &str) -> Result<()>;
+
+    /// Ends a game in one atomic write: stores its record, indexes it for
+    /// each player, applies its rating updates (each conditional, see
+    /// [`RatingUpdate`]) with their history points, and removes the live
+    /// table `game.id` if there is one (a game with no live table is
+    /// fine). [`StoreError::Exists`] if a game with this id is already
+    /// finished. Any refusal writes nothing. (The Redis store writes it
+    /// in single-slot steps that only go forward: the outcome is all or
+    /// nothing, but a reader may see part of a finish in flight; see
+    /// *Atomicity* in [`redis`].)
+    async fn finish_game(&self, game: &FinishedGame) -> Result<()>;
+
+    /// A finished game (without its rating updates), if there is one.
+    async fn game(&self, id: &str) -> Result<Option<FinishedGame>>;
+
+    /// A player's finished games, newest first: at most `limit`, ending
+    /// strictly before `before_ms` when given (for paging).
+    async fn games_of(
+        &self,
+        player: &str,
+        before_ms: Option<u64>,
+        limit: usize,
+    ) -> Result<Vec<GameRef>>;
+
+    // --- leases (several nodes) ---------------------------------------
+
+    /// Takes table `id`'s lease for `node` for `ttl`, if nobody holds it
+    /// (never taken, released, or lapsed) or `node` itself does (a node
+    /// restarted under the same name takes its tables back at once), with
+    /// a new epoch greater than every earlier one of the table, so that an
+    /// earlier holder can write no more; otherwise answers who holds it.
+    /// Node names must be unique among the running nodes.
+    /// The table need not be live yet: a node takes the lease *before* it
+    /// creates the table, so no other node ever sees it unleased.
+    async fn acquire_lease(&self, id: &str, node: &str, ttl: Duration) -> Result<Acquired>;
+
+    /// Extends `lease` to `ttl` from now; [`StoreError::LeaseLost`] if it
+    /// is not held any more (lapsed, or taken by another node).
+    async fn renew_lease(&self, id: &str, lease: &Lease, ttl: Duration) -> Result<()>;
+
+    /// Gives `lease` up at once (nothing happens if it is not held).
+    async fn release_lease(&self, id: &str, lease: &Lease) -> Result<()>;
+
+    /// Who holds table `id`'s lease now.
+    async fn lease(&self, id: &str) -> Result<Option<Lease>>;
+
+    /// [`Store::append`], only while `lease` is held:
+    /// [`StoreError::LeaseLost`] otherwise, and nothing written. The check
+    /// and the write are one atomic step, so a node that lost the lease
+    /// can never write, however late its append arrives.
+    async fn append_leased(
+        &self,
+        id: &str,
+        lease: &Lease,
+        at: u64,
+        entries: &[Vec<u8>],
+    ) -> Result<()>;
+
+    /// The ids of live tables nobody holds a lease on: the tables a node
+    /// that died left behind, for another node to take over.
+    async fn unleased_tables(&self) -> Result<Vec<String>>;
+
+    /// Notes that the session with resume token `token` sits at live
+    /// table `id`, so that a node that takes the table over can tell a
+    /// player's reconnection to it apart from a stranger's (the table's
+    /// metadata holds the tokens too, but cannot be looked up by token).
+    /// Kept at least a week; a token's entries may outlive their tables.
+    async fn index_seat(&self, token: &str, id: &str) -> Result<()>;
+
+    /// The tables [`Store::index_seat`] noted for `token` (live or not).
+    async fn seat_tables(&self, token: &str) -> Result<Vec<String>>;
+
+    // --- accounts ----------------------------------------------------
+
+    /// Registers an account ([`StoreError::Exists`] if the name, in any
+    /// case, is taken).
+    async fn create_account(&self, account: &Account) -> Result<()>;
+
+    /// The account under `name` (any case).
+    async fn account(&self, name: &str) -> Result<Option<Account>>;
+
+    /// Stores a login token (replacing one with the same value).
+    async fn put_token(&self, token: &AuthToken) -> Result<()>;
+
+    /// A stored token (expired ones too: the caller checks the expiry).
+    async fn token(&self, token: &str) -> Result<Option<AuthToken>>;
+
+    /// Revokes a token; revoking an unknown one is not an error.
+    async fn revoke_token(&self, token: &str) -> Result<()>;
+
+    // --- ratings -----------------------------------------------------
+
+    /// A player's rating in a family, if they have one.
+    async fn rating(&self, player: &str, family: &str) -> Result<Option<Rating>>;
+
+    /// Every rating of a family (the leaderboard's input), in no order.
+    async fn ratings(&self, family: &str) -> Result<Vec<Rating>>;
+
+    /// A player's rating history in a family, oldest first.
+    async fn rating_history(&self, player: &str, family: &str) -> Result<Vec<HistoryPoint>>;
+
+    // --- moving a community between stores ----------------------------
+
+    /// A page of the store's whole content: accounts, tokens, ratings
+    /// with their histories, finished games and live tables, in that
+    /// order. Start with `from: None` and pass each page's `next` until it
+    /// is `None`. `limit` bounds the items of a page roughly (a page may
+    /// hold a few more, or none while `next` is still given), so an export
+    /// never holds the whole store in memory. An item may come twice
+    /// (the Redis store's scans promise only that nothing is missed);
+    /// writes made during an export may or may not be in it.
+    async fn export(&self, from: Option<&ExportCursor>, limit: usize) -> Result<ExportPage>;
+
+    /// Puts `items` into the store as they are, each replacing whatever
+    /// the store holds under the same key (an account, token, rating and
+    /// its history, game, or live table with its log), so importing the
+    /// same items twice changes nothing. No refusal applies (no `Exists`
+    /// or `Conflict`): this is for migration, not for serving. A finished
+    /// game is indexed for its players' histories; a live table's id must
+    /// not be a finished game's.
+    async fn import(&self, items: &[Item]) -> Result<()>;
+}
