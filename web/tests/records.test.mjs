@@ -115,3 +115,30 @@ test('a live game\'s record in JSON, renju notation and PSQ, then the server\'s'
     await b.close();
   }
 });
+
+test('a pass: in the live renju notation, and PSQ refuses it as the server does', async () => {
+  const b = await browser();
+  try {
+    const { alice, bob } = await table(b, { ruleSet: 'renju', opening: 'free', time: 'unlimited' }, { spectator: false });
+    // No pass before five stones stand (the referee's rule): five, then white passes.
+    for (const [i, p] of MOVES.slice(0, 5).entries()) {
+      await play((await whoseTurn([alice, bob], 'place')).page, p);
+      await sameEverywhere([alice, bob], i + 1);
+    }
+    const { page: white } = await whoseTurn([alice, bob], 'place');
+    const black = white === alice ? bob : alice;
+    await white.click('button[data-act="act.pass"]');
+    await sameEverywhere([alice, bob], 6);
+    assert.equal((await download(black, 'renju')).text, 'h8 i9 h9 j9 h10 pass\n');
+    let downloads = 0;
+    black.on('download', () => { downloads += 1; });
+    await black.click('.downloads button[data-format="psq"]');
+    await until(black, () => document.querySelector('#game-msg')?.textContent);
+    assert.equal(await black.textContent('#game-msg'), 'PSQ cannot record a pass (move 6)');
+    assert.equal(downloads, 0);
+    const rec = JSON.parse((await download(black, 'json')).text);
+    assert.deepEqual(rec.moves.map((m) => m.point), [...MOVES.slice(0, 5), null]);
+  } finally {
+    await b.close();
+  }
+});

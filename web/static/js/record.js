@@ -9,6 +9,8 @@
 // (the first from the game's start when the page saw it); a move the page
 // only knows from a snapshot (it joined or reloaded later) has 0.
 
+import { t } from './i18n.js';
+
 /** @typedef {import('./table.js').TableState} TableState */
 
 /** The moves in renju notation: `h8 i9 pass j10`, as the server writes it. @param {TableState} st */
@@ -24,7 +26,7 @@ function nameOf(st, seat) {
 /** A pass cannot be written as PSQ (the server refuses it the same way). */
 export class PassInPsq extends Error {
   /** @param {number} n the pass's move number */
-  constructor(n) { super(`PSQ cannot record a pass (move ${n})`); this.move = n; }
+  constructor(n) { super(t('record.pass_in_psq', { n })); this.move = n; }
 }
 
 /**
