@@ -51,7 +51,11 @@ export async function person(b, name, path = '/', viewport = { width: 1280, heig
   const context = await b.newContext({ viewport });
   await prepare(context);
   await context.addInitScript((n) => {
-    try { if (!localStorage.getItem('tengen.name')) localStorage.setItem('tengen.name', n); localStorage.setItem('tengen.muted', '1'); } catch { /* about:blank */ }
+    // Quiet unless a test turned the sound on (its own init script runs first).
+    try {
+      if (!localStorage.getItem('tengen.name')) localStorage.setItem('tengen.name', n);
+      if (localStorage.getItem('tengen.muted') == null) localStorage.setItem('tengen.muted', '1');
+    } catch { /* about:blank */ }
   }, name);
   const page = await context.newPage();
   page.on('dialog', (d) => { dialogs.push(d.message()); d.dismiss(); });
@@ -62,10 +66,13 @@ export async function person(b, name, path = '/', viewport = { width: 1280, heig
 }
 
 /** Creates a room from the lobby form; returns the room id. */
-export async function createRoom(page, { ruleSet = 'renju', opening = 'free', time = 'unlimited', forbidden, isPublic = true, name } = {}) {
+export async function createRoom(page, { ruleSet = 'renju', opening = 'free', time = 'unlimited', clock = {}, forbidden, isPublic = true, name } = {}) {
   await page.selectOption('select[name=rule_set]', ruleSet);
   await page.selectOption('select[name=opening]', opening);
   await page.selectOption('select[name=time]', time);
+  // The time control's fields as the form names them: main (min), increment,
+  // periods, period (s), moves.
+  for (const [field, v] of Object.entries(clock)) await page.fill(`input[name=${field}]`, String(v));
   if (forbidden) await page.selectOption('select[name=forbidden]', forbidden);
   if (!isPublic) await page.uncheck('input[name=public]');
   if (name) await page.fill('input[name=name]', name);
@@ -74,9 +81,9 @@ export async function createRoom(page, { ruleSet = 'renju', opening = 'free', ti
 }
 
 /** Two players at a new table of the given kind, and optionally a spectator. */
-export async function table(b, opts = {}, { spectator = true } = {}) {
-  const alice = await person(b, 'alice');
-  const bob = await person(b, 'bob');
+export async function table(b, opts = {}, { spectator = true, prepare = undefined } = {}) {
+  const alice = await person(b, 'alice', '/', undefined, prepare);
+  const bob = await person(b, 'bob', '/', undefined, prepare);
   const room = await createRoom(alice, opts);
   await bob.goto(`${BASE}/play/${room}`);
   await Promise.all([alice, bob].map((p) => p.waitForURL(`**/play/${room}`)));
@@ -127,6 +134,34 @@ export async function sameEverywhere(pages, n) {
 /** Clicks point `p` on `page`'s board (twice in click-twice mode). */
 export async function play(page, p) {
   await page.click(`svg.board [aria-label="${p}"]`);
+}
+
+/**
+ * Counts the tones a page starts: wraps its AudioContext (before the
+ * page's scripts run) so that `window.__tones` lists the frequency of
+ * every oscillator started. Pass as `person`'s `prepare`.
+ * @param {import('playwright-core').BrowserContext} context
+ */
+export async function countTones(context) {
+  await context.addInitScript(() => {
+    const w = /** @type {any} */ (window);
+    w.__tones = [];
+    const Real = w.AudioContext;
+    if (!Real) return;
+    w.AudioContext = class extends Real {
+      createOscillator() {
+        const o = super.createOscillator();
+        const start = o.start.bind(o);
+        o.start = (when) => { w.__tones.push(o.frequency.value); start(when); };
+        return o;
+      }
+    };
+  });
+}
+
+/** The tones `page` started so far (see countTones). */
+export async function tones(page) {
+  return page.evaluate(() => /** @type {any} */ (window).__tones.slice());
 }
 
 export async function shot(page, name) {

@@ -3,14 +3,15 @@
 // stepping back and forth), chat and downloads. Built only from server
 // messages (TableState); every action is a request the referee judges.
 
-import { h, fill, clock, download } from './dom.js';
+import { h, fill, download } from './dom.js';
+import { clockFace } from './clockface.js';
+import { liveRecord } from './record.js';
+import { ProtoError } from './conn.js';
 import { t, getLang } from './i18n.js';
 import { Board } from './board.js';
 import { TableState, Gap, other } from './table.js';
 import { sounds } from './sound.js';
 import { promptText, resultText, actionButtons } from './panel.js';
-
-const LOW_MS = 10000;
 
 /**
  * @param {any} app @param {HTMLElement} root @param {string} table
@@ -164,13 +165,17 @@ export function mountGame(app, root, table, snapshot, opts = {}) {
       const el = root.querySelector(`[data-clock="${seat}"]`);
       if (!el) continue;
       if (!c) { el.textContent = ''; continue; }
-      const inByo = !c.main_ms && c.periods;
-      const left = inByo ? c.period_ms || 0 : c.main_ms || 0;
-      el.textContent = inByo ? `${clock(left)} (${c.periods})` : clock(left);
-      const low = left < LOW_MS && (!c.periods || inByo) && !st.over;
+      const face = clockFace(c, st.config.time);
+      const running = st.clocks?.running === seat && !st.over && !st.paused;
+      const low = face.low && !st.over;
+      if (el.textContent !== face.text) el.textContent = face.text;
+      el.setAttribute('data-phase', face.phase);
+      if (face.periods) el.setAttribute('data-periods', String(face.periods)); else el.removeAttribute('data-periods');
       el.classList.toggle('low', low);
-      el.classList.toggle('running', st.clocks?.running === seat && !st.over && !st.paused);
-      if (seat === mine() && st.clocks?.running === seat && low && !warned) { warned = true; sounds.low(); }
+      el.toggleAttribute('data-low', low);
+      el.classList.toggle('running', running);
+      // One warning per spell of low time on one's own running clock.
+      if (seat === mine() && running && low && !warned) { warned = true; sounds.low(); }
       if (seat === mine() && !low) warned = false;
     }
   };
@@ -217,8 +222,8 @@ export function mountGame(app, root, table, snapshot, opts = {}) {
       h('button', { type: 'button', 'aria-label': 'forward', onclick: step(at + 1) }, '▶'),
       h('button', { type: 'button', 'aria-label': 'last', onclick: step(null) }, '▶|'),
       h('span.small', null, view == null ? t('game.live') : `${view} / ${n}`));
-    if (toolsOver === st.over) return;
-    toolsOver = st.over;
+    if (toolsDrawn) return;
+    toolsDrawn = true;
     fill(tools,
       h('label.check', null, h('input', { type: 'checkbox', checked: ui.numbers, onchange: (/** @type {Event} */ e) => {
         ui.numbers = /** @type {HTMLInputElement} */ (e.target).checked;
@@ -231,26 +236,40 @@ export function mountGame(app, root, table, snapshot, opts = {}) {
         render();
       } }), t('game.confirm')),
       h('span.downloads', null, `${t('game.download')}: `,
-        ...(st.over ? ['json', 'renju', 'psq'] : ['renju']).map((f) => h('button', { type: 'button', onclick: () => save(f) }, f.toUpperCase()))));
+        ...['json', 'renju', 'psq'].map((f) => h('button', { type: 'button', 'data-format': f, onclick: () => save(f) }, f.toUpperCase()))));
   };
   /** @type {number|null} the view the move list was last drawn for */
   let listedView = null;
-  /** @type {boolean|null} whether the tools were drawn for a finished game */
-  let toolsOver = null;
+  let toolsDrawn = false;
   /** @param {import('./table.js').Move} m */
   const moveItem = (m) => h('li', {
     'data-n': m.number, class: `${m.color}${view === m.number ? ' at' : ''}`,
     onclick: () => { view = m.number === st?.moves.length ? null : m.number; render(); },
   }, m.point ? m.point.toLowerCase() : 'pass');
 
-  /** @param {string} format */
+  /**
+   * Downloads the record in `format`: the server's once the game is over
+   * (every action with its exact time), else the game so far as this page
+   * holds it (record.js); also while the server is still storing a game
+   * that just ended.
+   * @param {string} format
+   */
   const save = async (format) => {
     if (!st) return;
-    if (!st.over) { download(`tengen-${table}.txt`, `${st.notation()}\n`); return; }
+    showMsg(null);
+    if (st.over) {
+      try {
+        const r = await app.conn.request({ type: 'game_record', game: table, format });
+        if (format === 'json') download(`tengen-${table}.json`, JSON.stringify(r.record, null, 2), 'application/json');
+        else download(`tengen-${table}.${format === 'psq' ? 'psq' : 'txt'}`, r.text);
+        return;
+      } catch (e) {
+        if (!(e instanceof ProtoError && e.code === 'not_found')) { showMsg(e); return; }
+      }
+    }
     try {
-      const r = await app.conn.request({ type: 'game_record', game: table, format });
-      if (format === 'json') download(`tengen-${table}.json`, JSON.stringify(r.record, null, 2), 'application/json');
-      else download(`tengen-${table}.${format === 'psq' ? 'psq' : 'txt'}`, r.text);
+      const r = liveRecord(st, format);
+      download(`tengen-${table}${st.over ? '' : '-live'}.${r.ext}`, r.text, r.type);
     } catch (e) { showMsg(e); }
   };
 

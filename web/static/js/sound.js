@@ -1,4 +1,6 @@
-// Short tones made with Web Audio (nothing is loaded), muted at will.
+// Short tones made with Web Audio (generated here, nothing is loaded): a
+// move, low time on one's own clock, the game's end. The header's ♪ button
+// mutes them; the choice is kept in localStorage (`tengen.muted`).
 
 /** @type {AudioContext|null} */
 let ctx = null;
@@ -16,6 +18,9 @@ function tone(freq, ms, at = 0) {
   if (muted) return;
   try {
     ctx ??= new AudioContext();
+    // A context made before the person touched the page starts suspended
+    // (autoplay policy); it may resume once they have.
+    if (ctx.state === 'suspended') ctx.resume().catch(() => {});
     const o = ctx.createOscillator();
     const g = ctx.createGain();
     const start = ctx.currentTime + at;

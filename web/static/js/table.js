@@ -24,6 +24,10 @@ export class TableState {
   /** Replaces the whole state with a `table_snapshot`. @param {any} msg */
   reset(msg) {
     const s = msg.snapshot;
+    // The times the moves took as this page saw them (for the live record),
+    // kept across a fresh snapshot of the same table.
+    /** @type {(number|null)[]} */
+    const seen = msg.table === this.table && this.moveMs ? this.moveMs : [];
     this.table = msg.table;
     this.room = msg.room;
     /** @type {string|null} */
@@ -41,6 +45,10 @@ export class TableState {
     /** @type {Map<string, {color: string, number: number}>} */
     this.stones = new Map();
     for (const m of s.moves) this.addMove(m);
+    /** @type {(number|null)[]} the time each move took, seen from here (null: unknown) */
+    this.moveMs = this.moves.map((_, i) => seen[i] ?? null);
+    /** @type {number|null} when the last stone (or, with none yet, the game) was seen */
+    this.lastMoveAt = this.moves.length === 0 ? performance.now() : (seen.length === this.moves.length ? this.lastMoveAt ?? null : null);
     this.opening = s.opening || {};
     const offers = this.opening.fifth_offers || null;
     /** Black's fifth-move offers, until one stands as move 5. */
@@ -82,6 +90,7 @@ export class TableState {
       case 'moved':
         if (e.number !== this.moves.length + 1) throw new Gap(`move ${e.number} after ${this.moves.length}`);
         this.addMove({ number: e.number, seat: e.seat, color: e.color, point: e.point });
+        this.seenMove();
         if (this.pendingFifths && e.point && this.pendingFifths.includes(e.point)) this.pendingFifths = null;
         break;
       case 'swap_decided': this.swapped = e.swapped; this.black = e.black; break;
@@ -110,6 +119,13 @@ export class TableState {
     return 'new';
   }
 
+  /** Notes the time the move just added took, as seen from this page. */
+  seenMove() {
+    const now = performance.now();
+    this.moveMs.push(this.lastMoveAt == null ? null : Math.round(now - this.lastMoveAt));
+    this.lastMoveAt = now;
+  }
+
   /** @param {number[]} pair @param {string} seat @param {number} v */
   withSeat(pair, seat, v) {
     const out = [...pair];
@@ -135,15 +151,20 @@ export class TableState {
     left -= main;
     c.main_ms = 0;
     if (c.periods) {
-      const period = c.period_ms || 0;
+      // Byo-yomi: the current period runs down; one that runs out is used
+      // up and the next starts full (the server's figures replace these
+      // with its next event; the flag is only ever the server's).
+      const full = this.config.time?.period_ms || 0;
+      let period = c.period_ms || 0;
+      while (left >= period && c.periods > 1 && full > 0) {
+        left -= period;
+        period = full;
+        c.periods -= 1;
+        c.period_moves = this.config.time?.moves_per_period ?? 1;
+      }
       c.period_ms = Math.max(0, period - left);
     }
     return c;
-  }
-
-  /** The moves in renju notation (`h8 i9 pass ...`). */
-  notation() {
-    return this.moves.map((m) => (m.point ? m.point.toLowerCase() : 'pass')).join(' ');
   }
 }
 
