@@ -20,6 +20,7 @@
 //! - [`parent`], spawning the load processes and merging their results.
 
 pub mod churn;
+pub mod cpu;
 pub mod games;
 pub mod idle;
 pub mod memory;

@@ -15,8 +15,8 @@ pub fn authority(url: &str) -> anyhow::Result<&str> {
     Ok(rest.split('/').next().unwrap_or(rest))
 }
 
-/// `process_resident_memory_bytes` from `GET /metrics` on `url`'s host:port.
-pub async fn rss_from_metrics(url: &str) -> anyhow::Result<u64> {
+/// The `/metrics` page on `url`'s host:port.
+pub async fn metrics_page(url: &str) -> anyhow::Result<String> {
     let host = authority(url)?;
     let mut s = tokio::net::TcpStream::connect(host)
         .await
@@ -25,6 +25,13 @@ pub async fn rss_from_metrics(url: &str) -> anyhow::Result<u64> {
         .await?;
     let mut body = String::new();
     s.read_to_string(&mut body).await?;
+    Ok(body)
+}
+
+/// `process_resident_memory_bytes` from `GET /metrics` on `url`'s host:port.
+pub async fn rss_from_metrics(url: &str) -> anyhow::Result<u64> {
+    let host = authority(url)?;
+    let body = metrics_page(url).await?;
     parse_rss(&body).with_context(|| format!("no process_resident_memory_bytes on {host}/metrics"))
 }
 

@@ -17,7 +17,7 @@ use anyhow::{Context, bail};
 use clap::Parser;
 use tengen_protocol::Encoding;
 use tokio::io::{AsyncBufReadExt, BufReader};
-use tokio::process::{Child, Command};
+use tokio::process::Child;
 use tokio::sync::mpsc;
 
 use crate::memory;
@@ -81,6 +81,14 @@ pub struct Args {
     /// Read the server's memory from /proc/PID instead of /metrics.
     #[arg(long)]
     pub server_pid: Option<u32>,
+    /// Pin the server to these CPUs (a `taskset -c` list: `0`, `0-1`): the
+    /// bare relay of `--baseline`, and the server of `--server-pid`. Start
+    /// a server without `--server-pid` under `taskset -c LIST` yourself.
+    #[arg(long)]
+    pub server_cpus: Option<String>,
+    /// Pin every load process to these CPUs (a `taskset -c` list).
+    #[arg(long)]
+    pub load_cpus: Option<String>,
     /// Runtime threads per load process (1: a current-thread runtime).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
@@ -131,6 +139,9 @@ impl Args {
     }
 
     fn check(&self) -> anyhow::Result<()> {
+        for list in [&self.server_cpus, &self.load_cpus].into_iter().flatten() {
+            crate::cpu::check_list(list)?;
+        }
         if self.scenario == Scenario::Churn {
             if self.baseline {
                 bail!("churn has no --baseline: the bare relay cannot resume a session");
@@ -177,9 +188,12 @@ fn share(total: usize, k: usize, p: usize) -> std::ops::Range<usize> {
 /// A whole run (and its baseline).
 pub async fn run(args: &Args) -> anyhow::Result<Report> {
     args.check()?;
+    if let (Some(pid), Some(cpus)) = (args.server_pid, &args.server_cpus) {
+        crate::cpu::pin_process(pid, cpus)?;
+    }
     let mut report = phase(args, Target::Server, &args.urls, args.server_pid).await?;
     if args.baseline {
-        let (mut relay, url) = start_relay().await?;
+        let (mut relay, url) = start_relay(args.server_cpus.as_deref()).await?;
         let pid = relay.id();
         let base = phase(args, Target::Relay, &[url], pid).await;
         let _ = relay.kill().await;
@@ -188,8 +202,8 @@ pub async fn run(args: &Args) -> anyhow::Result<Report> {
     Ok(report)
 }
 
-async fn start_relay() -> anyhow::Result<(Child, String)> {
-    let mut child = Command::new(std::env::current_exe()?)
+async fn start_relay(cpus: Option<&str>) -> anyhow::Result<(Child, String)> {
+    let mut child = crate::cpu::command(&std::env::current_exe()?, cpus)
         .args(["relay", "--listen", "127.0.0.1:0"])
         .stdout(Stdio::piped())
         .kill_on_drop(true)
@@ -236,7 +250,7 @@ async fn phase(
     let (tx, mut rx) = mpsc::channel(64);
     let mut children = Vec::new();
     for k in 0..p {
-        let mut cmd = Command::new(std::env::current_exe()?);
+        let mut cmd = crate::cpu::command(&std::env::current_exe()?, args.load_cpus.as_deref());
         cmd.arg(format!("{:?}", args.scenario).to_lowercase());
         for u in urls {
             cmd.args(["--url", u]);
@@ -296,6 +310,7 @@ async fn phase(
     let mut reports = Vec::new();
     let mut gone = 0;
     let mut mem = None;
+    let mut cpu_before = None;
     let limit = tokio::time::Instant::now()
         + Duration::from_secs_f64(args.duration)
         + Duration::from_secs(60);
@@ -312,6 +327,7 @@ async fn phase(
                     // Let the server settle (buffers shrink, tasks park).
                     tokio::time::sleep(Duration::from_secs(1)).await;
                     mem = Some(memory::sample(urls, pid).await);
+                    cpu_before = Some(crate::cpu::sample(urls, pid).await);
                     if let Some(f) = &file {
                         f.set_go(Clock::new().now_us());
                     }
@@ -322,6 +338,7 @@ async fn phase(
             None => break,
         }
     }
+    let cpu_after = crate::cpu::sample(urls, pid).await;
     for mut c in children {
         let _ = c.kill().await;
     }
@@ -357,6 +374,16 @@ async fn phase(
         }),
         (Err(e), _) | (_, Some(Err(e))) => {
             eprintln!("tengen-loadtest: server memory not read: {e:#}");
+            None
+        }
+        _ => None,
+    };
+    report.cpu = match (cpu_before, cpu_after) {
+        (Some(Ok((source, b))), Ok((_, a))) => {
+            Some(crate::stats::Cpu::new(source, a - b, report.moves))
+        }
+        (Some(Err(e)), _) | (_, Err(e)) => {
+            eprintln!("tengen-loadtest: server CPU time not read: {e:#}");
             None
         }
         _ => None,
@@ -472,6 +499,26 @@ mod tests {
             "0",
         ]);
         assert!(c.check().is_err());
+    }
+
+    #[test]
+    fn a_cpu_list_taskset_cannot_take_is_refused() {
+        for flag in ["--load-cpus", "--server-cpus"] {
+            let a = Args::parse_from([
+                "tengen-loadtest",
+                "games",
+                "--url",
+                "ws://127.0.0.1:1/ws",
+                flag,
+                "0-x",
+            ]);
+            assert!(
+                a.check()
+                    .unwrap_err()
+                    .to_string()
+                    .contains("not a CPU list")
+            );
+        }
     }
 
     #[test]

@@ -159,6 +159,35 @@ pub struct Memory {
     pub per_connection_bytes: f64,
 }
 
+/// The server's CPU time over the measured part of the run (from the
+/// moment every connection is open to the end).
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct Cpu {
+    /// Where it was read: `/metrics` of a URL, or `/proc/PID`.
+    pub source: String,
+    /// User plus system seconds.
+    pub seconds: f64,
+    pub moves: u64,
+    /// CPU seconds per 1,000 moves (0 when no move was made).
+    pub per_1000_moves_s: f64,
+}
+
+impl Cpu {
+    pub fn new(source: String, seconds: f64, moves: u64) -> Cpu {
+        let per = if moves > 0 {
+            seconds * 1000.0 / moves as f64
+        } else {
+            0.0
+        };
+        Cpu {
+            source,
+            seconds: (seconds * 100.0).round() / 100.0,
+            moves,
+            per_1000_moves_s: (per * 1000.0).round() / 1000.0,
+        }
+    }
+}
+
 /// One run's figures: what `--json` prints as its last line.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Report {
@@ -207,6 +236,8 @@ pub struct Report {
     pub resume: Option<Summary>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory: Option<Memory>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu: Option<Cpu>,
     pub duration_s: f64,
     pub load_average: String,
     /// The same scenario against the bare relay, and our figure over its.
@@ -321,6 +352,12 @@ impl Report {
                 }
             }
         }
+        if let (Some(ours), Some(theirs)) = (&self.cpu, &base.cpu)
+            && theirs.per_1000_moves_s > 0.0
+        {
+            let r = ours.per_1000_moves_s / theirs.per_1000_moves_s;
+            ratios.insert("cpu_per_1000_moves".into(), (r * 100.0).round() / 100.0);
+        }
         self.ratio_to_baseline = ratios;
         self.baseline = Some(Box::new(base));
     }
@@ -373,6 +410,7 @@ impl Report {
             line(&mut s, "resume", r);
         }
         memory_line(&mut s, self.memory.as_ref());
+        cpu_line(&mut s, self.cpu.as_ref());
         if self.errors.is_empty() {
             let _ = writeln!(s, "  errors: none");
         } else {
@@ -383,9 +421,21 @@ impl Report {
             line(&mut s, "→ opponent", &b.latency_opponent);
             line(&mut s, "→ spectators", &b.latency_spectators);
             memory_line(&mut s, b.memory.as_ref());
+            cpu_line(&mut s, b.cpu.as_ref());
             let _ = writeln!(s, "  ratio to baseline: {:?}", self.ratio_to_baseline);
         }
         s
+    }
+}
+
+fn cpu_line(s: &mut String, c: Option<&Cpu>) {
+    use std::fmt::Write;
+    if let Some(c) = c {
+        let _ = writeln!(
+            s,
+            "  server CPU ({}): {:.2} s over {} moves: {:.3} s per 1,000 moves",
+            c.source, c.seconds, c.moves, c.per_1000_moves_s
+        );
     }
 }
 

@@ -59,6 +59,13 @@ async fn a_few_hundred_games_complete_without_an_error() {
     assert!(status.success(), "exit {status}: {stdout}");
     assert_eq!(json["error_total"], 0, "{stdout}");
     assert_eq!(json["connections"], 600, "{stdout}");
+    // The server's CPU time over the run, read from its /metrics, per the
+    // moves the run counted.
+    let cpu = &json["cpu"];
+    assert_eq!(cpu["moves"], json["moves"], "{stdout}");
+    assert!(cpu["seconds"].as_f64().unwrap() > 0.0, "{stdout}");
+    assert!(cpu["per_1000_moves_s"].as_f64().unwrap() > 0.0, "{stdout}");
+    assert!(stdout.contains("per 1,000 moves"), "{stdout}");
     let completed = json["games_completed"].as_u64().unwrap();
     let started = json["games_started"].as_u64().unwrap();
     assert!(completed >= 200, "every slot finished a game: {stdout}");
@@ -91,6 +98,9 @@ async fn idle_connections_over_two_processes_are_all_held() {
             "2",
             "--duration",
             "3",
+            // Both load processes pinned to CPU 0 (through taskset).
+            "--load-cpus",
+            "0",
             "--json",
         ])
     })
