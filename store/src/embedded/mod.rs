@@ -65,9 +65,9 @@
 //! its group commits; later requests in a group see the earlier ones'
 //! writes, so two appends to one table in one group both succeed. If redb
 //! fails (an I/O error, a failed commit), every request of the group gets
-//! [`StoreError::Unavailable`]. Reads run on tokio's blocking pool, each in
-//! one read transaction (a consistent snapshot), and never wait for the
-//! writer. No async task waits on the disk; only [`EmbeddedStore::open`]
+//! [`StoreError::Unavailable`]. Reads run each in
+//! one read transaction (a consistent snapshot), on one of a fixed set of
+//! reader threads (`readers`), and never wait for the writer. No async task waits on the disk; only [`EmbeddedStore::open`]
 //! (called once at start) and dropping the store (which waits for the
 //! writer thread to finish the writes already queued) block.
 //!
@@ -96,10 +96,12 @@ use crate::{
 mod lease;
 mod open;
 mod read;
+mod readers;
 mod schema;
 mod transfer;
 mod writer;
 
+pub use readers::READERS;
 pub use schema::{DB_FILE, LogStats, SCHEMA_VERSION};
 use schema::{META, SCHEMA_VERSION_KEY, db_error};
 use writer::{Counters, Op, Request};
@@ -111,11 +113,11 @@ const QUEUE: usize = 8 * writer::MAX_BATCH;
 /// The embedded store (see the [module documentation](self)).
 pub struct EmbeddedStore {
     path: PathBuf,
-    db: Arc<Database>,
     requests: Option<mpsc::Sender<Request>>,
     writer: Option<JoinHandle<()>>,
     counters: Arc<Counters>,
     leases: lease::Leases,
+    readers: readers::Readers,
 }
 
 /// What the writer thread has done since the store was opened.
@@ -146,13 +148,14 @@ impl EmbeddedStore {
                     StoreError::Unavailable(format!("cannot start the writer thread: {e}"))
                 })?
         };
+        let readers = readers::Readers::start(&db)?;
         Ok(EmbeddedStore {
             path,
-            db,
             requests: Some(requests),
             writer: Some(writer),
             counters,
             leases: lease::Leases::default(),
+            readers,
         })
     }
 
@@ -190,21 +193,19 @@ impl EmbeddedStore {
         &self,
         read: impl FnOnce(&Database) -> Result<T> + Send + 'static,
     ) -> Result<T> {
-        let db = self.db.clone();
-        tokio::task::spawn_blocking(move || read(&db))
-            .await
-            .map_err(|e| StoreError::Unavailable(format!("a read failed: {e}")))?
+        self.readers.run(read).await
     }
 }
 
 impl Drop for EmbeddedStore {
-    /// Stops the writer thread after the writes already queued, so that the
-    /// file is closed (and may be opened again) when the drop returns.
+    /// Stops the writer thread after the writes already queued, and the
+    /// reader threads, so that the file is closed (and may be opened again) when the drop returns.
     fn drop(&mut self) {
         self.requests.take();
         if let Some(writer) = self.writer.take() {
             let _ = writer.join();
         }
+        self.readers.stop();
     }
 }
 
