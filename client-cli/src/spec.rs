@@ -310,7 +310,11 @@ mod tests {
         ] {
             let c = spec(&["--opening", text]).config().unwrap();
             assert_eq!(c.opening, opening);
-            assert!(spec(&["--rules", "gomoku", "--opening", text]).config().is_err());
+            assert!(
+                spec(&["--rules", "gomoku", "--opening", text])
+                    .config()
+                    .is_err()
+            );
         }
         let ClientMsg::CreateRoom { public, .. } = spec(&["--private"]).request().unwrap() else {
             panic!()
