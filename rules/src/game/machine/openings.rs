@@ -176,17 +176,15 @@ pub(super) fn step(rule: Opening, f: &OpeningFacts, n: usize) -> Option<Step> {
         // Each colour lays its own: black 1, white 2 in the 3x3, black 3
         // in the 7x7.
         Opening::YamaguchiVariant => match n {
-            0 | 2 => Step::Stone {
-                by: Black,
-                zone: Some(if n == 0 {
-                    CentralSquare::CENTRE
-                } else {
-                    CentralSquare::SQUARE_7
-                }),
-            },
-            1 => Step::Stone {
-                by: White,
-                zone: Some(CentralSquare::SQUARE_3),
+            0..=2 => Step::Stone {
+                by: color_of_move(n + 1),
+                zone: Some(
+                    [
+                        CentralSquare::CENTRE,
+                        CentralSquare::SQUARE_3,
+                        CentralSquare::SQUARE_7,
+                    ][n],
+                ),
             },
             _ => return yamaguchi_after_three(n),
         },
