@@ -20,7 +20,8 @@ pub struct RoomSpec {
     #[arg(long, default_value = "renju")]
     pub rules: RuleSet,
     /// Opening rule: free, swap_after_three, rif, yamaguchi, soosorv[-N],
-    /// taraguchi[-N], tarannikov, swap2 (default: the rule set's own —
+    /// taraguchi[-N], tarannikov, jonsson, yamaguchi_52, yamaguchi_variant,
+    /// swap2 (default: the rule set's own —
     /// renju and freestyle free, gomoku swap_after_three).
     #[arg(long)]
     pub opening: Option<Opening>,
@@ -302,6 +303,19 @@ mod tests {
             spec(&["--rules", "gomoku"]).config().unwrap().opening,
             Opening::SwapAfterThree
         );
+        for (text, opening) in [
+            ("jonsson", Opening::Jonsson),
+            ("yamaguchi-52", Opening::Yamaguchi52),
+            ("yamaguchi_variant", Opening::YamaguchiVariant),
+        ] {
+            let c = spec(&["--opening", text]).config().unwrap();
+            assert_eq!(c.opening, opening);
+            assert!(
+                spec(&["--rules", "gomoku", "--opening", text])
+                    .config()
+                    .is_err()
+            );
+        }
         let ClientMsg::CreateRoom { public, .. } = spec(&["--private"]).request().unwrap() else {
             panic!()
         };

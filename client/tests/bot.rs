@@ -270,6 +270,20 @@ fn taraguchi_games() {
 }
 
 #[test]
+fn jonsson_and_the_yamaguchi_forms() {
+    for opening in [
+        Opening::Jonsson,
+        Opening::Yamaguchi52,
+        Opening::YamaguchiVariant,
+    ] {
+        let seen = renju_games(opening, 2);
+        for k in ["DeclareOffers", "OfferFifths", "KeepFifth"] {
+            assert!(seen.has(k), "{opening}: {k}");
+        }
+    }
+}
+
+#[test]
 fn tarannikov_games() {
     let seen = renju_games(Opening::Tarannikov, 4);
     for k in ["Swap", "Keep"] {

@@ -164,7 +164,8 @@ fn the_messagepack_example_is_exact() {
 }
 
 /// The variants of `pub enum {name}` in a source file of the rules crate,
-/// in snake case: the wire names of its values.
+/// in snake case, or as a `#[serde(rename = "...")]` line just above one
+/// says: the wire names of its values.
 fn wire_names(file: &str, name: &str) -> Vec<String> {
     let path = format!("{}/../rules/src/{file}", env!("CARGO_MANIFEST_DIR"));
     let src = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -172,13 +173,22 @@ fn wire_names(file: &str, name: &str) -> Vec<String> {
         .find(&format!("pub enum {name} {{"))
         .unwrap_or_else(|| panic!("no enum {name} in {path}"));
     let mut names = Vec::new();
+    let mut renamed = None;
     for line in src[start..].lines().skip(1) {
         if line == "}" {
             break;
         }
+        if let Some(r) = line.trim().strip_prefix("#[serde(rename = \"") {
+            renamed = r.split('"').next().map(str::to_string);
+            continue;
+        }
         let Some(rest) = line.strip_prefix("    ") else {
             continue;
         };
+        if let Some(wire) = renamed.take() {
+            names.push(wire);
+            continue;
+        }
         let ident: String = rest
             .chars()
             .take_while(|c| c.is_ascii_alphanumeric())

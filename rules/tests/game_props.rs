@@ -78,6 +78,9 @@ fn opening_configs() -> Vec<GameConfig> {
         GameConfig::new(RuleSet::Freestyle)
             .with_opening(Opening::Swap2)
             .with_size(19),
+        renju(Opening::Jonsson).with_time(fischer),
+        renju(Opening::Yamaguchi52).with_forbidden(ForbiddenHandling::Block),
+        renju(Opening::YamaguchiVariant).with_time(byo),
     ]
 }
 
@@ -200,7 +203,7 @@ proptest! {
 
     #[test]
     fn random_inputs_in_openings(
-        cfg in 0..9usize,
+        cfg in 0..12usize,
         opener in any::<bool>(),
         ops in prop::collection::vec((op(), 0u64..2_500, prop::bool::weighted(0.02)), 0..120),
     ) {

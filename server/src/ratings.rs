@@ -3,7 +3,7 @@
 //! Choices, and why:
 //!
 //! - **Families.** One rating per rule set ([`RatingFamily`]): `renju`
-//!   (every opening rule: RIF, Yamaguchi, Soosõrv, Taraguchi, Tarannikov,
+//!   (every opening rule: RIF, Yamaguchi, Soosõrv, Jonsson, Taraguchi, Tarannikov,
 //!   free; they are one game with different first moves), `gomoku`
 //!   (standard, free or swap openings) and `freestyle` (15 x 15 and
 //!   19 x 19). Not per speed class: a young server's players would be

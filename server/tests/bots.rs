@@ -7,25 +7,10 @@ mod common;
 use std::time::Instant;
 
 use common::*;
-use tengen_client::Connection;
 use tengen_client::bot::{Situation, decide};
 use tengen_client::view::TableView;
 use tengen_protocol::{ClientMsg, Encoding, ServerMsg};
-use tengen_rules::game::{Event, ForbiddenHandling, GameConfig, Opening, RuleSet, Seat};
-
-/// Reads frames into `view` until it has seen `seq`; notes swaps taken.
-async fn catch_up(c: &mut Connection, view: &mut TableView, seq: u64, swaps: &mut u32) {
-    while view.seq() < seq {
-        let f = c.next().await.expect("a frame");
-        if let ServerMsg::TableEvent(e) = &f.msg
-            && matches!(e.event, Event::SwapDecided { swapped: true, .. })
-        {
-            *swaps += 1;
-        }
-        view.handle(&f.msg, Instant::now())
-            .expect("events in order");
-    }
-}
+use tengen_rules::game::{ForbiddenHandling, GameConfig, Opening, RuleSet, Seat};
 
 /// Plays one game bot against bot; returns how many swaps were taken.
 async fn bot_game(config: GameConfig, encoding: Encoding, seed: u64) -> u32 {
@@ -83,22 +68,6 @@ async fn bot_game(config: GameConfig, encoding: Encoding, seed: u64) -> u32 {
     swaps
 }
 
-async fn snapshot_of(
-    c: &mut Connection,
-    table: &tengen_protocol::TableId,
-) -> tengen_protocol::TableSnapshot {
-    match c
-        .request(ClientMsg::Snapshot {
-            table: table.clone(),
-        })
-        .await
-        .unwrap()
-    {
-        ServerMsg::TableSnapshot(s) => *s,
-        other => panic!("{other:?}"),
-    }
-}
-
 fn renju(opening: Opening) -> GameConfig {
     GameConfig::new(RuleSet::Renju)
         .with_opening(opening)
@@ -128,6 +97,9 @@ async fn every_other_opening_rule() {
         renju(Opening::SOOSORV),
         renju(Opening::TARAGUCHI),
         renju(Opening::Tarannikov).with_forbidden(ForbiddenHandling::Block),
+        renju(Opening::Jonsson),
+        renju(Opening::Yamaguchi52),
+        renju(Opening::YamaguchiVariant).with_forbidden(ForbiddenHandling::Lose),
         GameConfig::new(RuleSet::Gomoku).with_opening(Opening::Swap2),
         GameConfig::new(RuleSet::Freestyle).with_opening(Opening::SwapAfterThree),
         GameConfig::new(RuleSet::Freestyle).with_size(19),

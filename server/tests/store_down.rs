@@ -19,7 +19,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use common::proc::DataDir;
 use tengen_client::Connection;
-use tengen_protocol::{ClientMsg, Encoding, ErrorCode, PauseReason, ServerMsg, TableSnapshot};
+use tengen_protocol::{ClientMsg, Encoding, ErrorCode, PauseReason, ServerMsg};
 use tengen_rules::game::{ClockSnapshot, GameConfig, RuleSet, TimeControl};
 use tengen_server::{Server, Settings};
 use tengen_store::{
@@ -167,19 +167,6 @@ impl Store for Switched {
     }
 }
 
-async fn snapshot(c: &mut Connection, table: &tengen_protocol::TableId) -> TableSnapshot {
-    match c
-        .request(ClientMsg::Snapshot {
-            table: table.clone(),
-        })
-        .await
-        .unwrap()
-    {
-        ServerMsg::TableSnapshot(s) => *s,
-        other => panic!("{other:?}"),
-    }
-}
-
 async fn paused_push(c: &mut Connection) -> (Option<PauseReason>, Option<ClockSnapshot>) {
     let f = c
         .next_matching(|m| matches!(m, ServerMsg::TablePaused { .. }))
@@ -243,7 +230,7 @@ async fn a_table_freezes_while_the_store_is_down_and_goes_on_after() {
     assert_eq!(paused_push(t.conn(white)).await, (reason, stopped));
     // Nothing changed, and the clocks stand still.
     tokio::time::sleep(Duration::from_millis(700)).await;
-    let snap = snapshot(t.conn(white), &table).await;
+    let snap = common::snapshot_of(t.conn(white), &table).await;
     assert_eq!(snap.seq, seq, "no event was sent");
     assert_eq!(
         snap.snapshot.moves.len(),
@@ -273,7 +260,7 @@ async fn a_table_freezes_while_the_store_is_down_and_goes_on_after() {
     let stopped_black = stopped.unwrap().seat(black).main_ms;
     let seq2 = t.act_as(black, common::place("H9")).await;
     assert_eq!(seq2, seq + 1);
-    let snap = snapshot(t.conn(white), &table).await;
+    let snap = common::snapshot_of(t.conn(white), &table).await;
     assert_eq!(snap.snapshot.moves.len(), 3);
     assert_eq!(snap.paused, None);
     let black_left = snap.snapshot.clocks.unwrap().seat(black).main_ms;

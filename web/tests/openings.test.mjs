@@ -119,3 +119,30 @@ test('Taraguchi option "offers", Swap2 with two stones, a draw, a rematch', asyn
     await b.close();
   }
 });
+
+test('Jonsson, Yamaguchi with 52 openings, the Yamaguchi variant: from the form to move 6', async () => {
+  const b = await browser();
+  try {
+    // Jonsson: white declares (1-3) after its 4th, then black may swap.
+    let t = await table(b, { ruleSet: 'renju', opening: 'jonsson' }, { spectator: false });
+    let seen = await drive([t.alice, t.bob], ['H8', 'H9', 'I9', 'A1', 'K8', 'G12', 'A3'], 6);
+    assert.deepEqual(seen.filter((s) => s !== 'place'), ['decide_swap', 'declare_offers', 'decide_swap', 'offer_fifths', 'keep_fifth']);
+    assert.match(await t.alice.textContent('.side p.info'), /D4 Kagetsu/);
+    // Yamaguchi-52: black 3 outside the 5x5 forms one of the extensions.
+    t = await table(b, { ruleSet: 'renju', opening: 'yamaguchi_52' }, { spectator: false });
+    seen = await drive([t.alice, t.bob], ['H8', 'H9', 'H11', 'A1', 'K8', 'G12', 'A3'], 6);
+    assert.deepEqual(seen.filter((s) => s !== 'place'), ['declare_offers', 'decide_swap', 'offer_fifths', 'keep_fifth']);
+    assert.match(await t.bob.textContent('.side p.info'), /LD1 Large direct 1/);
+    // The variant: white 2 is asked of the other player.
+    t = await table(b, { ruleSet: 'renju', opening: 'yamaguchi_variant' }, { spectator: false });
+    const first = await whoseTurn([t.alice, t.bob], 'place');
+    await play(first.page, 'H8');
+    await sameEverywhere([t.alice, t.bob], 1);
+    const second = await whoseTurn([t.alice, t.bob], 'place');
+    assert.notEqual(second.page, first.page);
+    seen = await drive([t.alice, t.bob], ['H9', 'E5', 'A1', 'K8', 'G12', 'A3'], 6);
+    assert.deepEqual(seen.filter((s) => s !== 'place'), ['declare_offers', 'decide_swap', 'offer_fifths', 'keep_fifth']);
+  } finally {
+    await b.close();
+  }
+});

@@ -159,6 +159,25 @@ fn yamaguchi_declaring_offers_is_typed_then_entered() {
 }
 
 #[test]
+fn jonsson_white_declares_one_to_three_and_the_variant_asks_white_2_of_the_other_seat() {
+    // Jonsson: white (the second seat, after keeping) declares after its 4th.
+    let t = Table::new(renju(Opening::Jonsson), Some(Seat::Second)).play("H8 H9 I9 keep J7");
+    let mut l = Local::new(15);
+    assert_eq!(
+        last(&mut l, &t, "3⏎"),
+        Command::Send(Action::DeclareOffers { count: 3 })
+    );
+    assert!(matches!(last(&mut l, &t, "4⏎"), Command::Say(_)));
+    // The Yamaguchi variant: after black 1 the second seat places white 2.
+    let t = Table::new(renju(Opening::YamaguchiVariant), Some(Seat::Second)).play("H8");
+    let mut l = Local::new(15);
+    assert_eq!(
+        last(&mut l, &t, "k⏎"),
+        Command::Send(Action::place(p("H9")))
+    );
+}
+
+#[test]
 fn rif_offers_are_marked_with_enter_and_sent_with_f() {
     // RIF: opener 1-3, second keeps white, first plays white 4? No: the
     // second seat holds white after `keep` and plays 4; black (first)

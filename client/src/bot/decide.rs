@@ -172,8 +172,12 @@ pub fn decide(s: &Situation, prompt: &Prompt, seed: u64) -> Action {
 /// each side lays its own stones).
 fn last_judged_stone(opening: Opening) -> u32 {
     match opening {
-        Opening::Rif | Opening::Yamaguchi | Opening::Swap2 => 3,
-        Opening::Soosorv { .. } => 4,
+        Opening::Rif
+        | Opening::Yamaguchi
+        | Opening::Yamaguchi52
+        | Opening::YamaguchiVariant
+        | Opening::Swap2 => 3,
+        Opening::Soosorv { .. } | Opening::Jonsson => 4,
         Opening::Taraguchi { .. } | Opening::Tarannikov => 5,
         _ => 0,
     }

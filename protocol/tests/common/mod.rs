@@ -1685,6 +1685,9 @@ fn opening_values(out: &mut Vec<String>) {
         Opening::SOOSORV,
         Opening::TARAGUCHI,
         Opening::Tarannikov,
+        Opening::Jonsson,
+        Opening::Yamaguchi52,
+        Opening::YamaguchiVariant,
     ] {
         out.push(v(&renju(o)));
     }
@@ -1725,6 +1728,18 @@ fn opening_values(out: &mut Vec<String>) {
     let (_, ev) = drive(renju(Opening::Yamaguchi), &steps);
     out.push(v(&keep));
     out.push(v(&ev[0]));
+    // Yamaguchi with the 52 openings: black 3 outside the 5x5 forms one of
+    // the 26 extensions.
+    let large = [
+        (First, place("H8")),
+        (First, place("H9")),
+        (First, place("H11")),
+    ];
+    let (_, ev) = drive(renju(Opening::Yamaguchi52), &large);
+    out.push(v(&ev[1]));
+    // The Yamaguchi variant: white 2 is the other seat's.
+    let (g, _) = drive(renju(Opening::YamaguchiVariant), &kagetsu[..1]);
+    out.push(prompt(&g));
     // Soosõrv-8: white 4, then white declares, then black's swap option.
     let mut steps = kagetsu.to_vec();
     steps.extend([(Second, Action::Keep), (Second, place("I8"))]);

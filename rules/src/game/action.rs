@@ -76,7 +76,7 @@ pub enum Action {
     /// Keep one's colour when a swap is offered.
     Keep,
     /// Declare how many fifth-move offers black will make (Yamaguchi's
-    /// opener, Soosõrv's white).
+    /// opener, Soosõrv's and Jonsson's white).
     DeclareOffers {
         count: u8,
     },

@@ -7,7 +7,8 @@
 //! forbidden moves) and the opening (how the first moves and colours are
 //! settled, [`Opening`], defined in `opening_rule` and re-exported here) are
 //! separate fields: the opening rules (`rif`, `yamaguchi`, `soosorv`,
-//! `taraguchi`, `tarannikov`, `swap2`) are [`Opening`] variants, and which
+//! `taraguchi`, `tarannikov`, `jonsson`, `yamaguchi_52`,
+//! `yamaguchi_variant`, `swap2`) are [`Opening`] variants, and which
 //! go with which rule set is checked by [`GameConfig::validate`].
 
 use serde::{Deserialize, Serialize};
@@ -186,7 +187,7 @@ pub enum ConfigError {
     #[error("the {opening} opening is not available for {rule_set}")]
     Opening { rule_set: RuleSet, opening: Opening },
     #[error(
-        "unknown opening '{0}' (expected free, swap_after_three, rif, yamaguchi, soosorv[-N], taraguchi[-N], tarannikov or swap2)"
+        "unknown opening '{0}' (expected free, swap_after_three, rif, yamaguchi, soosorv[-N], taraguchi[-N], tarannikov, jonsson, yamaguchi_52, yamaguchi_variant or swap2)"
     )]
     UnknownOpening(String),
     #[error("{opening}: N = {n} fifth-move offers is out of range (1 to {max})", max = super::opening_rule::MAX_FIFTH_OFFERS)]

@@ -48,8 +48,8 @@ pub use event::{Event, ForbiddenStone, GameResult, Move, Outcome, ResultReason, 
 pub use machine::{Game, OpeningProgress, Snapshot};
 pub use notation::{ExportError, ImportError, from_psq, from_renju_notation, import};
 pub use opening_rule::{
-    DEFAULT_SOOSORV_N, DEFAULT_TARAGUCHI_N, MAX_FIFTH_OFFERS, OfferSet, TaraguchiOption,
-    TooManyOffers,
+    DEFAULT_SOOSORV_N, DEFAULT_TARAGUCHI_N, JONSSON_MAX_OFFERS, MAX_FIFTH_OFFERS, OfferSet,
+    TaraguchiOption, TooManyOffers,
 };
 pub use record::{GameRecord, Input, RECORD_VERSION, RecordEntry, ReplayError};
 pub use revealed::ForbiddenPoint;

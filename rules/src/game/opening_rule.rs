@@ -26,13 +26,17 @@ pub const DEFAULT_SOOSORV_N: u8 = 8;
 /// Taraguchi-N's default N.
 pub const DEFAULT_TARAGUCHI_N: u8 = 10;
 
+/// The most fifth-move offers Jonsson's white may declare (1, 2 or 3).
+pub const JONSSON_MAX_OFFERS: u8 = 3;
+
 /// How the opening is played: who places the first stones and when colours
 /// may change hands (docs/rules.md §6). New openings are added as new variants.
 ///
-/// Serialized in snake case; the variants with a parameter as an object,
-/// `{"soosorv": {"n": 8}}` (a missing `n` takes the default). The text form
-/// ([`std::fmt::Display`], [`std::str::FromStr`]) is `soosorv-8`,
-/// `taraguchi-10`, `rif`, ...; `soosorv` alone means the default N.
+/// Serialized in snake case (`yamaguchi_52` for [`Opening::Yamaguchi52`]);
+/// the variants with a parameter as an object, `{"soosorv": {"n": 8}}` (a
+/// missing `n` takes the default). The text form ([`std::fmt::Display`],
+/// [`std::str::FromStr`]) is `soosorv-8`, `taraguchi-10`, `rif`, ...;
+/// `soosorv` alone means the default N.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
@@ -72,6 +76,22 @@ pub enum Opening {
     /// Tarannikov: moves 1-5 in the centre, 3x3 ... 9x9 squares, a swap
     /// option after each, 6 anywhere. Renju only.
     Tarannikov,
+    /// Jonsson: one of the 26 by the opener; swap option; white 4 anywhere
+    /// and a declared 1..=[`JONSSON_MAX_OFFERS`] offers; swap option;
+    /// black's offers; white keeps one and plays 6 (the variants list rule
+    /// 7). Renju only.
+    Jonsson,
+    /// Yamaguchi with the 52 openings: as [`Opening::Yamaguchi`], but black
+    /// 3 anywhere in the 7x7 square (one of the 26 or of their 26
+    /// extensions, `crate::opening::extended`; the variants list rule 8).
+    /// Renju only.
+    #[serde(rename = "yamaguchi_52")]
+    Yamaguchi52,
+    /// The Yamaguchi variant: black 1 on H8, white 2 (by the second seat)
+    /// in the 3x3, black 3 in the 7x7 and a declared N; swap option; white
+    /// 4 anywhere; N offers; white keeps one and plays 6 (the variants list
+    /// rule 9). Renju only.
+    YamaguchiVariant,
     /// Swap2: the opener places black, white, black; the other seat places
     /// white 4, or takes black (the opener then places white 4), or places
     /// white 4 and black 5 and the opener chooses the colour. Gomoku and
@@ -109,7 +129,10 @@ impl Opening {
             | Opening::Yamaguchi
             | Opening::Soosorv { .. }
             | Opening::Taraguchi { .. }
-            | Opening::Tarannikov => renju,
+            | Opening::Tarannikov
+            | Opening::Jonsson
+            | Opening::Yamaguchi52
+            | Opening::YamaguchiVariant => renju,
         };
         if !fits {
             return Err(ConfigError::Opening {
@@ -136,6 +159,9 @@ impl std::fmt::Display for Opening {
             Opening::Soosorv { n } => write!(f, "soosorv-{n}"),
             Opening::Taraguchi { n } => write!(f, "taraguchi-{n}"),
             Opening::Tarannikov => f.write_str("tarannikov"),
+            Opening::Jonsson => f.write_str("jonsson"),
+            Opening::Yamaguchi52 => f.write_str("yamaguchi_52"),
+            Opening::YamaguchiVariant => f.write_str("yamaguchi_variant"),
             Opening::Swap2 => f.write_str("swap2"),
         }
     }
@@ -145,7 +171,8 @@ impl std::str::FromStr for Opening {
     type Err = ConfigError;
 
     /// `free`, `swap_after_three` (or `swap-after-three`), `rif`,
-    /// `yamaguchi`, `soosorv[-N]`, `taraguchi[-N]`, `tarannikov`, `swap2`;
+    /// `yamaguchi`, `soosorv[-N]`, `taraguchi[-N]`, `tarannikov`, `jonsson`,
+    /// `yamaguchi_52`, `yamaguchi_variant`, `swap2` (`-` for `_` anywhere);
     /// any case. N is not range-checked here ([`Opening::check`] does).
     fn from_str(s: &str) -> Result<Opening, ConfigError> {
         let text = s.trim().to_ascii_lowercase().replace('-', "_");
@@ -166,6 +193,9 @@ impl std::str::FromStr for Opening {
             "yamaguchi" => Opening::Yamaguchi,
             "tarannikov" => Opening::Tarannikov,
             "swap2" => Opening::Swap2,
+            "jonsson" => Opening::Jonsson,
+            "yamaguchi_52" => Opening::Yamaguchi52,
+            "yamaguchi_variant" => Opening::YamaguchiVariant,
             t => {
                 if let Some(rest) = t.strip_prefix("soosorv") {
                     Opening::Soosorv {
@@ -288,6 +318,9 @@ mod tests {
             Opening::SOOSORV,
             Opening::TARAGUCHI,
             Opening::Tarannikov,
+            Opening::Jonsson,
+            Opening::Yamaguchi52,
+            Opening::YamaguchiVariant,
         ];
         for o in renju_only {
             assert_eq!(o.check(Renju), Ok(()), "{o}");
@@ -323,6 +356,13 @@ mod tests {
         assert_eq!(j(Opening::Rif), r#""rif""#);
         assert_eq!(j(Opening::Swap2), r#""swap2""#);
         assert_eq!(j(Opening::SOOSORV), r#"{"soosorv":{"n":8}}"#);
+        assert_eq!(j(Opening::Yamaguchi), r#""yamaguchi""#);
+        assert_eq!(j(Opening::Jonsson), r#""jonsson""#);
+        assert_eq!(j(Opening::Yamaguchi52), r#""yamaguchi_52""#);
+        assert_eq!(j(Opening::YamaguchiVariant), r#""yamaguchi_variant""#);
+        assert_eq!(j(Opening::TARAGUCHI), r#"{"taraguchi":{"n":10}}"#);
+        assert_eq!(j(Opening::Tarannikov), r#""tarannikov""#);
+        assert_eq!(j(Opening::SwapAfterThree), r#""swap_after_three""#);
         let back: Opening = serde_json::from_str(r#"{"taraguchi":{}}"#).unwrap();
         assert_eq!(back, Opening::TARAGUCHI);
         let back: Opening = serde_json::from_str(r#"{"soosorv":{"n":4}}"#).unwrap();
@@ -335,10 +375,18 @@ mod tests {
             Opening::Soosorv { n: 5 },
             Opening::Taraguchi { n: 10 },
             Opening::Tarannikov,
+            Opening::Jonsson,
+            Opening::Yamaguchi52,
+            Opening::YamaguchiVariant,
             Opening::Swap2,
         ] {
             assert_eq!(o.to_string().parse::<Opening>(), Ok(o));
+            let json = serde_json::to_string(&o).unwrap();
+            assert_eq!(serde_json::from_str::<Opening>(&json).unwrap(), o);
         }
+        assert_eq!("Yamaguchi-52".parse(), Ok(Opening::Yamaguchi52));
+        assert_eq!("yamaguchi-variant".parse(), Ok(Opening::YamaguchiVariant));
+        assert!("yamaguchi52".parse::<Opening>().is_err());
         assert_eq!("Soosorv".parse::<Opening>(), Ok(Opening::SOOSORV));
         assert_eq!("swap-after-three".parse(), Ok(Opening::SwapAfterThree));
         assert!("soosorv-x".parse::<Opening>().is_err());

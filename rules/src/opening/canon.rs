@@ -78,7 +78,7 @@ pub struct Recognized {
     pub symmetry: Symmetry,
 }
 
-const fn op(
+pub(super) const fn op(
     code: &'static str,
     chinese: &'static str,
     chinese_traditional: &'static str,
@@ -183,25 +183,7 @@ impl CanonicalOpening {
 
     /// Like [`CanonicalOpening::recognize`], also telling the orientation.
     pub fn recognize_oriented(black1: Point, white2: Point, black3: Point) -> Option<Recognized> {
-        if black1 != centre()
-            || !CentralSquare::SQUARE_3.contains(white2)
-            || !CentralSquare::SQUARE_5.contains(black3)
-            || white2 == black1
-            || black3 == black1
-            || black3 == white2
-        {
-            return None;
-        }
-        let white = offset_from(centre(), white2);
-        let third = offset_from(centre(), black3);
-        OPENINGS.iter().find_map(|opening| {
-            Symmetry::ALL
-                .into_iter()
-                .find(|s| {
-                    s.apply(opening.kind.white_offset()) == white && s.apply(opening.third) == third
-                })
-                .map(|symmetry| Recognized { opening, symmetry })
-        })
+        recognize_in(&OPENINGS, CentralSquare::SQUARE_5, black1, white2, black3)
     }
 
     /// The opening formed by the stones on a board, whatever the order they
@@ -218,6 +200,53 @@ impl CanonicalOpening {
             _ => None,
         }
     }
+}
+
+/// The opening of `table` that black 1, white 2 and black 3 form under
+/// some symmetry about H8, black 3 confined to `third_in`; shared by the 26
+/// and the 52 (`super::extended`).
+pub(super) fn recognize_in(
+    table: &'static [CanonicalOpening],
+    third_in: CentralSquare,
+    black1: Point,
+    white2: Point,
+    black3: Point,
+) -> Option<Recognized> {
+    if black1 != centre()
+        || !CentralSquare::SQUARE_3.contains(white2)
+        || !third_in.contains(black3)
+        || white2 == black1
+        || black3 == black1
+        || black3 == white2
+    {
+        return None;
+    }
+    let white = offset_from(centre(), white2);
+    let third = offset_from(centre(), black3);
+    table.iter().find_map(|opening| {
+        Symmetry::ALL
+            .into_iter()
+            .find(|s| {
+                s.apply(opening.kind.white_offset()) == white && s.apply(opening.third) == third
+            })
+            .map(|symmetry| Recognized { opening, symmetry })
+    })
+}
+
+/// How many openings of `table` put white 2 on `w2` and black 3 on `b3`
+/// (black 1 on H8) under some symmetry: the tests' independent check that
+/// recognition finds the only one.
+#[cfg(test)]
+pub(super) fn shapes_matching(table: &[CanonicalOpening], w2: Point, b3: Point) -> usize {
+    table
+        .iter()
+        .filter(|c| {
+            Symmetry::ALL.iter().any(|&s| {
+                let st = c.stones(s);
+                st.white2 == w2 && st.black3 == b3
+            })
+        })
+        .count()
 }
 
 #[cfg(test)]
@@ -373,16 +402,7 @@ mod tests {
                         recognised += 1;
                         *per_opening.entry(o.romanized).or_default() += 1;
                         // Exactly one opening matches under some symmetry.
-                        let matching = OPENINGS
-                            .iter()
-                            .filter(|c| {
-                                Symmetry::ALL.iter().any(|&s| {
-                                    let st = c.stones(s);
-                                    st.white2 == w2 && st.black3 == b3
-                                })
-                            })
-                            .count();
-                        assert_eq!(matching, 1, "{b1} {w2} {b3}");
+                        assert_eq!(shapes_matching(&OPENINGS, w2, b3), 1, "{b1} {w2} {b3}");
                     }
                 }
             }

@@ -1,10 +1,11 @@
 //! Helpers shared by the game tests.
 #![allow(dead_code)]
 
-use tengen_rules::Point;
 use tengen_rules::game::{
-    Action, Event, Game, GameConfig, GameError, Millis, OfferSet, RuleSet, Seat, TaraguchiOption,
+    Action, Event, Game, GameConfig, GameError, Millis, OfferSet, Opening, RuleSet, Seat,
+    TaraguchiOption, Task,
 };
+use tengen_rules::{Color, Point};
 
 pub fn p(s: &str) -> Point {
     s.parse().unwrap()
@@ -117,4 +118,86 @@ pub fn with_far_white(black: &[&str]) -> String {
         out.push(b);
     }
     out.join(" ")
+}
+
+/// A renju game with `opening`, the first seat the opener.
+pub fn renju_game(opening: Opening) -> Game {
+    game(GameConfig::new(RuleSet::Renju).with_opening(opening))
+}
+
+/// The seat to act and what it is asked for.
+pub fn task_of(g: &Game) -> (Seat, Task) {
+    g.task().expect("the game is on")
+}
+
+pub fn place_task(color: Color, move_number: u32, within: Option<u8>) -> Task {
+    Task::Place {
+        color,
+        move_number,
+        within,
+    }
+}
+
+pub fn swap_task(color: Color) -> Task {
+    Task::DecideSwap { color }
+}
+
+/// Each declared count is refused as out of 1..=`max`, by `seat`.
+pub fn refuse_counts(g: &mut Game, seat: Seat, counts: &[u8], max: u8) {
+    for &count in counts {
+        assert_eq!(
+            refused(g, seat, Action::DeclareOffers { count }, 0),
+            GameError::OfferCountOutOfRange { count, max }
+        );
+    }
+}
+
+/// Each pair of offers by `seat` is refused as equivalent.
+pub fn refuse_equivalent(g: &mut Game, seat: Seat, pairs: &[(&str, &str)]) {
+    for &(a, b) in pairs {
+        assert_eq!(
+            refused(g, seat, token_action(&format!("offer:{a},{b}")), 0),
+            GameError::EquivalentOffers {
+                first: p(a),
+                second: p(b)
+            }
+        );
+    }
+}
+
+/// Whether the events say `seat` declared `count` offers.
+pub fn declared(events: &[Event], seat: Seat, count: u8) -> bool {
+    events.iter().any(|e| {
+        matches!(e, Event::OffersDeclared { seat: s, count: c, .. } if *s == seat && *c == count)
+    })
+}
+
+/// Whether the events say `seat` took the swap, leaving black to `black`.
+pub fn swap_taken(events: &[Event], seat: Seat, black: Seat) -> bool {
+    events.iter().any(|e| {
+        matches!(e, Event::SwapDecided { seat: s, swapped: true, black: b, .. } if *s == seat && *b == black)
+    })
+}
+
+/// The code of the opening the events name as formed.
+pub fn formed(events: &[Event]) -> Option<&str> {
+    events.iter().find_map(|e| match e {
+        Event::OpeningFormed { code, .. } => Some(code.as_str()),
+        _ => None,
+    })
+}
+
+/// The snapshot names the opening `canonical` and the declared count, and
+/// the record replays to the same game.
+pub fn check_progress(g: &Game, canonical: &str, declared_offers: Option<u8>) {
+    let progress = g.snapshot(0).opening;
+    assert_eq!(progress.canonical.as_deref(), Some(canonical));
+    assert_eq!(progress.declared_offers, declared_offers);
+    assert_eq!(g.record().replay().unwrap(), *g);
+}
+
+/// The game asks `seat` for `task`.
+#[track_caller]
+pub fn asks(g: &Game, seat: Seat, task: Task) {
+    assert_eq!(task_of(g), (seat, task));
 }

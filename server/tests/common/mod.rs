@@ -7,11 +7,12 @@ pub mod proc;
 pub mod redis;
 pub mod scripted;
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tengen_client::Connection;
+use tengen_client::view::TableView;
 use tengen_protocol::{ClientMsg, Encoding, RoomId, ServerMsg, TableId, TableSnapshot};
-use tengen_rules::game::{Action, GameConfig, Seat};
+use tengen_rules::game::{Action, Event, GameConfig, Seat};
 use tengen_server::{Server, Settings};
 
 /// A server on 127.0.0.1 with a free port, with short timers for tests.
@@ -166,5 +167,33 @@ impl Table {
     pub async fn act_as(&mut self, seat: Seat, action: Action) -> u64 {
         let table = self.table.clone();
         act(self.conn(seat), &table, action).await
+    }
+}
+
+/// Reads frames into `view` until it has seen `seq`; notes swaps taken.
+pub async fn catch_up(c: &mut Connection, view: &mut TableView, seq: u64, swaps: &mut u32) {
+    while view.seq() < seq {
+        let f = c.next().await.expect("a frame");
+        if let ServerMsg::TableEvent(e) = &f.msg
+            && matches!(e.event, Event::SwapDecided { swapped: true, .. })
+        {
+            *swaps += 1;
+        }
+        view.handle(&f.msg, Instant::now())
+            .expect("events in order");
+    }
+}
+
+/// The table's snapshot, asked for.
+pub async fn snapshot_of(c: &mut Connection, table: &TableId) -> TableSnapshot {
+    match c
+        .request(ClientMsg::Snapshot {
+            table: table.clone(),
+        })
+        .await
+        .unwrap()
+    {
+        ServerMsg::TableSnapshot(s) => *s,
+        other => panic!("{other:?}"),
     }
 }

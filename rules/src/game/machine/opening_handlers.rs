@@ -14,13 +14,14 @@ use crate::game::config::{ForbiddenHandling, Millis, Opening};
 use crate::game::error::GameError;
 use crate::game::event::{Event, Move};
 use crate::game::opening_rule::{OfferSet, TaraguchiOption};
-use crate::opening::{CanonicalOpening, OfferError, check_offers};
+use crate::opening::{OfferError, check_offers, recognize_52};
 use crate::point::{Color, Point};
 
 impl Game {
-    /// After black 3 in a renju opening rule: names the canonical opening
-    /// the three stones form (with the zones of these rules they always
-    /// form one).
+    /// After black 3 in a renju opening rule: names the opening the three
+    /// stones form, one of the 26 or (black 3 in the 7x7, the Yamaguchi
+    /// forms with 52) of their extensions; with the zones of these rules
+    /// they always form one.
     pub(super) fn note_opening_formed(&mut self, events: &mut Vec<Event>) {
         let renju_rule = matches!(
             self.config.opening,
@@ -29,6 +30,9 @@ impl Game {
                 | Opening::Soosorv { .. }
                 | Opening::Taraguchi { .. }
                 | Opening::Tarannikov
+                | Opening::Jonsson
+                | Opening::Yamaguchi52
+                | Opening::YamaguchiVariant
         );
         if !renju_rule || self.moves.len() != 3 {
             return;
@@ -37,7 +41,7 @@ impl Game {
         let (Some(b1), Some(w2), Some(b3)) = (b1, w2, b3) else {
             return;
         };
-        if let Some(o) = CanonicalOpening::recognize(b1, w2, b3) {
+        if let Some(o) = recognize_52(b1, w2, b3) {
             self.facts.canonical = Some(o);
             events.push(Event::OpeningFormed {
                 code: o.code.to_string(),

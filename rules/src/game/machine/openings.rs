@@ -23,7 +23,9 @@ use serde::{Deserialize, Serialize};
 
 use super::Game;
 use crate::game::action::{Seat, Task};
-use crate::game::opening_rule::{MAX_FIFTH_OFFERS, OfferSet, Opening, TaraguchiOption};
+use crate::game::opening_rule::{
+    JONSSON_MAX_OFFERS, MAX_FIFTH_OFFERS, OfferSet, Opening, TaraguchiOption,
+};
 use crate::opening::{CanonicalOpening, CentralSquare};
 use crate::point::Color;
 
@@ -125,6 +127,29 @@ pub(super) fn step(rule: Opening, f: &OpeningFacts, n: usize) -> Option<Step> {
             }
         }
     };
+    // Yamaguchi and its two forms after black 3: the holder of black
+    // declares N, white may swap, white 4 anywhere, N offers.
+    let yamaguchi_after_three = |n: usize| match n {
+        3 if f.declared.is_none() => Some(Step::Declare {
+            by: Black,
+            max: MAX_FIFTH_OFFERS,
+        }),
+        3 if !f.is_decided(3) => Some(Step::Swap { decider: White }),
+        3 => Some(anywhere(White)),
+        4 => Some(offers(f.declared)),
+        _ => None,
+    };
+    // Soosõrv-N and Jonsson after the opener's three stones: swap option,
+    // white 4 anywhere and a declared 1..=max, swap option, the offers.
+    let soosorv = |n: usize, max: u8| match n {
+        0..=2 => Some(designated(n)),
+        3 if !f.is_decided(3) => Some(Step::Swap { decider: White }),
+        3 => Some(anywhere(White)),
+        4 if f.declared.is_none() => Some(Step::Declare { by: White, max }),
+        4 if !f.is_decided(4) => Some(Step::Swap { decider: Black }),
+        4 => Some(offers(f.declared)),
+        _ => None,
+    };
     Some(match rule {
         Opening::Free | Opening::SwapAfterThree => return None,
         Opening::Rif => match n {
@@ -136,24 +161,35 @@ pub(super) fn step(rule: Opening, f: &OpeningFacts, n: usize) -> Option<Step> {
         },
         Opening::Yamaguchi => match n {
             0..=2 => designated(n),
-            3 if f.declared.is_none() => Step::Declare {
+            _ => return yamaguchi_after_three(n),
+        },
+        // The opener lays the three stones, black 3 in the 7x7: one of
+        // the 52.
+        Opening::Yamaguchi52 => match n {
+            0 | 1 => designated(n),
+            2 => Step::Stone {
                 by: Black,
-                max: MAX_FIFTH_OFFERS,
+                zone: Some(CentralSquare::SQUARE_7),
             },
-            3 if !f.is_decided(3) => Step::Swap { decider: White },
-            3 => anywhere(White),
-            4 => offers(f.declared),
-            _ => return None,
+            _ => return yamaguchi_after_three(n),
         },
-        Opening::Soosorv { n: max } => match n {
-            0..=2 => designated(n),
-            3 if !f.is_decided(3) => Step::Swap { decider: White },
-            3 => anywhere(White),
-            4 if f.declared.is_none() => Step::Declare { by: White, max },
-            4 if !f.is_decided(4) => Step::Swap { decider: Black },
-            4 => offers(f.declared),
-            _ => return None,
+        // Each colour lays its own: black 1, white 2 in the 3x3, black 3
+        // in the 7x7.
+        Opening::YamaguchiVariant => match n {
+            0..=2 => Step::Stone {
+                by: color_of_move(n + 1),
+                zone: Some(
+                    [
+                        CentralSquare::CENTRE,
+                        CentralSquare::SQUARE_3,
+                        CentralSquare::SQUARE_7,
+                    ][n],
+                ),
+            },
+            _ => return yamaguchi_after_three(n),
         },
+        Opening::Soosorv { n: max } => return soosorv(n, max),
+        Opening::Jonsson => return soosorv(n, JONSSON_MAX_OFFERS),
         Opening::Taraguchi { n: count } => match (n, f.option) {
             (0..=3, _) => confined(n),
             (4, None) => Step::TaraguchiChoice { offers: count },

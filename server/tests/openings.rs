@@ -1,0 +1,255 @@
+//! Jonsson, Yamaguchi with the 52 openings and the Yamaguchi variant over
+//! real WebSockets: two scripted players drive each opening to move 6, every
+//! step checked against the prompt the server sends (seat and task), with
+//! refusals of a wrong zone, a wrong N, an equivalent offer and an action by
+//! the wrong seat coming back over the wire; both players end with the
+//! server's state.
+
+mod common;
+
+use std::time::Instant;
+
+use common::*;
+use tengen_client::ClientError;
+use tengen_client::view::TableView;
+use tengen_protocol::{ClientMsg, Encoding, ErrorCode};
+use tengen_rules::Color;
+use tengen_rules::game::{
+    Action, ForbiddenHandling, GameConfig, GameError, MAX_FIFTH_OFFERS, OfferSet, Opening, RuleSet,
+    Seat, Task,
+};
+
+/// Who acts, relative to the opener drawn by lot.
+#[derive(Clone, Copy)]
+enum Who {
+    Opener,
+    Other,
+}
+
+struct Players {
+    t: Table,
+    views: [TableView; 2],
+}
+
+impl Players {
+    async fn sit(server: &tengen_server::Server, opening: Opening) -> Players {
+        let config = GameConfig::new(RuleSet::Renju)
+            .with_opening(opening)
+            .with_forbidden(ForbiddenHandling::Claim);
+        let mut t = table(server, config, Encoding::Json).await;
+        let now = Instant::now();
+        let second = snapshot_of(&mut t.second, &t.table).await;
+        let views = [
+            TableView::new(&t.snapshot, now).unwrap(),
+            TableView::new(&second, now).unwrap(),
+        ];
+        Players { t, views }
+    }
+
+    fn seat(&self, who: Who) -> Seat {
+        match who {
+            Who::Opener => self.t.opener(),
+            Who::Other => self.t.opener().other(),
+        }
+    }
+
+    /// The server asks `who` for `task`; `who` answers with `action`.
+    async fn step(&mut self, who: Who, task: Task, action: Action) {
+        let seat = self.seat(who);
+        let prompt = self.views[0].prompt().expect("a prompt").clone();
+        assert_eq!(
+            (prompt.seat, prompt.task),
+            (seat, task),
+            "before {action:?}"
+        );
+        assert_eq!(self.views[1].prompt().map(|p| p.task), Some(task));
+        let seq = self.t.act_as(seat, action).await;
+        let mut swaps = 0;
+        catch_up(&mut self.t.first, &mut self.views[0], seq, &mut swaps).await;
+        catch_up(&mut self.t.second, &mut self.views[1], seq, &mut swaps).await;
+    }
+
+    /// `who` tries `action`; the server refuses it with `expected`.
+    async fn refused(&mut self, who: Who, action: Action, expected: GameError) {
+        let seat = self.seat(who);
+        let table = self.t.table.clone();
+        let reply = self
+            .t
+            .conn(seat)
+            .request(ClientMsg::Act { table, action })
+            .await;
+        match reply {
+            Err(ClientError::Refused(e)) => {
+                assert_eq!(e.code, ErrorCode::Game, "{action:?}");
+                assert_eq!(e.game_error, Some(expected), "{action:?}");
+            }
+            other => panic!("{action:?} should be refused: {other:?}"),
+        }
+    }
+
+    /// Move 6 stands; both players see the server's moves and the opening
+    /// named `code`; the colours are as `black` says.
+    async fn check_end(&mut self, code: &str, black: Who) {
+        let server = snapshot_of(&mut self.t.first, &self.t.table).await;
+        assert_eq!(server.snapshot.moves.len(), 6);
+        for v in &self.views {
+            assert_eq!(v.moves(), &server.snapshot.moves[..]);
+            assert_eq!(v.snapshot().opening, server.snapshot.opening);
+        }
+        assert_eq!(server.snapshot.opening.canonical.as_deref(), Some(code));
+        let prompt = self.views[0].prompt().expect("play goes on");
+        assert_eq!(prompt.task, place_task(Color::Black, 7, None));
+        assert_eq!(prompt.seat, self.seat(black));
+    }
+}
+
+fn place_task(color: Color, move_number: u32, within: Option<u8>) -> Task {
+    Task::Place {
+        color,
+        move_number,
+        within,
+    }
+}
+
+fn swap_task(color: Color) -> Task {
+    Task::DecideSwap { color }
+}
+
+fn offer(points: &[&str]) -> Action {
+    let points: Vec<_> = points.iter().map(|p| p.parse().unwrap()).collect();
+    Action::OfferFifths {
+        points: OfferSet::new(&points).unwrap(),
+    }
+}
+
+fn keep_fifth(p: &str) -> Action {
+    Action::KeepFifth {
+        point: p.parse().unwrap(),
+    }
+}
+
+fn declare(count: u8) -> Action {
+    Action::DeclareOffers { count }
+}
+
+#[tokio::test]
+async fn jonsson_to_move_six_with_both_swaps_taken() {
+    use Who::*;
+    let server = server().await;
+    let mut g = Players::sit(&server, Opening::Jonsson).await;
+    g.step(Opener, place_task(Color::Black, 1, Some(1)), place("H8"))
+        .await;
+    g.refused(Other, place("H9"), GameError::NotYourTurn).await;
+    g.step(Opener, place_task(Color::White, 2, Some(3)), place("H9"))
+        .await;
+    g.refused(Opener, place("H11"), GameError::OutsideZone { within: 5 })
+        .await;
+    g.step(Opener, place_task(Color::Black, 3, Some(5)), place("I9"))
+        .await;
+    g.step(Other, swap_task(Color::White), Action::Swap).await;
+    // The opener now holds white: it plays 4 and declares 1..3.
+    g.step(Opener, place_task(Color::White, 4, None), place("G10"))
+        .await;
+    g.refused(
+        Opener,
+        declare(4),
+        GameError::OfferCountOutOfRange { count: 4, max: 3 },
+    )
+    .await;
+    g.step(Opener, Task::DeclareOffers { max: 3 }, declare(2))
+        .await;
+    g.step(Other, swap_task(Color::Black), Action::Swap).await;
+    // Black is back with the opener, who offers two fifths.
+    g.refused(
+        Opener,
+        offer(&["J8", "I7"]),
+        GameError::EquivalentOffers {
+            first: "J8".parse().unwrap(),
+            second: "I7".parse().unwrap(),
+        },
+    )
+    .await;
+    g.step(Opener, Task::OfferFifths { count: 2 }, offer(&["J8", "F8"]))
+        .await;
+    let offers = OfferSet::new(&["J8".parse().unwrap(), "F8".parse().unwrap()]).unwrap();
+    g.step(Other, Task::KeepFifth { offers }, keep_fifth("F8"))
+        .await;
+    g.step(Other, place_task(Color::White, 6, None), place("E7"))
+        .await;
+    g.check_end("D4", Opener).await;
+}
+
+#[tokio::test]
+async fn yamaguchi_52_to_move_six_with_a_large_opening() {
+    use Who::*;
+    let server = server().await;
+    let mut g = Players::sit(&server, Opening::Yamaguchi52).await;
+    g.step(Opener, place_task(Color::Black, 1, Some(1)), place("H8"))
+        .await;
+    g.step(Opener, place_task(Color::White, 2, Some(3)), place("H9"))
+        .await;
+    g.refused(Opener, place("H12"), GameError::OutsideZone { within: 7 })
+        .await;
+    g.step(Opener, place_task(Color::Black, 3, Some(7)), place("H11"))
+        .await;
+    let max = MAX_FIFTH_OFFERS;
+    g.refused(
+        Opener,
+        declare(0),
+        GameError::OfferCountOutOfRange { count: 0, max },
+    )
+    .await;
+    g.step(Opener, Task::DeclareOffers { max }, declare(3))
+        .await;
+    g.step(Other, swap_task(Color::White), Action::Keep).await;
+    g.step(Other, place_task(Color::White, 4, None), place("H5"))
+        .await;
+    g.refused(Other, offer(&["G10", "J9", "K9"]), GameError::NotYourTurn)
+        .await;
+    g.step(
+        Opener,
+        Task::OfferFifths { count: 3 },
+        offer(&["G10", "J9", "K9"]),
+    )
+    .await;
+    let offers = OfferSet::new(&["G10", "J9", "K9"].map(|p| p.parse().unwrap())).unwrap();
+    g.step(Other, Task::KeepFifth { offers }, keep_fifth("K9"))
+        .await;
+    g.step(Other, place_task(Color::White, 6, None), place("L10"))
+        .await;
+    g.check_end("LD1", Opener).await;
+}
+
+#[tokio::test]
+async fn yamaguchi_variant_to_move_six() {
+    use Who::*;
+    let server = server().await;
+    let mut g = Players::sit(&server, Opening::YamaguchiVariant).await;
+    g.step(Opener, place_task(Color::Black, 1, Some(1)), place("H8"))
+        .await;
+    // White 2 is the other player's own.
+    g.refused(Opener, place("I9"), GameError::NotYourTurn).await;
+    g.refused(Other, place("J10"), GameError::OutsideZone { within: 3 })
+        .await;
+    g.step(Other, place_task(Color::White, 2, Some(3)), place("I9"))
+        .await;
+    g.step(Opener, place_task(Color::Black, 3, Some(7)), place("E5"))
+        .await;
+    g.step(
+        Opener,
+        Task::DeclareOffers {
+            max: MAX_FIFTH_OFFERS,
+        },
+        declare(1),
+    )
+    .await;
+    g.step(Other, swap_task(Color::White), Action::Swap).await;
+    g.step(Opener, place_task(Color::White, 4, None), place("J7"))
+        .await;
+    // One offer stands as black 5 at once; white plays 6.
+    g.step(Other, Task::OfferFifths { count: 1 }, offer(&["G9"]))
+        .await;
+    g.step(Opener, place_task(Color::White, 6, None), place("F10"))
+        .await;
+    g.check_end("LI13", Other).await;
+}
