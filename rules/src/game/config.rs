@@ -14,6 +14,7 @@
 use serde::{Deserialize, Serialize};
 
 pub use super::opening_rule::Opening;
+use super::opening_rule::{DEFAULT_SOOSORV_N, DEFAULT_TARAGUCHI_N, MAX_FIFTH_OFFERS};
 use crate::board::Variant;
 use crate::point::{MAX_SIZE, STANDARD_SIZE};
 
@@ -316,6 +317,78 @@ impl GameConfig {
             return Err(ConfigError::ZeroAnswerTime);
         }
         Ok(())
+    }
+}
+
+impl Opening {
+    /// Whether a room of `rule_set` may use this opening: the renju
+    /// openings only in renju rooms, swap after 3 and Swap2 only in gomoku
+    /// and free-style rooms, and N within 1..=[`MAX_FIFTH_OFFERS`].
+    pub fn check(self, rule_set: RuleSet) -> Result<(), ConfigError> {
+        let renju = rule_set == RuleSet::Renju;
+        let fits = match self {
+            Opening::Free => true,
+            Opening::SwapAfterThree | Opening::Swap2 => !renju,
+            o => !o.is_renju_only() || renju,
+        };
+        if !fits {
+            return Err(ConfigError::Opening {
+                rule_set,
+                opening: self,
+            });
+        }
+        match self {
+            Opening::Soosorv { n } | Opening::Taraguchi { n } if n == 0 || n > MAX_FIFTH_OFFERS => {
+                Err(ConfigError::OfferCount { opening: self, n })
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+impl std::str::FromStr for Opening {
+    type Err = ConfigError;
+
+    /// `free`, `swap_after_three` (or `swap-after-three`), `rif`,
+    /// `yamaguchi`, `soosorv[-N]`, `taraguchi[-N]`, `tarannikov`, `jonsson`,
+    /// `yamaguchi_52`, `yamaguchi_variant`, `swap2` (`-` for `_` anywhere);
+    /// any case. N is not range-checked here ([`Opening::check`] does).
+    fn from_str(s: &str) -> Result<Opening, ConfigError> {
+        let text = s.trim().to_ascii_lowercase().replace('-', "_");
+        let unknown = || ConfigError::UnknownOpening(s.trim().to_string());
+        let with_n = |rest: &str, default: u8| -> Result<u8, ConfigError> {
+            match rest {
+                "" => Ok(default),
+                _ => rest
+                    .strip_prefix('_')
+                    .and_then(|n| n.parse().ok())
+                    .ok_or_else(unknown),
+            }
+        };
+        Ok(match text.as_str() {
+            "free" => Opening::Free,
+            "swap_after_three" => Opening::SwapAfterThree,
+            "rif" => Opening::Rif,
+            "yamaguchi" => Opening::Yamaguchi,
+            "tarannikov" => Opening::Tarannikov,
+            "swap2" => Opening::Swap2,
+            "jonsson" => Opening::Jonsson,
+            "yamaguchi_52" => Opening::Yamaguchi52,
+            "yamaguchi_variant" => Opening::YamaguchiVariant,
+            t => {
+                if let Some(rest) = t.strip_prefix("soosorv") {
+                    Opening::Soosorv {
+                        n: with_n(rest, DEFAULT_SOOSORV_N)?,
+                    }
+                } else if let Some(rest) = t.strip_prefix("taraguchi") {
+                    Opening::Taraguchi {
+                        n: with_n(rest, DEFAULT_TARAGUCHI_N)?,
+                    }
+                } else {
+                    return Err(unknown());
+                }
+            }
+        })
     }
 }
 

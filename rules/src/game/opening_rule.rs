@@ -10,7 +10,6 @@
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::config::{ConfigError, RuleSet};
 use crate::point::Point;
 
 /// The most fifth-move offers any rule may ask for: Yamaguchi's declared N,
@@ -108,6 +107,22 @@ fn default_taraguchi_n() -> u8 {
 }
 
 impl Opening {
+    /// Whether this is one of the renju opening rules (the opener places
+    /// one of the designated openings): played in renju rooms only.
+    pub fn is_renju_only(self) -> bool {
+        matches!(
+            self,
+            Opening::Rif
+                | Opening::Yamaguchi
+                | Opening::Soosorv { .. }
+                | Opening::Taraguchi { .. }
+                | Opening::Tarannikov
+                | Opening::Jonsson
+                | Opening::Yamaguchi52
+                | Opening::YamaguchiVariant
+        )
+    }
+
     /// Soosõrv with the default N.
     pub const SOOSORV: Opening = Opening::Soosorv {
         n: DEFAULT_SOOSORV_N,
@@ -116,37 +131,6 @@ impl Opening {
     pub const TARAGUCHI: Opening = Opening::Taraguchi {
         n: DEFAULT_TARAGUCHI_N,
     };
-
-    /// Whether a room of `rule_set` may use this opening: the renju
-    /// openings only in renju rooms, swap after 3 and Swap2 only in gomoku
-    /// and free-style rooms, and N within 1..=[`MAX_FIFTH_OFFERS`].
-    pub fn check(self, rule_set: RuleSet) -> Result<(), ConfigError> {
-        let renju = rule_set == RuleSet::Renju;
-        let fits = match self {
-            Opening::Free => true,
-            Opening::SwapAfterThree | Opening::Swap2 => !renju,
-            Opening::Rif
-            | Opening::Yamaguchi
-            | Opening::Soosorv { .. }
-            | Opening::Taraguchi { .. }
-            | Opening::Tarannikov
-            | Opening::Jonsson
-            | Opening::Yamaguchi52
-            | Opening::YamaguchiVariant => renju,
-        };
-        if !fits {
-            return Err(ConfigError::Opening {
-                rule_set,
-                opening: self,
-            });
-        }
-        match self {
-            Opening::Soosorv { n } | Opening::Taraguchi { n } if n == 0 || n > MAX_FIFTH_OFFERS => {
-                Err(ConfigError::OfferCount { opening: self, n })
-            }
-            _ => Ok(()),
-        }
-    }
 }
 
 impl std::fmt::Display for Opening {
@@ -164,52 +148,6 @@ impl std::fmt::Display for Opening {
             Opening::YamaguchiVariant => f.write_str("yamaguchi_variant"),
             Opening::Swap2 => f.write_str("swap2"),
         }
-    }
-}
-
-impl std::str::FromStr for Opening {
-    type Err = ConfigError;
-
-    /// `free`, `swap_after_three` (or `swap-after-three`), `rif`,
-    /// `yamaguchi`, `soosorv[-N]`, `taraguchi[-N]`, `tarannikov`, `jonsson`,
-    /// `yamaguchi_52`, `yamaguchi_variant`, `swap2` (`-` for `_` anywhere);
-    /// any case. N is not range-checked here ([`Opening::check`] does).
-    fn from_str(s: &str) -> Result<Opening, ConfigError> {
-        let text = s.trim().to_ascii_lowercase().replace('-', "_");
-        let unknown = || ConfigError::UnknownOpening(s.trim().to_string());
-        let with_n = |rest: &str, default: u8| -> Result<u8, ConfigError> {
-            match rest {
-                "" => Ok(default),
-                _ => rest
-                    .strip_prefix('_')
-                    .and_then(|n| n.parse().ok())
-                    .ok_or_else(unknown),
-            }
-        };
-        Ok(match text.as_str() {
-            "free" => Opening::Free,
-            "swap_after_three" => Opening::SwapAfterThree,
-            "rif" => Opening::Rif,
-            "yamaguchi" => Opening::Yamaguchi,
-            "tarannikov" => Opening::Tarannikov,
-            "swap2" => Opening::Swap2,
-            "jonsson" => Opening::Jonsson,
-            "yamaguchi_52" => Opening::Yamaguchi52,
-            "yamaguchi_variant" => Opening::YamaguchiVariant,
-            t => {
-                if let Some(rest) = t.strip_prefix("soosorv") {
-                    Opening::Soosorv {
-                        n: with_n(rest, DEFAULT_SOOSORV_N)?,
-                    }
-                } else if let Some(rest) = t.strip_prefix("taraguchi") {
-                    Opening::Taraguchi {
-                        n: with_n(rest, DEFAULT_TARAGUCHI_N)?,
-                    }
-                } else {
-                    return Err(unknown());
-                }
-            }
-        })
     }
 }
 
@@ -304,6 +242,7 @@ impl<'de> Deserialize<'de> for OfferSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::config::{ConfigError, RuleSet};
 
     fn pt(s: &str) -> Point {
         s.parse().unwrap()

@@ -23,6 +23,7 @@
 mod handlers;
 mod opening_handlers;
 mod openings;
+mod replay;
 
 use openings::OpeningFacts;
 pub use openings::OpeningProgress;

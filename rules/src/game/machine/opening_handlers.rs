@@ -9,11 +9,13 @@
 //! same steps.
 
 use super::Game;
+use super::openings::{OpeningProgress, Step, color_of_move, step};
 use crate::game::action::{Seat, Task};
-use crate::game::config::{ForbiddenHandling, Millis, Opening};
+use crate::game::config::{ForbiddenHandling, Millis};
 use crate::game::error::GameError;
 use crate::game::event::{Event, Move};
 use crate::game::opening_rule::{OfferSet, TaraguchiOption};
+use crate::opening::CentralSquare;
 use crate::opening::{OfferError, check_offers, recognize_52};
 use crate::point::{Color, Point};
 
@@ -23,17 +25,7 @@ impl Game {
     /// forms with 52) of their extensions; with the zones of these rules
     /// they always form one.
     pub(super) fn note_opening_formed(&mut self, events: &mut Vec<Event>) {
-        let renju_rule = matches!(
-            self.config.opening,
-            Opening::Rif
-                | Opening::Yamaguchi
-                | Opening::Soosorv { .. }
-                | Opening::Taraguchi { .. }
-                | Opening::Tarannikov
-                | Opening::Jonsson
-                | Opening::Yamaguchi52
-                | Opening::YamaguchiVariant
-        );
+        let renju_rule = self.config.opening.is_renju_only();
         if !renju_rule || self.moves.len() != 3 {
             return;
         }
@@ -299,5 +291,50 @@ impl Game {
         }
         self.after_move(seat, false, now, &mut events);
         Ok(events)
+    }
+}
+
+impl Game {
+    /// The opening step the machine waits for, if the opening is on.
+    pub(super) fn opening_step(&self) -> Option<Step> {
+        step(self.config.opening, &self.facts, self.moves.len())
+    }
+
+    /// The seat and prompt task of an opening step.
+    pub(super) fn step_task(&self, step: Step) -> (Seat, Task) {
+        let n = self.moves.len();
+        match step {
+            Step::Stone { by, zone } => (
+                self.seat_of(by),
+                Task::Place {
+                    color: color_of_move(n + 1),
+                    move_number: n as u32 + 1,
+                    within: zone.map(CentralSquare::side),
+                },
+            ),
+            Step::Swap { decider } => (self.seat_of(decider), Task::DecideSwap { color: decider }),
+            Step::Declare { by, max } => (self.seat_of(by), Task::DeclareOffers { max }),
+            Step::Offers { count } => (self.seat_of(Color::Black), Task::OfferFifths { count }),
+            Step::KeepFifth(offers) => (self.seat_of(Color::White), Task::KeepFifth { offers }),
+            Step::TaraguchiChoice { offers } => {
+                (self.seat_of(Color::Black), Task::ChooseOption { offers })
+            }
+            Step::Swap2Choice => (self.seat_of(Color::White), Task::Swap2Choice),
+        }
+    }
+
+    /// Where the opening stands.
+    pub fn opening_progress(&self) -> OpeningProgress {
+        OpeningProgress {
+            canonical: self.facts.canonical.map(|o| o.code.to_string()),
+            declared_offers: self.facts.declared,
+            fifth_offers: self.facts.offers,
+            option: self.facts.option,
+        }
+    }
+
+    /// Whether the opening rule still has a step to go (no pass then).
+    pub fn in_opening(&self) -> bool {
+        !self.is_over() && self.opening_step().is_some()
     }
 }

@@ -21,8 +21,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::Game;
-use crate::game::action::{Seat, Task};
 use crate::game::opening_rule::{
     JONSSON_MAX_OFFERS, MAX_FIFTH_OFFERS, OfferSet, Opening, TaraguchiOption,
 };
@@ -84,7 +82,7 @@ pub(super) enum Step {
 }
 
 /// The colour of move `k` (1-based).
-fn color_of_move(k: usize) -> Color {
+pub(super) fn color_of_move(k: usize) -> Color {
     if k % 2 == 1 {
         Color::Black
     } else {
@@ -93,7 +91,7 @@ fn color_of_move(k: usize) -> Color {
 }
 
 /// The square move `k` is confined to under the confined rules.
-fn zone(k: usize) -> Option<CentralSquare> {
+pub(super) fn zone(k: usize) -> Option<CentralSquare> {
     CentralSquare::for_move(k as u32)
 }
 
@@ -240,51 +238,6 @@ pub struct OpeningProgress {
 impl OpeningProgress {
     pub fn is_empty(&self) -> bool {
         *self == OpeningProgress::default()
-    }
-}
-
-impl Game {
-    /// The opening step the machine waits for, if the opening is on.
-    pub(super) fn opening_step(&self) -> Option<Step> {
-        step(self.config.opening, &self.facts, self.moves.len())
-    }
-
-    /// The seat and prompt task of an opening step.
-    pub(super) fn step_task(&self, step: Step) -> (Seat, Task) {
-        let n = self.moves.len();
-        match step {
-            Step::Stone { by, zone } => (
-                self.seat_of(by),
-                Task::Place {
-                    color: color_of_move(n + 1),
-                    move_number: n as u32 + 1,
-                    within: zone.map(CentralSquare::side),
-                },
-            ),
-            Step::Swap { decider } => (self.seat_of(decider), Task::DecideSwap { color: decider }),
-            Step::Declare { by, max } => (self.seat_of(by), Task::DeclareOffers { max }),
-            Step::Offers { count } => (self.seat_of(Color::Black), Task::OfferFifths { count }),
-            Step::KeepFifth(offers) => (self.seat_of(Color::White), Task::KeepFifth { offers }),
-            Step::TaraguchiChoice { offers } => {
-                (self.seat_of(Color::Black), Task::ChooseOption { offers })
-            }
-            Step::Swap2Choice => (self.seat_of(Color::White), Task::Swap2Choice),
-        }
-    }
-
-    /// Where the opening stands.
-    pub fn opening_progress(&self) -> OpeningProgress {
-        OpeningProgress {
-            canonical: self.facts.canonical.map(|o| o.code.to_string()),
-            declared_offers: self.facts.declared,
-            fifth_offers: self.facts.offers,
-            option: self.facts.option,
-        }
-    }
-
-    /// Whether the opening rule still has a step to go (no pass then).
-    pub fn in_opening(&self) -> bool {
-        !self.is_over() && self.opening_step().is_some()
     }
 }
 
