@@ -1572,6 +1572,7 @@ pub fn game_values() -> Vec<String> {
             periods: 2,
             period_ms: 27_500,
             period_moves: 1,
+            ..SeatClock::default()
         },
         second: SeatClock {
             main_ms: 412_000,
