@@ -247,6 +247,34 @@ impl ClockSnapshot {
             Seat::Second => self.second,
         }
     }
+
+    /// The clocks `elapsed` later (how a client counts down between the
+    /// server's figures): the running seat's clock run, at zero once it
+    /// has flagged, and the eight-stone overtime shared.
+    pub fn advanced(self, control: TimeControl, elapsed: Millis) -> ClockSnapshot {
+        let Some(seat) = self.running else {
+            return self;
+        };
+        let mut seats = [self.first, self.second];
+        seats[seat.index()] = seats[seat.index()]
+            .run(control, elapsed)
+            .unwrap_or_default();
+        share_overtime(control, &mut seats, seat);
+        ClockSnapshot {
+            running: self.running,
+            first: seats[0],
+            second: seats[1],
+        }
+    }
+}
+
+/// The eight-stone overtime is the game's, not a seat's: once `ran`'s main
+/// time is gone, the other seat's unused main time lapses too
+/// (docs/rules.md §7).
+fn share_overtime(control: TimeControl, seats: &mut [SeatClock; 2], ran: Seat) {
+    if matches!(control, TimeControl::EightStone { .. }) && seats[ran.index()].main_ms == 0 {
+        seats[ran.other().index()].main_ms = 0;
+    }
 }
 
 /// The pair of clocks of a game. The running seat's clock started at
@@ -313,19 +341,12 @@ impl Clocks {
         if self.control == TimeControl::Unlimited {
             return None;
         }
-        let mut seats = self.seats;
-        if let Some(seat) = self.running {
-            let c = &mut seats[seat.index()];
-            *c = c
-                .run(self.control, now.saturating_sub(self.since))
-                .unwrap_or_default();
-            self.share_overtime(&mut seats, seat);
-        }
-        Some(ClockSnapshot {
+        let stored = ClockSnapshot {
             running: self.running,
-            first: seats[0],
-            second: seats[1],
-        })
+            first: self.seats[0],
+            second: self.seats[1],
+        };
+        Some(stored.advanced(self.control, now.saturating_sub(self.since)))
     }
 
     /// The lag credit a move at `now` would get for a requested `lag_ms`:
@@ -345,22 +366,12 @@ impl Clocks {
             seats[seat.index()] = seats[seat.index()]
                 .run(self.control, elapsed)
                 .unwrap_or_default();
-            self.share_overtime(&mut seats, seat);
+            share_overtime(self.control, &mut seats, seat);
             seats[seat.index()] = seats[seat.index()].after_move(self.control);
             self.seats = seats;
         }
         self.running = Some(next);
         self.since = now;
-    }
-
-    /// The eight-stone overtime is the game's, not a seat's: once `ran`'s
-    /// main time is gone, the other seat's unused main time lapses too
-    /// (docs/rules.md §7).
-    fn share_overtime(&self, seats: &mut [SeatClock; 2], ran: Seat) {
-        if matches!(self.control, TimeControl::EightStone { .. }) && seats[ran.index()].main_ms == 0
-        {
-            seats[ran.other().index()].main_ms = 0;
-        }
     }
 
     /// Whether the eight-stone overtime is over: both seats are in it and
@@ -384,7 +395,7 @@ impl Clocks {
             seats[seat.index()] = seats[seat.index()]
                 .run(self.control, elapsed)
                 .unwrap_or_default();
-            self.share_overtime(&mut seats, seat);
+            share_overtime(self.control, &mut seats, seat);
             self.seats = seats;
         }
         self.since = now;
