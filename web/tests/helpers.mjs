@@ -61,11 +61,12 @@ export async function person(b, name, path = '/', viewport = { width: 1280, heig
   return page;
 }
 
-/** Creates a room from the lobby form; returns the room id. */
-export async function createRoom(page, { ruleSet = 'renju', opening = 'free', time = 'unlimited', forbidden, isPublic = true, name } = {}) {
+/** Creates a room from the lobby form (`fields`: more inputs to fill, by name); returns the room id. */
+export async function createRoom(page, { ruleSet = 'renju', opening = 'free', time = 'unlimited', forbidden, isPublic = true, name, fields = {} } = {}) {
   await page.selectOption('select[name=rule_set]', ruleSet);
   await page.selectOption('select[name=opening]', opening);
   await page.selectOption('select[name=time]', time);
+  for (const [k, v] of Object.entries(fields)) await page.fill(`input[name=${k}]`, String(v));
   if (forbidden) await page.selectOption('select[name=forbidden]', forbidden);
   if (!isPublic) await page.uncheck('input[name=public]');
   if (name) await page.fill('input[name=name]', name);

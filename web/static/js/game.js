@@ -8,7 +8,7 @@ import { t, getLang } from './i18n.js';
 import { Board } from './board.js';
 import { TableState, Gap, other } from './table.js';
 import { sounds } from './sound.js';
-import { promptText, resultText, actionButtons } from './panel.js';
+import { promptText, resultText, actionButtons, clockText } from './panel.js';
 
 const LOW_MS = 10000;
 
@@ -166,7 +166,7 @@ export function mountGame(app, root, table, snapshot, opts = {}) {
       if (!c) { el.textContent = ''; continue; }
       const inByo = !c.main_ms && c.periods;
       const left = inByo ? c.period_ms || 0 : c.main_ms || 0;
-      el.textContent = inByo ? `${clock(left)} (${c.periods})` : clock(left);
+      el.textContent = clockText(c, st.config.time) ?? (inByo ? `${clock(left)} (${c.periods})` : clock(left));
       const low = left < LOW_MS && (!c.periods || inByo) && !st.over;
       el.classList.toggle('low', low);
       el.classList.toggle('running', st.clocks?.running === seat && !st.over && !st.paused);

@@ -2,8 +2,8 @@
 // the buttons for the actions the server's prompt allows (or that the
 // other seat may always try: resign, a draw answer, a claim).
 
-import { h } from './dom.js';
-import { t } from './i18n.js';
+import { h, clock } from './dom.js';
+import { t, DAY_MS } from './i18n.js';
 import { other } from './table.js';
 
 /** @typedef {import('./table.js').TableState} TableState */
@@ -103,4 +103,22 @@ export function actionButtons(st, c) {
     out.push(btn('act.resign', () => { ui.resignAsk = true; c.rerender(); }, 'danger'));
   }
   return out;
+}
+
+/**
+ * A seat's clock as text for the kinds that show more than one time: the
+ * eight-stone overtime once it has begun ("0:25 · 5 left": the move's time
+ * and the overtime stones left) and correspondence ("2d 23h · vacation 5d 0h",
+ * "vacation 4d 3h" once the move's own time is gone); `null` for the others.
+ * @param {any} c a seat's clock @param {any} tc the room's time control
+ */
+export function clockText(c, tc) {
+  if (tc.kind === 'eight_stone' && !c.main_ms) return `${clock(c.period_ms || 0)} · ${t('clock.stones', { n: c.period_moves || 0 })}`;
+  if (tc.kind !== 'correspondence') return null;
+  const days = (/** @type {number} */ ms) => (ms >= DAY_MS
+    ? t('clock.days', { d: Math.floor(ms / DAY_MS), h: Math.floor((ms % DAY_MS) / 3600000) })
+    : clock(ms));
+  const vacation = t('clock.vacation', { t: days(c.vacation_ms || 0) });
+  if (!c.main_ms) return vacation;
+  return c.vacation_ms ? `${days(c.main_ms)} · ${vacation}` : days(c.main_ms);
 }
