@@ -71,6 +71,16 @@ test('correspondence: days per move and vacation on the clock', async () => {
     await sameEverywhere([alice, bob, carol], 1);
     const [, waiting] = await clocks(carol);
     assert.equal(waiting, '3d 0h · vacation 7d 0h', 'a fresh 3 days for the next move');
+    // The player to move closes the browser: no countdown to abandonment
+    // is shown (there is none), and the game goes on.
+    const gone = t.page === alice ? bob : alice;
+    const seen = await carol.evaluate(() => document.querySelectorAll('[data-away]').length);
+    assert.ok(seen > 0);
+    await gone.context().close();
+    await carol.waitForTimeout(1500);
+    const away = await carol.$$eval('[data-away]', (els) => els.map((e) => e.textContent).join(''));
+    assert.equal(away, '');
+    assert.equal(await carol.evaluate(() => document.querySelector('#prompt')?.hasAttribute('data-over')), false);
   } finally {
     await b.close();
   }
