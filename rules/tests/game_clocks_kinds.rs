@@ -177,16 +177,18 @@ fn new_kinds_are_validated_and_their_serde_forms_are_stable() {
     assert_eq!(check(eight(1, 0, 8)), Err(ConfigError::ZeroMoveTime));
     assert_eq!(check(eight(1, 1, 0)), Err(ConfigError::OvertimeStones));
     assert_eq!(check(eight(1, 1, 101)), Err(ConfigError::OvertimeStones));
+    assert_eq!(
+        check(eight(31 * DAY_MS, 1, 8)),
+        Err(ConfigError::TimeTooLong)
+    );
+    assert_eq!(check(eight(1, u64::MAX, 8)), Err(ConfigError::TimeTooLong));
     let corr = |move_ms, vacation_ms| TimeControl::Correspondence {
         move_ms,
         vacation_ms,
     };
     assert_eq!(check(corr(14 * DAY_MS, 0)), Ok(()));
     assert_eq!(check(corr(0, DAY_MS)), Err(ConfigError::ZeroMoveTime));
-    assert_eq!(
-        check(corr(31 * DAY_MS, 0)),
-        Err(ConfigError::MoveTimeTooLong)
-    );
+    assert_eq!(check(corr(31 * DAY_MS, 0)), Err(ConfigError::TimeTooLong));
     assert_eq!(
         check(corr(DAY_MS, 61 * DAY_MS)),
         Err(ConfigError::VacationTooLong)

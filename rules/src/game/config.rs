@@ -158,8 +158,10 @@ fn eight() -> u32 {
 /// A day, in milliseconds: the unit of correspondence time controls.
 pub const DAY_MS: Millis = 86_400_000;
 
-/// The longest time per move a correspondence room may give.
-pub const MAX_CORRESPONDENCE_MOVE_MS: Millis = 30 * DAY_MS;
+/// The longest main time or time per move the eight-stone overtime and
+/// correspondence accept (so that no deadline is out of reach of any
+/// clock's arithmetic).
+pub const MAX_TIME_MS: Millis = 30 * DAY_MS;
 
 /// The most vacation a correspondence room may give each side.
 pub const MAX_VACATION_MS: Millis = 60 * DAY_MS;
@@ -249,8 +251,8 @@ pub enum ConfigError {
     ZeroMoveTime,
     #[error("the eight-stone overtime needs 1 to {MAX_OVERTIME_STONES} stones per side")]
     OvertimeStones,
-    #[error("correspondence allows at most {} days per move", MAX_CORRESPONDENCE_MOVE_MS / DAY_MS)]
-    MoveTimeTooLong,
+    #[error("the eight-stone overtime and correspondence allow at most {} days of main time or time per move", MAX_TIME_MS / DAY_MS)]
+    TimeTooLong,
     #[error("correspondence allows at most {} vacation days", MAX_VACATION_MS / DAY_MS)]
     VacationTooLong,
     #[error("a cap of zero draw offers: leave it unset to allow offers, there is no 'never'")]
@@ -370,6 +372,9 @@ impl GameConfig {
                 if move_ms == 0 {
                     return Err(ConfigError::ZeroMoveTime);
                 }
+                if main_ms > MAX_TIME_MS || move_ms > MAX_TIME_MS {
+                    return Err(ConfigError::TimeTooLong);
+                }
                 if !(1..=MAX_OVERTIME_STONES).contains(&stones) {
                     return Err(ConfigError::OvertimeStones);
                 }
@@ -381,8 +386,8 @@ impl GameConfig {
                 if move_ms == 0 {
                     return Err(ConfigError::ZeroMoveTime);
                 }
-                if move_ms > MAX_CORRESPONDENCE_MOVE_MS {
-                    return Err(ConfigError::MoveTimeTooLong);
+                if move_ms > MAX_TIME_MS {
+                    return Err(ConfigError::TimeTooLong);
                 }
                 if vacation_ms > MAX_VACATION_MS {
                     return Err(ConfigError::VacationTooLong);
