@@ -19,9 +19,11 @@ async function clocks(page) {
 test('eight-stone overtime: both sides in overtime at once, stones counted, a draw after the last', async () => {
   const b = await browser();
   try {
-    // 6 s of main time each, then 2 overtime stones each of 20 s at most.
+    // 15 s of main time each (room for a slow machine to seat everyone and
+    // play the first two stones in main time), then 2 overtime stones each
+    // of 20 s at most.
     const { alice, bob, carol } = await table(b, {
-      ruleSet: 'freestyle', opening: 'free', time: 'eight_stone', fields: { main: 0.1, move: 20, stones: 2 },
+      ruleSet: 'freestyle', opening: 'free', time: 'eight_stone', fields: { main: 0.25, move: 20, stones: 2 },
     });
     const pages = [alice, bob, carol];
     let n = 0;
@@ -37,7 +39,7 @@ test('eight-stone overtime: both sides in overtime at once, stones counted, a dr
     // Black's main time runs out on its turn: black counts its overtime
     // move down, and white's unused main time has lapsed too.
     for (const p of [whitePage, carol]) {
-      await until(p, () => [...document.querySelectorAll('[data-clock]')].every((e) => / · 2 left$/.test(e.textContent)), undefined, 15000);
+      await until(p, () => [...document.querySelectorAll('[data-clock]')].every((e) => / · 2 left$/.test(e.textContent)), undefined, 25000);
     }
     const [running, waiting] = await clocks(carol);
     assert.match(running, /^0:[012]\d · 2 left$/);
