@@ -7,13 +7,14 @@
 //! value the server sent; nothing re-derives a rule.
 
 use tengen_protocol::{Player, Players};
+use tengen_rules::game::config::DAY_MS;
 use tengen_rules::game::{
     ClockSnapshot, Event, ForbiddenHandling, GameConfig, Millis, Opening, Prompt, Seat, SeatClock,
     TaraguchiOption, Task, TimeControl,
 };
 
-/// `5+3`, `10` (sudden death, minutes), `10+3x30s`, `unlimited`: the same
-/// syntax `tengen create --time` reads.
+/// `5+3`, `10` (sudden death, minutes), `10+3x30s`, `eight:5+30s/8`,
+/// `corr:3+10`, `unlimited`: the same syntax `tengen create --time` reads.
 pub fn time_control(tc: TimeControl) -> String {
     match tc {
         TimeControl::Unlimited => "unlimited".into(),
@@ -39,6 +40,26 @@ pub fn time_control(tc: TimeControl) -> String {
                 seconds(period_ms)
             )
         }
+        TimeControl::EightStone {
+            main_ms,
+            move_ms,
+            stones,
+        } => format!("eight:{}+{}s/{stones}", minutes(main_ms), seconds(move_ms)),
+        TimeControl::Correspondence {
+            move_ms,
+            vacation_ms,
+        } => format!("corr:{}+{}", days(move_ms), days(vacation_ms)),
+    }
+}
+
+/// Whole days as `3`, anything else as hours with `h` (`12h`, `1.5h`).
+fn days(ms: Millis) -> String {
+    if ms.is_multiple_of(DAY_MS) {
+        format!("{}", ms / DAY_MS)
+    } else if ms.is_multiple_of(3_600_000) {
+        format!("{}h", ms / 3_600_000)
+    } else {
+        format!("{}s", seconds(ms))
     }
 }
 
@@ -87,7 +108,10 @@ pub fn forbidden_handling(h: ForbiddenHandling) -> &'static str {
 }
 
 /// A seat's clock as a player reads it: `4:59`, `0:09.3` under ten
-/// seconds, and in byo-yomi the periods left (`0:00 +3x0:30`).
+/// seconds, and in byo-yomi the periods left (`0:00 +3x0:30`); in the
+/// eight-stone overtime the move's time and the stones left (`0:25 /5`);
+/// in correspondence the move's time in days and hours and the vacation
+/// left (`2d 23h +v5d`, `v4d 3h` once the vacation runs).
 pub fn clock(c: SeatClock, tc: TimeControl) -> String {
     let main = duration(c.main_ms);
     match tc {
@@ -98,7 +122,33 @@ pub fn clock(c: SeatClock, tc: TimeControl) -> String {
                 format!("{}x{}", c.periods, duration(c.period_ms))
             }
         }
+        TimeControl::EightStone { .. } if c.main_ms == 0 => {
+            format!("{} /{}", duration(c.period_ms), c.period_moves)
+        }
+        TimeControl::Correspondence { .. } => match (c.main_ms, c.vacation_ms) {
+            (0, v) => format!("v{}", long_duration(v)),
+            (m, 0) => long_duration(m),
+            (m, v) => format!("{} +v{}", long_duration(m), whole_days(v)),
+        },
         _ => main,
+    }
+}
+
+/// `2d 23h` from a day up, else as [`duration`].
+fn long_duration(ms: Millis) -> String {
+    if ms >= DAY_MS {
+        format!("{}d {}h", ms / DAY_MS, (ms % DAY_MS) / 3_600_000)
+    } else {
+        duration(ms)
+    }
+}
+
+/// `5d` (rounded down) from a day up, else as [`duration`].
+fn whole_days(ms: Millis) -> String {
+    if ms >= DAY_MS {
+        format!("{}d", ms / DAY_MS)
+    } else {
+        duration(ms)
     }
 }
 
@@ -240,6 +290,58 @@ mod tests {
             }),
             "10+3x30s"
         );
+        let eight = TimeControl::EightStone {
+            main_ms: 300_000,
+            move_ms: 30_000,
+            stones: 8,
+        };
+        let corr = TimeControl::Correspondence {
+            move_ms: 3 * DAY_MS,
+            vacation_ms: 10 * DAY_MS,
+        };
+        assert_eq!(time_control(eight), "eight:5+30s/8");
+        assert_eq!(time_control(corr), "corr:3+10");
+        for tc in [eight, corr] {
+            assert_eq!(crate::spec::parse_time(&time_control(tc)), Ok(tc));
+        }
+    }
+
+    #[test]
+    fn overtime_and_correspondence_clocks_read_as_documented() {
+        let eight = TimeControl::EightStone {
+            main_ms: 300_000,
+            move_ms: 30_000,
+            stones: 8,
+        };
+        let main = SeatClock {
+            main_ms: 299_400,
+            period_ms: 30_000,
+            period_moves: 8,
+            ..SeatClock::default()
+        };
+        assert_eq!(clock(main, eight), "4:59");
+        let overtime = SeatClock {
+            main_ms: 0,
+            period_ms: 25_000,
+            period_moves: 5,
+            ..SeatClock::default()
+        };
+        assert_eq!(clock(overtime, eight), "0:25 /5");
+        let corr = TimeControl::Correspondence {
+            move_ms: 3 * DAY_MS,
+            vacation_ms: 5 * DAY_MS,
+        };
+        let c = |main_ms, vacation_ms| SeatClock {
+            main_ms,
+            vacation_ms,
+            ..SeatClock::default()
+        };
+        assert_eq!(
+            clock(c(3 * DAY_MS - 3_600_000, 5 * DAY_MS), corr),
+            "2d 23h +v5d"
+        );
+        assert_eq!(clock(c(0, 4 * DAY_MS + 3 * 3_600_000), corr), "v4d 3h");
+        assert_eq!(clock(c(DAY_MS, 0), corr), "1d 0h");
     }
 
     #[test]

@@ -67,7 +67,9 @@ Without ROOM it takes up the game you were playing on this server from a
 new process (after `q q`, a closed terminal, a crash): while a game runs,
 the board keeps its session's resume token in your configuration
 directory, and `tengen play` resumes that session (within 5 minutes of
-losing the connection, or after a server restart) and reopens the board.
+losing the connection, or after a server restart; at any time while the
+game is still on, as a correspondence game is for days) and reopens the
+board.
 An open board also survives a dropped connection by itself.
 ")]
 pub struct PlayArgs {

@@ -3,12 +3,13 @@
 //! handling, draw policy, privacy, turned into the protocol's `create_room`.
 //!
 //! Why here and not in the rules crate: the time-control shorthand (`5+3`,
-//! `10`, `10+3x30s`) is a command-line convenience; the room itself is the
+//! `10`, `10+3x30s`, `eight:5`, `corr:3+10`) is a command-line convenience; the room itself is the
 //! rules crate's `GameConfig`, validated by it before anything is sent so a
 //! typo is reported at once, in the rules crate's own words.
 
 use anyhow::{Context, Result, bail};
 use tengen_protocol::ClientMsg;
+use tengen_rules::game::config::DAY_MS;
 use tengen_rules::game::{
     DrawPolicy, ForbiddenHandling, GameConfig, Millis, Opening, RuleSet, TimeControl,
 };
@@ -27,8 +28,12 @@ pub struct RoomSpec {
     pub opening: Option<Opening>,
     /// Time control: `5+3` Fischer (5 min, +3 s a move), `10` sudden death
     /// (10 min), `10+3x30s` byo-yomi (10 min, then 3 periods of 30 s;
-    /// `10+3x30s/5`: 5 moves per period), `unlimited`. Minutes by default in
-    /// the main time, seconds after the `+`; `90s` or `2m` say so.
+    /// `10+3x30s/5`: 5 moves per period), `eight:5+30s` the eight-stone
+    /// overtime (5 min each, then 8 more moves each of 30 s at most, then a
+    /// draw; `eight:5+30s/6`: 6 stones), `corr:3+10` correspondence (3 days
+    /// a move, 10 vacation days each; `corr:3` none), `unlimited`. Minutes
+    /// by default in the main time, seconds after the `+`, days in `corr:`;
+    /// `90s`, `2m`, `12h` or `3d` say so.
     #[arg(long, default_value = "10+5", value_parser = parse_time)]
     pub time: TimeControl,
     /// Renju only: what a forbidden black move does: claim (the stone
@@ -168,6 +173,19 @@ fn time(s: &str) -> Result<TimeControl> {
     if matches!(s.as_str(), "unlimited" | "none" | "-") {
         return Ok(TimeControl::Unlimited);
     }
+    if let Some(rest) = s.strip_prefix("eight:") {
+        return eight_stone(rest);
+    }
+    if let Some(rest) = s
+        .strip_prefix("corr:")
+        .or_else(|| s.strip_prefix("correspondence:"))
+    {
+        let (per_move, vacation) = rest.split_once('+').unwrap_or((rest, "0"));
+        return Ok(TimeControl::Correspondence {
+            move_ms: amount(per_move, DAY_MS).context("days per move")?,
+            vacation_ms: amount(vacation, DAY_MS).context("vacation days")?,
+        });
+    }
     let (main, rest) = match s.split_once('+') {
         Some((m, r)) => (m, Some(r)),
         None => (s.as_str(), None),
@@ -205,13 +223,31 @@ fn time(s: &str) -> Result<TimeControl> {
     })
 }
 
+/// `eight:MAIN[+MOVE[/STONES]]`: the tournament's 30 s and 8 stones unless
+/// given.
+fn eight_stone(s: &str) -> Result<TimeControl> {
+    let (main, rest) = s.split_once('+').unwrap_or((s, "30"));
+    let (per_move, stones) = rest.split_once('/').unwrap_or((rest, "8"));
+    Ok(TimeControl::EightStone {
+        main_ms: amount(main, 60_000).context("main time")?,
+        move_ms: amount(per_move, 1000).context("time per overtime move")?,
+        stones: stones
+            .parse()
+            .with_context(|| format!("'{stones}' is not a number of stones"))?,
+    })
+}
+
 /// A non-negative amount of time: a number of `unit` milliseconds, or a
-/// number with `s` or `m`; decimals allowed (`0.5`, `1.5m`).
+/// number with `s`, `m`, `h` or `d`; decimals allowed (`0.5`, `1.5m`).
 fn amount(s: &str, unit: Millis) -> Result<Millis> {
     let (num, unit) = if let Some(n) = s.strip_suffix('s') {
         (n, 1000)
     } else if let Some(n) = s.strip_suffix('m') {
         (n, 60_000)
+    } else if let Some(n) = s.strip_suffix('h') {
+        (n, 3_600_000)
+    } else if let Some(n) = s.strip_suffix('d') {
+        (n, DAY_MS)
     } else {
         (s, unit)
     };
@@ -265,8 +301,48 @@ mod tests {
                 moves_per_period: 10
             })
         );
+        assert_eq!(
+            parse_time("eight:5"),
+            Ok(TimeControl::EightStone {
+                main_ms: 300_000,
+                move_ms: 30_000,
+                stones: 8
+            })
+        );
+        assert_eq!(
+            parse_time("eight:3+20s/6"),
+            Ok(TimeControl::EightStone {
+                main_ms: 180_000,
+                move_ms: 20_000,
+                stones: 6
+            })
+        );
+        assert_eq!(
+            parse_time("corr:3+10"),
+            Ok(TimeControl::Correspondence {
+                move_ms: 3 * DAY_MS,
+                vacation_ms: 10 * DAY_MS
+            })
+        );
+        assert_eq!(
+            parse_time("correspondence:12h"),
+            Ok(TimeControl::Correspondence {
+                move_ms: 12 * 3_600_000,
+                vacation_ms: 0
+            })
+        );
         assert_eq!(parse_time("unlimited"), Ok(TimeControl::Unlimited));
-        for bad in ["", "x", "5+", "-3", "5+3xq", "0"] {
+        for bad in [
+            "",
+            "x",
+            "5+",
+            "-3",
+            "5+3xq",
+            "0",
+            "eight:",
+            "eight:5+30/x",
+            "corr:q",
+        ] {
             assert!(parse_time(bad).is_err(), "{bad}");
         }
     }

@@ -456,23 +456,13 @@ impl TableView {
     /// as sent. For display only: a flag is the server's to call, and
     /// arrives as `game_over`.
     pub fn clock_now(&self, now: Instant) -> Option<ClockSnapshot> {
-        let mut c = self.clocks?;
+        let c = self.clocks?;
         if self.paused.is_some() {
             return Some(c);
         }
-        if let Some(seat) = c.running {
-            let elapsed = now.saturating_duration_since(self.clocks_at).as_millis();
-            let elapsed = Millis::try_from(elapsed).unwrap_or(Millis::MAX);
-            let left = c
-                .seat(seat)
-                .run(self.config.time, elapsed)
-                .unwrap_or_default();
-            match seat {
-                Seat::First => c.first = left,
-                Seat::Second => c.second = left,
-            }
-        }
-        Some(c)
+        let elapsed = now.saturating_duration_since(self.clocks_at).as_millis();
+        let elapsed = Millis::try_from(elapsed).unwrap_or(Millis::MAX);
+        Some(c.advanced(self.config.time, elapsed))
     }
 
     /// Why the table's clocks stand still (`None` while they run).

@@ -6,22 +6,9 @@ mod common;
 use common::*;
 use tengen_rules::Color;
 use tengen_rules::game::{
-    Action, ClockSnapshot, Event, Game, GameConfig, Input, Opening, ResultReason, RuleSet, Seat,
+    Action, ClockSnapshot, Event, GameConfig, Input, Opening, ResultReason, RuleSet, Seat,
     SeatClock, TimeControl,
 };
-
-fn timed(time: TimeControl) -> Game {
-    game(GameConfig::free(RuleSet::Gomoku).with_time(time))
-}
-
-fn moved_clocks(ev: &[Event]) -> ClockSnapshot {
-    ev.iter()
-        .find_map(|e| match e {
-            Event::Moved { clocks, .. } => *clocks,
-            _ => None,
-        })
-        .expect("a move with clocks")
-}
 
 fn main_ms(ms: u64) -> SeatClock {
     SeatClock {
@@ -117,7 +104,8 @@ fn byo_yomi_periods_through_a_game() {
             main_ms: 0,
             periods: 3,
             period_ms: 5_000,
-            period_moves: 1
+            period_moves: 1,
+            ..SeatClock::default()
         }
     );
     g.apply(Seat::Second, Action::place(p("I9")), 13_000)

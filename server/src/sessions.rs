@@ -3,7 +3,9 @@
 //!
 //! The registry maps each token to its session and remembers which
 //! connection holds it now and which tables it sits at. When a connection
-//! ends, its session stays resumable for the grace the settings give; a
+//! ends, its session stays resumable for the grace the settings give, or
+//! for as long as it sits at an open table (a correspondence game lasts
+//! days; a live one ends soon after its player leaves); a
 //! `hello` with the token within it gets the same session back, and the
 //! old connection (if it still lingers) is closed with 4005. The lock is a
 //! `std::sync::Mutex`, held only for map operations, never across an await.
@@ -218,7 +220,7 @@ impl Sessions {
             inner
                 .by_token
                 .get(token)
-                .is_some_and(|e| e.expires.is_none_or(|t| t > now))
+                .is_some_and(|e| e.expires.is_none_or(|t| t > now) || !e.tables.is_empty())
         })
     }
 
@@ -305,7 +307,9 @@ impl Inner {
         let gone: Vec<String> = self
             .by_token
             .iter()
-            .filter(|(_, e)| e.expires.is_some_and(|t| t <= now))
+            // A session seated at an open table stays resumable: a
+            // correspondence player comes back days later (docs/rules.md §7).
+            .filter(|(_, e)| e.expires.is_some_and(|t| t <= now) && e.tables.is_empty())
             .map(|(t, _)| t.clone())
             .collect();
         for t in gone {

@@ -174,7 +174,11 @@ impl Settings {
             TimeControl::Unlimited => return self.abandon_grace_max,
             TimeControl::SuddenDeath { main_ms }
             | TimeControl::Fischer { main_ms, .. }
-            | TimeControl::ByoYomi { main_ms, .. } => main_ms,
+            | TimeControl::ByoYomi { main_ms, .. }
+            | TimeControl::EightStone { main_ms, .. } => main_ms,
+            // Never used: a correspondence game has no abandonment
+            // (docs/rules.md §7).
+            TimeControl::Correspondence { .. } => return self.abandon_grace_max,
         };
         Duration::from_millis(main / 10).clamp(self.abandon_grace_min, self.abandon_grace_max)
     }

@@ -62,19 +62,6 @@ async fn watch(server: &tengen_server::Server, table: &TableId) -> Connection {
     }
 }
 
-/// The next table event a connection receives.
-async fn next_event(c: &mut Connection) -> TableEvent {
-    match c
-        .next_matching(|m| matches!(m, ServerMsg::TableEvent(_)))
-        .await
-        .expect("an event")
-        .msg
-    {
-        ServerMsg::TableEvent(e) => e,
-        _ => unreachable!(),
-    }
-}
-
 async fn events_through(c: &mut Connection, seq: u64) -> Vec<TableEvent> {
     let mut out = Vec::new();
     loop {

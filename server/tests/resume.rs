@@ -281,17 +281,7 @@ async fn abandonment_at_the_documented_time_and_coming_back_in_time() {
         Connection::open(&u, Encoding::Json).await.unwrap(),
     );
     drop(dead);
-    let status = loop {
-        if let ServerMsg::PlayerStatus {
-            connected,
-            grace_ms,
-            seat,
-            ..
-        } = s.conn.next().await.unwrap().msg
-        {
-            break (connected, grace_ms, seat);
-        }
-    };
+    let status = player_status(&mut s.conn).await;
     assert_eq!(status, (false, Some(300), opener.other()));
     tokio::time::sleep(Duration::from_millis(100)).await;
     other.resume(&u, &table).await;

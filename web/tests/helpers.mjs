@@ -65,14 +65,14 @@ export async function person(b, name, path = '/', viewport = { width: 1280, heig
   return page;
 }
 
-/** Creates a room from the lobby form; returns the room id. */
-export async function createRoom(page, { ruleSet = 'renju', opening = 'free', time = 'unlimited', clock = {}, forbidden, isPublic = true, name } = {}) {
+/** Creates a room from the lobby form (`clock`, `fields`: more inputs to fill, by name); returns the room id. */
+export async function createRoom(page, { ruleSet = 'renju', opening = 'free', time = 'unlimited', clock = {}, fields = {}, forbidden, isPublic = true, name } = {}) {
   await page.selectOption('select[name=rule_set]', ruleSet);
   await page.selectOption('select[name=opening]', opening);
   await page.selectOption('select[name=time]', time);
   // The time control's fields as the form names them: main (min), increment,
   // periods, period (s), moves.
-  for (const [field, v] of Object.entries(clock)) await page.fill(`input[name=${field}]`, String(v));
+  for (const [field, v] of Object.entries({ ...clock, ...fields })) await page.fill(`input[name=${field}]`, String(v));
   if (forbidden) await page.selectOption('select[name=forbidden]', forbidden);
   if (!isPublic) await page.uncheck('input[name=public]');
   if (name) await page.fill('input[name=name]', name);

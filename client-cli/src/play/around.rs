@@ -31,6 +31,9 @@ pub struct Around {
     /// Per seat: when the away player loses by abandonment (from
     /// `player_status` with `connected: false`, counted from `grace_ms`).
     pub away: [Option<Instant>; 2],
+    /// Per seat: away with no countdown (`player_status` without
+    /// `grace_ms`: a correspondence game, where leaving is normal).
+    pub offline: [bool; 2],
     /// Per seat: asked for a rematch.
     pub rematch: [bool; 2],
     /// The rematch's table, once it started (its snapshot switches the
@@ -55,10 +58,10 @@ impl Around {
             } => {
                 self.away[seat.index()] = match (connected, grace_ms) {
                     (false, Some(ms)) => Some(at + Duration::from_millis(*ms)),
-                    // Away with no grace told: show it, without a countdown.
-                    (false, None) => Some(at),
-                    (true, _) => None,
+                    // Away with no grace told: no countdown (`offline`).
+                    (false, None) | (true, _) => None,
                 };
+                self.offline[seat.index()] = !connected && grace_ms.is_none();
             }
             ServerMsg::RematchOffered { seat, .. } => self.rematch[seat.index()] = true,
             ServerMsg::RematchStarted { rematch, .. } => self.next_table = Some(rematch.clone()),
@@ -111,6 +114,24 @@ mod tests {
         };
         a.handle(&back, &t, at);
         assert_eq!(a.away_left(Seat::Second, at), None);
+        // A correspondence game: away, with nothing counting down.
+        let offline = ServerMsg::PlayerStatus {
+            table: t.clone(),
+            seat: Seat::First,
+            connected: false,
+            grace_ms: None,
+        };
+        a.handle(&offline, &t, at);
+        assert_eq!(a.away_left(Seat::First, at), None);
+        assert_eq!(a.offline, [true, false]);
+        let back = ServerMsg::PlayerStatus {
+            table: t.clone(),
+            seat: Seat::First,
+            connected: true,
+            grace_ms: None,
+        };
+        a.handle(&back, &t, at);
+        assert_eq!(a.offline, [false, false]);
     }
 
     #[test]

@@ -145,6 +145,12 @@ pub fn panel(view: &TableView, local: &Local, around: &Around, now: Instant) -> 
                     ),
                     bold().fg(Tint::Red),
                 ));
+            } else if around.offline[seat.index()] {
+                let name = describe::player_name(view.players(), seat);
+                out.push(Line::styled(
+                    format!("{name} is away (no countdown in correspondence)"),
+                    Style::default().fg(Tint::Yellow),
+                ));
             }
         }
     }

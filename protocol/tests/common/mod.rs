@@ -128,7 +128,10 @@ pub fn walk_grace_ms() -> u64 {
         TimeControl::Unlimited => 60_000,
         TimeControl::SuddenDeath { main_ms }
         | TimeControl::Fischer { main_ms, .. }
-        | TimeControl::ByoYomi { main_ms, .. } => (main_ms / 10).clamp(15_000, 60_000),
+        | TimeControl::ByoYomi { main_ms, .. }
+        | TimeControl::EightStone { main_ms, .. } => (main_ms / 10).clamp(15_000, 60_000),
+        // No abandonment at all: the walk-through's room is not one.
+        TimeControl::Correspondence { .. } => unreachable!("no grace in correspondence"),
     }
 }
 
@@ -1572,6 +1575,7 @@ pub fn game_values() -> Vec<String> {
             periods: 2,
             period_ms: 27_500,
             period_moves: 1,
+            ..SeatClock::default()
         },
         second: SeatClock {
             main_ms: 412_000,

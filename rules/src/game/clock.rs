@@ -20,7 +20,12 @@ use super::config::{Millis, TimeControl};
 /// One seat's remaining time. For sudden death and Fischer only `main_ms`
 /// is used. For byo-yomi, once `main_ms` is spent the seat is in its
 /// periods: `periods` left (the current one included), `period_ms` left in
-/// the current one, and `period_moves` still to make in it.
+/// the current one, and `period_moves` still to make in it. For the
+/// eight-stone overtime, `main_ms` is the main time left (zero for both
+/// seats once the game is in overtime), `period_ms` the time left for the
+/// current overtime move and `period_moves` the overtime stones still to
+/// play. For correspondence, `main_ms` is the time left for this move and
+/// `vacation_ms` the vacation left.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct SeatClock {
     pub main_ms: Millis,
@@ -30,6 +35,20 @@ pub struct SeatClock {
     pub period_ms: Millis,
     #[serde(default, skip_serializing_if = "is_zero_u32")]
     pub period_moves: u32,
+    #[serde(default, skip_serializing_if = "is_zero_u64")]
+    pub vacation_ms: Millis,
+}
+
+/// Runs a clock of two stages, `first` then `second`, for `elapsed`: what
+/// is left of each, or `None` once both are gone.
+fn two_stages(first: Millis, second: Millis, elapsed: Millis) -> Option<(Millis, Millis)> {
+    if elapsed < first {
+        Some((first - elapsed, second))
+    } else if elapsed < first + second {
+        Some((0, first + second - elapsed))
+    } else {
+        None
+    }
 }
 
 fn is_zero_u32(v: &u32) -> bool {
@@ -61,6 +80,25 @@ impl SeatClock {
                 periods,
                 period_ms,
                 period_moves: moves_per_period,
+                ..SeatClock::default()
+            },
+            TimeControl::EightStone {
+                main_ms,
+                move_ms,
+                stones,
+            } => SeatClock {
+                main_ms,
+                period_ms: move_ms,
+                period_moves: stones,
+                ..SeatClock::default()
+            },
+            TimeControl::Correspondence {
+                move_ms,
+                vacation_ms,
+            } => SeatClock {
+                main_ms: move_ms,
+                vacation_ms,
+                ..SeatClock::default()
             },
         }
     }
@@ -80,6 +118,8 @@ impl SeatClock {
                         self.period_ms + (self.periods as u64 - 1) * period_ms
                     },
             ),
+            TimeControl::EightStone { .. } => Some(self.main_ms + self.period_ms),
+            TimeControl::Correspondence { .. } => Some(self.main_ms + self.vacation_ms),
         }
     }
 
@@ -123,15 +163,49 @@ impl SeatClock {
                 }
                 Some(c)
             }
+            // The main time, then the current overtime move's time.
+            TimeControl::EightStone { .. } => {
+                let (main_ms, period_ms) = two_stages(self.main_ms, self.period_ms, elapsed)?;
+                Some(SeatClock {
+                    main_ms,
+                    period_ms,
+                    ..self
+                })
+            }
+            // The move's own time, then the vacation.
+            TimeControl::Correspondence { .. } => {
+                let (main_ms, vacation_ms) = two_stages(self.main_ms, self.vacation_ms, elapsed)?;
+                Some(SeatClock {
+                    main_ms,
+                    vacation_ms,
+                    ..self
+                })
+            }
         }
     }
 
     /// The clock after its owner completes a move (the time already
     /// charged): Fischer adds the increment; in byo-yomi a move made in the
     /// periods counts towards the period's quota, and meeting the quota
-    /// starts a fresh period.
+    /// starts a fresh period; in overtime a move uses up one of the stones
+    /// and the next gets the full move time; in correspondence the next
+    /// move gets its full time again.
     pub fn after_move(self, control: TimeControl) -> SeatClock {
         match control {
+            TimeControl::EightStone { move_ms, .. } => {
+                if self.main_ms > 0 {
+                    return self;
+                }
+                SeatClock {
+                    period_ms: move_ms,
+                    period_moves: self.period_moves.saturating_sub(1),
+                    ..self
+                }
+            }
+            TimeControl::Correspondence { move_ms, .. } => SeatClock {
+                main_ms: move_ms,
+                ..self
+            },
             TimeControl::Unlimited | TimeControl::SuddenDeath { .. } => self,
             TimeControl::Fischer { increment_ms, .. } => SeatClock {
                 main_ms: self.main_ms + increment_ms,
@@ -172,6 +246,34 @@ impl ClockSnapshot {
             Seat::First => self.first,
             Seat::Second => self.second,
         }
+    }
+
+    /// The clocks `elapsed` later (how a client counts down between the
+    /// server's figures): the running seat's clock run, at zero once it
+    /// has flagged, and the eight-stone overtime shared.
+    pub fn advanced(self, control: TimeControl, elapsed: Millis) -> ClockSnapshot {
+        let Some(seat) = self.running else {
+            return self;
+        };
+        let mut seats = [self.first, self.second];
+        seats[seat.index()] = seats[seat.index()]
+            .run(control, elapsed)
+            .unwrap_or_default();
+        share_overtime(control, &mut seats, seat);
+        ClockSnapshot {
+            running: self.running,
+            first: seats[0],
+            second: seats[1],
+        }
+    }
+}
+
+/// The eight-stone overtime is the game's, not a seat's: once `ran`'s main
+/// time is gone, the other seat's unused main time lapses too
+/// (docs/rules.md §7).
+fn share_overtime(control: TimeControl, seats: &mut [SeatClock; 2], ran: Seat) {
+    if matches!(control, TimeControl::EightStone { .. }) && seats[ran.index()].main_ms == 0 {
+        seats[ran.other().index()].main_ms = 0;
     }
 }
 
@@ -239,21 +341,12 @@ impl Clocks {
         if self.control == TimeControl::Unlimited {
             return None;
         }
-        let mut seats = self.seats;
-        if let Some(seat) = self.running {
-            let c = &mut seats[seat.index()];
-            *c = c
-                .run(self.control, now.saturating_sub(self.since))
-                .unwrap_or(SeatClock {
-                    periods: 0,
-                    ..SeatClock::default()
-                });
-        }
-        Some(ClockSnapshot {
+        let stored = ClockSnapshot {
             running: self.running,
-            first: seats[0],
-            second: seats[1],
-        })
+            first: self.seats[0],
+            second: self.seats[1],
+        };
+        Some(stored.advanced(self.control, now.saturating_sub(self.since)))
     }
 
     /// The lag credit a move at `now` would get for a requested `lag_ms`:
@@ -269,12 +362,27 @@ impl Clocks {
     pub fn press(&mut self, now: Millis, credit: Millis, next: Seat) {
         if let Some(seat) = self.running {
             let elapsed = now.saturating_sub(self.since).saturating_sub(credit);
-            let c = &mut self.seats[seat.index()];
-            let ran = c.run(self.control, elapsed).unwrap_or_default();
-            *c = ran.after_move(self.control);
+            let mut seats = self.seats;
+            seats[seat.index()] = seats[seat.index()]
+                .run(self.control, elapsed)
+                .unwrap_or_default();
+            share_overtime(self.control, &mut seats, seat);
+            seats[seat.index()] = seats[seat.index()].after_move(self.control);
+            self.seats = seats;
         }
         self.running = Some(next);
         self.since = now;
+    }
+
+    /// Whether the eight-stone overtime is over: both seats are in it and
+    /// have played all their overtime stones (the game is then drawn,
+    /// unless it ended otherwise).
+    pub fn overtime_spent(&self) -> bool {
+        matches!(self.control, TimeControl::EightStone { .. })
+            && self
+                .seats
+                .iter()
+                .all(|c| c.main_ms == 0 && c.period_moves == 0)
     }
 
     /// Stops the clocks at `now` (the game is over): the running seat is
@@ -283,8 +391,12 @@ impl Clocks {
     pub fn stop(&mut self, now: Millis) {
         if let Some(seat) = self.running.take() {
             let elapsed = now.saturating_sub(self.since);
-            let c = &mut self.seats[seat.index()];
-            *c = c.run(self.control, elapsed).unwrap_or_default();
+            let mut seats = self.seats;
+            seats[seat.index()] = seats[seat.index()]
+                .run(self.control, elapsed)
+                .unwrap_or_default();
+            share_overtime(self.control, &mut seats, seat);
+            self.seats = seats;
         }
         self.since = now;
     }

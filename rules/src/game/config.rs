@@ -127,10 +127,56 @@ pub enum TimeControl {
         #[serde(default = "one")]
         moves_per_period: u32,
     },
+    /// The eight-stone overtime (docs/rules.md §7): `main_ms` per side; the
+    /// moment either side's main time runs out, both sides are in overtime
+    /// (the other's unused main time lapses) and each makes `stones` more
+    /// moves, each within `move_ms` (a late move loses). The game is drawn
+    /// once all `2 × stones` overtime moves are made without a result.
+    EightStone {
+        main_ms: Millis,
+        move_ms: Millis,
+        #[serde(default = "eight")]
+        stones: u32,
+    },
+    /// Correspondence (docs/rules.md §7): `move_ms` for every move (time
+    /// not used is not carried over), and `vacation_ms` per side and game,
+    /// spent automatically while a move runs past its own time; the side
+    /// loses on time once both are gone.
+    Correspondence {
+        move_ms: Millis,
+        #[serde(default)]
+        vacation_ms: Millis,
+    },
 }
 
 fn one() -> u32 {
     1
+}
+
+fn eight() -> u32 {
+    8
+}
+
+/// A day, in milliseconds: the unit of correspondence time controls.
+pub const DAY_MS: Millis = 86_400_000;
+
+/// The longest main time or time per move the eight-stone overtime and
+/// correspondence accept (so that no deadline is out of reach of any
+/// clock's arithmetic).
+pub const MAX_TIME_MS: Millis = 30 * DAY_MS;
+
+/// The most vacation a correspondence room may give each side.
+pub const MAX_VACATION_MS: Millis = 60 * DAY_MS;
+
+/// The most overtime stones per side an eight-stone room may give.
+pub const MAX_OVERTIME_STONES: u32 = 100;
+
+impl TimeControl {
+    /// Whether this is a correspondence control: no abandonment countdown,
+    /// deadlines that are dates (docs/rules.md §7).
+    pub fn is_correspondence(&self) -> bool {
+        matches!(self, TimeControl::Correspondence { .. })
+    }
 }
 
 /// Draw-offer limits (docs/rules.md §5). The national rules' limit that a
@@ -195,7 +241,7 @@ pub enum ConfigError {
     OfferCount { opening: Opening, n: u8 },
     #[error("{0} has no forbidden moves, so forbidden-move handling cannot be set")]
     ForbiddenHandlingWithoutForbiddenMoves(RuleSet),
-    #[error("main time must be positive for sudden death and Fischer")]
+    #[error("main time must be positive for sudden death, Fischer and the eight-stone overtime")]
     ZeroMainTime,
     #[error("byo-yomi needs at least one period")]
     ZeroPeriods,
@@ -203,6 +249,14 @@ pub enum ConfigError {
     ZeroPeriodTime,
     #[error("byo-yomi needs at least one move per period")]
     ZeroMovesPerPeriod,
+    #[error("the time per move must be positive")]
+    ZeroMoveTime,
+    #[error("the eight-stone overtime needs 1 to {MAX_OVERTIME_STONES} stones per side")]
+    OvertimeStones,
+    #[error("the eight-stone overtime and correspondence allow at most {} days of main time or time per move", MAX_TIME_MS / DAY_MS)]
+    TimeTooLong,
+    #[error("correspondence allows at most {} vacation days", MAX_VACATION_MS / DAY_MS)]
+    VacationTooLong,
     #[error("a cap of zero draw offers: leave it unset to allow offers, there is no 'never'")]
     ZeroOfferCap,
     #[error("a draw offer's answer time must be positive")]
@@ -307,6 +361,38 @@ impl GameConfig {
                 }
                 if moves_per_period == 0 {
                     return Err(ConfigError::ZeroMovesPerPeriod);
+                }
+            }
+            TimeControl::EightStone {
+                main_ms,
+                move_ms,
+                stones,
+            } => {
+                if main_ms == 0 {
+                    return Err(ConfigError::ZeroMainTime);
+                }
+                if move_ms == 0 {
+                    return Err(ConfigError::ZeroMoveTime);
+                }
+                if main_ms > MAX_TIME_MS || move_ms > MAX_TIME_MS {
+                    return Err(ConfigError::TimeTooLong);
+                }
+                if !(1..=MAX_OVERTIME_STONES).contains(&stones) {
+                    return Err(ConfigError::OvertimeStones);
+                }
+            }
+            TimeControl::Correspondence {
+                move_ms,
+                vacation_ms,
+            } => {
+                if move_ms == 0 {
+                    return Err(ConfigError::ZeroMoveTime);
+                }
+                if move_ms > MAX_TIME_MS {
+                    return Err(ConfigError::TimeTooLong);
+                }
+                if vacation_ms > MAX_VACATION_MS {
+                    return Err(ConfigError::VacationTooLong);
                 }
             }
         }

@@ -85,6 +85,9 @@ pub enum ResultReason {
     DrawAgreed,
     BothPassed,
     BoardFull,
+    /// Every overtime stone of the eight-stone overtime was played without
+    /// a result.
+    OvertimeSpent,
     /// Aborted by `seat`, or by the server (`None`).
     Aborted {
         seat: Option<Seat>,
@@ -144,6 +147,7 @@ impl GameResult {
             ResultReason::DrawAgreed => "draw agreed".to_string(),
             ResultReason::BothPassed => "both players passed".to_string(),
             ResultReason::BoardFull => "the board is full".to_string(),
+            ResultReason::OvertimeSpent => "every overtime stone was played".to_string(),
             ResultReason::Aborted { seat: Some(s) } => format!("aborted by the {s} seat"),
             ResultReason::Aborted { seat: None } => "aborted by the server".to_string(),
         };

@@ -2,8 +2,8 @@
 #![allow(dead_code)]
 
 use tengen_rules::game::{
-    Action, Event, Game, GameConfig, GameError, Millis, OfferSet, Opening, RuleSet, Seat,
-    TaraguchiOption, Task,
+    Action, ClockSnapshot, Event, Game, GameConfig, GameError, Millis, OfferSet, Opening, RuleSet,
+    Seat, TaraguchiOption, Task, TimeControl,
 };
 use tengen_rules::{Color, Point};
 
@@ -13,6 +13,21 @@ pub fn p(s: &str) -> Point {
 
 pub fn game(config: GameConfig) -> Game {
     Game::new(config, Seat::First, 0).unwrap()
+}
+
+/// A free-opening gomoku game under `time`.
+pub fn timed(time: TimeControl) -> Game {
+    game(GameConfig::free(RuleSet::Gomoku).with_time(time))
+}
+
+/// The clocks reported with the move among `ev`.
+pub fn moved_clocks(ev: &[Event]) -> ClockSnapshot {
+    ev.iter()
+        .find_map(|e| match e {
+            Event::Moved { clocks, .. } => *clocks,
+            _ => None,
+        })
+        .expect("a move with clocks")
 }
 
 pub fn new_game(rule_set: RuleSet) -> Game {

@@ -186,6 +186,7 @@ impl Table {
         let first_action_due = game
             .to_act()
             .filter(|seat| game.allowed(*seat, now_ms).contains(&ActionKind::Abort))
+            .filter(|_| !game.config().time.is_correspondence())
             .map(|_| Instant::now() + start.settings.first_move_timeout);
         Table {
             id: start.id,
@@ -474,7 +475,11 @@ impl Table {
                     return;
                 }
                 self.settle_quota(seat, &action);
-                if action.kind() != ActionKind::Resign {
+                // A correspondence game is never aborted for a slow first
+                // move: its clock decides (docs/rules.md §7).
+                if action.kind() != ActionKind::Resign
+                    && !self.game.config().time.is_correspondence()
+                {
                     self.first_action_due = self
                         .game
                         .allowed(seat.other(), ms)

@@ -7,7 +7,12 @@
 //! Game time resumes where the last accepted input left it (the time the
 //! server was down is not charged) and stands still ([`Restored`]) until
 //! both players are back or the restart grace has passed; a player still
-//! away then gets the usual abandonment countdown.
+//! away then gets the usual abandonment countdown. A correspondence game
+//! instead resumes at the wall-clock time since its table was created, so
+//! its deadlines (dates, days away) stay where they were, and it neither
+//! waits for its players nor counts down to abandonment (docs/rules.md §7).
+//! Its deadline is an ordinary timer of the table's select loop, however
+//! many days away.
 //!
 //! The players' sessions come back with their resume tokens (kept in the
 //! table's metadata), so a client reconnects exactly as after a dropped
@@ -373,11 +378,10 @@ fn start(r: Rebuilt, lease: Lease, h: &Hosting) {
         public: r.meta.public,
         seats: room_seats,
     });
-    // Game time continues from the last accepted input.
-    let last_at = r.game.entries().last().map_or(0, |e| e.at);
     let started = now
-        .checked_sub(Duration::from_millis(last_at))
+        .checked_sub(Duration::from_millis(resumed_game_time(&r)))
         .unwrap_or(now);
+    let correspondence = r.meta.config.time.is_correspondence();
     let begin = Start {
         id: r.id.clone(),
         room: r.meta.room.clone(),
@@ -404,7 +408,7 @@ fn start(r: Rebuilt, lease: Lease, h: &Hosting) {
     table.log = r.log.into();
     if over {
         table.close_at = Some(now + settings.finished_table_linger);
-    } else {
+    } else if !correspondence {
         table.restoring = Some(now + settings.restore_grace);
         // Frozen from the instant game time stopped.
         table.frozen_since = Some(now);
@@ -412,11 +416,27 @@ fn start(r: Rebuilt, lease: Lease, h: &Hosting) {
     table.launch();
 }
 
+/// The game time a restored table resumes at. Live controls continue from
+/// the last accepted input: the time the server was down is nobody's. A
+/// correspondence game's deadlines are dates (docs/rules.md §7): its game
+/// time is the wall-clock time since the table was created (never before
+/// the last input), so a restart neither resets the turn's clock nor
+/// moves its deadline.
+fn resumed_game_time(r: &Rebuilt) -> u64 {
+    let last_at = r.game.entries().last().map_or(0, |e| e.at);
+    if r.meta.config.time.is_correspondence() {
+        let since_created = super::meta::unix_ms().saturating_sub(r.meta.created_ms);
+        last_at.max(since_created)
+    } else {
+        last_at
+    }
+}
+
 impl Table {
     /// The restart grace is over: a player who is still not back gets the
     /// abandonment countdown, as after any lost connection.
     pub(super) fn away_after_restore(&mut self) {
-        if self.game.is_over() {
+        if self.game.is_over() || self.game.config().time.is_correspondence() {
             return;
         }
         let grace = self.settings.abandon_grace(&self.game.config().time);

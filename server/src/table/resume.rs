@@ -1,6 +1,7 @@
 //! Reconnection at a table: replaying the events a resuming client missed,
 //! and the countdown to abandonment while a player's connection is lost
-//! (the clock keeps running meanwhile).
+//! (the clock keeps running meanwhile). Correspondence games have no
+//! countdown: their players come and go over days.
 
 use std::time::Instant;
 
@@ -59,6 +60,12 @@ impl Table {
             return;
         }
         s.subscribed = false;
+        if self.game.config().time.is_correspondence() {
+            // Closing the browser is normal in a correspondence game: no
+            // countdown, the clock alone decides (docs/rules.md §7).
+            self.send_player_status(seat, false, None);
+            return;
+        }
         let grace = self.settings.abandon_grace(&self.game.config().time);
         s.away_until = Some(Instant::now() + grace);
         self.send_player_status(seat, false, Some(grace.as_millis() as u64));

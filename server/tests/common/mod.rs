@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use tengen_client::Connection;
 use tengen_client::view::TableView;
-use tengen_protocol::{ClientMsg, Encoding, RoomId, ServerMsg, TableId, TableSnapshot};
+use tengen_protocol::{ClientMsg, Encoding, RoomId, ServerMsg, TableEvent, TableId, TableSnapshot};
 use tengen_rules::game::{Action, Event, GameConfig, Seat};
 use tengen_server::{Server, Settings};
 
@@ -129,6 +129,35 @@ pub async fn snapshot_push(c: &mut Connection) -> TableSnapshot {
     {
         ServerMsg::TableSnapshot(s) => *s,
         _ => unreachable!(),
+    }
+}
+
+/// The next table event a connection receives.
+pub async fn next_event(c: &mut Connection) -> TableEvent {
+    match c
+        .next_matching(|m| matches!(m, ServerMsg::TableEvent(_)))
+        .await
+        .expect("an event")
+        .msg
+    {
+        ServerMsg::TableEvent(e) => e,
+        _ => unreachable!(),
+    }
+}
+
+/// The next player status a connection receives: (connected, the
+/// abandonment grace if a countdown started, the seat).
+pub async fn player_status(c: &mut Connection) -> (bool, Option<u64>, Seat) {
+    loop {
+        if let ServerMsg::PlayerStatus {
+            connected,
+            grace_ms,
+            seat,
+            ..
+        } = c.next().await.expect("a message").msg
+        {
+            return (connected, grace_ms, seat);
+        }
     }
 }
 

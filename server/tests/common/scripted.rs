@@ -110,12 +110,17 @@ pub async fn snapshot_push(c: &mut Connection) -> TableSnapshot {
 }
 
 pub async fn new_game(url: &str, i: usize) -> Game {
+    new_game_with(url, i, config()).await
+}
+
+/// A new game of `config` between `ann{i}` (first seat) and `bob{i}`.
+pub async fn new_game_with(url: &str, i: usize, config: GameConfig) -> Game {
     let (mut a, an, at) = connect(url, &format!("ann{i}")).await;
     let (mut b, bn, bt) = connect(url, &format!("bob{i}")).await;
     let room = match a
         .request(ClientMsg::CreateRoom {
             rated: false,
-            config: config(),
+            config,
             public: true,
             name: Some(format!("game {i}")),
             chat: true,

@@ -312,7 +312,8 @@ export function mountGame(app, root, table, snapshot, opts = {}) {
       case 'spectators': if (st) { st.spectators = m.count; renderPanel(); } break;
       case 'table_paused': if (st) { st.paused = m.paused ?? null; st.clocks = m.clocks; st.clocksAt = performance.now(); tickClocks(); } break;
       case 'player_status':
-        away = m.connected ? null : { seat: m.seat, until: performance.now() + (m.grace_ms || 0) };
+        // No `grace_ms`: a correspondence game, where absence is normal and nothing counts down.
+        away = m.connected || m.grace_ms == null ? null : { seat: m.seat, until: performance.now() + m.grace_ms };
         tickClocks();
         break;
       case 'chat':

@@ -16,9 +16,12 @@ const STRINGS = {
     'lobby.challenged': '{name} challenges you: {config}', 'lobby.accept': 'Accept', 'lobby.decline': 'Decline',
     'form.rule_set': 'Rule set', 'form.opening': 'Opening rule', 'form.n': 'N (offers)', 'form.board': 'Board', 'form.time': 'Time control',
     'form.main': 'Main (min)', 'form.increment': 'Increment (s)', 'form.periods': 'Periods', 'form.period': 'Period (s)', 'form.moves': 'Moves per period',
+    'form.move': 'Overtime move (s)', 'form.stones': 'Overtime stones', 'form.days': 'Days per move', 'form.vacation': 'Vacation days',
     'form.forbidden': 'Forbidden moves', 'form.draw_max': 'Draw offers per player', 'form.draw_answer': 'Draw answer time (s)',
     'form.public': 'Listed in the lobby', 'form.chat': 'Chat on', 'form.rated': 'Rated', 'form.name': 'Room name', 'form.player': 'Player name',
     'time.unlimited': 'Unlimited', 'time.sudden_death': 'Sudden death', 'time.fischer': 'Fischer', 'time.byo_yomi': 'Byo-yomi',
+    'time.eight_stone': 'Eight-stone overtime', 'time.correspondence': 'Correspondence', 'time.corr_short': '{d} d/move, {v} d vacation',
+    'clock.stones': '{n} left', 'clock.vacation': 'vacation {t}', 'clock.days': '{d}d {h}h',
     'forbidden.claim': 'Claim (white claims)', 'forbidden.block': 'Block (refused)', 'forbidden.lose': 'Lose at once',
     'rule.renju': 'Renju', 'rule.gomoku': 'Gomoku', 'rule.freestyle': 'Free-style',
     'open.free': 'Free', 'open.swap_after_three': 'Swap after 3', 'open.rif': 'RIF', 'open.yamaguchi': 'Yamaguchi', 'open.soosorv': 'Soosõrv',
@@ -40,7 +43,7 @@ const STRINGS = {
     'result.win': '{who} ({color}) wins', 'result.draw': 'Draw', 'result.aborted': 'Aborted',
     'reason.five': 'five in a row', 'reason.forbidden_claimed': 'forbidden move claimed', 'reason.forbidden_played': 'forbidden move', 'reason.time': 'on time',
     'reason.resignation': 'by resignation', 'reason.abandonment': 'by abandonment', 'reason.violations': 'false claims', 'reason.draw_agreed': 'agreed',
-    'reason.both_passed': 'both passed', 'reason.board_full': 'board full', 'reason.aborted': 'aborted',
+    'reason.both_passed': 'both passed', 'reason.board_full': 'board full', 'reason.overtime_spent': 'overtime stones all played', 'reason.aborted': 'aborted',
     'acct.register': 'Register', 'acct.login': 'Log in', 'acct.logout': 'Log out', 'acct.name': 'Name', 'acct.password': 'Password', 'acct.guest': 'guest',
     'acct.profile': 'Profile', 'acct.close': 'Close',
     'tv.none': 'No live game right now.', 'tv.title': 'Tengen TV',
@@ -61,9 +64,12 @@ const STRINGS = {
     'lobby.challenged': '{name} 向你挑战：{config}', 'lobby.accept': '接受', 'lobby.decline': '拒绝',
     'form.rule_set': '规则', 'form.opening': '开局规则', 'form.n': 'N（打点数）', 'form.board': '棋盘', 'form.time': '用时方式',
     'form.main': '基本用时（分）', 'form.increment': '每步加秒', 'form.periods': '读秒次数', 'form.period': '读秒（秒）', 'form.moves': '每次读秒步数',
+    'form.move': '读秒每步（秒）', 'form.stones': '读秒子数', 'form.days': '每步天数', 'form.vacation': '假期天数',
     'form.forbidden': '禁手处理', 'form.draw_max': '每方提和次数', 'form.draw_answer': '应答提和时限（秒）',
     'form.public': '在大厅列出', 'form.chat': '允许聊天', 'form.rated': '积分', 'form.name': '房间名', 'form.player': '棋手名',
     'time.unlimited': '不限时', 'time.sudden_death': '包干', 'time.fischer': '费舍尔加秒', 'time.byo_yomi': '读秒',
+    'time.eight_stone': '八子读秒', 'time.correspondence': '通信对局', 'time.corr_short': '每步{d}天，假期{v}天',
+    'clock.stones': '余{n}子', 'clock.vacation': '假期 {t}', 'clock.days': '{d}天{h}小时',
     'forbidden.claim': '指出（白方指禁）', 'forbidden.block': '禁止落子', 'forbidden.lose': '立即判负',
     'rule.renju': '连珠', 'rule.gomoku': '五子棋', 'rule.freestyle': '无禁手',
     'open.free': '自由开局', 'open.swap_after_three': '三手交换', 'open.rif': 'RIF 规则', 'open.yamaguchi': '山口规则', 'open.soosorv': '索索夫规则',
@@ -85,7 +91,7 @@ const STRINGS = {
     'result.win': '{who}（{color}）胜', 'result.draw': '和棋', 'result.aborted': '已中止',
     'reason.five': '成五', 'reason.forbidden_claimed': '指出禁手', 'reason.forbidden_played': '禁手', 'reason.time': '超时',
     'reason.resignation': '认输', 'reason.abandonment': '离开', 'reason.violations': '错误指禁', 'reason.draw_agreed': '协议和棋',
-    'reason.both_passed': '双方弃权', 'reason.board_full': '满盘', 'reason.aborted': '中止',
+    'reason.both_passed': '双方弃权', 'reason.board_full': '满盘', 'reason.overtime_spent': '八子下完', 'reason.aborted': '中止',
     'acct.register': '注册', 'acct.login': '登录', 'acct.logout': '退出', 'acct.name': '用户名', 'acct.password': '密码', 'acct.guest': '游客',
     'acct.profile': '个人资料', 'acct.close': '关闭',
     'tv.none': '现在没有对局。', 'tv.title': '天元直播',
@@ -169,6 +175,9 @@ export function openingName(opening) {
   return `${t(`open.${k}`)}-${v.n ?? (k === 'soosorv' ? 8 : 10)}`;
 }
 
+/** A day in milliseconds: correspondence times are given in days. */
+export const DAY_MS = 86400000;
+
 /** A time control in short form ("5+5", "10 min", "10+3×30s"). @param {any} tc */
 export function timeName(tc) {
   const min = (/** @type {number} */ ms) => `${Math.round(ms / 6000) / 10}`;
@@ -176,6 +185,8 @@ export function timeName(tc) {
     case 'sudden_death': return `${min(tc.main_ms)} min`;
     case 'fischer': return `${min(tc.main_ms)}+${tc.increment_ms / 1000}`;
     case 'byo_yomi': return `${min(tc.main_ms)}+${tc.periods}×${tc.period_ms / 1000}s`;
+    case 'eight_stone': return `${min(tc.main_ms)}+${tc.stones ?? 8}×${tc.move_ms / 1000}s (${t('time.eight_stone')})`;
+    case 'correspondence': return t('time.corr_short', { d: Math.round(tc.move_ms / DAY_MS * 10) / 10, v: Math.round((tc.vacation_ms || 0) / DAY_MS * 10) / 10 });
     default: return t('time.unlimited');
   }
 }

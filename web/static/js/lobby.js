@@ -3,7 +3,7 @@
 // rated queue and the invite link of a private room.
 
 import { h, fill } from './dom.js';
-import { t, configName, openingName } from './i18n.js';
+import { t, configName, openingName, DAY_MS } from './i18n.js';
 
 const OPENINGS = /** @type {Record<string, string[]>} */ ({
   renju: ['free', 'rif', 'yamaguchi', 'yamaguchi_52', 'yamaguchi_variant', 'soosorv', 'jonsson', 'taraguchi', 'tarannikov'],
@@ -179,7 +179,7 @@ function createForm(app, created) {
   const opening = h('select', { name: 'opening' });
   const n = num('n', 8, 1, 10);
   const board = select('board_size', [['15', '15×15'], ['19', '19×19']], '15');
-  const time = select('time', ['fischer', 'sudden_death', 'byo_yomi', 'unlimited'].map((k) => [k, t(`time.${k}`)]), 'fischer');
+  const time = select('time', ['fischer', 'sudden_death', 'byo_yomi', 'eight_stone', 'correspondence', 'unlimited'].map((k) => [k, t(`time.${k}`)]), 'fischer');
   const forbidden = select('forbidden', ['claim', 'block', 'lose'].map((k) => [k, t(`forbidden.${k}`)]), 'claim');
   /** @param {string} name @param {boolean} [check] */
   const val = (name, check) => {
@@ -193,8 +193,10 @@ function createForm(app, created) {
     const op = /** @type {HTMLSelectElement} */ (opening).value;
     for (const [field, show] of /** @type {[string, boolean][]} */ ([
       ['n', op === 'soosorv' || op === 'taraguchi'], ['board_size', rs === 'freestyle'], ['forbidden', rs === 'renju'],
-      ['main', val('time') !== 'unlimited'], ['increment', val('time') === 'fischer'],
-      ['periods', val('time') === 'byo_yomi'], ['period', val('time') === 'byo_yomi'], ['moves', val('time') === 'byo_yomi']])) {
+      ['main', val('time') !== 'unlimited' && val('time') !== 'correspondence'], ['increment', val('time') === 'fischer'],
+      ['periods', val('time') === 'byo_yomi'], ['period', val('time') === 'byo_yomi'], ['moves', val('time') === 'byo_yomi'],
+      ['move', val('time') === 'eight_stone'], ['stones', val('time') === 'eight_stone'],
+      ['days', val('time') === 'correspondence'], ['vacation', val('time') === 'correspondence']])) {
       const label = f.querySelector(`[data-field="${field}"]`);
       if (label) /** @type {HTMLElement} */ (label).hidden = !show;
     }
@@ -210,6 +212,10 @@ function createForm(app, created) {
     if (tc.kind === 'fischer') tc = { ...tc, main_ms: main, increment_ms: Math.round(Number(val('increment')) * 1000) };
     if (tc.kind === 'byo_yomi') {
       tc = { ...tc, main_ms: main, periods: Number(val('periods')), period_ms: Math.round(Number(val('period')) * 1000), moves_per_period: Number(val('moves')) };
+    }
+    if (tc.kind === 'eight_stone') tc = { ...tc, main_ms: main, move_ms: Math.round(Number(val('move')) * 1000), stones: Number(val('stones')) };
+    if (tc.kind === 'correspondence') {
+      tc = { ...tc, move_ms: Math.round(Number(val('days')) * DAY_MS), vacation_ms: Math.round(Number(val('vacation')) * DAY_MS) };
     }
     /** @type {any} */
     const draw = {};
@@ -232,6 +238,8 @@ function createForm(app, created) {
     field('form.forbidden', forbidden), field('form.time', time),
     field('form.main', num('main', 5, 0.1)), field('form.increment', num('increment', 5, 0)),
     field('form.periods', num('periods', 3, 1)), field('form.period', num('period', 30, 1)), field('form.moves', num('moves', 1, 1)),
+    field('form.move', num('move', 30, 1)), field('form.stones', num('stones', 8, 1, 100)),
+    field('form.days', num('days', 3, 1, 14)), field('form.vacation', num('vacation', 7, 0, 60)),
     field('form.draw_max', h('input', { name: 'draw_max', type: 'number', min: 0, placeholder: '∞' })),
     field('form.draw_answer', h('input', { name: 'draw_answer', type: 'number', min: 1, placeholder: '—' })),
     field('form.name', h('input', { name: 'name', maxlength: 64 })),

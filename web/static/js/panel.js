@@ -2,7 +2,7 @@
 // the buttons for the actions the server's prompt allows (or that the
 // other seat may always try: resign, a draw answer, a claim).
 
-import { h } from './dom.js';
+import { h, clock } from './dom.js';
 import { t } from './i18n.js';
 import { other } from './table.js';
 

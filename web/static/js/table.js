@@ -144,7 +144,14 @@ export class TableState {
   clockNow(seat) {
     if (!this.clocks) return null;
     const c = { ...this.clocks[seat] };
-    if (this.clocks.running !== seat || this.paused || this.over) return c;
+    const kind = this.config.time.kind;
+    const runner = this.clocks.running;
+    if (runner !== seat || this.paused || this.over) {
+      // The eight-stone overtime is both sides' at once: the waiting side's
+      // main time lapses when the running side's runs out.
+      if (kind === 'eight_stone' && runner && runner !== seat && !this.paused && !this.over && !this.clockNow(runner)?.main_ms) c.main_ms = 0;
+      return c;
+    }
     let left = performance.now() - this.clocksAt;
     const main = c.main_ms || 0;
     if (left <= main) { c.main_ms = main - left; return c; }
@@ -163,6 +170,10 @@ export class TableState {
         c.period_moves = this.config.time?.moves_per_period ?? 1;
       }
       c.period_ms = Math.max(0, period - left);
+    } else if (kind === 'eight_stone') {
+      c.period_ms = Math.max(0, (c.period_ms || 0) - left);
+    } else if (kind === 'correspondence') {
+      c.vacation_ms = Math.max(0, (c.vacation_ms || 0) - left);
     }
     return c;
   }

@@ -423,7 +423,7 @@ impl Game {
         let late = self.clocks.flagged(now);
         let backup = late.map(|_| self.clone());
         let clock_before = (self.clocks.running(), self.clocks.since());
-        let events = match action {
+        let mut events = match action {
             Action::Place { point, offer_draw } => {
                 self.place(seat, point, offer_draw, now, credit)?
             }
@@ -469,6 +469,10 @@ impl Game {
         {
             *self = backup;
             return Err(GameError::TimeUp { seat });
+        }
+        if pressed && !self.is_over() && self.clocks.overtime_spent() {
+            // Every overtime stone is down and nobody won (docs/rules.md §7).
+            self.finish(Outcome::Draw, ResultReason::OvertimeSpent, now, &mut events);
         }
         let granted = if may_press && pressed { credit } else { 0 };
         self.log(
