@@ -2,7 +2,7 @@
 //!
 //! One process serves the WebSocket endpoint (`/ws`), `/healthz` and
 //! `/metrics` on one port. Inside, state has one owner each and owners talk
-//! by message (ARCHITECTURE.md, "Design intent"): a *connection* task per socket reads, decodes,
+//! by message (ARCHITECTURE.md, "Invariants"): a *connection* task per socket reads, decodes,
 //! rate-limits and routes; the *lobby* actor owns the rooms; a *table* actor
 //! per game owns the referee's `Game` and its clocks and fans its events out.
 //! Nothing holds a lock across an await, and every queue is bounded.
