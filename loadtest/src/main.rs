@@ -19,6 +19,10 @@ fn main() -> anyhow::Result<()> {
             .build()?;
         return rt.block_on(tengen_loadtest::relay::serve(listen));
     }
+    if args.scenario == Scenario::Burn {
+        parent::burn(args.duration);
+        return Ok(());
+    }
     if args.child_index.is_some() {
         return parent::child(&args);
     }

@@ -89,6 +89,14 @@ pub struct Args {
     /// Pin every load process to these CPUs (a `taskset -c` list).
     #[arg(long)]
     pub load_cpus: Option<String>,
+    /// Overload: start this many processes that each keep a core busy,
+    /// once every connection is open, for `--burn-seconds` (the server
+    /// must slow down evenly, never lose or break a game).
+    #[arg(long, default_value_t = 0)]
+    pub burn: usize,
+    /// How long the `--burn` processes run.
+    #[arg(long, default_value_t = 30.0)]
+    pub burn_seconds: f64,
     /// Runtime threads per load process (1: a current-thread runtime).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
@@ -134,7 +142,7 @@ impl Args {
             Scenario::Idle => self.connections.unwrap_or(1000),
             Scenario::Games | Scenario::Churn => self.games * (2 + self.spectators),
             Scenario::Fanout => self.spectators + 2,
-            Scenario::Relay => 0,
+            Scenario::Relay | Scenario::Burn => 0,
         }
     }
 
@@ -311,6 +319,7 @@ async fn phase(
     let mut gone = 0;
     let mut mem = None;
     let mut cpu_before = None;
+    let mut burners = Vec::new();
     let limit = tokio::time::Instant::now()
         + Duration::from_secs_f64(args.duration)
         + Duration::from_secs(60);
@@ -328,6 +337,7 @@ async fn phase(
                     tokio::time::sleep(Duration::from_secs(1)).await;
                     mem = Some(memory::sample(urls, pid).await);
                     cpu_before = Some(crate::cpu::sample(urls, pid).await);
+                    burners = start_burners(args)?;
                     if let Some(f) = &file {
                         f.set_go(Clock::new().now_us());
                     }
@@ -339,6 +349,13 @@ async fn phase(
         }
     }
     let cpu_after = crate::cpu::sample(urls, pid).await;
+    let mut burn_cpu_s = 0.0;
+    for mut b in burners {
+        if let Some(pid) = b.id() {
+            burn_cpu_s += crate::cpu::seconds_from_proc(pid).unwrap_or(0.0);
+        }
+        let _ = b.kill().await;
+    }
     for mut c in children {
         let _ = c.kill().await;
     }
@@ -359,6 +376,8 @@ async fn phase(
         Target::Relay => format!("bare relay {}", urls.join(" ")),
     };
     report.duration_s = (started.elapsed().as_secs_f64() * 10.0).round() / 10.0;
+    report.burners = args.burn as u64;
+    report.burn_cpu_s = (burn_cpu_s * 100.0).round() / 100.0;
     report.load_average = memory::load_average();
     report.memory = match (before, mem) {
         (Ok((source, b)), Some(Ok((_, a)))) => Some(Memory {
@@ -390,6 +409,31 @@ async fn phase(
     };
     report.strip();
     Ok(report)
+}
+
+/// The `--burn` processes: each the hidden `burn` scenario, for
+/// `--burn-seconds`.
+fn start_burners(args: &Args) -> anyhow::Result<Vec<Child>> {
+    (0..args.burn)
+        .map(|_| {
+            tokio::process::Command::new(std::env::current_exe()?)
+                .args(["burn", "--duration", &args.burn_seconds.to_string()])
+                .kill_on_drop(true)
+                .spawn()
+                .context("starting a --burn process")
+        })
+        .collect()
+}
+
+/// Keeps one core busy for `seconds` (the hidden `burn` scenario).
+pub fn burn(seconds: f64) {
+    let end = std::time::Instant::now() + Duration::from_secs_f64(seconds);
+    let mut x = 0u64;
+    while std::time::Instant::now() < end {
+        for _ in 0..100_000 {
+            x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+        }
+    }
 }
 
 /// A load process: its share of the run, then its report as one JSON line.
@@ -440,7 +484,7 @@ pub fn child(args: &Args) -> anyhow::Result<()> {
             Scenario::Idle => crate::idle::spawn_all(&ctx),
             Scenario::Games | Scenario::Fanout => crate::games::spawn_all(&ctx)?,
             Scenario::Churn => crate::churn::spawn_all(&ctx),
-            Scenario::Relay => Vec::new(),
+            Scenario::Relay | Scenario::Burn => Vec::new(),
         };
         let mut ready = ctx.ready.clone();
         let c2 = ctx.clone();

@@ -32,6 +32,9 @@ pub enum Scenario {
     /// Internal: the bare relay `--baseline` measures against.
     #[value(hide = true)]
     Relay,
+    /// Internal: a process that keeps one core busy (`--burn`).
+    #[value(hide = true)]
+    Burn,
 }
 
 /// Who the simulated clients talk to.
@@ -80,7 +83,7 @@ impl Plan {
             Scenario::Idle => self.connections.len(),
             Scenario::Games | Scenario::Churn => self.slots.len() * (2 + self.spectators),
             Scenario::Fanout => self.spectators + if self.fanout_players { 2 } else { 0 },
-            Scenario::Relay => 0,
+            Scenario::Relay | Scenario::Burn => 0,
         }
     }
 }

@@ -240,6 +240,12 @@ pub struct Report {
     pub cpu: Option<Cpu>,
     pub duration_s: f64,
     pub load_average: String,
+    /// Processes burning a core each during the run (`--burn`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub burners: u64,
+    /// The CPU seconds they took (so a run shows how much it was starved).
+    #[serde(default, skip_serializing_if = "is_zero_f")]
+    pub burn_cpu_s: f64,
     /// The same scenario against the bare relay, and our figure over its.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub baseline: Option<Box<Report>>,
@@ -371,6 +377,13 @@ impl Report {
             "{} against {}: {:.1} s, load average {}",
             self.scenario, self.target, self.duration_s, self.load_average
         );
+        if self.burners > 0 {
+            let _ = writeln!(
+                s,
+                "  with {} processes burning a core each ({:.1} CPU s taken)",
+                self.burners, self.burn_cpu_s
+            );
+        }
         let _ = writeln!(
             s,
             "  connections {}  games started {}  completed {}  moves {}",
@@ -426,6 +439,14 @@ impl Report {
         }
         s
     }
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+fn is_zero_f(n: &f64) -> bool {
+    *n == 0.0
 }
 
 fn cpu_line(s: &mut String, c: Option<&Cpu>) {

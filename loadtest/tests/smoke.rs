@@ -113,6 +113,38 @@ async fn idle_connections_over_two_processes_are_all_held() {
     server.shutdown();
 }
 
+/// `--burn`: processes that take the cores while the load runs (the
+/// overload run), and the CPU time they took.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn burners_take_the_cores_during_the_run() {
+    let server = server().await;
+    let url = format!("ws://{}/ws", server.addr());
+    let (status, json, stdout) = tokio::task::spawn_blocking(move || {
+        run(&[
+            "idle",
+            "--url",
+            &url,
+            "--connections",
+            "50",
+            "--duration",
+            "3",
+            "--burn",
+            "2",
+            "--burn-seconds",
+            "2",
+            "--json",
+        ])
+    })
+    .await
+    .unwrap();
+    assert!(status.success(), "exit {status}: {stdout}");
+    assert_eq!(json["error_total"], 0, "{stdout}");
+    assert_eq!(json["burners"], 2, "{stdout}");
+    assert!(json["burn_cpu_s"].as_f64().unwrap() > 0.0, "{stdout}");
+    assert!(stdout.contains("burning a core each"), "{stdout}");
+    server.shutdown();
+}
+
 #[test]
 fn a_connection_that_fails_is_an_error_and_a_non_zero_exit() {
     // A port nobody listens on: every connect fails.
