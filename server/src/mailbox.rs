@@ -62,6 +62,13 @@ pub fn notice_capacity(max_connections: usize) -> usize {
     (2 * max_connections + 3 * max_connections / 2).max(64)
 }
 
+/// The mailbox of an actor that hears of every connection's and table's
+/// end (the lobby, the node): `capacity` commands, and room for the
+/// notices of `max_connections` connections and their tables.
+pub fn for_every_connection<T>(capacity: usize, max_connections: usize) -> (Mailbox<T>, Inbox<T>) {
+    mailbox(capacity, notice_capacity(max_connections))
+}
+
 impl<T> Mailbox<T> {
     /// Hands over a command without waiting; false when the mailbox is
     /// full or the actor is gone.

@@ -140,10 +140,7 @@ pub fn spawn(
         directory,
         sessions,
     } = hosting;
-    let (tx, rx) = crate::mailbox::mailbox(
-        MAILBOX,
-        crate::mailbox::notice_capacity(settings.max_connections),
-    );
+    let (tx, rx) = crate::mailbox::for_every_connection(MAILBOX, settings.max_connections);
     let node = Node {
         settings,
         store,

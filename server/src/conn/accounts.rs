@@ -159,6 +159,28 @@ async fn read<T>(
     }
 }
 
+/// One request of this module: the server's state, the connection's side
+/// of accounts, who asked and the request's id.
+struct Ask<'a> {
+    state: &'a AppState,
+    rc: &'a mut ConnRanked,
+    session: &'a Session,
+    id: Option<RequestId>,
+}
+
+impl<'a> Ask<'a> {
+    fn parts(
+        self,
+    ) -> (
+        &'a AppState,
+        &'a mut ConnRanked,
+        &'a Session,
+        Option<RequestId>,
+    ) {
+        (self.state, self.rc, self.session, self.id)
+    }
+}
+
 /// Handles one of this module's requests. Never waits.
 pub fn handle(
     state: &AppState,
@@ -167,30 +189,31 @@ pub fn handle(
     id: Option<RequestId>,
     msg: ClientMsg,
 ) {
+    let ask = |rc| Ask {
+        state,
+        rc,
+        session,
+        id,
+    };
     match msg {
         msg @ (ClientMsg::Register { .. } | ClientMsg::Login { .. } | ClientMsg::Logout) => {
-            identity_request(state, rc, session, id, msg)
+            identity_request(ask(rc), msg)
         }
-        ClientMsg::Queue { config } => queue(state, rc, session, id, config),
+        ClientMsg::Queue { config } => queue(ask(rc), config),
         ClientMsg::Unqueue => {
             let cmd = RemoteMatchCmd::Unqueue { id, reply: true };
             if !to_matchmaker(state, session.clone(), cmd) {
                 refuse(session, id, matchmaker_busy());
             }
         }
-        msg => records_request(state, rc, session, id, msg),
+        msg => records_request(ask(rc), msg),
     }
 }
 
 /// `register`, `login` and `logout`: the store's answer comes back to the
 /// connection as a change of who it is, applied before its next frame.
-fn identity_request(
-    state: &AppState,
-    rc: &mut ConnRanked,
-    session: &Session,
-    id: Option<RequestId>,
-    msg: ClientMsg,
-) {
+fn identity_request(ask: Ask<'_>, msg: ClientMsg) {
+    let (state, rc, session, id) = ask.parts();
     match msg {
         ClientMsg::Register { name, password } => {
             if let Err(wait) = rc.attempts.take(Instant::now()) {
@@ -258,13 +281,8 @@ fn identity_request(
 
 /// `queue`: an account's rating in the rule family, then a place in the
 /// matchmaker's queue for `config`.
-fn queue(
-    state: &AppState,
-    rc: &mut ConnRanked,
-    session: &Session,
-    id: Option<RequestId>,
-    config: GameConfig,
-) {
+fn queue(ask: Ask<'_>, config: GameConfig) {
+    let (state, rc, session, id) = ask.parts();
     if session.player.guest {
         return refuse(
             session,
@@ -313,13 +331,8 @@ fn queue(
 
 /// Leaderboards, profiles, histories and game records: store reads, each
 /// its own task.
-fn records_request(
-    state: &AppState,
-    rc: &mut ConnRanked,
-    session: &Session,
-    id: Option<RequestId>,
-    msg: ClientMsg,
-) {
+fn records_request(ask: Ask<'_>, msg: ClientMsg) {
+    let (state, rc, session, id) = ask.parts();
     match msg {
         ClientMsg::Leaderboard { family } => {
             let st = state.clone();

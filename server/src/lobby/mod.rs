@@ -76,10 +76,7 @@ pub fn spawn(
     sessions: Sessions,
     shutdown: watch::Receiver<bool>,
 ) -> LobbyHandle {
-    let (handle, rx) = crate::mailbox::mailbox(
-        MAILBOX,
-        crate::mailbox::notice_capacity(settings.max_connections),
-    );
+    let (handle, rx) = crate::mailbox::for_every_connection(MAILBOX, settings.max_connections);
     let lobby = Lobby {
         settings,
         store,
