@@ -36,6 +36,7 @@ use crate::sessions::Sessions;
 
 mod deadlines;
 mod durable;
+pub mod failover;
 mod fanout;
 mod lag;
 mod lease;
