@@ -31,7 +31,7 @@ pub struct AppState {
     pub admission: Arc<admission::Admission>,
     /// How this node finds the store, and its takeovers in progress
     /// (`table::failover`).
-    pub failover: table::failover::Failover,
+    pub takeovers: table::takeovers::Takeovers,
 }
 
 impl AppState {
@@ -43,7 +43,7 @@ impl AppState {
             lobby: self.lobby.clone(),
             directory: self.tables.clone(),
             sessions: self.sessions.clone(),
-            failover: self.failover.clone(),
+            takeovers: self.takeovers.clone(),
         }
     }
 }

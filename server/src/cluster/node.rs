@@ -127,7 +127,7 @@ struct Node {
     probes: HashMap<u64, tokio::sync::oneshot::Sender<()>>,
     next_probe: u64,
     /// How this node finds the store (its liveness tick reports failures).
-    failover: crate::table::failover::Failover,
+    takeovers: crate::table::takeovers::Takeovers,
 }
 
 /// Starts this node's actor on `bus`'s deliveries, with the handles a
@@ -145,7 +145,7 @@ pub fn spawn(
         lobby,
         directory,
         sessions,
-        failover,
+        takeovers,
     } = hosting;
     let (tx, rx) = crate::mailbox::mailbox(
         MAILBOX,
@@ -171,7 +171,7 @@ pub fn spawn(
         lobby,
         probes: HashMap::new(),
         next_probe: 0,
-        failover,
+        takeovers,
     };
     let handle = tx;
     node.attach_lobby(handle.clone());
@@ -331,7 +331,7 @@ impl Node {
         tokio::spawn(async move {
             let tx = lookup.node.clone();
             let owner = lookup.owner(&table).await;
-            locate::resolved(&tx, table, owner);
+            tx.notify(NodeCmd::Resolved { table, owner });
         });
     }
 

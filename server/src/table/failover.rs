@@ -24,9 +24,7 @@
 //!
 //! [`Settings::takeover_grace`]: crate::settings::Settings::takeover_grace
 
-use std::collections::HashSet;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
 
 use tengen_protocol::TableId;
 use tengen_store::Store;
@@ -34,49 +32,6 @@ use tengen_store::Store;
 use super::meta::TableMeta;
 use super::restore::{Hosting, lease_for, restore_one};
 use crate::sessions::Sessions;
-
-/// How this node has found the store lately, and which tables it is
-/// taking over now. Shared by the takeover scan, the node's liveness
-/// tick and every `hello`.
-#[derive(Clone, Default)]
-pub struct Failover {
-    /// When a store call of this node last failed.
-    failed: Arc<Mutex<Option<Instant>>>,
-    /// Tables whose takeover is in progress here (so that the scan and a
-    /// `hello` never both start one).
-    taking: Arc<Mutex<HashSet<String>>>,
-}
-
-impl Failover {
-    /// A store call failed (the store is down, or cannot be reached).
-    pub fn store_failed(&self) {
-        if let Ok(mut f) = self.failed.lock() {
-            *f = Some(Instant::now());
-        }
-    }
-
-    /// Whether no store call has failed for `grace`.
-    pub fn calm_for(&self, grace: Duration) -> bool {
-        self.failed
-            .lock()
-            .map(|f| f.is_none_or(|t| t.elapsed() >= grace))
-            .unwrap_or(false)
-    }
-
-    /// Marks `id` as being taken over here; false if it already is.
-    pub(super) fn begin(&self, id: &str) -> bool {
-        self.taking
-            .lock()
-            .map(|mut t| t.insert(id.to_owned()))
-            .unwrap_or(false)
-    }
-
-    pub(super) fn end(&self, id: &str) {
-        if let Ok(mut t) = self.taking.lock() {
-            t.remove(id);
-        }
-    }
-}
 
 /// A returning player's seat at a table that another node runs: the
 /// session comes back here with it ([`Remote::seat`]) once that node has
@@ -131,13 +86,13 @@ pub async fn claim_seats(token: &str, h: &Hosting) -> Result<Vec<Remote>, Moving
         store,
         settings,
         directory,
-        failover,
+        takeovers,
         ..
     } = h;
     let ids = match store.seat_tables(token).await {
         Ok(ids) => ids,
         Err(e) => {
-            failover.store_failed();
+            takeovers.store_failed();
             tracing::warn!(error = %e, "could not read the seat index");
             // A session this node knows is resumed as it is; another
             // could lose its seats to a fresh session: try again.
@@ -179,18 +134,18 @@ pub async fn claim_seats(token: &str, h: &Hosting) -> Result<Vec<Remote>, Moving
             }
             Ok(None) => {}
             Err(_) => {
-                failover.store_failed();
+                takeovers.store_failed();
                 continue;
             }
         }
-        if !failover.calm_for(settings.takeover_grace()) || !failover.begin(&id) {
+        if !takeovers.calm_for(settings.takeover_grace()) || !takeovers.begin(&id) {
             if live(store, &id).await {
                 moving = Some(None);
             }
             continue;
         }
         let taken = take_for_player(&id, h).await;
-        failover.end(&id);
+        takeovers.end(&id);
         if !taken && live(store, &id).await {
             moving = Some(None);
         }

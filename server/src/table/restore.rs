@@ -32,8 +32,8 @@ use tengen_protocol::{Players, RoomInfo, RoomStatus, TableEvent, TableId};
 use tengen_rules::game::{Game, Seat};
 use tengen_store::{Acquired, Lease, LiveTable, Store, StoreError};
 
-use super::failover::Failover;
 use super::meta::{META_VERSION, TableMeta, decode_entries};
+use super::takeovers::Takeovers;
 use super::{Start, Table};
 use crate::msg::lobby::{LobbyCmd, LobbyHandle};
 use crate::msg::table::Directory;
@@ -61,7 +61,7 @@ pub struct Hosting {
     pub directory: Directory,
     pub sessions: Sessions,
     /// How this node finds the store, and its takeovers in progress.
-    pub failover: Failover,
+    pub takeovers: Takeovers,
 }
 
 /// Restores every live table in the store that no other node runs (holds
@@ -100,23 +100,23 @@ pub async fn take_over(h: &Hosting) -> Result<usize, RestoreError> {
     let Hosting {
         store,
         settings,
-        failover,
+        takeovers,
         ..
     } = h;
     let unleased = store.unleased_tables().await.inspect_err(|_| {
-        failover.store_failed();
+        takeovers.store_failed();
     })?;
     let mut taken = 0;
     for id in unleased {
-        if !failover.calm_for(settings.takeover_grace()) {
+        if !takeovers.calm_for(settings.takeover_grace()) {
             tracing::debug!("the store failed lately: tables are left to their nodes for now");
             break;
         }
-        if !failover.begin(&id) {
+        if !takeovers.begin(&id) {
             continue;
         }
         let took = take_one(&id, h).await;
-        failover.end(&id);
+        takeovers.end(&id);
         if took? {
             taken += 1;
         }
@@ -145,7 +145,7 @@ async fn take_one(id: &str, h: &Hosting) -> Result<bool, RestoreError> {
             return Ok(false);
         }
         Err(e) => {
-            h.failover.store_failed();
+            h.takeovers.store_failed();
             let _ = store.release_lease(id, &lease).await;
             return Err(e.into());
         }

@@ -131,7 +131,7 @@ impl Node {
         self.ticking = false;
         match t.alive {
             Some(alive) => self.alive = alive,
-            None => self.failover.store_failed(),
+            None => self.takeovers.store_failed(),
         }
         if let Some((leading, leader)) = t.lead {
             self.leading = leading;
@@ -145,7 +145,7 @@ impl Node {
         // After an outage of the store every liveness lease has lapsed,
         // though the nodes live: no node is taken for dead until the store
         // has been steady for the takeover grace (they renew meanwhile).
-        if self.failover.calm_for(self.settings.takeover_grace()) {
+        if self.takeovers.calm_for(self.settings.takeover_grace()) {
             for node in t.dead {
                 self.node_died(&node);
             }

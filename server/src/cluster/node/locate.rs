@@ -22,7 +22,7 @@ use tokio::sync::oneshot;
 
 use super::Node;
 use crate::cluster::wire::Body;
-use crate::msg::node::{NodeCmd, NodeHandle, probe};
+use crate::msg::node::{NodeHandle, probe};
 use crate::table::failover::node_alive;
 
 /// Probes waiting for an answer, at most.
@@ -113,9 +113,4 @@ impl Node {
     pub(super) fn forget_probes(&mut self) {
         self.probes.retain(|_, r| !r.is_closed());
     }
-}
-
-/// Tells the actor that `table`'s lookup ended.
-pub(super) fn resolved(node: &NodeHandle, table: TableId, owner: Result<Option<String>, String>) {
-    node.notify(NodeCmd::Resolved { table, owner });
 }
