@@ -19,7 +19,7 @@ use common::proc::{self, DataDir, Proc};
 use common::redis::store;
 use common::scripted::{Game, new_game, ply};
 use tengen_client::{ClientError, Connection};
-use tengen_protocol::{ClientMsg, Encoding, ErrorCode, ServerMsg, TableId, Welcome};
+use tengen_protocol::{ClientMsg, Encoding, ErrorCode, PauseReason, ServerMsg, TableId, Welcome};
 use tengen_rules::game::Action;
 use tengen_store::testing::RedisServer;
 use tengen_store::{RedisStore, Store};
@@ -326,6 +326,17 @@ async fn owner_fails(prefix: &str, signal: &str, players_closed: u16) {
             watch(&mut conn, &g.table, Some(g.seq)).await,
             Answer::Replayed(g.seq)
         );
+        if k == 0 {
+            // Alone back: the clocks stand still until the other comes.
+            let f = conn
+                .next_matching(|m| matches!(m, ServerMsg::TablePaused { .. }))
+                .await
+                .unwrap();
+            let ServerMsg::TablePaused { paused, .. } = f.msg else {
+                unreachable!()
+            };
+            assert_eq!(paused, Some(PauseReason::Restored));
+        }
         g.conn[k] = conn;
     }
     eprintln!("both players back at B {:?} after {signal}", t0.elapsed());
@@ -334,6 +345,34 @@ async fn owner_fails(prefix: &str, signal: &str, players_closed: u16) {
     assert_eq!(back.last(), Some(&Answer::Replayed(g.seq)), "{back:?}");
     play_on(&mut g).await;
     tv.check().await;
+    assert_eq!(lease_holder(&c, &g.table).await.as_deref(), Some("node-b"));
+}
+
+/// Node A is frozen (SIGSTOP) longer than the lease: B takes the game
+/// over. When A wakes it finds its lease gone and closes its players with
+/// 1012; they resume at A, which welcomes them with the table listed
+/// (its commands now go to B), and `watch` with `since` is `replayed`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn owner_loses_its_table() {
+    let c = cluster("fo-lost").await;
+    let (mut g, _spec) = game_on_a(&c, 4).await;
+    proc::signal(&c.a.child, "-STOP");
+    let t0 = Instant::now();
+    while lease_holder(&c, &g.table).await.as_deref() != Some("node-b") {
+        assert!(t0.elapsed() < Duration::from_secs(10), "B never took it");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    proc::signal(&c.a.child, "-CONT");
+    for k in 0..2 {
+        assert_eq!(closed_with(&mut g.conn[k]).await, 1012);
+        let (_, mut conn, w) = resume(&c.a.url(), &g.name[k], &g.token[k]).await;
+        assert!(w.resumed, "{w:?}");
+        assert_eq!(w.tables, vec![g.table.clone()], "{w:?}");
+        let back = watch_until_back(&mut conn, &g.table, g.seq).await;
+        assert_eq!(back.last(), Some(&Answer::Replayed(g.seq)), "{back:?}");
+        g.conn[k] = conn;
+    }
+    play_on(&mut g).await;
     assert_eq!(lease_holder(&c, &g.table).await.as_deref(), Some("node-b"));
 }
 
