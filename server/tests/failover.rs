@@ -151,6 +151,18 @@ async fn resume(url: &str, name: &str, token: &str) -> (Vec<u64>, Connection, We
     }
 }
 
+/// Player `k` of `g` resumes at `url` (after any `unavailable`): the
+/// welcome has `resumed` and lists the table, and `watch` with `since`
+/// (after any `unavailable`) is `replayed` at the player's last seq.
+async fn back_at(g: &mut Game, k: usize, url: &str) {
+    let (refused, mut conn, w) = resume(url, &g.name[k], &g.token[k]).await;
+    assert!(w.resumed, "{w:?}");
+    assert_eq!(w.tables, vec![g.table.clone()], "{w:?} after {refused:?}");
+    let back = watch_until_back(&mut conn, &g.table, g.seq).await;
+    assert_eq!(back.last(), Some(&Answer::Replayed(g.seq)), "{back:?}");
+    g.conn[k] = conn;
+}
+
 /// New spectators arriving at a node every 50 ms, each watching the table
 /// once (and leaving).
 struct Arrivals {
@@ -365,12 +377,7 @@ async fn owner_loses_its_table() {
     proc::signal(&c.a.child, "-CONT");
     for k in 0..2 {
         assert_eq!(closed_with(&mut g.conn[k]).await, 1012);
-        let (_, mut conn, w) = resume(&c.a.url(), &g.name[k], &g.token[k]).await;
-        assert!(w.resumed, "{w:?}");
-        assert_eq!(w.tables, vec![g.table.clone()], "{w:?}");
-        let back = watch_until_back(&mut conn, &g.table, g.seq).await;
-        assert_eq!(back.last(), Some(&Answer::Replayed(g.seq)), "{back:?}");
-        g.conn[k] = conn;
+        back_at(&mut g, k, &c.a.url()).await;
     }
     play_on(&mut g).await;
     assert_eq!(lease_holder(&c, &g.table).await.as_deref(), Some("node-b"));
@@ -395,12 +402,7 @@ async fn redis_down_longer_than_the_lease() {
     let (c, mut g) = redis_outage("fo-down", Duration::from_secs(6)).await;
     // A player drops and resumes at A, the other at B.
     for (k, node) in [(0, &c.a), (1, &c.b)] {
-        let (refused, mut conn, w) = resume(&node.url(), &g.name[k], &g.token[k]).await;
-        assert!(w.resumed, "{w:?}");
-        assert_eq!(w.tables, vec![g.table.clone()], "{w:?} after {refused:?}");
-        let back = watch_until_back(&mut conn, &g.table, g.seq).await;
-        assert_eq!(back.last(), Some(&Answer::Replayed(g.seq)), "{back:?}");
-        g.conn[k] = conn;
+        back_at(&mut g, k, &node.url()).await;
     }
     play_on(&mut g).await;
     assert_eq!(lease_holder(&c, &g.table).await.as_deref(), Some("node-a"));
