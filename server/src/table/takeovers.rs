@@ -52,6 +52,11 @@ impl Takeovers {
             .unwrap_or(false)
     }
 
+    /// Whether `id` is being taken over here now.
+    pub fn taking(&self, id: &str) -> bool {
+        self.taking.lock().is_ok_and(|t| t.contains(id))
+    }
+
     pub fn end(&self, id: &str) {
         if let Ok(mut t) = self.taking.lock() {
             t.remove(id);
