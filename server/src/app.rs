@@ -29,6 +29,9 @@ pub struct AppState {
     pub node: Option<msg::node::NodeHandle>,
     /// The cap on open connections (`admission`).
     pub admission: Arc<admission::Admission>,
+    /// How this node finds the store, and its takeovers in progress
+    /// (`table::failover`).
+    pub takeovers: table::takeovers::Takeovers,
 }
 
 impl AppState {
@@ -40,6 +43,7 @@ impl AppState {
             lobby: self.lobby.clone(),
             directory: self.tables.clone(),
             sessions: self.sessions.clone(),
+            takeovers: self.takeovers.clone(),
         }
     }
 }

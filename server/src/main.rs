@@ -76,7 +76,9 @@ struct Serve {
     node_id: Option<String>,
     /// How long (seconds) a table's lease lasts unless its
     /// node renews it (every third of it). When a node dies, another takes
-    /// its games over this long after.
+    /// its games over this long after; after an outage of Redis itself no
+    /// node takes any over until Redis has answered it for this long plus
+    /// the store's timeout (the games stay where they were).
     #[arg(long, env = "TENGEN_LEASE_SECONDS", default_value_t = 4.0)]
     lease_seconds: f64,
     /// WebSocket read buffer per connection, in bytes (larger frames still

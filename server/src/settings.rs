@@ -182,6 +182,27 @@ impl Settings {
         };
         Duration::from_millis(main / 10).clamp(self.abandon_grace_min, self.abandon_grace_max)
     }
+
+    /// Several nodes: how long the store must have answered this node
+    /// without a failure before it takes over a table nobody holds. Longer
+    /// than the table's own node needs to take its lapsed lease back after
+    /// an outage of the store (a retry every half second, each within the
+    /// store's timeout), so an outage of the store alone moves no game.
+    pub fn takeover_grace(&self) -> Duration {
+        self.lease_ttl + self.store_timeout
+    }
+
+    /// Several nodes: the `retry_after_ms` of an `unavailable` answered
+    /// while a table moves (half the lease, at least 250 ms).
+    pub fn failover_retry(&self) -> Duration {
+        (self.lease_ttl / 2).max(Duration::from_millis(250))
+    }
+
+    /// Several nodes: how long another node has to answer a probe before
+    /// it is taken as gone for now (a quarter of the lease, 100 ms to 1 s).
+    pub fn probe_wait(&self) -> Duration {
+        (self.lease_ttl / 4).clamp(Duration::from_millis(100), Duration::from_secs(1))
+    }
 }
 
 /// File descriptors kept free beside the connections: the listener, the

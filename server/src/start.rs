@@ -130,6 +130,7 @@ impl Server {
             lobby: lobby.clone(),
             directory: tables.clone(),
             sessions: sessions.clone(),
+            takeovers: table::takeovers::Takeovers::default(),
         };
         let restored = table::restore::restore_all(&hosting).await?;
         tracing::info!(store = %store.describe(), node = %settings.node, restored, "live games restored");
@@ -180,6 +181,7 @@ impl Server {
             accounts,
             matchmaker,
             node,
+            takeovers: hosting.takeovers.clone(),
         };
         let directory = state.tables.clone();
         let app = http::router(state);

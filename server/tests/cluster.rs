@@ -30,20 +30,7 @@ fn node(redis: &RedisServer, dir: &DataDir, prefix: &str, name: &str) -> Proc {
 }
 
 fn node_with(redis: &RedisServer, dir: &DataDir, prefix: &str, name: &str, lease: &str) -> Proc {
-    let url = redis.url();
-    proc::start_with(
-        &dir.0,
-        &[
-            "--redis",
-            url.as_str(),
-            "--redis-prefix",
-            prefix,
-            "--node-id",
-            name,
-            "--lease-seconds",
-            lease,
-        ],
-    )
+    proc::start_node(&dir.0, &redis.url(), prefix, name, lease)
 }
 
 /// Node A dies (SIGKILL) with three games part-way; their players

@@ -21,20 +21,7 @@ use tengen_store::{RedisOptions, RedisStore};
 const LEASE: &str = "2";
 
 fn node(redis: &RedisServer, dir: &DataDir, prefix: &str, name: &str) -> Proc {
-    let url = redis.url();
-    proc::start_with(
-        &dir.0,
-        &[
-            "--redis",
-            url.as_str(),
-            "--redis-prefix",
-            prefix,
-            "--node-id",
-            name,
-            "--lease-seconds",
-            LEASE,
-        ],
-    )
+    proc::start_node(&dir.0, &redis.url(), prefix, name, LEASE)
 }
 
 /// The next `lobby_update` at `c` for which `pred` holds (others skipped),

@@ -57,6 +57,7 @@ const MAX_WAITING: usize = 1024;
 mod host;
 mod liveness;
 mod lobby;
+mod locate;
 mod matchmaking;
 
 /// A local connection with tables (or a queue entry) elsewhere.
@@ -122,6 +123,11 @@ struct Node {
     queued: HashMap<u64, Queued>,
     /// This node's lobby: other nodes' lobby news and commands go there.
     lobby: LobbyHandle,
+    /// Probes of other nodes waiting for their `Pong`, by nonce.
+    probes: HashMap<u64, tokio::sync::oneshot::Sender<()>>,
+    next_probe: u64,
+    /// How this node finds the store (its liveness tick reports failures).
+    takeovers: crate::table::takeovers::Takeovers,
 }
 
 /// Starts this node's actor on `bus`'s deliveries, with the handles a
@@ -139,6 +145,7 @@ pub fn spawn(
         lobby,
         directory,
         sessions,
+        takeovers,
     } = hosting;
     let (tx, rx) = crate::mailbox::for_every_connection(MAILBOX, settings.max_connections);
     let node = Node {
@@ -159,6 +166,9 @@ pub fn spawn(
         ticking: false,
         queued: HashMap::new(),
         lobby,
+        probes: HashMap::new(),
+        next_probe: 0,
+        takeovers,
     };
     let handle = tx;
     node.attach_lobby(handle.clone());
@@ -195,6 +205,11 @@ impl Node {
                     }
                 }
             }
+        }
+        // Stopping: the connections relayed here are told to reconnect
+        // (their games go on at another node), as local ones are.
+        for relay in self.relays.values() {
+            relay.outbox.close(CloseCode::ServiceRestart);
         }
         // Stopping: a tick's store work still running may take leases;
         // its report is awaited (briefly) so that they are given up too.
@@ -275,6 +290,7 @@ impl Node {
                 }
             }
             NodeCmd::RouteLobby { node, session, cmd } => self.route_lobby(node, session, cmd),
+            NodeCmd::Probe { node, reply } => self.probe(node, reply),
         }
     }
 
@@ -282,12 +298,18 @@ impl Node {
 
     /// Sends a local connection's command to the node running `table`.
     fn route(&mut self, table: TableId, session: Session, cmd: RemoteCmd) {
-        if let Some(owner) = self.owners.get(&table).cloned() {
-            return self.forward(owner, table, session, cmd);
-        }
         // Looked up off the actor (a store round trip must not hold up
         // every other message); commands for the table wait meanwhile, in
-        // order.
+        // order. A `watch` (a client arriving, or coming back after a
+        // failure) is always looked up afresh: the node last known may
+        // have died a moment ago (`locate`).
+        let watch = matches!(cmd, RemoteCmd::Watch { .. });
+        if !watch
+            && !self.resolving.contains_key(&table)
+            && let Some(owner) = self.owners.get(&table).cloned()
+        {
+            return self.forward(owner, table, session, cmd);
+        }
         if let Some(waiting) = self.resolving.get_mut(&table) {
             if waiting.len() < MAX_WAITING {
                 waiting.push((session, cmd));
@@ -302,21 +324,17 @@ impl Node {
             return;
         }
         self.resolving.insert(table.clone(), vec![(session, cmd)]);
-        let (store, tx) = (self.store.clone(), self.tx.clone());
-        let (timeout, me) = (self.settings.store_timeout, self.settings.node.clone());
+        let lookup = self.lookup();
         tokio::spawn(async move {
-            let owner = match tokio::time::timeout(timeout, store.lease(table.as_str())).await {
-                Err(_) => Err("the store did not answer; try again".to_string()),
-                Ok(Err(e)) => Err(format!("the store did not answer ({e}); try again")),
-                Ok(Ok(Some(l))) if l.node != me => Ok(Some(l.node)),
-                Ok(Ok(_)) => Ok(None),
-            };
+            let tx = lookup.node.clone();
+            let owner = lookup.owner(&table).await;
             tx.notify(NodeCmd::Resolved { table, owner });
         });
     }
 
-    /// The node running `table` is known (`None`: none, the table is not
-    /// live or not leased): the commands that waited for it go.
+    /// The node running `table` is known (`None`: no such live table; an
+    /// error while it moves, answered `unavailable` with a time to try
+    /// again): the commands that waited for it go.
     fn resolved(&mut self, table: TableId, owner: Result<Option<String>, String>) {
         let waiting = self.resolving.remove(&table).unwrap_or_default();
         if let Ok(Some(owner)) = &owner {
@@ -332,7 +350,7 @@ impl Node {
                     ErrorCode::NotFound,
                     &format!("no table {table}"),
                 ),
-                Err(why) => refuse(&session.outbox, id, ErrorCode::Unavailable, why),
+                Err(why) => refuse_retry(&session.outbox, id, why, &self.settings),
             }
         }
     }
@@ -497,6 +515,10 @@ impl Node {
             Body::ToMatchmaker { conn, session, cmd } => self.host_match(from, conn, session, cmd),
             Body::ToLobby { conn, session, cmd } => self.host_lobby(from, conn, session, cmd),
             Body::Lobby(news) => self.lobby_news(from, news),
+            Body::Ping { nonce } => {
+                self.publish(&from, Body::Pong { nonce });
+            }
+            Body::Pong { nonce } => self.pong(nonce),
         }
     }
 
@@ -515,58 +537,6 @@ impl Node {
             false
         }
     }
-
-    // --- liveness ------------------------------------------------------
-
-    /// Tells each relay's connection node how many messages the relay has
-    /// sent, when that changed since the last tick: a loss of the last
-    /// messages before a quiet spell shows too (numbering alone would
-    /// show it only at the next message).
-    pub(super) fn mark_relays(&mut self) {
-        let me = self.settings.node.clone();
-        for ((node, conn), relay) in &mut self.relays {
-            let n = relay.sent.load(std::sync::atomic::Ordering::Acquire);
-            // After any activity, marked for a few ticks (a mark can be
-            // lost too); then quiet until the relay sends again.
-            if n != relay.marked {
-                relay.marked = n;
-                relay.marks_left = MARKS;
-            }
-            if relay.marks_left > 0 {
-                relay.marks_left -= 1;
-                let msg = NodeMsg {
-                    from: me.clone(),
-                    body: Body::Mark { conn: *conn, n },
-                };
-                self.bus.publish_node(node, msg.encode());
-            }
-        }
-    }
-
-    fn node_died(&mut self, node: &str) {
-        tracing::warn!(%node, "a node stopped renewing its liveness lease: its relays here go");
-        let gone: Vec<(String, u64)> = self
-            .relays
-            .keys()
-            .filter(|(n, _)| n == node)
-            .cloned()
-            .collect();
-        for key in gone {
-            if let Some(relay) = self.relays.remove(&key) {
-                self.relay_gone(relay);
-            }
-        }
-        let routed: Vec<u64> = self
-            .routed
-            .iter()
-            .filter(|(_, r)| r.next.contains_key(node))
-            .map(|(c, _)| *c)
-            .collect();
-        for conn in routed {
-            self.resync(conn, "the node running its table died");
-        }
-        self.owners.retain(|_, n| n != node);
-    }
 }
 
 fn request_id(cmd: &RemoteCmd) -> Option<RequestId> {
@@ -583,4 +553,13 @@ fn request_id(cmd: &RemoteCmd) -> Option<RequestId> {
 fn refuse(outbox: &Outbox, id: Option<RequestId>, code: ErrorCode, message: &str) {
     crate::metrics::error(code.as_str());
     outbox.send_msg(&ServerFrame::error(id, ErrorBody::new(code, message)));
+}
+
+/// Refuses `id` with `unavailable` and when to try again: its table is
+/// moving between nodes.
+fn refuse_retry(outbox: &Outbox, id: Option<RequestId>, message: &str, settings: &Settings) {
+    crate::metrics::error("table_moving");
+    let mut body = ErrorBody::new(ErrorCode::Unavailable, message);
+    body.retry_after_ms = Some(settings.failover_retry().as_millis() as u64);
+    outbox.send_msg(&ServerFrame::error(id, body));
 }

@@ -66,6 +66,12 @@ pub enum Body {
     /// What a node's lobby tells the others of its public rooms: on the
     /// lobby channel ([`LOBBY_CHANNEL`]) to every node, or to one node.
     Lobby(LobbyNews),
+    /// Are you there? (answered by `Pong` with the same `nonce`): a node
+    /// asks before it sends a returning player's commands to the node
+    /// running the player's table, which may have died a moment ago.
+    Ping { nonce: u64 },
+    /// The answer to `Ping`.
+    Pong { nonce: u64 },
 }
 
 /// What a connection asks of the matchmaker of another node.

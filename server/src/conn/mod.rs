@@ -355,30 +355,49 @@ fn forget(state: &AppState, conn_state: &ConnState, conn: u64) {
     }
 }
 
-/// Several nodes: a `hello` resuming a session this node does not know may
-/// be a player whose node died. Their tables are taken over here if their
-/// leases lapsed ([`crate::table::restore::claim_seats`]); while another node still
-/// holds one, the hello is refused with `unavailable` and a time to try
-/// again (the player's node may be gone without its lease having lapsed).
+/// Several nodes: a `hello` resuming a session may find its tables
+/// anywhere ([`crate::table::failover::claim_seats`]): here, on another
+/// node that answers (the session is brought back here and its commands
+/// are routed there), or moving (taken over here if nobody holds it and
+/// the store has been steady). While one of them moves (its node is gone
+/// or does not answer a probe, and its lease has not lapsed, or it waits
+/// to be taken over) the `hello` is refused with `unavailable` and a time
+/// to try again.
 async fn claim_seats(state: &AppState, token: Option<&str>) -> Result<(), ErrorBody> {
-    let Some(token) = token else { return Ok(()) };
-    if state.settings.takeover_every.is_none() || state.sessions.token_known(token) {
+    let (Some(token), Some(node)) = (token, &state.node) else {
         return Ok(());
-    }
+    };
     let hosting = state.hosting();
-    let claim = crate::table::restore::claim_seats(token, &hosting);
-    match tokio::time::timeout(state.settings.store_timeout * 2, claim).await {
-        Ok(Ok(())) | Err(_) => Ok(()),
-        Ok(Err(node)) => {
+    let claim = async {
+        let seats = crate::table::failover::claim_seats(token, &hosting).await?;
+        for s in &seats {
+            if !crate::msg::node::probe(node, &s.node, state.settings.probe_wait()).await {
+                return Err(crate::table::failover::Moving {
+                    node: Some(s.node.clone()),
+                });
+            }
+        }
+        for s in &seats {
+            s.seat(&state.sessions, token);
+        }
+        Ok(())
+    };
+    let claimed = match tokio::time::timeout(state.settings.store_timeout * 2, claim).await {
+        Ok(claimed) => claimed,
+        // Too slow to tell: a known session is resumed as it is.
+        Err(_) if state.sessions.token_known(token) => Ok(()),
+        Err(_) => Err(crate::table::failover::Moving { node: None }),
+    };
+    match claimed {
+        Ok(()) => Ok(()),
+        Err(moving) => {
             crate::metrics::error("seat_elsewhere");
-            let retry = (state.settings.lease_ttl / 2).max(Duration::from_millis(250));
-            let mut body = ErrorBody::new(
-                ErrorCode::Unavailable,
-                format!(
-                    "your game is held by node {node}; if that node is gone, it moves here within {:.0} s: try again",
-                    state.settings.lease_ttl.as_secs_f64().ceil()
-                ),
-            );
+            let retry = state.settings.failover_retry();
+            let why = match moving.node {
+                Some(n) => format!("your game is moving from node {n}; try again"),
+                None => "your game may be moving between nodes; try again".to_string(),
+            };
+            let mut body = ErrorBody::new(ErrorCode::Unavailable, why);
             body.retry_after_ms = Some(retry.as_millis() as u64);
             Err(body)
         }

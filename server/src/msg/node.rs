@@ -38,6 +38,26 @@ pub enum NodeCmd {
     },
     /// A tick's store work ended ((`crate::cluster::node`)).
     Ticked(Box<Ticked>),
+    /// Ask `node` whether it is there: `reply` is answered when it says so
+    /// (and dropped unanswered if it never does).
+    Probe {
+        node: String,
+        reply: tokio::sync::oneshot::Sender<()>,
+    },
+}
+
+/// Whether `node` answers a probe through `handle` within `wait` (false
+/// when this node's actor is too busy to ask).
+pub async fn probe(handle: &NodeHandle, node: &str, wait: std::time::Duration) -> bool {
+    let (reply, answer) = tokio::sync::oneshot::channel();
+    let cmd = NodeCmd::Probe {
+        node: node.to_owned(),
+        reply,
+    };
+    if !handle.try_send(cmd) {
+        return false;
+    }
+    matches!(tokio::time::timeout(wait, answer).await, Ok(Ok(())))
 }
 
 /// The node actor's mailbox: routed commands from connections, relay

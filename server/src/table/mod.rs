@@ -36,6 +36,7 @@ use crate::sessions::Sessions;
 
 mod deadlines;
 mod durable;
+pub mod failover;
 mod fanout;
 mod lag;
 mod lease;
@@ -43,6 +44,7 @@ mod meta;
 pub mod restore;
 mod resume;
 mod social;
+pub mod takeovers;
 use crate::settings::Settings;
 
 /// A seat's quota starts full and never exceeds this.

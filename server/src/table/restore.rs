@@ -19,6 +19,14 @@
 //! connection: `hello` with its token, then `watch` with its last `seq`.
 //! The lobby gets the room back as `playing`.
 //!
+//! A finished game never comes back, whenever its node stopped: before
+//! its record was stored (the log ends with the game over: the record is
+//! stored now, with its rating updates, and the table never opens) or
+//! after (the live table is gone from the store). Either way its players'
+//! tokens open fresh sessions and the table is `not_found`; the game is in
+//! the records. (Were it to come back only in the first case, a rematch
+//! offer would survive a crash or not by chance.)
+//!
 //! [`Restored`]: tengen_protocol::PauseReason::Restored
 
 use std::sync::Arc;
@@ -30,6 +38,7 @@ use tengen_rules::game::{Game, Seat};
 use tengen_store::{Acquired, Lease, LiveTable, Store, StoreError};
 
 use super::meta::{META_VERSION, TableMeta, decode_entries};
+use super::takeovers::Takeovers;
 use super::{Start, Table};
 use crate::msg::lobby::{LobbyCmd, LobbyHandle};
 use crate::msg::table::Directory;
@@ -56,6 +65,8 @@ pub struct Hosting {
     pub lobby: LobbyHandle,
     pub directory: Directory,
     pub sessions: Sessions,
+    /// How this node finds the store, and its takeovers in progress.
+    pub takeovers: Takeovers,
 }
 
 /// Restores every live table in the store that no other node runs (holds
@@ -86,135 +97,66 @@ pub async fn restore_all(h: &Hosting) -> Result<usize, RestoreError> {
 }
 
 /// Takes over the live tables nobody holds a lease on (a dead node's),
-/// skipping those this node runs; returns how many it took.
+/// skipping those this node runs; returns how many it took. Nothing is
+/// taken until the store has answered this node without a failure for the
+/// takeover grace: after an outage of the store alone, the tables' own
+/// nodes take their leases back first (`super::failover`).
 pub async fn take_over(h: &Hosting) -> Result<usize, RestoreError> {
     let Hosting {
         store,
         settings,
-        directory,
+        takeovers,
         ..
     } = h;
+    let unleased = store.unleased_tables().await.inspect_err(|_| {
+        takeovers.store_failed();
+    })?;
     let mut taken = 0;
-    for id in store.unleased_tables().await? {
-        let Ok(table) = id.parse::<TableId>() else {
-            continue;
-        };
-        if directory.get(&table).is_some() {
+    for id in unleased {
+        if !takeovers.calm_for(settings.takeover_grace()) {
+            tracing::debug!("the store failed lately: tables are left to their nodes for now");
+            break;
+        }
+        if !takeovers.begin(&id) {
             continue;
         }
-        let Some(lease) = lease_for(store, settings, &id).await else {
-            continue;
-        };
-        // Read after the lease is ours: nobody appends any more.
-        let t = match store.live_table(&id).await {
-            Ok(Some(t)) => t,
-            Ok(None) => {
-                let _ = store.release_lease(&id, &lease).await;
-                continue;
-            }
-            Err(e) => {
-                let _ = store.release_lease(&id, &lease).await;
-                return Err(e.into());
-            }
-        };
-        tracing::warn!(table = %id, node = %settings.node, epoch = lease.epoch, "taking over a table whose node is gone");
-        if restore_one(t, lease, h).await {
+        let took = take_one(&id, h).await;
+        takeovers.end(&id);
+        if took? {
             taken += 1;
         }
     }
     Ok(taken)
 }
 
-/// A `hello` resumes `token`, which this node does not know. On a shared
-/// store its session may sit at tables whose node died: this takes over
-/// those whose lease has lapsed (the session comes back with them, so the
-/// hello resumes it). `Err` names a node that still holds one of them: it
-/// may be gone without its lease having lapsed yet, so the player should
-/// try again shortly (within the lease's term).
-pub async fn claim_seats(token: &str, h: &Hosting) -> Result<(), String> {
-    let Hosting {
-        store,
-        settings,
-        directory,
-        sessions,
-        ..
-    } = h;
-    let ids = match store.seat_tables(token).await {
-        Ok(ids) => ids,
-        Err(e) => {
-            tracing::warn!(error = %e, "could not read the seat index");
-            return Ok(());
-        }
-    };
-    let mut held_by = None;
-    for id in ids {
-        let Ok(table) = id.parse::<TableId>() else {
-            continue;
-        };
-        if directory.get(&table).is_some() {
-            continue;
-        }
-        match store.lease(&id).await {
-            Ok(Some(lease)) if lease.node != settings.node => {
-                // Run by a node that is alive: the session comes back here
-                // and its commands go there (`crate::cluster`). Else that
-                // node died and its lease has not lapsed yet.
-                let alive = store
-                    .lease(&crate::cluster::leases::alive_id(&lease.node))
-                    .await
-                    .is_ok_and(|l| l.is_some());
-                if !(alive && seat_here(store, sessions, token, &id).await) {
-                    held_by = Some(lease.node);
-                }
-                continue;
-            }
-            Ok(_) => {}
-            Err(_) => continue,
-        }
-        let Some(lease) = lease_for(store, settings, &id).await else {
-            continue;
-        };
-        match store.live_table(&id).await {
-            Ok(Some(t)) => {
-                tracing::warn!(table = %id, node = %settings.node, epoch = lease.epoch, "taking over a table for a returning player (its node is gone)");
-                restore_one(t, lease, h).await;
-            }
-            _ => {
-                // Finished (or unreadable now): not a table to take.
-                let _ = store.release_lease(&id, &lease).await;
-            }
-        }
-    }
-    match held_by {
-        Some(node) if sessions.token_known(token) => {
-            tracing::debug!(%node, "a returning player's other table is still held elsewhere");
-            Ok(())
-        }
-        Some(node) => Err(node),
-        None => Ok(()),
-    }
-}
-
-/// Brings back here the session `token` holds at table `id` (run by
-/// another node), from the table's stored seats; false if it sits there
-/// no more.
-async fn seat_here(store: &Arc<dyn Store>, sessions: &Sessions, token: &str, id: &str) -> bool {
-    let Ok(Some(t)) = store.live_table(id).await else {
-        return false;
-    };
-    let Ok(meta) = serde_json::from_slice::<TableMeta>(&t.meta) else {
-        return false;
-    };
+/// Takes the unleased table `id` over, unless it runs here already or
+/// another node took it first.
+async fn take_one(id: &str, h: &Hosting) -> Result<bool, RestoreError> {
+    let (store, settings) = (&h.store, &h.settings);
     let Ok(table) = id.parse::<TableId>() else {
-        return false;
+        return Ok(false);
     };
-    match meta.seats.iter().find(|s| s.token == token) {
-        Some(seat) => {
-            sessions.restore(token, &seat.session, &seat.player, &table);
-            true
-        }
-        None => false,
+    if h.directory.get(&table).is_some() {
+        return Ok(false);
     }
+    let Some(lease) = lease_for(store, settings, id).await else {
+        return Ok(false);
+    };
+    // Read after the lease is ours: nobody appends any more.
+    let t = match store.live_table(id).await {
+        Ok(Some(t)) => t,
+        Ok(None) => {
+            let _ = store.release_lease(id, &lease).await;
+            return Ok(false);
+        }
+        Err(e) => {
+            h.takeovers.store_failed();
+            let _ = store.release_lease(id, &lease).await;
+            return Err(e.into());
+        }
+    };
+    tracing::warn!(table = %id, node = %settings.node, epoch = lease.epoch, "taking over a table whose node is gone");
+    Ok(restore_one(t, lease, h).await)
 }
 
 /// Runs [`take_over`] every `settings.takeover_every` until shutdown.
@@ -242,7 +184,11 @@ pub fn spawn_takeover(h: Hosting, mut shutdown: tokio::sync::watch::Receiver<boo
 }
 
 /// This node's lease on table `id`, if it can take it now.
-async fn lease_for(store: &Arc<dyn Store>, settings: &Settings, id: &str) -> Option<Lease> {
+pub(super) async fn lease_for(
+    store: &Arc<dyn Store>,
+    settings: &Settings,
+    id: &str,
+) -> Option<Lease> {
     match store
         .acquire_lease(id, &settings.node, settings.lease_ttl)
         .await
@@ -261,7 +207,7 @@ async fn lease_for(store: &Arc<dyn Store>, settings: &Settings, id: &str) -> Opt
 
 /// Rebuilds and starts one table under `lease`; false (lease given back,
 /// table left in the store) if it cannot be rebuilt.
-async fn restore_one(t: LiveTable, lease: Lease, h: &Hosting) -> bool {
+pub(super) async fn restore_one(t: LiveTable, lease: Lease, h: &Hosting) -> bool {
     let Hosting {
         store, settings, ..
     } = h;
@@ -339,11 +285,17 @@ fn start(r: Rebuilt, lease: Lease, h: &Hosting) {
         lobby,
         directory,
         sessions,
+        ..
     } = h;
     let now = Instant::now();
+    // A finished game does not come back: its record is stored (now, if
+    // its node died before storing it) and the table closes at once.
+    let over = r.game.is_over();
     let seats = [0, 1].map(|i| {
         let m = &r.meta.seats[i];
-        sessions.restore(&m.token, &m.session, &m.player, &r.id);
+        if !over {
+            sessions.restore(&m.token, &m.session, &m.player, &r.id);
+        }
         Session {
             id: m.session.clone(),
             player: m.player.clone(),
@@ -354,7 +306,6 @@ fn start(r: Rebuilt, lease: Lease, h: &Hosting) {
         Seat::First => [seats[0].clone(), seats[1].clone()],
         Seat::Second => [seats[1].clone(), seats[0].clone()],
     };
-    let over = r.game.is_over();
     let info = RoomInfo {
         room: r.meta.room.clone(),
         name: r.meta.room_name.clone(),
@@ -363,21 +314,19 @@ fn start(r: Rebuilt, lease: Lease, h: &Hosting) {
             first: Some(room_seats[0].player.clone()),
             second: Some(room_seats[1].player.clone()),
         },
-        status: if over {
-            RoomStatus::Finished
-        } else {
-            RoomStatus::Playing
-        },
+        status: RoomStatus::Playing,
         table: Some(r.id.clone()),
         spectators: 0,
         chat: r.meta.chat,
         rated: r.meta.rated,
     };
-    lobby.notify(LobbyCmd::Restored {
-        info,
-        public: r.meta.public,
-        seats: room_seats,
-    });
+    if !over {
+        lobby.notify(LobbyCmd::Restored {
+            info,
+            public: r.meta.public,
+            seats: room_seats,
+        });
+    }
     let started = now
         .checked_sub(Duration::from_millis(resumed_game_time(&r)))
         .unwrap_or(now);
@@ -407,8 +356,10 @@ fn start(r: Rebuilt, lease: Lease, h: &Hosting) {
     table.seq = r.log.last().map_or(0, |e| e.seq);
     table.log = r.log.into();
     if over {
-        table.close_at = Some(now + settings.finished_table_linger);
-    } else if !correspondence {
+        tokio::spawn(table.finish_unseen());
+        return;
+    }
+    if !correspondence {
         table.restoring = Some(now + settings.restore_grace);
         // Frozen from the instant game time stopped.
         table.frozen_since = Some(now);
@@ -433,6 +384,22 @@ fn resumed_game_time(r: &Rebuilt) -> u64 {
 }
 
 impl Table {
+    /// A restored game that is over: its record is stored (unless it was
+    /// already) and the lease given up, without the table ever opening.
+    /// If the store refuses, the live table stays there with its lease
+    /// lapsing, and the next takeover tries again.
+    async fn finish_unseen(mut self) {
+        match self.store_finished().await {
+            Ok(()) => {
+                tracing::info!(table = %self.id, "a restored game was over: its record is stored, the table stays closed");
+                self.release_lease().await;
+            }
+            Err(e) => {
+                tracing::warn!(table = %self.id, error = %e, "a restored finished game could not be stored yet; it is taken up again later");
+            }
+        }
+    }
+
     /// The restart grace is over: a player who is still not back gets the
     /// abandonment countdown, as after any lost connection.
     pub(super) fn away_after_restore(&mut self) {

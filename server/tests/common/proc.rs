@@ -156,3 +156,21 @@ pub fn http_get(addr: &str, path: &str) -> std::io::Result<String> {
     s.read_to_string(&mut out)?;
     Ok(out)
 }
+
+/// A node of several on one Redis: the binary on `dir` with `--redis URL`,
+/// `--redis-prefix`, `--node-id` and `--lease-seconds`.
+pub fn start_node(dir: &Path, redis_url: &str, prefix: &str, name: &str, lease: &str) -> Proc {
+    start_with(
+        dir,
+        &[
+            "--redis",
+            redis_url,
+            "--redis-prefix",
+            prefix,
+            "--node-id",
+            name,
+            "--lease-seconds",
+            lease,
+        ],
+    )
+}

@@ -33,6 +33,11 @@ impl Node {
         };
         let id = request_id(&cmd);
         let Some(handle) = self.directory.get(&table) else {
+            if self.takeovers.taking(table.as_str()) {
+                // Being taken over here: up in a moment.
+                let why = format!("table {table} is moving here; try again");
+                return super::refuse_retry(&outbox, id, &why, &self.settings);
+            }
             // Closed (a table that moves away closes its relays itself,
             // which makes the client's node look it up anew).
             refuse(

@@ -14,8 +14,9 @@ use std::time::{Duration, Instant};
 
 use tengen_store::{Acquired, Lease, Store};
 
-use super::Node;
+use super::{MARKS, Node};
 use crate::cluster::leases::{MATCHMAKER, alive_id};
+use crate::cluster::wire::{Body, NodeMsg};
 use crate::msg::node::{NodeCmd, Ticked};
 
 /// What the actor holds that the work needs.
@@ -98,6 +99,7 @@ impl Node {
     /// Starts this tick's store work unless the last tick's still runs.
     pub(super) fn start_tick(&mut self) {
         self.mark_relays();
+        self.forget_probes();
         if self.ticking {
             return;
         }
@@ -127,8 +129,9 @@ impl Node {
     /// Applies what a tick's store work found.
     pub(super) fn ticked(&mut self, t: Ticked) {
         self.ticking = false;
-        if let Some(alive) = t.alive {
-            self.alive = alive;
+        match t.alive {
+            Some(alive) => self.alive = alive,
+            None => self.takeovers.store_failed(),
         }
         if let Some((leading, leader)) = t.lead {
             self.leading = leading;
@@ -139,8 +142,65 @@ impl Node {
                 }
             }
         }
-        for node in t.dead {
-            self.node_died(&node);
+        // After an outage of the store every liveness lease has lapsed,
+        // though the nodes live: no node is taken for dead until the store
+        // has been steady for the takeover grace (they renew meanwhile).
+        if self.takeovers.calm_for(self.settings.takeover_grace()) {
+            for node in t.dead {
+                self.node_died(&node);
+            }
         }
+    }
+}
+
+impl Node {
+    /// Tells each relay's connection node how many messages the relay has
+    /// sent, when that changed since the last tick: a loss of the last
+    /// messages before a quiet spell shows too (numbering alone would
+    /// show it only at the next message).
+    pub(super) fn mark_relays(&mut self) {
+        let me = self.settings.node.clone();
+        for ((node, conn), relay) in &mut self.relays {
+            let n = relay.sent.load(std::sync::atomic::Ordering::Acquire);
+            // After any activity, marked for a few ticks (a mark can be
+            // lost too); then quiet until the relay sends again.
+            if n != relay.marked {
+                relay.marked = n;
+                relay.marks_left = MARKS;
+            }
+            if relay.marks_left > 0 {
+                relay.marks_left -= 1;
+                let msg = NodeMsg {
+                    from: me.clone(),
+                    body: Body::Mark { conn: *conn, n },
+                };
+                self.bus.publish_node(node, msg.encode());
+            }
+        }
+    }
+
+    fn node_died(&mut self, node: &str) {
+        tracing::warn!(%node, "a node stopped renewing its liveness lease: its relays here go");
+        let gone: Vec<(String, u64)> = self
+            .relays
+            .keys()
+            .filter(|(n, _)| n == node)
+            .cloned()
+            .collect();
+        for key in gone {
+            if let Some(relay) = self.relays.remove(&key) {
+                self.relay_gone(relay);
+            }
+        }
+        let routed: Vec<u64> = self
+            .routed
+            .iter()
+            .filter(|(_, r)| r.next.contains_key(node))
+            .map(|(c, _)| *c)
+            .collect();
+        for conn in routed {
+            self.resync(conn, "the node running its table died");
+        }
+        self.owners.retain(|_, n| n != node);
     }
 }
