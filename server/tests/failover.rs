@@ -203,6 +203,25 @@ fn arrivals(url: String, table: TableId) -> Arrivals {
 }
 
 impl Arrivals {
+    /// Stops the arrivals after a game that was over when its node died:
+    /// every spectator is told to retry while the table moves (or, reaching
+    /// a node just before it died, closed with 1012), then `not_found` once
+    /// the game is stored and the table gone; never a bare `unavailable`,
+    /// a snapshot of a table that cannot come back, or silence.
+    async fn check_over(self) {
+        tokio::time::sleep_until((self.started + Duration::from_secs(2)).into()).await;
+        let _ = self.stop.send(true);
+        let answers = self.task.await.unwrap();
+        for a in &answers {
+            match a {
+                Answer::Retry(_) | Answer::NotFound | Answer::Closed(1012) => {}
+                other => panic!("a spectator arriving got {other:?}; all: {answers:?}"),
+            }
+        }
+        assert!(answers.len() >= 20, "{answers:?}");
+        assert!(answers.contains(&Answer::NotFound), "{answers:?}");
+    }
+
     /// Stops the arrivals and checks every answer: the table's snapshot,
     /// or `unavailable` with a time to try again (or, for a watch that
     /// reached a node just before it died, 1012: reconnect). Never
@@ -436,7 +455,8 @@ async fn redis_outage(prefix: &str, down: Duration) -> (Cluster, Game) {
 /// stored the finished game: `wait_for_record`). Either way the finished
 /// table never comes back: the players' resumes at B are `unavailable`
 /// until A's lease lapses, then open fresh sessions (no `resumed`, no
-/// tables), the table is `not_found`, and the record is stored.
+/// tables), the table is `not_found`, and the record is stored; spectators
+/// arriving at B every 50 ms meanwhile are told the same.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn finished_game_then_killed() {
     for wait_for_record in [false, true] {
@@ -451,6 +471,7 @@ async fn finished_game_then_killed() {
             }
         }
         proc::signal(&c.a.child, "-KILL");
+        let tv = arrivals(c.b.url(), g.table.clone());
         for k in 0..2 {
             let (_, mut conn, w) = resume(&c.b.url(), &g.name[k], &g.token[k]).await;
             assert!(!w.resumed, "{w:?}");
@@ -472,5 +493,6 @@ async fn finished_game_then_killed() {
                 .unwrap()
                 .is_none()
         );
+        tv.check_over().await;
     }
 }
