@@ -549,7 +549,7 @@ pub fn game_analysis() -> GameAnalysis {
     GameAnalysis {
         game: table(),
         vct: true,
-        moves: vec![verdict(7, "h11", "h11"), verdict(9, "h7", "h7")],
+        moves: vec![verdict(7, "h11", "h7"), verdict(9, "h7", "h7")],
         undecided: Vec::new(),
     }
 }
