@@ -73,7 +73,10 @@ impl Analyzer {
         let done = tokio::task::spawn_blocking(move || {
             let started = Instant::now();
             let out = search(&id, &record, Budget::new(nodes, u8::MAX), vct_budget);
-            tracing::debug!(game = %id, vct, took_ms = started.elapsed().as_millis() as u64, "analysed");
+            let took_ms = started.elapsed().as_millis() as u64;
+            metrics::counter!(crate::metrics::ANALYSES).increment(1);
+            metrics::counter!(crate::metrics::ANALYSIS_MS).increment(took_ms);
+            tracing::debug!(game = %id, vct, took_ms, "analysed");
             drop(slot);
             out
         })
