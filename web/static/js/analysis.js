@@ -10,7 +10,7 @@ import { ProtoError } from './conn.js';
 
 /**
  * @typedef {{number: number, color: string, played: string, vcf?: string, vct?: string, kept: boolean|null}} Verdict
- * @typedef {{game: string, vct: boolean, moves: Verdict[], undecided?: string[]|number[]}} Analysis
+ * @typedef {{game: string, vct: boolean, moves: Verdict[], undecided?: number[]}} Analysis
  * @typedef {{point: string, label: string, cls: string}} Mark
  */
 
