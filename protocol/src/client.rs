@@ -160,6 +160,17 @@ pub enum ClientMsg {
     },
     /// A finished game's record in `format`; answered by `game_record`.
     GameRecord { game: TableId, format: RecordFormat },
+    /// A finished game's forced wins, move by move (feature `analysis`):
+    /// for each move, whether the side to move had a VCF (and, with `vct`,
+    /// a VCT) and whether the move played kept it; answered by
+    /// `game_analysis`. The search runs on the server with a fixed budget
+    /// per position, a few games at a time server-wide (more are refused
+    /// as `unavailable` with `retry_after_ms`).
+    AnalyzeGame {
+        game: TableId,
+        #[serde(default, skip_serializing_if = "is_false")]
+        vct: bool,
+    },
 }
 
 fn yes() -> bool {
@@ -206,6 +217,7 @@ impl ClientMsg {
         "profile",
         "history",
         "game_record",
+        "analyze_game",
     ];
 
     /// This message's `type`.
@@ -237,6 +249,7 @@ impl ClientMsg {
             ClientMsg::Profile { .. } => "profile",
             ClientMsg::History { .. } => "history",
             ClientMsg::GameRecord { .. } => "game_record",
+            ClientMsg::AnalyzeGame { .. } => "analyze_game",
         }
     }
 

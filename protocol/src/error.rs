@@ -191,7 +191,9 @@ pub struct ErrorBody {
     /// With code `unsupported_version`: what the server speaks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub supported: Option<Versions>,
-    /// With code `rate_limited`: how long until a message is accepted again.
+    /// With code `rate_limited`: how long until a message is accepted again;
+    /// with `unavailable` from `analyze_game` (every analysis slot busy):
+    /// when to ask again.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retry_after_ms: Option<u64>,
 }

@@ -37,11 +37,13 @@
 //! - [`lobby`], players and rooms as listed;
 //! - [`ranked`], accounts and ranked play: rating families, leaderboards,
 //!   profiles, histories, record exports;
+//! - [`analysis`], a finished game's forced wins, move by move;
 //! - [`error`], refusals and their codes;
 //! - [`close`], WebSocket close codes;
 //! - [`limits`], every size, rate and time bound;
 //! - [`codec`], the envelope, JSON and MessagePack, and decode failures.
 
+pub mod analysis;
 pub mod client;
 pub mod close;
 pub mod codec;
@@ -52,6 +54,7 @@ pub mod lobby;
 pub mod ranked;
 pub mod server;
 
+pub use analysis::{GameAnalysis, MoveVerdict};
 pub use client::{ClientMsg, Hello, RESERVED_CLIENT_TYPES};
 pub use close::CloseCode;
 pub use codec::{

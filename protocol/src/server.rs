@@ -13,6 +13,7 @@ use tengen_rules::game::{
     ClockSnapshot, Event, ForbiddenPoint, GameConfig, Prompt, Seat, Snapshot,
 };
 
+use crate::analysis::GameAnalysis;
 use crate::error::ErrorBody;
 use crate::ids::{RoomId, SessionId, TableId};
 use crate::limits::Limits;
@@ -279,6 +280,8 @@ pub enum ServerMsg {
     },
     /// Reply to `game_record`.
     GameRecord(RecordExport),
+    /// Reply to `analyze_game`.
+    GameAnalysis(GameAnalysis),
 }
 
 /// Type names kept for later versions. None at present.
@@ -319,6 +322,7 @@ impl ServerMsg {
         "profile",
         "history",
         "game_record",
+        "game_analysis",
     ];
 
     /// This message's `type`.
@@ -356,6 +360,7 @@ impl ServerMsg {
             ServerMsg::Profile(_) => "profile",
             ServerMsg::History { .. } => "history",
             ServerMsg::GameRecord(_) => "game_record",
+            ServerMsg::GameAnalysis(_) => "game_analysis",
         }
     }
 

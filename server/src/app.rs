@@ -8,7 +8,7 @@ use tengen_store::Store;
 use tokio::sync::watch;
 
 use crate::settings::Settings;
-use crate::{accounts, admission, msg, sessions, table};
+use crate::{accounts, admission, analysis, msg, sessions, table};
 
 /// What every connection shares: the settings, the lobby, the table
 /// directory, and the shutdown signal.
@@ -27,6 +27,8 @@ pub struct AppState {
     /// Several nodes on one Redis: this node's actor, which routes commands
     /// to tables run elsewhere (`cluster`). `None` on the embedded store.
     pub node: Option<msg::node::NodeHandle>,
+    /// Post-game analysis: its slots and budgets (`analysis`).
+    pub analysis: Arc<analysis::Analyzer>,
     /// The cap on open connections (`admission`).
     pub admission: Arc<admission::Admission>,
     /// How this node finds the store, and its takeovers in progress

@@ -23,6 +23,7 @@
 
 pub mod accounts;
 pub mod admission;
+pub mod analysis;
 pub mod app;
 pub mod cluster;
 pub mod conn;

@@ -90,6 +90,14 @@ struct Serve {
     /// and the listener). The session registry holds twice as many.
     #[arg(long, env = "TENGEN_MAX_CONNECTIONS")]
     max_connections: Option<usize>,
+    /// Post-game analyses (`analyze_game`) run at once, server-wide, each
+    /// on a core of its own; more requests are refused as `unavailable`.
+    #[arg(long, env = "TENGEN_ANALYSIS_SLOTS", default_value_t = 2)]
+    analysis_slots: usize,
+    /// Nodes each forced-win search may visit per position of an analysed
+    /// game (the answer depends only on it, not on the machine).
+    #[arg(long, env = "TENGEN_ANALYSIS_NODES", default_value_t = 100_000)]
+    analysis_nodes: u64,
 }
 
 #[derive(Args)]
@@ -151,6 +159,9 @@ async fn serve(args: Serve) -> anyhow::Result<()> {
     {
         anyhow::bail!("--node-id must be 1 to 64 letters, digits, '-', '_' or '.', not {node:?}");
     }
+    if args.analysis_slots == 0 || args.analysis_nodes == 0 {
+        anyhow::bail!("--analysis-slots and --analysis-nodes must be at least 1");
+    }
     let settings = Settings {
         listen: args.listen,
         node,
@@ -162,6 +173,11 @@ async fn serve(args: Serve) -> anyhow::Result<()> {
             ca_file: args.redis_ca,
         }),
         read_buffer_bytes: args.read_buffer_bytes.clamp(1024, 64 * 1024),
+        analysis: tengen_server::settings::AnalysisSettings {
+            slots: args.analysis_slots,
+            nodes: args.analysis_nodes,
+            ..Default::default()
+        },
         ..Settings::default()
     };
     let settings = match args.max_connections {

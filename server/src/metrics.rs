@@ -28,6 +28,10 @@ pub const QUEUE_DROPS: &str = "tengen_queue_drops_total";
 /// Seconds from a move's frame arriving to its events being queued for
 /// every subscriber (histogram).
 pub const MOVE_SECONDS: &str = "tengen_move_handling_seconds";
+/// Post-game analyses finished (counter), and the milliseconds they took
+/// on the blocking pool (counter): their quotient is the mean.
+pub const ANALYSES: &str = "tengen_analyses_total";
+pub const ANALYSIS_MS: &str = "tengen_analysis_milliseconds_total";
 
 static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
 static PROCESS: OnceLock<metrics_process::Collector> = OnceLock::new();
@@ -59,6 +63,8 @@ pub fn install() {
         metrics::gauge!(TABLES).set(0.0);
         metrics::counter!(MESSAGES_OUT).absolute(0);
         metrics::counter!(QUEUE_DROPS).absolute(0);
+        metrics::counter!(ANALYSES).absolute(0);
+        metrics::counter!(ANALYSIS_MS).absolute(0);
         handle
     });
 }
@@ -70,6 +76,8 @@ fn describe() {
     metrics::describe_counter!(MESSAGES_OUT, "Frames queued to clients");
     metrics::describe_counter!(ERRORS, "Error replies and forced closes, by kind");
     metrics::describe_counter!(QUEUE_DROPS, "Slow consumers cut off");
+    metrics::describe_counter!(ANALYSES, "Post-game analyses finished");
+    metrics::describe_counter!(ANALYSIS_MS, "Milliseconds spent on post-game analyses");
     metrics::describe_histogram!(
         MOVE_SECONDS,
         metrics::Unit::Seconds,

@@ -152,22 +152,28 @@ pub async fn history(
     Ok((page, more))
 }
 
-/// A finished game's record in `format`.
-pub async fn export(
-    store: &dyn Store,
-    game: &TableId,
-    format: RecordFormat,
-) -> Result<RecordExport, ErrorBody> {
+/// A finished game's record as stored (`not_found` while it runs or when
+/// there is no such game).
+pub async fn finished_record(store: &dyn Store, game: &TableId) -> Result<GameRecord, ErrorBody> {
     let finished = store
         .game(game.as_str())
         .await
         .map_err(|e| crate::accounts::store_refusal(&e))?
         .ok_or_else(|| ErrorBody::new(ErrorCode::NotFound, format!("no finished game {game}")))?;
     let text = String::from_utf8_lossy(&finished.record);
-    let record = GameRecord::from_json(&text).map_err(|e| {
+    GameRecord::from_json(&text).map_err(|e| {
         tracing::error!(%game, error = %e, "a stored record does not read");
         ErrorBody::new(ErrorCode::Internal, "the stored record cannot be read")
-    })?;
+    })
+}
+
+/// A finished game's record in `format`.
+pub async fn export(
+    store: &dyn Store,
+    game: &TableId,
+    format: RecordFormat,
+) -> Result<RecordExport, ErrorBody> {
+    let record = finished_record(store, game).await?;
     let (record, text) = match format {
         RecordFormat::Json => (Some(Box::new(record)), None),
         RecordFormat::Renju => (None, Some(record.renju_notation())),

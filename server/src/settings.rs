@@ -90,6 +90,8 @@ pub struct Settings {
     pub accounts: AccountSettings,
     /// The matchmaker's interval and widening curve.
     pub matchmaking: MatchSettings,
+    /// Post-game analysis (`analyze_game`): budgets and slots.
+    pub analysis: AnalysisSettings,
 }
 
 impl Default for Settings {
@@ -120,6 +122,7 @@ impl Default for Settings {
             takeover_every: None,
             accounts: Default::default(),
             matchmaking: Default::default(),
+            analysis: Default::default(),
         }
     }
 }
@@ -302,6 +305,34 @@ impl MatchSettings {
             f64::INFINITY
         } else {
             self.base_gap + self.gap_per_sec * wait.as_secs_f64()
+        }
+    }
+}
+
+/// The bounds of post-game analysis (`analyze_game`): each search's node
+/// budget per position, and how many games are analysed at once.
+#[derive(Clone, Debug)]
+pub struct AnalysisSettings {
+    /// Games analysed at once, server-wide (each takes a core while it
+    /// runs); more requests are refused as `unavailable`.
+    pub slots: usize,
+    /// Nodes each search (the VCF, then the VCT) may visit per position:
+    /// with 100,000 a 60-move game takes a second or two with VCTs, much
+    /// less without.
+    pub nodes: u64,
+    /// The longest VCT looked for, in attacker moves.
+    pub vct_depth: u8,
+    /// What `retry_after_ms` says when every slot is busy.
+    pub retry_after: Duration,
+}
+
+impl Default for AnalysisSettings {
+    fn default() -> AnalysisSettings {
+        AnalysisSettings {
+            slots: 2,
+            nodes: 100_000,
+            vct_depth: 5,
+            retry_after: Duration::from_secs(2),
         }
     }
 }

@@ -172,6 +172,7 @@ impl Server {
         };
         let state = AppState {
             admission: admission::Admission::new(settings.max_connections),
+            analysis: crate::analysis::Analyzer::new(settings.analysis.clone()),
             settings,
             lobby,
             tables,

@@ -299,6 +299,13 @@ pub fn client_examples() -> Vec<ClientFrame> {
                 rated: true,
             },
         ),
+        req(
+            32,
+            ClientMsg::AnalyzeGame {
+                game: table(),
+                vct: true,
+            },
+        ),
     ]
 }
 
@@ -514,7 +521,37 @@ pub fn ranked_server_examples() -> Vec<ServerFrame> {
                 ),
             }),
         ),
+        reply(32, ServerMsg::GameAnalysis(game_analysis())),
+        reply(
+            32,
+            ServerMsg::Error(ErrorBody {
+                retry_after_ms: Some(1000),
+                ..ErrorBody::new(
+                    ErrorCode::Unavailable,
+                    "every analysis slot is busy; try again",
+                )
+            }),
+        ),
     ]
+}
+
+/// The analysis of the example game `h8 i9 h9 j9 h10 j8 h11 h12 h7`: black
+/// had a VCF before moves 7 and 9 and kept it both times.
+pub fn game_analysis() -> GameAnalysis {
+    let verdict = |number, played: &str, line: &str| MoveVerdict {
+        number,
+        color: Color::Black,
+        played: played.into(),
+        vcf: Some(line.into()),
+        vct: None,
+        kept: Some(true),
+    };
+    GameAnalysis {
+        game: table(),
+        vct: true,
+        moves: vec![verdict(7, "h11", "h7"), verdict(9, "h7", "h7")],
+        undecided: Vec::new(),
+    }
 }
 
 /// One example of every server message, and of the error variants.

@@ -1,6 +1,7 @@
 //! A connection's side of accounts and ranked play: who a `hello` makes
 //! you, and the requests `register`, `login`, `logout`, `queue`,
-//! `unqueue`, `leaderboard`, `profile`, `history` and `game_record`.
+//! `unqueue`, `leaderboard`, `profile`, `history`, `game_record` and
+//! `analyze_game` (the search itself is `crate::analysis`'s).
 //!
 //! The connection task never waits: each of these requests that needs the
 //! store or a password hash runs as its own task (at most
@@ -397,6 +398,15 @@ fn records_request(ask: Ask<'_>, msg: ClientMsg) {
                         "the store did not answer in time; try again",
                     )),
                 }
+            });
+        }
+        ClientMsg::AnalyzeGame { game, vct } => {
+            let st = state.clone();
+            spawn(rc, session, id, async move {
+                let store = st.accounts.store();
+                let wait = st.accounts.settings().store_wait;
+                let found = st.analysis.analyze(store.as_ref(), &game, vct, wait);
+                found.await.map(ServerMsg::GameAnalysis)
             });
         }
         other => refuse(session, id, not_ours(&other)),

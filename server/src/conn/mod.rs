@@ -42,7 +42,7 @@ use route::handle;
 use state::ConnState;
 
 /// What this server offers beyond the base protocol (`welcome.features`).
-const FEATURES: [&str; 5] = ["resume", "chat", "rematch", "accounts", "queue"];
+const FEATURES: [&str; 6] = ["resume", "chat", "rematch", "accounts", "queue", "analysis"];
 
 pub async fn run(socket: WebSocket, state: AppState, peer: SocketAddr) {
     let conn = crate::outbound::next_conn_id();

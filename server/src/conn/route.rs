@@ -83,7 +83,8 @@ pub(super) fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], receive
         | ClientMsg::Leaderboard { .. }
         | ClientMsg::Profile { .. }
         | ClientMsg::History { .. }
-        | ClientMsg::GameRecord { .. }) => {
+        | ClientMsg::GameRecord { .. }
+        | ClientMsg::AnalyzeGame { .. }) => {
             super::accounts::handle(state, &mut cs.ranked, &cs.session, id, msg)
         }
     }

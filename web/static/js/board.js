@@ -25,7 +25,7 @@ function stars(n) {
 /**
  * @typedef {{color: string, number: number}} Stone
  * @typedef {{stones: Map<string, Stone>, last?: string|null, line?: string[], forbidden?: {point: string, kind: string}[],
- *   marks?: {point: string, label: string, cls: string}[], numbers?: boolean, ghost?: string|null}} Picture
+ *   marks?: {point: string, label: string, cls: string}[], numbers?: boolean, ghost?: string|null, missed?: string[]}} Picture
  */
 
 export class Board {
@@ -162,8 +162,9 @@ export class Board {
     /** @type {Map<string, {key: string, stone?: Stone, mark?: {label: string, cls: string}, forbidden?: string}>} */
     const want = new Map();
     const line = new Set(pic.line || []);
+    const missed = new Set(pic.missed || []);
     for (const [p, s] of pic.stones) {
-      const flags = `${p === pic.last ? 'L' : ''}${line.has(p) ? 'W' : ''}${pic.numbers ? 'N' : ''}`;
+      const flags = `${p === pic.last ? 'L' : ''}${line.has(p) ? 'W' : ''}${pic.numbers ? 'N' : ''}${missed.has(p) ? 'M' : ''}`;
       want.set(p, { key: `s${s.color}${s.number}${flags}`, stone: s });
     }
     for (const f of pic.forbidden || []) {
@@ -188,6 +189,7 @@ export class Board {
     g.removeAttribute('data-stone');
     g.removeAttribute('data-forbidden');
     g.removeAttribute('data-mark');
+    g.removeAttribute('data-missed');
     if (!w) return;
     const [x, y] = xy(p);
     const cx = this.cx(x);
@@ -204,6 +206,11 @@ export class Board {
         el('circle', { cx, cy, r: 6, class: 'last' }, g);
       }
       if (pic.numbers && p === pic.last) el('circle', { cx, cy, r: CELL * 0.46, class: 'last-ring' }, g);
+      if ((pic.missed || []).includes(p)) {
+        // A move that let a forced win go (the viewer's analysis).
+        g.setAttribute('data-missed', '');
+        el('circle', { cx, cy, r: CELL * 0.52, class: 'missed-ring' }, g);
+      }
     } else if (w.forbidden) {
       g.setAttribute('data-forbidden', w.forbidden);
       const d = CELL * 0.22;

@@ -50,6 +50,10 @@ const STRINGS = {
     'lb.title': 'Leaderboard', 'lb.rank': '#', 'lb.player': 'Player', 'lb.rating': 'Rating', 'lb.games': 'Games', 'lb.wdl': 'W/D/L', 'lb.inactive': 'Inactive', 'lb.empty': 'Nobody is established yet.',
     'profile.since': 'Member since {d}', 'profile.history': 'Games', 'profile.none': 'No rated games yet.', 'profile.more': 'Older games',
     'viewer.title': 'Game {id}', 'err.not_found': 'Not found.',
+    'an.title': 'Analysis', 'an.analyze': 'Analyze', 'an.vct': 'VCT too (slower)', 'an.running': 'Analyzing…',
+    'an.none': 'No forced win was missed.', 'an.missed': 'Forced wins missed: {n}. Pick one to see its line.',
+    'an.item': 'Move {n} ({move}) missed a {kind}: {line}', 'an.undecided': 'Undecided (search budget spent) at moves {list}.',
+    'an.busy': 'The server is busy analysing other games: try again in {s} s.',
     'title.play': 'Play', 'title.watch': 'Watch', 'title.tv': 'TV', 'title.leaderboard': 'Leaderboard', 'title.profile': 'Profile', 'title.game': 'Game',
   },
   zh: {
@@ -98,6 +102,10 @@ const STRINGS = {
     'lb.title': '排行榜', 'lb.rank': '#', 'lb.player': '棋手', 'lb.rating': '等级分', 'lb.games': '局数', 'lb.wdl': '胜/和/负', 'lb.inactive': '不活跃', 'lb.empty': '还没有定级的棋手。',
     'profile.since': '{d} 注册', 'profile.history': '对局', 'profile.none': '还没有积分对局。', 'profile.more': '更早的对局',
     'viewer.title': '对局 {id}', 'err.not_found': '未找到。',
+    'an.title': '分析', 'an.analyze': '分析', 'an.vct': '同时搜索 VCT（较慢）', 'an.running': '分析中…',
+    'an.none': '没有漏掉必胜。', 'an.missed': '漏掉必胜：{n} 处。点选一处查看必胜路线。',
+    'an.item': '第 {n} 手（{move}）漏掉 {kind}：{line}', 'an.undecided': '第 {list} 手未能判定（搜索预算用尽）。',
+    'an.busy': '服务器正在分析其他对局，请 {s} 秒后再试。',
     'title.play': '对局', 'title.watch': '观战', 'title.tv': '直播', 'title.leaderboard': '排行榜', 'title.profile': '个人资料', 'title.game': '棋谱',
   },
 };

@@ -1,10 +1,12 @@
 // `/game/ID`: a finished game from its record, stepped through and
-// downloadable. The stones come from the record's moves in renju
-// notation, numbered in order (black's odd): no rule is applied.
+// downloadable, and analysed on request (`analysis.js`). The stones come
+// from the record's moves in renju notation, numbered in order (black's
+// odd): no rule is applied.
 
 import { h, fill, download } from './dom.js';
 import { t, configName } from './i18n.js';
 import { Board } from './board.js';
+import { analysisPanel, lineMarks, linePoints, missed, moveIndex } from './analysis.js';
 
 /** @param {any} app @param {HTMLElement} root @param {string} id */
 export function mountViewer(app, root, id) {
@@ -24,15 +26,40 @@ export function mountViewer(app, root, id) {
       let at = moves.length;
       const line = rec.result?.reason?.kind === 'five' ? rec.result.reason.line : [];
       const list = h('ol.moves');
+      /** @type {import('./analysis.js').Analysis|null} */
+      let analysis = null;
+      /** @type {import('./analysis.js').Verdict|null} the missed win whose line is shown (before its move) */
+      let shown = null;
       const draw = () => {
         /** @type {Map<string, {color: string, number: number}>} */
         const stones = new Map();
         moves.slice(0, at).forEach((m, i) => { if (m !== 'pass') stones.set(m.toUpperCase(), { color: i % 2 ? 'white' : 'black', number: i + 1 }); });
         const last = at ? moves[at - 1].toUpperCase() : null;
-        board.draw({ stones, last: last === 'PASS' ? null : last, line: at === moves.length ? line : [] });
-        fill(list, moves.map((m, i) => h('li', { class: `${i % 2 ? 'white' : 'black'}${i + 1 === at ? ' at' : ''}`, onclick: () => { at = i + 1; draw(); } }, m)));
+        const gone = new Map(missed(analysis).map((v) => [moveIndex(moves, v), v]));
+        const marked = [...gone.keys()].filter((i) => i >= 0 && i < at && moves[i] !== 'pass').map((i) => moves[i].toUpperCase());
+        const marks = shown ? lineMarks(shown) : [];
+        if (shown && shown.played !== 'pass' && !linePoints(shown).includes(shown.played.toUpperCase())) {
+          marks.push({ point: shown.played.toUpperCase(), label: '×', cls: 'played' });
+        }
+        board.draw({ stones, last: last === 'PASS' ? null : last, line: at === moves.length ? line : [], missed: marked, marks });
+        fill(list, moves.map((m, i) => {
+          const v = gone.get(i);
+          const cls = `${i % 2 ? 'white' : 'black'}${i + 1 === at ? ' at' : ''}${v ? ' missed' : ''}${v && v === shown ? ' shown' : ''}`;
+          const title = v ? t('an.item', { n: v.number, move: v.played, kind: v.vcf ? 'VCF' : 'VCT', line: v.vcf ?? v.vct ?? '' }) : null;
+          // A missed win's move: the first click shows the line before it, the next the move.
+          const pick = () => { if (v && shown !== v) { shown = v; at = i; } else { shown = null; at = i + 1; } draw(); };
+          return h('li', { class: cls, 'data-missed': v ? (v.vcf ? 'vcf' : 'vct') : null, title, onclick: pick }, m);
+        }));
       };
-      const step = (/** @type {number} */ n) => () => { at = Math.max(0, Math.min(moves.length, n)); draw(); };
+      const step = (/** @type {number} */ n) => () => { shown = null; at = Math.max(0, Math.min(moves.length, n)); draw(); };
+      const show = (/** @type {import('./analysis.js').Verdict} */ v) => {
+        const i = moveIndex(moves, v);
+        if (i < 0) return;
+        shown = v;
+        at = i;
+        draw();
+      };
+      const panel = analysisPanel(app, id, (a) => { analysis = a; shown = null; draw(); }, show);
       const fmt = async (/** @type {string} */ f) => {
         try {
           const r = f === 'json' ? json : await app.conn.request({ type: 'game_record', game: id, format: f });
@@ -48,7 +75,8 @@ export function mountViewer(app, root, id) {
         h('div.movebox', null, list, h('div.nav', null,
           h('button', { type: 'button', onclick: step(0) }, '|◀'), h('button', { type: 'button', onclick: () => step(at - 1)() }, '◀'),
           h('button', { type: 'button', onclick: () => step(at + 1)() }, '▶'), h('button', { type: 'button', onclick: step(moves.length) }, '▶|'))),
-        h('p', null, `${t('game.download')}: `, ...['json', 'renju', 'psq'].map((f) => h('button', { type: 'button', onclick: () => fmt(f) }, f.toUpperCase()))));
+        h('p', null, `${t('game.download')}: `, ...['json', 'renju', 'psq'].map((f) => h('button', { type: 'button', onclick: () => fmt(f) }, f.toUpperCase()))),
+        panel);
       draw();
     } catch (e) {
       fill(side, h('p.error', { role: 'alert' }, e instanceof Error ? e.message : String(e)));
