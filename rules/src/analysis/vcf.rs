@@ -18,6 +18,26 @@ use crate::point::{Color, Point};
 /// The table's mark for "fails at every depth".
 const PROVEN: u8 = u8::MAX;
 
+/// Positions where the attacker is known to fail: the depth searched, or
+/// [`PROVEN`] when no depth would do. Both searches keep one.
+#[derive(Default)]
+pub(super) struct Failures(HashTable<u8>);
+
+impl Failures {
+    /// The known failure at `hash` if it was searched at least as deep.
+    pub(super) fn known(&self, hash: u64, depth: u8) -> Option<Res> {
+        let failed = *self.0.get(&hash)?;
+        (failed >= depth).then_some(Res::Fail {
+            complete: failed == PROVEN,
+        })
+    }
+
+    /// Notes a failure at `hash` (`complete`: at every depth).
+    pub(super) fn note(&mut self, hash: u64, depth: u8, complete: bool) {
+        self.0.insert(hash, if complete { PROVEN } else { depth });
+    }
+}
+
 /// The longest VCF looked for by plain iterative deepening (see
 /// [`VcfSearch::deepen`]).
 const DEEPEN_UP_TO: u8 = 4;
@@ -106,7 +126,7 @@ pub(crate) fn shot(pos: &Pos, p: Point, attacker: Color, buf: &mut Vec<Point>) -
 /// positions (the VCT solver asks many).
 pub(crate) struct VcfSearch {
     attacker: Color,
-    failed: HashTable<u8>,
+    failed: Failures,
     /// Spare point lists, so that a node allocates nothing.
     pool: Vec<Vec<Point>>,
 }
@@ -115,7 +135,7 @@ impl VcfSearch {
     pub(crate) fn new(attacker: Color) -> VcfSearch {
         VcfSearch {
             attacker,
-            failed: HashTable::default(),
+            failed: Failures::default(),
             pool: Vec::new(),
         }
     }
@@ -182,12 +202,8 @@ impl VcfSearch {
         only: Option<Point>,
         line: &mut Vec<Point>,
     ) -> Res {
-        if let Some(&failed) = self.failed.get(&pos.hash())
-            && failed >= depth
-        {
-            return Res::Fail {
-                complete: failed == PROVEN,
-            };
+        if let Some(known) = self.failed.known(pos.hash(), depth) {
+            return known;
         }
         let a = self.attacker;
         let mut moves = self.pool.pop().unwrap_or_default();
@@ -203,8 +219,7 @@ impl VcfSearch {
         if let Res::Fail { complete } = res
             && !nodes.exhausted()
         {
-            self.failed
-                .insert(pos.hash(), if complete { PROVEN } else { depth });
+            self.failed.note(pos.hash(), depth, complete);
         }
         res
     }

@@ -18,17 +18,15 @@
 
 use super::outcome::{Budget, Outcome};
 use super::region::Region;
-use super::threats::{HashTable, Pos};
-use super::vcf::{self, Nodes, Res, Root, Shot, VcfSearch};
+use super::threats::Pos;
+use super::vcf::{self, Failures, Nodes, Res, Root, Shot, VcfSearch};
 use crate::board::{Board, Variant};
 use crate::point::{Color, Point};
-
-const PROVEN: u8 = u8::MAX;
 
 pub(crate) struct VctSearch {
     attacker: Color,
     vcf: VcfSearch,
-    failed: HashTable<u8>,
+    failed: Failures,
 }
 
 impl VctSearch {
@@ -36,7 +34,7 @@ impl VctSearch {
         VctSearch {
             attacker,
             vcf: VcfSearch::new(attacker),
-            failed: HashTable::default(),
+            failed: Failures::default(),
         }
     }
 
@@ -112,12 +110,8 @@ impl VctSearch {
         only: Option<Point>,
         line: &mut Vec<Point>,
     ) -> Res {
-        if let Some(&failed) = self.failed.get(&pos.hash())
-            && failed >= depth
-        {
-            return Res::Fail {
-                complete: failed == PROVEN,
-            };
+        if let Some(known) = self.failed.known(pos.hash(), depth) {
+            return known;
         }
         let a = self.attacker;
         let moves = match only {
@@ -152,8 +146,7 @@ impl VctSearch {
                 return Res::Fail { complete: false };
             }
         }
-        self.failed
-            .insert(pos.hash(), if complete { PROVEN } else { depth });
+        self.failed.note(pos.hash(), depth, complete);
         Res::Fail { complete }
     }
 
