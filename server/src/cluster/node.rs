@@ -38,11 +38,12 @@ use tengen_store::{Lease, Store};
 use tokio::sync::{mpsc, watch};
 
 use super::bus::{Bus, Delivery};
-use super::wire::{Body, NodeMsg, RemoteCmd, RemoteSession};
+use super::wire::{Body, NodeMsg, RemoteSession};
 use crate::msg::lobby::LobbyHandle;
 use crate::msg::matchmaker::MatchmakerHandle;
 use crate::msg::node::{NodeCmd, NodeHandle};
 use crate::msg::table::Directory;
+use crate::msg::table::TableAsk;
 use crate::outbound::{Frame, Outbox};
 use crate::sessions::Session;
 use crate::sessions::Sessions;
@@ -107,7 +108,7 @@ struct Node {
     /// The node running each table, as last learnt.
     owners: HashMap<TableId, String>,
     /// Commands for tables whose node is being looked up, in order.
-    resolving: HashMap<TableId, Vec<(Session, RemoteCmd)>>,
+    resolving: HashMap<TableId, Vec<TableAsk>>,
     routed: HashMap<u64, Routed>,
     relays: HashMap<(String, u64), Relay>,
     /// This node's own liveness lease.
@@ -257,18 +258,14 @@ impl Node {
 
     fn command(&mut self, cmd: NodeCmd) {
         match cmd {
-            NodeCmd::Route {
-                table,
-                session,
-                cmd,
-            } => self.route(table, session, cmd),
+            NodeCmd::Route { table, ask } => self.route(table, ask),
             NodeCmd::Match { session, cmd } => self.route_match(session, cmd),
             NodeCmd::Resolved { table, owner } => self.resolved(table, owner),
             NodeCmd::Ticked(t) => self.ticked(*t),
             NodeCmd::ConnGone { conn } => {
                 // Commands still waiting for a lookup go with it.
                 for waiting in self.resolving.values_mut() {
-                    waiting.retain(|(s, _)| s.outbox.conn != conn);
+                    waiting.retain(|a| a.session.outbox.conn != conn);
                 }
                 self.queued.remove(&conn);
                 if let Some(r) = self.routed.remove(&conn) {
@@ -297,33 +294,33 @@ impl Node {
     // --- this node as a client of tables elsewhere ---------------------
 
     /// Sends a local connection's command to the node running `table`.
-    fn route(&mut self, table: TableId, session: Session, cmd: RemoteCmd) {
+    fn route(&mut self, table: TableId, ask: TableAsk) {
         // Looked up off the actor (a store round trip must not hold up
         // every other message); commands for the table wait meanwhile, in
         // order. A `watch` (a client arriving, or coming back after a
         // failure) is always looked up afresh: the node last known may
         // have died a moment ago (`locate`).
-        let watch = matches!(cmd, RemoteCmd::Watch { .. });
+        let watch = ask.request.is_watch();
         if !watch
             && !self.resolving.contains_key(&table)
             && let Some(owner) = self.owners.get(&table).cloned()
         {
-            return self.forward(owner, table, session, cmd);
+            return self.forward(owner, table, ask);
         }
         if let Some(waiting) = self.resolving.get_mut(&table) {
             if waiting.len() < MAX_WAITING {
-                waiting.push((session, cmd));
+                waiting.push(ask);
             } else {
                 refuse(
-                    &session.outbox,
-                    request_id(&cmd),
+                    &ask.session.outbox,
+                    ask.id,
                     ErrorCode::Unavailable,
                     "the server is busy; try again",
                 );
             }
             return;
         }
-        self.resolving.insert(table.clone(), vec![(session, cmd)]);
+        self.resolving.insert(table.clone(), vec![ask]);
         let lookup = self.lookup();
         tokio::spawn(async move {
             let tx = lookup.node.clone();
@@ -340,30 +337,36 @@ impl Node {
         if let Ok(Some(owner)) = &owner {
             self.owners.insert(table.clone(), owner.clone());
         }
-        for (session, cmd) in waiting {
-            let id = request_id(&cmd);
+        for ask in waiting {
+            let (outbox, id) = (&ask.session.outbox, ask.id);
             match &owner {
-                Ok(Some(owner)) => self.forward(owner.clone(), table.clone(), session, cmd),
+                Ok(Some(owner)) => self.forward(owner.clone(), table.clone(), ask),
                 Ok(None) => refuse(
-                    &session.outbox,
+                    outbox,
                     id,
                     ErrorCode::NotFound,
                     &format!("no table {table}"),
                 ),
-                Err(why) => refuse_retry(&session.outbox, id, why, &self.settings),
+                Err(why) => refuse_retry(outbox, id, why, &self.settings),
             }
         }
     }
 
     /// Sends a local connection's command to `owner`, the node running
     /// `table`.
-    fn forward(&mut self, owner: String, table: TableId, session: Session, cmd: RemoteCmd) {
-        let id = request_id(&cmd);
+    fn forward(&mut self, owner: String, table: TableId, ask: TableAsk) {
+        let TableAsk {
+            session,
+            id,
+            request,
+            ..
+        } = ask;
         let body = Body::ToTable {
             table: table.clone(),
             conn: session.outbox.conn,
             session: self.remote_session(&session),
-            cmd,
+            id,
+            request,
         };
         if let Some(r) = self.send_routed(&owner, &session, id, body, "the server is busy") {
             r.tables.insert(table, owner);
@@ -463,8 +466,9 @@ impl Node {
                 table,
                 conn,
                 session,
-                cmd,
-            } => self.host(from, table, conn, session, cmd),
+                id,
+                request,
+            } => self.host(from, table, conn, session, id, request),
             Body::Frames { conn, n, frames } => {
                 if !self.expect(&from, conn, n) {
                     return;
@@ -536,17 +540,6 @@ impl Node {
             self.resync(conn, "a relay message was lost");
             false
         }
-    }
-}
-
-fn request_id(cmd: &RemoteCmd) -> Option<RequestId> {
-    match cmd {
-        RemoteCmd::Watch { id, .. }
-        | RemoteCmd::Unwatch { id }
-        | RemoteCmd::Act { id, .. }
-        | RemoteCmd::Snapshot { id }
-        | RemoteCmd::Chat { id, .. }
-        | RemoteCmd::Rematch { id } => *id,
     }
 }
 

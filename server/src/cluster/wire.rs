@@ -10,8 +10,9 @@
 use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 use tengen_protocol::{Encoding, Player, RequestId, RoomId, RoomInfo, SessionId, TableId};
-use tengen_rules::game::{Action, GameConfig};
+use tengen_rules::game::GameConfig;
 
+use crate::msg::table::TableRequest;
 use crate::outbound::Frame;
 
 /// One message between nodes.
@@ -29,7 +30,8 @@ pub enum Body {
         table: TableId,
         conn: u64,
         session: RemoteSession,
-        cmd: RemoteCmd,
+        id: Option<RequestId>,
+        request: TableRequest,
     },
     /// Frames for connection `conn` of the receiving node, from the table
     /// host's relay of it. `n` numbers the relay's messages from 0, so the
@@ -180,33 +182,6 @@ impl RemoteSession {
             Encoding::Json
         }
     }
-}
-
-/// The table commands a connection can send (`crate::msg::table::TableCmd`
-/// without the local parts: outboxes and instants).
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub enum RemoteCmd {
-    Watch {
-        id: Option<RequestId>,
-        since: Option<u64>,
-    },
-    Unwatch {
-        id: Option<RequestId>,
-    },
-    Act {
-        id: Option<RequestId>,
-        action: Action,
-    },
-    Snapshot {
-        id: Option<RequestId>,
-    },
-    Chat {
-        id: Option<RequestId>,
-        text: String,
-    },
-    Rematch {
-        id: Option<RequestId>,
-    },
 }
 
 /// An encoded server frame, as a connection's writer takes it.

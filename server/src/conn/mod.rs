@@ -342,11 +342,7 @@ fn forget(state: &AppState, conn_state: &ConnState, conn: u64) {
     }
     for t in &conn_state.watching {
         if let Some(h) = state.tables.get(t) {
-            let _ = h.try_send(TableCmd::Unwatch {
-                conn,
-                id: None,
-                outbox: None,
-            });
+            let _ = h.try_send(TableCmd::Gone { conn });
         }
     }
     // Tables on other nodes: their relays of this connection go.

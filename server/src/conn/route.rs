@@ -12,7 +12,8 @@ use tengen_protocol::{
 use super::state::ConnState;
 use crate::AppState;
 use crate::msg::lobby::{LobbyCmd, NewRoom};
-use crate::msg::table::TableCmd;
+use crate::msg::node::NodeCmd;
+use crate::msg::table::{TableAsk, TableCmd, TableRequest};
 use crate::outbound::Outbox;
 use crate::sessions::Session;
 
@@ -148,9 +149,8 @@ fn table_request(
     msg: ClientMsg,
     received: Instant,
 ) {
-    let session = &cs.session;
-    let outbox = &session.outbox;
-    let (table, cmd) = match msg {
+    let outbox = &cs.session.outbox;
+    let (table, request) = match msg {
         ClientMsg::Watch { table, since } => {
             if !cs.watching.contains(&table)
                 && cs.watching.len() >= state.settings.limits.max_watch as usize
@@ -159,117 +159,71 @@ fn table_request(
                 reply_error(outbox, id, ErrorCode::LimitReached, why);
                 return;
             }
-            let session = session.clone();
-            (table, TableCmd::Watch { session, id, since })
+            (table, TableRequest::Watch { since })
         }
         ClientMsg::Unwatch { table } => {
             cs.watching.retain(|t| *t != table);
-            let outbox = Some(outbox.clone());
-            let conn = session.outbox.conn;
-            (table, TableCmd::Unwatch { conn, id, outbox })
+            (table, TableRequest::Unwatch)
         }
-        ClientMsg::Act { table, action } => {
-            let cmd = TableCmd::Act {
-                session: session.id.clone(),
-                action,
-                id,
-                outbox: outbox.clone(),
-                received,
-            };
-            (table, cmd)
-        }
-        ClientMsg::Snapshot { table } => {
-            let session = session.clone();
-            (table, TableCmd::Snapshot { session, id })
-        }
-        ClientMsg::Chat { table, text } => {
-            let session = session.clone();
-            (table, TableCmd::Chat { session, id, text })
-        }
-        ClientMsg::Rematch { table } => {
-            let session = session.clone();
-            (table, TableCmd::Rematch { session, id })
-        }
+        ClientMsg::Act { table, action } => (table, TableRequest::Act { action }),
+        ClientMsg::Snapshot { table } => (table, TableRequest::Snapshot),
+        ClientMsg::Chat { table, text } => (table, TableRequest::Chat { text }),
+        ClientMsg::Rematch { table } => (table, TableRequest::Rematch),
         other => {
             let why = format!("{} is not a table's message", other.type_name());
             reply_error(outbox, id, ErrorCode::BadRequest, &why);
             return;
         }
     };
-    let watch = matches!(cmd, TableCmd::Watch { .. });
-    if to_table(state, &cs.session, id, &table, cmd) && watch && !cs.watching.contains(&table) {
+    let watch = request.is_watch();
+    let session = cs.session.clone();
+    if to_table(state, &table, session, id, request, received)
+        && watch
+        && !cs.watching.contains(&table)
+    {
         cs.watching.push(table);
     }
 }
 
-/// Hands `cmd` to a table's mailbox; answers `not_found` or `unavailable`.
+/// The one place that decides where a client's table request goes: the
+/// table's mailbox when it runs here, else the node actor, which finds
+/// the node running it. Answers `not_found` or `unavailable` itself.
 pub(super) fn to_table(
     state: &AppState,
-    session: &Session,
-    id: Option<RequestId>,
     table: &TableId,
-    cmd: TableCmd,
+    session: Session,
+    id: Option<RequestId>,
+    request: TableRequest,
+    received: Instant,
 ) -> bool {
-    let outbox = &session.outbox;
-    let Some(handle) = state.tables.get(table) else {
+    let outbox = session.outbox.clone();
+    let ask = TableAsk {
+        session,
+        id,
+        request,
+        received,
+    };
+    let (sent, busy) = match (state.tables.get(table), &state.node) {
+        (Some(handle), _) => {
+            let sent = handle.try_send(TableCmd::Request(ask));
+            (sent, "the table is busy; try again")
+        }
         // Several nodes: the table may run on another one.
-        if let (Some(node), Some(remote)) = (&state.node, remote_cmd(&cmd)) {
-            let session = session.clone();
-            let cmd = crate::msg::node::NodeCmd::Route {
+        (None, Some(node)) => {
+            let cmd = NodeCmd::Route {
                 table: table.clone(),
-                session,
-                cmd: remote,
+                ask,
             };
-            if node.try_send(cmd) {
-                return true;
-            }
-            reply_error(
-                outbox,
-                id,
-                ErrorCode::Unavailable,
-                "the server is busy; try again",
-            );
+            (node.try_send(cmd), "the server is busy; try again")
+        }
+        (None, None) => {
+            let why = format!("no table {table}");
+            reply_error(&outbox, id, ErrorCode::NotFound, &why);
             return false;
         }
-        reply_error(
-            outbox,
-            id,
-            ErrorCode::NotFound,
-            &format!("no table {table}"),
-        );
-        return false;
     };
-    if !handle.try_send(cmd) {
-        reply_error(
-            outbox,
-            id,
-            ErrorCode::Unavailable,
-            "the table is busy; try again",
-        );
-        return false;
+    if !sent {
+        reply_error(&outbox, id, ErrorCode::Unavailable, busy);
     }
-    true
-}
-
-/// What a table command says to a table on another node.
-pub(super) fn remote_cmd(cmd: &TableCmd) -> Option<crate::cluster::wire::RemoteCmd> {
-    use crate::cluster::wire::RemoteCmd;
-    Some(match cmd {
-        TableCmd::Watch { id, since, .. } => RemoteCmd::Watch {
-            id: *id,
-            since: *since,
-        },
-        TableCmd::Unwatch { id, .. } => RemoteCmd::Unwatch { id: *id },
-        TableCmd::Act { id, action, .. } => RemoteCmd::Act {
-            id: *id,
-            action: *action,
-        },
-        TableCmd::Snapshot { id, .. } => RemoteCmd::Snapshot { id: *id },
-        TableCmd::Chat { id, text, .. } => RemoteCmd::Chat {
-            id: *id,
-            text: text.clone(),
-        },
-        TableCmd::Rematch { id, .. } => RemoteCmd::Rematch { id: *id },
-        _ => return None,
-    })
+    sent
 }

@@ -4,17 +4,14 @@
 use tengen_protocol::TableId;
 use tengen_store::Lease;
 
-use crate::cluster::wire::{LobbyRemoteCmd, RemoteCmd, RemoteMatchCmd};
+use crate::cluster::wire::{LobbyRemoteCmd, RemoteMatchCmd};
+use crate::msg::table::TableAsk;
 use crate::sessions::Session;
 
 /// What the rest of the server asks of this node's actor.
 pub enum NodeCmd {
     /// A local connection's command for a table this node does not run.
-    Route {
-        table: TableId,
-        session: Session,
-        cmd: RemoteCmd,
-    },
+    Route { table: TableId, ask: TableAsk },
     /// A local connection ended.
     ConnGone { conn: u64 },
     /// The lookup of the node running `table` ended.

@@ -5,54 +5,66 @@ use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 use std::time::Instant;
 
+use serde::{Deserialize, Serialize};
+
 use tengen_protocol::{RequestId, SessionId, TableId};
 use tengen_rules::game::Action;
 
-use crate::outbound::Outbox;
 use crate::sessions::Session;
 
-/// What connections ask of a table.
-pub enum TableCmd {
+/// What a client asks of a table: the same value whether the client's
+/// socket is on this node or on another one (then it crosses the bus in
+/// [`crate::cluster::wire::Body::ToTable`]). The table answers `id`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum TableRequest {
     /// Subscribe (as a player if the session sits here, else a spectator)
-    /// and get a snapshot.
+    /// and get a snapshot, or, resuming from `since`, what followed it if
+    /// the table still keeps it.
     Watch {
-        session: Session,
-        id: Option<RequestId>,
-        /// Resuming from this `seq`: replay what follows, if still kept.
         since: Option<u64>,
     },
+    /// Stop receiving this table's events.
+    Unwatch,
+    Act {
+        action: Action,
+    },
+    Snapshot,
+    Chat {
+        text: String,
+    },
+    Rematch,
+}
+
+impl TableRequest {
+    /// Whether this request subscribes the connection.
+    pub fn is_watch(&self) -> bool {
+        matches!(self, TableRequest::Watch { .. })
+    }
+}
+
+/// A client's request of a table, with who asks: answered to
+/// `session.outbox` (a relay when the client is on another node).
+pub struct TableAsk {
+    pub session: Session,
+    pub id: Option<RequestId>,
+    pub request: TableRequest,
+    /// When the client's frame arrived (lag compensation counts from it).
+    pub received: Instant,
+}
+
+/// What a table is told: its clients' requests, and the notices of the
+/// connections, the lobby and the server around it.
+pub enum TableCmd {
+    /// A client's request.
+    Request(TableAsk),
     /// The connection `conn` of `session` ended: if it is a player's, the
     /// abandonment countdown starts.
     Away { session: SessionId, conn: u64 },
-    Chat {
-        session: Session,
-        id: Option<RequestId>,
-        text: String,
-    },
-    Rematch {
-        session: Session,
-        id: Option<RequestId>,
-    },
+    /// The connection `conn` ended: it gets no more of this table's events
+    /// (and no reply).
+    Gone { conn: u64 },
     /// The lobby started this table's rematch: tell the spectators.
     RematchStarted { rematch: TableId },
-    /// Stop receiving this table's events (`outbox: None` when the
-    /// connection is gone and wants no reply).
-    Unwatch {
-        conn: u64,
-        id: Option<RequestId>,
-        outbox: Option<Outbox>,
-    },
-    Act {
-        session: SessionId,
-        action: Action,
-        id: Option<RequestId>,
-        outbox: Outbox,
-        received: Instant,
-    },
-    Snapshot {
-        session: Session,
-        id: Option<RequestId>,
-    },
     /// The server is stopping: give the lease up and stop, writing
     /// nothing more (another node, or the next start, takes the game on
     /// from its log).

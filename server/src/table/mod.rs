@@ -29,7 +29,7 @@ use tengen_store::Store;
 use tokio::time::sleep_until;
 
 use crate::msg::lobby::{LobbyCmd, LobbyHandle};
-use crate::msg::table::{Directory, TableCmd};
+use crate::msg::table::{Directory, TableAsk, TableCmd, TableRequest};
 use crate::outbound::{Outbox, Shared};
 use crate::sessions::Session;
 use crate::sessions::Sessions;
@@ -310,46 +310,10 @@ impl Table {
 
     async fn handle(&mut self, cmd: TableCmd) {
         match cmd {
-            TableCmd::Watch { session, id, since } => {
-                match self.seat_of(&session.id) {
-                    Some(seat) => {
-                        let s = &mut self.seats[seat.index()];
-                        s.session.outbox = session.outbox.clone();
-                        s.subscribed = true;
-                        if s.away_until.take().is_some() {
-                            self.send_player_status(seat, true, None);
-                        }
-                        if self.restoring.is_some() && self.seats.iter().all(|s| s.subscribed) {
-                            // Both players are back after a restart.
-                            self.restoring = None;
-                            self.refreeze();
-                        }
-                    }
-                    None => {
-                        let before = self.spectators.len();
-                        self.spectators
-                            .insert(session.outbox.conn, session.outbox.clone());
-                        if self.spectators.len() != before {
-                            self.spectators_changed();
-                        }
-                    }
-                }
-                match since {
-                    Some(since) if self.replayable(since) => {
-                        self.replay(&session.outbox, id, since);
-                        // A snapshot says whether the clocks stand still;
-                        // a replay must too.
-                        if let Some(reason) = self.frozen_since.and(self.announced_pause) {
-                            self.send_paused_to(&session.outbox, reason);
-                        }
-                    }
-                    _ => self.send_snapshot(&session, id),
-                }
-            }
+            TableCmd::Request(ask) => self.request(ask).await,
             TableCmd::Away { session, conn } => self.away(&session, conn),
+            TableCmd::Gone { conn } => self.unwatch(conn, None),
             TableCmd::Handover => self.handover().await,
-            TableCmd::Chat { session, id, text } => self.chat(&session, id, text),
-            TableCmd::Rematch { session, id } => self.rematch(&session, id),
             TableCmd::RematchStarted { rematch } => {
                 let frame = Envelope::push(ServerMsg::RematchStarted {
                     table: self.id.clone(),
@@ -360,48 +324,103 @@ impl Table {
                 self.spectators
                     .retain(|_, o| o.send(shared.get(o.encoding())));
             }
-            TableCmd::Unwatch { conn, id, outbox } => {
-                let seated = self
-                    .seats
-                    .iter()
-                    .any(|s| s.session.outbox.conn == conn && s.subscribed);
-                if !seated && !self.spectators.contains_key(&conn) {
-                    if let Some(o) = outbox {
-                        self.wrong_table(&o, id);
-                    }
-                    return;
-                }
-                if self.spectators.remove(&conn).is_some() {
-                    self.spectators_changed();
-                }
-                for s in &mut self.seats {
-                    if s.session.outbox.conn == conn {
-                        s.subscribed = false;
-                    }
-                }
-                if let Some(o) = outbox {
-                    o.send_msg(&Envelope::with_id(
-                        id,
-                        ServerMsg::Unwatched {
-                            table: self.id.clone(),
-                        },
-                    ));
-                }
+        }
+    }
+
+    /// A client's request, from a socket here or on another node alike.
+    async fn request(&mut self, ask: TableAsk) {
+        let TableAsk {
+            session,
+            id,
+            request,
+            received,
+        } = ask;
+        match request {
+            TableRequest::Watch { since } => self.watch(&session, id, since),
+            TableRequest::Unwatch => self.unwatch(session.outbox.conn, Some((&session.outbox, id))),
+            TableRequest::Act { action } => {
+                self.act(&session.id, action, id, &session.outbox, received)
+                    .await
             }
-            TableCmd::Snapshot { session, id } => {
+            TableRequest::Snapshot => {
                 let conn = session.outbox.conn;
                 if self.seat_of(&session.id).is_none() && !self.spectators.contains_key(&conn) {
                     return self.wrong_table(&session.outbox, id);
                 }
                 self.send_snapshot(&session, id)
             }
-            TableCmd::Act {
-                session,
-                action,
+            TableRequest::Chat { text } => self.chat(&session, id, text),
+            TableRequest::Rematch => self.rematch(&session, id),
+        }
+    }
+
+    /// Subscribes `session`'s connection (as a player if it sits here, else
+    /// a spectator) and sends a snapshot, or the events since `since`.
+    fn watch(&mut self, session: &Session, id: Option<RequestId>, since: Option<u64>) {
+        match self.seat_of(&session.id) {
+            Some(seat) => {
+                let s = &mut self.seats[seat.index()];
+                s.session.outbox = session.outbox.clone();
+                s.subscribed = true;
+                if s.away_until.take().is_some() {
+                    self.send_player_status(seat, true, None);
+                }
+                if self.restoring.is_some() && self.seats.iter().all(|s| s.subscribed) {
+                    // Both players are back after a restart.
+                    self.restoring = None;
+                    self.refreeze();
+                }
+            }
+            None => {
+                let before = self.spectators.len();
+                self.spectators
+                    .insert(session.outbox.conn, session.outbox.clone());
+                if self.spectators.len() != before {
+                    self.spectators_changed();
+                }
+            }
+        }
+        match since {
+            Some(since) if self.replayable(since) => {
+                self.replay(&session.outbox, id, since);
+                // A snapshot says whether the clocks stand still; a replay
+                // must too.
+                if let Some(reason) = self.frozen_since.and(self.announced_pause) {
+                    self.send_paused_to(&session.outbox, reason);
+                }
+            }
+            _ => self.send_snapshot(session, id),
+        }
+    }
+
+    /// Connection `conn` stops receiving this table's events; `reply`: the
+    /// outbox and request to answer (none when the connection is gone).
+    fn unwatch(&mut self, conn: u64, reply: Option<(&Outbox, Option<RequestId>)>) {
+        let seated = self
+            .seats
+            .iter()
+            .any(|s| s.session.outbox.conn == conn && s.subscribed);
+        if !seated && !self.spectators.contains_key(&conn) {
+            if let Some((o, id)) = reply {
+                self.wrong_table(o, id);
+            }
+            return;
+        }
+        if self.spectators.remove(&conn).is_some() {
+            self.spectators_changed();
+        }
+        for s in &mut self.seats {
+            if s.session.outbox.conn == conn {
+                s.subscribed = false;
+            }
+        }
+        if let Some((o, id)) = reply {
+            o.send_msg(&Envelope::with_id(
                 id,
-                outbox,
-                received,
-            } => self.act(&session, action, id, &outbox, received).await,
+                ServerMsg::Unwatched {
+                    table: self.id.clone(),
+                },
+            ));
         }
     }
 

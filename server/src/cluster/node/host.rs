@@ -6,13 +6,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use tengen_protocol::{CloseCode, ErrorCode, TableId};
+use tengen_protocol::{CloseCode, ErrorCode, RequestId, TableId};
 
-use super::{Node, Relay, refuse, request_id};
-use crate::cluster::wire::{Body, NodeMsg, RemoteCmd, RemoteSession, WireFrame};
+use super::{Node, Relay, refuse};
+use crate::cluster::wire::{Body, NodeMsg, RemoteSession, WireFrame};
 use crate::msg::matchmaker::MatchCmd;
 use crate::msg::node::NodeCmd;
-use crate::msg::table::TableCmd;
+use crate::msg::table::{TableAsk, TableCmd, TableRequest};
 use crate::outbound::{self, Outbox};
 use crate::sessions::Session;
 
@@ -24,14 +24,14 @@ impl Node {
         table: TableId,
         conn: u64,
         who: RemoteSession,
-        cmd: RemoteCmd,
+        id: Option<RequestId>,
+        request: TableRequest,
     ) {
         let key = (from.clone(), conn);
         let outbox = self.relay_for(&from, conn, &who);
         let Some(relay) = self.relays.get_mut(&key) else {
             return;
         };
-        let id = request_id(&cmd);
         let Some(handle) = self.directory.get(&table) else {
             if self.takeovers.taking(table.as_str()) {
                 // Being taken over here: up in a moment.
@@ -54,24 +54,12 @@ impl Node {
             player: who.player,
             outbox: outbox.clone(),
         };
-        let cmd = match cmd {
-            RemoteCmd::Watch { id, since } => TableCmd::Watch { session, id, since },
-            RemoteCmd::Unwatch { id } => TableCmd::Unwatch {
-                conn: outbox.conn,
-                id,
-                outbox: Some(outbox.clone()),
-            },
-            RemoteCmd::Act { id, action } => TableCmd::Act {
-                session: session.id,
-                action,
-                id,
-                outbox: outbox.clone(),
-                received: Instant::now(),
-            },
-            RemoteCmd::Snapshot { id } => TableCmd::Snapshot { session, id },
-            RemoteCmd::Chat { id, text } => TableCmd::Chat { session, id, text },
-            RemoteCmd::Rematch { id } => TableCmd::Rematch { session, id },
-        };
+        let cmd = TableCmd::Request(TableAsk {
+            session,
+            id,
+            request,
+            received: Instant::now(),
+        });
         if !handle.try_send(cmd) {
             refuse(
                 &outbox,
@@ -158,11 +146,7 @@ impl Node {
                     session: relay.session.clone(),
                     conn,
                 });
-                let _ = h.try_send(TableCmd::Unwatch {
-                    conn,
-                    id: None,
-                    outbox: None,
-                });
+                let _ = h.try_send(TableCmd::Gone { conn });
             }
         }
         if relay.queued {
