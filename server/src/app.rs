@@ -1,24 +1,19 @@
-//! [`AppState`]: what every connection task shares (the settings, the
-//! actors' handles, the store, the shutdown signal), and what hosting a
-//! table on this node needs.
+//! [`AppState`]: what every connection task shares (what hosting tables
+//! needs, the other actors' handles, the shutdown signal).
 
 use std::sync::Arc;
 
-use tengen_store::Store;
 use tokio::sync::watch;
 
-use crate::settings::Settings;
-use crate::{accounts, admission, analysis, msg, sessions, table};
+use crate::hosting::Hosting;
+use crate::{accounts, admission, analysis, msg};
 
-/// What every connection shares: the settings, the lobby, the table
-/// directory, and the shutdown signal.
+/// What every connection shares: what hosting tables needs (the store,
+/// settings, lobby, table directory, sessions), the other actors' handles,
+/// and the shutdown signal.
 #[derive(Clone)]
 pub struct AppState {
-    pub settings: Arc<Settings>,
-    pub lobby: msg::lobby::LobbyHandle,
-    pub tables: msg::table::Directory,
-    pub sessions: sessions::Sessions,
-    pub store: Arc<dyn Store>,
+    pub hosting: Hosting,
     pub shutdown: watch::Receiver<bool>,
     /// Accounts, logins and their limits (`accounts`).
     pub accounts: Arc<accounts::Accounts>,
@@ -31,21 +26,4 @@ pub struct AppState {
     pub analysis: Arc<analysis::Analyzer>,
     /// The cap on open connections (`admission`).
     pub admission: Arc<admission::Admission>,
-    /// How this node finds the store, and its takeovers in progress
-    /// (`table::failover`).
-    pub takeovers: table::takeovers::Takeovers,
-}
-
-impl AppState {
-    /// What bringing a table back to this node needs.
-    pub fn hosting(&self) -> table::restore::Hosting {
-        table::restore::Hosting {
-            store: self.store.clone(),
-            settings: self.settings.clone(),
-            lobby: self.lobby.clone(),
-            directory: self.tables.clone(),
-            sessions: self.sessions.clone(),
-            takeovers: self.takeovers.clone(),
-        }
-    }
 }

@@ -56,7 +56,7 @@ async fn upgrade(
         )
             .into_response();
     };
-    let read_buffer = state.settings.read_buffer_bytes;
+    let read_buffer = state.hosting.settings.read_buffer_bytes;
     ws.read_buffer_size(read_buffer)
         .write_buffer_size(crate::outbound::WRITE_BUFFER)
         .max_write_buffer_size(crate::outbound::MAX_WRITE_BUFFER)

@@ -27,6 +27,7 @@ pub mod analysis;
 pub mod app;
 pub mod cluster;
 pub mod conn;
+pub mod hosting;
 pub mod http;
 pub mod lobby;
 pub mod mailbox;
@@ -41,6 +42,7 @@ pub mod sessions;
 pub mod settings;
 pub mod start;
 pub mod table;
+pub mod takeovers;
 pub mod web;
 
 pub use app::AppState;

@@ -11,7 +11,9 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use crate::app::AppState;
+use crate::hosting::Hosting;
 use crate::settings::{RedisSettings, Settings};
+use crate::takeovers::Takeovers;
 use crate::{accounts, admission, cluster, http, lobby, matchmaker, metrics, msg, sessions, table};
 
 /// Why a server did not start.
@@ -115,23 +117,16 @@ impl Server {
         })?;
         let (shutdown_tx, shutdown_rx) = watch::channel(false);
         let settings = Arc::new(settings);
-        let tables = msg::table::Directory::default();
-        let sessions = sessions::Sessions::new(settings.resume_grace, settings.max_sessions);
-        let lobby = lobby::spawn(
-            settings.clone(),
-            store.clone(),
-            tables.clone(),
-            sessions.clone(),
-            shutdown_rx.clone(),
-        );
-        let hosting = table::restore::Hosting {
+        let (lobby, lobby_rx) = lobby::mailbox(settings.max_connections);
+        let hosting = Hosting {
             store: store.clone(),
             settings: settings.clone(),
             lobby: lobby.clone(),
-            directory: tables.clone(),
-            sessions: sessions.clone(),
-            takeovers: table::takeovers::Takeovers::default(),
+            directory: msg::table::Directory::default(),
+            sessions: sessions::Sessions::new(settings.resume_grace, settings.max_sessions),
+            takeovers: Takeovers::default(),
         };
+        lobby::spawn(hosting.clone(), lobby_rx, shutdown_rx.clone());
         let restored = table::restore::restore_all(&hosting).await?;
         tracing::info!(store = %store.describe(), node = %settings.node, restored, "live games restored");
         table::restore::spawn_takeover(hosting.clone(), shutdown_rx.clone());
@@ -173,18 +168,13 @@ impl Server {
         let state = AppState {
             admission: admission::Admission::new(settings.max_connections),
             analysis: crate::analysis::Analyzer::new(settings.analysis.clone()),
-            settings,
-            lobby,
-            tables,
-            sessions,
-            store,
             shutdown: shutdown_rx.clone(),
             accounts,
             matchmaker,
             node,
-            takeovers: hosting.takeovers.clone(),
+            hosting,
         };
-        let directory = state.tables.clone();
+        let directory = state.hosting.directory.clone();
         let app = http::router(state);
         let mut stop = shutdown_rx;
         let task = tokio::spawn(async move {

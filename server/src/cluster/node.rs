@@ -34,19 +34,17 @@ use std::time::Instant;
 
 use tengen_protocol::{CloseCode, ErrorBody, ErrorCode, RequestId, ServerFrame, TableId};
 use tengen_rules::game::GameConfig;
-use tengen_store::{Lease, Store};
+use tengen_store::Lease;
 use tokio::sync::{mpsc, watch};
 
 use super::bus::{Bus, Delivery};
 use super::wire::{Body, NodeMsg, RemoteSession};
-use crate::msg::lobby::LobbyHandle;
+use crate::hosting::Hosting;
 use crate::msg::matchmaker::MatchmakerHandle;
 use crate::msg::node::{NodeCmd, NodeHandle};
-use crate::msg::table::Directory;
 use crate::msg::table::TableAsk;
 use crate::outbound::{Frame, Outbox};
 use crate::sessions::Session;
-use crate::sessions::Sessions;
 use crate::settings::Settings;
 
 /// Commands a node's actor takes.
@@ -100,9 +98,10 @@ struct Queued {
 }
 
 struct Node {
-    settings: Arc<Settings>,
-    store: Arc<dyn Store>,
-    directory: Directory,
+    /// The store, settings, this node's lobby (other nodes' lobby news and
+    /// commands go there), table directory, sessions, and how this node
+    /// finds the store (its liveness tick reports failures).
+    hosting: Hosting,
     bus: Bus,
     tx: NodeHandle,
     /// The node running each table, as last learnt.
@@ -113,7 +112,6 @@ struct Node {
     relays: HashMap<(String, u64), Relay>,
     /// This node's own liveness lease.
     alive: Option<Lease>,
-    sessions: Sessions,
     matchmaker: MatchmakerHandle,
     /// The node running the matchmaker, as last learnt.
     leader: Option<String>,
@@ -122,37 +120,24 @@ struct Node {
     /// A tick's store work is running ([`liveness`]).
     ticking: bool,
     queued: HashMap<u64, Queued>,
-    /// This node's lobby: other nodes' lobby news and commands go there.
-    lobby: LobbyHandle,
     /// Probes of other nodes waiting for their `Pong`, by nonce.
     probes: HashMap<u64, tokio::sync::oneshot::Sender<()>>,
     next_probe: u64,
-    /// How this node finds the store (its liveness tick reports failures).
-    takeovers: crate::table::takeovers::Takeovers,
 }
 
 /// Starts this node's actor on `bus`'s deliveries, with the handles a
 /// node hosting tables needs (`hosting`) and the matchmaker's.
 pub fn spawn(
-    hosting: crate::table::restore::Hosting,
+    hosting: Hosting,
     matchmaker: MatchmakerHandle,
     bus: Bus,
     deliveries: mpsc::Receiver<Delivery>,
     shutdown: watch::Receiver<bool>,
 ) -> NodeHandle {
-    let crate::table::restore::Hosting {
-        store,
-        settings,
-        lobby,
-        directory,
-        sessions,
-        takeovers,
-    } = hosting;
-    let (tx, rx) = crate::mailbox::for_every_connection(MAILBOX, settings.max_connections);
+    let max = hosting.settings.max_connections;
+    let (tx, rx) = crate::mailbox::for_every_connection(MAILBOX, max);
     let node = Node {
-        settings,
-        store,
-        directory,
+        hosting,
         bus,
         tx: tx.clone(),
         owners: HashMap::new(),
@@ -160,16 +145,13 @@ pub fn spawn(
         routed: HashMap::new(),
         relays: HashMap::new(),
         alive: None,
-        sessions,
         matchmaker,
         leader: None,
         leading: None,
         ticking: false,
         queued: HashMap::new(),
-        lobby,
         probes: HashMap::new(),
         next_probe: 0,
-        takeovers,
     };
     let handle = tx;
     node.attach_lobby(handle.clone());
@@ -184,7 +166,7 @@ impl Node {
         mut deliveries: mpsc::Receiver<Delivery>,
         mut shutdown: watch::Receiver<bool>,
     ) {
-        let mut tick = tokio::time::interval(self.settings.lease_ttl / 3);
+        let mut tick = tokio::time::interval(self.hosting.settings.lease_ttl / 3);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tokio::select! {
@@ -215,7 +197,7 @@ impl Node {
         // Stopping: a tick's store work still running may take leases;
         // its report is awaited (briefly) so that they are given up too.
         if self.ticking {
-            let wait = self.settings.store_timeout * 2;
+            let wait = self.hosting.settings.store_timeout * 2;
             let _ = tokio::time::timeout(wait, async {
                 while let Some(cmd) = rx.recv().await {
                     if let NodeCmd::Ticked(t) = cmd {
@@ -229,15 +211,17 @@ impl Node {
         // Stopping: the matchmaker moves to another node at once.
         if let Some(lease) = self.leading.take() {
             let _ = self
+                .hosting
                 .store
                 .release_lease(crate::cluster::leases::MATCHMAKER, &lease)
                 .await;
         }
         if let Some(lease) = self.alive.take() {
             let _ = self
+                .hosting
                 .store
                 .release_lease(
-                    &crate::cluster::leases::alive_id(&self.settings.node),
+                    &crate::cluster::leases::alive_id(&self.hosting.settings.node),
                     &lease,
                 )
                 .await;
@@ -245,7 +229,7 @@ impl Node {
     }
 
     fn me(&self) -> &str {
-        &self.settings.node
+        &self.hosting.settings.node
     }
 
     fn publish(&self, node: &str, body: Body) -> bool {
@@ -347,7 +331,7 @@ impl Node {
                     ErrorCode::NotFound,
                     &format!("no table {table}"),
                 ),
-                Err(why) => refuse_retry(outbox, id, why, &self.settings),
+                Err(why) => refuse_retry(outbox, id, why, &self.hosting.settings),
             }
         }
     }
@@ -413,7 +397,7 @@ impl Node {
         RemoteSession {
             id: session.id.clone(),
             player: session.player.clone(),
-            token: self.sessions.token(&session.id).unwrap_or_default(),
+            token: self.hosting.sessions.token(&session.id).unwrap_or_default(),
             binary: session.outbox.encoding() == tengen_protocol::Encoding::MsgPack,
         }
     }

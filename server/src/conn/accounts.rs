@@ -220,11 +220,11 @@ fn identity_request(ask: Ask<'_>, msg: ClientMsg) {
             if let Err(wait) = rc.attempts.take(Instant::now()) {
                 return refuse(session, id, too_many(wait));
             }
-            let in_use = state.sessions.guest_uses(&name);
+            let in_use = state.hosting.sessions.guest_uses(&name);
             let (st, sid, tx) = (state.clone(), session.id.clone(), rc.changes_tx.clone());
             spawn(rc, session, id, async move {
                 let li = st.accounts.register(&name, &password, in_use).await?;
-                let player = st.sessions.set_player(&sid, li.player.clone());
+                let player = st.hosting.sessions.set_player(&sid, li.player.clone());
                 let _ = tx.try_send(Change {
                     player,
                     token: Some(li.token.clone()),
@@ -241,7 +241,7 @@ fn identity_request(ask: Ask<'_>, msg: ClientMsg) {
             spawn(rc, session, id, async move {
                 let li = st.accounts.login(&name, &password).await?;
                 unqueue_quietly(&st, queued_as);
-                let player = st.sessions.set_player(&sid, li.player.clone());
+                let player = st.hosting.sessions.set_player(&sid, li.player.clone());
                 let _ = tx.try_send(Change {
                     player,
                     token: Some(li.token.clone()),
@@ -268,7 +268,7 @@ fn identity_request(ask: Ask<'_>, msg: ClientMsg) {
                     name: format!("guest-{}", s.outbox.conn),
                     guest: true,
                 };
-                let player = st.sessions.set_player(&s.id, guest);
+                let player = st.hosting.sessions.set_player(&s.id, guest);
                 let _ = tx.try_send(Change {
                     player: player.clone(),
                     token: None,

@@ -60,10 +60,11 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
     let Some(hello) = handshake(&mut sink, &mut stream, &state, conn).await else {
         return;
     };
-    let (outbox, inbox) = outbound::channel(conn, hello.encoding, state.settings.outbound_queue);
+    let (outbox, inbox) =
+        outbound::channel(conn, hello.encoding, state.hosting.settings.outbound_queue);
     let session = open_session(&state, hello.body, hello.id, &hello.identity, &outbox);
     tracing::debug!(conn, session = %session.id, encoding = ?hello.encoding, "welcome");
-    let mut writer = tokio::spawn(inbox.drain(sink, state.settings.ping_interval));
+    let mut writer = tokio::spawn(inbox.drain(sink, state.hosting.settings.ping_interval));
     let mut conn_state = ConnState {
         ranked: accounts::ConnRanked::new(&state, &hello.identity),
         session,
@@ -127,7 +128,7 @@ async fn handshake(
                 }
             };
         before_hello += 1;
-        if before_hello > state.settings.limits.rate_burst {
+        if before_hello > state.hosting.settings.limits.rate_burst {
             crate::metrics::error("rate_limited");
             let _ = sink.send(close(CloseCode::PolicyViolation)).await;
             return None;
@@ -205,9 +206,11 @@ fn open_session(
     identity: &accounts::Identity,
     outbox: &outbound::Outbox,
 ) -> Session {
-    let opened = state
-        .sessions
-        .open_as(hello.resume.as_deref(), identity.player(), outbox.clone());
+    let opened =
+        state
+            .hosting
+            .sessions
+            .open_as(hello.resume.as_deref(), identity.player(), outbox.clone());
     if let Some(previous) = &opened.previous {
         previous.close(CloseCode::SessionTakenOver);
     }
@@ -218,7 +221,7 @@ fn open_session(
     };
     if opened.previous.is_some() {
         // A takeover: the session's waiting rooms stay, answered here now.
-        state.lobby.notify(LobbyCmd::Resumed {
+        state.hosting.lobby.notify(LobbyCmd::Resumed {
             session: session.clone(),
         });
     }
@@ -232,7 +235,7 @@ fn open_session(
             },
             session: session.id.clone(),
             player: session.player.clone(),
-            limits: state.settings.limits,
+            limits: state.hosting.settings.limits,
             features: FEATURES.iter().map(|f| f.to_string()).collect(),
             resume_token: (!opened.token.is_empty()).then_some(opened.token),
             resumed: opened.resumed,
@@ -251,7 +254,7 @@ async fn read_loop(
     outbox: &outbound::Outbox,
     writer: &mut tokio::task::JoinHandle<outbound::WriterEnd>,
 ) {
-    let limits = state.settings.limits;
+    let limits = state.hosting.settings.limits;
     let idle = Duration::from_millis(limits.idle_timeout_ms);
     let mut bucket = Bucket::new(limits.rate_per_sec, limits.rate_burst);
     let mut refused_in_row = 0u32;
@@ -322,8 +325,8 @@ async fn read_loop(
 /// it; the tables where its session sits start the abandonment countdown.
 fn forget(state: &AppState, conn_state: &ConnState, conn: u64) {
     let session = &conn_state.session.id;
-    let away = state.sessions.closed(session, conn);
-    state.lobby.notify(LobbyCmd::Gone {
+    let away = state.hosting.sessions.closed(session, conn);
+    state.hosting.lobby.notify(LobbyCmd::Gone {
         session: session.clone(),
         conn,
         holder: away.is_some(),
@@ -333,7 +336,7 @@ fn forget(state: &AppState, conn_state: &ConnState, conn: u64) {
         conn,
     });
     for t in away.unwrap_or_default() {
-        if let Some(h) = state.tables.get(&t) {
+        if let Some(h) = state.hosting.directory.get(&t) {
             let _ = h.try_send(TableCmd::Away {
                 session: session.clone(),
                 conn,
@@ -341,7 +344,7 @@ fn forget(state: &AppState, conn_state: &ConnState, conn: u64) {
         }
     }
     for t in &conn_state.watching {
-        if let Some(h) = state.tables.get(t) {
+        if let Some(h) = state.hosting.directory.get(t) {
             let _ = h.try_send(TableCmd::Gone { conn });
         }
     }
@@ -363,32 +366,33 @@ async fn claim_seats(state: &AppState, token: Option<&str>) -> Result<(), ErrorB
     let (Some(token), Some(node)) = (token, &state.node) else {
         return Ok(());
     };
-    let hosting = state.hosting();
+    let hosting = state.hosting.clone();
     let claim = async {
         let seats = crate::table::failover::claim_seats(token, &hosting).await?;
         for s in &seats {
-            if !crate::msg::node::probe(node, &s.node, state.settings.probe_wait()).await {
+            if !crate::msg::node::probe(node, &s.node, state.hosting.settings.probe_wait()).await {
                 return Err(crate::table::failover::Moving {
                     node: Some(s.node.clone()),
                 });
             }
         }
         for s in &seats {
-            s.seat(&state.sessions, token);
+            s.seat(&state.hosting.sessions, token);
         }
         Ok(())
     };
-    let claimed = match tokio::time::timeout(state.settings.store_timeout * 2, claim).await {
+    let claimed = match tokio::time::timeout(state.hosting.settings.store_timeout * 2, claim).await
+    {
         Ok(claimed) => claimed,
         // Too slow to tell: a known session is resumed as it is.
-        Err(_) if state.sessions.token_known(token) => Ok(()),
+        Err(_) if state.hosting.sessions.token_known(token) => Ok(()),
         Err(_) => Err(crate::table::failover::Moving { node: None }),
     };
     match claimed {
         Ok(()) => Ok(()),
         Err(moving) => {
             crate::metrics::error("seat_elsewhere");
-            let retry = state.settings.failover_retry();
+            let retry = state.hosting.settings.failover_retry();
             let why = match moving.node {
                 Some(n) => format!("your game is moving from node {n}; try again"),
                 None => "your game may be moving between nodes; try again".to_string(),

@@ -65,7 +65,7 @@ pub(super) fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], receive
         | ClientMsg::Challenge { .. }
         | ClientMsg::DeclineChallenge { .. }) => {
             let cmd = lobby_cmd(cs, id, msg);
-            if !state.lobby.try_send(cmd) {
+            if !state.hosting.lobby.try_send(cmd) {
                 let why = "the lobby is busy; try again";
                 reply_error(&cs.session.outbox, id, ErrorCode::Unavailable, why);
             }
@@ -153,7 +153,7 @@ fn table_request(
     let (table, request) = match msg {
         ClientMsg::Watch { table, since } => {
             if !cs.watching.contains(&table)
-                && cs.watching.len() >= state.settings.limits.max_watch as usize
+                && cs.watching.len() >= state.hosting.settings.limits.max_watch as usize
             {
                 let why = "watching too many tables";
                 reply_error(outbox, id, ErrorCode::LimitReached, why);
@@ -203,7 +203,7 @@ pub(super) fn to_table(
         request,
         received,
     };
-    let (sent, busy) = match (state.tables.get(table), &state.node) {
+    let (sent, busy) = match (state.hosting.directory.get(table), &state.node) {
         (Some(handle), _) => {
             let sent = handle.try_send(TableCmd::Request(ask));
             (sent, "the table is busy; try again")

@@ -13,21 +13,18 @@
 //! connection.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::Arc;
 
 use tengen_protocol::{
     CancelReason, Envelope, ErrorBody, ErrorCode, LobbyUpdate, Players, RequestId, RoomId,
     RoomInfo, RoomStatus, ServerFrame, ServerMsg, SessionId, TableId,
 };
 use tengen_rules::game::{GameConfig, Seat};
-use tengen_store::Store;
 use tokio::sync::watch;
 
-use crate::msg::table::Directory;
+use crate::hosting::Hosting;
+use crate::mailbox::Inbox;
 use crate::outbound::Shared;
 use crate::sessions::Session;
-use crate::sessions::Sessions;
-use crate::settings::Settings;
 use crate::table;
 
 mod departures;
@@ -53,11 +50,9 @@ struct Room {
 }
 
 struct Lobby {
-    settings: Arc<Settings>,
-    store: Arc<dyn Store>,
-    tables: Directory,
-    sessions: Sessions,
-    handle: LobbyHandle,
+    /// The store, settings, table directory, sessions, and this lobby's
+    /// own mailbox (`hosting.lobby`), as the tables it starts get them.
+    hosting: Hosting,
     rooms: BTreeMap<RoomId, Room>,
     /// The rooms each session sits in (so seat limits and a session's
     /// departure cost O(its rooms), not a scan of every room).
@@ -69,20 +64,16 @@ struct Lobby {
     pending: View,
 }
 
-pub fn spawn(
-    settings: Arc<Settings>,
-    store: Arc<dyn Store>,
-    tables: Directory,
-    sessions: Sessions,
-    shutdown: watch::Receiver<bool>,
-) -> LobbyHandle {
-    let (handle, rx) = crate::mailbox::for_every_connection(MAILBOX, settings.max_connections);
+/// The lobby's mailbox, made before the lobby itself: [`Hosting`] (which
+/// the lobby gets) carries it.
+pub fn mailbox(max_connections: usize) -> (LobbyHandle, Inbox<LobbyCmd>) {
+    crate::mailbox::for_every_connection(MAILBOX, max_connections)
+}
+
+/// Starts the lobby actor on `rx`, the inbox of `hosting.lobby`.
+pub fn spawn(hosting: Hosting, rx: Inbox<LobbyCmd>, shutdown: watch::Receiver<bool>) {
     let lobby = Lobby {
-        settings,
-        store,
-        tables,
-        sessions,
-        handle: handle.clone(),
+        hosting,
         rooms: BTreeMap::new(),
         seated: HashMap::new(),
         watchers: HashMap::new(),
@@ -90,7 +81,6 @@ pub fn spawn(
         pending: View::default(),
     };
     tokio::spawn(lobby.run(rx, shutdown));
-    handle
 }
 
 fn reply(session: &Session, id: Option<RequestId>, msg: ServerMsg) {
@@ -110,7 +100,7 @@ impl Lobby {
         mut rx: crate::mailbox::Inbox<LobbyCmd>,
         mut shutdown: watch::Receiver<bool>,
     ) {
-        let mut flush = tokio::time::interval(self.settings.coalesce_interval);
+        let mut flush = tokio::time::interval(self.hosting.settings.coalesce_interval);
         flush.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tokio::select! {
@@ -266,7 +256,7 @@ impl Lobby {
             refuse(&session, id, ErrorCode::InvalidConfig, e.to_string());
             return None;
         }
-        if self.seats_of(&session.id) >= self.settings.limits.max_seats as usize {
+        if self.seats_of(&session.id) >= self.hosting.settings.limits.max_seats as usize {
             refuse(
                 &session,
                 id,
@@ -314,7 +304,7 @@ impl Lobby {
 
     fn join(&mut self, session: Session, id: Option<RequestId>, room_id: RoomId) {
         let seated = self.seats_of(&session.id);
-        let max_seats = self.settings.limits.max_seats as usize;
+        let max_seats = self.hosting.settings.limits.max_seats as usize;
         let Some(room) = self.rooms.get_mut(&room_id) else {
             return self.join_elsewhere(session, id, room_id);
         };
@@ -395,22 +385,25 @@ impl Lobby {
         } else {
             Seat::Second
         };
-        match table::spawn(table::Start {
-            id: table_id.clone(),
+        let sessions = &self.hosting.sessions;
+        let meta = table::TableMeta {
+            version: table::META_VERSION,
             room: room_id.clone(),
-            config: room.info.config.clone(),
-            chat: room.info.chat,
             room_name: room.info.name.clone(),
             public: room.public,
+            chat: room.info.chat,
             rated: room.info.rated,
+            config: room.info.config.clone(),
             opener,
-            seats,
+            seats: seats.each_ref().map(|s| table::SeatMeta::of(s, sessions)),
             room_first,
-            store: self.store.clone(),
-            settings: self.settings.clone(),
-            lobby: self.handle.clone(),
-            directory: self.tables.clone(),
-            sessions: self.sessions.clone(),
+            created_ms: table::unix_ms(),
+        };
+        match table::spawn(table::Start {
+            id: table_id.clone(),
+            meta,
+            seats,
+            hosting: self.hosting.clone(),
         }) {
             Ok(()) => {
                 room.info.status = RoomStatus::Playing;

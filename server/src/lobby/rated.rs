@@ -66,7 +66,7 @@ impl Lobby {
             seats,
             opener,
         } = pairing;
-        let max = self.settings.limits.max_seats as usize;
+        let max = self.hosting.settings.limits.max_seats as usize;
         let free = seats.each_ref().map(|w| self.seats_of(&w.session.id) < max);
         if !free.iter().all(|f| *f) {
             for (w, ok) in seats.into_iter().zip(free) {

@@ -85,7 +85,7 @@ impl Lobby {
     /// rooms are incomplete are asked again.
     pub(super) fn cluster_tick(&mut self) {
         self.pending.publish_outgoing();
-        let ttl = self.settings.lease_ttl;
+        let ttl = self.hosting.settings.lease_ttl;
         let view = &mut self.pending;
         let Some(link) = &mut view.link else {
             return;
@@ -132,7 +132,7 @@ impl Lobby {
                 let link = Link {
                     bus,
                     node,
-                    me: self.settings.node.clone(),
+                    me: self.hosting.settings.node.clone(),
                     epoch: rand::random(),
                     seq: 0,
                     next_alive: Instant::now(),
@@ -310,7 +310,7 @@ impl Lobby {
         let silent = view
             .peers
             .get(&other.node)
-            .is_none_or(|p| p.heard.elapsed() > 3 * heartbeat(self.settings.lease_ttl));
+            .is_none_or(|p| p.heard.elapsed() > 3 * heartbeat(self.hosting.settings.lease_ttl));
         if silent {
             return Err((
                 ErrorCode::Unavailable,
@@ -323,7 +323,7 @@ impl Lobby {
     /// `join_room` for a room that is not here: to its node, if known.
     pub(super) fn join_elsewhere(&mut self, session: Session, id: Option<RequestId>, room: RoomId) {
         if self.pending.others.contains_key(&room)
-            && self.seats_of(&session.id) >= self.settings.limits.max_seats as usize
+            && self.seats_of(&session.id) >= self.hosting.settings.limits.max_seats as usize
         {
             return refuse(
                 &session,
@@ -390,7 +390,11 @@ impl Lobby {
             through_relay |= here;
             if here
                 && r.info.status == RoomStatus::Playing
-                && let Some(t) = r.info.table.as_ref().and_then(|t| self.tables.get(t))
+                && let Some(t) = r
+                    .info
+                    .table
+                    .as_ref()
+                    .and_then(|t| self.hosting.directory.get(t))
             {
                 let _ = t.try_send(TableCmd::Away {
                     session: session.clone(),

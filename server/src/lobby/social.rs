@@ -14,7 +14,7 @@ impl Lobby {
         config: GameConfig,
         chat: bool,
     ) {
-        let Some((target, _, outbox)) = self.sessions.online(&player) else {
+        let Some((target, _, outbox)) = self.hosting.sessions.online(&player) else {
             return refuse(
                 &session,
                 id,
@@ -123,7 +123,7 @@ impl Lobby {
             );
         }
         if self.start_table(&room_id, seats, opener, rematch.clone())
-            && let Some(old) = self.tables.get(&from)
+            && let Some(old) = self.hosting.directory.get(&from)
         {
             let _ = old.try_send(crate::msg::table::TableCmd::RematchStarted { rematch });
         }

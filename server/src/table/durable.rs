@@ -62,10 +62,13 @@ impl Table {
         let writing = Instant::now();
         let result = match (&self.lease, self.created) {
             (Some(lease), true) => {
-                let append =
-                    self.store
-                        .append_leased(self.id.as_str(), lease, self.logged as u64, &bytes);
-                within(self.settings.store_timeout, append).await
+                let append = self.hosting.store.append_leased(
+                    self.id.as_str(),
+                    lease,
+                    self.logged as u64,
+                    &bytes,
+                );
+                within(self.hosting.settings.store_timeout, append).await
             }
             (None, true) => Err(StoreError::Unavailable(
                 "the table's lease is being taken again".into(),
@@ -217,7 +220,7 @@ impl Table {
     }
 
     async fn catch_up(&mut self) -> Result<(), StoreError> {
-        let timeout = self.settings.store_timeout;
+        let timeout = self.hosting.settings.store_timeout;
         if self.stepped_down {
             return Ok(());
         }
@@ -235,13 +238,18 @@ impl Table {
                 if !seat.token.is_empty() {
                     within(
                         timeout,
-                        self.store.index_seat(&seat.token, self.id.as_str()),
+                        self.hosting.store.index_seat(&seat.token, self.id.as_str()),
                     )
                     .await?;
                 }
             }
             let meta = serde_json::to_vec(&self.meta).expect("table metadata serializes");
-            match within(timeout, self.store.create_table(self.id.as_str(), &meta)).await {
+            match within(
+                timeout,
+                self.hosting.store.create_table(self.id.as_str(), &meta),
+            )
+            .await
+            {
                 Ok(()) | Err(StoreError::Exists(_)) => self.created = true,
                 Err(e) => return Err(e),
             }
@@ -249,7 +257,7 @@ impl Table {
         if !self.finish_stored && self.game.is_over() && self.logged == self.game.entries().len() {
             return self.store_finished().await;
         }
-        let stored = within(timeout, self.store.live_table(self.id.as_str())).await?;
+        let stored = within(timeout, self.hosting.store.live_table(self.id.as_str())).await?;
         let stored = stored.map(|t| t.entries).unwrap_or_default();
         if stored.len() > self.logged {
             let extra = decode_entries(&stored[self.logged..])
@@ -273,7 +281,7 @@ impl Table {
             self.logged = stored.len();
             self.broadcast(events, last);
         } else {
-            within(timeout, self.store.ping()).await?;
+            within(timeout, self.hosting.store.ping()).await?;
         }
         Ok(())
     }
@@ -291,7 +299,7 @@ impl Table {
         }
         record = record
             .with_tag("table", self.id.as_str())
-            .with_tag("room", self.room.as_str())
+            .with_tag("room", self.meta.room.as_str())
             .with_tag("started_unix_ms", &self.meta.created_ms.to_string())
             .with_tag("finished_unix_ms", &finished_ms.to_string());
         let game = FinishedGame {
@@ -317,8 +325,8 @@ impl Table {
             finished_ms,
         );
         let result = within(
-            self.settings.store_timeout,
-            crate::ratings::finish(self.store.as_ref(), game, rated.as_ref()),
+            self.hosting.settings.store_timeout,
+            crate::ratings::finish(self.hosting.store.as_ref(), game, rated.as_ref()),
         )
         .await;
         match result {

@@ -30,7 +30,8 @@ use tengen_protocol::TableId;
 use tengen_store::Store;
 
 use super::meta::TableMeta;
-use super::restore::{Hosting, lease_for, restore_one};
+use super::restore::{lease_for, restore_one};
+use crate::hosting::Hosting;
 use crate::sessions::Sessions;
 
 /// A returning player's seat at a table that another node runs: the

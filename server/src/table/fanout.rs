@@ -26,12 +26,12 @@ impl Table {
             for s in &mut self.seats {
                 s.away_until = None;
             }
-            self.close_at = Some(Instant::now() + self.settings.finished_table_linger);
+            self.close_at = Some(Instant::now() + self.hosting.settings.finished_table_linger);
             // The lobby hears of the end before any player can: a player
             // who leaves the room as soon as `game_over` arrives must find
             // it finished, not still playing.
-            self.lobby.notify(LobbyCmd::TableFinished {
-                room: self.room.clone(),
+            self.hosting.lobby.notify(LobbyCmd::TableFinished {
+                room: self.meta.room.clone(),
             });
         }
         let prompt = self.game.prompt(ms);
@@ -41,7 +41,7 @@ impl Table {
         let forbidden = self.game.forbidden_points_shown(ms);
         for mut te in stamped {
             te.forbidden.clone_from(&forbidden);
-            if self.log.len() == self.settings.event_log.max(1) {
+            if self.log.len() == self.hosting.settings.event_log.max(1) {
                 self.log.pop_front();
             }
             self.log.push_back(te.clone());
@@ -74,7 +74,7 @@ impl Table {
         let ms = self.now_ms(Instant::now());
         ServerMsg::TableSnapshot(Box::new(TableSnapshot {
             table: self.id.clone(),
-            room: self.room.clone(),
+            room: self.meta.room.clone(),
             seq: self.seq,
             snapshot: self.game.snapshot(ms),
             players: Players {
@@ -102,7 +102,7 @@ impl Table {
 
     pub(super) fn spectators_changed(&mut self) {
         if self.spectators_due.is_none() {
-            self.spectators_due = Some(Instant::now() + self.settings.coalesce_interval);
+            self.spectators_due = Some(Instant::now() + self.hosting.settings.coalesce_interval);
         }
     }
 
@@ -123,8 +123,8 @@ impl Table {
         }
         self.spectators
             .retain(|_, o| o.send(shared.get(o.encoding())));
-        let _ = self.lobby.try_send(LobbyCmd::Spectators {
-            room: self.room.clone(),
+        let _ = self.hosting.lobby.try_send(LobbyCmd::Spectators {
+            room: self.meta.room.clone(),
             count,
         });
     }

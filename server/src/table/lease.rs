@@ -37,15 +37,15 @@ impl Table {
         if self.lease.is_some() {
             return Ok(());
         }
-        let acquire = self.store.acquire_lease(
+        let acquire = self.hosting.store.acquire_lease(
             self.id.as_str(),
-            &self.settings.node,
-            self.settings.lease_ttl,
+            &self.hosting.settings.node,
+            self.hosting.settings.lease_ttl,
         );
-        match within(self.settings.store_timeout, acquire).await? {
+        match within(self.hosting.settings.store_timeout, acquire).await? {
             Acquired::Ours(lease) => {
                 self.lease = Some(lease);
-                self.lease_renew_at = Some(Instant::now() + self.settings.lease_ttl / 3);
+                self.lease_renew_at = Some(Instant::now() + self.hosting.settings.lease_ttl / 3);
                 Ok(())
             }
             Acquired::Held(by) => Err(StoreError::LeaseLost(format!(
@@ -61,9 +61,12 @@ impl Table {
             // Lost while the store was out of reach: take it again.
             return self.lease_lapsed().await;
         };
-        let ttl = self.settings.lease_ttl;
-        let renew = self.store.renew_lease(self.id.as_str(), &lease, ttl);
-        match within(self.settings.store_timeout, renew).await {
+        let ttl = self.hosting.settings.lease_ttl;
+        let renew = self
+            .hosting
+            .store
+            .renew_lease(self.id.as_str(), &lease, ttl);
+        match within(self.hosting.settings.store_timeout, renew).await {
             Ok(()) => self.lease_renew_at = Some(Instant::now() + ttl / 3),
             Err(StoreError::LeaseLost(_)) => self.lease_lapsed().await,
             Err(e) => {
@@ -93,8 +96,8 @@ impl Table {
             };
         }
         let stored = within(
-            self.settings.store_timeout,
-            self.store.live_table(self.id.as_str()),
+            self.hosting.settings.store_timeout,
+            self.hosting.store.live_table(self.id.as_str()),
         )
         .await;
         match stored {
@@ -103,7 +106,11 @@ impl Table {
             }
             Ok(_) => {
                 if let Some(lease) = self.lease.take() {
-                    let _ = self.store.release_lease(self.id.as_str(), &lease).await;
+                    let _ = self
+                        .hosting
+                        .store
+                        .release_lease(self.id.as_str(), &lease)
+                        .await;
                 }
                 self.step_down("the stored game changed while the lease had lapsed");
             }
@@ -121,7 +128,7 @@ impl Table {
         if self.stepped_down {
             return;
         }
-        tracing::warn!(table = %self.id, node = %self.settings.node, why, "lost the table's lease; stepping down");
+        tracing::warn!(table = %self.id, node = %self.hosting.settings.node, why, "lost the table's lease; stepping down");
         crate::metrics::error("lease_lost");
         self.stepped_down = true;
         self.lease = None;
@@ -146,8 +153,8 @@ impl Table {
         self.stepped_down = true;
         self.retry_at = None;
         if let Some(lease) = self.lease.take() {
-            let release = self.store.release_lease(self.id.as_str(), &lease);
-            let _ = within(self.settings.store_timeout, release).await;
+            let release = self.hosting.store.release_lease(self.id.as_str(), &lease);
+            let _ = within(self.hosting.settings.store_timeout, release).await;
         }
         self.lease_renew_at = None;
     }
@@ -156,8 +163,8 @@ impl Table {
     pub(super) async fn release_lease(&mut self) {
         self.lease_renew_at = None;
         if let Some(lease) = self.lease.take() {
-            let release = self.store.release_lease(self.id.as_str(), &lease);
-            if let Err(e) = within(self.settings.store_timeout, release).await {
+            let release = self.hosting.store.release_lease(self.id.as_str(), &lease);
+            if let Err(e) = within(self.hosting.settings.store_timeout, release).await {
                 tracing::debug!(table = %self.id, error = %e, "lease not released (it lapses)");
             }
         }

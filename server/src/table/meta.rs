@@ -7,6 +7,8 @@ use serde::{Deserialize, Serialize};
 use tengen_protocol::{Player, RoomId, SessionId};
 use tengen_rules::game::{GameConfig, RecordEntry, Seat};
 
+use crate::sessions::{Session, Sessions};
+
 /// The version of [`TableMeta`]'s JSON form.
 pub const META_VERSION: u32 = 1;
 
@@ -39,6 +41,17 @@ pub struct SeatMeta {
     pub session: SessionId,
     pub player: Player,
     pub token: String,
+}
+
+impl SeatMeta {
+    /// How the store keeps `session`'s seat: with its resume token.
+    pub fn of(session: &Session, sessions: &Sessions) -> SeatMeta {
+        SeatMeta {
+            session: session.id.clone(),
+            player: session.player.clone(),
+            token: sessions.token(&session.id).unwrap_or_default(),
+        }
+    }
 }
 
 /// Milliseconds since the Unix epoch, now.

@@ -17,22 +17,20 @@
 //! was forbidden to itself, so no connection can learn it early.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::Arc;
 use std::time::Instant;
 
 use tengen_protocol::{
-    Envelope, ErrorBody, ErrorCode, PauseReason, RequestId, RoomId, ServerFrame, ServerMsg,
-    SessionId, TableEvent, TableId,
+    Envelope, ErrorBody, ErrorCode, PauseReason, RequestId, ServerFrame, ServerMsg, SessionId,
+    TableEvent, TableId,
 };
-use tengen_rules::game::{Action, ActionKind, Game, GameConfig, GameError, Millis, Seat};
-use tengen_store::Store;
+use tengen_rules::game::{Action, ActionKind, Game, GameError, Millis, Seat};
 use tokio::time::sleep_until;
 
-use crate::msg::lobby::{LobbyCmd, LobbyHandle};
-use crate::msg::table::{Directory, TableAsk, TableCmd, TableRequest};
+use crate::hosting::Hosting;
+use crate::msg::lobby::LobbyCmd;
+use crate::msg::table::{TableAsk, TableCmd, TableRequest};
 use crate::outbound::{Outbox, Shared};
 use crate::sessions::Session;
-use crate::sessions::Sessions;
 
 mod deadlines;
 mod durable;
@@ -44,36 +42,18 @@ mod meta;
 pub mod restore;
 mod resume;
 mod social;
-pub mod takeovers;
-use crate::settings::Settings;
 
 /// A seat's quota starts full and never exceeds this.
 pub const QUOTA_MAX_MS: Millis = 500;
-pub use meta::{META_VERSION, SeatMeta, TableMeta, decode_entries, encode_entries};
+pub use meta::{META_VERSION, SeatMeta, TableMeta, decode_entries, encode_entries, unix_ms};
 
-/// Everything a table needs to start.
+/// Everything a table needs to start: what the store keeps of it, its
+/// players' sessions (by seat, first and second), and the node's handles.
 pub struct Start {
     pub id: TableId,
-    pub room: RoomId,
-    pub config: GameConfig,
-    /// Whether table chat is on.
-    pub chat: bool,
-    /// The room's name and whether it is listed (kept so that a restart
-    /// can bring the room back).
-    pub room_name: Option<String>,
-    pub public: bool,
-    /// Whether the game is rated.
-    pub rated: bool,
-    pub opener: Seat,
-    /// The two players, by seat (first, second).
+    pub meta: TableMeta,
     pub seats: [Session; 2],
-    /// The table seat of the room's first seat (its creator).
-    pub room_first: Seat,
-    pub settings: Arc<Settings>,
-    pub lobby: LobbyHandle,
-    pub directory: Directory,
-    pub sessions: Sessions,
-    pub store: Arc<dyn Store>,
+    pub hosting: Hosting,
 }
 
 struct Seated {
@@ -89,17 +69,13 @@ struct Seated {
 
 struct Table {
     id: TableId,
-    room: RoomId,
     game: Game,
     started: Instant,
     seq: u64,
     seats: [Seated; 2],
     spectators: HashMap<u64, Outbox>,
-    settings: Arc<Settings>,
-    lobby: LobbyHandle,
-    directory: Directory,
-    sessions: Sessions,
-    chat: bool,
+    /// The store, settings, lobby, table directory and sessions.
+    hosting: Hosting,
     /// Chat rate per connection: (tokens, last refill).
     chat_rate: HashMap<u64, (f64, Instant)>,
     /// The latest events, for replay to a resuming client.
@@ -113,8 +89,8 @@ struct Table {
     spectators_due: Option<Instant>,
     /// When the table closes, once the game is over.
     close_at: Option<Instant>,
-    store: Arc<dyn Store>,
-    /// What the store keeps of the table besides its log.
+    /// What the store keeps of the table besides its log: its room, rule
+    /// set, players and options.
     meta: TableMeta,
     /// Whether the store has the table (its metadata).
     created: bool,
@@ -144,29 +120,8 @@ struct Table {
 /// Starts a table actor for a new game and registers it in the directory.
 /// The table stores itself before it tells the players anything.
 pub fn spawn(start: Start) -> Result<(), tengen_rules::game::ConfigError> {
-    let game = Game::new(start.config.clone(), start.opener, 0)?;
-    let tokens = start
-        .seats
-        .each_ref()
-        .map(|s| start.sessions.token(&s.id).unwrap_or_default());
-    let meta = TableMeta {
-        version: META_VERSION,
-        room: start.room.clone(),
-        room_name: start.room_name.clone(),
-        public: start.public,
-        chat: start.chat,
-        rated: start.rated,
-        config: start.config.clone(),
-        opener: start.opener,
-        seats: [0, 1].map(|i| SeatMeta {
-            session: start.seats[i].id.clone(),
-            player: start.seats[i].player.clone(),
-            token: tokens[i].clone(),
-        }),
-        room_first: start.room_first,
-        created_ms: meta::unix_ms(),
-    };
-    let table = Table::assemble(start, game, meta, Instant::now());
+    let game = Game::new(start.meta.config.clone(), start.meta.opener, 0)?;
+    let table = Table::assemble(start, game, Instant::now());
     table.launch();
     Ok(())
 }
@@ -174,7 +129,7 @@ pub fn spawn(start: Start) -> Result<(), tengen_rules::game::ConfigError> {
 impl Table {
     /// A table for `game` (new, or restored with its entries), its clocks
     /// counting from `started`.
-    fn assemble(start: Start, game: Game, meta: TableMeta, started: Instant) -> Table {
+    fn assemble(start: Start, game: Game, started: Instant) -> Table {
         let [a, b] = start.seats;
         let seated = |session: Session| Seated {
             subscribed: !session.outbox.is_closed(),
@@ -189,10 +144,9 @@ impl Table {
             .to_act()
             .filter(|seat| game.allowed(*seat, now_ms).contains(&ActionKind::Abort))
             .filter(|_| !game.config().time.is_correspondence())
-            .map(|_| Instant::now() + start.settings.first_move_timeout);
+            .map(|_| Instant::now() + start.hosting.settings.first_move_timeout);
         Table {
             id: start.id,
-            room: start.room,
             game,
             started,
             seq: 0,
@@ -201,16 +155,11 @@ impl Table {
             first_action_due,
             spectators_due: None,
             close_at: None,
-            settings: start.settings,
-            lobby: start.lobby,
-            directory: start.directory,
-            sessions: start.sessions,
-            chat: start.chat,
+            hosting: start.hosting,
             chat_rate: HashMap::new(),
             log: VecDeque::new(),
             quota: [QUOTA_MAX_MS; 2],
-            store: start.store,
-            meta,
+            meta: start.meta,
             created: false,
             logged: 0,
             finish_stored: false,
@@ -227,10 +176,10 @@ impl Table {
 
     /// Registers the table and starts its actor.
     fn launch(self) {
-        let (handle, rx) = crate::mailbox::mailbox(self.settings.table_mailbox, 0);
-        self.directory.insert(self.id.clone(), handle);
+        let (handle, rx) = crate::mailbox::mailbox(self.hosting.settings.table_mailbox, 0);
+        self.hosting.directory.insert(self.id.clone(), handle);
         for s in &self.seats {
-            self.sessions.seat(&s.session.id, &self.id, true);
+            self.hosting.sessions.seat(&s.session.id, &self.id, true);
         }
         metrics::gauge!(crate::metrics::TABLES).increment(1.0);
         tokio::spawn(self.run(rx));
@@ -250,7 +199,7 @@ impl Table {
     }
 
     async fn run(mut self, mut rx: crate::mailbox::Inbox<TableCmd>) {
-        tracing::debug!(table = %self.id, room = %self.room, "table started");
+        tracing::debug!(table = %self.id, room = %self.meta.room, "table started");
         if !self.created {
             // A new table: stored before anyone hears of it (a failure
             // freezes it until the store answers).
@@ -296,12 +245,12 @@ impl Table {
         if self.finish_stored {
             self.release_lease().await;
         }
-        self.directory.remove(&self.id);
+        self.hosting.directory.remove(&self.id);
         for s in &self.seats {
-            self.sessions.seat(&s.session.id, &self.id, false);
+            self.hosting.sessions.seat(&s.session.id, &self.id, false);
         }
-        self.lobby.notify(LobbyCmd::TableClosed {
-            room: self.room.clone(),
+        self.hosting.lobby.notify(LobbyCmd::TableClosed {
+            room: self.meta.room.clone(),
             table: self.id.clone(),
         });
         metrics::gauge!(crate::metrics::TABLES).decrement(1.0);
@@ -318,7 +267,7 @@ impl Table {
                 let frame = Envelope::push(ServerMsg::RematchStarted {
                     table: self.id.clone(),
                     rematch,
-                    room: self.room.clone(),
+                    room: self.meta.room.clone(),
                 });
                 let mut shared = Shared::new(&frame);
                 self.spectators
@@ -505,7 +454,7 @@ impl Table {
                         .game
                         .allowed(seat.other(), ms)
                         .contains(&ActionKind::Abort)
-                        .then(|| Instant::now() + self.settings.first_move_timeout);
+                        .then(|| Instant::now() + self.hosting.settings.first_move_timeout);
                 }
                 self.broadcast(events, ms);
                 outbox.send_msg(&Envelope::with_id(

@@ -38,13 +38,11 @@ use tengen_rules::game::{Game, Seat};
 use tengen_store::{Acquired, Lease, LiveTable, Store, StoreError};
 
 use super::meta::{META_VERSION, TableMeta, decode_entries};
-use super::takeovers::Takeovers;
 use super::{Start, Table};
-use crate::msg::lobby::{LobbyCmd, LobbyHandle};
-use crate::msg::table::Directory;
+use crate::hosting::Hosting;
+use crate::msg::lobby::LobbyCmd;
 use crate::outbound;
 use crate::sessions::Session;
-use crate::sessions::Sessions;
 use crate::settings::Settings;
 
 /// Why a stored table could not be restored.
@@ -54,19 +52,6 @@ pub enum RestoreError {
     Store(#[from] StoreError),
     #[error("table {table}: {why}")]
     Table { table: String, why: String },
-}
-
-/// What bringing a table back here needs: the server's store, settings,
-/// lobby, table directory and sessions.
-#[derive(Clone)]
-pub struct Hosting {
-    pub store: Arc<dyn Store>,
-    pub settings: Arc<Settings>,
-    pub lobby: LobbyHandle,
-    pub directory: Directory,
-    pub sessions: Sessions,
-    /// How this node finds the store, and its takeovers in progress.
-    pub takeovers: Takeovers,
 }
 
 /// Restores every live table in the store that no other node runs (holds
@@ -280,10 +265,8 @@ fn rebuild(t: LiveTable, settings: &Settings) -> Result<Rebuilt, String> {
 
 fn start(r: Rebuilt, lease: Lease, h: &Hosting) {
     let Hosting {
-        store,
         settings,
         lobby,
-        directory,
         sessions,
         ..
     } = h;
@@ -331,24 +314,14 @@ fn start(r: Rebuilt, lease: Lease, h: &Hosting) {
         .checked_sub(Duration::from_millis(resumed_game_time(&r)))
         .unwrap_or(now);
     let correspondence = r.meta.config.time.is_correspondence();
+    let (id, game, meta) = (r.id, r.game, r.meta);
     let begin = Start {
-        id: r.id.clone(),
-        room: r.meta.room.clone(),
-        config: r.meta.config.clone(),
-        chat: r.meta.chat,
-        room_name: r.meta.room_name.clone(),
-        public: r.meta.public,
-        rated: r.meta.rated,
-        opener: r.meta.opener,
+        id,
+        meta,
         seats,
-        room_first: r.meta.room_first,
-        settings: settings.clone(),
-        lobby: lobby.clone(),
-        directory: directory.clone(),
-        sessions: sessions.clone(),
-        store: store.clone(),
+        hosting: h.clone(),
     };
-    let mut table = Table::assemble(begin, r.game, r.meta, started);
+    let mut table = Table::assemble(begin, game, started);
     table.created = true;
     table.lease = Some(lease);
     table.lease_renew_at = Some(now + settings.lease_ttl / 3);
@@ -406,7 +379,10 @@ impl Table {
         if self.game.is_over() || self.game.config().time.is_correspondence() {
             return;
         }
-        let grace = self.settings.abandon_grace(&self.game.config().time);
+        let grace = self
+            .hosting
+            .settings
+            .abandon_grace(&self.game.config().time);
         for seat in Seat::BOTH {
             let s = &mut self.seats[seat.index()];
             if !s.subscribed && s.away_until.is_none() {

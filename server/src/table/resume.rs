@@ -66,7 +66,10 @@ impl Table {
             self.send_player_status(seat, false, None);
             return;
         }
-        let grace = self.settings.abandon_grace(&self.game.config().time);
+        let grace = self
+            .hosting
+            .settings
+            .abandon_grace(&self.game.config().time);
         s.away_until = Some(Instant::now() + grace);
         self.send_player_status(seat, false, Some(grace.as_millis() as u64));
     }

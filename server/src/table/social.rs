@@ -21,7 +21,7 @@ impl Table {
         if seat.is_none() && !self.spectators.contains_key(&outbox.conn) {
             return self.wrong_table(outbox, id);
         }
-        if !self.chat {
+        if !self.meta.chat {
             crate::metrics::error("chat_off");
             outbox.send_msg(&ServerFrame::error(
                 id,
@@ -119,8 +119,8 @@ impl Table {
             for s in &mut self.seats {
                 s.rematch = false;
             }
-            self.lobby.notify(LobbyCmd::Rematch {
-                room: self.room.clone(),
+            self.hosting.lobby.notify(LobbyCmd::Rematch {
+                room: self.meta.room.clone(),
                 from: self.id.clone(),
                 seats: [self.seats[0].session.clone(), self.seats[1].session.clone()],
                 opener: self.game.opener().other(),

@@ -32,11 +32,11 @@ impl Node {
         let Some(relay) = self.relays.get_mut(&key) else {
             return;
         };
-        let Some(handle) = self.directory.get(&table) else {
-            if self.takeovers.taking(table.as_str()) {
+        let Some(handle) = self.hosting.directory.get(&table) else {
+            if self.hosting.takeovers.taking(table.as_str()) {
                 // Being taken over here: up in a moment.
                 let why = format!("table {table} is moving here; try again");
-                return super::refuse_retry(&outbox, id, &why, &self.settings);
+                return super::refuse_retry(&outbox, id, &why, &self.hosting.settings);
             }
             // Closed (a table that moves away closes its relays itself,
             // which makes the client's node look it up anew).
@@ -78,7 +78,9 @@ impl Node {
         }
         if !self.relays.contains_key(&key) {
             // Its token, so that a table started here keeps it.
-            self.sessions.remember(&who.token, &who.id, &who.player);
+            self.hosting
+                .sessions
+                .remember(&who.token, &who.id, &who.player);
             let relay = self.open_relay(node, conn, who);
             self.relays.insert(key.clone(), relay);
         }
@@ -89,7 +91,7 @@ impl Node {
     pub(super) fn open_relay(&self, node: &str, conn: u64, who: &RemoteSession) -> Relay {
         let local = crate::outbound::next_conn_id();
         let (outbox, inbox) =
-            outbound::channel(local, who.encoding(), self.settings.outbound_queue);
+            outbound::channel(local, who.encoding(), self.hosting.settings.outbound_queue);
         let bus = self.bus.clone();
         let (me, to) = (self.me().to_owned(), node.to_owned());
         let done = self.tx.clone();
@@ -141,7 +143,7 @@ impl Node {
         let conn = relay.outbox.conn;
         self.lobby_relay_gone(&relay);
         for t in &relay.tables {
-            if let Some(h) = self.directory.get(t) {
+            if let Some(h) = self.hosting.directory.get(t) {
                 let _ = h.try_send(TableCmd::Away {
                     session: relay.session.clone(),
                     conn,

@@ -115,9 +115,9 @@ impl Node {
             nodes: nodes.into_iter().collect(),
         };
         let (store, me, ttl) = (
-            self.store.clone(),
-            self.settings.node.clone(),
-            self.settings.lease_ttl,
+            self.hosting.store.clone(),
+            self.hosting.settings.node.clone(),
+            self.hosting.settings.lease_ttl,
         );
         let own = self.tx.clone();
         tokio::spawn(async move {
@@ -131,7 +131,7 @@ impl Node {
         self.ticking = false;
         match t.alive {
             Some(alive) => self.alive = alive,
-            None => self.takeovers.store_failed(),
+            None => self.hosting.takeovers.store_failed(),
         }
         if let Some((leading, leader)) = t.lead {
             self.leading = leading;
@@ -145,7 +145,11 @@ impl Node {
         // After an outage of the store every liveness lease has lapsed,
         // though the nodes live: no node is taken for dead until the store
         // has been steady for the takeover grace (they renew meanwhile).
-        if self.takeovers.calm_for(self.settings.takeover_grace()) {
+        if self
+            .hosting
+            .takeovers
+            .calm_for(self.hosting.settings.takeover_grace())
+        {
             for node in t.dead {
                 self.node_died(&node);
             }
@@ -159,7 +163,7 @@ impl Node {
     /// messages before a quiet spell shows too (numbering alone would
     /// show it only at the next message).
     pub(super) fn mark_relays(&mut self) {
-        let me = self.settings.node.clone();
+        let me = self.hosting.settings.node.clone();
         for ((node, conn), relay) in &mut self.relays {
             let n = relay.sent.load(std::sync::atomic::Ordering::Acquire);
             // After any activity, marked for a few ticks (a mark can be

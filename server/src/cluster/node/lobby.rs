@@ -16,7 +16,7 @@ impl Node {
     /// needs to speak to the other nodes (in the background: the
     /// subscription waits for Redis).
     pub(super) fn attach_lobby(&self, node: NodeHandle) {
-        let (bus, lobby) = (self.bus.clone(), self.lobby.clone());
+        let (bus, lobby) = (self.bus.clone(), self.hosting.lobby.clone());
         tokio::spawn(async move {
             if let Err(e) = bus.subscribe_table(LOBBY_CHANNEL).await {
                 // Still counted: made when Redis is back (`Resubscribed`,
@@ -51,14 +51,16 @@ impl Node {
     /// sender's numbers and asks for its rooms again.
     pub(super) fn lobby_news(&mut self, from: String, news: LobbyNews) {
         let cmd = LobbyCmd::Cluster(ClusterCmd::News { from, news });
-        if !self.lobby.try_send(cmd) {
+        if !self.hosting.lobby.try_send(cmd) {
             crate::metrics::error("cluster_lobby_dropped");
         }
     }
 
     /// The bus may have lost messages: the lobby asks everyone again.
     pub(super) fn lobby_reset(&mut self) {
-        self.lobby.notify(LobbyCmd::Cluster(ClusterCmd::Reset));
+        self.hosting
+            .lobby
+            .notify(LobbyCmd::Cluster(ClusterCmd::Reset));
     }
 
     /// Sends a local connection's lobby command to the node holding the
@@ -93,6 +95,7 @@ impl Node {
         };
         let id = cmd.id();
         if !self
+            .hosting
             .lobby
             .try_send(LobbyCmd::Cluster(ClusterCmd::Remote { session, cmd }))
         {
@@ -109,9 +112,11 @@ impl Node {
     /// sat in through it, and the games it plays start the abandonment
     /// countdown (as when a local connection closes).
     pub(super) fn lobby_relay_gone(&self, relay: &Relay) {
-        self.lobby.notify(LobbyCmd::Cluster(ClusterCmd::RelayGone {
-            session: relay.session.clone(),
-            conn: relay.outbox.conn,
-        }));
+        self.hosting
+            .lobby
+            .notify(LobbyCmd::Cluster(ClusterCmd::RelayGone {
+                session: relay.session.clone(),
+                conn: relay.outbox.conn,
+            }));
     }
 }

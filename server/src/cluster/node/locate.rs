@@ -75,17 +75,17 @@ impl Node {
     /// What a lookup of a table's node needs.
     pub(super) fn lookup(&self) -> Lookup {
         Lookup {
-            store: self.store.clone(),
-            me: self.settings.node.clone(),
-            timeout: self.settings.store_timeout,
-            probe_wait: self.settings.probe_wait(),
+            store: self.hosting.store.clone(),
+            me: self.hosting.settings.node.clone(),
+            timeout: self.hosting.settings.store_timeout,
+            probe_wait: self.hosting.settings.probe_wait(),
             node: self.tx.clone(),
         }
     }
 
     /// Asks `node` whether it is there; `reply` is answered by its `Pong`.
     pub(super) fn probe(&mut self, node: String, reply: oneshot::Sender<()>) {
-        if node == self.settings.node {
+        if node == self.hosting.settings.node {
             let _ = reply.send(());
             return;
         }

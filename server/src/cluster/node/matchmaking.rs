@@ -48,7 +48,7 @@ impl Node {
             RemoteMatchCmd::Queue { id, .. } | RemoteMatchCmd::Unqueue { id, .. } => *id,
         };
         match leader {
-            Some(leader) if leader != self.settings.node => {
+            Some(leader) if leader != self.hosting.settings.node => {
                 let body = Body::ToMatchmaker {
                     conn: session.outbox.conn,
                     session: self.remote_session(&session),
@@ -117,7 +117,7 @@ impl Node {
     /// The matchmaker moved: every local waiter is queued again there.
     pub(super) fn requeue_all(&mut self, before: Option<&str>) {
         // Those this node's matchmaker paired already sit at their game.
-        let sessions = self.sessions.clone();
+        let sessions = self.hosting.sessions.clone();
         self.queued.retain(|_, q| !sessions.sits(&q.session.id));
         tracing::info!(from = ?before, to = ?self.leader, waiting = self.queued.len(), "the matchmaker moved; queueing local players there again");
         let entries: Vec<(Session, RemoteMatchCmd)> = self
@@ -136,7 +136,7 @@ impl Node {
                 )
             })
             .collect();
-        if before == Some(self.settings.node.as_str()) {
+        if before == Some(self.hosting.settings.node.as_str()) {
             // This node's matchmaker had them: it must not pair them too.
             for (session, _) in &entries {
                 let _ = self.matchmaker.try_send(MatchCmd::Unqueue {

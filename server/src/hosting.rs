@@ -1,0 +1,29 @@
+//! [`Hosting`]: the handles every actor that starts, runs or brings back
+//! tables on this node shares — the store, the settings, the lobby's
+//! mailbox, the directory of live tables, the session registry and the
+//! takeover bookkeeping. One value, cloned into the connection state, the
+//! lobby, the node actor and each table, so that the set is written once.
+
+use std::sync::Arc;
+
+use tengen_store::Store;
+
+use crate::msg::lobby::LobbyHandle;
+use crate::msg::table::Directory;
+use crate::sessions::Sessions;
+use crate::settings::Settings;
+use crate::takeovers::Takeovers;
+
+/// What hosting tables on this node needs.
+#[derive(Clone)]
+pub struct Hosting {
+    pub store: Arc<dyn Store>,
+    pub settings: Arc<Settings>,
+    /// The lobby's mailbox (a table tells it when it closes).
+    pub lobby: LobbyHandle,
+    /// Every live table here, by id.
+    pub directory: Directory,
+    pub sessions: Sessions,
+    /// How this node finds the store, and its takeovers in progress.
+    pub takeovers: Takeovers,
+}
