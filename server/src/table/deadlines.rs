@@ -10,16 +10,26 @@ use tengen_rules::game::Seat;
 
 use super::Table;
 
+/// The table's own timers (the game's come from the referee, the others'
+/// from their parts).
+pub(super) struct Timers {
+    /// When the seat to act must have acted, while some seat has never
+    /// acted (then the game is aborted).
+    pub(super) first_action_due: Option<Instant>,
+    /// When the table closes, once the game is over.
+    pub(super) close_at: Option<Instant>,
+}
+
 impl Table {
     pub(super) fn next_deadline(&self) -> Option<Instant> {
         let mut due = [
-            self.spectators_due,
-            self.close_at,
-            self.retry_at,
-            self.restoring,
-            self.lease_renew_at,
+            self.subs.count_due,
+            self.timers.close_at,
+            self.durable.retry_at,
+            self.freeze.restoring,
+            self.tenure.renew_at,
         ];
-        if self.frozen_since.is_some() {
+        if self.freeze.since.is_some() {
             // Game time stands still: no flag, no abort, no abandonment.
             return due.into_iter().flatten().min();
         }
@@ -29,7 +39,7 @@ impl Table {
             (next, _) => next.map(|ms| self.instant(ms)),
         };
         let away = self.seats.iter().filter_map(|s| s.away_until).min();
-        due[0] = [due[0], game, self.first_action_due, away]
+        due[0] = [due[0], game, self.timers.first_action_due, away]
             .into_iter()
             .flatten()
             .min();
@@ -38,34 +48,34 @@ impl Table {
 
     /// Handles whatever is due at `now`; true when the table should close.
     pub(super) async fn on_deadline(&mut self, now: Instant) -> bool {
-        if self.lease_renew_at.is_some_and(|t| t <= now) {
+        if self.tenure.renew_at.is_some_and(|t| t <= now) {
             self.renew_lease().await;
-            if self.stepped_down {
+            if self.tenure.stepped_down {
                 return true;
             }
         }
-        if self.spectators_due.is_some_and(|t| t <= now) {
-            self.spectators_due = None;
+        if self.subs.count_due.is_some_and(|t| t <= now) {
+            self.subs.count_due = None;
             self.send_spectator_count();
         }
-        if self.retry_at.is_some_and(|t| t <= now) {
+        if self.durable.retry_at.is_some_and(|t| t <= now) {
             self.probe().await;
         }
-        if self.restoring.is_some_and(|t| t <= now) {
-            self.restoring = None;
+        if self.freeze.restoring.is_some_and(|t| t <= now) {
+            self.freeze.restoring = None;
             self.refreeze();
             self.away_after_restore();
         }
-        if self.frozen_since.is_some() {
-            return self.close_at.is_some_and(|t| t <= now);
+        if self.freeze.since.is_some() {
+            return self.timers.close_at.is_some_and(|t| t <= now);
         }
         let ms = self.now_ms(now);
         let events = self.tick_guarded(ms);
         if self.persist().await.is_ok() {
             self.broadcast(events, ms);
         }
-        if self.first_action_due.is_some_and(|t| t <= now) && self.frozen_since.is_none() {
-            self.first_action_due = None;
+        if self.timers.first_action_due.is_some_and(|t| t <= now) && self.freeze.since.is_none() {
+            self.timers.first_action_due = None;
             if let Ok(events) = self.game.declare_aborted(ms)
                 && self.persist().await.is_ok()
             {
@@ -74,7 +84,7 @@ impl Table {
             }
         }
         for seat in Seat::BOTH {
-            if self.frozen_since.is_none()
+            if self.freeze.since.is_none()
                 && self.seats[seat.index()]
                     .away_until
                     .is_some_and(|t| t <= now)
@@ -88,6 +98,6 @@ impl Table {
                 }
             }
         }
-        self.close_at.is_some_and(|t| t <= now)
+        self.timers.close_at.is_some_and(|t| t <= now)
     }
 }

@@ -34,6 +34,32 @@ use super::meta::{decode_entries, encode_entries, unix_ms};
 /// How often a table whose store is down tries it again.
 const PROBE_EVERY: Duration = Duration::from_secs(1);
 
+/// What the store has of the table.
+#[derive(Default)]
+pub(super) struct Durability {
+    /// Whether the store has the table (its metadata).
+    pub(super) created: bool,
+    /// How many of the game's entries the store has confirmed.
+    pub(super) logged: usize,
+    /// Whether the finished game's record is stored.
+    pub(super) finish_stored: bool,
+    /// Whether the store failed the last write.
+    pub(super) store_down: bool,
+    /// When to try the store again.
+    pub(super) retry_at: Option<Instant>,
+}
+
+/// Whether game time stands still, and why.
+#[derive(Default)]
+pub(super) struct Freeze {
+    /// After a restart: when the clocks run even if a player is not back.
+    pub(super) restoring: Option<Instant>,
+    /// Since when game time stands still, if it does.
+    pub(super) since: Option<Instant>,
+    /// The pause reason last announced.
+    pub(super) announced: Option<PauseReason>,
+}
+
 /// A store call that must answer within `timeout`, or counts as failed
 /// (unavailable: it may still land, which [`Table::probe`] finds out).
 pub(super) async fn within<T>(
@@ -54,18 +80,18 @@ impl Table {
     /// the game is put back to what the store holds, the table freezes,
     /// and the caller must report nothing (the action is refused).
     pub(super) async fn persist(&mut self) -> Result<(), StoreError> {
-        let fresh = &self.game.entries()[self.logged..];
+        let fresh = &self.game.entries()[self.durable.logged..];
         if fresh.is_empty() {
             return Ok(());
         }
         let bytes = encode_entries(fresh);
         let writing = Instant::now();
-        let result = match (&self.lease, self.created) {
+        let result = match (&self.tenure.lease, self.durable.created) {
             (Some(lease), true) => {
                 let append = self.hosting.store.append_leased(
                     self.id.as_str(),
                     lease,
-                    self.logged as u64,
+                    self.durable.logged as u64,
                     &bytes,
                 );
                 within(self.hosting.settings.store_timeout, append).await
@@ -79,7 +105,7 @@ impl Table {
         };
         match result {
             Ok(()) => {
-                self.logged = self.game.entries().len();
+                self.durable.logged = self.game.entries().len();
                 // Nobody has heard of the new entries yet: the clock the
                 // action started runs from the store's confirmation (when
                 // the event goes out), not from the action. Game time
@@ -88,14 +114,14 @@ impl Table {
                 Ok(())
             }
             Err(StoreError::LeaseLost(why)) => {
-                self.game = self.replayed(self.logged);
+                self.game = self.replayed(self.durable.logged);
                 self.step_down(&why);
                 Err(StoreError::LeaseLost(why))
             }
             Err(e) => {
                 tracing::warn!(table = %self.id, error = %e, "store refused an append; table frozen");
                 crate::metrics::error("store_unavailable");
-                self.game = self.replayed(self.logged);
+                self.game = self.replayed(self.durable.logged);
                 self.store_down(true);
                 Err(e)
             }
@@ -117,8 +143,8 @@ impl Table {
 
     /// The store went down (or came back): freeze or thaw.
     pub(super) fn store_down(&mut self, down: bool) {
-        self.store_down = down;
-        self.retry_at = down.then(|| Instant::now() + PROBE_EVERY);
+        self.durable.store_down = down;
+        self.durable.retry_at = down.then(|| Instant::now() + PROBE_EVERY);
         self.refreeze();
     }
 
@@ -126,9 +152,9 @@ impl Table {
     pub(super) fn pause_reason(&self) -> Option<PauseReason> {
         if self.game.is_over() {
             None
-        } else if self.store_down {
+        } else if self.durable.store_down {
             Some(PauseReason::Store)
-        } else if self.restoring.is_some() {
+        } else if self.freeze.restoring.is_some() {
             Some(PauseReason::Restored)
         } else {
             None
@@ -141,20 +167,20 @@ impl Table {
     pub(super) fn refreeze(&mut self) {
         let reason = self.pause_reason();
         let now = Instant::now();
-        match (reason, self.frozen_since) {
+        match (reason, self.freeze.since) {
             (Some(r), None) => {
-                self.frozen_since = Some(now);
-                self.announced_pause = Some(r);
+                self.freeze.since = Some(now);
+                self.freeze.announced = Some(r);
                 self.send_paused(Some(r));
             }
-            (Some(r), Some(_)) if self.announced_pause != Some(r) => {
-                self.announced_pause = Some(r);
+            (Some(r), Some(_)) if self.freeze.announced != Some(r) => {
+                self.freeze.announced = Some(r);
                 self.send_paused(Some(r));
             }
             (None, Some(since)) => {
                 self.hold_clocks(now.saturating_duration_since(since));
-                self.frozen_since = None;
-                self.announced_pause = None;
+                self.freeze.since = None;
+                self.freeze.announced = None;
                 self.send_paused(None);
             }
             _ => {}
@@ -170,7 +196,7 @@ impl Table {
                 *t += held;
             }
         }
-        if let Some(t) = &mut self.first_action_due {
+        if let Some(t) = &mut self.timers.first_action_due {
             *t += held;
         }
     }
@@ -203,28 +229,28 @@ impl Table {
     /// never succeeded, takes any entries that reached the log after all,
     /// stores a finished game, and thaws once all of that worked.
     pub(super) async fn probe(&mut self) {
-        self.retry_at = None;
+        self.durable.retry_at = None;
         match self.catch_up().await {
             Ok(()) => {
-                if self.store_down {
+                if self.durable.store_down {
                     tracing::info!(table = %self.id, "store is back; table thawed");
                 }
                 self.store_down(false);
             }
             Err(e) => {
                 tracing::debug!(table = %self.id, error = %e, "store still unavailable");
-                self.store_down = true;
-                self.retry_at = Some(Instant::now() + PROBE_EVERY);
+                self.durable.store_down = true;
+                self.durable.retry_at = Some(Instant::now() + PROBE_EVERY);
             }
         }
     }
 
     async fn catch_up(&mut self) -> Result<(), StoreError> {
         let timeout = self.hosting.settings.store_timeout;
-        if self.stepped_down {
+        if self.tenure.stepped_down {
             return Ok(());
         }
-        if !self.created {
+        if !self.durable.created {
             // The lease first: no other node ever sees the table unleased.
             if let Err(e) = self.take_lease().await {
                 if let StoreError::LeaseLost(why) = &e {
@@ -250,17 +276,20 @@ impl Table {
             )
             .await
             {
-                Ok(()) | Err(StoreError::Exists(_)) => self.created = true,
+                Ok(()) | Err(StoreError::Exists(_)) => self.durable.created = true,
                 Err(e) => return Err(e),
             }
         }
-        if !self.finish_stored && self.game.is_over() && self.logged == self.game.entries().len() {
+        if !self.durable.finish_stored
+            && self.game.is_over()
+            && self.durable.logged == self.game.entries().len()
+        {
             return self.store_finished().await;
         }
         let stored = within(timeout, self.hosting.store.live_table(self.id.as_str())).await?;
         let stored = stored.map(|t| t.entries).unwrap_or_default();
-        if stored.len() > self.logged {
-            let extra = decode_entries(&stored[self.logged..])
+        if stored.len() > self.durable.logged {
+            let extra = decode_entries(&stored[self.durable.logged..])
                 .map_err(|e| StoreError::Corrupt(e.to_string()))?;
             // Entries that landed although their append failed: they are
             // durable, so they count; report them now.
@@ -278,7 +307,7 @@ impl Table {
                 }
                 last = e.at;
             }
-            self.logged = stored.len();
+            self.durable.logged = stored.len();
             self.broadcast(events, last);
         } else {
             within(timeout, self.hosting.store.ping()).await?;
@@ -289,7 +318,7 @@ impl Table {
     /// Stores the finished game (record and rating changes) and drops the
     /// live log, in one write. On failure the table retries every second.
     pub(super) async fn store_finished(&mut self) -> Result<(), StoreError> {
-        if self.finish_stored {
+        if self.durable.finish_stored {
             return Ok(());
         }
         let finished_ms = unix_ms();
@@ -331,13 +360,13 @@ impl Table {
         .await;
         match result {
             Ok(()) | Err(StoreError::Exists(_)) => {
-                self.finish_stored = true;
+                self.durable.finish_stored = true;
                 Ok(())
             }
             Err(e) => {
                 tracing::warn!(table = %self.id, error = %e, "finished game not stored yet; retrying");
-                self.store_down = true;
-                self.retry_at = Some(Instant::now() + PROBE_EVERY);
+                self.durable.store_down = true;
+                self.durable.retry_at = Some(Instant::now() + PROBE_EVERY);
                 Err(e)
             }
         }

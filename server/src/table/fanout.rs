@@ -2,6 +2,7 @@
 //! subscriber (encoded once per encoding in use), snapshots, and the
 //! coalesced spectator count.
 
+use std::collections::HashMap;
 use std::time::Instant;
 
 use tengen_protocol::{
@@ -11,8 +12,17 @@ use tengen_rules::game::{Event, Millis, Seat};
 
 use super::Table;
 use crate::msg::lobby::LobbyCmd;
-use crate::outbound::Shared;
+use crate::outbound::{Outbox, Shared};
 use crate::sessions::Session;
+
+/// Who watches besides the players, and when their count goes out.
+#[derive(Default)]
+pub(super) struct Subscribers {
+    /// Spectators' outboxes by connection.
+    pub(super) spectators: HashMap<u64, Outbox>,
+    /// When the coalesced spectator count goes out, if it changed.
+    pub(super) count_due: Option<Instant>,
+}
 
 impl Table {
     /// Stamps `events` and queues them to every subscriber.
@@ -21,12 +31,13 @@ impl Table {
             return;
         }
         let over = events.iter().any(|e| matches!(e, Event::GameOver { .. }));
-        if over && self.close_at.is_none() {
-            self.first_action_due = None;
+        if over && self.timers.close_at.is_none() {
+            self.timers.first_action_due = None;
             for s in &mut self.seats {
                 s.away_until = None;
             }
-            self.close_at = Some(Instant::now() + self.hosting.settings.finished_table_linger);
+            self.timers.close_at =
+                Some(Instant::now() + self.hosting.settings.finished_table_linger);
             // The lobby hears of the end before any player can: a player
             // who leaves the room as soon as `game_over` arrives must find
             // it finished, not still playing.
@@ -35,16 +46,14 @@ impl Table {
             });
         }
         let prompt = self.game.prompt(ms);
-        let stamped = TableEvent::stamp(&self.id, self.seq, events, prompt.as_ref());
-        self.seq += stamped.len() as u64;
+        let stamped = TableEvent::stamp(&self.id, self.events.seq, events, prompt.as_ref());
+        self.events.seq += stamped.len() as u64;
         // What a `block` or `lose` room shows of black's forbidden points.
         let forbidden = self.game.forbidden_points_shown(ms);
         for mut te in stamped {
             te.forbidden.clone_from(&forbidden);
-            if self.log.len() == self.hosting.settings.event_log.max(1) {
-                self.log.pop_front();
-            }
-            self.log.push_back(te.clone());
+            let limit = self.hosting.settings.event_log;
+            self.events.keep(te.clone(), limit);
             self.send_to_all(&Envelope::push(ServerMsg::TableEvent(te)));
         }
     }
@@ -62,10 +71,11 @@ impl Table {
                 s.subscribed = false;
             }
         }
-        let before = self.spectators.len();
-        self.spectators
+        let before = self.subs.spectators.len();
+        self.subs
+            .spectators
             .retain(|_, o| o.send(shared.get(o.encoding())));
-        if self.spectators.len() != before {
+        if self.subs.spectators.len() != before {
             self.spectators_changed();
         }
     }
@@ -75,15 +85,15 @@ impl Table {
         ServerMsg::TableSnapshot(Box::new(TableSnapshot {
             table: self.id.clone(),
             room: self.meta.room.clone(),
-            seq: self.seq,
+            seq: self.events.seq,
             snapshot: self.game.snapshot(ms),
             players: Players {
                 first: Some(self.seats[0].session.player.clone()),
                 second: Some(self.seats[1].session.player.clone()),
             },
-            spectators: self.spectators.len() as u32,
+            spectators: self.subs.spectators.len() as u32,
             seat,
-            paused: self.frozen_since.and(self.announced_pause),
+            paused: self.freeze.since.and(self.freeze.announced),
             forbidden: self.game.forbidden_points_shown(ms),
         }))
     }
@@ -101,14 +111,14 @@ impl Table {
     }
 
     pub(super) fn spectators_changed(&mut self) {
-        if self.spectators_due.is_none() {
-            self.spectators_due = Some(Instant::now() + self.hosting.settings.coalesce_interval);
+        if self.subs.count_due.is_none() {
+            self.subs.count_due = Some(Instant::now() + self.hosting.settings.coalesce_interval);
         }
     }
 
     /// The coalesced spectator count, to every subscriber and the lobby.
     pub(super) fn send_spectator_count(&mut self) {
-        let count = self.spectators.len() as u32;
+        let count = self.subs.spectators.len() as u32;
         let frame = Envelope::push(ServerMsg::Spectators {
             table: self.id.clone(),
             count,
@@ -121,7 +131,8 @@ impl Table {
                     .send(shared.get(s.session.outbox.encoding()));
             }
         }
-        self.spectators
+        self.subs
+            .spectators
             .retain(|_, o| o.send(shared.get(o.encoding())));
         let _ = self.hosting.lobby.try_send(LobbyCmd::Spectators {
             room: self.meta.room.clone(),

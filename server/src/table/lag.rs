@@ -20,18 +20,48 @@ use std::time::Instant;
 
 use tengen_rules::game::{Action, Event, Millis, Seat};
 
-use super::{QUOTA_MAX_MS, Table};
+use super::Table;
+
+/// A seat's quota starts full and never exceeds this.
+pub const QUOTA_MAX_MS: Millis = 500;
 
 /// Added to the mover's quota after each of its moves.
 pub const QUOTA_GAIN_MS: Millis = 100;
+
+/// Each seat's quota of lag credit.
+pub(super) struct Quotas {
+    pub(super) quota: [Millis; 2],
+}
+
+impl Default for Quotas {
+    fn default() -> Quotas {
+        Quotas {
+            quota: [QUOTA_MAX_MS; 2],
+        }
+    }
+}
+
+impl Quotas {
+    /// What `seat` may be credited of `lag`: at most its quota and `cap`.
+    pub(super) fn credit(&self, seat: Seat, lag: Millis, cap: Millis) -> Millis {
+        lag.min(self.quota[seat.index()]).min(cap)
+    }
+
+    /// `seat`'s quota pays for the `granted` credit, then refills for the
+    /// move.
+    pub(super) fn settle(&mut self, seat: Seat, granted: Millis) {
+        let q = &mut self.quota[seat.index()];
+        *q = (q.saturating_sub(granted) + QUOTA_GAIN_MS).min(QUOTA_MAX_MS);
+    }
+}
 
 impl Table {
     /// The credit `seat` may get now: its connection's lag, within its
     /// quota and the room's cap.
     pub(super) fn credit_for(&self, seat: Seat) -> Millis {
         let lag = self.seats[seat.index()].session.outbox.lag_ms();
-        lag.min(self.quota[seat.index()])
-            .min(self.game.config().lag_credit_cap_ms)
+        let cap = self.game.config().lag_credit_cap_ms;
+        self.lag.credit(seat, lag, cap)
     }
 
     /// The grace after the running seat's flag instant before the flag is
@@ -68,8 +98,7 @@ impl Table {
             Some(tengen_rules::game::Input::Act { lag_credit_ms, .. }) => *lag_credit_ms,
             _ => 0,
         };
-        let q = &mut self.quota[seat.index()];
-        *q = (q.saturating_sub(granted) + QUOTA_GAIN_MS).min(QUOTA_MAX_MS);
+        self.lag.settle(seat, granted);
     }
 
     /// The instant the flag is called, for the select loop.

@@ -23,7 +23,7 @@
 use std::time::{Duration, Instant};
 
 use tengen_protocol::CloseCode;
-use tengen_store::{Acquired, StoreError};
+use tengen_store::{Acquired, Lease, StoreError};
 
 use super::Table;
 use super::durable::within;
@@ -31,10 +31,22 @@ use super::durable::within;
 /// How soon a renewal that could not reach the store is tried again.
 const RETRY: Duration = Duration::from_millis(500);
 
+/// This node's hold on the table.
+#[derive(Default)]
+pub(super) struct Tenure {
+    /// The lease, once taken.
+    pub(super) lease: Option<Lease>,
+    /// When the lease is renewed next.
+    pub(super) renew_at: Option<Instant>,
+    /// Another node runs the game now: this table writes nothing more and
+    /// closes.
+    pub(super) stepped_down: bool,
+}
+
 impl Table {
     /// Takes the lease of a table about to be created (or taken over).
     pub(super) async fn take_lease(&mut self) -> Result<(), StoreError> {
-        if self.lease.is_some() {
+        if self.tenure.lease.is_some() {
             return Ok(());
         }
         let acquire = self.hosting.store.acquire_lease(
@@ -44,8 +56,8 @@ impl Table {
         );
         match within(self.hosting.settings.store_timeout, acquire).await? {
             Acquired::Ours(lease) => {
-                self.lease = Some(lease);
-                self.lease_renew_at = Some(Instant::now() + self.hosting.settings.lease_ttl / 3);
+                self.tenure.lease = Some(lease);
+                self.tenure.renew_at = Some(Instant::now() + self.hosting.settings.lease_ttl / 3);
                 Ok(())
             }
             Acquired::Held(by) => Err(StoreError::LeaseLost(format!(
@@ -57,7 +69,7 @@ impl Table {
 
     /// Renews the lease (due every third of its term).
     pub(super) async fn renew_lease(&mut self) {
-        let Some(lease) = self.lease.clone() else {
+        let Some(lease) = self.tenure.lease.clone() else {
             // Lost while the store was out of reach: take it again.
             return self.lease_lapsed().await;
         };
@@ -67,11 +79,11 @@ impl Table {
             .store
             .renew_lease(self.id.as_str(), &lease, ttl);
         match within(self.hosting.settings.store_timeout, renew).await {
-            Ok(()) => self.lease_renew_at = Some(Instant::now() + ttl / 3),
+            Ok(()) => self.tenure.renew_at = Some(Instant::now() + ttl / 3),
             Err(StoreError::LeaseLost(_)) => self.lease_lapsed().await,
             Err(e) => {
                 tracing::warn!(table = %self.id, error = %e, "could not renew the table's lease; retrying");
-                self.lease_renew_at = Some(Instant::now() + RETRY);
+                self.tenure.renew_at = Some(Instant::now() + RETRY);
             }
         }
     }
@@ -79,11 +91,11 @@ impl Table {
     /// The lease is gone: take it again if the game is still exactly
     /// ours, else step down.
     async fn lease_lapsed(&mut self) {
-        self.lease = None;
-        if self.finish_stored {
+        self.tenure.lease = None;
+        if self.durable.finish_stored {
             // Nothing is written any more: the lease only told other
             // nodes where the finished table stays. Let it go.
-            self.lease_renew_at = None;
+            self.tenure.renew_at = None;
             return;
         }
         if let Err(e) = self.take_lease().await {
@@ -91,7 +103,7 @@ impl Table {
                 StoreError::LeaseLost(why) => self.step_down(&why),
                 e => {
                     tracing::warn!(table = %self.id, error = %e, "lease lapsed and the store is unreachable; retrying");
-                    self.lease_renew_at = Some(Instant::now() + RETRY);
+                    self.tenure.renew_at = Some(Instant::now() + RETRY);
                 }
             };
         }
@@ -101,11 +113,11 @@ impl Table {
         )
         .await;
         match stored {
-            Ok(Some(t)) if t.entries.len() == self.logged => {
+            Ok(Some(t)) if t.entries.len() == self.durable.logged => {
                 tracing::warn!(table = %self.id, "the table's lease had lapsed; taken again");
             }
             Ok(_) => {
-                if let Some(lease) = self.lease.take() {
+                if let Some(lease) = self.tenure.lease.take() {
                     let _ = self
                         .hosting
                         .store
@@ -116,8 +128,8 @@ impl Table {
             }
             Err(e) => {
                 tracing::warn!(table = %self.id, error = %e, "could not check the stored log; retrying");
-                self.lease = None;
-                self.lease_renew_at = Some(Instant::now() + RETRY);
+                self.tenure.lease = None;
+                self.tenure.renew_at = Some(Instant::now() + RETRY);
             }
         }
     }
@@ -125,22 +137,22 @@ impl Table {
     /// Another node runs this game now: write nothing more, and send
     /// everyone here to reconnect (they resume wherever the game is).
     pub(super) fn step_down(&mut self, why: &str) {
-        if self.stepped_down {
+        if self.tenure.stepped_down {
             return;
         }
         tracing::warn!(table = %self.id, node = %self.hosting.settings.node, why, "lost the table's lease; stepping down");
         crate::metrics::error("lease_lost");
-        self.stepped_down = true;
-        self.lease = None;
-        self.lease_renew_at = None;
-        self.retry_at = None;
+        self.tenure.stepped_down = true;
+        self.tenure.lease = None;
+        self.tenure.renew_at = None;
+        self.durable.retry_at = None;
         for s in &mut self.seats {
             if s.subscribed {
                 s.session.outbox.close(CloseCode::ServiceRestart);
                 s.subscribed = false;
             }
         }
-        for (_, o) in self.spectators.drain() {
+        for (_, o) in self.subs.spectators.drain() {
             o.close(CloseCode::ServiceRestart);
         }
     }
@@ -150,19 +162,19 @@ impl Table {
     /// the node that takes it (or at the next start).
     pub(super) async fn handover(&mut self) {
         tracing::debug!(table = %self.id, "handing the table over");
-        self.stepped_down = true;
-        self.retry_at = None;
-        if let Some(lease) = self.lease.take() {
+        self.tenure.stepped_down = true;
+        self.durable.retry_at = None;
+        if let Some(lease) = self.tenure.lease.take() {
             let release = self.hosting.store.release_lease(self.id.as_str(), &lease);
             let _ = within(self.hosting.settings.store_timeout, release).await;
         }
-        self.lease_renew_at = None;
+        self.tenure.renew_at = None;
     }
 
     /// Gives the lease up as the table closes, its finished game stored.
     pub(super) async fn release_lease(&mut self) {
-        self.lease_renew_at = None;
-        if let Some(lease) = self.lease.take() {
+        self.tenure.renew_at = None;
+        if let Some(lease) = self.tenure.lease.take() {
             let release = self.hosting.store.release_lease(self.id.as_str(), &lease);
             if let Err(e) = within(self.hosting.settings.store_timeout, release).await {
                 tracing::debug!(table = %self.id, error = %e, "lease not released (it lapses)");

@@ -12,16 +12,28 @@
 //! the coalesced spectator count, and the table's end some time after the
 //! game's.
 //!
+//! Actor: owns one game (its referee state, seats, clocks and log);
+//! receives [`TableCmd`] (clients' [`TableRequest`]s from this node or
+//! another, connection notices, the lobby's rematch news, the stop);
+//! sends events and snapshots to its players' and spectators' outboxes,
+//! appends to the store, and tells the lobby when it finishes or closes.
+//!
+//! The state is split by concern, each part a type in its own file with
+//! the fields only it changes: [`fanout`] (spectators and what goes out),
+//! [`resume`] (the event log kept for replay, away players), [`durable`]
+//! (what the store has confirmed; the freeze), [`lease`] (this node's
+//! hold on the table), [`deadlines`] (the timers and what falls due),
+//! [`lag`] (lag-compensation quotas), [`social`] (chat and rematch).
+//!
 //! What the table sends is only what the machine reports (events, prompts,
 //! snapshots): in `claim` rooms the machine keeps whether black's last stone
 //! was forbidden to itself, so no connection can learn it early.
 
-use std::collections::{HashMap, VecDeque};
 use std::time::Instant;
 
 use tengen_protocol::{
     Envelope, ErrorBody, ErrorCode, PauseReason, RequestId, ServerFrame, ServerMsg, SessionId,
-    TableEvent, TableId,
+    TableId,
 };
 use tengen_rules::game::{Action, ActionKind, Game, GameError, Millis, Seat};
 use tokio::time::sleep_until;
@@ -43,8 +55,7 @@ pub mod restore;
 mod resume;
 mod social;
 
-/// A seat's quota starts full and never exceeds this.
-pub const QUOTA_MAX_MS: Millis = 500;
+pub use lag::QUOTA_MAX_MS;
 pub use meta::{META_VERSION, SeatMeta, TableMeta, decode_entries, encode_entries, unix_ms};
 
 /// Everything a table needs to start: what the store keeps of it, its
@@ -67,54 +78,34 @@ struct Seated {
     rematch: bool,
 }
 
+/// The actor's state: the game and its seats, and one part per concern,
+/// each defined (with what it alone decides) in its own file.
 struct Table {
     id: TableId,
     game: Game,
     started: Instant,
-    seq: u64,
     seats: [Seated; 2],
-    spectators: HashMap<u64, Outbox>,
     /// The store, settings, lobby, table directory and sessions.
     hosting: Hosting,
-    /// Chat rate per connection: (tokens, last refill).
-    chat_rate: HashMap<u64, (f64, Instant)>,
-    /// The latest events, for replay to a resuming client.
-    log: VecDeque<TableEvent>,
-    /// Each seat's lag-compensation quota ([`lag`]).
-    quota: [Millis; 2],
-    /// When the seat to act must have acted, while some seat has never
-    /// acted (then the game is aborted).
-    first_action_due: Option<Instant>,
-    /// When the coalesced spectator count goes out, if it changed.
-    spectators_due: Option<Instant>,
-    /// When the table closes, once the game is over.
-    close_at: Option<Instant>,
     /// What the store keeps of the table besides its log: its room, rule
     /// set, players and options.
     meta: TableMeta,
-    /// Whether the store has the table (its metadata).
-    created: bool,
-    /// How many of the game's entries the store has confirmed.
-    logged: usize,
-    /// Whether the finished game's record is stored.
-    finish_stored: bool,
-    /// Whether the store failed the last write ([`durable`]).
-    store_down: bool,
-    /// When to try the store again.
-    retry_at: Option<Instant>,
-    /// After a restart: when the clocks run even if a player is not back.
-    restoring: Option<Instant>,
-    /// Since when game time stands still, if it does.
-    frozen_since: Option<Instant>,
-    /// The pause reason last announced.
-    announced_pause: Option<PauseReason>,
-    /// This node's lease on the table, once taken ([`lease`]).
-    lease: Option<tengen_store::Lease>,
-    /// When the lease is renewed next.
-    lease_renew_at: Option<Instant>,
-    /// Another node runs the game now: this table writes nothing more and
-    /// closes.
-    stepped_down: bool,
+    /// The spectators and their coalesced count ([`fanout`]).
+    subs: fanout::Subscribers,
+    /// The events sent so far and the latest kept for replay ([`resume`]).
+    events: resume::EventLog,
+    /// What the store has confirmed ([`durable`]).
+    durable: durable::Durability,
+    /// Whether and why game time stands still ([`durable`]).
+    freeze: durable::Freeze,
+    /// This node's lease on the table ([`lease`]).
+    tenure: lease::Tenure,
+    /// The first-move abort and the table's close ([`deadlines`]).
+    timers: deadlines::Timers,
+    /// Each seat's lag-compensation quota ([`lag`]).
+    lag: lag::Quotas,
+    /// Chat rates ([`social`]).
+    social: social::ChatRates,
 }
 
 /// Starts a table actor for a new game and registers it in the directory.
@@ -149,28 +140,20 @@ impl Table {
             id: start.id,
             game,
             started,
-            seq: 0,
             seats: [seated(a), seated(b)],
-            spectators: HashMap::new(),
-            first_action_due,
-            spectators_due: None,
-            close_at: None,
             hosting: start.hosting,
-            chat_rate: HashMap::new(),
-            log: VecDeque::new(),
-            quota: [QUOTA_MAX_MS; 2],
             meta: start.meta,
-            created: false,
-            logged: 0,
-            finish_stored: false,
-            store_down: false,
-            retry_at: None,
-            restoring: None,
-            frozen_since: None,
-            announced_pause: None,
-            lease: None,
-            lease_renew_at: None,
-            stepped_down: false,
+            subs: fanout::Subscribers::default(),
+            events: resume::EventLog::default(),
+            durable: durable::Durability::default(),
+            freeze: durable::Freeze::default(),
+            tenure: lease::Tenure::default(),
+            timers: deadlines::Timers {
+                first_action_due,
+                close_at: None,
+            },
+            lag: lag::Quotas::default(),
+            social: social::ChatRates::default(),
         }
     }
 
@@ -190,7 +173,7 @@ impl Table {
     /// Game time at `at`: milliseconds since the table started, not
     /// counting time spent frozen.
     fn now_ms(&self, at: Instant) -> Millis {
-        let at = self.frozen_since.map_or(at, |f| f.min(at));
+        let at = self.freeze.since.map_or(at, |f| f.min(at));
         at.saturating_duration_since(self.started).as_millis() as Millis
     }
 
@@ -200,7 +183,7 @@ impl Table {
 
     async fn run(mut self, mut rx: crate::mailbox::Inbox<TableCmd>) {
         tracing::debug!(table = %self.id, room = %self.meta.room, "table started");
-        if !self.created {
+        if !self.durable.created {
             // A new table: stored before anyone hears of it (a failure
             // freezes it until the store answers).
             self.probe().await;
@@ -210,7 +193,7 @@ impl Table {
             self.send_snapshot_to_seat(seat, None);
         }
         loop {
-            if self.stepped_down {
+            if self.tenure.stepped_down {
                 break;
             }
             let deadline = self.next_deadline();
@@ -226,23 +209,23 @@ impl Table {
                 }
             }
             if self.game.is_over()
-                && !self.stepped_down
-                && !self.finish_stored
-                && self.retry_at.is_none()
+                && !self.tenure.stepped_down
+                && !self.durable.finish_stored
+                && self.durable.retry_at.is_none()
             {
                 let _ = self.store_finished().await;
             }
         }
-        if !self.stepped_down
+        if !self.tenure.stepped_down
             && self.game.is_over()
-            && !self.finish_stored
+            && !self.durable.finish_stored
             && self.store_finished().await.is_err()
         {
             tracing::error!(table = %self.id, "closing with the finished game unstored; the next start finishes it from the log");
         }
         // Kept until now (nothing is written after the finish) so that
         // other nodes find the finished table while it stays.
-        if self.finish_stored {
+        if self.durable.finish_stored {
             self.release_lease().await;
         }
         self.hosting.directory.remove(&self.id);
@@ -270,7 +253,8 @@ impl Table {
                     room: self.meta.room.clone(),
                 });
                 let mut shared = Shared::new(&frame);
-                self.spectators
+                self.subs
+                    .spectators
                     .retain(|_, o| o.send(shared.get(o.encoding())));
             }
         }
@@ -293,7 +277,8 @@ impl Table {
             }
             TableRequest::Snapshot => {
                 let conn = session.outbox.conn;
-                if self.seat_of(&session.id).is_none() && !self.spectators.contains_key(&conn) {
+                if self.seat_of(&session.id).is_none() && !self.subs.spectators.contains_key(&conn)
+                {
                     return self.wrong_table(&session.outbox, id);
                 }
                 self.send_snapshot(&session, id)
@@ -314,27 +299,28 @@ impl Table {
                 if s.away_until.take().is_some() {
                     self.send_player_status(seat, true, None);
                 }
-                if self.restoring.is_some() && self.seats.iter().all(|s| s.subscribed) {
+                if self.freeze.restoring.is_some() && self.seats.iter().all(|s| s.subscribed) {
                     // Both players are back after a restart.
-                    self.restoring = None;
+                    self.freeze.restoring = None;
                     self.refreeze();
                 }
             }
             None => {
-                let before = self.spectators.len();
-                self.spectators
+                let before = self.subs.spectators.len();
+                self.subs
+                    .spectators
                     .insert(session.outbox.conn, session.outbox.clone());
-                if self.spectators.len() != before {
+                if self.subs.spectators.len() != before {
                     self.spectators_changed();
                 }
             }
         }
         match since {
-            Some(since) if self.replayable(since) => {
+            Some(since) if self.events.replayable(since) => {
                 self.replay(&session.outbox, id, since);
                 // A snapshot says whether the clocks stand still; a replay
                 // must too.
-                if let Some(reason) = self.frozen_since.and(self.announced_pause) {
+                if let Some(reason) = self.freeze.since.and(self.freeze.announced) {
                     self.send_paused_to(&session.outbox, reason);
                 }
             }
@@ -349,13 +335,13 @@ impl Table {
             .seats
             .iter()
             .any(|s| s.session.outbox.conn == conn && s.subscribed);
-        if !seated && !self.spectators.contains_key(&conn) {
+        if !seated && !self.subs.spectators.contains_key(&conn) {
             if let Some((o, id)) = reply {
                 self.wrong_table(o, id);
             }
             return;
         }
-        if self.spectators.remove(&conn).is_some() {
+        if self.subs.spectators.remove(&conn).is_some() {
             self.spectators_changed();
         }
         for s in &mut self.seats {
@@ -399,7 +385,7 @@ impl Table {
         received: Instant,
     ) {
         let Some(seat) = self.seat_of(session) else {
-            if !self.spectators.contains_key(&outbox.conn) {
+            if !self.subs.spectators.contains_key(&outbox.conn) {
                 return self.wrong_table(outbox, id);
             }
             crate::metrics::error("not_a_player");
@@ -450,7 +436,7 @@ impl Table {
                 if action.kind() != ActionKind::Resign
                     && !self.game.config().time.is_correspondence()
                 {
-                    self.first_action_due = self
+                    self.timers.first_action_due = self
                         .game
                         .allowed(seat.other(), ms)
                         .contains(&ActionKind::Abort)
@@ -461,7 +447,7 @@ impl Table {
                     id,
                     ServerMsg::Acted {
                         table: self.id.clone(),
-                        seq: self.seq,
+                        seq: self.events.seq,
                     },
                 ));
                 metrics::histogram!(crate::metrics::MOVE_SECONDS)

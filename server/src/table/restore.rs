@@ -322,20 +322,20 @@ fn start(r: Rebuilt, lease: Lease, h: &Hosting) {
         hosting: h.clone(),
     };
     let mut table = Table::assemble(begin, game, started);
-    table.created = true;
-    table.lease = Some(lease);
-    table.lease_renew_at = Some(now + settings.lease_ttl / 3);
-    table.logged = r.entries;
-    table.seq = r.log.last().map_or(0, |e| e.seq);
-    table.log = r.log.into();
+    table.durable.created = true;
+    table.tenure.lease = Some(lease);
+    table.tenure.renew_at = Some(now + settings.lease_ttl / 3);
+    table.durable.logged = r.entries;
+    table.events.seq = r.log.last().map_or(0, |e| e.seq);
+    table.events.kept = r.log.into();
     if over {
         tokio::spawn(table.finish_unseen());
         return;
     }
     if !correspondence {
-        table.restoring = Some(now + settings.restore_grace);
+        table.freeze.restoring = Some(now + settings.restore_grace);
         // Frozen from the instant game time stopped.
-        table.frozen_since = Some(now);
+        table.freeze.since = Some(now);
     }
     table.launch();
 }

@@ -1,6 +1,7 @@
 //! Talking at a table: chat (players with players, spectators with
 //! spectators, so nobody can coach a player) and rematches.
 
+use std::collections::HashMap;
 use std::time::Instant;
 
 use tengen_protocol::{
@@ -12,13 +13,19 @@ use crate::msg::lobby::LobbyCmd;
 use crate::outbound::Shared;
 use crate::sessions::Session;
 
+/// Each connection's chat rate: (tokens, last refill).
+#[derive(Default)]
+pub(super) struct ChatRates {
+    pub(super) chat_rate: HashMap<u64, (f64, Instant)>,
+}
+
 impl Table {
     /// Table chat: players to players, spectators to spectators, rate
     /// limited per connection (a burst of 3, then one a second).
     pub(super) fn chat(&mut self, session: &Session, id: Option<RequestId>, text: String) {
         let outbox = &session.outbox;
         let seat = self.seat_of(&session.id);
-        if seat.is_none() && !self.spectators.contains_key(&outbox.conn) {
+        if seat.is_none() && !self.subs.spectators.contains_key(&outbox.conn) {
             return self.wrong_table(outbox, id);
         }
         if !self.meta.chat {
@@ -30,7 +37,11 @@ impl Table {
             return;
         }
         let now = Instant::now();
-        let (tokens, last) = self.chat_rate.entry(outbox.conn).or_insert((3.0, now));
+        let (tokens, last) = self
+            .social
+            .chat_rate
+            .entry(outbox.conn)
+            .or_insert((3.0, now));
         *tokens = (*tokens + now.saturating_duration_since(*last).as_secs_f64()).min(3.0);
         *last = now;
         if *tokens < 1.0 {
@@ -40,10 +51,11 @@ impl Table {
             return;
         }
         *tokens -= 1.0;
-        if self.chat_rate.len() > 4 * (self.spectators.len() + 2) {
-            let live: Vec<u64> = self.spectators.keys().copied().collect();
+        if self.social.chat_rate.len() > 4 * (self.subs.spectators.len() + 2) {
+            let live: Vec<u64> = self.subs.spectators.keys().copied().collect();
             let players: Vec<u64> = self.seats.iter().map(|s| s.session.outbox.conn).collect();
-            self.chat_rate
+            self.social
+                .chat_rate
                 .retain(|c, _| live.contains(c) || players.contains(c));
         }
         let channel = if seat.is_some() {
@@ -73,7 +85,7 @@ impl Table {
                 }
             }
             ChatChannel::Spectators => {
-                for (c, o) in &self.spectators {
+                for (c, o) in &self.subs.spectators {
                     if *c != sender {
                         o.send(shared.get(o.encoding()));
                     }
