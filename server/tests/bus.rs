@@ -1,6 +1,6 @@
 //! The cluster bus (`tengen_server::cluster::bus`) against a real
 //! `redis-server` that each test starts on a free port
-//! (`tengen_store::testing`): two buses as two nodes, table channels and
+//! (`tengen_store::testing`): two buses as two nodes, topics and
 //! their reference counts, ordering, Redis killed and restarted under the
 //! buses, and a receiver that does not keep up.
 
@@ -55,9 +55,9 @@ fn node_msg(s: &str) -> Delivery {
     }
 }
 
-fn table_msg(table: &str, s: &str) -> Delivery {
-    Delivery::Table {
-        table: table.into(),
+fn topic_msg(topic: &str, s: &str) -> Delivery {
+    Delivery::Topic {
+        topic: topic.into(),
         payload: Bytes::from(s.to_owned()),
     }
 }
@@ -128,16 +128,16 @@ async fn two_nodes_exchange_node_messages_both_ways() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn table_messages_reach_only_subscribers_and_subscriptions_are_counted() {
+async fn topic_messages_reach_only_subscribers_and_subscriptions_are_counted() {
     let redis = RedisServer::start();
     let prefix = unique_prefix("bus");
     let (a, mut a_rx) = bus(&redis, &prefix, "a").await;
     let (b_bus, mut b_rx) = bus(&redis, &prefix, "b").await;
-    let channel = format!("{prefix}:{{t:t1}}:events");
+    let channel = format!("{prefix}:topic:t1");
 
-    // Two local watchers of t1 on node a: one Redis subscription.
-    a.subscribe_table("t1").await.unwrap();
-    a.subscribe_table("t1").await.unwrap();
+    // Two local subscribers of t1 on node a: one Redis subscription.
+    a.subscribe_topic("t1").await.unwrap();
+    a.subscribe_topic("t1").await.unwrap();
     assert_eq!(a.watchers("t1"), 2);
     assert!(a.is_subscribed("t1"));
     assert!(!b_bus.is_subscribed("t1"));
@@ -145,47 +145,47 @@ async fn table_messages_reach_only_subscribers_and_subscriptions_are_counted() {
 
     // From b (not subscribed): a gets it once, b not at all. b's own node
     // message, published after it on the same connection, is the fence.
-    assert!(b_bus.publish_table("t1", b("e1")));
+    assert!(b_bus.publish_topic("t1", b("e1")));
     assert!(b_bus.publish_node("b", b("fence")));
-    assert_eq!(next(&mut a_rx).await, table_msg("t1", "e1"));
+    assert_eq!(next(&mut a_rx).await, topic_msg("t1", "e1"));
     assert_eq!(next(&mut b_rx).await, node_msg("fence"));
-    // Another table: nobody hears it.
-    assert!(b_bus.publish_table("t2", b("other")));
+    // Another topic: nobody hears it.
+    assert!(b_bus.publish_topic("t2", b("other")));
     assert!(b_bus.publish_node("a", b("fence-a")));
     assert_eq!(next(&mut a_rx).await, node_msg("fence-a"));
 
-    // One watcher leaves: still subscribed.
-    a.unsubscribe_table("t1");
+    // One subscriber leaves: still subscribed.
+    a.unsubscribe_topic("t1");
     assert_eq!(a.watchers("t1"), 1);
-    assert!(b_bus.publish_table("t1", b("e2")));
-    assert_eq!(next(&mut a_rx).await, table_msg("t1", "e2"));
+    assert!(b_bus.publish_topic("t1", b("e2")));
+    assert_eq!(next(&mut a_rx).await, topic_msg("t1", "e2"));
     assert_eq!(numsub(&redis, &channel).await, 1);
 
     // b subscribes as well: both hear it.
-    b_bus.subscribe_table("t1").await.unwrap();
+    b_bus.subscribe_topic("t1").await.unwrap();
     assert_eq!(numsub(&redis, &channel).await, 2);
-    assert!(a.publish_table("t1", b("e3")));
-    assert_eq!(next(&mut a_rx).await, table_msg("t1", "e3"));
-    assert_eq!(next(&mut b_rx).await, table_msg("t1", "e3"));
+    assert!(a.publish_topic("t1", b("e3")));
+    assert_eq!(next(&mut a_rx).await, topic_msg("t1", "e3"));
+    assert_eq!(next(&mut b_rx).await, topic_msg("t1", "e3"));
 
-    // The last watcher on a leaves: the subscription goes.
-    a.unsubscribe_table("t1");
+    // The last subscriber on a leaves: the subscription goes.
+    a.unsubscribe_topic("t1");
     assert_eq!(a.watchers("t1"), 0);
     until("a's t1 subscription removed", || !a.is_subscribed("t1")).await;
     assert_eq!(numsub(&redis, &channel).await, 1);
-    assert!(b_bus.publish_table("t1", b("e4")));
+    assert!(b_bus.publish_topic("t1", b("e4")));
     assert!(b_bus.publish_node("a", b("fence-a2")));
-    assert_eq!(next(&mut b_rx).await, table_msg("t1", "e4"));
+    assert_eq!(next(&mut b_rx).await, topic_msg("t1", "e4"));
     assert_eq!(next(&mut a_rx).await, node_msg("fence-a2"));
     // An extra unsubscribe changes nothing.
-    a.unsubscribe_table("t1");
-    a.unsubscribe_table("never");
+    a.unsubscribe_topic("t1");
+    a.unsubscribe_topic("never");
     assert_eq!(a.watchers("t1"), 0);
 
     // Back again, and gone again at once: no subscription is left behind.
-    a.subscribe_table("t1").await.unwrap();
+    a.subscribe_topic("t1").await.unwrap();
     assert!(a.is_subscribed("t1"));
-    a.unsubscribe_table("t1");
+    a.unsubscribe_topic("t1");
     until("a's t1 subscription removed again", || {
         !a.is_subscribed("t1")
     })
@@ -214,9 +214,9 @@ async fn bad_ids_are_refused_without_harm() {
 
     let (a, mut rx) = bus(&redis, &prefix, "a").await;
     assert!(!a.publish_node("a}", b("x")));
-    assert!(!a.publish_table("", b("x")));
+    assert!(!a.publish_topic("", b("x")));
     assert!(matches!(
-        a.subscribe_table("t}1").await,
+        a.subscribe_topic("t}1").await,
         Err(BusError::BadId { .. })
     ));
     assert_eq!(a.watchers("t}1"), 0);
@@ -234,7 +234,7 @@ async fn many_messages_on_one_channel_keep_their_order() {
     // Room for everything: this test is about order, not about a slow
     // receiver (that is below).
     let (b_bus, mut b_rx) = bus_with(&redis, &prefix, "b", |c| c.delivery_queue = 2 * N).await;
-    b_bus.subscribe_table("t").await.unwrap();
+    b_bus.subscribe_topic("t").await.unwrap();
 
     // Interleaved on two channels; each must come in order.
     let reader = tokio::spawn(async move {
@@ -245,7 +245,7 @@ async fn many_messages_on_one_channel_keep_their_order() {
                     assert_eq!(payload, Bytes::from(format!("n{node}")));
                     node += 1;
                 }
-                Delivery::Table { table: t, payload } => {
+                Delivery::Topic { topic: t, payload } => {
                     assert_eq!(t, "t");
                     assert_eq!(payload, Bytes::from(format!("t{table}")));
                     table += 1;
@@ -260,7 +260,7 @@ async fn many_messages_on_one_channel_keep_their_order() {
         while !a.publish_node("b", Bytes::from(format!("n{i}"))) {
             tokio::time::sleep(Duration::from_millis(2)).await;
         }
-        while !a.publish_table("t", Bytes::from(format!("t{i}"))) {
+        while !a.publish_topic("t", Bytes::from(format!("t{i}"))) {
             tokio::time::sleep(Duration::from_millis(2)).await;
         }
     }
@@ -299,11 +299,11 @@ async fn a_restarted_redis_is_reported_and_messages_flow_again() {
     let prefix = unique_prefix("bus");
     let (a, mut a_rx) = bus(&redis, &prefix, "a").await;
     let (b_bus, mut b_rx) = bus(&redis, &prefix, "b").await;
-    b_bus.subscribe_table("t").await.unwrap();
-    a.subscribe_table("u").await.unwrap();
-    a.subscribe_table("w").await.unwrap();
-    assert!(a.publish_table("t", b("before")));
-    assert_eq!(next(&mut b_rx).await, table_msg("t", "before"));
+    b_bus.subscribe_topic("t").await.unwrap();
+    a.subscribe_topic("u").await.unwrap();
+    a.subscribe_topic("w").await.unwrap();
+    assert!(a.publish_topic("t", b("before")));
+    assert_eq!(next(&mut b_rx).await, topic_msg("t", "before"));
 
     redis.kill();
     // While Redis is down nothing waits: publishing queues (and the
@@ -315,12 +315,12 @@ async fn a_restarted_redis_is_reported_and_messages_flow_again() {
     }
     assert!(start.elapsed() < Duration::from_millis(100));
     assert!(matches!(
-        b_bus.subscribe_table("v").await,
+        b_bus.subscribe_topic("v").await,
         Err(BusError::Unavailable(_))
     ));
     assert_eq!(b_bus.watchers("v"), 1);
     // And the last watcher of w leaves while Redis is down.
-    a.unsubscribe_table("w");
+    a.unsubscribe_topic("w");
     tokio::time::sleep(Duration::from_millis(500)).await;
     redis.restart();
 
@@ -334,38 +334,38 @@ async fn a_restarted_redis_is_reported_and_messages_flow_again() {
     assert!(a.is_subscribed("u"));
     assert!(!a.is_subscribed("w"));
 
-    // Node and table channels work again, both ways, in order. The first
+    // Node channels and topics work again, both ways, in order. The first
     // publishes may go to a connection that is not back yet.
     let heard = publish_until_heard(|p| a.publish_node("b", p), &mut b_rx, "node").await;
     assert!(matches!(heard, Delivery::Node { .. }), "{heard:?}");
-    let heard = publish_until_heard(|p| b_bus.publish_table("u", p), &mut a_rx, "table").await;
+    let heard = publish_until_heard(|p| b_bus.publish_topic("u", p), &mut a_rx, "table").await;
     assert!(
-        matches!(heard, Delivery::Table { ref table, .. } if table == "u"),
+        matches!(heard, Delivery::Topic { ref topic, .. } if topic == "u"),
         "{heard:?}"
     );
     // Drain stragglers of the probing above.
     quiet_drain(&mut a_rx).await;
     quiet_drain(&mut b_rx).await;
     for i in 0..50 {
-        assert!(a.publish_table("t", Bytes::from(format!("t{i}"))));
-        assert!(a.publish_table("v", Bytes::from(format!("v{i}"))));
+        assert!(a.publish_topic("t", Bytes::from(format!("t{i}"))));
+        assert!(a.publish_topic("v", Bytes::from(format!("v{i}"))));
         assert!(b_bus.publish_node("a", Bytes::from(format!("n{i}"))));
     }
     for i in 0..50 {
-        assert_eq!(next(&mut b_rx).await, table_msg("t", &format!("t{i}")));
-        assert_eq!(next(&mut b_rx).await, table_msg("v", &format!("v{i}")));
+        assert_eq!(next(&mut b_rx).await, topic_msg("t", &format!("t{i}")));
+        assert_eq!(next(&mut b_rx).await, topic_msg("v", &format!("v{i}")));
         assert_eq!(next(&mut a_rx).await, node_msg(&format!("n{i}")));
     }
     assert!(a.stats().publish_failed >= 1);
     assert_eq!(
-        numsub(&redis, &format!("{prefix}:{{t:t}}:events")).await,
+        numsub(&redis, &format!("{prefix}:topic:t")).await,
         1,
         "one subscription, not two, after the crate's and the bus's resubscription"
     );
     // What was left while Redis was down is not subscribed again (the
     // crate's resubscription would restore it; the bus removes it).
-    assert_eq!(numsub(&redis, &format!("{prefix}:{{t:w}}:events")).await, 0);
-    assert_eq!(numsub(&redis, &format!("{prefix}:{{t:u}}:events")).await, 1);
+    assert_eq!(numsub(&redis, &format!("{prefix}:topic:w")).await, 0);
+    assert_eq!(numsub(&redis, &format!("{prefix}:topic:u")).await, 1);
 }
 
 /// Waits for `Resubscribed`, skipping messages published during the
@@ -384,7 +384,7 @@ async fn resubscribed(rx: &mut Receiver<Delivery>) {
 async fn quiet_drain(rx: &mut Receiver<Delivery>) {
     while let Ok(Some(d)) = tokio::time::timeout(Duration::from_millis(300), rx.recv()).await {
         assert!(
-            matches!(d, Delivery::Node { .. } | Delivery::Table { .. }),
+            matches!(d, Delivery::Node { .. } | Delivery::Topic { .. }),
             "{d:?}"
         );
     }
@@ -396,7 +396,7 @@ async fn a_full_receiver_drops_rather_than_blocks_and_reports_the_gap() {
     let prefix = unique_prefix("bus");
     let (a, _a_rx) = bus(&redis, &prefix, "a").await;
     let (b_bus, mut b_rx) = bus_with(&redis, &prefix, "b", |c| c.delivery_queue = 4).await;
-    b_bus.subscribe_table("t").await.unwrap();
+    b_bus.subscribe_topic("t").await.unwrap();
 
     for i in 0..20 {
         assert!(a.publish_node("b", Bytes::from(format!("m{i}"))));
@@ -406,7 +406,7 @@ async fn a_full_receiver_drops_rather_than_blocks_and_reports_the_gap() {
     })
     .await;
     // The bus still works while its receiver is full: subscriptions too.
-    b_bus.subscribe_table("t2").await.unwrap();
+    b_bus.subscribe_topic("t2").await.unwrap();
 
     for i in 0..4 {
         assert_eq!(next(&mut b_rx).await, node_msg(&format!("m{i}")));
@@ -416,8 +416,8 @@ async fn a_full_receiver_drops_rather_than_blocks_and_reports_the_gap() {
     quiet(&mut b_rx, Duration::from_millis(200)).await;
 
     // And then messages flow again.
-    assert!(a.publish_table("t", b("after")));
-    assert_eq!(next(&mut b_rx).await, table_msg("t", "after"));
+    assert!(a.publish_topic("t", b("after")));
+    assert_eq!(next(&mut b_rx).await, topic_msg("t", "after"));
     until("6 delivered", || b_bus.stats().delivered == 6).await;
     assert_eq!(b_bus.stats().delivery_dropped, 16);
 }
@@ -445,7 +445,7 @@ async fn a_dropped_bus_sends_what_it_queued_and_unsubscribes() {
     let prefix = unique_prefix("bus");
     let (a, mut a_rx) = bus(&redis, &prefix, "a").await;
     let (b_bus, _b_rx) = bus(&redis, &prefix, "b").await;
-    b_bus.subscribe_table("t").await.unwrap();
+    b_bus.subscribe_topic("t").await.unwrap();
     let clone = b_bus.clone();
     for i in 0..100 {
         assert!(b_bus.publish_node("a", Bytes::from(format!("m{i}"))));
@@ -463,6 +463,6 @@ async fn a_dropped_bus_sends_what_it_queued_and_unsubscribes() {
         assert!(Instant::now() < deadline, "b's subscriptions outlive it");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    assert_eq!(numsub(&redis, &format!("{prefix}:{{t:t}}:events")).await, 0);
+    assert_eq!(numsub(&redis, &format!("{prefix}:topic:t")).await, 0);
     assert_eq!(a.stats().malformed, 0);
 }

@@ -272,6 +272,7 @@ impl Node {
             }
             NodeCmd::RouteLobby { node, session, cmd } => self.route_lobby(node, session, cmd),
             NodeCmd::Probe { node, reply } => self.probe(node, reply),
+            NodeCmd::PublishLobby { to, news } => self.publish_lobby(to, news),
         }
     }
 
@@ -423,7 +424,7 @@ impl Node {
                 Some(msg) => self.message(msg),
                 None => crate::metrics::error("cluster_malformed"),
             },
-            Delivery::Table { table, payload } => self.lobby_channel(&table, &payload),
+            Delivery::Topic { topic, payload } => self.lobby_topic(&topic, &payload),
             Delivery::Resubscribed => {
                 self.lobby_reset();
                 // The subscription was down for a while: anything may have

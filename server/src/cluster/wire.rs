@@ -66,7 +66,7 @@ pub enum Body {
         cmd: LobbyRemoteCmd,
     },
     /// What a node's lobby tells the others of its public rooms: on the
-    /// lobby channel ([`LOBBY_CHANNEL`]) to every node, or to one node.
+    /// lobby topic ([`LOBBY_TOPIC`]) to every node, or to one node.
     Lobby(LobbyNews),
     /// Are you there? (answered by `Pong` with the same `nonce`): a node
     /// asks before it sends a returning player's commands to the node
@@ -95,7 +95,7 @@ pub enum RemoteMatchCmd {
 
 /// The table channel every node's lobby news goes on (table ids are
 /// numbers, so it is no table's).
-pub const LOBBY_CHANNEL: &str = "lobby";
+pub const LOBBY_TOPIC: &str = "lobby";
 
 /// The lobby commands a connection can send for a room of another node.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -146,7 +146,7 @@ pub enum LobbyNews {
     },
     /// Every few seconds: the sender lives; `seq` is its last `Update`.
     Alive { epoch: u64, seq: u64 },
-    /// Send me all your rooms (on the lobby channel: everyone).
+    /// Send me all your rooms (on the lobby topic: everyone).
     Sync,
     /// The answer to `Sync`: the sender's rooms as of `seq`, in parts
     /// numbered from 0, the last one marked.

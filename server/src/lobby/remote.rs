@@ -3,8 +3,8 @@
 //!
 //! **One view.** Each node's lobby holds its own rooms, as on one node.
 //! What changes in them goes, coalesced (once per coalescing interval),
-//! to every other node on the bus's lobby channel
-//! ([`crate::cluster::wire::LOBBY_CHANNEL`]), private rooms included but
+//! to every other node on the bus's lobby topic
+//! ([`crate::cluster::wire::LOBBY_TOPIC`]), private rooms included but
 //! marked (they are never listed, but their id must be joinable
 //! anywhere). A node merges the others' public rooms into its `rooms`
 //! lists and `lobby_update`s.
@@ -128,9 +128,8 @@ impl Lobby {
 
     pub(super) fn cluster(&mut self, cmd: ClusterCmd) {
         match cmd {
-            ClusterCmd::Attach { bus, node } => {
+            ClusterCmd::Attach { node } => {
                 let link = Link {
-                    bus,
                     node,
                     me: self.hosting.settings.node.clone(),
                     epoch: rand::random(),

@@ -9,9 +9,8 @@ use std::time::Instant;
 use tengen_protocol::{LobbyUpdate, RoomId, RoomInfo};
 
 use super::updates::Pending;
-use crate::cluster::bus::Bus;
-use crate::cluster::wire::{Body, LOBBY_CHANNEL, LobbyNews, NodeMsg, SharedRoom};
-use crate::msg::node::NodeHandle;
+use crate::cluster::wire::{LobbyNews, SharedRoom};
+use crate::msg::node::{NodeCmd, NodeHandle};
 
 /// Rooms per message between nodes.
 pub const PART: usize = 256;
@@ -47,7 +46,7 @@ pub(super) struct Incoming {
 
 /// This node's side of the conversation.
 pub(super) struct Link {
-    pub(super) bus: Bus,
+    /// This node's actor, which publishes for the lobby.
     pub(super) node: NodeHandle,
     pub(super) me: String,
     pub(super) epoch: u64,
@@ -238,24 +237,20 @@ impl View {
 }
 
 impl Link {
-    pub(super) fn msg(&self, news: LobbyNews) -> bytes::Bytes {
-        NodeMsg {
-            from: self.me.clone(),
-            body: Body::Lobby(news),
-        }
-        .encode()
-    }
-
-    /// To every node, on the lobby channel. A message lost here is a gap
+    /// To every node, on the lobby topic. A message lost here is a gap
     /// the receivers see.
     pub(super) fn broadcast(&self, news: LobbyNews) {
-        if !self.bus.publish_table(LOBBY_CHANNEL, self.msg(news)) {
-            crate::metrics::error("cluster_lobby_unsent");
-        }
+        self.publish(None, news);
     }
 
     pub(super) fn send(&self, node: &str, news: LobbyNews) {
-        if !self.bus.publish_node(node, self.msg(news)) {
+        self.publish(Some(node.to_owned()), news);
+    }
+
+    /// Through this node's actor, which owns the bus (never waits: a full
+    /// mailbox drops the news, counted, as a full bus queue would).
+    fn publish(&self, to: Option<String>, news: LobbyNews) {
+        if !self.node.try_send(NodeCmd::PublishLobby { to, news }) {
             crate::metrics::error("cluster_lobby_unsent");
         }
     }

@@ -6,7 +6,6 @@ use tengen_rules::game::{GameConfig, Seat};
 
 use super::matchmaker::{MatchmakerHandle, Pairing};
 use super::node::NodeHandle;
-use crate::cluster::bus::Bus;
 use crate::cluster::wire::{LobbyNews, LobbyRemoteCmd};
 use crate::sessions::Session;
 
@@ -119,9 +118,9 @@ pub type LobbyHandle = crate::mailbox::Mailbox<LobbyCmd>;
 
 /// What the node actor tells the lobby.
 pub enum ClusterCmd {
-    /// The bus is up (and the lobby channel subscribed): speak to the
+    /// The bus is up (and the lobby topic subscribed): speak to the
     /// other nodes from now on.
-    Attach { bus: Bus, node: NodeHandle },
+    Attach { node: NodeHandle },
     /// News from another node's lobby.
     News { from: String, news: LobbyNews },
     /// The bus may have lost deliveries: ask everyone for their rooms.

@@ -4,7 +4,7 @@
 use tengen_protocol::TableId;
 use tengen_store::Lease;
 
-use crate::cluster::wire::{LobbyRemoteCmd, RemoteMatchCmd};
+use crate::cluster::wire::{LobbyNews, LobbyRemoteCmd, RemoteMatchCmd};
 use crate::msg::table::TableAsk;
 use crate::sessions::Session;
 
@@ -33,6 +33,9 @@ pub enum NodeCmd {
         session: Session,
         cmd: LobbyRemoteCmd,
     },
+    /// The lobby's news for the other nodes: to every node on the lobby
+    /// topic (`to: None`), or to one node.
+    PublishLobby { to: Option<String>, news: LobbyNews },
     /// A tick's store work ended ((`crate::cluster::node`)).
     Ticked(Box<Ticked>),
     /// Ask `node` whether it is there: `reply` is answered when it says so

@@ -63,7 +63,7 @@ impl Bus {
         let client = client(&config)?;
         let names = Names {
             own: format!("{}:node:{}", config.prefix, config.node),
-            table_start: format!("{}:{{t:", config.prefix),
+            topic_start: format!("{}:topic:", config.prefix),
             prefix: config.prefix.clone(),
         };
         let (tx, rx) = mpsc::channel(config.delivery_queue.max(1));
@@ -131,14 +131,14 @@ impl Bus {
         self.enqueue(channel, payload)
     }
 
-    /// Sends `payload` to table `table`'s events channel. Never waits, as
+    /// Sends `payload` to topic `topic`'s channel. Never waits, as
     /// [`Bus::publish_node`].
-    pub fn publish_table(&self, table: &str, payload: Bytes) -> bool {
-        if !valid_id(table) {
-            tracing::debug!(table, "bus: publish to a bad table id refused");
+    pub fn publish_topic(&self, topic: &str, payload: Bytes) -> bool {
+        if !valid_id(topic) {
+            tracing::debug!(topic, "bus: publish to a bad topic name refused");
             return false;
         }
-        let channel = self.inner.shared.names.table(table);
+        let channel = self.inner.shared.names.topic(topic);
         self.enqueue(channel, payload)
     }
 
@@ -153,22 +153,22 @@ impl Bus {
         }
     }
 
-    /// Adds a local watcher of table `table`: the first one makes the
+    /// Adds a local subscriber of topic `topic`: the first one makes the
     /// Redis subscription. Returns once the subscription is in effect, so
-    /// anything published to the table from then on is delivered (or a
+    /// anything published to the topic from then on is delivered (or a
     /// notice says it may not have been).
     ///
     /// On `Err(Unavailable)` (Redis did not confirm within
     /// [`COMMAND_TIMEOUT`]) the watcher is still counted, and the
     /// subscription will be made when Redis is back, announced by
     /// [`Delivery::Resubscribed`]; pair every call with
-    /// [`Bus::unsubscribe_table`] either way. A bad id is refused and not
+    /// [`Bus::unsubscribe_topic`] either way. A bad id is refused and not
     /// counted.
-    pub async fn subscribe_table(&self, table: &str) -> Result<(), BusError> {
-        check_id("table", table)?;
+    pub async fn subscribe_topic(&self, topic: &str) -> Result<(), BusError> {
+        check_id("topic", topic)?;
         let shared = &self.inner.shared;
-        let channel = shared.names.table(table);
-        *lock(&shared.wanted).entry(table.to_owned()).or_insert(0) += 1;
+        let channel = shared.names.topic(topic);
+        *lock(&shared.wanted).entry(topic.to_owned()).or_insert(0) += 1;
         shared.dirty.store(true, Ordering::Release);
         shared.wake.notify_one();
         let mut confirmed = shared.confirmed.subscribe();
@@ -181,21 +181,21 @@ impl Bus {
             Ok(Ok(_)) => Ok(()),
             Ok(Err(_)) => Err(BusError::Closed),
             Err(_) => Err(BusError::Unavailable(format!(
-                "the subscription to table {table} was not confirmed within {COMMAND_TIMEOUT:?}"
+                "the subscription to topic {topic} was not confirmed within {COMMAND_TIMEOUT:?}"
             ))),
         }
     }
 
-    /// Removes a local watcher of table `table`: the last one removes the
+    /// Removes a local subscriber of topic `topic`: the last one removes the
     /// Redis subscription (in the background; a message already on its way
-    /// may still be delivered). Never waits. Unknown tables are ignored.
-    pub fn unsubscribe_table(&self, table: &str) {
+    /// may still be delivered). Never waits. Unknown topics are ignored.
+    pub fn unsubscribe_topic(&self, topic: &str) {
         let shared = &self.inner.shared;
         let mut wanted = lock(&shared.wanted);
-        if let Some(n) = wanted.get_mut(table) {
+        if let Some(n) = wanted.get_mut(topic) {
             *n -= 1;
             if *n == 0 {
-                wanted.remove(table);
+                wanted.remove(topic);
                 drop(wanted);
                 shared.dirty.store(true, Ordering::Release);
                 shared.wake.notify_one();
@@ -203,18 +203,18 @@ impl Bus {
         }
     }
 
-    /// How many local watchers table `table` has.
-    pub fn watchers(&self, table: &str) -> usize {
+    /// How many local subscribers topic `topic` has.
+    pub fn watchers(&self, topic: &str) -> usize {
         lock(&self.inner.shared.wanted)
-            .get(table)
+            .get(topic)
             .copied()
             .unwrap_or(0)
     }
 
-    /// Whether the subscriber task has confirmed table `table`'s
+    /// Whether the subscriber task has confirmed topic `topic`'s
     /// subscription on the current connection.
-    pub fn is_subscribed(&self, table: &str) -> bool {
-        let channel = self.inner.shared.names.table(table);
+    pub fn is_subscribed(&self, topic: &str) -> bool {
+        let channel = self.inner.shared.names.topic(topic);
         self.inner.shared.confirmed.borrow().0.contains(&channel)
     }
 

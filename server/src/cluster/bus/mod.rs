@@ -14,19 +14,23 @@
 //! - `PREFIX:node:NODE` — point to point: commands to a table's owner,
 //!   replies to a connection's node. Every bus subscribes to its own node
 //!   channel at start and keeps it.
-//! - `PREFIX:{t:TABLE}:events` — a table's events. The `{t:TABLE}` hash tag
-//!   is the one the store's keys of that table use, so the channel lands on
-//!   the table's slot when Redis Cluster's sharded pub/sub is used later.
-//!   [`Bus::subscribe_table`] and [`Bus::unsubscribe_table`] are
-//!   reference-counted: several local watchers of one table make one Redis
-//!   subscription, removed with the last of them.
+//! - `PREFIX:topic:NAME` — a topic: one message to every node subscribed
+//!   to it (the lobby's news go on the `lobby` topic, which every node
+//!   subscribes to). [`Bus::subscribe_topic`] and [`Bus::unsubscribe_topic`]
+//!   are reference-counted: several local subscribers of one topic make one
+//!   Redis subscription, removed with the last of them.
+//!
+//! A table's events do not use a topic: they reach a watcher on another
+//! node through that watcher's relay at the table's node, on the watcher's
+//! node channel, numbered per connection (`crate::cluster::node`), so that
+//! each connection sees its own gaps.
 //!
 //! # Losses, and how a receiver learns of them
 //!
 //! Pub/sub is fire and forget: Redis keeps nothing for a subscriber that is
 //! not connected. So the bus does not promise delivery; it promises that a
 //! receiver *knows* when something may have been lost, and can then resync
-//! (ask the owner for a snapshot; the tables' own `seq` tells the rest).
+//! (a relay's numbering, or a topic's own, tells what is missing).
 //!
 //! - **Reconnects.** The subscriber connection is a `ConnectionManager`
 //!   speaking RESP3, so published messages arrive as push messages on the
@@ -48,7 +52,7 @@
 //!   soon, without waiting for the next message. A notice that does not fit
 //!   waits the same way. Nothing in the bus ever waits for a receiver.
 //! - **A slow or absent Redis on the sending side.** [`Bus::publish_node`]
-//!   and [`Bus::publish_table`] never wait: they put the message on a
+//!   and [`Bus::publish_topic`] never wait: they put the message on a
 //!   bounded queue to a publisher task and return `false` if it is full
 //!   (dropped and counted). The publisher sends what is queued as one
 //!   pipeline, in order; a batch that never reached Redis (connection

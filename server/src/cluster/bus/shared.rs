@@ -32,7 +32,7 @@ pub(super) const BACKOFF_MIN: Duration = Duration::from_millis(100);
 pub(super) const BACKOFF_MAX: Duration = Duration::from_secs(2);
 /// Failed probes after which the subscriber connection is built anew.
 pub(super) const REBUILD_AFTER: u32 = 3;
-/// The longest node or table id.
+/// The longest node id or topic name.
 pub const MAX_ID_BYTES: usize = 64;
 
 /// Why the bus did not start, or a subscription is not confirmed.
@@ -65,8 +65,8 @@ pub enum BusError {
 pub enum Delivery {
     /// A message on this node's own channel.
     Node { payload: Bytes },
-    /// A message on the events channel of a table this node subscribed to.
-    Table { table: String, payload: Bytes },
+    /// A message on a topic this node subscribed to.
+    Topic { topic: String, payload: Bytes },
     /// The subscriber connection was lost and is back, with every
     /// subscription made again: anything published meanwhile is lost.
     /// Everything published from now on is delivered.
@@ -148,37 +148,33 @@ pub(super) struct Names {
     pub(super) prefix: String,
     /// `PREFIX:node:NODE` of this bus.
     pub(super) own: String,
-    /// `PREFIX:{t:`, the start of every table channel.
-    pub(super) table_start: String,
+    /// `PREFIX:topic:`, the start of every topic's channel.
+    pub(super) topic_start: String,
 }
-
-pub(super) const TABLE_END: &str = "}:events";
 
 impl Names {
     pub(super) fn node(&self, node: &str) -> String {
         format!("{}:node:{node}", self.prefix)
     }
 
-    pub(super) fn table(&self, table: &str) -> String {
-        format!("{}{table}{TABLE_END}", self.table_start)
+    pub(super) fn topic(&self, topic: &str) -> String {
+        format!("{}{topic}", self.topic_start)
     }
 
-    /// What a channel name says: this node's channel, or a table's.
+    /// What a channel name says: this node's channel, or a topic's.
     pub(super) fn read(&self, channel: &[u8]) -> Option<Source> {
         if channel == self.own.as_bytes() {
             return Some(Source::Node);
         }
-        let table = channel
-            .strip_prefix(self.table_start.as_bytes())?
-            .strip_suffix(TABLE_END.as_bytes())?;
-        let table = std::str::from_utf8(table).ok()?;
-        valid_id(table).then(|| Source::Table(table.to_owned()))
+        let topic = channel.strip_prefix(self.topic_start.as_bytes())?;
+        let topic = std::str::from_utf8(topic).ok()?;
+        valid_id(topic).then(|| Source::Topic(topic.to_owned()))
     }
 }
 
 pub(super) enum Source {
     Node,
-    Table(String),
+    Topic(String),
 }
 
 pub(super) fn valid_id(id: &str) -> bool {
@@ -265,7 +261,7 @@ pub(super) struct Confirmed(pub(super) HashSet<String>);
 /// What the handles and the tasks share.
 pub(super) struct Shared {
     pub(super) names: Names,
-    /// The tables wanted, with their local watcher counts.
+    /// The topics wanted, with their local subscriber counts.
     pub(super) wanted: Mutex<HashMap<String, usize>>,
     pub(super) confirmed: watch::Sender<Confirmed>,
     /// Wakes the subscriber task (a change of `wanted`, a disconnection,
@@ -335,14 +331,14 @@ impl Shared {
         let payload = Bytes::from(payload);
         Some(match self.names.read(&channel)? {
             Source::Node => Delivery::Node { payload },
-            Source::Table(table) => Delivery::Table { table, payload },
+            Source::Topic(topic) => Delivery::Topic { topic, payload },
         })
     }
 
-    /// Every channel wanted now: this node's and the wanted tables'.
+    /// Every channel wanted now: this node's and the wanted topics'.
     pub(super) fn wanted_channels(&self) -> HashSet<String> {
         let wanted = lock(&self.wanted);
-        let mut all: HashSet<String> = wanted.keys().map(|t| self.names.table(t)).collect();
+        let mut all: HashSet<String> = wanted.keys().map(|t| self.names.topic(t)).collect();
         all.insert(self.names.own.clone());
         all
     }
@@ -376,24 +372,24 @@ mod tests {
         Names {
             prefix: "p".into(),
             own: "p:node:n1".into(),
-            table_start: "p:{t:".into(),
+            topic_start: "p:topic:".into(),
         }
     }
 
     #[test]
     fn channel_names_round_trip() {
         let n = names();
-        assert_eq!(n.table("abc"), "p:{t:abc}:events");
+        assert_eq!(n.topic("abc"), "p:topic:abc");
         assert_eq!(n.node("n2"), "p:node:n2");
         assert!(matches!(n.read(b"p:node:n1"), Some(Source::Node)));
-        assert!(matches!(n.read(b"p:{t:abc}:events"), Some(Source::Table(t)) if t == "abc"));
+        assert!(matches!(n.read(b"p:topic:abc"), Some(Source::Topic(t)) if t == "abc"));
         for bad in [
             &b"p:node:n2"[..],
-            b"p:{t:}:events",
-            b"p:{t:a}b}:events",
-            b"q:{t:abc}:events",
-            b"p:{t:abc}:event",
-            b"p:{t:\xff}:events",
+            b"p:topic:",
+            b"p:topic:a}b",
+            b"q:topic:abc",
+            b"p:topic:a b",
+            b"p:topic:\xff",
             b"",
         ] {
             assert!(n.read(bad).is_none(), "{bad:?}");

@@ -5,32 +5,32 @@
 
 use tengen_protocol::ErrorCode;
 
-use super::super::wire::{Body, LOBBY_CHANNEL, LobbyNews, LobbyRemoteCmd, NodeMsg, RemoteSession};
+use super::super::wire::{Body, LOBBY_TOPIC, LobbyNews, LobbyRemoteCmd, NodeMsg, RemoteSession};
 use super::{Node, Relay, refuse};
 use crate::msg::lobby::{ClusterCmd, LobbyCmd};
 use crate::msg::node::NodeHandle;
 use crate::sessions::Session;
 
 impl Node {
-    /// Subscribes to the lobby channel, then hands the lobby what it
+    /// Subscribes to the lobby topic, then hands the lobby what it
     /// needs to speak to the other nodes (in the background: the
     /// subscription waits for Redis).
     pub(super) fn attach_lobby(&self, node: NodeHandle) {
         let (bus, lobby) = (self.bus.clone(), self.hosting.lobby.clone());
         tokio::spawn(async move {
-            if let Err(e) = bus.subscribe_table(LOBBY_CHANNEL).await {
+            if let Err(e) = bus.subscribe_topic(LOBBY_TOPIC).await {
                 // Still counted: made when Redis is back (`Resubscribed`,
                 // after which the lobby asks everyone for their rooms).
-                tracing::warn!(error = %e, "the lobby channel is not subscribed yet");
+                tracing::warn!(error = %e, "the lobby topic is not subscribed yet");
             }
-            lobby.notify(LobbyCmd::Cluster(ClusterCmd::Attach { bus, node }));
+            lobby.notify(LobbyCmd::Cluster(ClusterCmd::Attach { node }));
         });
     }
 
-    /// A delivery on a table channel: the lobby channel's news go to the
-    /// lobby (this node's own echo is dropped).
-    pub(super) fn lobby_channel(&mut self, table: &str, payload: &[u8]) {
-        if table != LOBBY_CHANNEL {
+    /// A delivery on a topic: the lobby topic's news go to the lobby
+    /// (this node's own echo is dropped).
+    pub(super) fn lobby_topic(&mut self, topic: &str, payload: &[u8]) {
+        if topic != LOBBY_TOPIC {
             return;
         }
         match NodeMsg::decode(payload) {
@@ -43,6 +43,22 @@ impl Node {
                 }
             }
             _ => crate::metrics::error("cluster_malformed"),
+        }
+    }
+
+    /// The lobby's news out: on the lobby topic, or to one node.
+    pub(super) fn publish_lobby(&self, to: Option<String>, news: LobbyNews) {
+        let msg = NodeMsg {
+            from: self.me().to_owned(),
+            body: Body::Lobby(news),
+        }
+        .encode();
+        let sent = match to {
+            None => self.bus.publish_topic(LOBBY_TOPIC, msg),
+            Some(node) => self.bus.publish_node(&node, msg),
+        };
+        if !sent {
+            crate::metrics::error("cluster_lobby_unsent");
         }
     }
 
