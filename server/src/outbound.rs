@@ -26,7 +26,9 @@ use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering};
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
 use bytes::Bytes;
 use futures_util::{Sink, SinkExt};
-use tengen_protocol::{CloseCode, Encoding, ServerFrame, encode_server};
+use tengen_protocol::{
+    CloseCode, Encoding, ErrorBody, ErrorCode, RequestId, ServerFrame, encode_server,
+};
 use tokio::sync::{Notify, mpsc};
 
 static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
@@ -225,6 +227,22 @@ impl Outbox {
     /// Encodes and queues one message.
     pub fn send_msg(&self, frame: &ServerFrame) -> bool {
         self.send(Frame::encode(frame, self.encoding))
+    }
+
+    /// Answers request `id` with a typed error (counted by its code).
+    pub fn refuse(
+        &self,
+        id: Option<RequestId>,
+        code: ErrorCode,
+        message: impl Into<String>,
+    ) -> bool {
+        self.refuse_with(id, ErrorBody::new(code, message))
+    }
+
+    /// Answers request `id` with `body` (counted by its code).
+    pub fn refuse_with(&self, id: Option<RequestId>, body: ErrorBody) -> bool {
+        crate::metrics::error(body.code.as_str());
+        self.send_msg(&ServerFrame::error(id, body))
     }
 
     /// Asks the writer to close the connection with `code` (the first

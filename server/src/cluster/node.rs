@@ -529,8 +529,7 @@ impl Node {
 }
 
 fn refuse(outbox: &Outbox, id: Option<RequestId>, code: ErrorCode, message: &str) {
-    crate::metrics::error(code.as_str());
-    outbox.send_msg(&ServerFrame::error(id, ErrorBody::new(code, message)));
+    outbox.refuse(id, code, message);
 }
 
 /// Refuses `id` with `unavailable` and when to try again: its table is

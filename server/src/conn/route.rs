@@ -18,8 +18,7 @@ use crate::outbound::Outbox;
 use crate::sessions::Session;
 
 pub(super) fn reply_error(outbox: &Outbox, id: Option<RequestId>, code: ErrorCode, message: &str) {
-    crate::metrics::error(code.as_str());
-    outbox.send_msg(&ServerFrame::error(id, ErrorBody::new(code, message)));
+    outbox.refuse(id, code, message);
 }
 
 /// Decodes one frame and routes it. Never waits.

@@ -15,8 +15,8 @@
 use std::collections::{BTreeMap, HashMap};
 
 use tengen_protocol::{
-    CancelReason, Envelope, ErrorBody, ErrorCode, LobbyUpdate, Players, RequestId, RoomId,
-    RoomInfo, RoomStatus, ServerFrame, ServerMsg, SessionId, TableId,
+    CancelReason, Envelope, ErrorCode, LobbyUpdate, Players, RequestId, RoomId, RoomInfo,
+    RoomStatus, ServerMsg, SessionId, TableId,
 };
 use tengen_rules::game::{GameConfig, Seat};
 use tokio::sync::watch;
@@ -88,10 +88,7 @@ fn reply(session: &Session, id: Option<RequestId>, msg: ServerMsg) {
 }
 
 fn refuse(session: &Session, id: Option<RequestId>, code: ErrorCode, message: String) {
-    crate::metrics::error(code.as_str());
-    session
-        .outbox
-        .send_msg(&ServerFrame::error(id, ErrorBody::new(code, message)));
+    session.outbox.refuse(id, code, message);
 }
 
 impl Lobby {

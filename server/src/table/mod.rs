@@ -360,14 +360,11 @@ impl Table {
     }
 
     fn wrong_table(&self, outbox: &Outbox, id: Option<RequestId>) {
-        crate::metrics::error("wrong_table");
-        outbox.send_msg(&ServerFrame::error(
+        outbox.refuse(
             id,
-            ErrorBody::new(
-                ErrorCode::WrongTable,
-                format!("you neither sit at nor watch table {}", self.id),
-            ),
-        ));
+            ErrorCode::WrongTable,
+            format!("you neither sit at nor watch table {}", self.id),
+        );
     }
 
     fn seat_of(&self, session: &SessionId) -> Option<Seat> {
@@ -388,14 +385,11 @@ impl Table {
             if !self.subs.spectators.contains_key(&outbox.conn) {
                 return self.wrong_table(outbox, id);
             }
-            crate::metrics::error("not_a_player");
-            outbox.send_msg(&ServerFrame::error(
+            outbox.refuse(
                 id,
-                ErrorBody::new(
-                    ErrorCode::NotAPlayer,
-                    "spectators cannot act; only the two players can",
-                ),
-            ));
+                ErrorCode::NotAPlayer,
+                "spectators cannot act; only the two players can",
+            );
             return;
         };
         if let Some(reason) = self.pause_reason() {
@@ -408,10 +402,7 @@ impl Table {
                     "the game was restored after a restart; the clocks wait until both players are back"
                 }
             };
-            outbox.send_msg(&ServerFrame::error(
-                id,
-                ErrorBody::new(ErrorCode::Unavailable, why),
-            ));
+            outbox.refuse(id, ErrorCode::Unavailable, why);
             return;
         }
         let ms = self.now_ms(Instant::now());
@@ -421,13 +412,7 @@ impl Table {
                 if self.persist().await.is_err() {
                     // Nothing was reported, and the game is as the store
                     // has it: the action did not happen.
-                    outbox.send_msg(&ServerFrame::error(
-                        id,
-                        ErrorBody::new(
-                            ErrorCode::Unavailable,
-                            "the server could not save your action, so it did not happen; the clocks are stopped until it can",
-                        ),
-                    ));
+                    outbox.refuse(id, ErrorCode::Unavailable, "the server could not save your action, so it did not happen; the clocks are stopped until it can");
                     return;
                 }
                 self.settle_quota(seat, &action);

@@ -29,11 +29,7 @@ impl Table {
             return self.wrong_table(outbox, id);
         }
         if !self.meta.chat {
-            crate::metrics::error("chat_off");
-            outbox.send_msg(&ServerFrame::error(
-                id,
-                ErrorBody::new(ErrorCode::ChatOff, "chat is off in this room"),
-            ));
+            outbox.refuse(id, ErrorCode::ChatOff, "chat is off in this room");
             return;
         }
         let now = Instant::now();
@@ -99,22 +95,15 @@ impl Table {
     pub(super) fn rematch(&mut self, session: &Session, id: Option<RequestId>) {
         let outbox = &session.outbox;
         let Some(seat) = self.seat_of(&session.id) else {
-            crate::metrics::error("not_a_player");
-            outbox.send_msg(&ServerFrame::error(
+            outbox.refuse(
                 id,
-                ErrorBody::new(
-                    ErrorCode::NotAPlayer,
-                    "only the players can ask for a rematch",
-                ),
-            ));
+                ErrorCode::NotAPlayer,
+                "only the players can ask for a rematch",
+            );
             return;
         };
         if !self.game.is_over() {
-            crate::metrics::error("no_rematch");
-            outbox.send_msg(&ServerFrame::error(
-                id,
-                ErrorBody::new(ErrorCode::NoRematch, "the game is not over"),
-            ));
+            outbox.refuse(id, ErrorCode::NoRematch, "the game is not over");
             return;
         }
         self.seats[seat.index()].rematch = true;
