@@ -123,23 +123,13 @@ impl Bus {
     /// Never waits: false when the publish queue is full (the message is
     /// dropped and counted), the id is bad, or the bus has stopped.
     pub fn publish_node(&self, node: &str, payload: Bytes) -> bool {
-        if !valid_id(node) {
-            tracing::debug!(node, "bus: publish to a bad node id refused");
-            return false;
-        }
-        let channel = self.inner.shared.names.node(node);
-        self.enqueue(channel, payload)
+        valid_id(node) && self.enqueue(self.inner.shared.names.node(node), payload)
     }
 
     /// Sends `payload` to topic `topic`'s channel. Never waits, as
     /// [`Bus::publish_node`].
     pub fn publish_topic(&self, topic: &str, payload: Bytes) -> bool {
-        if !valid_id(topic) {
-            tracing::debug!(topic, "bus: publish to a bad topic name refused");
-            return false;
-        }
-        let channel = self.inner.shared.names.topic(topic);
-        self.enqueue(channel, payload)
+        valid_id(topic) && self.enqueue(self.inner.shared.names.topic(topic), payload)
     }
 
     fn enqueue(&self, channel: String, payload: Bytes) -> bool {
