@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use tengen_store::Store;
 
+use crate::msg::keeper::KeeperHandle;
 use crate::msg::lobby::LobbyHandle;
 use crate::msg::table::Directory;
 use crate::sessions::Sessions;
@@ -26,4 +27,6 @@ pub struct Hosting {
     pub sessions: Sessions,
     /// How this node finds the store, and its takeovers in progress.
     pub takeovers: Takeovers,
+    /// The keeper of this node's table leases.
+    pub keeper: KeeperHandle,
 }

@@ -29,6 +29,7 @@ pub mod cluster;
 pub mod conn;
 pub mod hosting;
 pub mod http;
+pub mod keeper;
 pub mod lobby;
 pub mod mailbox;
 pub mod matchmaker;

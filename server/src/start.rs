@@ -14,7 +14,9 @@ use crate::app::AppState;
 use crate::hosting::Hosting;
 use crate::settings::{RedisSettings, Settings};
 use crate::takeovers::Takeovers;
-use crate::{accounts, admission, cluster, http, lobby, matchmaker, metrics, msg, sessions, table};
+use crate::{
+    accounts, admission, cluster, http, keeper, lobby, matchmaker, metrics, msg, sessions, table,
+};
 
 /// Why a server did not start.
 #[derive(Debug, thiserror::Error)]
@@ -118,13 +120,23 @@ impl Server {
         let (shutdown_tx, shutdown_rx) = watch::channel(false);
         let settings = Arc::new(settings);
         let (lobby, lobby_rx) = lobby::mailbox(settings.max_connections);
+        let directory = msg::table::Directory::default();
+        let keeper = keeper::spawn(
+            store.clone(),
+            directory.clone(),
+            settings.lease_ttl,
+            settings.store_timeout,
+            settings.max_connections,
+            shutdown_rx.clone(),
+        );
         let hosting = Hosting {
             store: store.clone(),
             settings: settings.clone(),
             lobby: lobby.clone(),
-            directory: msg::table::Directory::default(),
+            directory,
             sessions: sessions::Sessions::new(settings.resume_grace, settings.max_sessions),
             takeovers: Takeovers::default(),
+            keeper,
         };
         lobby::spawn(hosting.clone(), lobby_rx, shutdown_rx.clone());
         let restored = table::restore::restore_all(&hosting).await?;

@@ -476,3 +476,49 @@ async fn a_stopping_node_hands_its_games_over() {
     scripted::check_records(&check, &games).await;
     stop([b]);
 }
+
+/// A node that is merely slow keeps its games: node A, alone, is frozen
+/// (SIGSTOP) for twice its lease term, so every lease of its lapses; no
+/// other node takes them, so when A wakes the game goes on there, with no
+/// step-down and no reconnect, and every move is stored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_node_keeps_its_games_when_nobody_took_them() {
+    let redis = RedisServer::start();
+    let dir_a = DataDir::new("node-a");
+    let a = node(&redis, &dir_a, "slow", "node-a");
+    let check = store(&redis, "slow").await;
+    let mut g = new_game(&a.url(), 0).await;
+    for _ in 0..4 {
+        assert!(!g.play_next().await);
+    }
+    let table = g.table.clone();
+    let before = check.lease(table.as_str()).await.unwrap().unwrap();
+    proc::signal(&a.child, "-STOP");
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    assert_eq!(
+        check.lease(table.as_str()).await.unwrap(),
+        None,
+        "A's lease lapsed while it was frozen"
+    );
+    proc::signal(&a.child, "-CONT");
+    // The game goes on at A over the same connections: no 1012.
+    for _ in 0..2 {
+        assert!(!g.play_next().await);
+    }
+    let stored = check.live_table(table.as_str()).await.unwrap().unwrap();
+    assert_eq!(stored.entries.len(), 6, "every move stored at A");
+    let lease = tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            if let Some(l) = check.lease(table.as_str()).await.unwrap() {
+                return l;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    })
+    .await
+    .expect("A's keeper renews the lease again");
+    assert_eq!(lease, before, "the same lease, same epoch: nothing moved");
+    let (_, _, stderr) = a.terminate();
+    assert!(!stderr.contains("stepping down"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

@@ -272,9 +272,26 @@ pub trait Store: Send + Sync + 'static {
     /// creates the table, so no other node ever sees it unleased.
     async fn acquire_lease(&self, id: &str, node: &str, ttl: Duration) -> Result<Acquired>;
 
-    /// Extends `lease` to `ttl` from now; [`StoreError::LeaseLost`] if it
-    /// is not held any more (lapsed, or taken by another node).
+    /// Extends `lease` to `ttl` from now; [`StoreError::LeaseLost`] if
+    /// another node took the table since (or the lease was released). A
+    /// lease that lapsed while nobody took it is the holder's again: a node
+    /// that was merely slow loses a table only to a node that took it.
     async fn renew_lease(&self, id: &str, lease: &Lease, ttl: Duration) -> Result<()>;
+
+    /// [`Store::renew_lease`] for many tables in one call (one round trip
+    /// to Redis): for each, whether it is still held (false: taken by
+    /// another node or released). An error means none was renewed.
+    async fn renew_leases(&self, leases: &[(String, Lease)], ttl: Duration) -> Result<Vec<bool>> {
+        let mut held = Vec::with_capacity(leases.len());
+        for (id, lease) in leases {
+            held.push(match self.renew_lease(id, lease, ttl).await {
+                Ok(()) => true,
+                Err(StoreError::LeaseLost(_)) => false,
+                Err(e) => return Err(e),
+            });
+        }
+        Ok(held)
+    }
 
     /// Gives `lease` up at once (nothing happens if it is not held).
     async fn release_lease(&self, id: &str, lease: &Lease) -> Result<()>;
@@ -282,10 +299,12 @@ pub trait Store: Send + Sync + 'static {
     /// Who holds table `id`'s lease now.
     async fn lease(&self, id: &str) -> Result<Option<Lease>>;
 
-    /// [`Store::append`], only while `lease` is held:
-    /// [`StoreError::LeaseLost`] otherwise, and nothing written. The check
-    /// and the write are one atomic step, so a node that lost the lease
-    /// can never write, however late its append arrives.
+    /// [`Store::append`], only while `lease` is held (or lapsed with no
+    /// other node having taken the table since, as for
+    /// [`Store::renew_lease`]): [`StoreError::LeaseLost`] otherwise, and
+    /// nothing written. The check and the write are one atomic step, so a
+    /// node that lost the lease can never write, however late its append
+    /// arrives.
     async fn append_leased(
         &self,
         id: &str,

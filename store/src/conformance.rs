@@ -82,6 +82,8 @@ checks!(
     import_items,
     lease_is_exclusive,
     lease_lapses,
+    lapsed_lease_is_the_holders_until_taken,
+    renew_many_leases,
     leased_append_refusals,
     unleased_tables,
     seat_index,

@@ -9,7 +9,9 @@
 //! | table (`crate::table`), one per game | the referee's game, clocks, subscribers | [`table`] |
 //! | matchmaker (`crate::matchmaker`) | the rated queues | [`matchmaker`] |
 //! | node (`crate::cluster::node`), several nodes only | routing to other nodes, relays, liveness | [`node`] |
+//! | lease keeper (`crate::keeper`) | this node's table leases, renewed together | [`keeper`] |
 
+pub mod keeper;
 pub mod lobby;
 pub mod matchmaker;
 pub mod node;

@@ -65,6 +65,8 @@ pub enum TableCmd {
     Gone { conn: u64 },
     /// The lobby started this table's rematch: tell the spectators.
     RematchStarted { rematch: TableId },
+    /// Another node took this table's `lease` (from the lease keeper).
+    LeaseLost { lease: tengen_store::Lease },
     /// The server is stopping: give the lease up and stop, writing
     /// nothing more (another node, or the next start, takes the game on
     /// from its log).

@@ -27,7 +27,7 @@ impl Table {
             self.timers.close_at,
             self.durable.retry_at,
             self.freeze.restoring,
-            self.tenure.renew_at,
+            self.tenure.retry_at,
         ];
         if self.freeze.since.is_some() {
             // Game time stands still: no flag, no abort, no abandonment.
@@ -48,8 +48,8 @@ impl Table {
 
     /// Handles whatever is due at `now`; true when the table should close.
     pub(super) async fn on_deadline(&mut self, now: Instant) -> bool {
-        if self.tenure.renew_at.is_some_and(|t| t <= now) {
-            self.renew_lease().await;
+        if self.tenure.retry_at.is_some_and(|t| t <= now) {
+            self.retry_lease().await;
             if self.tenure.stepped_down {
                 return true;
             }

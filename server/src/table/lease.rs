@@ -5,20 +5,23 @@
 //! conditional on that lease ([`tengen_store::Store::append_leased`]), so
 //! a node that lost the lease can never write, however late it notices.
 //! The table takes its lease before it creates itself in the store (no
-//! other node ever sees it unleased) and renews it every third of its
-//! term. When the node dies, the renewals stop, the lease lapses, and
-//! another node takes the table over from its stored log
-//! ([`super::restore::take_over`]).
+//! other node ever sees it unleased); the node's lease keeper
+//! (`crate::keeper`) renews the leases of all its tables together. When
+//! the node dies, the renewals stop, the lease lapses, and another node
+//! takes the table over from its stored log ([`super::restore::take_over`]).
+//! A lease that lapsed while no other node took the table is still this
+//! node's (the store says so), so a node that was merely slow keeps its
+//! games.
 //!
-//! When a renewal finds the lease gone, the table tries to take it again:
-//! if nobody took it meanwhile and the stored log is exactly what this
-//! table wrote (nobody else appended), it carries on under a new epoch
-//! (the store was out of reach for longer than the term, say). Otherwise
-//! another node runs the game now: this table *steps down*. It writes
-//! nothing more and closes its players' and spectators' connections with
-//! 1012 (restarting), so that they reconnect and resume where the game
-//! goes on. A single node on the embedded store takes and renews leases
-//! the same way (in memory, cheaply), so there is one code path.
+//! When the keeper reports that another node took the lease, the table
+//! tries to take it again: if that node let it go meanwhile and the stored
+//! log is exactly what this table wrote (nobody else appended), it carries
+//! on under a new epoch. Otherwise another node runs the game now: this
+//! table *steps down*. It writes nothing more and closes its players' and
+//! spectators' connections with 1012 (restarting), so that they reconnect
+//! and resume where the game goes on. A single node on the embedded store
+//! takes its leases the same way (in memory, cheaply; nobody else can take
+//! them there, so they never lapse), so there is one code path.
 
 use std::time::{Duration, Instant};
 
@@ -27,17 +30,19 @@ use tengen_store::{Acquired, Lease, StoreError};
 
 use super::Table;
 use super::durable::within;
+use crate::msg::keeper::KeeperCmd;
 
-/// How soon a renewal that could not reach the store is tried again.
+/// How soon taking a lost lease again is retried when the store is out
+/// of reach.
 const RETRY: Duration = Duration::from_millis(500);
 
 /// This node's hold on the table.
 #[derive(Default)]
 pub(super) struct Tenure {
-    /// The lease, once taken.
+    /// The lease, once taken (renewed by the node's lease keeper).
     pub(super) lease: Option<Lease>,
-    /// When the lease is renewed next.
-    pub(super) renew_at: Option<Instant>,
+    /// When to try taking a lost lease again (the store was out of reach).
+    pub(super) retry_at: Option<Instant>,
     /// Another node runs the game now: this table writes nothing more and
     /// closes.
     pub(super) stepped_down: bool,
@@ -56,8 +61,7 @@ impl Table {
         );
         match within(self.hosting.settings.store_timeout, acquire).await? {
             Acquired::Ours(lease) => {
-                self.tenure.lease = Some(lease);
-                self.tenure.renew_at = Some(Instant::now() + self.hosting.settings.lease_ttl / 3);
+                self.hold(lease);
                 Ok(())
             }
             Acquired::Held(by) => Err(StoreError::LeaseLost(format!(
@@ -67,43 +71,52 @@ impl Table {
         }
     }
 
-    /// Renews the lease (due every third of its term).
-    pub(super) async fn renew_lease(&mut self) {
-        let Some(lease) = self.tenure.lease.clone() else {
-            // Lost while the store was out of reach: take it again.
-            return self.lease_lapsed().await;
-        };
-        let ttl = self.hosting.settings.lease_ttl;
-        let renew = self
-            .hosting
-            .store
-            .renew_lease(self.id.as_str(), &lease, ttl);
-        match within(self.hosting.settings.store_timeout, renew).await {
-            Ok(()) => self.tenure.renew_at = Some(Instant::now() + ttl / 3),
-            Err(StoreError::LeaseLost(_)) => self.lease_lapsed().await,
-            Err(e) => {
-                tracing::warn!(table = %self.id, error = %e, "could not renew the table's lease; retrying");
-                self.tenure.renew_at = Some(Instant::now() + RETRY);
-            }
+    /// Holds `lease` from now on; the node's lease keeper renews it.
+    pub(super) fn hold(&mut self, lease: Lease) {
+        self.hosting.keeper.notify(KeeperCmd::Hold {
+            table: self.id.clone(),
+            lease: lease.clone(),
+        });
+        self.tenure.lease = Some(lease);
+    }
+
+    /// Stops holding the lease (the keeper stops renewing it); returns it.
+    fn let_go(&mut self) -> Option<Lease> {
+        let lease = self.tenure.lease.take()?;
+        self.hosting.keeper.notify(KeeperCmd::Let {
+            table: self.id.clone(),
+        });
+        Some(lease)
+    }
+
+    /// The keeper says another node took `lease`.
+    pub(super) async fn lease_lost(&mut self, lease: Lease) {
+        if self.tenure.lease.as_ref() == Some(&lease) {
+            self.lease_lapsed().await;
         }
+    }
+
+    /// Taking a lost lease again is due (the store was out of reach).
+    pub(super) async fn retry_lease(&mut self) {
+        self.tenure.retry_at = None;
+        self.lease_lapsed().await;
     }
 
     /// The lease is gone: take it again if the game is still exactly
     /// ours, else step down.
     async fn lease_lapsed(&mut self) {
-        self.tenure.lease = None;
+        self.let_go();
         if self.durable.finish_stored {
             // Nothing is written any more: the lease only told other
             // nodes where the finished table stays. Let it go.
-            self.tenure.renew_at = None;
             return;
         }
         if let Err(e) = self.take_lease().await {
             return match e {
                 StoreError::LeaseLost(why) => self.step_down(&why),
                 e => {
-                    tracing::warn!(table = %self.id, error = %e, "lease lapsed and the store is unreachable; retrying");
-                    self.tenure.renew_at = Some(Instant::now() + RETRY);
+                    tracing::warn!(table = %self.id, error = %e, "lease lost and the store is unreachable; retrying");
+                    self.tenure.retry_at = Some(Instant::now() + RETRY);
                 }
             };
         }
@@ -114,22 +127,22 @@ impl Table {
         .await;
         match stored {
             Ok(Some(t)) if t.entries.len() == self.durable.logged => {
-                tracing::warn!(table = %self.id, "the table's lease had lapsed; taken again");
+                tracing::warn!(table = %self.id, "the table's lease had been lost; taken again");
             }
             Ok(_) => {
-                if let Some(lease) = self.tenure.lease.take() {
+                if let Some(lease) = self.let_go() {
                     let _ = self
                         .hosting
                         .store
                         .release_lease(self.id.as_str(), &lease)
                         .await;
                 }
-                self.step_down("the stored game changed while the lease had lapsed");
+                self.step_down("the stored game changed while the lease was lost");
             }
             Err(e) => {
                 tracing::warn!(table = %self.id, error = %e, "could not check the stored log; retrying");
-                self.tenure.lease = None;
-                self.tenure.renew_at = Some(Instant::now() + RETRY);
+                self.let_go();
+                self.tenure.retry_at = Some(Instant::now() + RETRY);
             }
         }
     }
@@ -143,8 +156,8 @@ impl Table {
         tracing::warn!(table = %self.id, node = %self.hosting.settings.node, why, "lost the table's lease; stepping down");
         crate::metrics::error("lease_lost");
         self.tenure.stepped_down = true;
-        self.tenure.lease = None;
-        self.tenure.renew_at = None;
+        self.let_go();
+        self.tenure.retry_at = None;
         self.durable.retry_at = None;
         for s in &mut self.seats {
             if s.subscribed {
@@ -164,17 +177,17 @@ impl Table {
         tracing::debug!(table = %self.id, "handing the table over");
         self.tenure.stepped_down = true;
         self.durable.retry_at = None;
-        if let Some(lease) = self.tenure.lease.take() {
+        self.tenure.retry_at = None;
+        if let Some(lease) = self.let_go() {
             let release = self.hosting.store.release_lease(self.id.as_str(), &lease);
             let _ = within(self.hosting.settings.store_timeout, release).await;
         }
-        self.tenure.renew_at = None;
     }
 
     /// Gives the lease up as the table closes, its finished game stored.
     pub(super) async fn release_lease(&mut self) {
-        self.tenure.renew_at = None;
-        if let Some(lease) = self.tenure.lease.take() {
+        self.tenure.retry_at = None;
+        if let Some(lease) = self.let_go() {
             let release = self.hosting.store.release_lease(self.id.as_str(), &lease);
             if let Err(e) = within(self.hosting.settings.store_timeout, release).await {
                 tracing::debug!(table = %self.id, error = %e, "lease not released (it lapses)");

@@ -159,7 +159,8 @@ impl Table {
 
     /// Registers the table and starts its actor.
     fn launch(self) {
-        let (handle, rx) = crate::mailbox::mailbox(self.hosting.settings.table_mailbox, 0);
+        // One notice slot: the lease keeper's `LeaseLost`.
+        let (handle, rx) = crate::mailbox::mailbox(self.hosting.settings.table_mailbox, 1);
         self.hosting.directory.insert(self.id.clone(), handle);
         for s in &self.seats {
             self.hosting.sessions.seat(&s.session.id, &self.id, true);
@@ -246,6 +247,7 @@ impl Table {
             TableCmd::Away { session, conn } => self.away(&session, conn),
             TableCmd::Gone { conn } => self.unwatch(conn, None),
             TableCmd::Handover => self.handover().await,
+            TableCmd::LeaseLost { lease } => self.lease_lost(lease).await,
             TableCmd::RematchStarted { rematch } => {
                 let frame = Envelope::push(ServerMsg::RematchStarted {
                     table: self.id.clone(),

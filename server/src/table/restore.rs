@@ -323,8 +323,7 @@ fn start(r: Rebuilt, lease: Lease, h: &Hosting) {
     };
     let mut table = Table::assemble(begin, game, started);
     table.durable.created = true;
-    table.tenure.lease = Some(lease);
-    table.tenure.renew_at = Some(now + settings.lease_ttl / 3);
+    table.hold(lease);
     table.durable.logged = r.entries;
     table.events.seq = r.log.last().map_or(0, |e| e.seq);
     table.events.kept = r.log.into();

@@ -59,28 +59,37 @@ impl Leases {
         Ok(Acquired::Ours(lease))
     }
 
-    /// Whether `lease` is held now; renews it to `ttl` from now if given.
+    /// Whether `lease` is still the holder's: held, or lapsed with nobody
+    /// having taken the table since (its epoch is still the last given).
+    /// Renews it to `ttl` from now if given.
     pub fn check(&self, id: &str, lease: &Lease, renew: Option<Duration>) -> Result<()> {
         let now = Instant::now();
         let mut inner = self.inner.lock().map_err(poisoned)?;
-        match inner.held.get_mut(id) {
-            Some((held, until)) if held == lease && *until > now => {
-                if let Some(ttl) = renew {
-                    *until = now + ttl;
-                }
-                Ok(())
-            }
-            _ => Err(StoreError::LeaseLost(format!(
+        let ours = match inner.held.get(id) {
+            Some((held, _)) => held == lease,
+            None => inner.epochs.get(id) == Some(&lease.epoch),
+        };
+        if !ours {
+            return Err(StoreError::LeaseLost(format!(
                 "table {id}'s lease of {} (epoch {}) is not held",
                 lease.node, lease.epoch
-            ))),
+            )));
         }
+        if let Some(ttl) = renew {
+            inner.held.insert(id.to_owned(), (lease.clone(), now + ttl));
+        }
+        Ok(())
     }
 
+    /// Gives `lease` up: its epoch is passed, so the released lease is
+    /// never the holder's again.
     pub fn release(&self, id: &str, lease: &Lease) -> Result<()> {
         let mut inner = self.inner.lock().map_err(poisoned)?;
         if inner.held.get(id).is_some_and(|(held, _)| held == lease) {
             inner.held.remove(id);
+            if let Some(epoch) = inner.epochs.get_mut(id) {
+                *epoch += 1;
+            }
         }
         Ok(())
     }

@@ -46,35 +46,51 @@ return {'ours', v}
     )
 });
 
+/// Whether the lease valued `ARGV[v]` is still its holder's (Lua, with
+/// the lease key `KEYS[l]` and the epoch counter `KEYS[e]`): held, or
+/// lapsed while nobody took the table (the counter is still its epoch).
+fn still_ours(l: u8, e: u8, v: u8) -> String {
+    format!(
+        "local cur = redis.call('GET', KEYS[{l}])\n\
+         local ours = cur == ARGV[{v}] or (not cur and redis.call('GET', KEYS[{e}]) == \
+         string.sub(ARGV[{v}], 1, string.find(ARGV[{v}], ' ') - 1))\n"
+    )
+}
+
 /// KEYS: lease, epoch. ARGV: value, ttl ms, epoch ttl ms. Answers `ok` or
-/// `lost`.
+/// `lost`; a lapsed lease nobody took is set again.
 static RENEW: LazyLock<Script> = LazyLock::new(|| {
-    Script::new(
-        r"
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 'lost' end
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
+    Script::new(&format!(
+        "{}if not ours then return 'lost' end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
 return 'ok'
 ",
-    )
+        still_ours(1, 2, 1)
+    ))
 });
 
-/// KEYS: lease. ARGV: value. Answers `ok`.
+/// KEYS: lease, epoch. ARGV: value. Answers `ok`. The epoch counter moves
+/// on, so the released lease is never its holder's again.
 static RELEASE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
-if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('DEL', KEYS[1])
+  redis.call('INCR', KEYS[2])
+end
 return 'ok'
 ",
     )
 });
 
-/// The plain append with the lease checked first. KEYS: meta, log, lease.
-/// ARGV: expected length, lease value, entries. Answers `ok`, `lost`,
-/// `missing` or `len:N`.
+/// The plain append with the lease checked first. KEYS: meta, log, lease,
+/// epoch. ARGV: expected length, lease value, entries. Answers `ok`,
+/// `lost`, `missing` or `len:N`.
 static APPEND_LEASED: LazyLock<Script> = LazyLock::new(|| {
     Script::new(&format!(
-        "if redis.call('GET', KEYS[3]) ~= ARGV[2] then return 'lost' end\nlocal first = 3\n{}",
+        "{}if not ours then return 'lost' end\nlocal first = 3\n{}",
+        still_ours(3, 4, 2),
         super::scripts::APPEND_BODY
     ))
 });
@@ -153,9 +169,50 @@ impl RedisStore {
         }
     }
 
+    /// Every renewal in one pipeline: one round trip for all of a node's
+    /// tables.
+    pub(super) async fn renew_leases_impl(
+        &self,
+        leases: &[(String, Lease)],
+        ttl: Duration,
+    ) -> Result<Vec<bool>> {
+        if leases.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut pipe = redis::pipe();
+        pipe.load_script(&RENEW).ignore();
+        for (id, lease) in leases {
+            let mut renew = RENEW.prepare_invoke();
+            renew
+                .key(self.keys.lease(id))
+                .key(self.keys.epoch(id))
+                .arg(value(lease))
+                .arg(millis(ttl))
+                .arg(EPOCH_TTL_MS);
+            pipe.invoke_script(&renew);
+        }
+        let mut conn = self.conn.clone();
+        let answers: Vec<String> = self
+            .call("renewing leases", async move {
+                pipe.query_async(&mut conn).await
+            })
+            .await?;
+        if answers.len() != leases.len() {
+            return Err(StoreError::Corrupt(format!(
+                "renewing {} leases: {} answers",
+                leases.len(),
+                answers.len()
+            )));
+        }
+        Ok(answers.iter().map(|a| a == "ok").collect())
+    }
+
     pub(super) async fn release_lease_impl(&self, id: &str, lease: &Lease) -> Result<()> {
         let mut release = RELEASE.prepare_invoke();
-        release.key(self.keys.lease(id)).arg(value(lease));
+        release
+            .key(self.keys.lease(id))
+            .key(self.keys.epoch(id))
+            .arg(value(lease));
         let _: String = self.invoke("releasing a lease", release).await?;
         Ok(())
     }
@@ -179,6 +236,7 @@ impl RedisStore {
             .key(self.keys.meta(id))
             .key(self.keys.log(id))
             .key(self.keys.lease(id))
+            .key(self.keys.epoch(id))
             .arg(at.to_string())
             .arg(value(lease));
         for entry in entries {

@@ -259,6 +259,10 @@ impl Store for RedisStore {
         self.renew_lease_impl(id, lease, ttl).await
     }
 
+    async fn renew_leases(&self, leases: &[(String, Lease)], ttl: Duration) -> Result<Vec<bool>> {
+        self.renew_leases_impl(leases, ttl).await
+    }
+
     async fn release_lease(&self, id: &str, lease: &Lease) -> Result<()> {
         self.release_lease_impl(id, lease).await
     }
