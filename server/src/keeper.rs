@@ -70,19 +70,10 @@ struct Keeper {
 }
 
 impl Keeper {
-    async fn run(mut self, mut rx: Inbox<KeeperCmd>, mut shutdown: watch::Receiver<bool>) {
-        let mut tick = tokio::time::interval(self.ttl / 3);
-        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
-            tokio::select! {
-                cmd = rx.recv() => match cmd {
-                    Some(cmd) => self.handle(cmd),
-                    None => break,
-                },
-                _ = tick.tick() => self.renew(),
-                _ = shutdown.wait_for(|s| *s) => break,
-            }
-        }
+    async fn run(mut self, mut rx: Inbox<KeeperCmd>, shutdown: watch::Receiver<bool>) {
+        let every = self.ttl / 3;
+        rx.serve(&mut self, every, shutdown, Self::handle, Self::renew)
+            .await;
     }
 
     fn handle(&mut self, cmd: KeeperCmd) {

@@ -101,6 +101,32 @@ impl<T> Mailbox<T> {
 }
 
 impl<T> Inbox<T> {
+    /// The loop of an actor that takes commands and also acts on a tick:
+    /// `handle` each command or notice, `tick` every `every` (a late tick
+    /// is not made up for), until every sender is gone or the server
+    /// stops.
+    pub async fn serve<A>(
+        &mut self,
+        actor: &mut A,
+        every: std::time::Duration,
+        mut shutdown: tokio::sync::watch::Receiver<bool>,
+        mut handle: impl FnMut(&mut A, T),
+        mut tick: impl FnMut(&mut A),
+    ) {
+        let mut ticks = tokio::time::interval(every);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                cmd = self.recv() => match cmd {
+                    Some(cmd) => handle(actor, cmd),
+                    None => break,
+                },
+                _ = ticks.tick() => tick(actor),
+                _ = shutdown.wait_for(|s| *s) => break,
+            }
+        }
+    }
+
     /// The next notice, or else the next command; `None` once every
     /// sender is gone.
     pub async fn recv(&mut self) -> Option<T> {

@@ -180,20 +180,11 @@ impl Matchmaker {
     async fn run(
         mut self,
         mut rx: crate::mailbox::Inbox<MatchCmd>,
-        mut shutdown: watch::Receiver<bool>,
+        shutdown: watch::Receiver<bool>,
     ) {
-        let mut tick = tokio::time::interval(self.settings.interval);
-        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
-            tokio::select! {
-                cmd = rx.recv() => match cmd {
-                    Some(cmd) => self.handle(cmd),
-                    None => break,
-                },
-                _ = tick.tick() => self.pair(),
-                _ = shutdown.wait_for(|s| *s) => break,
-            }
-        }
+        let every = self.settings.interval;
+        rx.serve(&mut self, every, shutdown, Self::handle, Self::pair)
+            .await;
     }
 
     fn handle(&mut self, cmd: MatchCmd) {

@@ -95,20 +95,11 @@ impl Lobby {
     async fn run(
         mut self,
         mut rx: crate::mailbox::Inbox<LobbyCmd>,
-        mut shutdown: watch::Receiver<bool>,
+        shutdown: watch::Receiver<bool>,
     ) {
-        let mut flush = tokio::time::interval(self.hosting.settings.coalesce_interval);
-        flush.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
-            tokio::select! {
-                cmd = rx.recv() => match cmd {
-                    Some(cmd) => self.handle(cmd),
-                    None => break,
-                },
-                _ = flush.tick() => self.flush(),
-                _ = shutdown.wait_for(|s| *s) => break,
-            }
-        }
+        let every = self.hosting.settings.coalesce_interval;
+        rx.serve(&mut self, every, shutdown, Self::handle, Self::flush)
+            .await;
         self.say_bye();
     }
 

@@ -155,6 +155,15 @@ impl RedisStore {
         lease: &Lease,
         ttl: Duration,
     ) -> Result<()> {
+        let renew = self.renewal(id, lease, ttl);
+        let status: String = self.invoke("renewing a lease", renew).await?;
+        match status.as_str() {
+            "ok" => Ok(()),
+            _ => Err(lost(id, lease)),
+        }
+    }
+
+    fn renewal(&self, id: &str, lease: &Lease, ttl: Duration) -> redis::ScriptInvocation<'static> {
         let mut renew = RENEW.prepare_invoke();
         renew
             .key(self.keys.lease(id))
@@ -162,11 +171,7 @@ impl RedisStore {
             .arg(value(lease))
             .arg(millis(ttl))
             .arg(EPOCH_TTL_MS);
-        let status: String = self.invoke("renewing a lease", renew).await?;
-        match status.as_str() {
-            "ok" => Ok(()),
-            _ => Err(lost(id, lease)),
-        }
+        renew
     }
 
     /// Every renewal in one pipeline: one round trip for all of a node's
@@ -182,14 +187,7 @@ impl RedisStore {
         let mut pipe = redis::pipe();
         pipe.load_script(&RENEW).ignore();
         for (id, lease) in leases {
-            let mut renew = RENEW.prepare_invoke();
-            renew
-                .key(self.keys.lease(id))
-                .key(self.keys.epoch(id))
-                .arg(value(lease))
-                .arg(millis(ttl))
-                .arg(EPOCH_TTL_MS);
-            pipe.invoke_script(&renew);
+            pipe.invoke_script(&self.renewal(id, lease, ttl));
         }
         let mut conn = self.conn.clone();
         let answers: Vec<String> = self
