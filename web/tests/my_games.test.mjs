@@ -93,7 +93,7 @@ test('a kept session the server no longer has: a message, and nothing changes', 
     const stale = 'ab'.repeat(16);
     const storage = { cookies: [], origins: [{ origin: BASE, localStorage: [{ name: 'tengen.kept', value: JSON.stringify([stale]) }, { name: 'tengen.muted', value: '1' }] }] };
     const page = await reopen(b, storage);
-    await until(page, () => /earlier session has ended/.test(document.querySelector('#notice')?.textContent || ''));
+    await until(page, () => /earlier session has ended \(its games are over\)/.test(document.querySelector('#notice')?.textContent || ''));
     const token = await page.evaluate(() => /** @type {any} */ (window).__tengen.conn.resumeToken);
     assert.notEqual(token, stale, 'a new session');
     assert.deepEqual(await page.evaluate(() => JSON.parse(localStorage.getItem('tengen.kept') || '[]')), [], 'the stale token is forgotten');
@@ -116,10 +116,18 @@ test('an account finds its game from a browser that only has its login', async (
     const tableId = await alice.evaluate(() => /** @type {any} */ (window).__tengen.seated.get(location.pathname.split('/')[2]));
     const n = await movesUntilTurnOf(alice, bob);
     const login = await alice.evaluate(() => localStorage.getItem('tengen.token'));
+    const storage = { cookies: [], origins: [{ origin: BASE, localStorage: [{ name: 'tengen.token', value: login }, { name: 'tengen.muted', value: '1' }] }] };
+
+    // Another device while alice's page is open: the game is only pointed
+    // to, and alice's page keeps its session.
+    const meanwhile = await reopen(b, storage);
+    await until(meanwhile, () => /another tab or on another device/.test(document.querySelector('.my-games')?.textContent || ''));
+    assert.deepEqual(await rows(meanwhile), []);
+    assert.equal(await alice.evaluate(() => /** @type {any} */ (window).__tengen.conn.state), 'open');
+    await meanwhile.context().close();
     await alice.context().close();
 
     // Another device: only the login token, no kept session.
-    const storage = { cookies: [], origins: [{ origin: BASE, localStorage: [{ name: 'tengen.token', value: login }, { name: 'tengen.muted', value: '1' }] }] };
     const other = await reopen(b, storage);
     await until(other, () => document.querySelector('.my-games li')?.getAttribute('data-state') === 'yours');
     assert.deepEqual(await rows(other), [`${tableId}:yours`]);

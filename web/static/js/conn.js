@@ -58,6 +58,8 @@ export class Conn {
     this.resumeToken = null;
     /** A token this tab asked to resume that the server no longer had. @type {string|null} */
     this.staleToken = null;
+    /** The socket is being closed to take another session up. */
+    this.switching = false;
     this.arrived = 0;
   }
 
@@ -104,7 +106,9 @@ export class Conn {
         reject(new ProtoError('closed', `connection closed (${ev.code})`));
         return;
       }
-      this.setState('reconnecting');
+      // Taking another session up (switchTo) is no lost connection.
+      this.setState(this.switching ? 'connecting' : 'reconnecting');
+      this.switching = false;
       const delay = Math.min(5000, 200 * 2 ** this.attempt++) * (0.75 + Math.random() / 2);
       const wait = this.attempt === 1 ? 50 : delay;
       this.ready = new Promise((res, rej) => setTimeout(() => this.open(res, rej), wait));
@@ -159,6 +163,7 @@ export class Conn {
     setTabToken(token);
     if (old && old !== token) release(old);
     this.tables.clear();
+    this.switching = true;
     this.ws?.close(4000, 'switching session');
   }
 
