@@ -171,6 +171,11 @@ pub enum ClientMsg {
         #[serde(default, skip_serializing_if = "is_false")]
         vct: bool,
     },
+    /// The tables where the logged-in account's sessions sit, whichever
+    /// connection (or none) holds them now, each with the session's
+    /// resume token (feature `accounts`); answered by `my_tables`. Guests
+    /// are refused with `login_required`.
+    MyTables,
 }
 
 fn yes() -> bool {
@@ -218,6 +223,7 @@ impl ClientMsg {
         "history",
         "game_record",
         "analyze_game",
+        "my_tables",
     ];
 
     /// This message's `type`.
@@ -250,6 +256,7 @@ impl ClientMsg {
             ClientMsg::History { .. } => "history",
             ClientMsg::GameRecord { .. } => "game_record",
             ClientMsg::AnalyzeGame { .. } => "analyze_game",
+            ClientMsg::MyTables => "my_tables",
         }
     }
 

@@ -70,7 +70,7 @@ pub use limits::{
 pub use lobby::{CancelReason, LobbyUpdate, Player, Players, RoomInfo, RoomStatus};
 pub use ranked::{
     FamilyRating, GameSummary, Leaderboard, LoggedIn, Profile, RatingFamily, RatingPoint,
-    RecordExport, RecordFormat, Standing,
+    RecordExport, RecordFormat, SeatedTable, Standing,
 };
 pub use server::{
     ChatChannel, PauseReason, RESERVED_SERVER_TYPES, ServerInfo, ServerMsg, TableEvent,

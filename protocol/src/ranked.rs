@@ -1,5 +1,6 @@
 //! The vocabulary of accounts and ranked play: rating families, login
-//! replies, leaderboards, profiles, game histories and record exports.
+//! replies, leaderboards, profiles, game histories, record exports and the
+//! tables an account sits at.
 //!
 //! Ratings travel as plain numbers (Glicko-2 rating, deviation and, in a
 //! profile, volatility); what they mean, which rule family a game counts
@@ -159,6 +160,19 @@ pub struct GameSummary {
     pub finished_ms: u64,
     /// The players' names, by seat (first, second).
     pub players: Vec<String>,
+}
+
+/// A table where one of an account's sessions sits (a `my_tables` entry).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatedTable {
+    /// The table: `watch` it after resuming the session.
+    pub table: TableId,
+    /// The resume token of the session seated there: `hello.resume` with
+    /// it takes that session (and its seat) over.
+    pub resume_token: String,
+    /// Whether a connection holds that session now (another tab or
+    /// device): resuming it closes that connection with 4005.
+    pub online: bool,
 }
 
 /// The formats a finished game's record can be fetched in.

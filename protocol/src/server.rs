@@ -18,7 +18,7 @@ use crate::error::ErrorBody;
 use crate::ids::{RoomId, SessionId, TableId};
 use crate::limits::Limits;
 use crate::lobby::{CancelReason, LobbyUpdate, Player, Players, RoomInfo};
-use crate::ranked::{GameSummary, Leaderboard, LoggedIn, Profile, RecordExport};
+use crate::ranked::{GameSummary, Leaderboard, LoggedIn, Profile, RecordExport, SeatedTable};
 
 /// The server's name and build, for logs and bug reports.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -282,6 +282,8 @@ pub enum ServerMsg {
     GameRecord(RecordExport),
     /// Reply to `analyze_game`.
     GameAnalysis(GameAnalysis),
+    /// Reply to `my_tables`: where the account's sessions sit.
+    MyTables { tables: Vec<SeatedTable> },
 }
 
 /// Type names kept for later versions. None at present.
@@ -323,6 +325,7 @@ impl ServerMsg {
         "history",
         "game_record",
         "game_analysis",
+        "my_tables",
     ];
 
     /// This message's `type`.
@@ -361,6 +364,7 @@ impl ServerMsg {
             ServerMsg::History { .. } => "history",
             ServerMsg::GameRecord(_) => "game_record",
             ServerMsg::GameAnalysis(_) => "game_analysis",
+            ServerMsg::MyTables { .. } => "my_tables",
         }
     }
 

@@ -20,7 +20,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use tengen_protocol::{Player, SessionId, TableId};
+use tengen_protocol::{Player, SeatedTable, SessionId, TableId};
 
 use crate::outbound::Outbox;
 
@@ -275,19 +275,22 @@ impl Inner {
     /// burst of reconnections does not scan the map each time).
     /// Below `max` sessions, room for one more: the resumable sessions
     /// whose connection ended longest ago go first (a batch of a hundredth
-    /// of `max` at once, so a full registry is not sorted on every hello).
+    /// of `max` at once, so a full registry is not sorted on every hello),
+    /// and those seated at a table only after every other one (a
+    /// correspondence player away for days keeps the seat while the
+    /// registry can make room otherwise).
     fn make_room(&mut self, max: usize) {
         if self.by_token.len() < max {
             return;
         }
-        let mut gone: Vec<(Instant, String)> = self
+        let mut gone: Vec<(bool, Instant, String)> = self
             .by_token
             .iter()
-            .filter_map(|(t, e)| e.expires.map(|x| (x, t.clone())))
+            .filter_map(|(t, e)| e.expires.map(|x| (!e.tables.is_empty(), x, t.clone())))
             .collect();
         gone.sort_unstable();
         let excess = self.by_token.len() + 1 - max + max / 100;
-        for (_, t) in gone.into_iter().take(excess) {
+        for (_, _, t) in gone.into_iter().take(excess) {
             if let Some(e) = self.by_token.remove(&t) {
                 self.token_of.remove(&e.id);
                 self.release_name(&e.player.name, &e.id);
@@ -375,6 +378,31 @@ impl Sessions {
         player
     }
 
+    /// The tables where the sessions of account `name` sit (connected or
+    /// resumable), each with its session's resume token and whether a
+    /// connection holds the session now: at most `max`, in table order. A
+    /// session that logged out since is a guest now, and not listed.
+    pub fn tables_of(&self, name: &str, max: usize) -> Vec<SeatedTable> {
+        let Ok(inner) = self.inner.lock() else {
+            return Vec::new();
+        };
+        let mut found: Vec<SeatedTable> = inner
+            .by_token
+            .iter()
+            .filter(|(_, e)| !e.player.guest && e.player.name == name)
+            .flat_map(|(token, e)| {
+                e.tables.iter().map(|table| SeatedTable {
+                    table: table.clone(),
+                    resume_token: token.clone(),
+                    online: e.holder.is_some(),
+                })
+            })
+            .collect();
+        found.sort_unstable_by(|a, b| a.table.as_str().cmp(b.table.as_str()));
+        found.truncate(max);
+        found
+    }
+
     /// Whether a live guest session has the name `name` (in any case).
     pub fn guest_uses(&self, name: &str) -> bool {
         let Ok(inner) = self.inner.lock() else {
@@ -444,5 +472,24 @@ mod tests {
         assert!(sessions.token_known(&c.token), "c is connected");
         let again = sessions.open_as(Some(&b.token), guest("b"), outbox(5));
         assert!(!again.resumed, "b's token opens a fresh session");
+    }
+
+    #[tokio::test]
+    async fn seated_sessions_are_forgotten_only_after_every_other_gone_one() {
+        let sessions = Sessions::new(Duration::from_secs(300), 3);
+        let outbox = |conn| crate::outbound::channel(conn, Encoding::Json, 4).0;
+        let table = TableId::from_u64(7);
+        let seated = sessions.open_as(None, guest("s"), outbox(1));
+        sessions.seat(&seated.id, &table, true);
+        let b = sessions.open_as(None, guest("b"), outbox(2));
+        let _c = sessions.open_as(None, guest("c"), outbox(3));
+        // The seated session's connection ends first (days ago, say).
+        sessions.closed(&seated.id, 1);
+        sessions.closed(&b.id, 2);
+        sessions.open_as(None, guest("d"), outbox(4));
+        assert!(!sessions.token_known(&b.token), "the unseated one goes");
+        let back = sessions.open_as(Some(&seated.token), guest("s"), outbox(5));
+        assert!(back.resumed, "the seated one stays");
+        assert_eq!(back.tables, vec![table]);
     }
 }

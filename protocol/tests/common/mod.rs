@@ -306,6 +306,7 @@ pub fn client_examples() -> Vec<ClientFrame> {
                 vct: true,
             },
         ),
+        req(33, ClientMsg::MyTables),
     ]
 }
 
@@ -522,6 +523,16 @@ pub fn ranked_server_examples() -> Vec<ServerFrame> {
             }),
         ),
         reply(32, ServerMsg::GameAnalysis(game_analysis())),
+        reply(
+            33,
+            ServerMsg::MyTables {
+                tables: vec![SeatedTable {
+                    table: table(),
+                    resume_token: "ae67bf772a3bfd4db1a7807af76a3566".into(),
+                    online: false,
+                }],
+            },
+        ),
         reply(
             32,
             ServerMsg::Error(ErrorBody {

@@ -1,7 +1,8 @@
 //! A connection's side of accounts and ranked play: who a `hello` makes
 //! you, and the requests `register`, `login`, `logout`, `queue`,
-//! `unqueue`, `leaderboard`, `profile`, `history`, `game_record` and
-//! `analyze_game` (the search itself is `crate::analysis`'s).
+//! `unqueue`, `leaderboard`, `profile`, `history`, `game_record`,
+//! `analyze_game` (the search itself is `crate::analysis`'s) and
+//! `my_tables` (the session registry's answer).
 //!
 //! The connection task never waits: each of these requests that needs the
 //! store or a password hash runs as its own task (at most
@@ -207,8 +208,27 @@ pub fn handle(
                 refuse(session, id, matchmaker_busy());
             }
         }
+        ClientMsg::MyTables => my_tables(state, session, id),
         msg => records_request(ask(rc), msg),
     }
+}
+
+/// The most `my_tables` lists (an account's sessions are bounded by the
+/// connection cap and their seats by `max_seats`; the reply by this).
+pub const MAX_MY_TABLES: usize = 50;
+
+/// `my_tables`: where the account's sessions sit, from the session
+/// registry (no store read, no task). Guests have no account to ask for.
+fn my_tables(state: &AppState, session: &Session, id: Option<RequestId>) {
+    if session.player.guest {
+        let why = "only an account's tables can be listed: log in first";
+        return refuse(session, id, ErrorBody::new(ErrorCode::LoginRequired, why));
+    }
+    let tables = state
+        .hosting
+        .sessions
+        .tables_of(&session.player.name, MAX_MY_TABLES);
+    reply(session, id, ServerMsg::MyTables { tables });
 }
 
 /// `register`, `login` and `logout`: the store's answer comes back to the

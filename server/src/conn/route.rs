@@ -84,7 +84,8 @@ pub(super) fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], receive
         | ClientMsg::Profile { .. }
         | ClientMsg::History { .. }
         | ClientMsg::GameRecord { .. }
-        | ClientMsg::AnalyzeGame { .. }) => {
+        | ClientMsg::AnalyzeGame { .. }
+        | ClientMsg::MyTables) => {
             super::accounts::handle(state, &mut cs.ranked, &cs.session, id, msg)
         }
     }

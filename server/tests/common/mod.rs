@@ -226,3 +226,16 @@ pub async fn snapshot_of(c: &mut Connection, table: &TableId) -> TableSnapshot {
         other => panic!("{other:?}"),
     }
 }
+
+/// Watches `table` (a player: takes the seat up again) and returns the
+/// snapshot.
+pub async fn watch_snapshot(c: &mut Connection, table: &TableId) -> TableSnapshot {
+    let msg = ClientMsg::Watch {
+        table: table.clone(),
+        since: None,
+    };
+    match c.request(msg).await.unwrap() {
+        ServerMsg::TableSnapshot(s) => *s,
+        other => panic!("{other:?}"),
+    }
+}

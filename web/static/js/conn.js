@@ -4,6 +4,7 @@
 // "Reconnecting"). Nothing here knows a game rule.
 
 import { errorText } from './i18n.js';
+import { claim, forget, release, setTabToken } from './keep.js';
 
 /** @typedef {{type: string, id?: number, [k: string]: any}} Msg */
 
@@ -18,7 +19,6 @@ export class ProtoError extends Error {
 }
 
 const CLIENT = 'tengen-web/0.1.0';
-const RESUME_KEY = 'tengen.resume';
 const TOKEN_KEY = 'tengen.token';
 /** Close codes after which reconnecting is pointless. */
 const FINAL = new Set([1002, 1003, 1009, 4003, 4005]);
@@ -54,7 +54,12 @@ export class Conn {
     this.attempt = 0;
     /** @type {Promise<Msg>|null} */
     this.ready = null;
-    this.resumeToken = load(sessionStorage, RESUME_KEY);
+    /** The session to resume (see keep.js, which picks it at boot). @type {string|null} */
+    this.resumeToken = null;
+    /** A token this tab asked to resume that the server no longer had. @type {string|null} */
+    this.staleToken = null;
+    /** The socket is being closed to take another session up. */
+    this.switching = false;
     this.arrived = 0;
   }
 
@@ -101,7 +106,9 @@ export class Conn {
         reject(new ProtoError('closed', `connection closed (${ev.code})`));
         return;
       }
-      this.setState('reconnecting');
+      // Taking another session up (switchTo) is no lost connection.
+      this.setState(this.switching ? 'connecting' : 'reconnecting');
+      this.switching = false;
       const delay = Math.min(5000, 200 * 2 ** this.attempt++) * (0.75 + Math.random() / 2);
       const wait = this.attempt === 1 ? 50 : delay;
       this.ready = new Promise((res, rej) => setTimeout(() => this.open(res, rej), wait));
@@ -129,11 +136,35 @@ export class Conn {
       welcome = await this.send(hello);
     }
     this.welcome = welcome;
+    const asked = this.resumeToken;
+    if (asked && !welcome.resumed) {
+      // Its session has ended: nothing to come back to with it.
+      this.staleToken = asked;
+      forget(asked);
+      release(asked);
+    }
     if (welcome.resume_token) {
       this.resumeToken = welcome.resume_token;
-      save(sessionStorage, RESUME_KEY, welcome.resume_token);
+      setTabToken(welcome.resume_token);
+      await claim(welcome.resume_token);
     }
     return welcome;
+  }
+
+  /**
+   * Takes up the session of `token` (this tab holds its lock) on a new
+   * connection; the session used so far is let go (another tab may take
+   * it up).
+   * @param {string} token
+   */
+  switchTo(token) {
+    const old = this.resumeToken;
+    this.resumeToken = token;
+    setTabToken(token);
+    if (old && old !== token) release(old);
+    this.tables.clear();
+    this.switching = true;
+    this.ws?.close(4000, 'switching session');
   }
 
   /** After a reconnect: every table again from its last `seq`, and the lobby. @param {Msg} welcome */

@@ -7,6 +7,9 @@ const STRINGS = {
   en: {
     'nav.lobby': 'Lobby', 'nav.tv': 'TV', 'nav.leaderboard': 'Leaderboard', 'nav.account': 'Account',
     'net.reconnecting': 'Connection lost: reconnecting…', 'net.connecting': 'Connecting…', 'net.closed': 'Disconnected. Reload the page.',
+    'games.title': 'Your games', 'games.against': 'against {name}', 'games.your_move': 'your move', 'games.their_move': "{name}'s move", 'games.over': 'finished',
+    'games.elsewhere': 'A game of yours is open in another tab or on another device.', 'games.new_tab': 'Open a new tab',
+    'games.stale': 'Your earlier session has ended (its games are over): this is a new one.',
     'lobby.rooms': 'Rooms', 'lobby.none': 'No rooms yet: create one.', 'lobby.create': 'Create a room', 'lobby.join': 'Join', 'lobby.watch': 'Watch',
     'lobby.rule': 'Rules', 'lobby.opening': 'Opening', 'lobby.time': 'Time', 'lobby.players': 'Players', 'lobby.spectators': 'Spectators',
     'lobby.status': 'Status', 'lobby.kind': 'Kind', 'lobby.return': 'Your game', 'lobby.chat_off': 'no chat', 'lobby.rated': 'rated', 'lobby.casual': 'casual', 'lobby.waiting': 'waiting', 'lobby.playing': 'playing', 'lobby.finished': 'finished',
@@ -58,6 +61,9 @@ const STRINGS = {
   },
   zh: {
     'nav.lobby': '大厅', 'nav.tv': '直播', 'nav.leaderboard': '排行榜', 'nav.account': '账户',
+    'games.title': '我的对局', 'games.against': '对手 {name}', 'games.your_move': '轮到你', 'games.their_move': '轮到{name}', 'games.over': '已结束',
+    'games.elsewhere': '你有对局正在另一个标签页或设备上进行。', 'games.new_tab': '打开新标签页',
+    'games.stale': '你之前的会话已结束（其中的对局都已结束）：这是一个新的会话。',
     'net.reconnecting': '连接中断：正在重新连接…', 'net.connecting': '正在连接…', 'net.closed': '连接已断开，请刷新页面。',
     'lobby.rooms': '房间', 'lobby.none': '还没有房间：创建一个吧。', 'lobby.create': '创建房间', 'lobby.join': '加入', 'lobby.watch': '观战',
     'lobby.rule': '规则', 'lobby.opening': '开局', 'lobby.time': '用时', 'lobby.players': '棋手', 'lobby.spectators': '观众',

@@ -1,9 +1,11 @@
 // The lobby: the live room list (a `rooms` snapshot then `lobby_update`s),
 // creating a room with every option the protocol offers, challenges, the
-// rated queue and the invite link of a private room.
+// rated queue and the invite link of a private room; "your games" above
+// (mygames.js).
 
 import { h, fill } from './dom.js';
 import { t, configName, openingName, DAY_MS } from './i18n.js';
+import { myGames } from './mygames.js';
 
 const OPENINGS = /** @type {Record<string, string[]>} */ ({
   renju: ['free', 'rif', 'yamaguchi', 'yamaguchi_52', 'yamaguchi_variant', 'soosorv', 'jonsson', 'taraguchi', 'tarannikov'],
@@ -129,8 +131,10 @@ export function mountLobby(app, root) {
     }
   });
 
+  const games = myGames(app, draw);
   fill(root, h('section.lobby', null,
     h('div.rooms', null,
+      games.el,
       h('h2', null, t('lobby.rooms')),
       challenges, waitBox,
       h('table.roomlist', null,
@@ -147,6 +151,7 @@ export function mountLobby(app, root) {
   app.conn.request({ type: 'lobby_subscribe' }).catch(app.fail);
   return () => {
     off();
+    games.stop();
     clearInterval(tick);
     app.conn.lobby = false;
     app.conn.send({ type: 'lobby_unsubscribe' }).catch(() => {});

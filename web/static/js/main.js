@@ -6,6 +6,7 @@ import { h, fill } from './dom.js';
 import { t, setLang, getLang, translate } from './i18n.js';
 import { isMuted, setMuted } from './sound.js';
 import { mountLobby } from './lobby.js';
+import { pick, keep, forget } from './keep.js';
 
 /** @typedef {import('./conn.js').Msg} Msg */
 
@@ -69,6 +70,8 @@ async function route(/** @type {any} */ state) {
 
 /** Pushes that move the page: a game of ours starts. @param {Msg} m */
 function onMessage(m) {
+  // A session that sits at a game is kept for the next visit (keep.js).
+  if (m.type === 'table_snapshot' && m.seat && app.conn.resumeToken) keep(app.conn.resumeToken);
   if (m.type === 'table_snapshot' && m.seat && m.id == null) {
     app.seated.set(m.room, m.table);
     if (app.waiting === m.room) app.waiting = null;
@@ -161,8 +164,15 @@ async function boot() {
   header();
   netStatus();
   app.conn.listen(onMessage);
+  // The session to take up: this tab's (a reload) or one kept from an
+  // earlier visit that no other tab holds (keep.js).
+  const picked = await pick();
+  app.conn.resumeToken = picked.token;
   try {
-    await app.conn.start();
+    const welcome = await app.conn.start();
+    if (picked.fromKept && app.conn.staleToken === picked.token) app.notice(t('games.stale'));
+    // A session kept that sits nowhere now has nothing to come back to.
+    else if (welcome.resumed && !(welcome.tables || []).length) forget(welcome.resume_token);
   } catch (e) {
     if (e instanceof ProtoError) app.fail(e);
   }
