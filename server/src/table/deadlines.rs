@@ -10,16 +10,6 @@ use tengen_rules::game::Seat;
 
 use super::Table;
 
-/// The table's own timers (the game's come from the referee, the others'
-/// from their parts).
-pub(super) struct Timers {
-    /// When the seat to act must have acted, while some seat has never
-    /// acted (then the game is aborted).
-    pub(super) first_action_due: Option<Instant>,
-    /// When the table closes, once the game is over.
-    pub(super) close_at: Option<Instant>,
-}
-
 impl Table {
     pub(super) fn next_deadline(&self) -> Option<Instant> {
         let mut due = [

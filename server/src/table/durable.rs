@@ -34,32 +34,6 @@ use super::meta::{decode_entries, encode_entries, unix_ms};
 /// How often a table whose store is down tries it again.
 const PROBE_EVERY: Duration = Duration::from_secs(1);
 
-/// What the store has of the table.
-#[derive(Default)]
-pub(super) struct Durability {
-    /// Whether the store has the table (its metadata).
-    pub(super) created: bool,
-    /// How many of the game's entries the store has confirmed.
-    pub(super) logged: usize,
-    /// Whether the finished game's record is stored.
-    pub(super) finish_stored: bool,
-    /// Whether the store failed the last write.
-    pub(super) store_down: bool,
-    /// When to try the store again.
-    pub(super) retry_at: Option<Instant>,
-}
-
-/// Whether game time stands still, and why.
-#[derive(Default)]
-pub(super) struct Freeze {
-    /// After a restart: when the clocks run even if a player is not back.
-    pub(super) restoring: Option<Instant>,
-    /// Since when game time stands still, if it does.
-    pub(super) since: Option<Instant>,
-    /// The pause reason last announced.
-    pub(super) announced: Option<PauseReason>,
-}
-
 /// A store call that must answer within `timeout`, or counts as failed
 /// (unavailable: it may still land, which [`Table::probe`] finds out).
 pub(super) async fn within<T>(

@@ -2,7 +2,6 @@
 //! subscriber (encoded once per encoding in use), snapshots, and the
 //! coalesced spectator count.
 
-use std::collections::HashMap;
 use std::time::Instant;
 
 use tengen_protocol::{
@@ -12,17 +11,8 @@ use tengen_rules::game::{Event, Millis, Seat};
 
 use super::Table;
 use crate::msg::lobby::LobbyCmd;
-use crate::outbound::{Outbox, Shared};
+use crate::outbound::Shared;
 use crate::sessions::Session;
-
-/// Who watches besides the players, and when their count goes out.
-#[derive(Default)]
-pub(super) struct Subscribers {
-    /// Spectators' outboxes by connection.
-    pub(super) spectators: HashMap<u64, Outbox>,
-    /// When the coalesced spectator count goes out, if it changed.
-    pub(super) count_due: Option<Instant>,
-}
 
 impl Table {
     /// Stamps `events` and queues them to every subscriber.

@@ -12,8 +12,8 @@
 //!
 //! | constant | value | meaning |
 //! |---|---|---|
-//! | [`QUOTA_MAX_MS`] | 500 | a seat's quota starts full and never exceeds this |
-//! | [`QUOTA_GAIN_MS`] | 100 | added to the mover's quota after each move |
+//! | `QUOTA_MAX_MS` | 500 | a seat's quota starts full and never exceeds this |
+//! | `QUOTA_GAIN_MS` | 100 | added to the mover's quota after each move |
 //! | room `lag_credit_cap_ms` | 1000 by default | the most one move may be credited |
 
 use std::time::Instant;
@@ -21,39 +21,6 @@ use std::time::Instant;
 use tengen_rules::game::{Action, Event, Millis, Seat};
 
 use super::Table;
-
-/// A seat's quota starts full and never exceeds this.
-pub const QUOTA_MAX_MS: Millis = 500;
-
-/// Added to the mover's quota after each of its moves.
-pub const QUOTA_GAIN_MS: Millis = 100;
-
-/// Each seat's quota of lag credit.
-pub(super) struct Quotas {
-    pub(super) quota: [Millis; 2],
-}
-
-impl Default for Quotas {
-    fn default() -> Quotas {
-        Quotas {
-            quota: [QUOTA_MAX_MS; 2],
-        }
-    }
-}
-
-impl Quotas {
-    /// What `seat` may be credited of `lag`: at most its quota and `cap`.
-    pub(super) fn credit(&self, seat: Seat, lag: Millis, cap: Millis) -> Millis {
-        lag.min(self.quota[seat.index()]).min(cap)
-    }
-
-    /// `seat`'s quota pays for the `granted` credit, then refills for the
-    /// move.
-    pub(super) fn settle(&mut self, seat: Seat, granted: Millis) {
-        let q = &mut self.quota[seat.index()];
-        *q = (q.saturating_sub(granted) + QUOTA_GAIN_MS).min(QUOTA_MAX_MS);
-    }
-}
 
 impl Table {
     /// The credit `seat` may get now: its connection's lag, within its

@@ -36,18 +36,6 @@ use crate::msg::keeper::KeeperCmd;
 /// of reach.
 const RETRY: Duration = Duration::from_millis(500);
 
-/// This node's hold on the table.
-#[derive(Default)]
-pub(super) struct Tenure {
-    /// The lease, once taken (renewed by the node's lease keeper).
-    pub(super) lease: Option<Lease>,
-    /// When to try taking a lost lease again (the store was out of reach).
-    pub(super) retry_at: Option<Instant>,
-    /// Another node runs the game now: this table writes nothing more and
-    /// closes.
-    pub(super) stepped_down: bool,
-}
-
 impl Table {
     /// Takes the lease of a table about to be created (or taken over).
     pub(super) async fn take_lease(&mut self) -> Result<(), StoreError> {

@@ -18,12 +18,14 @@
 //! sends events and snapshots to its players' and spectators' outboxes,
 //! appends to the store, and tells the lobby when it finishes or closes.
 //!
-//! The state is split by concern, each part a type in its own file with
-//! the fields only it changes: [`fanout`] (spectators and what goes out),
-//! [`resume`] (the event log kept for replay, away players), [`durable`]
-//! (what the store has confirmed; the freeze), [`lease`] (this node's
-//! hold on the table), [`deadlines`] (the timers and what falls due),
-//! [`lag`] (lag-compensation quotas), [`social`] (chat and rematch).
+//! The state is split by concern: each part a type in its own file under
+//! `parts` (leaves, which know nothing of the table) holding the fields
+//! only that concern changes, and each concern run by a file of its own:
+//! [`fanout`] (spectators and what goes out), [`resume`] (replay, away
+//! players), [`durable`] (what the store has confirmed; the freeze),
+//! [`lease`] (this node's hold on the table), [`deadlines`] (the timers
+//! and what falls due), [`lag`] (lag-compensation quotas), [`social`]
+//! (chat and rematch).
 //!
 //! What the table sends is only what the machine reports (events, prompts,
 //! snapshots): in `claim` rooms the machine keeps whether black's last stone
@@ -51,12 +53,13 @@ mod fanout;
 mod lag;
 mod lease;
 mod meta;
+mod parts;
 pub mod restore;
 mod resume;
 mod social;
 
-pub use lag::QUOTA_MAX_MS;
 pub use meta::{META_VERSION, SeatMeta, TableMeta, decode_entries, encode_entries, unix_ms};
+pub use parts::QUOTA_MAX_MS;
 
 /// Everything a table needs to start: what the store keeps of it, its
 /// players' sessions (by seat, first and second), and the node's handles.
@@ -91,21 +94,21 @@ struct Table {
     /// set, players and options.
     meta: TableMeta,
     /// The spectators and their coalesced count ([`fanout`]).
-    subs: fanout::Subscribers,
+    subs: parts::Subscribers,
     /// The events sent so far and the latest kept for replay ([`resume`]).
-    events: resume::EventLog,
+    events: parts::EventLog,
     /// What the store has confirmed ([`durable`]).
-    durable: durable::Durability,
+    durable: parts::Durability,
     /// Whether and why game time stands still ([`durable`]).
-    freeze: durable::Freeze,
+    freeze: parts::Freeze,
     /// This node's lease on the table ([`lease`]).
-    tenure: lease::Tenure,
+    tenure: parts::Tenure,
     /// The first-move abort and the table's close ([`deadlines`]).
-    timers: deadlines::Timers,
+    timers: parts::Timers,
     /// Each seat's lag-compensation quota ([`lag`]).
-    lag: lag::Quotas,
+    lag: parts::Quotas,
     /// Chat rates ([`social`]).
-    social: social::ChatRates,
+    social: parts::ChatRates,
 }
 
 /// Starts a table actor for a new game and registers it in the directory.
@@ -143,17 +146,17 @@ impl Table {
             seats: [seated(a), seated(b)],
             hosting: start.hosting,
             meta: start.meta,
-            subs: fanout::Subscribers::default(),
-            events: resume::EventLog::default(),
-            durable: durable::Durability::default(),
-            freeze: durable::Freeze::default(),
-            tenure: lease::Tenure::default(),
-            timers: deadlines::Timers {
+            subs: parts::Subscribers::default(),
+            events: parts::EventLog::default(),
+            durable: parts::Durability::default(),
+            freeze: parts::Freeze::default(),
+            tenure: parts::Tenure::default(),
+            timers: parts::Timers {
                 first_action_due,
                 close_at: None,
             },
-            lag: lag::Quotas::default(),
-            social: social::ChatRates::default(),
+            lag: parts::Quotas::default(),
+            social: parts::ChatRates::default(),
         }
     }
 

@@ -3,45 +3,13 @@
 //! (the clock keeps running meanwhile). Correspondence games have no
 //! countdown: their players come and go over days.
 
-use std::collections::VecDeque;
 use std::time::Instant;
 
-use tengen_protocol::{Envelope, RequestId, ServerMsg, SessionId, TableEvent};
+use tengen_protocol::{Envelope, RequestId, ServerMsg, SessionId};
 use tengen_rules::game::Seat;
 
 use super::Table;
 use crate::outbound::{Frame, Outbox};
-
-/// The table's events: how many were stamped, and the latest kept for a
-/// resuming client's replay.
-#[derive(Default)]
-pub(super) struct EventLog {
-    /// The last `seq` stamped (events count from 1).
-    pub(super) seq: u64,
-    /// The latest events, oldest first.
-    pub(super) kept: VecDeque<TableEvent>,
-}
-
-impl EventLog {
-    /// Whether every event after `since` is still kept.
-    pub(super) fn replayable(&self, since: u64) -> bool {
-        if since > self.seq {
-            return false;
-        }
-        match self.kept.front() {
-            None => since == self.seq,
-            Some(first) => since + 1 >= first.seq,
-        }
-    }
-
-    /// Keeps `event`, dropping the oldest beyond `limit` (at least one).
-    pub(super) fn keep(&mut self, event: TableEvent, limit: usize) {
-        if self.kept.len() >= limit.max(1) {
-            self.kept.pop_front();
-        }
-        self.kept.push_back(event);
-    }
-}
 
 impl Table {
     /// Sends the logged events after `since`, in order, then `replayed`:

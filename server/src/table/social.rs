@@ -1,7 +1,6 @@
 //! Talking at a table: chat (players with players, spectators with
 //! spectators, so nobody can coach a player) and rematches.
 
-use std::collections::HashMap;
 use std::time::Instant;
 
 use tengen_protocol::{
@@ -12,12 +11,6 @@ use super::Table;
 use crate::msg::lobby::LobbyCmd;
 use crate::outbound::Shared;
 use crate::sessions::Session;
-
-/// Each connection's chat rate: (tokens, last refill).
-#[derive(Default)]
-pub(super) struct ChatRates {
-    pub(super) chat_rate: HashMap<u64, (f64, Instant)>,
-}
 
 impl Table {
     /// Table chat: players to players, spectators to spectators, rate

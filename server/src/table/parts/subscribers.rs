@@ -1,0 +1,16 @@
+//! Who watches a table besides its players, and when their coalesced
+//! count goes out (the table's fan-out is `super::super::fanout`).
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use crate::outbound::Outbox;
+
+/// Who watches besides the players, and when their count goes out.
+#[derive(Default)]
+pub(crate) struct Subscribers {
+    /// Spectators' outboxes by connection.
+    pub(crate) spectators: HashMap<u64, Outbox>,
+    /// When the coalesced spectator count goes out, if it changed.
+    pub(crate) count_due: Option<Instant>,
+}
