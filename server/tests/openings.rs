@@ -270,7 +270,8 @@ async fn sakata_to_move_five(g: &mut Players, white4: &str, black5: &str) {
         .await;
     g.step(Opener, place_task(Color::Black, 3, Some(5)), place("I9"))
         .await;
-    g.refused(Opener, place(white4), GameError::NotYourTurn).await;
+    g.refused(Opener, place(white4), GameError::NotYourTurn)
+        .await;
     g.refused(Other, place("L12"), GameError::OutsideZone { within: 7 })
         .await;
     g.step(Other, place_task(Color::White, 4, Some(7)), place(white4))
@@ -312,7 +313,8 @@ async fn super_sakata_option_c_then_black_kept() {
         .await;
     // Option (c) by the opener: white 6, black 7; the other seat chooses.
     g.step(Opener, choice(Color::Black), two("A1", "J9")).await;
-    g.refused(Opener, Action::Keep, GameError::NotYourTurn).await;
+    g.refused(Opener, Action::Keep, GameError::NotYourTurn)
+        .await;
     // J10 would be a double three (H8 I9 J10 and J7 . J9 J10).
     g.refused(
         Other,

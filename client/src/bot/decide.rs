@@ -364,7 +364,8 @@ fn swap2_choice(s: &Situation, seed: u64) -> Option<Action> {
 /// Super Sakata's chooser, holding `held`: now and then two even stones
 /// (option (c)), else the better-looking colour.
 fn super_sakata_choice(s: &Situation, held: Color, seed: u64) -> Action {
-    let two = mix(seed ^ 0x5A4A).is_multiple_of(SAKATA_TWO_ODDS)
+    let two = mix(seed ^ 0x5A4A)
+        .is_multiple_of(SAKATA_TWO_ODDS)
         .then(|| even_pair(s, seed))
         .flatten();
     match two {

@@ -110,7 +110,7 @@ pub enum Opening {
     /// (the seat that did not place the last two stones) takes white and
     /// plays 6, takes black, or places a white and a black stone anywhere
     /// and hands the choice back, at most [`SUPER_SAKATA_MAX_ROUNDS`] times
-    /// (RIF rule 17, Super Sakata). Renju only.
+    /// (the RIF's Super Sakata description). Renju only.
     SuperSakata,
     /// Swap2: the opener places black, white, black; the other seat places
     /// white 4, or takes black (the opener then places white 4), or places

@@ -244,11 +244,11 @@ pub(super) fn step(rule: Opening, f: &OpeningFacts, n: usize) -> Option<Step> {
 /// decision (options (a) and (b) only).
 fn super_sakata(f: &OpeningFacts, n: usize) -> Option<Step> {
     let decided_at_or_after_5 = f.decided >> 5 != 0;
-    if decided_at_or_after_5 || n % 2 == 0 {
+    if decided_at_or_after_5 || n.is_multiple_of(2) {
         return None;
     }
     let round = (n - 5) / 2;
-    let chooser = if round % 2 == 0 {
+    let chooser = if round.is_multiple_of(2) {
         Color::Black
     } else {
         Color::White
@@ -354,7 +354,7 @@ mod tests {
         );
         let bound = 5 + 2 * SUPER_SAKATA_MAX_ROUNDS as usize;
         let chooser_at = |n: usize| {
-            if (n - 5) % 4 == 0 {
+            if (n - 5).is_multiple_of(4) {
                 Color::Black
             } else {
                 Color::White
