@@ -31,10 +31,10 @@ pub const JONSSON_MAX_OFFERS: u8 = 3;
 /// How many times Super Sakata's option (c), two more stones and the
 /// choice handed back, may be taken in one game (docs/rules.md §6). The
 /// RIF's text sets no limit; Tengen's is five, so that the colours are
-/// settled by move 15 at the latest: ten stones beyond the first five are
-/// already as many as the whole opening, a position still unsettled after
-/// that is no longer an opening, and an untimed room has no clock to end
-/// the loop otherwise. At the limit the chooser has only options (a) and
+/// settled by move 15 at the latest: five rounds add ten stones, twice the
+/// opening's own five, a position still unbalanced after that is no longer
+/// an opening question, and an untimed room has no clock to end the loop
+/// otherwise. At the limit the chooser has only options (a) and
 /// (b), a plain swap decision.
 pub const SUPER_SAKATA_MAX_ROUNDS: u8 = 5;
 
