@@ -201,6 +201,10 @@ pub fn task(prompt: &Prompt) -> String {
             format!("1: single fifth, 2: {offers} offers")
         }
         Task::Swap2Choice => "swap2: white 4, take black or two".into(),
+        Task::SuperSakataChoice { color } => format!(
+            "super sakata: keep {color}, take {} or place two more",
+            color.opponent()
+        ),
         other => format!("{} (not known to this client: update tengen)", other.name()),
     }
 }

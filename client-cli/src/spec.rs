@@ -22,7 +22,7 @@ pub struct RoomSpec {
     pub rules: RuleSet,
     /// Opening rule: free, swap_after_three, rif, yamaguchi, soosorv[-N],
     /// taraguchi[-N], tarannikov, jonsson, yamaguchi_52, yamaguchi_variant,
-    /// swap2 (default: the rule set's own —
+    /// sakata, super_sakata, swap2 (default: the rule set's own —
     /// renju and freestyle free, gomoku swap_after_three).
     #[arg(long)]
     pub opening: Option<Opening>,
@@ -383,6 +383,8 @@ mod tests {
             ("jonsson", Opening::Jonsson),
             ("yamaguchi-52", Opening::Yamaguchi52),
             ("yamaguchi_variant", Opening::YamaguchiVariant),
+            ("sakata", Opening::Sakata),
+            ("super-sakata", Opening::SuperSakata),
         ] {
             let c = spec(&["--opening", text]).config().unwrap();
             assert_eq!(c.opening, opening);

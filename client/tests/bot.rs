@@ -165,6 +165,9 @@ fn self_play(config: &GameConfig, seed: u64, seen: &mut Seen) -> Game {
             (Task::Swap2Choice, a) => {
                 seen.kinds.insert(format!("swap2 {:?}", a.kind()));
             }
+            (Task::SuperSakataChoice { .. }, a) => {
+                seen.kinds.insert(format!("sakata {:?}", a.kind()));
+            }
             (_, Action::Pass { .. } | Action::Resign) => {
                 panic!("seed {seed}: gave up on {prompt:?}")
             }
@@ -280,6 +283,17 @@ fn jonsson_and_the_yamaguchi_forms() {
         for k in ["DeclareOffers", "OfferFifths", "KeepFifth"] {
             assert!(seen.has(k), "{opening}: {k}");
         }
+    }
+}
+
+#[test]
+fn sakata_and_super_sakata_games() {
+    let seen = renju_games(Opening::Sakata, 2);
+    assert!(seen.has("Swap") || seen.has("Keep"));
+    assert!(!seen.has("PlaceTwo"));
+    let seen = renju_games(Opening::SuperSakata, 4);
+    for k in ["sakata PlaceTwo", "sakata Swap", "sakata Keep"] {
+        assert!(seen.has(k), "{k}: {:?}", seen.kinds);
     }
 }
 

@@ -81,6 +81,9 @@ fn opening_configs() -> Vec<GameConfig> {
         renju(Opening::Jonsson).with_time(fischer),
         renju(Opening::Yamaguchi52).with_forbidden(ForbiddenHandling::Block),
         renju(Opening::YamaguchiVariant).with_time(byo),
+        renju(Opening::Sakata).with_time(fischer),
+        renju(Opening::SuperSakata).with_time(byo),
+        renju(Opening::SuperSakata).with_forbidden(ForbiddenHandling::Lose),
     ]
 }
 
@@ -125,7 +128,11 @@ fn fitted(task: Task, points: &[Point], k: usize) -> Action {
                 TaraguchiOption::Offers
             },
         },
-        Task::DecideSwap { .. } => {
+        Task::SuperSakataChoice { .. } if k.is_multiple_of(3) => Action::PlaceTwo {
+            white: points[0],
+            black: points[1],
+        },
+        Task::DecideSwap { .. } | Task::SuperSakataChoice { .. } => {
             if k.is_multiple_of(2) {
                 Action::Swap
             } else {

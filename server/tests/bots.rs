@@ -100,6 +100,8 @@ async fn every_other_opening_rule() {
         renju(Opening::Jonsson),
         renju(Opening::Yamaguchi52),
         renju(Opening::YamaguchiVariant).with_forbidden(ForbiddenHandling::Lose),
+        renju(Opening::Sakata),
+        renju(Opening::SuperSakata).with_forbidden(ForbiddenHandling::Block),
         GameConfig::new(RuleSet::Gomoku).with_opening(Opening::Swap2),
         GameConfig::new(RuleSet::Freestyle).with_opening(Opening::SwapAfterThree),
         GameConfig::new(RuleSet::Freestyle).with_size(19),

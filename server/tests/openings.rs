@@ -1,9 +1,10 @@
-//! Jonsson, Yamaguchi with the 52 openings and the Yamaguchi variant over
-//! real WebSockets: two scripted players drive each opening to move 6, every
-//! step checked against the prompt the server sends (seat and task), with
-//! refusals of a wrong zone, a wrong N, an equivalent offer and an action by
-//! the wrong seat coming back over the wire; both players end with the
-//! server's state.
+//! Jonsson, Yamaguchi with the 52 openings, the Yamaguchi variant, Sakata
+//! and Super Sakata over real WebSockets: two scripted players drive each
+//! opening into normal play, every step checked against the prompt the
+//! server sends (seat and task), with refusals of a wrong zone, a wrong N,
+//! an equivalent offer, a stone before the colour choice, a forbidden
+//! stone in Super Sakata's option (c) and an action by the wrong seat
+//! coming back over the wire; both players end with the server's state.
 
 mod common;
 
@@ -90,15 +91,20 @@ impl Players {
     /// Move 6 stands; both players see the server's moves and the opening
     /// named `code`; the colours are as `black` says.
     async fn check_end(&mut self, code: &str, black: Who) {
+        self.check_end_at(6, code, black).await;
+    }
+
+    /// [`Players::check_end`] with `moves` standing and black to play next.
+    async fn check_end_at(&mut self, moves: u32, code: &str, black: Who) {
         let server = snapshot_of(&mut self.t.first, &self.t.table).await;
-        assert_eq!(server.snapshot.moves.len(), 6);
+        assert_eq!(server.snapshot.moves.len(), moves as usize);
         for v in &self.views {
             assert_eq!(v.moves(), &server.snapshot.moves[..]);
             assert_eq!(v.snapshot().opening, server.snapshot.opening);
         }
         assert_eq!(server.snapshot.opening.canonical.as_deref(), Some(code));
         let prompt = self.views[0].prompt().expect("play goes on");
-        assert_eq!(prompt.task, place_task(Color::Black, 7, None));
+        assert_eq!(prompt.task, place_task(Color::Black, moves + 1, None));
         assert_eq!(prompt.seat, self.seat(black));
     }
 }
@@ -252,4 +258,78 @@ async fn yamaguchi_variant_to_move_six() {
     g.step(Opener, place_task(Color::White, 6, None), place("F10"))
         .await;
     g.check_end("LI13", Other).await;
+}
+
+/// The opener's D4 (H8 H9 I9), then the other seat's white 4 and black 5,
+/// each in its square, with the refusals of the way.
+async fn sakata_to_move_five(g: &mut Players, white4: &str, black5: &str) {
+    use Who::*;
+    g.step(Opener, place_task(Color::Black, 1, Some(1)), place("H8"))
+        .await;
+    g.step(Opener, place_task(Color::White, 2, Some(3)), place("H9"))
+        .await;
+    g.step(Opener, place_task(Color::Black, 3, Some(5)), place("I9"))
+        .await;
+    g.refused(Opener, place(white4), GameError::NotYourTurn)
+        .await;
+    g.refused(Other, place("L12"), GameError::OutsideZone { within: 7 })
+        .await;
+    g.step(Other, place_task(Color::White, 4, Some(7)), place(white4))
+        .await;
+    g.refused(Other, place("M13"), GameError::OutsideZone { within: 9 })
+        .await;
+    g.step(Other, place_task(Color::Black, 5, Some(9)), place(black5))
+        .await;
+}
+
+#[tokio::test]
+async fn sakata_to_move_six_the_opener_taking_white() {
+    use Who::*;
+    let server = server().await;
+    let mut g = Players::sit(&server, Opening::Sakata).await;
+    sakata_to_move_five(&mut g, "K11", "L12").await;
+    // The opener chooses its colour.
+    g.refused(Other, Action::Keep, GameError::NotYourTurn).await;
+    g.refused(Opener, place("A1"), GameError::SwapDecisionPending)
+        .await;
+    g.step(Opener, swap_task(Color::Black), Action::Swap).await;
+    g.step(Opener, place_task(Color::White, 6, None), place("A1"))
+        .await;
+    g.check_end("D4", Other).await;
+}
+
+#[tokio::test]
+async fn super_sakata_option_c_then_black_kept() {
+    use Who::*;
+    let server = server().await;
+    let mut g = Players::sit(&server, Opening::SuperSakata).await;
+    sakata_to_move_five(&mut g, "E5", "J7").await;
+    let choice = |color| Task::SuperSakataChoice { color };
+    let two = |white: &str, black: &str| Action::PlaceTwo {
+        white: white.parse().unwrap(),
+        black: black.parse().unwrap(),
+    };
+    g.refused(Opener, place("A1"), GameError::SwapDecisionPending)
+        .await;
+    // Option (c) by the opener: white 6, black 7; the other seat chooses.
+    g.step(Opener, choice(Color::Black), two("A1", "J9")).await;
+    g.refused(Opener, Action::Keep, GameError::NotYourTurn)
+        .await;
+    // J10 would be a double three (H8 I9 J10 and J7 . J9 J10).
+    g.refused(
+        Other,
+        two("B1", "J10"),
+        GameError::ForbiddenPoint {
+            point: "J10".parse().unwrap(),
+            kind: tengen_rules::Forbidden::DoubleThree,
+        },
+    )
+    .await;
+    // With white on G7 first, J10 is a single three.
+    g.step(Other, choice(Color::White), two("G7", "J10")).await;
+    // The opener keeps black: the other seat plays white 10.
+    g.step(Opener, choice(Color::Black), Action::Keep).await;
+    g.step(Other, place_task(Color::White, 10, None), place("O15"))
+        .await;
+    g.check_end_at(10, "D4", Opener).await;
 }

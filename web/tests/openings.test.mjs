@@ -1,7 +1,9 @@
 // The other opening rules' prompts, answered from the page: Yamaguchi's
-// declared offers, Soosõrv's declaration by white, Taraguchi's option, and
-// Swap2's two stones and colour choice; then a draw offered and accepted,
-// and a rematch (same room, a new table, the opener switched).
+// declared offers, Soosõrv's declaration by white, Taraguchi's option,
+// Swap2's two stones and colour choice, Sakata's stones 4 and 5 by the
+// other player and Super Sakata's choice with two more stones; then a draw
+// offered and accepted, and a rematch (same room, a new table, the opener
+// switched).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -142,6 +144,60 @@ test('Jonsson, Yamaguchi with 52 openings, the Yamaguchi variant: from the form 
     assert.notEqual(second.page, first.page);
     seen = await drive([t.alice, t.bob], ['H9', 'E5', 'A1', 'K8', 'G12', 'A3'], 6);
     assert.deepEqual(seen.filter((s) => s !== 'place'), ['declare_offers', 'decide_swap', 'offer_fifths', 'keep_fifth']);
+  } finally {
+    await b.close();
+  }
+});
+
+test('Sakata and Super Sakata: from the form to normal play', async () => {
+  const b = await browser();
+  try {
+    // Sakata: the opener's three stones, then the other player's 4 (7×7) and 5 (9×9).
+    let t = await table(b, { ruleSet: 'renju', opening: 'sakata' }, { spectator: false });
+    let pages = [t.alice, t.bob];
+    const opener = await whoseTurn(pages, 'place');
+    for (const p of ['H8', 'H9', 'I9']) await play(opener.page, p);
+    await sameEverywhere(pages, 3);
+    const other = opener.page === t.alice ? t.bob : t.alice;
+    assert.equal((await whoseTurn(pages, 'place')).page, other);
+    assert.match(await other.textContent('#prompt'), /White 4 \(within the central 7×7\)/);
+    // Outside the 7×7: the server's refusal is shown, nothing changes.
+    await play(other, 'L12');
+    await until(other, () => /central 7x7/.test(document.querySelector('#game-msg')?.textContent ?? ''));
+    await play(other, 'K11');
+    await sameEverywhere(pages, 4);
+    assert.match(await other.textContent('#prompt'), /Black 5 \(within the central 9×9\)/);
+    await play(other, 'L12');
+    await sameEverywhere(pages, 5);
+    // The opener chooses its colour; keeping black, the other plays white 6.
+    let turn = await whoseTurn(pages, 'decide_swap');
+    assert.equal(turn.page, opener.page);
+    await turn.page.click('button[data-act="act.keep"]');
+    turn = await whoseTurn(pages, 'place');
+    assert.equal(turn.page, other);
+    await play(other, 'A1');
+    await sameEverywhere(pages, 6);
+
+    // Super Sakata: after 5 the opener places two more; the other player then keeps white and plays 8.
+    t = await table(b, { ruleSet: 'renju', opening: 'super_sakata' }, { spectator: false });
+    pages = [t.alice, t.bob];
+    await drive(pages, ['H8', 'H9', 'I9', 'K11', 'L12'], 5);
+    turn = await whoseTurn(pages, 'super_sakata_choice');
+    assert.match(await turn.page.textContent('#prompt'), /keep Black, swap, or place two more stones/);
+    await turn.page.click('button[data-act="act.place_two_more"]');
+    await play(turn.page, 'A1');
+    await play(turn.page, 'O15');
+    await sameEverywhere(pages, 7);
+    const next = await whoseTurn(pages, 'super_sakata_choice');
+    assert.notEqual(next.page, turn.page);
+    assert.match(await next.page.textContent('#prompt'), /keep White/);
+    await next.page.click('button[data-act="act.keep"]');
+    const eighth = await whoseTurn(pages, 'place');
+    assert.equal(eighth.page, next.page);
+    assert.match(await eighth.page.textContent('#prompt'), /White 8/);
+    await play(eighth.page, 'B1');
+    await sameEverywhere(pages, 8);
+    assert.equal((await whoseTurn(pages, 'place')).page, turn.page);
   } finally {
     await b.close();
   }

@@ -11,8 +11,9 @@
 //! The client never decides whether an action is allowed: keys that make
 //! sense at all send their action and the referee answers (a refusal shows
 //! in the status line). Only what needs local state is handled here:
-//! the cursor, offer points being marked, a number being typed, Swap2's two
-//! stones, and the second press that confirms resigning or quitting.
+//! the cursor, offer points being marked, a number being typed, two stones
+//! at once (Swap2, Super Sakata's option (c)), and the second press that
+//! confirms resigning or quitting.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use tengen_client::view::TableView;
@@ -52,8 +53,8 @@ pub struct Local {
     pub marked: Vec<Point>,
     /// A number being typed (`declare_offers`).
     pub digits: String,
-    /// Swap2: placing two stones (white 4, then black 5); the first once
-    /// chosen.
+    /// Placing two stones, white then black (Swap2's white 4 and black 5,
+    /// Super Sakata's option (c)); the first once chosen.
     pub two: Option<Option<Point>>,
     /// A key waiting for its second press.
     pub confirm: Option<Confirm>,
@@ -168,15 +169,18 @@ impl Local {
         let at = self.cursor;
         match task {
             Task::Place { .. } => Command::Send(Action::place(at)),
-            Task::Swap2Choice => match self.two {
-                None => Command::Send(Action::place(at)),
-                Some(None) => {
-                    self.two = Some(Some(at));
-                    Command::Say(format!("white 4 at {at}: now choose black 5"))
-                }
+            Task::Swap2Choice if self.two.is_none() => Command::Send(Action::place(at)),
+            Task::SuperSakataChoice { .. } if self.two.is_none() => {
+                Command::Say("s swaps, n keeps, t places two stones".into())
+            }
+            Task::Swap2Choice | Task::SuperSakataChoice { .. } => match self.two {
                 Some(Some(white)) => {
                     self.two = None;
                     Command::Send(Action::PlaceTwo { white, black: at })
+                }
+                _ => {
+                    self.two = Some(Some(at));
+                    Command::Say(format!("white at {at}: now choose the black stone"))
                 }
             },
             Task::OfferFifths { count } => {
@@ -239,14 +243,14 @@ impl Local {
 
     fn toggle_two(&mut self, view: &TableView) -> Command {
         match Self::my_task(view) {
-            Some(Task::Swap2Choice) => {
+            Some(Task::Swap2Choice | Task::SuperSakataChoice { .. }) => {
                 self.two = match self.two {
                     None => Some(None),
                     Some(_) => None,
                 };
                 Command::None
             }
-            _ => Command::Say("two stones only at Swap2's choice".into()),
+            _ => Command::Say("two stones only at Swap2's or Super Sakata's choice".into()),
         }
     }
 

@@ -268,6 +268,41 @@ fn swap2_places_one_stone_or_two_with_t() {
 }
 
 #[test]
+fn sakata_asks_four_and_five_of_the_other_seat_and_super_sakata_places_two_with_t() {
+    // Sakata: after the opener's three stones the second seat places 4 and 5.
+    let t = Table::new(renju(Opening::Sakata), Some(Seat::Second)).play("H8 H9 I9");
+    let mut l = Local::new(15);
+    assert_eq!(
+        last(&mut l, &t, "l⏎"),
+        Command::Send(Action::place(p("I8")))
+    );
+    // Super Sakata: the opener's choice after black 5; Enter alone only
+    // explains, s and n decide, t then two Enters place white and black.
+    let t = Table::new(renju(Opening::SuperSakata), Some(Seat::First)).play("H8 H9 I9 K11 L12");
+    let mut l = Local::new(15);
+    assert!(matches!(last(&mut l, &t, "⏎"), Command::Say(_)));
+    assert_eq!(last(&mut l, &t, "n"), Command::Send(Action::Keep));
+    assert_eq!(last(&mut l, &t, "s"), Command::Send(Action::Swap));
+    l.cursor = p("G6");
+    assert_eq!(last(&mut l, &t, "t"), Command::None);
+    assert!(matches!(last(&mut l, &t, "⏎"), Command::Say(_)));
+    assert_eq!(
+        last(&mut l, &t, "↓⏎"),
+        Command::Send(Action::PlaceTwo {
+            white: p("G6"),
+            black: p("G5")
+        })
+    );
+    assert_eq!(l.two, None);
+    // Once (c) is taken the other seat chooses, with the same keys.
+    let t = Table::new(renju(Opening::SuperSakata), Some(Seat::Second))
+        .play("H8 H9 I9 K11 L12 two:A1,O15");
+    let mut l = Local::new(15);
+    assert_eq!(last(&mut l, &t, "t"), Command::None);
+    assert_eq!(l.two, Some(None));
+}
+
+#[test]
 fn forbidden_handling_does_not_change_the_keys() {
     // In a block room Enter on a forbidden point still asks the referee;
     // it refuses, and the status line says so.

@@ -231,10 +231,13 @@ fn prompt_lines(view: &TableView, local: &Local) -> Vec<Line<'static>> {
             }
             Task::KeepFifth { .. } => "Enter on an offer (*) keeps it".to_string(),
             Task::ChooseOption { .. } => "press 1 or 2".to_string(),
-            Task::Swap2Choice => match local.two {
-                None => "Enter: white 4, s: take black, t: two".to_string(),
-                Some(None) => "two stones: Enter on white 4".to_string(),
-                Some(Some(w)) => format!("white 4 at {w}: Enter on black 5"),
+            Task::Swap2Choice | Task::SuperSakataChoice { .. } => match local.two {
+                None if prompt.task == Task::Swap2Choice => {
+                    "Enter: white 4, s: take black, t: two".to_string()
+                }
+                None => "s swaps, n keeps, t: two stones (white, then black)".to_string(),
+                Some(None) => "two stones: Enter on the white one".to_string(),
+                Some(Some(w)) => format!("white at {w}: Enter on the black one"),
             },
             _ => String::new(),
         };

@@ -21,8 +21,9 @@
 //!    - `Place`: [`choose_stone`] in the zone given, except for opening
 //!      stones that the opponent will judge by a swap option or Swap2's
 //!      choice (RIF, Yamaguchi and Swap2 moves 1-3, Soosõrv 1-4,
-//!      Taraguchi and Tarannikov 1-5): there the point after which the
-//!      position looks most even, since a strong stone only invites a swap.
+//!      Taraguchi, Tarannikov and the Sakata rules 1-5): there the point
+//!      after which the position looks most even, since a strong stone
+//!      only invites a swap.
 //!    - `DecideSwap`: judge the position ([`eval::balance`]) for the
 //!      colour held, with the side to move known from the stone count;
 //!      swap when the other colour looks better. A seeded margin of up to
@@ -45,6 +46,10 @@
 //!      otherwise the seed picks between placing white 4 and staying white,
 //!      or placing white 4 and the most even black 5 and leaving the colour
 //!      to the opener.
+//!    - `SuperSakataChoice`: one time in [`SAKATA_TWO_ODDS`] (by seed) the
+//!      two most even stones, white then black, handing the choice back
+//!      (option (c)), if neither makes a five; otherwise the colour that
+//!      looks better, judged as for `DecideSwap` (keep or swap).
 //! 4. **Nothing playable** (every point full or, for black, forbidden): a
 //!    pass if the prompt allows one, else resignation. A task this version
 //!    does not know also gets that answer, rather than a guess.
@@ -71,6 +76,11 @@ pub const SWAP2_TAKE_BLACK: i32 = 50;
 
 /// Offers of Taraguchi's option (b) the bot accepts without a coin toss.
 const FEW_OFFERS: u8 = 3;
+
+/// At Super Sakata's choice the bot places two more stones (option (c))
+/// one time in this many, by seed: often enough that self-play meets the
+/// option, seldom enough that the opening ends.
+pub const SAKATA_TWO_ODDS: u64 = 3;
 
 /// What a client knows when a prompt arrives.
 #[derive(Clone, Copy, Debug)]
@@ -162,6 +172,7 @@ pub fn decide(s: &Situation, prompt: &Prompt, seed: u64) -> Action {
             },
         },
         Task::Swap2Choice => swap2_choice(s, seed).unwrap_or_else(|| give_up(prompt)),
+        Task::SuperSakataChoice { color } => super_sakata_choice(s, color, seed),
         _ => give_up(prompt),
     }
 }
@@ -178,7 +189,10 @@ fn last_judged_stone(opening: Opening) -> u32 {
         | Opening::YamaguchiVariant
         | Opening::Swap2 => 3,
         Opening::Soosorv { .. } | Opening::Jonsson => 4,
-        Opening::Taraguchi { .. } | Opening::Tarannikov => 5,
+        Opening::Taraguchi { .. }
+        | Opening::Tarannikov
+        | Opening::Sakata
+        | Opening::SuperSakata => 5,
         _ => 0,
     }
 }
@@ -345,4 +359,32 @@ fn swap2_choice(s: &Situation, seed: u64) -> Option<Action> {
     with.place(white, Color::White).ok()?;
     let black = balanced_stone(&with, Color::Black, rules, None, seed)?;
     Some(Action::PlaceTwo { white, black })
+}
+
+/// Super Sakata's chooser, holding `held`: now and then two even stones
+/// (option (c)), else the better-looking colour.
+fn super_sakata_choice(s: &Situation, held: Color, seed: u64) -> Action {
+    let two = mix(seed ^ 0x5A4A)
+        .is_multiple_of(SAKATA_TWO_ODDS)
+        .then(|| even_pair(s, seed))
+        .flatten();
+    match two {
+        Some((white, black)) => Action::PlaceTwo { white, black },
+        None if prefers_other_colour(s, held, seed) => Action::Swap,
+        None => Action::Keep,
+    }
+}
+
+/// A white and then a black stone after which the position looks most
+/// even; `None` if either would make a five (the referee refuses that in
+/// an opening) or no point is left.
+fn even_pair(s: &Situation, seed: u64) -> Option<(Point, Point)> {
+    let (board, rules) = (s.board, s.rules());
+    let white = balanced_stone(board, Color::White, rules, None, seed)?;
+    let mut with = board.clone();
+    with.place(white, Color::White).ok()?;
+    let black = balanced_stone(&with, Color::Black, rules, None, seed)?;
+    let five = board.makes_five(white, Color::White, rules.variant)
+        || with.makes_five(black, Color::Black, rules.variant);
+    (!five).then_some((white, black))
 }

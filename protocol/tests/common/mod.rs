@@ -1740,6 +1740,8 @@ fn opening_values(out: &mut Vec<String>) {
         Opening::Jonsson,
         Opening::Yamaguchi52,
         Opening::YamaguchiVariant,
+        Opening::Sakata,
+        Opening::SuperSakata,
     ] {
         out.push(v(&renju(o)));
     }
@@ -1791,6 +1793,22 @@ fn opening_values(out: &mut Vec<String>) {
     out.push(v(&ev[1]));
     // The Yamaguchi variant: white 2 is the other seat's.
     let (g, _) = drive(renju(Opening::YamaguchiVariant), &kagetsu[..1]);
+    out.push(prompt(&g));
+    // Sakata: the other seat places black 5 too; Super Sakata's choice
+    // follows it.
+    let mut steps = kagetsu.to_vec();
+    steps.push((Second, place("K11")));
+    let (g, _) = drive(renju(Opening::Sakata), &steps);
+    out.push(prompt(&g));
+    steps.push((Second, place("L12")));
+    let (g, _) = drive(renju(Opening::SuperSakata), &steps);
+    out.push(prompt(&g));
+    let two = Action::PlaceTwo {
+        white: p("A1"),
+        black: p("O15"),
+    };
+    steps.push((First, two));
+    let (g, _) = drive(renju(Opening::SuperSakata), &steps);
     out.push(prompt(&g));
     // Soosõrv-8: white 4, then white declares, then black's swap option.
     let mut steps = kagetsu.to_vec();
@@ -1898,6 +1916,7 @@ pub fn game_errors() -> Vec<GameError> {
             second: p("G7"),
         },
         GameError::NotAnOffer { point: p("H7") },
+        GameError::OpeningFive { point: p("E1") },
     ]
 }
 

@@ -93,7 +93,9 @@ pub enum Action {
         option: TaraguchiOption,
     },
     /// Swap2: the second player places white 4 and black 5 at once (the
-    /// opener then chooses the colour).
+    /// opener then chooses the colour); Super Sakata's option (c): the
+    /// chooser places a white and a black stone (the other seat then
+    /// chooses).
     PlaceTwo {
         white: Point,
         black: Point,
@@ -289,6 +291,14 @@ pub enum Task {
     /// 4 and black 5 ([`Action::PlaceTwo`]: the opener then chooses the
     /// colour).
     Swap2Choice,
+    /// Super Sakata, after black 5 and after each option (c): the seat that
+    /// did not place the last two stones chooses. `color` is the colour it
+    /// holds now; [`Action::Keep`] keeps it and [`Action::Swap`] takes the
+    /// other, as for `DecideSwap` (whoever then holds white plays the next
+    /// stone: option (a) is taking white, option (b) taking black), or
+    /// [`Action::PlaceTwo`] puts a white and then a black stone on any free
+    /// points and hands the choice to the other seat (option (c)).
+    SuperSakataChoice { color: Color },
 }
 
 impl Task {
@@ -302,6 +312,7 @@ impl Task {
             Task::KeepFifth { .. } => "keep_fifth",
             Task::ChooseOption { .. } => "choose_option",
             Task::Swap2Choice => "swap2_choice",
+            Task::SuperSakataChoice { .. } => "super_sakata_choice",
         }
     }
 }

@@ -8,7 +8,7 @@
 //! settled, [`Opening`], defined in `opening_rule` and re-exported here) are
 //! separate fields: the opening rules (`rif`, `yamaguchi`, `soosorv`,
 //! `taraguchi`, `tarannikov`, `jonsson`, `yamaguchi_52`,
-//! `yamaguchi_variant`, `swap2`) are [`Opening`] variants, and which
+//! `yamaguchi_variant`, `sakata`, `super_sakata`, `swap2`) are [`Opening`] variants, and which
 //! go with which rule set is checked by [`GameConfig::validate`].
 
 use serde::{Deserialize, Serialize};
@@ -234,7 +234,7 @@ pub enum ConfigError {
     #[error("the {opening} opening is not available for {rule_set}")]
     Opening { rule_set: RuleSet, opening: Opening },
     #[error(
-        "unknown opening '{0}' (expected free, swap_after_three, rif, yamaguchi, soosorv[-N], taraguchi[-N], tarannikov, jonsson, yamaguchi_52, yamaguchi_variant or swap2)"
+        "unknown opening '{0}' (expected free, swap_after_three, rif, yamaguchi, soosorv[-N], taraguchi[-N], tarannikov, jonsson, yamaguchi_52, yamaguchi_variant, sakata, super_sakata or swap2)"
     )]
     UnknownOpening(String),
     #[error("{opening}: N = {n} fifth-move offers is out of range (1 to {max})", max = super::opening_rule::MAX_FIFTH_OFFERS)]
@@ -437,7 +437,8 @@ impl std::str::FromStr for Opening {
 
     /// `free`, `swap_after_three` (or `swap-after-three`), `rif`,
     /// `yamaguchi`, `soosorv[-N]`, `taraguchi[-N]`, `tarannikov`, `jonsson`,
-    /// `yamaguchi_52`, `yamaguchi_variant`, `swap2` (`-` for `_` anywhere);
+    /// `yamaguchi_52`, `yamaguchi_variant`, `sakata`, `super_sakata`,
+    /// `swap2` (`-` for `_` anywhere);
     /// any case. N is not range-checked here ([`Opening::check`] does).
     fn from_str(s: &str) -> Result<Opening, ConfigError> {
         let text = s.trim().to_ascii_lowercase().replace('-', "_");
@@ -461,6 +462,8 @@ impl std::str::FromStr for Opening {
             "jonsson" => Opening::Jonsson,
             "yamaguchi_52" => Opening::Yamaguchi52,
             "yamaguchi_variant" => Opening::YamaguchiVariant,
+            "sakata" => Opening::Sakata,
+            "super_sakata" => Opening::SuperSakata,
             t => {
                 if let Some(rest) = t.strip_prefix("soosorv") {
                     Opening::Soosorv {

@@ -67,4 +67,6 @@ pub enum GameError {
     EquivalentOffers { first: Point, second: Point },
     #[error("{point} is not one of black's offers")]
     NotAnOffer { point: Point },
+    #[error("{point} would make a five before the colours are settled")]
+    OpeningFive { point: Point },
 }

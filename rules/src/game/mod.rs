@@ -49,7 +49,7 @@ pub use machine::{Game, OpeningProgress, Snapshot};
 pub use notation::{ExportError, ImportError, from_psq, from_renju_notation, import};
 pub use opening_rule::{
     DEFAULT_SOOSORV_N, DEFAULT_TARAGUCHI_N, JONSSON_MAX_OFFERS, MAX_FIFTH_OFFERS, OfferSet,
-    TaraguchiOption, TooManyOffers,
+    SUPER_SAKATA_MAX_ROUNDS, TaraguchiOption, TooManyOffers,
 };
 pub use record::{GameRecord, Input, RECORD_VERSION, RecordEntry, ReplayError};
 pub use revealed::ForbiddenPoint;

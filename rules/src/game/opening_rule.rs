@@ -28,6 +28,16 @@ pub const DEFAULT_TARAGUCHI_N: u8 = 10;
 /// The most fifth-move offers Jonsson's white may declare (1, 2 or 3).
 pub const JONSSON_MAX_OFFERS: u8 = 3;
 
+/// How many times Super Sakata's option (c), two more stones and the
+/// choice handed back, may be taken in one game (docs/rules.md §6). The
+/// RIF's text sets no limit; Tengen's is five, so that the colours are
+/// settled by move 15 at the latest: five rounds add ten stones, twice the
+/// opening's own five, a position still unbalanced after that is no longer
+/// an opening question, and an untimed room has no clock to end the loop
+/// otherwise. At the limit the chooser has only options (a) and
+/// (b), a plain swap decision.
+pub const SUPER_SAKATA_MAX_ROUNDS: u8 = 5;
+
 /// How the opening is played: who places the first stones and when colours
 /// may change hands (docs/rules.md §6). New openings are added as new variants.
 ///
@@ -91,6 +101,17 @@ pub enum Opening {
     /// 4 anywhere; N offers; white keeps one and plays 6 (the variants list
     /// rule 9). Renju only.
     YamaguchiVariant,
+    /// Sakata: the opener places one of the 26 openings; the other seat
+    /// places white 4 in the 7x7 and black 5 in the 9x9; the opener then
+    /// chooses its colour (a swap option) and white 6 follows (the rules
+    /// introduction, Sakata). Renju only.
+    Sakata,
+    /// Super Sakata: as [`Opening::Sakata`] to black 5; then the chooser
+    /// (the seat that did not place the last two stones) takes white and
+    /// plays 6, takes black, or places a white and a black stone anywhere
+    /// and hands the choice back, at most [`SUPER_SAKATA_MAX_ROUNDS`] times
+    /// (the RIF's Super Sakata description). Renju only.
+    SuperSakata,
     /// Swap2: the opener places black, white, black; the other seat places
     /// white 4, or takes black (the opener then places white 4), or places
     /// white 4 and black 5 and the opener chooses the colour. Gomoku and
@@ -120,6 +141,8 @@ impl Opening {
                 | Opening::Jonsson
                 | Opening::Yamaguchi52
                 | Opening::YamaguchiVariant
+                | Opening::Sakata
+                | Opening::SuperSakata
         )
     }
 
@@ -146,6 +169,8 @@ impl std::fmt::Display for Opening {
             Opening::Jonsson => f.write_str("jonsson"),
             Opening::Yamaguchi52 => f.write_str("yamaguchi_52"),
             Opening::YamaguchiVariant => f.write_str("yamaguchi_variant"),
+            Opening::Sakata => f.write_str("sakata"),
+            Opening::SuperSakata => f.write_str("super_sakata"),
             Opening::Swap2 => f.write_str("swap2"),
         }
     }
@@ -260,6 +285,8 @@ mod tests {
             Opening::Jonsson,
             Opening::Yamaguchi52,
             Opening::YamaguchiVariant,
+            Opening::Sakata,
+            Opening::SuperSakata,
         ];
         for o in renju_only {
             assert_eq!(o.check(Renju), Ok(()), "{o}");
@@ -299,6 +326,8 @@ mod tests {
         assert_eq!(j(Opening::Jonsson), r#""jonsson""#);
         assert_eq!(j(Opening::Yamaguchi52), r#""yamaguchi_52""#);
         assert_eq!(j(Opening::YamaguchiVariant), r#""yamaguchi_variant""#);
+        assert_eq!(j(Opening::Sakata), r#""sakata""#);
+        assert_eq!(j(Opening::SuperSakata), r#""super_sakata""#);
         assert_eq!(j(Opening::TARAGUCHI), r#"{"taraguchi":{"n":10}}"#);
         assert_eq!(j(Opening::Tarannikov), r#""tarannikov""#);
         assert_eq!(j(Opening::SwapAfterThree), r#""swap_after_three""#);
@@ -317,6 +346,8 @@ mod tests {
             Opening::Jonsson,
             Opening::Yamaguchi52,
             Opening::YamaguchiVariant,
+            Opening::Sakata,
+            Opening::SuperSakata,
             Opening::Swap2,
         ] {
             assert_eq!(o.to_string().parse::<Opening>(), Ok(o));
@@ -329,7 +360,9 @@ mod tests {
         assert_eq!("Soosorv".parse::<Opening>(), Ok(Opening::SOOSORV));
         assert_eq!("swap-after-three".parse(), Ok(Opening::SwapAfterThree));
         assert!("soosorv-x".parse::<Opening>().is_err());
-        assert!("sakata".parse::<Opening>().is_err());
+        assert_eq!("Sakata".parse(), Ok(Opening::Sakata));
+        assert_eq!("super-sakata".parse(), Ok(Opening::SuperSakata));
+        assert!("supersakata".parse::<Opening>().is_err());
     }
 
     #[test]

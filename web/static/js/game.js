@@ -27,7 +27,7 @@ export function mountGame(app, root, table, snapshot, opts = {}) {
   let view = null;
   /** @type {string[]} fifth-move offers being placed */
   let offers = [];
-  /** @type {string[]|null} Swap2's two stones being placed */
+  /** @type {string[]|null} two stones being placed, white then black (Swap2, Super Sakata) */
   let two = null;
   /** @type {{seat: string, until: number}|null} */
   let away = null;
@@ -96,11 +96,12 @@ export function mountGame(app, root, table, snapshot, opts = {}) {
         break;
       case 'keep_fifth': if ((pr.offers || []).includes(p)) act({ type: 'keep_fifth', point: p }); break;
       case 'swap2_choice':
+      case 'super_sakata_choice':
         if (two) {
           two = two.includes(p) ? two.filter((x) => x !== p) : [...two, p];
           if (two.length === 2) { const [white, black] = two; two = null; act({ type: 'place_two', white, black }); }
           render();
-        } else act({ type: 'place', point: p });
+        } else if (pr.task === 'swap2_choice') act({ type: 'place', point: p });
         break;
       default: break;
     }
@@ -122,12 +123,13 @@ export function mountGame(app, root, table, snapshot, opts = {}) {
     const marks = [];
     if (live && st.pendingFifths) for (const p of st.pendingFifths) marks.push({ point: p, label: '5', cls: 'offer' });
     if (live) for (const p of offers) marks.push({ point: p, label: '5', cls: 'mine' });
-    if (live && two) two.forEach((p, i) => marks.push({ point: p, label: i ? '5' : '4', cls: i ? 'mine' : 'mine white' }));
+    if (live && two) two.forEach((p, i) => marks.push({ point: p, label: String(st.moves.length + 1 + i), cls: i ? 'mine' : 'mine white' }));
     const pr = st.prompt;
-    board.interactive = myTurn() && ['place', 'offer_fifths', 'keep_fifth', 'swap2_choice'].includes(pr.task);
+    board.interactive = myTurn() && (['place', 'offer_fifths', 'keep_fifth', 'swap2_choice'].includes(pr.task)
+      || (pr.task === 'super_sakata_choice' && !!two));
     board.previewColor = !board.interactive ? null
       : pr.task === 'place' ? pr.color : pr.task === 'offer_fifths' ? 'black'
-        : pr.task === 'swap2_choice' ? (two && two.length ? 'black' : 'white') : null;
+        : ['swap2_choice', 'super_sakata_choice'].includes(pr.task) ? (two && two.length ? 'black' : 'white') : null;
     board.svg.classList.toggle('my-turn', board.interactive);
     board.draw({
       stones, last, numbers: ui.numbers, marks,

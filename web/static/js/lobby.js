@@ -8,7 +8,7 @@ import { t, configName, openingName, DAY_MS } from './i18n.js';
 import { myGames } from './mygames.js';
 
 const OPENINGS = /** @type {Record<string, string[]>} */ ({
-  renju: ['free', 'rif', 'yamaguchi', 'yamaguchi_52', 'yamaguchi_variant', 'soosorv', 'jonsson', 'taraguchi', 'tarannikov'],
+  renju: ['free', 'rif', 'yamaguchi', 'yamaguchi_52', 'yamaguchi_variant', 'soosorv', 'jonsson', 'taraguchi', 'tarannikov', 'sakata', 'super_sakata'],
   gomoku: ['free', 'swap_after_three', 'swap2'],
   freestyle: ['free', 'swap_after_three', 'swap2'],
 });

@@ -18,6 +18,7 @@ export function taskText(p) {
     case 'keep_fifth': return t('task.keep_fifth');
     case 'choose_option': return t('task.choose_option', { offers: p.offers });
     case 'swap2_choice': return t('task.swap2_choice');
+    case 'super_sakata_choice': return t('task.super_sakata_choice', { color: t(`color.${p.color}`) });
     default: return p.task;
   }
 }
@@ -73,9 +74,12 @@ export function actionButtons(st, c) {
           btn('act.offers', () => act({ type: 'choose_option', option: 'offers' }), 'primary', { n: p.offers }));
         break;
       case 'swap2_choice':
+      case 'super_sakata_choice': {
+        const twoKey = p.task === 'swap2_choice' ? 'act.place_two' : 'act.place_two_more';
         out.push(btn('act.swap', () => act({ type: 'swap' })), btn('act.keep', () => act({ type: 'keep' })),
-          c.two ? btn('act.clear', () => c.setTwo(null)) : btn('act.place_two', () => c.setTwo([])));
+          c.two ? btn('act.clear', () => c.setTwo(null)) : btn(twoKey, () => c.setTwo([])));
         break;
+      }
       case 'place':
         if (st.moves.length) {
           out.push(h('label.check', null, h('input', { type: 'checkbox', checked: ui.drawWithMove, onchange: (/** @type {Event} */ e) => { ui.drawWithMove = /** @type {HTMLInputElement} */ (e.target).checked; } }), t('act.offer_draw')));

@@ -50,7 +50,9 @@ impl Game {
         match self.check_task(seat)? {
             Task::Place { color, within, .. } => Ok((color, within)),
             Task::Swap2Choice => Ok((Color::White, None)),
-            Task::DecideSwap { .. } => Err(GameError::SwapDecisionPending),
+            Task::DecideSwap { .. } | Task::SuperSakataChoice { .. } => {
+                Err(GameError::SwapDecisionPending)
+            }
             task => Err(GameError::WrongAction { task }),
         }
     }
@@ -331,7 +333,7 @@ impl Game {
         credit: Millis,
     ) -> Result<Vec<Event>, GameError> {
         match self.check_task(seat)? {
-            Task::DecideSwap { .. } | Task::Swap2Choice => {}
+            Task::DecideSwap { .. } | Task::Swap2Choice | Task::SuperSakataChoice { .. } => {}
             _ => return Err(GameError::NoSwapDecision),
         }
         let mut events = self.begin(Some(seat), now);

@@ -337,6 +337,9 @@ impl Game {
                     ActionKind::Keep,
                     ActionKind::PlaceTwo,
                 ]),
+                Task::SuperSakataChoice { .. } => {
+                    may.extend([ActionKind::Swap, ActionKind::Keep, ActionKind::PlaceTwo])
+                }
             },
             _ => {}
         }

@@ -1,6 +1,6 @@
 //! The input handlers of the opening rules' own actions: declaring the
 //! number of fifth-move offers, offering fifths, keeping one, Taraguchi's
-//! option and Swap2's two stones (docs/rules.md §6).
+//! option and two stones at once (Swap2, Super Sakata) (docs/rules.md §6).
 //!
 //! As in `handlers`, every check that could refuse an input comes first and
 //! changes nothing; then the decision is recorded in the opening facts, and
@@ -236,8 +236,9 @@ impl Game {
         Ok(events)
     }
 
-    /// Swap2's third choice: white 4 and black 5 at once; the opener then
-    /// chooses the colour.
+    /// Two stones at once, white then black: Swap2's white 4 and black 5
+    /// (the opener then chooses the colour), or Super Sakata's option (c)
+    /// (the other seat then chooses).
     pub(super) fn place_two(
         &mut self,
         seat: Seat,
@@ -246,10 +247,11 @@ impl Game {
         now: Millis,
         credit: Millis,
     ) -> Result<Vec<Event>, GameError> {
-        match self.check_task(seat)? {
-            Task::Swap2Choice => {}
+        let sakata = match self.check_task(seat)? {
+            Task::Swap2Choice => false,
+            Task::SuperSakataChoice { .. } => true,
             task => return Err(GameError::WrongAction { task }),
-        }
+        };
         let size = self.board.size();
         for point in [white, black] {
             if !point.on_board(size) {
@@ -261,6 +263,9 @@ impl Game {
         }
         if white == black {
             return Err(GameError::Occupied { point: black });
+        }
+        if sakata {
+            self.check_sakata_pair(white, black)?;
         }
 
         let mut events = self.begin(Some(seat), now);
@@ -279,11 +284,13 @@ impl Game {
         }
         self.end_turn(seat, now, credit);
         let clocks = self.clocks.snapshot(now);
-        for mv in &self.moves[3..5] {
+        let n = self.moves.len();
+        for mv in &self.moves[n - 2..] {
             events.push(Event::Moved { mv: *mv, clocks });
         }
-        // Five stones, three of them black: no five is possible yet, and
-        // Swap2 rooms have no forbidden moves.
+        // Swap2: five stones, three of them black, no forbidden moves: no
+        // five is possible yet. Super Sakata: a five and a forbidden black
+        // stone were refused above. The board cannot be full either.
         for (point, color) in [(white, Color::White), (black, Color::Black)] {
             if self.settle_stone(color, point, None, now, &mut events) {
                 return Ok(events);
@@ -291,6 +298,30 @@ impl Game {
         }
         self.after_move(seat, false, now, &mut events);
         Ok(events)
+    }
+
+    /// Super Sakata's option (c) (docs/rules.md §6): neither stone may
+    /// make a five (nobody holds a colour for good yet, so a five could
+    /// not say who won), and under renju the black stone, judged with the
+    /// white one already down, may not be on a forbidden point in any
+    /// room (the seat placing it need not end up holding black, so no
+    /// claim or loss could fall on the right player).
+    fn check_sakata_pair(&self, white: Point, black: Point) -> Result<(), GameError> {
+        if self.board.makes_five(white, Color::White, self.variant) {
+            return Err(GameError::OpeningFive { point: white });
+        }
+        let mut with = self.board.clone();
+        with.place(white, Color::White)
+            .expect("checked: on board and empty");
+        if with.makes_five(black, Color::Black, self.variant) {
+            return Err(GameError::OpeningFive { point: black });
+        }
+        if self.handling.is_some()
+            && let Some(kind) = with.forbidden(black)
+        {
+            return Err(GameError::ForbiddenPoint { point: black, kind });
+        }
+        Ok(())
     }
 }
 
@@ -320,6 +351,10 @@ impl Game {
                 (self.seat_of(Color::Black), Task::ChooseOption { offers })
             }
             Step::Swap2Choice => (self.seat_of(Color::White), Task::Swap2Choice),
+            Step::SuperSakataChoice { chooser } => (
+                self.seat_of(chooser),
+                Task::SuperSakataChoice { color: chooser },
+            ),
         }
     }
 

@@ -22,7 +22,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::game::opening_rule::{
-    JONSSON_MAX_OFFERS, MAX_FIFTH_OFFERS, OfferSet, Opening, TaraguchiOption,
+    JONSSON_MAX_OFFERS, MAX_FIFTH_OFFERS, OfferSet, Opening, SUPER_SAKATA_MAX_ROUNDS,
+    TaraguchiOption,
 };
 use crate::opening::{CanonicalOpening, CentralSquare};
 use crate::point::Color;
@@ -79,6 +80,9 @@ pub(super) enum Step {
     TaraguchiChoice { offers: u8 },
     /// Swap2's second player chooses.
     Swap2Choice,
+    /// Super Sakata: the holder of `chooser` takes white, takes black or
+    /// places two more stones.
+    SuperSakataChoice { chooser: Color },
 }
 
 /// The colour of move `k` (1-based).
@@ -200,6 +204,23 @@ pub(super) fn step(rule: Opening, f: &OpeningFacts, n: usize) -> Option<Step> {
             (4, Some(TaraguchiOption::Offers)) => offers(Some(count)),
             _ => return None,
         },
+        // Sakata and Super Sakata: the opener's three stones, then the
+        // other seat (holding white) places white 4 in the 7x7 and black 5
+        // in the 9x9.
+        Opening::Sakata | Opening::SuperSakata if n < 5 => match n {
+            0..=2 => designated(n),
+            _ => Step::Stone {
+                by: White,
+                zone: zone(n + 1),
+            },
+        },
+        // The opener chooses the colour, Swap2's way: keeping black, the
+        // other seat plays white 6; taking white, it plays 6 itself.
+        Opening::Sakata => match n {
+            5 if !f.is_decided(5) => Step::Swap { decider: Black },
+            _ => return None,
+        },
+        Opening::SuperSakata => return super_sakata(f, n),
         Opening::Tarannikov => match n {
             0..=4 => confined(n),
             5 if !f.is_decided(5) => Step::Swap { decider: White },
@@ -213,6 +234,30 @@ pub(super) fn step(rule: Opening, f: &OpeningFacts, n: usize) -> Option<Step> {
             _ => return None,
         },
     })
+}
+
+/// Super Sakata after black 5 (`n` >= 5): a choice after the 5th stone and
+/// after each option (c), until one is a swap decision. Colours change
+/// hands only by that decision, so the chooser alternates by colour: the
+/// opener, holding black, first; after one (c) the seat holding white, and
+/// so on. Once the bound on (c) is reached the choice is a plain swap
+/// decision (options (a) and (b) only).
+fn super_sakata(f: &OpeningFacts, n: usize) -> Option<Step> {
+    let decided_at_or_after_5 = f.decided >> 5 != 0;
+    if decided_at_or_after_5 || n.is_multiple_of(2) {
+        return None;
+    }
+    let round = (n - 5) / 2;
+    let chooser = if round.is_multiple_of(2) {
+        Color::Black
+    } else {
+        Color::White
+    };
+    match round {
+        r if r < SUPER_SAKATA_MAX_ROUNDS as usize => Some(Step::SuperSakataChoice { chooser }),
+        r if r == SUPER_SAKATA_MAX_ROUNDS as usize => Some(Step::Swap { decider: chooser }),
+        _ => None,
+    }
 }
 
 /// Where the opening stands, for a client that (re)joins: the decisions
@@ -288,6 +333,50 @@ mod tests {
         for rule in [Opening::Free, Opening::SwapAfterThree] {
             assert!(walk(rule, &f, 6).iter().all(Option::is_none));
         }
+    }
+
+    #[test]
+    fn super_sakata_alternates_choosers_up_to_the_bound() {
+        let f = OpeningFacts::default();
+        let white_seat_places = |n: usize| Step::Stone {
+            by: Color::White,
+            zone: zone(n + 1),
+        };
+        for rule in [Opening::Sakata, Opening::SuperSakata] {
+            assert_eq!(step(rule, &f, 3), Some(white_seat_places(3)));
+            assert_eq!(step(rule, &f, 4), Some(white_seat_places(4)));
+        }
+        assert_eq!(
+            step(Opening::Sakata, &f, 5),
+            Some(Step::Swap {
+                decider: Color::Black
+            })
+        );
+        let bound = 5 + 2 * SUPER_SAKATA_MAX_ROUNDS as usize;
+        let chooser_at = |n: usize| {
+            if (n - 5).is_multiple_of(4) {
+                Color::Black
+            } else {
+                Color::White
+            }
+        };
+        for n in (5..bound).step_by(2) {
+            let chooser = chooser_at(n);
+            assert_eq!(
+                step(Opening::SuperSakata, &f, n),
+                Some(Step::SuperSakataChoice { chooser })
+            );
+        }
+        assert_eq!(
+            step(Opening::SuperSakata, &f, bound),
+            Some(Step::Swap {
+                decider: chooser_at(bound)
+            })
+        );
+        let mut decided = f.clone();
+        decided.decide(7);
+        assert_eq!(step(Opening::SuperSakata, &decided, 7), None);
+        assert_eq!(step(Opening::SuperSakata, &decided, 8), None);
     }
 
     #[test]
