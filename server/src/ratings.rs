@@ -4,6 +4,7 @@
 //!
 //! - **Families.** One rating per rule set ([`RatingFamily`]): `renju`
 //!   (every opening rule: RIF, Yamaguchi, Soosõrv, Jonsson, Taraguchi, Tarannikov,
+//!   Sakata, Super Sakata, Swap2,
 //!   free; they are one game with different first moves), `gomoku`
 //!   (standard, free or swap openings) and `freestyle` (15 x 15 and
 //!   19 x 19). Not per speed class: a young server's players would be
