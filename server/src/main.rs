@@ -120,8 +120,22 @@ struct Migrate {
     force: bool,
 }
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
+/// The most threads of the blocking pool. What runs there is bounded by
+/// its own semaphores (password hashing, post-game analysis, opening the
+/// store); the store's reads and writes have threads of their own. Tokio's
+/// default (512) would let a burst grow the process to hundreds of
+/// threads.
+const MAX_BLOCKING_THREADS: usize = 16;
+
+fn main() -> anyhow::Result<()> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .max_blocking_threads(MAX_BLOCKING_THREADS)
+        .build()?
+        .block_on(run())
+}
+
+async fn run() -> anyhow::Result<()> {
     tracing_subscriber::fmt()
         .with_env_filter(
             EnvFilter::try_from_env("TENGEN_LOG").unwrap_or_else(|_| EnvFilter::new("info")),
