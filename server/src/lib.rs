@@ -7,7 +7,7 @@
 //! per game owns the referee's `Game` and its clocks and fans its events out.
 //! Nothing holds a lock across an await, and every queue is bounded.
 //!
-//! Durable state goes through one [`Store`]: the embedded store in the
+//! Durable state goes through one [`Store`](tengen_store::Store): the embedded store in the
 //! data directory by default, or the Redis store ([`Settings::redis`];
 //! then the data directory holds nothing that matters). At start the server restores every live game
 //! from it ([`table::restore::restore_all`]); every accepted action is in the store

@@ -72,9 +72,9 @@
 //!
 //! No lock is held across an await: the subscription counts and the
 //! delivery state are `std::sync::Mutex`es held for a few instructions.
-//! Every queue of the bus is bounded ([`PUBLISH_QUEUE`], [`DELIVERY_QUEUE`]
+//! Every queue of the bus is bounded (`PUBLISH_QUEUE`, `DELIVERY_QUEUE`
 //! by default, or [`BusConfig`]), and so is every Redis call
-//! ([`COMMAND_TIMEOUT`]). One queue is not the bus's: the connection
+//! (`COMMAND_TIMEOUT`). One queue is not the bus's: the connection
 //! manager relays pushes to the bus's handler through an unbounded channel
 //! of its own; the handler never waits, so that channel stays near empty.
 
