@@ -62,9 +62,6 @@ async fn upgrade(
         .max_write_buffer_size(crate::outbound::MAX_WRITE_BUFFER)
         .max_message_size(MAX_WS_MESSAGE_BYTES)
         .max_frame_size(MAX_WS_MESSAGE_BYTES)
-        .on_upgrade(move |socket| async move {
-            crate::conn::run(socket, state, peer).await;
-            drop(ticket);
-        })
+        .on_upgrade(move |socket| crate::conn::run(socket, state, peer, ticket))
         .into_response()
 }

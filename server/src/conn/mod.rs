@@ -25,11 +25,12 @@ use tokio::time::timeout;
 use tracing::Instrument;
 
 use crate::AppState;
+use crate::admission::Ticket;
 use crate::msg::lobby::LobbyCmd;
 use crate::msg::matchmaker::MatchCmd;
 use crate::msg::node::NodeCmd;
 use crate::msg::table::TableCmd;
-use crate::outbound::{self, Frame};
+use crate::outbound::{self, Frame, Outbox, WriterEnd};
 use crate::sessions::Session;
 
 mod accounts;
@@ -44,34 +45,52 @@ use state::ConnState;
 /// What this server offers beyond the base protocol (`welcome.features`).
 const FEATURES: [&str; 6] = ["resume", "chat", "rematch", "accounts", "queue", "analysis"];
 
-pub async fn run(socket: WebSocket, state: AppState, peer: SocketAddr) {
+/// A connection's task, holding its place under the connection cap
+/// (`ticket`) until it ends. Not an `async fn`: the socket is split before
+/// the future is made, so the task keeps the two halves and not the whole
+/// socket besides (an `async fn` keeps its arguments for its whole life).
+pub fn run(
+    socket: WebSocket,
+    state: AppState,
+    peer: SocketAddr,
+    ticket: Ticket,
+) -> impl std::future::Future<Output = ()> + Send {
     let conn = crate::outbound::next_conn_id();
-    metrics::gauge!(crate::metrics::CONNECTIONS).increment(1.0);
     let span = tracing::debug_span!("conn", conn, %peer);
-    serve(socket, state, conn).instrument(span).await;
-    metrics::gauge!(crate::metrics::CONNECTIONS).decrement(1.0);
+    let (sink, stream) = socket.split();
+    serve(sink, stream, state, conn, Live::new(ticket)).instrument(span)
+}
+
+/// A connection that is open: counted in the connections gauge and
+/// holding its place under the cap while it lives.
+struct Live {
+    _ticket: Ticket,
+}
+
+impl Live {
+    fn new(ticket: Ticket) -> Live {
+        metrics::gauge!(crate::metrics::CONNECTIONS).increment(1.0);
+        Live { _ticket: ticket }
+    }
+}
+
+impl Drop for Live {
+    fn drop(&mut self) {
+        metrics::gauge!(crate::metrics::CONNECTIONS).decrement(1.0);
+    }
 }
 
 type WsSink = futures_util::stream::SplitSink<WebSocket, Message>;
 type WsStream = futures_util::stream::SplitStream<WebSocket>;
 
-async fn serve(socket: WebSocket, state: AppState, conn: u64) {
-    let (mut sink, mut stream) = socket.split();
-    let Some(hello) = handshake(&mut sink, &mut stream, &state, conn).await else {
+async fn serve(mut sink: WsSink, mut stream: WsStream, state: AppState, conn: u64, _live: Live) {
+    // The handshake's future is large (identity, seats, failover) and runs
+    // once: boxed, it is freed when it ends, and the connection's task
+    // keeps only what the rest of its life needs.
+    let Some(hello) = Box::pin(handshake(&mut sink, &mut stream, &state, conn)).await else {
         return;
     };
-    let (outbox, inbox) =
-        outbound::channel(conn, hello.encoding, state.hosting.settings.outbound_queue);
-    let session = open_session(&state, hello.body, hello.id, &hello.identity, &outbox);
-    tracing::debug!(conn, session = %session.id, encoding = ?hello.encoding, "welcome");
-    let mut writer = tokio::spawn(inbox.drain(sink, state.hosting.settings.ping_interval));
-    let mut conn_state = ConnState {
-        ranked: accounts::ConnRanked::new(&state, &hello.identity),
-        session,
-        encoding: hello.encoding,
-        watching: Vec::new(),
-        lobby_subscribed: false,
-    };
+    let (outbox, mut writer, mut conn_state) = welcome(&state, hello, sink, conn);
     read_loop(&state, &mut conn_state, &mut stream, &outbox, &mut writer).await;
     forget(&state, &conn_state, conn);
     if !writer.is_finished() {
@@ -90,6 +109,29 @@ async fn serve(socket: WebSocket, state: AppState, conn: u64) {
         }
     })
     .await;
+}
+
+/// After a good `hello`: the connection's outbox, its writer task and
+/// what it keeps between frames.
+fn welcome(
+    state: &AppState,
+    hello: Hello,
+    sink: WsSink,
+    conn: u64,
+) -> (Outbox, tokio::task::JoinHandle<WriterEnd>, ConnState) {
+    let (outbox, inbox) =
+        outbound::channel(conn, hello.encoding, state.hosting.settings.outbound_queue);
+    let session = open_session(state, hello.body, hello.id, &hello.identity, &outbox);
+    tracing::debug!(conn, session = %session.id, encoding = ?hello.encoding, "welcome");
+    let writer = tokio::spawn(inbox.drain(sink, state.hosting.settings.ping_interval));
+    let conn_state = ConnState {
+        ranked: accounts::ConnRanked::new(state, &hello.identity),
+        session,
+        encoding: hello.encoding,
+        watching: Vec::new(),
+        lobby_subscribed: false,
+    };
+    (outbox, writer, conn_state)
 }
 
 /// A good `hello`: what it said, who it makes the connection, and the
