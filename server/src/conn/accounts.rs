@@ -16,7 +16,7 @@
 //! name they knew; rated rooms and the queue check the identity when
 //! seating.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use tengen_protocol::{
@@ -24,7 +24,7 @@ use tengen_protocol::{
     ServerMsg,
 };
 use tengen_rules::game::GameConfig;
-use tokio::sync::{Semaphore, mpsc};
+use tokio::sync::Semaphore;
 
 use crate::AppState;
 use crate::accounts::{ConnAttempts, too_many, unix_ms};
@@ -76,6 +76,13 @@ pub async fn identify(state: &AppState, hello: &Hello, conn: u64) -> Result<Iden
     }))
 }
 
+/// Queues `change` for the connection (see [`ConnRanked::apply`]).
+fn queue_change(changes: &Mutex<Vec<Change>>, change: Change) {
+    if let Ok(mut changes) = changes.lock() {
+        changes.push(change);
+    }
+}
+
 /// A change of identity, for the connection to apply.
 struct Change {
     player: Player,
@@ -88,22 +95,23 @@ pub struct ConnRanked {
     /// The login token this connection presented or received (what
     /// `logout` revokes).
     token: Option<String>,
-    changes_tx: mpsc::Sender<Change>,
-    changes_rx: mpsc::Receiver<Change>,
+    /// Identity changes of finished logins and logouts, for the connection
+    /// to apply before its next frame (at most one per request in flight).
+    /// A shared slot rather than a channel: a channel's buffer would cost
+    /// every connection about 2 KB, most of them never logging in.
+    changes: Arc<Mutex<Vec<Change>>>,
     in_flight: Arc<Semaphore>,
 }
 
 impl ConnRanked {
     pub fn new(state: &AppState, identity: &Identity) -> ConnRanked {
-        let (changes_tx, changes_rx) = mpsc::channel(MAX_IN_FLIGHT);
         ConnRanked {
             attempts: ConnAttempts::new(state.accounts.settings()),
             token: match identity {
                 Identity::Account { token, .. } => Some(token.clone()),
                 Identity::Guest(_) => None,
             },
-            changes_tx,
-            changes_rx,
+            changes: Arc::default(),
             in_flight: Arc::new(Semaphore::new(MAX_IN_FLIGHT)),
         }
     }
@@ -111,7 +119,11 @@ impl ConnRanked {
     /// Applies the identity changes finished logins and logouts queued.
     /// Call before handling each frame.
     pub fn apply(&mut self, session: &mut Session) {
-        while let Ok(c) = self.changes_rx.try_recv() {
+        let changes = match self.changes.lock() {
+            Ok(mut changes) => std::mem::take(&mut *changes),
+            Err(_) => return,
+        };
+        for c in changes {
             session.player = c.player;
             self.token = c.token;
         }
@@ -241,14 +253,17 @@ fn identity_request(ask: Ask<'_>, msg: ClientMsg) {
                 return refuse(session, id, too_many(wait));
             }
             let in_use = state.hosting.sessions.guest_uses(&name);
-            let (st, sid, tx) = (state.clone(), session.id.clone(), rc.changes_tx.clone());
+            let (st, sid, tx) = (state.clone(), session.id.clone(), rc.changes.clone());
             spawn(rc, session, id, async move {
                 let li = st.accounts.register(&name, &password, in_use).await?;
                 let player = st.hosting.sessions.set_player(&sid, li.player.clone());
-                let _ = tx.try_send(Change {
-                    player,
-                    token: Some(li.token.clone()),
-                });
+                queue_change(
+                    &tx,
+                    Change {
+                        player,
+                        token: Some(li.token.clone()),
+                    },
+                );
                 Ok(ServerMsg::Registered(li))
             });
         }
@@ -256,16 +271,19 @@ fn identity_request(ask: Ask<'_>, msg: ClientMsg) {
             if let Err(wait) = rc.attempts.take(Instant::now()) {
                 return refuse(session, id, too_many(wait));
             }
-            let (st, sid, tx) = (state.clone(), session.id.clone(), rc.changes_tx.clone());
+            let (st, sid, tx) = (state.clone(), session.id.clone(), rc.changes.clone());
             let queued_as = session.clone();
             spawn(rc, session, id, async move {
                 let li = st.accounts.login(&name, &password).await?;
                 unqueue_quietly(&st, queued_as);
                 let player = st.hosting.sessions.set_player(&sid, li.player.clone());
-                let _ = tx.try_send(Change {
-                    player,
-                    token: Some(li.token.clone()),
-                });
+                queue_change(
+                    &tx,
+                    Change {
+                        player,
+                        token: Some(li.token.clone()),
+                    },
+                );
                 Ok(ServerMsg::LoggedIn(li))
             });
         }
@@ -278,7 +296,7 @@ fn identity_request(ask: Ask<'_>, msg: ClientMsg) {
                 );
             }
             let token = rc.token.clone();
-            let (st, tx, s) = (state.clone(), rc.changes_tx.clone(), session.clone());
+            let (st, tx, s) = (state.clone(), rc.changes.clone(), session.clone());
             spawn(rc, session, id, async move {
                 if let Some(t) = &token {
                     st.accounts.logout(t).await?;
@@ -289,10 +307,13 @@ fn identity_request(ask: Ask<'_>, msg: ClientMsg) {
                     guest: true,
                 };
                 let player = st.hosting.sessions.set_player(&s.id, guest);
-                let _ = tx.try_send(Change {
-                    player: player.clone(),
-                    token: None,
-                });
+                queue_change(
+                    &tx,
+                    Change {
+                        player: player.clone(),
+                        token: None,
+                    },
+                );
                 Ok(ServerMsg::LoggedOut { player })
             });
         }
