@@ -52,6 +52,7 @@ pub fn spawn(
         tx: handle.clone(),
         held: HashMap::new(),
         renewing: false,
+        lost: HashMap::new(),
     };
     tokio::spawn(keeper.run(rx, shutdown));
     handle
@@ -67,6 +68,9 @@ struct Keeper {
     held: HashMap<TableId, Lease>,
     /// A renewal is running (the next tick waits for it).
     renewing: bool,
+    /// Tables to tell that another node took their lease, until their
+    /// mailbox takes the notice (a table's mailbox has no reserved room).
+    lost: HashMap<TableId, Lease>,
 }
 
 impl Keeper {
@@ -79,6 +83,7 @@ impl Keeper {
     fn handle(&mut self, cmd: KeeperCmd) {
         match cmd {
             KeeperCmd::Hold { table, lease } => {
+                self.lost.remove(&table);
                 self.held.insert(table, lease);
             }
             KeeperCmd::Let { table } => {
@@ -88,8 +93,10 @@ impl Keeper {
         }
     }
 
-    /// Renews every lease held, in one store call in its own task.
+    /// Tells the tables whose lease was taken, and renews every lease held,
+    /// in one store call in its own task.
     fn renew(&mut self) {
+        self.tell_lost();
         if self.renewing || self.held.is_empty() {
             return;
         }
@@ -134,9 +141,22 @@ impl Keeper {
             }
             self.held.remove(&table);
             tracing::warn!(%table, node = %lease.node, epoch = lease.epoch, "another node took the table's lease");
-            if let Some(h) = self.directory.get(&table) {
-                h.notify(TableCmd::LeaseLost { lease });
-            }
+            self.lost.insert(table, lease);
         }
+        self.tell_lost();
+    }
+
+    /// Hands each table whose lease was taken its notice; a full mailbox
+    /// gets it at the next tick, a closed table never.
+    fn tell_lost(&mut self) {
+        let directory = &self.directory;
+        self.lost.retain(|table, lease| match directory.get(table) {
+            Some(h) => h
+                .try_give(TableCmd::LeaseLost {
+                    lease: lease.clone(),
+                })
+                .is_err(),
+            None => false,
+        });
     }
 }

@@ -205,7 +205,7 @@ pub(super) fn to_table(
     };
     let (sent, busy) = match (state.hosting.directory.get(table), &state.node) {
         (Some(handle), _) => {
-            let sent = handle.try_send(TableCmd::Request(ask));
+            let sent = handle.try_send(TableCmd::Request(Box::new(ask)));
             (sent, "the table is busy; try again")
         }
         // Several nodes: the table may run on another one.

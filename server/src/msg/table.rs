@@ -55,8 +55,9 @@ pub struct TableAsk {
 /// What a table is told: its clients' requests, and the notices of the
 /// connections, the lobby and the server around it.
 pub enum TableCmd {
-    /// A client's request.
-    Request(TableAsk),
+    /// A client's request (boxed: the largest command, and every table's
+    /// mailbox holds room for 32 of its commands from the start).
+    Request(Box<TableAsk>),
     /// The connection `conn` of `session` ended: if it is a player's, the
     /// abandonment countdown starts.
     Away { session: SessionId, conn: u64 },

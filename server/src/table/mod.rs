@@ -162,8 +162,9 @@ impl Table {
 
     /// Registers the table and starts its actor.
     fn launch(self) {
-        // One notice slot: the lease keeper's `LeaseLost`.
-        let (handle, rx) = crate::mailbox::mailbox(self.hosting.settings.table_mailbox, 1);
+        // No notice queue (each would cost the table a channel block): the
+        // lease keeper tries its `LeaseLost` again until it goes in.
+        let (handle, rx) = crate::mailbox::mailbox(self.hosting.settings.table_mailbox, 0);
         self.hosting.directory.insert(self.id.clone(), handle);
         for s in &self.seats {
             self.hosting.sessions.seat(&s.session.id, &self.id, true);
@@ -246,7 +247,7 @@ impl Table {
 
     async fn handle(&mut self, cmd: TableCmd) {
         match cmd {
-            TableCmd::Request(ask) => self.request(ask).await,
+            TableCmd::Request(ask) => self.request(*ask).await,
             TableCmd::Away { session, conn } => self.away(&session, conn),
             TableCmd::Gone { conn } => self.unwatch(conn, None),
             TableCmd::Handover => self.handover().await,

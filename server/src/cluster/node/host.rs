@@ -54,12 +54,12 @@ impl Node {
             player: who.player,
             outbox: outbox.clone(),
         };
-        let cmd = TableCmd::Request(TableAsk {
+        let cmd = TableCmd::Request(Box::new(TableAsk {
             session,
             id,
             request,
             received: Instant::now(),
-        });
+        }));
         if !handle.try_send(cmd) {
             refuse(
                 &outbox,
