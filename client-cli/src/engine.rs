@@ -123,7 +123,7 @@ pub async fn run(args: &EngineArgs) -> Result<ExitCode> {
     let spec = EngineSpec {
         program: PathBuf::from(&args.command[0]),
         args: args.command[1..].to_vec(),
-        max_memory: (args.max_memory > 0).then(|| args.max_memory << 20),
+        max_memory: (args.max_memory > 0).then_some(args.max_memory << 20),
     };
     let timing = Timing {
         margin_ms: args.margin_ms,
@@ -170,8 +170,16 @@ pub async fn run(args: &EngineArgs) -> Result<ExitCode> {
         say(format!("result: {}", end.result.describe()))?;
         played += 1;
         let table = view.table().clone();
-        let _ = session.request(ClientMsg::LeaveRoom { room: view.room().clone() }).await;
-        let _ = session.request(ClientMsg::Unwatch { table: table.clone() }).await;
+        let _ = session
+            .request(ClientMsg::LeaveRoom {
+                room: view.room().clone(),
+            })
+            .await;
+        let _ = session
+            .request(ClientMsg::Unwatch {
+                table: table.clone(),
+            })
+            .await;
         session.forget(&table);
         if end.engine_failed {
             eprintln!("the engine failed: no more games until it starts cleanly");

@@ -152,7 +152,11 @@ impl Brain {
             },
             "rule" => match number().and_then(|v| rule_set_of(v as u32)) {
                 Some(r) => self.rule_set = r,
-                None => return vec![format!("ERROR INFO rule {value}: not a rule this brain plays")],
+                None => {
+                    return vec![format!(
+                        "ERROR INFO rule {value}: not a rule this brain plays"
+                    )];
+                }
             },
             // Accepted; the quick bot needs none of them.
             _ => {}
@@ -242,7 +246,8 @@ impl Brain {
         let mut b = Board::new(size).map_err(|e| e.to_string())?;
         for &(p, own) in stones {
             let c = if own { mine } else { mine.opponent() };
-            b.place(p, c).map_err(|e| format!("{}: {e}", to_xy(p, size)))?;
+            b.place(p, c)
+                .map_err(|e| format!("{}: {e}", to_xy(p, size)))?;
         }
         self.board = Some(b);
         Ok(())

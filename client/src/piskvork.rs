@@ -125,7 +125,9 @@ mod tests {
 
     #[test]
     fn the_corners_and_centre_of_19() {
-        assert_eq!(to_xy(p("K10"), 19), "9,9");
+        // The centre: J10 (no letter is skipped).
+        assert_eq!(to_xy(p("J10"), 19), "9,9");
+        assert_eq!(to_xy(Point::center(19), 19), "9,9");
         assert_eq!(to_xy(p("A19"), 19), "0,0");
         assert_eq!(to_xy(p("S1"), 19), "18,18");
         assert_eq!(from_xy("18,0", 19), Ok(p("S19")));
@@ -171,7 +173,10 @@ mod tests {
 
     #[test]
     fn notes_are_told_apart_from_answers() {
-        assert_eq!(note("MESSAGE hi there"), Some((NoteKind::Message, "hi there")));
+        assert_eq!(
+            note("MESSAGE hi there"),
+            Some((NoteKind::Message, "hi there"))
+        );
         assert_eq!(note("DEBUG x"), Some((NoteKind::Debug, "x")));
         assert_eq!(note("UNKNOWN"), Some((NoteKind::Unknown, "")));
         assert_eq!(note("7,7"), None);

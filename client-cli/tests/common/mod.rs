@@ -214,3 +214,16 @@ pub fn run_with_input(mut cmd: Command, input: &str) -> Output {
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
+
+/// The password of the tests' accounts.
+pub const PASSWORD: &str = "correct horse battery";
+
+/// `tengen register NAME` with [`PASSWORD`], as the player whose
+/// configuration directory is `dir`.
+pub fn register(url: &str, dir: &Path, name: &str) {
+    let out = run_with_input(
+        tengen_in(url, dir, &["register", name, "--password-stdin"]),
+        &format!("{PASSWORD}\n"),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}

@@ -7,7 +7,7 @@
 //! the engine's owner (a bad engine costs one game, never a hang), and it
 //! is kept in one place.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tengen_rules::game::{GameConfig, Millis};
 use tengen_rules::{Board, Color, Point, Variant};
@@ -93,9 +93,12 @@ impl Bridge {
             && e.send("RESTART").await.is_ok()
             && e.expect_ok(self.timing.start).await.is_ok()
         {
-            return self.tell_rules().await;
+            self.tell_rules().await?;
+        } else {
+            self.respawn().await?;
         }
-        self.respawn().await
+        self.sync.fresh();
+        Ok(())
     }
 
     /// The engine after a lost connection or a refused move: it is told
@@ -108,6 +111,7 @@ impl Bridge {
     /// asked again with `BOARD`; an error means it failed twice in this
     /// game (the caller resigns).
     pub async fn stone(&mut self, req: &MoveRequest<'_>) -> Result<Point, EngineError> {
+        let started = Instant::now();
         let first = match self.attempt(req).await {
             Ok(p) => return Ok(p),
             Err(e) => e,
@@ -122,7 +126,14 @@ impl Bridge {
         });
         self.engine = None;
         let again = match self.respawn().await {
-            Ok(()) => self.attempt(req).await,
+            Ok(()) => {
+                // The clock ran meanwhile.
+                let retry = MoveRequest {
+                    time: req.time.after(started.elapsed().as_millis() as u64),
+                    ..*req
+                };
+                self.attempt(&retry).await
+            }
             Err(e) => Err(e),
         };
         again.map_err(|e| {

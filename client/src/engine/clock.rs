@@ -34,6 +34,24 @@ pub struct TurnTime {
     pub timeout_turn: Millis,
     pub time_left: Millis,
     pub timeout_match: Millis,
+    /// What the clock allows this move (less the margin), before the cap.
+    pub clock_bound: Millis,
+}
+
+impl TurnTime {
+    /// The turn again after `spent_ms` (a failed attempt before a
+    /// restart): the same cap, but no more than the clock has left, and
+    /// still at least [`MIN_TURN_MS`].
+    pub fn after(self, spent_ms: Millis) -> TurnTime {
+        let clock_bound = self.clock_bound.saturating_sub(spent_ms);
+        let timeout_turn = self.timeout_turn.min(clock_bound).max(MIN_TURN_MS);
+        TurnTime {
+            timeout_turn,
+            time_left: self.time_left.saturating_sub(spent_ms).max(timeout_turn),
+            clock_bound,
+            ..self
+        }
+    }
 }
 
 /// The time the engine may spend on this move, from its seat's `clock`
@@ -45,6 +63,7 @@ pub fn turn_time(control: TimeControl, clock: SeatClock, margin: Millis, cap: Mi
             timeout_turn: cap.max(MIN_TURN_MS),
             time_left: NO_LIMIT_MS,
             timeout_match: 0,
+            clock_bound: NO_LIMIT_MS,
         };
     };
     let this_move = match control {
@@ -72,11 +91,13 @@ pub fn turn_time(control: TimeControl, clock: SeatClock, margin: Millis, cap: Mi
             stones,
         } => main_ms + u64::from(stones) * move_ms,
     };
-    let timeout_turn = this_move.saturating_sub(margin).min(cap).max(MIN_TURN_MS);
+    let clock_bound = this_move.saturating_sub(margin);
+    let timeout_turn = clock_bound.min(cap).max(MIN_TURN_MS);
     TurnTime {
         timeout_turn,
         time_left: left.saturating_sub(margin).max(timeout_turn),
         timeout_match,
+        clock_bound,
     }
 }
 
@@ -107,6 +128,25 @@ mod tests {
         };
         let t = turn_time(c, fresh(c), 400, CAP);
         assert_eq!((t.timeout_turn, t.time_left), (CAP, 599_600));
+    }
+
+    #[test]
+    fn a_retry_gets_what_is_left_of_the_turn() {
+        let c = TimeControl::Fischer {
+            main_ms: 5_000,
+            increment_ms: 3_000,
+        };
+        let t = turn_time(c, fresh(c), 400, CAP).after(1_000);
+        assert_eq!((t.timeout_turn, t.time_left), (3_600, 3_600));
+        let t = t.after(10_000);
+        assert_eq!((t.timeout_turn, t.time_left), (MIN_TURN_MS, MIN_TURN_MS));
+        // A turn held by the cap, not the clock, keeps the cap.
+        let c = TimeControl::SuddenDeath { main_ms: 300_000 };
+        let t = turn_time(c, fresh(c), 400, 1_500).after(1_700);
+        assert_eq!(
+            (t.timeout_turn, t.time_left),
+            (1_500, 300_000 - 400 - 1_700)
+        );
     }
 
     #[test]

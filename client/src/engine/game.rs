@@ -57,7 +57,7 @@ pub async fn play(
     seed: u64,
     log: &Log,
 ) -> Result<GameEnd, PlayError> {
-    let me = view.seat().ok_or(PlayError::NotSeated)?;
+    view.seat().ok_or(PlayError::NotSeated)?;
     let mut engine_failed = false;
     if let Err(e) = bridge.new_game(view.config()).await {
         log(Note::Failed {
@@ -149,7 +149,6 @@ pub async fn play(
             Err(e) => return Err(e.into()),
         }
     }
-    let _ = me;
     let result = view.result().cloned().ok_or(PlayError::NoResult)?;
     Ok(GameEnd {
         result,

@@ -44,6 +44,8 @@ pub struct Engine {
     stdin: ChildStdin,
     stdout: ChildStdout,
     buf: Vec<u8>,
+    /// The rest of a line too long is dropped, up to its newline.
+    skipping: bool,
     log: Log,
 }
 
@@ -70,6 +72,7 @@ impl Engine {
             stdin,
             stdout,
             buf: Vec::new(),
+            skipping: false,
             log,
         })
     }
@@ -89,12 +92,11 @@ impl Engine {
     /// notes on the way.
     pub async fn expect_ok(&mut self, wait: Duration) -> Result<(), EngineError> {
         let deadline = Instant::now() + wait;
-        loop {
-            let line = self.answer_line(deadline, wait).await?;
-            if line.trim().eq_ignore_ascii_case("OK") {
-                return Ok(());
-            }
-            return Err(EngineError::Garbage(line));
+        let line = self.answer_line(deadline, wait).await?;
+        if line.eq_ignore_ascii_case("OK") {
+            Ok(())
+        } else {
+            Err(EngineError::Garbage(line))
         }
     }
 
@@ -108,7 +110,11 @@ impl Engine {
     /// The next line that is not a note (`MESSAGE`, `DEBUG`, `SUGGEST`
     /// are logged and skipped; `ERROR` and `UNKNOWN` are logged and are
     /// the answer: a refusal).
-    async fn answer_line(&mut self, deadline: Instant, wait: Duration) -> Result<String, EngineError> {
+    async fn answer_line(
+        &mut self,
+        deadline: Instant,
+        wait: Duration,
+    ) -> Result<String, EngineError> {
         loop {
             let line = self.read_line(deadline, wait).await?;
             match note(&line) {
@@ -124,17 +130,29 @@ impl Engine {
         }
     }
 
-    async fn read_line(&mut self, deadline: Instant, wait: Duration) -> Result<String, EngineError> {
+    async fn read_line(
+        &mut self,
+        deadline: Instant,
+        wait: Duration,
+    ) -> Result<String, EngineError> {
         loop {
             if let Some(end) = self.buf.iter().position(|&b| b == b'\n') {
                 let raw: Vec<u8> = self.buf.drain(..=end).collect();
+                if std::mem::take(&mut self.skipping) {
+                    continue;
+                }
                 let line = String::from_utf8_lossy(&raw);
                 return Ok(line.trim_end_matches(['\n', '\r']).to_string());
             }
-            if self.buf.len() > MAX_LINE {
+            if self.skipping {
+                self.buf.clear();
+            } else if self.buf.len() > MAX_LINE {
                 let start = String::from_utf8_lossy(&self.buf[..40]).to_string();
                 self.buf.clear();
-                return Err(EngineError::Garbage(format!("{start}... (a line too long)")));
+                self.skipping = true;
+                return Err(EngineError::Garbage(format!(
+                    "{start}... (a line too long)"
+                )));
             }
             let mut chunk = [0u8; 1024];
             let n = match tokio::time::timeout_at(deadline, self.stdout.read(&mut chunk)).await {

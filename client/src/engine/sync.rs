@@ -1,6 +1,6 @@
 //! What to tell the engine so that its board is the game's: `BEGIN` on an
-//! empty board, `TURN x,y` when exactly the opponent's one stone was added
-//! since the engine's last move, `BOARD` otherwise (a game taken up
+//! empty board it knows, `TURN x,y` when exactly the opponent's one stone
+//! was added to the board it knows, `BOARD` otherwise (a game taken up
 //! mid-way, after a restart or a reconnect, an opening in which one side
 //! laid several stones, a swap of colours).
 //!
@@ -30,29 +30,39 @@ pub enum Ask {
 }
 
 impl Sync {
-    /// The engine knows nothing of this game (new, or restarted).
+    /// The engine's board is unknown (a restarted engine, a refused
+    /// move, a lost connection): it is told the whole board next.
     pub fn forget(&mut self) {
         *self = Sync::default();
+    }
+
+    /// The engine has an empty board (after `START` or `RESTART`).
+    pub fn fresh(&mut self) {
+        *self = Sync {
+            known: Some(Vec::new()),
+            own: None,
+        };
     }
 
     /// How to ask for `own`'s move with `stones` (in the order played) on
     /// the board.
     pub fn ask(&self, stones: &[(Point, Color)], own: Color) -> Ask {
-        if stones.is_empty() && self.known.is_none() {
+        let board = || Ask::Board(stones.iter().map(|&(p, c)| (p, c == own)).collect());
+        let Some(known) = &self.known else {
+            return board();
+        };
+        if stones.is_empty() && known.is_empty() {
             return Ask::Begin;
         }
-        let empty = Vec::new();
-        let known = self.known.as_ref().unwrap_or(&empty);
         let same_side = self.own.is_none_or(|c| c == own);
         if same_side
             && stones.len() == known.len() + 1
             && stones.starts_with(known)
             && stones[known.len()].1 != own
-            && (self.known.is_some() || stones.len() == 1)
         {
             return Ask::Turn(stones[known.len()].0);
         }
-        Ask::Board(stones.iter().map(|&(p, c)| (p, c == own)).collect())
+        board()
     }
 
     /// The engine played `p` as `own` with `stones` on the board before.
@@ -76,6 +86,7 @@ mod tests {
     #[test]
     fn begin_turn_then_board_when_the_stones_differ() {
         let mut s = Sync::default();
+        s.fresh();
         assert_eq!(s.ask(&[], Black), Ask::Begin);
         s.played(&[], Black, p("H8"));
         let two = [(p("H8"), Black), (p("I9"), White)];
@@ -97,13 +108,17 @@ mod tests {
     }
 
     #[test]
-    fn a_fresh_engine_is_told_the_board_or_the_first_stone() {
+    fn a_new_game_gets_the_first_stone_a_restart_the_board() {
         let mut s = Sync::default();
+        s.fresh();
         assert_eq!(s.ask(&[(p("H8"), Black)], White), Ask::Turn(p("H8")));
         let three = [(p("H8"), Black), (p("I9"), White), (p("J10"), Black)];
         assert!(matches!(s.ask(&three, White), Ask::Board(_)));
         s.played(&three, White, p("G7"));
         s.forget();
         assert!(matches!(s.ask(&three, White), Ask::Board(_)));
+        // Restarted on the first stone, or an empty board: BOARD too.
+        assert!(matches!(s.ask(&three[..1], White), Ask::Board(_)));
+        assert_eq!(s.ask(&[], Black), Ask::Board(Vec::new()));
     }
 }

@@ -1,0 +1,238 @@
+//! `tengen engine -- CMD` against a real server (in-process): engines that
+//! misbehave on purpose (tests/engines/misbehave.sh) are restarted once
+//! with the board and, failing again, resign; one that recovers after the
+//! restart plays on to the end; two `tengen engine -- tengen pbrain`
+//! accounts play a rated free-style game whose every move is the server's
+//! stored record.
+
+mod common;
+
+use std::process::{Child, ExitStatus};
+use std::time::Duration;
+
+use common::{BIN, Lines, register, server, stderr_of, tengen, tengen_in, text, wait};
+use tempfile::TempDir;
+
+const GAME_TIME: Duration = Duration::from_secs(240);
+const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/misbehave.sh");
+const ROOM: &[&str] = &["--rules", "freestyle", "--time", "5+3"];
+
+/// A `tengen bot --create` opponent; its process, output and room id.
+fn bot_room(url: &str, seed: u64) -> (Child, Lines, String) {
+    let seed = seed.to_string();
+    let mut args = vec!["bot", "--create", "--name", "opp", "--seed", &seed];
+    args.extend_from_slice(ROOM);
+    let mut child = tengen(url, &args).spawn().unwrap();
+    let mut out = Lines::new(child.stdout.take().unwrap());
+    let first = out.next(Duration::from_secs(30)).expect("room line");
+    let room = first.strip_prefix("room: ").expect(&first).to_string();
+    (child, out, room)
+}
+
+/// What a finished `tengen` process said.
+struct Done {
+    status: ExitStatus,
+    out: Vec<String>,
+    err: String,
+}
+
+fn finish(mut child: Child, mut out: Lines, what: &str) -> Done {
+    let status = wait(&mut child, GAME_TIME, what);
+    Done {
+        status,
+        out: out.rest(Duration::from_secs(5)),
+        err: stderr_of(&mut child),
+    }
+}
+
+/// `tengen engine --join ROOM` with a short turn cap, logging every line
+/// sent to the engine.
+fn engine_join(url: &str, room: &str, cmd: &[&str]) -> (Child, Lines) {
+    let mut args = vec![
+        "engine",
+        "--join",
+        room,
+        "--name",
+        "eng",
+        "--max-turn-ms",
+        "1500",
+    ];
+    args.push("--verbose");
+    args.push("--");
+    args.extend_from_slice(cmd);
+    let mut child = tengen(url, &args).spawn().unwrap();
+    let out = Lines::new(child.stdout.take().unwrap());
+    (child, out)
+}
+
+fn result_line(out: &[String]) -> &str {
+    out.iter()
+        .find(|l| l.starts_with("result: "))
+        .unwrap_or_else(|| panic!("no result in {out:#?}"))
+}
+
+/// The seat the engine played (`table X: engine plays the first seat`).
+fn engine_seat(out: &[String]) -> &str {
+    let l = out
+        .iter()
+        .find(|l| l.contains(": engine plays the "))
+        .unwrap_or_else(|| panic!("{out:#?}"));
+    l.split(" plays the ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+}
+
+#[test]
+fn an_engine_failing_twice_resigns_and_takes_no_more_games() {
+    let url = server();
+    let mut runs = Vec::new();
+    for (i, mode) in ["sleep", "garbage", "occupied", "exit"]
+        .into_iter()
+        .enumerate()
+    {
+        let (bot, bot_out, room) = bot_room(&url, i as u64);
+        let eng = engine_join(&url, &room, &["sh", SCRIPT, mode]);
+        runs.push((mode, bot, bot_out, eng));
+    }
+    for (mode, bot, bot_out, (eng, eng_out)) in runs {
+        let e = finish(eng, eng_out, mode);
+        let b = finish(bot, bot_out, "the bot");
+        assert_eq!(e.status.code(), Some(1), "{mode}: {}", e.err);
+        assert!(b.status.success(), "{mode}: {}", b.err);
+        let seat = engine_seat(&e.out);
+        let result = result_line(&e.out);
+        assert!(
+            result.ends_with(&format!("{seat} seat resigned")),
+            "{mode}: {result}\n{}",
+            e.err
+        );
+        assert_eq!(result, result_line(&b.out), "{mode}");
+        // Restarted once, given the board, failed again.
+        let restarts = e.err.matches("restarting the engine").count();
+        assert_eq!(restarts, 1, "{mode}: {}", e.err);
+        assert_eq!(e.err.matches("engine <- START 15").count(), 2, "{mode}");
+        assert!(
+            e.err.contains("failed twice in this game: resigning"),
+            "{mode}: {}",
+            e.err
+        );
+        assert!(e.err.contains("no more games"), "{mode}: {}", e.err);
+        let why = match mode {
+            "sleep" => "no answer from the engine within",
+            "garbage" => "I think, therefore I am",
+            "occupied" => "occupied",
+            _ => "the engine exited",
+        };
+        assert!(e.err.contains(why), "{mode}: {}", e.err);
+    }
+}
+
+#[test]
+fn an_engine_failing_once_is_restarted_with_the_board_and_plays_on() {
+    let url = server();
+    let marks = TempDir::new().unwrap();
+    let mut runs = Vec::new();
+    for (i, mode) in ["sleep", "occupied", "exit"].into_iter().enumerate() {
+        let (bot, bot_out, room) = bot_room(&url, 10 + i as u64);
+        let mark = marks.path().join(mode);
+        let cmd = ["sh", SCRIPT, mode, mark.to_str().unwrap(), BIN, "pbrain"];
+        let eng = engine_join(&url, &room, &cmd);
+        runs.push((mode, bot, bot_out, eng));
+    }
+    for (mode, bot, bot_out, (eng, eng_out)) in runs {
+        let e = finish(eng, eng_out, mode);
+        let b = finish(bot, bot_out, "the bot");
+        assert!(e.status.success(), "{mode}: {}", e.err);
+        assert!(b.status.success(), "{mode}: {}", b.err);
+        assert_eq!(e.err.matches("restarting the engine").count(), 1, "{mode}");
+        assert!(!e.err.contains("failed twice"), "{mode}: {}", e.err);
+        // After the restart the engine was told the game by BOARD.
+        let after = e.err.split("restarting the engine").nth(1).unwrap();
+        assert!(after.contains("engine <- BOARD"), "{mode}: {after}");
+        let result = result_line(&e.out);
+        assert_eq!(result, result_line(&b.out), "{mode}");
+        assert!(result.contains("in a row"), "{mode}: {result}");
+        // The same moves on both sides (the bot prints them live).
+        let moves = |o: &[String]| -> Vec<String> {
+            o.iter()
+                .filter(|l| {
+                    l.split('.')
+                        .next()
+                        .is_some_and(|n| n.parse::<u32>().is_ok())
+                })
+                .map(|l| l.split(" (").next().unwrap().to_string())
+                .collect()
+        };
+        assert_eq!(moves(&e.out), moves(&b.out), "{mode}");
+        assert!(moves(&e.out).len() >= 9, "{mode}");
+    }
+}
+
+#[test]
+fn two_pbrain_engines_play_a_rated_freestyle_game_matching_the_record() {
+    let url = server();
+    let (a, b) = (TempDir::new().unwrap(), TempDir::new().unwrap());
+    register(&url, a.path(), "rapfish");
+    register(&url, b.path(), "yixinish");
+    let mut runs = Vec::new();
+    for (dir, seed) in [(&a, "1"), (&b, "2")] {
+        let args = [
+            "engine",
+            "--queue",
+            "--rules",
+            "freestyle",
+            "--time",
+            "5+3",
+            "--",
+            BIN,
+            "pbrain",
+            "--seed",
+            seed,
+        ];
+        let mut child = tengen_in(&url, dir.path(), &args).spawn().unwrap();
+        let out = Lines::new(child.stdout.take().unwrap());
+        runs.push((child, out));
+    }
+    let mut done = Vec::new();
+    for (child, out) in runs {
+        let d = finish(child, out, "an engine");
+        assert!(d.status.success(), "{}", d.err);
+        done.push(d);
+    }
+    let (o1, o2) = (&done[0].out, &done[1].out);
+    assert!(o1[0].starts_with("queued: freestyle"), "{o1:#?}");
+    assert_eq!(result_line(o1), result_line(o2));
+    assert!(result_line(o1).contains("in a row"), "{o1:#?}");
+    let table = o1
+        .iter()
+        .find_map(|l| l.strip_prefix("matched with yixinish at table "))
+        .unwrap_or_else(|| panic!("{o1:#?}"))
+        .to_string();
+    let played: Vec<String> = o1
+        .iter()
+        .filter(|l| {
+            l.split('.')
+                .next()
+                .is_some_and(|n| n.parse::<u32>().is_ok())
+        })
+        .map(|l| l.split(' ').nth(2).unwrap().to_ascii_lowercase())
+        .collect();
+    assert!(played.len() >= 9, "{o1:#?}");
+    // Every move, in order, is the server's stored record.
+    let rec = tengen_in(&url, a.path(), &["record", &table, "--format", "renju"])
+        .output()
+        .unwrap();
+    assert!(rec.status.success(), "{}", text(&rec.stderr));
+    let stored: Vec<String> = text(&rec.stdout)
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(played, stored);
+    // Each engine's moves were its own seat's stones, chosen by it.
+    for d in &done {
+        assert!(!d.err.contains("engine failed"), "{}", d.err);
+    }
+}
