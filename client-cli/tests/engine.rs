@@ -17,16 +17,50 @@ const GAME_TIME: Duration = Duration::from_secs(240);
 const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/misbehave.sh");
 const ROOM: &[&str] = &["--rules", "freestyle", "--time", "5+3"];
 
-/// A `tengen bot --create` opponent; its process, output and room id.
-fn bot_room(url: &str, seed: u64) -> (Child, Lines, String) {
-    let seed = seed.to_string();
-    let mut args = vec!["bot", "--create", "--name", "opp", "--seed", &seed];
-    args.extend_from_slice(ROOM);
-    let mut child = tengen(url, &args).spawn().unwrap();
-    let mut out = Lines::new(child.stdout.take().unwrap());
+/// The first line of a `--create`: the room id.
+fn room_of(out: &mut Lines) -> String {
     let first = out.next(Duration::from_secs(30)).expect("room line");
-    let room = first.strip_prefix("room: ").expect(&first).to_string();
-    (child, out, room)
+    first.strip_prefix("room: ").expect(&first).to_string()
+}
+
+fn spawn(url: &str, args: &[&str]) -> (Child, Lines) {
+    let mut child = tengen(url, args).spawn().unwrap();
+    let out = Lines::new(child.stdout.take().unwrap());
+    (child, out)
+}
+
+/// A game between `tengen bot` and `tengen engine -- CMD` (with a short
+/// turn cap, logging every line sent to the engine): the engine creates
+/// the room when `engine_creates`, else the bot. The bot's process and
+/// output, then the engine's.
+fn pair(url: &str, seed: u64, engine_creates: bool, cmd: &[&str]) -> [(Child, Lines); 2] {
+    let seed = seed.to_string();
+    let bot = vec!["bot", "--name", "opp", "--seed", &seed];
+    let engine = vec!["engine", "--name", "eng", "--max-turn-ms", "1500", "-v"];
+    let (mut creator, mut joiner) = if engine_creates {
+        (engine, bot)
+    } else {
+        (bot, engine)
+    };
+    creator.push("--create");
+    creator.extend_from_slice(ROOM);
+    if creator[0] == "engine" {
+        creator.push("--");
+        creator.extend_from_slice(cmd);
+    }
+    let (c, mut c_out) = spawn(url, &creator);
+    let room = room_of(&mut c_out);
+    joiner.extend_from_slice(&["--join", &room]);
+    if joiner[0] == "engine" {
+        joiner.push("--");
+        joiner.extend_from_slice(cmd);
+    }
+    let j = spawn(url, &joiner);
+    if engine_creates {
+        [j, (c, c_out)]
+    } else {
+        [(c, c_out), j]
+    }
 }
 
 /// What a finished `tengen` process said.
@@ -43,26 +77,6 @@ fn finish(mut child: Child, mut out: Lines, what: &str) -> Done {
         out: out.rest(Duration::from_secs(5)),
         err: stderr_of(&mut child),
     }
-}
-
-/// `tengen engine --join ROOM` with a short turn cap, logging every line
-/// sent to the engine.
-fn engine_join(url: &str, room: &str, cmd: &[&str]) -> (Child, Lines) {
-    let mut args = vec![
-        "engine",
-        "--join",
-        room,
-        "--name",
-        "eng",
-        "--max-turn-ms",
-        "1500",
-    ];
-    args.push("--verbose");
-    args.push("--");
-    args.extend_from_slice(cmd);
-    let mut child = tengen(url, &args).spawn().unwrap();
-    let out = Lines::new(child.stdout.take().unwrap());
-    (child, out)
 }
 
 fn result_line(out: &[String]) -> &str {
@@ -93,11 +107,10 @@ fn an_engine_failing_twice_resigns_and_takes_no_more_games() {
         .into_iter()
         .enumerate()
     {
-        let (bot, bot_out, room) = bot_room(&url, i as u64);
-        let eng = engine_join(&url, &room, &["sh", SCRIPT, mode]);
-        runs.push((mode, bot, bot_out, eng));
+        let [bot, eng] = pair(&url, i as u64, i % 2 == 0, &["sh", SCRIPT, mode]);
+        runs.push((mode, bot, eng));
     }
-    for (mode, bot, bot_out, (eng, eng_out)) in runs {
+    for (mode, (bot, bot_out), (eng, eng_out)) in runs {
         let e = finish(eng, eng_out, mode);
         let b = finish(bot, bot_out, "the bot");
         assert_eq!(e.status.code(), Some(1), "{mode}: {}", e.err);
@@ -136,13 +149,12 @@ fn an_engine_failing_once_is_restarted_with_the_board_and_plays_on() {
     let marks = TempDir::new().unwrap();
     let mut runs = Vec::new();
     for (i, mode) in ["sleep", "occupied", "exit"].into_iter().enumerate() {
-        let (bot, bot_out, room) = bot_room(&url, 10 + i as u64);
         let mark = marks.path().join(mode);
         let cmd = ["sh", SCRIPT, mode, mark.to_str().unwrap(), BIN, "pbrain"];
-        let eng = engine_join(&url, &room, &cmd);
-        runs.push((mode, bot, bot_out, eng));
+        let [bot, eng] = pair(&url, 10 + i as u64, i % 2 == 1, &cmd);
+        runs.push((mode, bot, eng));
     }
-    for (mode, bot, bot_out, (eng, eng_out)) in runs {
+    for (mode, (bot, bot_out), (eng, eng_out)) in runs {
         let e = finish(eng, eng_out, mode);
         let b = finish(bot, bot_out, "the bot");
         assert!(e.status.success(), "{mode}: {}", e.err);
