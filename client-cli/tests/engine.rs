@@ -2,8 +2,9 @@
 //! misbehave on purpose (tests/engines/misbehave.sh) are restarted once
 //! with the board and, failing again, resign; one that recovers after the
 //! restart plays on to the end; two `tengen engine -- tengen pbrain`
-//! accounts play a rated free-style game whose every move is the server's
-//! stored record.
+//! accounts play two rated free-style games in a row, and two guests a
+//! renju game through the RIF opening (its zone stones and decisions the
+//! bot's), every move checked against the server's stored record.
 
 mod common;
 
@@ -184,11 +185,12 @@ fn an_engine_failing_once_is_restarted_with_the_board_and_plays_on() {
 }
 
 #[test]
-fn two_pbrain_engines_play_a_rated_freestyle_game_matching_the_record() {
+fn two_pbrain_engines_play_rated_freestyle_games_matching_the_record() {
     let url = server();
     let (a, b) = (TempDir::new().unwrap(), TempDir::new().unwrap());
-    register(&url, a.path(), "rapfish");
-    register(&url, b.path(), "yixinish");
+    let names = ["rapfish", "yixinish"];
+    register(&url, a.path(), names[0]);
+    register(&url, b.path(), names[1]);
     let mut runs = Vec::new();
     for (dir, seed) in [(&a, "1"), (&b, "2")] {
         let args = [
@@ -198,6 +200,9 @@ fn two_pbrain_engines_play_a_rated_freestyle_game_matching_the_record() {
             "freestyle",
             "--time",
             "5+3",
+            "--games",
+            "2",
+            "-v",
             "--",
             BIN,
             "pbrain",
@@ -214,27 +219,112 @@ fn two_pbrain_engines_play_a_rated_freestyle_game_matching_the_record() {
         assert!(d.status.success(), "{}", d.err);
         done.push(d);
     }
-    let (o1, o2) = (&done[0].out, &done[1].out);
-    assert!(o1[0].starts_with("queued: freestyle"), "{o1:#?}");
-    assert_eq!(result_line(o1), result_line(o2));
-    assert!(result_line(o1).contains("in a row"), "{o1:#?}");
-    let table = o1
+    // Each process's output, a game at a time (each starts with `queued:`).
+    let games = |out: &[String]| -> Vec<Vec<String>> {
+        let mut games: Vec<Vec<String>> = Vec::new();
+        for l in out {
+            if l.starts_with("queued: freestyle") {
+                games.push(Vec::new());
+            }
+            games.last_mut().expect("queued first").push(l.clone());
+        }
+        games
+    };
+    let (g1, g2) = (games(&done[0].out), games(&done[1].out));
+    assert_eq!((g1.len(), g2.len()), (2, 2), "{:#?}", done[0].out);
+    let mut own_moves = [0, 0];
+    for (o1, o2) in g1.iter().zip(&g2) {
+        assert_eq!(result_line(o1), result_line(o2));
+        assert!(result_line(o1).contains("in a row"), "{o1:#?}");
+        let table = o1
+            .iter()
+            .find_map(|l| l.strip_prefix("matched with yixinish at table "))
+            .unwrap_or_else(|| panic!("{o1:#?}"))
+            .to_string();
+        let moves: Vec<&String> = o1
+            .iter()
+            .filter(|l| {
+                l.split('.')
+                    .next()
+                    .is_some_and(|n| n.parse::<u32>().is_ok())
+            })
+            .collect();
+        assert!(moves.len() >= 9, "{o1:#?}");
+        for (i, name) in names.iter().enumerate() {
+            own_moves[i] += moves
+                .iter()
+                .filter(|l| l.ends_with(&format!("({name})")))
+                .count();
+        }
+        // Every move, in order, is the server's stored record.
+        let played: Vec<String> = moves
+            .iter()
+            .map(|l| l.split(' ').nth(2).unwrap().to_ascii_lowercase())
+            .collect();
+        let rec = tengen_in(&url, a.path(), &["record", &table, "--format", "renju"])
+            .output()
+            .unwrap();
+        assert!(rec.status.success(), "{}", text(&rec.stderr));
+        let stored: Vec<String> = text(&rec.stdout)
+            .split_whitespace()
+            .map(str::to_string)
+            .collect();
+        assert_eq!(played, stored);
+    }
+    for (d, own) in done.iter().zip(own_moves) {
+        assert!(!d.err.contains("engine failed"), "{}", d.err);
+        // Every stone of ours was the engine's, and the second game began
+        // with RESTART on the same engine.
+        assert_eq!(d.err.matches("(engine)").count(), own, "{}", d.err);
+        assert_eq!(d.err.matches("engine <- START 15").count(), 1, "{}", d.err);
+        assert_eq!(d.err.matches("engine <- RESTART").count(), 1, "{}", d.err);
+    }
+}
+
+#[test]
+fn two_pbrain_engines_play_renju_through_the_rif_opening() {
+    let url = server();
+    let room = ["--rules", "renju", "--opening", "rif", "--time", "5+3"];
+    let engine = |first: &[&str], seed: &str| {
+        let mut args = vec!["engine", "-v"];
+        args.extend_from_slice(first);
+        args.extend_from_slice(&["--", BIN, "pbrain", "--seed", seed]);
+        spawn(&url, &args)
+    };
+    let mut create = vec!["--create", "--name", "ann"];
+    create.extend_from_slice(&room);
+    let (c, mut c_out) = engine(&create, "3");
+    let id = room_of(&mut c_out);
+    let j = engine(&["--join", &id, "--name", "bob"], "4");
+    let mut done = Vec::new();
+    for (child, out) in [(c, c_out), j] {
+        let d = finish(child, out, "an engine");
+        assert!(d.status.success(), "{}", d.err);
+        assert!(!d.err.contains("engine failed"), "{}", d.err);
+        done.push(d);
+    }
+    assert_eq!(result_line(&done[0].out), result_line(&done[1].out));
+    let moves = |o: &[String]| -> Vec<String> {
+        o.iter()
+            .filter(|l| {
+                l.split('.')
+                    .next()
+                    .is_some_and(|n| n.parse::<u32>().is_ok())
+            })
+            .map(|l| l.split(' ').nth(2).unwrap().to_ascii_lowercase())
+            .collect()
+    };
+    let played = moves(&done[0].out);
+    assert_eq!(played, moves(&done[1].out));
+    assert_eq!(played[0], "h8", "RIF: black 1 in the centre");
+    let table = done[0]
+        .out
         .iter()
-        .find_map(|l| l.strip_prefix("matched with yixinish at table "))
-        .unwrap_or_else(|| panic!("{o1:#?}"))
+        .find_map(|l| l.strip_prefix("table "))
+        .and_then(|l| l.split(':').next())
+        .unwrap()
         .to_string();
-    let played: Vec<String> = o1
-        .iter()
-        .filter(|l| {
-            l.split('.')
-                .next()
-                .is_some_and(|n| n.parse::<u32>().is_ok())
-        })
-        .map(|l| l.split(' ').nth(2).unwrap().to_ascii_lowercase())
-        .collect();
-    assert!(played.len() >= 9, "{o1:#?}");
-    // Every move, in order, is the server's stored record.
-    let rec = tengen_in(&url, a.path(), &["record", &table, "--format", "renju"])
+    let rec = tengen(&url, &["record", &table, "--format", "renju"])
         .output()
         .unwrap();
     assert!(rec.status.success(), "{}", text(&rec.stderr));
@@ -243,8 +333,10 @@ fn two_pbrain_engines_play_a_rated_freestyle_game_matching_the_record() {
         .map(str::to_string)
         .collect();
     assert_eq!(played, stored);
-    // Each engine's moves were its own seat's stones, chosen by it.
-    for d in &done {
-        assert!(!d.err.contains("engine failed"), "{}", d.err);
-    }
+    // The zone stones and the opening's decisions were the bot's; the
+    // engines placed the stones after it, given the board by BOARD.
+    let both = format!("{}{}", done[0].err, done[1].err);
+    assert!(both.contains("(bot)"), "{both}");
+    assert!(both.contains("(engine)"), "{both}");
+    assert!(both.contains("engine <- BOARD"), "{both}");
 }
