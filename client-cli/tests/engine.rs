@@ -8,7 +8,7 @@
 
 mod common;
 
-use std::process::{Child, ExitStatus};
+use std::process::{Child, Command, ExitStatus};
 use std::time::Duration;
 
 use common::{BIN, Lines, register, server, stderr_of, tengen, tengen_in, text, wait};
@@ -78,6 +78,17 @@ fn finish(mut child: Child, mut out: Lines, what: &str) -> Done {
         out: out.rest(Duration::from_secs(5)),
         err: stderr_of(&mut child),
     }
+}
+
+/// The moves of a finished game as the server stored them (renju
+/// notation), from `tengen record GAME`.
+fn stored(mut record: Command) -> Vec<String> {
+    let rec = record.args(["--format", "renju"]).output().unwrap();
+    assert!(rec.status.success(), "{}", text(&rec.stderr));
+    text(&rec.stdout)
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
 }
 
 fn result_line(out: &[String]) -> &str {
@@ -261,15 +272,10 @@ fn two_pbrain_engines_play_rated_freestyle_games_matching_the_record() {
             .iter()
             .map(|l| l.split(' ').nth(2).unwrap().to_ascii_lowercase())
             .collect();
-        let rec = tengen_in(&url, a.path(), &["record", &table, "--format", "renju"])
-            .output()
-            .unwrap();
-        assert!(rec.status.success(), "{}", text(&rec.stderr));
-        let stored: Vec<String> = text(&rec.stdout)
-            .split_whitespace()
-            .map(str::to_string)
-            .collect();
-        assert_eq!(played, stored);
+        assert_eq!(
+            played,
+            stored(tengen_in(&url, a.path(), &["record", &table]))
+        );
     }
     for (d, own) in done.iter().zip(own_moves) {
         assert!(!d.err.contains("engine failed"), "{}", d.err);
@@ -324,15 +330,7 @@ fn two_pbrain_engines_play_renju_through_the_rif_opening() {
         .and_then(|l| l.split(':').next())
         .unwrap()
         .to_string();
-    let rec = tengen(&url, &["record", &table, "--format", "renju"])
-        .output()
-        .unwrap();
-    assert!(rec.status.success(), "{}", text(&rec.stderr));
-    let stored: Vec<String> = text(&rec.stdout)
-        .split_whitespace()
-        .map(str::to_string)
-        .collect();
-    assert_eq!(played, stored);
+    assert_eq!(played, stored(tengen(&url, &["record", &table])));
     // The zone stones and the opening's decisions were the bot's; the
     // engines placed the stones after it, given the board by BOARD.
     let both = format!("{}{}", done[0].err, done[1].err);
