@@ -80,7 +80,8 @@ A failing engine (no answer within its turn time, garbage, an occupied or
 illegal point, an exit) is restarted once and given the board; if it fails
 again in the same game, the bridge resigns that game, stops the engine and
 takes no new game (exit 1). The engine runs with its address space limited
-to --max-memory (an rlimit).
+to --max-memory (an rlimit; address space, not resident memory: a
+multithreaded engine needs room beyond its hash tables; 0 lifts it).
 ")]
 pub struct EngineArgs {
     #[command(flatten)]

@@ -113,3 +113,33 @@ async fn an_exit_and_a_missing_program_are_told() {
         Err(EngineError::Spawn(_))
     ));
 }
+
+#[tokio::test]
+async fn an_engine_that_stops_reading_is_a_timeout() {
+    let (log, _) = collect();
+    let mut e = Engine::spawn(&sh("exec sleep 30", None), log).unwrap();
+    let line = "x".repeat(1000);
+    let started = Instant::now();
+    let mut result = Ok(());
+    // The pipe holds some 64 KiB; then the write waits, and gives up.
+    for _ in 0..200 {
+        result = e.send(&line).await;
+        if result.is_err() {
+            break;
+        }
+    }
+    assert!(matches!(result, Err(EngineError::Timeout(_))), "{result:?}");
+    assert!(started.elapsed() < Duration::from_secs(15));
+}
+
+#[tokio::test]
+async fn an_engine_past_its_memory_limit_dies_and_is_told() {
+    let (log, _) = collect();
+    // The shell holds 200 MB of output in a variable: past 64 MiB of
+    // address space its allocation fails and it dies.
+    let script = "read l; x=$(head -c 200000000 /dev/zero | tr '\\0' a); echo 7,7";
+    let mut e = Engine::spawn(&sh(script, Some(64 << 20)), log.clone()).unwrap();
+    e.send("BEGIN").await.unwrap();
+    let r = e.expect_point(15, Duration::from_secs(60)).await;
+    assert!(matches!(r, Err(EngineError::Exited(_))), "{r:?}");
+}

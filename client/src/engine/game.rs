@@ -6,6 +6,11 @@
 //!
 //! Why a module of its own: it is the only part that touches the server;
 //! the engine side ([`super::Bridge`]) knows nothing of sessions.
+//!
+//! While the engine thinks the connection is not read (the session has no
+//! background task); the turn's cap (`Timing::cap_ms`, 10 s by default)
+//! keeps that well inside the server's ping interval and idle timeout, and
+//! whatever arrived meanwhile is read right after the move is sent.
 
 use std::time::{Duration, Instant};
 

@@ -21,6 +21,9 @@ use crate::piskvork::{NoteKind, from_xy, note};
 /// The longest line an engine may print; anything longer is babble.
 pub const MAX_LINE: usize = 4096;
 
+/// The longest a line may wait to be taken by the engine.
+pub const WRITE_WAIT: Duration = Duration::from_secs(5);
+
 /// What went wrong with the engine.
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
@@ -77,14 +80,20 @@ impl Engine {
         })
     }
 
-    /// Sends one line.
+    /// Sends one line; an engine that stops reading (its pipe full for
+    /// [`WRITE_WAIT`]) is a timeout, not a hang.
     pub async fn send(&mut self, line: &str) -> Result<(), EngineError> {
         (self.log)(Note::Sent(line.to_string()));
         let mut bytes = line.as_bytes().to_vec();
         bytes.push(b'\n');
-        match self.stdin.write_all(&bytes).await {
-            Ok(()) => self.stdin.flush().await.map_err(|_| self.exited()),
-            Err(_) => Err(self.exited()),
+        let write = async {
+            self.stdin.write_all(&bytes).await?;
+            self.stdin.flush().await
+        };
+        match tokio::time::timeout(WRITE_WAIT, write).await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(_)) => Err(self.exited()),
+            Err(_) => Err(EngineError::Timeout(WRITE_WAIT)),
         }
     }
 
