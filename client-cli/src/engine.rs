@@ -139,6 +139,7 @@ pub async fn run(args: &EngineArgs) -> Result<ExitCode> {
         Note::Failed { error, then } => eprintln!("engine failed: {error}; {then}"),
         Note::Played { action, by } if verbose => eprintln!("played {action} ({by})"),
         Note::Played { .. } => {}
+        Note::Link(l) => eprintln!("{l}"),
     });
     let mut bridge = Bridge::new(spec, timing, log.clone());
     let mut server = args.server.clone();

@@ -4,14 +4,18 @@
 //! restart plays on to the end; two `tengen engine -- tengen pbrain`
 //! accounts play two rated free-style games in a row, and two guests a
 //! renju game through the RIF opening (its zone stones and decisions the
-//! bot's), every move checked against the server's stored record.
+//! bot's), every move checked against the server's stored record; an
+//! engine plays on through a cut network and a server restart.
 
 mod common;
 
 use std::process::{Child, Command, ExitStatus};
 use std::time::Duration;
 
-use common::{BIN, Lines, register, server, stderr_of, tengen, tengen_in, text, wait};
+use common::{
+    BIN, Lines, cut_then_restart, moves, proxied_server, register, server, stderr_of, tengen,
+    tengen_in, text, wait,
+};
 use tempfile::TempDir;
 
 const GAME_TIME: Duration = Duration::from_secs(240);
@@ -88,6 +92,14 @@ fn stored(mut record: Command) -> Vec<String> {
     text(&rec.stdout)
         .split_whitespace()
         .map(str::to_string)
+        .collect()
+}
+
+/// The points of the move lines, lower case (renju notation), in order.
+fn move_points(out: &[String]) -> Vec<String> {
+    moves(out)
+        .iter()
+        .map(|l| l.split(' ').nth(2).unwrap().to_ascii_lowercase())
         .collect()
 }
 
@@ -180,18 +192,8 @@ fn an_engine_failing_once_is_restarted_with_the_board_and_plays_on() {
         assert_eq!(result, result_line(&b.out), "{mode}");
         assert!(result.contains("in a row"), "{mode}: {result}");
         // The same moves on both sides (the bot prints them live).
-        let moves = |o: &[String]| -> Vec<String> {
-            o.iter()
-                .filter(|l| {
-                    l.split('.')
-                        .next()
-                        .is_some_and(|n| n.parse::<u32>().is_ok())
-                })
-                .map(|l| l.split(" (").next().unwrap().to_string())
-                .collect()
-        };
-        assert_eq!(moves(&e.out), moves(&b.out), "{mode}");
-        assert!(moves(&e.out).len() >= 9, "{mode}");
+        assert_eq!(move_points(&e.out), move_points(&b.out), "{mode}");
+        assert!(move_points(&e.out).len() >= 9, "{mode}");
     }
 }
 
@@ -252,14 +254,7 @@ fn two_pbrain_engines_play_rated_freestyle_games_matching_the_record() {
             .find_map(|l| l.strip_prefix("matched with yixinish at table "))
             .unwrap_or_else(|| panic!("{o1:#?}"))
             .to_string();
-        let moves: Vec<&String> = o1
-            .iter()
-            .filter(|l| {
-                l.split('.')
-                    .next()
-                    .is_some_and(|n| n.parse::<u32>().is_ok())
-            })
-            .collect();
+        let moves = moves(o1);
         assert!(moves.len() >= 9, "{o1:#?}");
         for (i, name) in names.iter().enumerate() {
             own_moves[i] += moves
@@ -268,10 +263,7 @@ fn two_pbrain_engines_play_rated_freestyle_games_matching_the_record() {
                 .count();
         }
         // Every move, in order, is the server's stored record.
-        let played: Vec<String> = moves
-            .iter()
-            .map(|l| l.split(' ').nth(2).unwrap().to_ascii_lowercase())
-            .collect();
+        let played = move_points(o1);
         assert_eq!(
             played,
             stored(tengen_in(&url, a.path(), &["record", &table]))
@@ -310,18 +302,8 @@ fn two_pbrain_engines_play_renju_through_the_rif_opening() {
         done.push(d);
     }
     assert_eq!(result_line(&done[0].out), result_line(&done[1].out));
-    let moves = |o: &[String]| -> Vec<String> {
-        o.iter()
-            .filter(|l| {
-                l.split('.')
-                    .next()
-                    .is_some_and(|n| n.parse::<u32>().is_ok())
-            })
-            .map(|l| l.split(' ').nth(2).unwrap().to_ascii_lowercase())
-            .collect()
-    };
-    let played = moves(&done[0].out);
-    assert_eq!(played, moves(&done[1].out));
+    let played = move_points(&done[0].out);
+    assert_eq!(played, move_points(&done[1].out));
     assert_eq!(played[0], "h8", "RIF: black 1 in the centre");
     let table = done[0]
         .out
@@ -337,4 +319,37 @@ fn two_pbrain_engines_play_renju_through_the_rif_opening() {
     assert!(both.contains("(bot)"), "{both}");
     assert!(both.contains("(engine)"), "{both}");
     assert!(both.contains("engine <- BOARD"), "{both}");
+}
+
+#[test]
+fn an_engine_plays_on_through_a_cut_network_and_a_server_restart() {
+    let data = TempDir::new().unwrap();
+    let (s, server, proxy) = proxied_server(data.path());
+    let url = proxy.url();
+    let mut create = vec![
+        "engine", "-v", "--create", "--name", "eng", "--time", "10+5",
+    ];
+    create.extend_from_slice(&["--", BIN, "pbrain"]);
+    let (eng, mut eng_out) = spawn(&url, &create);
+    let room = room_of(&mut eng_out);
+    let bot = ["bot", "--think-ms", "60", "--join", &room, "--name", "opp"];
+    let (bot, mut bot_out) = spawn(&url, &bot);
+    // The engine's moves are printed at the end; the bot's live.
+    let server = cut_then_restart(&mut bot_out, &proxy, server, s);
+    let e = finish(eng, eng_out, "the engine");
+    let b = finish(bot, bot_out, "the bot");
+    assert!(e.status.success(), "{}", e.err);
+    assert!(b.status.success(), "{}", b.err);
+    assert!(e.err.matches("connection lost").count() >= 2, "{}", e.err);
+    assert!(!e.err.contains("forgotten"), "{}", e.err);
+    assert!(!e.err.contains("engine failed"), "{}", e.err);
+    // Told the whole board after the first drop, never restarted.
+    let after = e.err.split("connection lost").nth(1).unwrap();
+    assert!(after.contains("engine <- BOARD"), "{after}");
+    assert_eq!(e.err.matches("engine <- START").count(), 1);
+    assert_eq!(result_line(&e.out), result_line(&b.out));
+    // Every move once, in order, the same for both.
+    assert_eq!(move_points(&e.out), move_points(&b.out));
+    assert!(move_points(&e.out).len() > 10);
+    server.stop();
 }

@@ -103,13 +103,23 @@ pub async fn play(
         }
         let frame = match session.next().await? {
             Delivery::Frame(f) => f,
-            Delivery::Lost { .. } => {
+            Delivery::Lost { reason } => {
+                log(Note::Link(format!(
+                    "connection lost ({reason}): reconnecting"
+                )));
                 pending = None;
                 syncing = true;
                 bridge.forget();
                 continue;
             }
-            Delivery::Reconnected { .. } => continue,
+            Delivery::Reconnected { resumed } => {
+                log(Note::Link(if resumed {
+                    "reconnected".into()
+                } else {
+                    "reconnected, but the server had forgotten the session".into()
+                }));
+                continue;
+            }
             Delivery::Rewatched { table, .. } => {
                 if &table == view.table() {
                     syncing = false;

@@ -65,6 +65,8 @@ pub enum Note {
     Failed { error: String, then: String },
     /// A move played for our seat, and who chose it.
     Played { action: String, by: &'static str },
+    /// The connection to the server dropped, or came back.
+    Link(String),
 }
 
 /// Where notes go (the caller prints or collects them).
