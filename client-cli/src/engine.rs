@@ -26,7 +26,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{Result, anyhow, bail};
 use clap::ArgGroup;
@@ -109,6 +109,9 @@ pub struct EngineArgs {
     /// The most one move may take, in milliseconds.
     #[arg(long, default_value_t = 10_000)]
     pub max_turn_ms: u64,
+    /// Seconds the engine may take to start (answer START or RESTART).
+    #[arg(long, default_value_t = 30)]
+    pub start_secs: u64,
     /// Varies the bot's opening decisions.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -127,9 +130,9 @@ pub async fn run(args: &EngineArgs) -> Result<ExitCode> {
         max_memory: (args.max_memory > 0).then_some(args.max_memory << 20),
     };
     let timing = Timing {
+        start: Duration::from_secs(args.start_secs),
         margin_ms: args.margin_ms,
         cap_ms: args.max_turn_ms,
-        ..Timing::default()
     };
     let verbose = args.verbose;
     let log: Log = Arc::new(move |n: Note| match n {

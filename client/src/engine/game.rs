@@ -18,9 +18,9 @@ use tengen_protocol::{ClientMsg, ErrorCode, RequestId, ServerMsg};
 use tengen_rules::game::{Action, GameResult, SeatClock, Task};
 use tengen_rules::{Color, Point};
 
-use super::bridge::MoveRequest;
+use super::bridge::{Bridge, MoveRequest};
 use super::clock::turn_time;
-use super::{Bridge, Log, Note};
+use super::types::{Log, Note};
 use crate::bot::{Situation, decide};
 use crate::session::{Delivery, Session, SessionError};
 use crate::view::{TableView, ViewError};

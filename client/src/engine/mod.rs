@@ -9,7 +9,7 @@
 //! deadlines), [`clock`] (the seat's clock as `INFO` time limits),
 //! [`sync`] (`BEGIN`/`TURN`/`BOARD` from the game's stones), [`bridge`]
 //! (one engine through a game: restart once, then give up), [`game`] (a
-//! game played on a [`crate::Session`]).
+//! game played on a [`crate::Session`]), [`types`] (what they share).
 //!
 //! **Policy** (also in `tengen engine --help`):
 //! - The engine is asked for every stone of its seat, except opening
@@ -33,41 +33,9 @@ pub mod clock;
 pub mod game;
 pub mod process;
 pub mod sync;
-
-use std::path::PathBuf;
-use std::sync::Arc;
+pub mod types;
 
 pub use bridge::{Bridge, Timing};
 pub use game::{GameEnd, PlayError, play};
 pub use process::{Engine, EngineError};
-
-use crate::piskvork::NoteKind;
-
-/// How to run the engine.
-#[derive(Clone, Debug)]
-pub struct EngineSpec {
-    pub program: PathBuf,
-    pub args: Vec<String>,
-    /// The engine's address space limit in bytes (`RLIMIT_AS`), also told
-    /// to it as `INFO max_memory`; `None`: no limit.
-    pub max_memory: Option<u64>,
-}
-
-/// Something worth a log line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Note {
-    /// A line sent to the engine.
-    Sent(String),
-    /// The engine's own line (`MESSAGE`, `DEBUG`, `ERROR`, `UNKNOWN`,
-    /// `SUGGEST`).
-    Engine(NoteKind, String),
-    /// The engine failed; what the bridge does about it.
-    Failed { error: String, then: String },
-    /// A move played for our seat, and who chose it.
-    Played { action: String, by: &'static str },
-    /// The connection to the server dropped, or came back.
-    Link(String),
-}
-
-/// Where notes go (the caller prints or collects them).
-pub type Log = Arc<dyn Fn(Note) + Send + Sync>;
+pub use types::{EngineSpec, Log, Note};

@@ -15,7 +15,7 @@ use tokio::time::Instant;
 
 use tengen_rules::Point;
 
-use super::{EngineSpec, Log, Note};
+use super::types::{EngineSpec, Log, Note};
 use crate::piskvork::{NoteKind, from_xy, note};
 
 /// The longest line an engine may print; anything longer is babble.
