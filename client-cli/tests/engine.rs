@@ -3,8 +3,8 @@
 //! with the board and, failing again, resign; one that recovers after the
 //! restart plays on to the end; two `tengen engine -- tengen pbrain`
 //! accounts play two rated free-style games in a row, and two guests a
-//! renju game through the RIF opening (its zone stones and decisions the
-//! bot's), every move checked against the server's stored record; an
+//! renju game through the RIF opening and a gomoku game through the swap
+//! after three (zone stones and decisions the bot's), every move checked against the server's stored record; an
 //! engine plays on through a cut network and a server restart.
 
 mod common;
@@ -279,18 +279,19 @@ fn two_pbrain_engines_play_rated_freestyle_games_matching_the_record() {
     }
 }
 
-#[test]
-fn two_pbrain_engines_play_renju_through_the_rif_opening() {
-    let url = server();
-    let room = ["--rules", "renju", "--opening", "rif", "--time", "5+3"];
+/// Two guests' `tengen engine -- tengen pbrain` play a game in a room
+/// made with `room`; both agree on every move and the result, and the
+/// moves are the server's stored record. The moves, and both engines'
+/// standard error.
+fn guest_engines(url: &str, room: &[&str]) -> (Vec<String>, String) {
     let engine = |first: &[&str], seed: &str| {
         let mut args = vec!["engine", "-v"];
         args.extend_from_slice(first);
         args.extend_from_slice(&["--", BIN, "pbrain", "--seed", seed]);
-        spawn(&url, &args)
+        spawn(url, &args)
     };
     let mut create = vec!["--create", "--name", "ann"];
-    create.extend_from_slice(&room);
+    create.extend_from_slice(room);
     let (c, mut c_out) = engine(&create, "3");
     let id = room_of(&mut c_out);
     let j = engine(&["--join", &id, "--name", "bob"], "4");
@@ -304,7 +305,6 @@ fn two_pbrain_engines_play_renju_through_the_rif_opening() {
     assert_eq!(result_line(&done[0].out), result_line(&done[1].out));
     let played = move_points(&done[0].out);
     assert_eq!(played, move_points(&done[1].out));
-    assert_eq!(played[0], "h8", "RIF: black 1 in the centre");
     let table = done[0]
         .out
         .iter()
@@ -312,13 +312,34 @@ fn two_pbrain_engines_play_renju_through_the_rif_opening() {
         .and_then(|l| l.split(':').next())
         .unwrap()
         .to_string();
-    assert_eq!(played, stored(tengen(&url, &["record", &table])));
+    assert_eq!(played, stored(tengen(url, &["record", &table])));
+    (played, format!("{}{}", done[0].err, done[1].err))
+}
+
+#[test]
+fn two_pbrain_engines_play_renju_through_rif_and_gomoku_through_a_swap() {
+    let url = server();
+    let rif = ["--rules", "renju", "--opening", "rif", "--time", "5+3"];
+    let (played, both) = guest_engines(&url, &rif);
+    assert_eq!(played[0], "h8", "RIF: black 1 in the centre");
     // The zone stones and the opening's decisions were the bot's; the
     // engines placed the stones after it, given the board by BOARD.
-    let both = format!("{}{}", done[0].err, done[1].err);
-    assert!(both.contains("(bot)"), "{both}");
+    assert!(
+        both.contains("played Swap") || both.contains("played Keep"),
+        "{both}"
+    );
     assert!(both.contains("(engine)"), "{both}");
     assert!(both.contains("engine <- BOARD"), "{both}");
+    assert!(both.contains("engine <- INFO rule 4"), "{both}");
+    // Gomoku swaps after three: the opener's engine lays all three.
+    let gomoku = ["--rules", "gomoku", "--time", "5+3"];
+    let (played, both) = guest_engines(&url, &gomoku);
+    assert!(played.len() >= 9);
+    assert!(
+        both.contains("played Swap") || both.contains("played Keep"),
+        "{both}"
+    );
+    assert!(both.contains("engine <- INFO rule 1"), "{both}");
 }
 
 #[test]
