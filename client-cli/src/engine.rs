@@ -40,7 +40,7 @@ use crate::net::{self, ServerArgs};
 use crate::spec::RoomSpec;
 use crate::wait::{Ask, News, Waiter};
 
-/// Play games with a Piskvork (Gomocup) engine.
+/// Play games with a Piskvork (Gomocup) engine: `engine -- CMD ARGS`.
 #[derive(clap::Args)]
 #[command(group(ArgGroup::new("mode").required(true).args(["join", "create", "queue"])))]
 #[command(long_about = "\

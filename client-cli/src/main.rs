@@ -74,9 +74,9 @@ enum Command {
     Play(games::PlayArgs),
     /// Watch a live game (without TABLE: the most watched one).
     Watch(games::WatchArgs),
-    /// Play a game by itself with the quick bot.
+    // No doc comments on these three: a variant's would replace the long
+    // help (`--help`) of its arguments' struct, which has the details.
     Bot(bot::BotArgs),
-    /// Play games with a Piskvork (Gomocup) engine: `engine -- CMD ARGS`.
     Engine(engine::EngineArgs),
     /// A rule family's leaderboard.
     Leaderboard(stats::LeaderboardArgs),
@@ -86,7 +86,6 @@ enum Command {
     History(stats::HistoryArgs),
     /// Save a finished game's record (json, renju notation, psq).
     Record(stats::RecordArgs),
-    /// The quick bot as a Piskvork (Gomocup) engine on stdin/stdout.
     Pbrain(pbrain::PbrainArgs),
     Analyze(analyze::Args),
     Replay(replay::Args),

@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use tengen_client::pbrain::{Brain, Step};
 
-/// Play as a Piskvork engine on standard input and output.
+/// The quick bot as a Piskvork (Gomocup) engine on stdin/stdout.
 #[derive(clap::Args)]
 #[command(long_about = "\
 The quick bot as a Piskvork (Gomocup) engine: protocol commands on standard
