@@ -374,3 +374,30 @@ fn an_engine_plays_on_through_a_cut_network_and_a_server_restart() {
     assert!(move_points(&e.out).len() > 10);
     server.stop();
 }
+
+#[test]
+fn the_help_states_the_policies() {
+    let out = tengen("ws://127.0.0.1:9/ws", &["engine", "--help"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let help = text(&out.stdout);
+    for policy in ["stones", "openings", "claims", "draws", "pass", "resign"] {
+        assert!(
+            help.lines().any(|l| l.trim_start().starts_with(policy)),
+            "{policy}: {help}"
+        );
+    }
+    assert!(
+        help.contains("tengen engine --create -- tengen pbrain"),
+        "{help}"
+    );
+    let out = tengen("ws://127.0.0.1:9/ws", &["pbrain", "--help"])
+        .output()
+        .unwrap();
+    assert!(
+        text(&out.stdout).contains("H8 is\n7,7 on 15x15"),
+        "{}",
+        text(&out.stdout)
+    );
+}
