@@ -22,10 +22,14 @@ const GAME_TIME: Duration = Duration::from_secs(240);
 const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/misbehave.sh");
 const ROOM: &[&str] = &["--rules", "freestyle", "--time", "5+3"];
 
-/// The first line of a `--create`: the room id.
+/// The next room a `--create` announces (`room: ID`): its id.
 fn room_of(out: &mut Lines) -> String {
-    let first = out.next(Duration::from_secs(30)).expect("room line");
-    first.strip_prefix("room: ").expect(&first).to_string()
+    loop {
+        let line = out.next(Duration::from_secs(60)).expect("a room line");
+        if let Some(room) = line.strip_prefix("room: ") {
+            return room.to_string();
+        }
+    }
 }
 
 fn spawn(url: &str, args: &[&str]) -> (Child, Lines) {
@@ -400,4 +404,29 @@ fn the_help_states_the_policies() {
         "{}",
         text(&out.stdout)
     );
+}
+
+#[test]
+fn an_engine_creates_a_room_per_game_and_goes_on() {
+    let url = server();
+    let mut create = vec!["engine", "-v", "--create", "--games", "2", "--name", "eng"];
+    create.extend_from_slice(ROOM);
+    create.extend_from_slice(&["--", BIN, "pbrain"]);
+    let (eng, mut eng_out) = spawn(&url, &create);
+    let mut bots = Vec::new();
+    for seed in ["5", "6"] {
+        let room = room_of(&mut eng_out);
+        let bot = ["bot", "--join", &room, "--name", "opp", "--seed", seed];
+        let (b, b_out) = spawn(&url, &bot);
+        bots.push(finish(b, b_out, "a bot"));
+    }
+    let e = finish(eng, eng_out, "the engine");
+    assert!(e.status.success(), "{}", e.err);
+    let results: Vec<&String> = e.out.iter().filter(|l| l.starts_with("result: ")).collect();
+    assert_eq!(results.len(), 2, "{:#?}", e.out);
+    for (b, r) in bots.iter().zip(results) {
+        assert!(b.status.success(), "{}", b.err);
+        assert_eq!(result_line(&b.out), r);
+    }
+    assert_eq!(e.err.matches("engine <- RESTART").count(), 1, "{}", e.err);
 }
