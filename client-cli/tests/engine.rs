@@ -430,3 +430,42 @@ fn an_engine_creates_a_room_per_game_and_goes_on() {
     }
     assert_eq!(e.err.matches("engine <- RESTART").count(), 1, "{}", e.err);
 }
+
+#[test]
+fn a_hanging_engine_on_a_short_clock_resigns_before_its_flag_falls() {
+    let url = server();
+    // Sudden death, 12 s each: the first wait is the 10 s cap, the retry
+    // gets what the clock has left less the margin.
+    let mut create = vec!["bot", "--create", "--name", "opp", "--rules", "freestyle"];
+    create.extend_from_slice(&["--time", "12s"]);
+    let (bot, mut bot_out) = spawn(&url, &create);
+    let room = room_of(&mut bot_out);
+    let engine = [
+        "engine", "-v", "--join", &room, "--name", "eng", "--", "sh", SCRIPT, "sleep",
+    ];
+    let (eng, eng_out) = spawn(&url, &engine);
+    let e = finish(eng, eng_out, "the engine");
+    let b = finish(bot, bot_out, "the bot");
+    assert_eq!(e.status.code(), Some(1), "{}", e.err);
+    assert!(b.status.success(), "{}", b.err);
+    let seat = engine_seat(&e.out);
+    let result = result_line(&e.out);
+    assert!(
+        result.ends_with(&format!("{seat} seat resigned")),
+        "{result}\n{}",
+        e.err
+    );
+    assert!(
+        e.err.contains("engine <- INFO timeout_turn 10000"),
+        "{}",
+        e.err
+    );
+    let retry = e.err.split("restarting the engine").nth(1).unwrap();
+    let turn: u64 = retry
+        .split("engine <- INFO timeout_turn ")
+        .nth(1)
+        .and_then(|t| t.lines().next())
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| panic!("{retry}"));
+    assert!(turn < 1_600, "the clock's remainder, not the cap: {turn}");
+}
