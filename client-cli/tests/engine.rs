@@ -127,6 +127,25 @@ fn engine_seat(out: &[String]) -> &str {
         .unwrap()
 }
 
+/// Waits for a game of `bot` against `engine` that the engine's bridge
+/// resigns (`what` failed): the engine exits 1, the bot 0, and both say
+/// the engine's seat resigned. The engine's output.
+fn resigned(bot: (Child, Lines), engine: (Child, Lines), what: &str) -> Done {
+    let e = finish(engine.0, engine.1, what);
+    let b = finish(bot.0, bot.1, "the bot");
+    assert_eq!(e.status.code(), Some(1), "{what}: {}", e.err);
+    assert!(b.status.success(), "{what}: {}", b.err);
+    let seat = engine_seat(&e.out);
+    let result = result_line(&e.out);
+    assert!(
+        result.ends_with(&format!("{seat} seat resigned")),
+        "{what}: {result}\n{}",
+        e.err
+    );
+    assert_eq!(result, result_line(&b.out), "{what}");
+    e
+}
+
 #[test]
 fn an_engine_failing_twice_resigns_and_takes_no_more_games() {
     let url = server();
@@ -139,18 +158,7 @@ fn an_engine_failing_twice_resigns_and_takes_no_more_games() {
         runs.push((mode, bot, eng));
     }
     for (mode, (bot, bot_out), (eng, eng_out)) in runs {
-        let e = finish(eng, eng_out, mode);
-        let b = finish(bot, bot_out, "the bot");
-        assert_eq!(e.status.code(), Some(1), "{mode}: {}", e.err);
-        assert!(b.status.success(), "{mode}: {}", b.err);
-        let seat = engine_seat(&e.out);
-        let result = result_line(&e.out);
-        assert!(
-            result.ends_with(&format!("{seat} seat resigned")),
-            "{mode}: {result}\n{}",
-            e.err
-        );
-        assert_eq!(result, result_line(&b.out), "{mode}");
+        let e = resigned((bot, bot_out), (eng, eng_out), mode);
         // Restarted once, given the board, failed again.
         let restarts = e.err.matches("restarting the engine").count();
         assert_eq!(restarts, 1, "{mode}: {}", e.err);
@@ -444,17 +452,7 @@ fn a_hanging_engine_on_a_short_clock_resigns_before_its_flag_falls() {
         "engine", "-v", "--join", &room, "--name", "eng", "--", "sh", SCRIPT, "sleep",
     ];
     let (eng, eng_out) = spawn(&url, &engine);
-    let e = finish(eng, eng_out, "the engine");
-    let b = finish(bot, bot_out, "the bot");
-    assert_eq!(e.status.code(), Some(1), "{}", e.err);
-    assert!(b.status.success(), "{}", b.err);
-    let seat = engine_seat(&e.out);
-    let result = result_line(&e.out);
-    assert!(
-        result.ends_with(&format!("{seat} seat resigned")),
-        "{result}\n{}",
-        e.err
-    );
+    let e = resigned((bot, bot_out), (eng, eng_out), "sleep");
     assert!(
         e.err.contains("engine <- INFO timeout_turn 10000"),
         "{}",
