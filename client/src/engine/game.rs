@@ -29,6 +29,10 @@ use crate::view::{TableView, ViewError};
 /// than loop.
 const MAX_REFUSALS: u32 = 3;
 
+/// The wait before sending again what a busy server (`unavailable`) did
+/// not take.
+const BACKOFF: Duration = Duration::from_millis(500);
+
 /// How a game ended for the bridge.
 #[derive(Clone, Debug)]
 pub struct GameEnd {
@@ -76,21 +80,29 @@ pub async fn play(
     let mut syncing = false;
     let mut refusals = 0;
     let mut lag_ms: u64 = 0;
+    let mut last: Option<(u64, Action)> = None;
+    let mut backoff = Duration::ZERO;
     while !view.is_over() {
         let can_act = !syncing && view.paused().is_none() && session.is_connected();
         if can_act && pending.is_none() && view.my_turn() && acted_at != Some(view.seq()) {
-            let action = if engine_failed || refusals >= MAX_REFUSALS {
-                Action::Resign
-            } else {
-                match choose(view, bridge, seed ^ view.seq(), lag_ms, log).await {
+            let action = match last.take() {
+                // Not landed (the server busy, the link dropped): the same
+                // action again, the engine is not asked twice.
+                Some((seq, action)) if seq == view.seq() => action,
+                _ if engine_failed || refusals >= MAX_REFUSALS => Action::Resign,
+                _ => match choose(view, bridge, seed ^ view.seq(), lag_ms, log).await {
                     Some(a) => a,
                     None => {
                         engine_failed = true;
                         Action::Resign
                     }
-                }
+                },
             };
+            if !std::mem::take(&mut backoff).is_zero() {
+                tokio::time::sleep(BACKOFF).await;
+            }
             acted_at = Some(view.seq());
+            last = Some((view.seq(), action));
             let act = ClientMsg::Act {
                 table: view.table().clone(),
                 action,
@@ -113,11 +125,7 @@ pub async fn play(
                 continue;
             }
             Delivery::Reconnected { resumed } => {
-                log(Note::Link(if resumed {
-                    "reconnected".into()
-                } else {
-                    "reconnected, but the server had forgotten the session".into()
-                }));
+                log(Note::Link(reconnected(resumed).into()));
                 continue;
             }
             Delivery::Rewatched { table, .. } => {
@@ -138,18 +146,17 @@ pub async fn play(
             pending = None;
             let rtt = sent.elapsed().as_millis() as u64;
             lag_ms = (lag_ms * 3 + rtt) / 4;
-            match &frame.msg {
-                ServerMsg::Error(e) if e.code == ErrorCode::Unavailable => acted_at = None,
-                ServerMsg::Error(e) => {
-                    refusals += 1;
-                    log(Note::Failed {
-                        error: format!("the server refused our action: {}", e.message),
-                        then: "asking again with the whole board".into(),
-                    });
-                    bridge.forget();
+            match replied(&frame.msg, bridge, log) {
+                Reply::Taken => refusals = 0,
+                Reply::Busy => {
                     acted_at = None;
+                    backoff = BACKOFF;
                 }
-                _ => refusals = 0,
+                Reply::Refused => {
+                    acted_at = None;
+                    last = None;
+                    refusals += 1;
+                }
             }
         }
         if let ServerMsg::TablePaused { paused: None, .. } = &frame.msg {
@@ -169,6 +176,38 @@ pub async fn play(
         result,
         engine_failed,
     })
+}
+
+fn reconnected(resumed: bool) -> &'static str {
+    if resumed {
+        "reconnected"
+    } else {
+        "reconnected, but the server had forgotten the session"
+    }
+}
+
+/// What the server said to our action.
+enum Reply {
+    Taken,
+    /// `unavailable`: send it again a little later.
+    Busy,
+    /// Refused: the engine is told the whole board next time.
+    Refused,
+}
+
+fn replied(msg: &ServerMsg, bridge: &mut Bridge, log: &Log) -> Reply {
+    match msg {
+        ServerMsg::Error(e) if e.code == ErrorCode::Unavailable => Reply::Busy,
+        ServerMsg::Error(e) => {
+            log(Note::Failed {
+                error: format!("the server refused our action: {}", e.message),
+                then: "asking again with the whole board".into(),
+            });
+            bridge.forget();
+            Reply::Refused
+        }
+        _ => Reply::Taken,
+    }
 }
 
 /// Our action for the prompt now: the engine's stone where a stone is
