@@ -36,6 +36,11 @@ pub const ABOUT: &str = concat!(
     "\", author=\"The Tengen authors\", country=\"-\", www=\"-\""
 );
 
+/// The turn's limit when the manager says 0, "as fast as you can".
+const FAST_MS: u64 = 100;
+/// The turn's limit when the manager says nothing.
+const DEFAULT_MS: u64 = 30_000;
+
 /// What the caller does after a line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Step {
@@ -272,10 +277,15 @@ impl Brain {
     }
 
     /// How long this move may think: a tenth under the turn's limit and
-    /// the match's time left, less a little for printing.
+    /// the match's time left, less a little for printing. A turn limit of
+    /// 0 ("as fast as you can") is [`FAST_MS`]; none given, [`DEFAULT_MS`].
     fn budget(&self) -> Duration {
         let l = self.limits;
-        let mut ms = l.timeout_turn.filter(|&t| t > 0).unwrap_or(30_000);
+        let mut ms = match l.timeout_turn {
+            Some(0) => FAST_MS,
+            Some(t) => t,
+            None => DEFAULT_MS,
+        };
         if l.timeout_match > 0
             && let Some(left) = l.time_left
         {
