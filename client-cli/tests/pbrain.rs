@@ -48,10 +48,14 @@ impl Brain {
         self.out.next(ANSWER).expect("an answer")
     }
 
-    /// Sends `lines`, expects a point and plays it for `me` on `board`.
+    /// Sends `lines`, expects a point (after any `MESSAGE` or `DEBUG`
+    /// lines, as a manager reads them) and plays it for `me` on `board`.
     fn ask_point(&mut self, lines: &[&str], board: &mut Board, me: Color) -> Point {
         self.send(lines);
-        let a = self.answer();
+        let mut a = self.answer();
+        while a.starts_with("MESSAGE ") || a.starts_with("DEBUG ") {
+            a = self.answer();
+        }
         let p = from_xy(&a, board.size()).unwrap_or_else(|e| panic!("{a}: {e}"));
         board.place(p, me).unwrap_or_else(|e| panic!("{a}: {e}"));
         p
@@ -189,6 +193,10 @@ fn bad_input_gets_error_or_unknown_and_changes_nothing() {
     assert_eq!(b.answer(), "OK");
     b.send(&["FROBNICATE"]);
     assert!(b.answer().starts_with("UNKNOWN "));
+    // An optional command's block: one UNKNOWN once it is over.
+    b.send(&["SWAP2BOARD", "7,7", "DONE"]);
+    assert!(b.answer().starts_with("UNKNOWN SWAP2BOARD"));
+    b.silent();
     for bad in ["TURN 15,0", "TURN seven", "TURN 7"] {
         b.send(&[bad]);
         let a = b.answer();

@@ -13,8 +13,10 @@
 //! (`timeout_turn`, `timeout_match`, `time_left` bound the thinking;
 //! `rule` picks the rule set: 0 free-style, 1 exactly five, 4 renju;
 //! `max_memory`, `game_type`, `evaluate`, `folder` are accepted and need
-//! nothing), `ABOUT`, `END`. A command it does not know gets `UNKNOWN`, a
-//! bad one `ERROR` with the reason, and changes nothing.
+//! nothing), `ABOUT`, `END`. A command it does not know gets `UNKNOWN`
+//! (`SWAP2BOARD` once its block is over: the bot leaves Swap2's choices to
+//! the manager), a bad one `ERROR` with the reason, and changes nothing.
+//! A move out of time is the first playable point, with a `MESSAGE`.
 //!
 //! Our colour is never told: the side to move with an even number of
 //! stones on the board is black (no passes in this protocol). Every rule
@@ -65,6 +67,9 @@ pub struct Brain {
     limits: Limits,
     /// Stones of a `BOARD` being read (`Err` once a line was bad).
     reading: Option<Result<Vec<(Point, bool)>, String>>,
+    /// Inside a block of a command this brain does not play
+    /// (`SWAP2BOARD`): its lines are passed over up to `DONE`.
+    skipping: Option<String>,
     seed: u64,
 }
 
@@ -82,6 +87,7 @@ impl Brain {
             rule_set: RuleSet::Freestyle,
             limits: Limits::default(),
             reading: None,
+            skipping: None,
             seed,
         }
     }
@@ -89,6 +95,14 @@ impl Brain {
     /// The answer to one line of the manager's.
     pub fn handle(&mut self, line: &str) -> Step {
         let line = line.trim();
+        if let Some(block) = &self.skipping {
+            if !line.eq_ignore_ascii_case("DONE") {
+                return Step::Reply(Vec::new());
+            }
+            let out = format!("UNKNOWN {block}: not a command this brain knows");
+            self.skipping = None;
+            return Step::Reply(vec![out]);
+        }
         if self.reading.is_some() {
             return Step::Reply(self.board_line(line));
         }
@@ -112,6 +126,10 @@ impl Brain {
                 None => vec![no_board()],
             },
             "RECTSTART" => vec!["ERROR rectangular boards are not supported".into()],
+            "SWAP2BOARD" => {
+                self.skipping = Some(word.to_string());
+                Vec::new()
+            }
             _ => vec![format!("UNKNOWN {word}: not a command this brain knows")],
         };
         Step::Reply(out)
@@ -267,13 +285,21 @@ impl Brain {
             variant: self.rule_set.variant(),
         };
         let seed = self.seed ^ board.stone_count() as u64;
-        match think(board, me, rules, seed, budget) {
+        let (p, late) = think(board, me, rules, seed, budget);
+        let mut out = Vec::new();
+        if late {
+            out.push(format!(
+                "MESSAGE no time to think ({budget:?}): the first playable point"
+            ));
+        }
+        match p {
             Some(p) => {
                 board.place(p, me).ok();
-                vec![to_xy(p, board.size())]
+                out.push(to_xy(p, board.size()));
             }
-            None => vec!["ERROR no point left to play".into()],
+            None => out.push("ERROR no point left to play".into()),
         }
+        out
     }
 
     /// How long this move may think: a tenth under the turn's limit and
@@ -310,15 +336,22 @@ fn to_move(board: &Board) -> Color {
 
 /// The bot's stone, thought about for at most `budget`; past it, the
 /// first playable point near the stones instead.
-fn think(board: &Board, me: Color, rules: Rules, seed: u64, budget: Duration) -> Option<Point> {
+/// The point, and whether the time ran out first.
+fn think(
+    board: &Board,
+    me: Color,
+    rules: Rules,
+    seed: u64,
+    budget: Duration,
+) -> (Option<Point>, bool) {
     let (tx, rx) = mpsc::sync_channel(1);
     let copy = board.clone();
     std::thread::spawn(move || {
         let _ = tx.send(choose_stone(&copy, me, rules, None, seed));
     });
     match rx.recv_timeout(budget) {
-        Ok(p) => p,
-        Err(_) => quick_stone(board, me, rules),
+        Ok(p) => (p, false),
+        Err(_) => (quick_stone(board, me, rules), true),
     }
 }
 
@@ -340,8 +373,9 @@ mod tests {
         let rules = Rules {
             variant: RuleSet::Renju.variant(),
         };
-        let p = think(&board, Color::White, rules, 1, Duration::ZERO).unwrap();
-        assert!(board.is_empty_point(p));
+        let (p, late) = think(&board, Color::White, rules, 1, Duration::ZERO);
+        assert!(board.is_empty_point(p.unwrap()));
+        assert!(late);
     }
 
     #[test]
