@@ -22,8 +22,9 @@ Understood: START N (5 to 19), RESTART, BEGIN, TURN x,y, BOARD ... DONE,
 TAKEBACK x,y, INFO (timeout_turn, timeout_match and time_left bound the
 thinking; rule 0 free-style, 1 exactly five, 4 renju), ABOUT, END. Points
 are x,y from 0, x the column from the left, y the row from the top (H8 is
-7,7 on 15x15; A1 is 0,14). An unknown command gets UNKNOWN, a bad one
-ERROR and the reason.
+7,7 on 15x15; A1 is 0,14). An unknown command gets UNKNOWN (SWAP2BOARD
+too, once its block is over), a bad one ERROR and the reason. Short of
+time, it plays the first playable point and says so in a MESSAGE line.
 
 Example:
     tengen engine --create -- tengen pbrain
