@@ -2,9 +2,9 @@
 //!
 //! This file only parses the command line and dispatches; each subcommand
 //! lives in its own module and returns the process exit status it wants.
-//! Offline: `analyze`, `replay`. Against a server: `register`, `login`,
-//! `logout`, `lobby`, `create`, `join`, `queue`, `play`, `watch`, `bot`,
-//! `leaderboard`, `profile`, `history`, `record`.
+//! Offline: `analyze`, `replay`, `pbrain`. Against a server: `register`,
+//! `login`, `logout`, `lobby`, `create`, `join`, `queue`, `play`, `watch`,
+//! `bot`, `engine`, `leaderboard`, `profile`, `history`, `record`.
 //!
 //! Exit status: 0 when the command did what it was asked (a game played to
 //! its end or left, a queue or room withdrawn on request); 1 on an error,
@@ -22,9 +22,11 @@ mod analyze;
 mod bot;
 mod config;
 mod describe;
+mod engine;
 mod games;
 mod lobby;
 mod net;
+mod pbrain;
 mod play;
 mod queue;
 mod replay;
@@ -41,9 +43,9 @@ mod wins;
 ///
 /// Against a server (`--server URL`, or TENGEN_SERVER; default
 /// ws://127.0.0.1:8415/ws): register, login, logout, lobby, create, join,
-/// queue, play, watch, bot, leaderboard, profile, history, record.
-/// Offline: analyze, replay. Once logged in, every command that connects
-/// is your account (the token is kept in ~/.config/tengen, or
+/// queue, play, watch, bot, engine, leaderboard, profile, history, record.
+/// Offline: analyze, replay, pbrain (the bot as a Gomocup engine). Once
+/// logged in, every command that connects is your account (the token is kept in ~/.config/tengen, or
 /// $XDG_CONFIG_HOME/tengen, or $TENGEN_CONFIG_DIR).
 #[derive(Parser)]
 #[command(name = "tengen", version)]
@@ -72,8 +74,10 @@ enum Command {
     Play(games::PlayArgs),
     /// Watch a live game (without TABLE: the most watched one).
     Watch(games::WatchArgs),
-    /// Play a game by itself with the quick bot.
+    // No doc comments on these three: a variant's would replace the long
+    // help (`--help`) of its arguments' struct, which has the details.
     Bot(bot::BotArgs),
+    Engine(engine::EngineArgs),
     /// A rule family's leaderboard.
     Leaderboard(stats::LeaderboardArgs),
     /// A player's ratings.
@@ -82,6 +86,7 @@ enum Command {
     History(stats::HistoryArgs),
     /// Save a finished game's record (json, renju notation, psq).
     Record(stats::RecordArgs),
+    Pbrain(pbrain::PbrainArgs),
     Analyze(analyze::Args),
     Replay(replay::Args),
 }
@@ -91,6 +96,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Analyze(args) => analyze::run(&args),
         Command::Replay(args) => replay::run(&args),
+        Command::Pbrain(args) => pbrain::run(&args),
         online => online_command(online),
     };
     match result {
@@ -123,6 +129,7 @@ fn online_command(command: Command) -> anyhow::Result<ExitCode> {
             Command::Play(a) => games::play(&a).await,
             Command::Watch(a) => games::watch(&a).await,
             Command::Bot(a) => bot::run(&a).await,
+            Command::Engine(a) => engine::run(&a).await,
             Command::Register(a) => account::register(&a).await,
             Command::Login(a) => account::login(&a).await,
             Command::Logout(a) => account::logout(&a).await,

@@ -7,7 +7,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Lines, server, stderr_of, tengen, wait};
+use common::{Lines, moves, server, stderr_of, tengen, wait};
 
 const GAME_TIME: Duration = Duration::from_secs(180);
 
@@ -69,17 +69,6 @@ fn result_line(out: &[String]) -> &str {
         .rev()
         .find(|l| l.starts_with("result: "))
         .unwrap_or_else(|| panic!("no result line: {out:#?}"))
-}
-
-/// The move lines (`12. white J9 (bob)`), which both bots print alike.
-fn moves(out: &[String]) -> Vec<&String> {
-    out.iter()
-        .filter(|l| {
-            l.split('.')
-                .next()
-                .is_some_and(|n| n.parse::<u32>().is_ok())
-        })
-        .collect()
 }
 
 #[test]

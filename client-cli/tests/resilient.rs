@@ -8,44 +8,19 @@
 
 mod common;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::proxy::Proxy;
-use common::{Lines, settings, spawn_server, stderr_of, tengen, wait};
+use common::{
+    Lines, cut_then_restart, moves, proxied_server, settings, spawn_server, stderr_of, tengen, wait,
+};
 
 const GAME_TIME: Duration = Duration::from_secs(180);
-
-/// The move lines (`12. white J9 (bob)`).
-fn moves(out: &[String]) -> Vec<&String> {
-    out.iter()
-        .filter(|l| {
-            l.split('.')
-                .next()
-                .is_some_and(|n| n.parse::<u32>().is_ok())
-        })
-        .collect()
-}
-
-/// Reads `lines` until one satisfies `pred`.
-fn until(lines: &mut Lines, what: &str, pred: impl Fn(&str) -> bool) {
-    let end = Instant::now() + Duration::from_secs(60);
-    while Instant::now() < end {
-        if let Some(l) = lines.next(Duration::from_millis(200))
-            && pred(&l)
-        {
-            return;
-        }
-    }
-    panic!("no {what}: {:#?}", lines.seen);
-}
 
 #[test]
 fn two_bots_play_on_through_a_cut_network_and_a_server_restart() {
     let data = tempfile::tempdir().unwrap();
-    let mut s = settings();
-    s.data_dir = data.path().to_path_buf();
-    let server = spawn_server(s.clone());
-    let proxy = Proxy::start(server.addr);
+    let (s, server, proxy) = proxied_server(data.path());
     let url = proxy.url();
 
     let bot = |args: &[&str]| {
@@ -60,17 +35,9 @@ fn two_bots_play_on_through_a_cut_network_and_a_server_restart() {
     let mut bob = bot(&["--join", &room, "--name", "bob", "--seed", "4"]);
     let mut bob_out = Lines::new(bob.stdout.take().unwrap());
 
-    // A few moves, then the network goes for a second.
-    until(&mut bob_out, "move 4", |l| l.starts_with("4. "));
-    proxy.cut();
-    std::thread::sleep(Duration::from_millis(1000));
-    proxy.restore();
-
-    // A few more, then the server restarts behind the proxy.
-    until(&mut bob_out, "move 10", |l| l.starts_with("10. "));
-    server.stop();
-    let server = spawn_server(s);
-    proxy.retarget(server.addr);
+    // A few moves, then the network goes for a second; a few more, then
+    // the server restarts behind the proxy.
+    let server = cut_then_restart(&mut bob_out, &proxy, server, s);
 
     let st_bob = wait(&mut bob, GAME_TIME, "bob");
     let st_ann = wait(&mut ann, GAME_TIME, "ann");

@@ -17,7 +17,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{BIN, Lines, run_with_input, server, stderr_of, tengen, tengen_in, text, wait};
+use common::{BIN, Lines, register, server, stderr_of, tengen, tengen_in, wait};
 
 /// A tmux server of our own (its own socket), killed when dropped.
 struct Tmux {
@@ -192,16 +192,6 @@ fn a_short_game_on_the_board_in_tmux() {
         out.iter().any(|l| l.contains(&format!(" {point} (alice)"))),
         "the bot saw our move: {out:#?}"
     );
-}
-
-const PASSWORD: &str = "correct horse battery";
-
-fn register(url: &str, dir: &Path, name: &str) {
-    let out = run_with_input(
-        tengen_in(url, dir, &["register", name, "--password-stdin"]),
-        &format!("{PASSWORD}\n"),
-    );
-    assert!(out.status.success(), "{}", text(&out.stderr));
 }
 
 /// Whether a game is kept for `tengen play` in `dir`.

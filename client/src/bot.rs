@@ -21,4 +21,4 @@ mod eval;
 mod stone;
 
 pub use decide::{SWAP2_TAKE_BLACK, Situation, TASTE, decide};
-pub use stone::{Rules, choose_stone};
+pub use stone::{Rules, choose_stone, quick_stone};

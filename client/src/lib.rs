@@ -5,10 +5,15 @@
 //! order); [`session`], a session over as many connections as it takes
 //! (reconnects by itself, resumes, delivers every table event once);
 //! [`view`], a table's state built only from the server's snapshot and
-//! events (no rule logic of its own); [`bot`], the quick bot.
+//! events (no rule logic of its own); [`bot`], the quick bot;
+//! [`piskvork`], the Gomocup engines' text protocol; [`pbrain`], the bot as
+//! such an engine; [`engine`], a bridge playing games with one.
 
 pub mod bot;
 pub mod conn;
+pub mod engine;
+pub mod pbrain;
+pub mod piskvork;
 pub mod session;
 pub mod view;
 

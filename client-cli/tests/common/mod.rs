@@ -214,3 +214,73 @@ pub fn run_with_input(mut cmd: Command, input: &str) -> Output {
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
+
+/// The password of the tests' accounts.
+pub const PASSWORD: &str = "correct horse battery";
+
+/// `tengen register NAME` with [`PASSWORD`], as the player whose
+/// configuration directory is `dir`.
+pub fn register(url: &str, dir: &Path, name: &str) {
+    let out = run_with_input(
+        tengen_in(url, dir, &["register", name, "--password-stdin"]),
+        &format!("{PASSWORD}\n"),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
+/// The move lines of `tengen bot` and `tengen engine` output (`12. white
+/// J9 (bob)`), in order.
+pub fn moves(out: &[String]) -> Vec<&String> {
+    out.iter()
+        .filter(|l| {
+            l.split('.')
+                .next()
+                .is_some_and(|n| n.parse::<u32>().is_ok())
+        })
+        .collect()
+}
+
+/// Reads `lines` until one satisfies `pred` (a minute at most).
+pub fn until(lines: &mut Lines, what: &str, pred: impl Fn(&str) -> bool) {
+    let end = Instant::now() + Duration::from_secs(60);
+    while Instant::now() < end {
+        if let Some(l) = lines.next(Duration::from_millis(200))
+            && pred(&l)
+        {
+            return;
+        }
+    }
+    panic!("no {what}: {:#?}", lines.seen);
+}
+
+/// A server on the data directory `data`, behind a proxy the test can
+/// cut and point at the server's successor: the settings (to start that
+/// successor), the server and the proxy.
+pub fn proxied_server(data: &Path) -> (Settings, TestServer, proxy::Proxy) {
+    let mut s = settings();
+    s.data_dir = data.to_path_buf();
+    let server = spawn_server(s.clone());
+    let proxy = proxy::Proxy::start(server.addr);
+    (s, server, proxy)
+}
+
+/// The network and the server fail under a game that `lines` (a player's
+/// live move lines) follows: after move 4 the proxy is cut for a second;
+/// after move 10 the server stops and a new one on the same settings (data
+/// directory) takes its place behind the proxy, which it returns.
+pub fn cut_then_restart(
+    lines: &mut Lines,
+    proxy: &proxy::Proxy,
+    server: TestServer,
+    s: Settings,
+) -> TestServer {
+    until(lines, "move 4", |l| l.starts_with("4. "));
+    proxy.cut();
+    std::thread::sleep(Duration::from_millis(1000));
+    proxy.restore();
+    until(lines, "move 10", |l| l.starts_with("10. "));
+    server.stop();
+    let server = spawn_server(s);
+    proxy.retarget(server.addr);
+    server
+}

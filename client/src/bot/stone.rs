@@ -53,6 +53,15 @@ pub fn choose_stone(
         .map(|(_, p)| p)
 }
 
+/// The first point `me` may play near the stones (the centre of an empty
+/// board), else anywhere, with no look-ahead: the answer when there is no
+/// time to think.
+pub fn quick_stone(board: &Board, me: Color, rules: Rules) -> Option<Point> {
+    candidates(board)
+        .chain(board.points())
+        .find(|&p| rules.may_play(board, me, p))
+}
+
 /// Whether `p` lies in the centred square of side `within` (anywhere when
 /// `None`).
 pub(crate) fn in_zone(board: &Board, within: Option<u8>, p: Point) -> bool {

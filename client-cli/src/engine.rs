@@ -1,0 +1,236 @@
+//! `tengen engine -- CMD [ARGS...]`: a Piskvork (Gomocup) engine plays
+//! our games, one after the other, through the client library's bridge
+//! ([`tengen_client::engine`]).
+//!
+//! Why here: this is the account and waiting part (the saved login, a
+//! room or the rated queue, one game after another); the engine itself,
+//! its time and its failures are the library's, which the tests drive
+//! against a real server.
+//!
+//! Output (standard output, flushed per line):
+//!
+//! ```text
+//! room: 5yemhr9vx07jb            (with --create)
+//! queued: freestyle free 5+3     (with --queue)
+//! table 0rgcyfb9b6qv0: engine plays the second seat against alice
+//! 1. black H8 (engine)
+//! result: black (first seat) wins: 5 in a row (...)
+//! ```
+//!
+//! The engine's notes (`MESSAGE`, `DEBUG`, `ERROR`, `UNKNOWN`) and the
+//! bridge's (a failure, a restart, a resignation) go to standard error.
+//! Exit status 0 after the games asked for; 1 on an error, or when the
+//! engine failed (the bridge resigned) and takes no more games.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Result, anyhow, bail};
+use clap::ArgGroup;
+use tengen_client::Session;
+use tengen_client::engine::{Bridge, EngineSpec, Log, Note, Timing, play};
+use tengen_client::view::TableView;
+use tengen_protocol::ClientMsg;
+
+use crate::describe;
+use crate::net::{self, ServerArgs};
+use crate::spec::RoomSpec;
+use crate::wait::{Ask, News, Waiter};
+
+/// Play games with a Piskvork (Gomocup) engine: `engine -- CMD ARGS`.
+#[derive(clap::Args)]
+#[command(group(ArgGroup::new("mode").required(true).args(["join", "create", "queue"])))]
+#[command(long_about = "\
+Run a Piskvork (Gomocup) engine as a child process and play games with it,
+one after the other: --join ROOM plays that room's game; --create opens a
+room per game (the room options below) and waits for an opponent; --queue
+waits in the rated queue (an account: `tengen login` first). --games N
+stops after N games (0: go on until stopped).
+
+Try it with the built-in bot as the engine:
+    tengen engine --create -- tengen pbrain
+
+The engine is told START (15, or 19 for a free-style room on 19x19),
+INFO rule (0 free-style, 1 gomoku, 4 renju), INFO max_memory, and before
+each move INFO timeout_turn, time_left and timeout_match from our clock
+(Fischer, byo-yomi, sudden death...) less a safety margin and the measured
+lag; then BEGIN, TURN x,y, or BOARD ... DONE (a game taken up mid-way,
+after a restart or a reconnect, or an opening with several stones).
+
+Policies:
+  stones     the engine places every stone of our seat, except opening
+             stones confined to a zone (the engine cannot be told it)
+  openings   swap or keep, how many fifth-move offers, the offers, which
+             offer to keep, Taraguchi's option, Swap2's and Super Sakata's
+             choices, and zone stones: the built-in bot's judgement
+             (SWAP2BOARD is not used)
+  claims     in claim rooms, holding white, a forbidden black stone is
+             claimed when the referee (tengen-rules) says it was forbidden
+  draws      a draw offer is accepted only on a nearly full board (one
+             row's worth of empty points or fewer) where we cannot make
+             five now; otherwise our next move declines it
+  pass       only when no point is playable and the rules allow a pass
+  resign     never by choice: only when the engine failed twice in one
+             game, or nothing is playable and passing is not allowed
+
+A failing engine (no answer within its turn time, garbage, an occupied or
+illegal point, an exit) is restarted once and given the board; if it fails
+again in the same game, the bridge resigns that game, stops the engine and
+takes no new game (exit 1). The engine runs with its address space limited
+to --max-memory (an rlimit; address space, not resident memory: a
+multithreaded engine needs room beyond its hash tables; 0 lifts it).
+")]
+pub struct EngineArgs {
+    #[command(flatten)]
+    pub server: ServerArgs,
+    /// Join this room.
+    #[arg(long)]
+    pub join: Option<String>,
+    /// Create a room per game (options below) and wait for an opponent.
+    #[arg(long)]
+    pub create: bool,
+    /// Wait in the rated queue for games of the room options below.
+    #[arg(long)]
+    pub queue: bool,
+    #[command(flatten)]
+    pub room: RoomSpec,
+    /// Stop after this many games (0: no end).
+    #[arg(long, default_value_t = 1)]
+    pub games: u32,
+    /// The engine's memory limit in MiB (INFO max_memory and an rlimit; 0: none).
+    #[arg(long, default_value_t = 1024)]
+    pub max_memory: u64,
+    /// Milliseconds kept in hand on every move, on top of the measured lag.
+    #[arg(long, default_value_t = 400)]
+    pub margin_ms: u64,
+    /// The most one move may take, in milliseconds.
+    #[arg(long, default_value_t = 10_000)]
+    pub max_turn_ms: u64,
+    /// Seconds the engine may take to start (answer START or RESTART).
+    #[arg(long, default_value_t = 30)]
+    pub start_secs: u64,
+    /// Varies the bot's opening decisions.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Also log every line sent to the engine.
+    #[arg(long, short)]
+    pub verbose: bool,
+    /// The engine's command and its arguments (after `--`).
+    #[arg(last = true, required = true, num_args = 1..)]
+    pub command: Vec<String>,
+}
+
+pub async fn run(args: &EngineArgs) -> Result<ExitCode> {
+    let spec = EngineSpec {
+        program: PathBuf::from(&args.command[0]),
+        args: args.command[1..].to_vec(),
+        max_memory: (args.max_memory > 0).then_some(args.max_memory << 20),
+    };
+    let timing = Timing {
+        start: Duration::from_secs(args.start_secs),
+        margin_ms: args.margin_ms,
+        cap_ms: args.max_turn_ms,
+    };
+    let verbose = args.verbose;
+    let log: Log = Arc::new(move |n: Note| match n {
+        Note::Sent(l) if verbose => eprintln!("engine <- {l}"),
+        Note::Sent(_) => {}
+        Note::Engine(kind, text) => eprintln!("engine {kind:?}: {text}"),
+        Note::Failed { error, then } => eprintln!("engine failed: {error}; {then}"),
+        Note::Played { action, by } if verbose => eprintln!("played {action} ({by})"),
+        Note::Played { .. } => {}
+        Note::Link(l) => eprintln!("{l}"),
+    });
+    let mut bridge = Bridge::new(spec, timing, log.clone());
+    let mut server = args.server.clone();
+    server.name.get_or_insert_with(|| "engine".into());
+    let (mut session, _) = server.session_hello().await?;
+    let mut played = 0;
+    let code = loop {
+        let ask = match &args.join {
+            Some(_) if played > 0 => break ExitCode::SUCCESS,
+            Some(room) => Ask::Join(net::room_id(room)?),
+            None if args.queue => Ask::Queue(args.room.config()?),
+            None => Ask::Create(args.room.request()?),
+        };
+        let mut view = wait(&mut session, ask, args).await?;
+        say(format!(
+            "table {}: engine plays the {} seat against {}",
+            view.table(),
+            view.seat().expect("a player's view"),
+            describe::player_name(view.players(), view.seat().expect("seated").other())
+        ))?;
+        let seed = args.seed ^ u64::from(played);
+        let end = play(&mut session, &mut view, &mut bridge, seed, &log)
+            .await
+            .map_err(|e| anyhow!("{e}"))?;
+        for m in view.moves() {
+            let point = m.point.map_or_else(|| "pass".into(), |p| p.to_string());
+            let who = describe::player_name(view.players(), m.seat);
+            say(format!("{}. {} {point} ({who})", m.number, m.color))?;
+        }
+        say(format!("result: {}", end.result.describe()))?;
+        played += 1;
+        let table = view.table().clone();
+        let _ = session
+            .request(ClientMsg::LeaveRoom {
+                room: view.room().clone(),
+            })
+            .await;
+        let _ = session
+            .request(ClientMsg::Unwatch {
+                table: table.clone(),
+            })
+            .await;
+        session.forget(&table);
+        if end.engine_failed {
+            eprintln!("the engine failed: no more games until it starts cleanly");
+            break ExitCode::FAILURE;
+        }
+        if args.games != 0 && played >= args.games {
+            break ExitCode::SUCCESS;
+        }
+    };
+    bridge.shutdown().await;
+    let _ = session.close().await;
+    Ok(code)
+}
+
+/// Waits for a game as `ask` says; its view once it starts.
+async fn wait(session: &mut Session, ask: Ask, args: &EngineArgs) -> Result<TableView> {
+    let started = Instant::now();
+    let (mut waiter, mut news) = Waiter::start(session, ask).await?;
+    loop {
+        match news.take() {
+            Some(News::Room(room)) => say(format!("room: {room}"))?,
+            Some(News::Queued) => say(format!(
+                "queued: {}",
+                describe::config(&args.room.config()?)
+            ))?,
+            Some(News::Matched { opponent, table }) => {
+                say(format!("matched with {} at table {table}", opponent.name))?
+            }
+            Some(News::Lost) => eprintln!("connection lost: reconnecting"),
+            Some(News::Back) => eprintln!("reconnected"),
+            None => {}
+        }
+        if let Some(view) = waiter.started.take() {
+            return Ok(view);
+        }
+        if session.is_ended() {
+            bail!("the session ended after {:?} of waiting", started.elapsed());
+        }
+        news = waiter.step(session).await?;
+    }
+}
+
+/// One line on standard output, at once (the output is read live).
+fn say(line: String) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{line}")?;
+    out.flush()?;
+    Ok(())
+}

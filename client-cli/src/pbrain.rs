@@ -1,0 +1,54 @@
+//! `tengen pbrain`: the quick bot as a Piskvork (Gomocup) engine on
+//! standard input and output.
+//!
+//! Why: so that `tengen engine -- tengen pbrain` works without an outside
+//! engine, and so that any Gomocup manager can run our bot. The protocol
+//! itself is the library's ([`tengen_client::pbrain`]); this reads lines,
+//! hands them over and prints the answers, flushed at once.
+
+use std::io::{BufRead, Write};
+use std::process::ExitCode;
+
+use anyhow::Result;
+use tengen_client::pbrain::{Brain, Step};
+
+/// The quick bot as a Piskvork (Gomocup) engine on stdin/stdout.
+#[derive(clap::Args)]
+#[command(long_about = "\
+The quick bot as a Piskvork (Gomocup) engine: protocol commands on standard
+input, answers on standard output, until END or the end of the input.
+
+Understood: START N (5 to 19), RESTART, BEGIN, TURN x,y, BOARD ... DONE,
+TAKEBACK x,y, INFO (timeout_turn, timeout_match and time_left bound the
+thinking; rule 0 free-style, 1 exactly five, 4 renju), ABOUT, END. Points
+are x,y from 0, x the column from the left, y the row from the top (H8 is
+7,7 on 15x15; A1 is 0,14). An unknown command gets UNKNOWN (SWAP2BOARD
+too, once its block is over), a bad one ERROR and the reason. Short of
+time, it plays the first playable point and says so in a MESSAGE line.
+
+Example:
+    tengen engine --create -- tengen pbrain
+")]
+pub struct PbrainArgs {
+    /// Varies the bot's choices between equally good moves.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+pub fn run(args: &PbrainArgs) -> Result<ExitCode> {
+    let mut brain = Brain::new(args.seed);
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout().lock();
+    for line in stdin.lock().lines() {
+        match brain.handle(&line?) {
+            Step::Quit => break,
+            Step::Reply(lines) => {
+                for l in lines {
+                    writeln!(out, "{l}")?;
+                }
+                out.flush()?;
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,236 @@
+//! One engine through a game: readied for each game (`RESTART`, or a
+//! fresh `START`), told the rules and the time, asked for stones, and when
+//! it fails restarted once and told the game by `BOARD`; a second failure
+//! in the same game is the caller's signal to resign.
+//!
+//! Why a module of its own: the restart policy is the bridge's promise to
+//! the engine's owner (a bad engine costs one game, never a hang), and it
+//! is kept in one place.
+
+use std::time::{Duration, Instant};
+
+use tengen_rules::game::{GameConfig, Millis};
+use tengen_rules::{Board, Color, Point, Variant};
+
+use super::clock::TurnTime;
+use super::process::{Engine, EngineError};
+use super::sync::{Ask, Sync};
+use super::types::{EngineSpec, Log, Note};
+use crate::piskvork::{rule_value, to_xy};
+
+/// The bridge's time settings.
+#[derive(Clone, Copy, Debug)]
+pub struct Timing {
+    /// For the engine to start and answer `START` or `RESTART`.
+    pub start: Duration,
+    /// Kept in hand on every move, on top of the measured lag.
+    pub margin_ms: Millis,
+    /// The most one move may take (an untimed game moves on, and the
+    /// connection is not left unread for long).
+    pub cap_ms: Millis,
+}
+
+impl Default for Timing {
+    fn default() -> Self {
+        Timing {
+            start: Duration::from_secs(10),
+            margin_ms: 400,
+            cap_ms: 10_000,
+        }
+    }
+}
+
+/// A stone wanted from the engine.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveRequest<'a> {
+    pub board: &'a Board,
+    /// The stones on the board in the order they were played.
+    pub stones: &'a [(Point, Color)],
+    pub own: Color,
+    pub variant: Variant,
+    pub time: TurnTime,
+}
+
+/// An engine and what it knows.
+pub struct Bridge {
+    spec: EngineSpec,
+    timing: Timing,
+    log: Log,
+    engine: Option<Engine>,
+    sync: Sync,
+    config: Option<GameConfig>,
+    failures: u32,
+}
+
+impl Bridge {
+    pub fn new(spec: EngineSpec, timing: Timing, log: Log) -> Bridge {
+        Bridge {
+            spec,
+            timing,
+            log,
+            engine: None,
+            sync: Sync::default(),
+            config: None,
+            failures: 0,
+        }
+    }
+
+    pub fn timing(&self) -> Timing {
+        self.timing
+    }
+
+    /// Readies the engine for a new game of `config`: `RESTART` if one
+    /// runs on a board of that size, else a fresh engine and `START`.
+    /// An error here means the engine does not start cleanly.
+    pub async fn new_game(&mut self, config: &GameConfig) -> Result<(), EngineError> {
+        let same_size = self
+            .config
+            .as_ref()
+            .is_some_and(|c| c.board_size == config.board_size);
+        self.failures = 0;
+        self.sync.forget();
+        self.config = Some(config.clone());
+        if let Some(e) = self.engine.as_mut().filter(|_| same_size)
+            && e.send("RESTART").await.is_ok()
+            && e.expect_ok(self.timing.start).await.is_ok()
+        {
+            self.tell_rules().await?;
+        } else {
+            self.respawn().await?;
+        }
+        self.sync.fresh();
+        Ok(())
+    }
+
+    /// The engine after a lost connection or a refused move: it is told
+    /// the whole board next time.
+    pub fn forget(&mut self) {
+        self.sync.forget();
+    }
+
+    /// The engine's stone. On a failure the engine is restarted once and
+    /// asked again with `BOARD`; an error means it failed twice in this
+    /// game (the caller resigns).
+    pub async fn stone(&mut self, req: &MoveRequest<'_>) -> Result<Point, EngineError> {
+        let started = Instant::now();
+        let first = match self.attempt(req).await {
+            Ok(p) => return Ok(p),
+            Err(e) => e,
+        };
+        self.failures += 1;
+        if self.failures >= 2 {
+            return Err(self.give_up(first));
+        }
+        (self.log)(Note::Failed {
+            error: first.to_string(),
+            then: "restarting the engine and sending the board".into(),
+        });
+        self.engine = None;
+        let again = match self.respawn().await {
+            Ok(()) => {
+                // The clock ran meanwhile.
+                let retry = MoveRequest {
+                    time: req.time.after(started.elapsed().as_millis() as u64),
+                    ..*req
+                };
+                self.attempt(&retry).await
+            }
+            Err(e) => Err(e),
+        };
+        again.map_err(|e| {
+            self.failures += 1;
+            self.give_up(e)
+        })
+    }
+
+    fn give_up(&mut self, e: EngineError) -> EngineError {
+        (self.log)(Note::Failed {
+            error: e.to_string(),
+            then: "the engine failed twice in this game: resigning".into(),
+        });
+        // Killed: the next game starts a fresh one.
+        self.engine = None;
+        e
+    }
+
+    /// Ends the engine (`END`, then a kill if it lingers).
+    pub async fn shutdown(mut self) {
+        if let Some(e) = self.engine.take() {
+            e.stop().await;
+        }
+    }
+
+    async fn respawn(&mut self) -> Result<(), EngineError> {
+        self.engine = None;
+        self.sync.forget();
+        let size = self.config.as_ref().map_or(15, |c| c.board_size);
+        let mut e = Engine::spawn(&self.spec, self.log.clone())?;
+        e.send(&format!("START {size}")).await?;
+        e.expect_ok(self.timing.start).await?;
+        self.engine = Some(e);
+        self.tell_rules().await
+    }
+
+    async fn tell_rules(&mut self) -> Result<(), EngineError> {
+        let rule = self.config.as_ref().map_or(0, |c| rule_value(c.rule_set));
+        let memory = self.spec.max_memory.unwrap_or(0);
+        let e = self.engine.as_mut().ok_or_else(not_running)?;
+        e.send(&format!("INFO rule {rule}")).await?;
+        e.send(&format!("INFO max_memory {memory}")).await?;
+        e.send("INFO game_type 0").await
+    }
+
+    async fn attempt(&mut self, req: &MoveRequest<'_>) -> Result<Point, EngineError> {
+        let ask = self.sync.ask(req.stones, req.own);
+        // Whatever happens next, the engine's board is known again only
+        // once it answers well.
+        self.sync.forget();
+        let e = self.engine.as_mut().ok_or_else(not_running)?;
+        let size = req.board.size();
+        let t = req.time;
+        e.send(&format!("INFO timeout_match {}", t.timeout_match))
+            .await?;
+        e.send(&format!("INFO time_left {}", t.time_left)).await?;
+        e.send(&format!("INFO timeout_turn {}", t.timeout_turn))
+            .await?;
+        match ask {
+            Ask::Begin => e.send("BEGIN").await?,
+            Ask::Turn(p) => e.send(&format!("TURN {}", to_xy(p, size))).await?,
+            Ask::Board(stones) => {
+                e.send("BOARD").await?;
+                for (p, own) in stones {
+                    let field = if own { 1 } else { 2 };
+                    e.send(&format!("{},{field}", to_xy(p, size))).await?;
+                }
+                e.send("DONE").await?;
+            }
+        }
+        // Half the margin is the engine's grace; the rest covers the lag.
+        let wait = Duration::from_millis(t.timeout_turn + self.timing.margin_ms / 2);
+        let p = e.expect_point(size, wait).await?;
+        check(req, p)?;
+        self.sync.played(req.stones, req.own, p);
+        Ok(p)
+    }
+}
+
+fn not_running() -> EngineError {
+    EngineError::Exited("not running".into())
+}
+
+/// Whether the referee would take `p` from the engine: an empty point,
+/// and for black in renju not a forbidden one (the referee judges).
+fn check(req: &MoveRequest<'_>, p: Point) -> Result<(), EngineError> {
+    let illegal = |why: &str| EngineError::Illegal {
+        point: p.to_string(),
+        why: why.into(),
+    };
+    if !req.board.is_empty_point(p) {
+        return Err(illegal("occupied"));
+    }
+    if req.variant == Variant::Renju && req.own == Color::Black && req.board.forbidden(p).is_some()
+    {
+        return Err(illegal("forbidden for black"));
+    }
+    Ok(())
+}

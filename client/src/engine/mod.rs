@@ -1,0 +1,41 @@
+//! The bridge between the server and a Piskvork (Gomocup) engine: the
+//! engine, a child process, plays our seat's stones; everything else a
+//! game asks for is decided by the stated policy below.
+//!
+//! Why a library module: `tengen engine` runs it, and the tests drive it
+//! against a real server with real (and deliberately broken) engines.
+//!
+//! Parts: [`process`] (the child: spawn with a memory rlimit, lines with
+//! deadlines), [`clock`] (the seat's clock as `INFO` time limits),
+//! [`sync`] (`BEGIN`/`TURN`/`BOARD` from the game's stones), [`bridge`]
+//! (one engine through a game: restart once, then give up), [`game`] (a
+//! game played on a [`crate::Session`]), [`types`] (what they share).
+//!
+//! **Policy** (also in `tengen engine --help`):
+//! - The engine is asked for every stone of its seat, except opening
+//!   stones confined to a zone (the engine cannot be told the zone).
+//! - Every other opening decision (swap or keep, the number of fifth-move
+//!   offers, the offers, which offer to keep, Taraguchi's option, Swap2's
+//!   choice, Super Sakata's choice) and the zone stones are the built-in
+//!   bot's ([`crate::bot::decide`]). `SWAP2BOARD` is not used.
+//! - In claim rooms, holding white, the bridge claims black's latest stone
+//!   when the referee (`tengen-rules`) says it was forbidden.
+//! - A draw offer is accepted only on a nearly full board (at most one
+//!   row's worth of empty points) where our side cannot make five now;
+//!   otherwise the next move declines it.
+//! - A pass only when no point is playable and the rules allow one.
+//! - Resignation: never by choice; only when the engine failed twice in
+//!   one game (no answer in time, garbage, an illegal or occupied point,
+//!   an exit), or when no point is playable and no pass is allowed.
+
+pub mod bridge;
+pub mod clock;
+pub mod game;
+pub mod process;
+pub mod sync;
+pub mod types;
+
+pub use bridge::{Bridge, Timing};
+pub use game::{GameEnd, PlayError, play};
+pub use process::{Engine, EngineError};
+pub use types::{EngineSpec, Log, Note};

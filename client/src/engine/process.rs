@@ -1,0 +1,211 @@
+//! The engine as a child process: spawned with a memory limit, spoken to
+//! line by line, every read bounded by a deadline and a line length.
+//!
+//! Why a module of its own: this is where an outside program can hang,
+//! babble or die, and each of those must come back as a typed
+//! [`EngineError`] at a known time, never as a blocked task or an
+//! unbounded buffer.
+
+use std::process::Stdio;
+use std::time::Duration;
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+use tokio::time::Instant;
+
+use tengen_rules::Point;
+
+use super::types::{EngineSpec, Log, Note};
+use crate::piskvork::{NoteKind, from_xy, note};
+
+/// The longest line an engine may print; anything longer is babble.
+pub const MAX_LINE: usize = 4096;
+
+/// The longest a line may wait to be taken by the engine.
+pub const WRITE_WAIT: Duration = Duration::from_secs(5);
+
+/// What went wrong with the engine.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    #[error("the engine could not be started: {0}")]
+    Spawn(std::io::Error),
+    #[error("no answer from the engine within {0:?}")]
+    Timeout(Duration),
+    #[error("the engine printed '{0}', which is not an answer")]
+    Garbage(String),
+    #[error("the engine refused: {0}")]
+    Refused(String),
+    #[error("the engine exited ({0})")]
+    Exited(String),
+    #[error("the engine's point {point}: {why}")]
+    Illegal { point: String, why: String },
+}
+
+/// A running engine.
+pub struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: ChildStdout,
+    buf: Vec<u8>,
+    /// The rest of a line too long is dropped, up to its newline.
+    skipping: bool,
+    log: Log,
+}
+
+impl Engine {
+    /// Starts `spec`'s command, its address space limited to
+    /// `spec.max_memory` bytes when set (the child is killed when the
+    /// `Engine` is dropped).
+    pub fn spawn(spec: &EngineSpec, log: Log) -> Result<Engine, EngineError> {
+        let mut cmd = Command::new(&spec.program);
+        cmd.args(&spec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .kill_on_drop(true);
+        if let Some(bytes) = spec.max_memory {
+            limit_memory(&mut cmd, bytes);
+        }
+        let mut child = cmd.spawn().map_err(EngineError::Spawn)?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            return Err(EngineError::Exited("no pipes".into()));
+        };
+        Ok(Engine {
+            child,
+            stdin,
+            stdout,
+            buf: Vec::new(),
+            skipping: false,
+            log,
+        })
+    }
+
+    /// Sends one line; an engine that stops reading (its pipe full for
+    /// [`WRITE_WAIT`]) is a timeout, not a hang.
+    pub async fn send(&mut self, line: &str) -> Result<(), EngineError> {
+        (self.log)(Note::Sent(line.to_string()));
+        let mut bytes = line.as_bytes().to_vec();
+        bytes.push(b'\n');
+        let write = async {
+            self.stdin.write_all(&bytes).await?;
+            self.stdin.flush().await
+        };
+        match tokio::time::timeout(WRITE_WAIT, write).await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(_)) => Err(self.exited()),
+            Err(_) => Err(EngineError::Timeout(WRITE_WAIT)),
+        }
+    }
+
+    /// Waits for `OK` (after `START`, `RESTART`), logging the engine's
+    /// notes on the way.
+    pub async fn expect_ok(&mut self, wait: Duration) -> Result<(), EngineError> {
+        let deadline = Instant::now() + wait;
+        let line = self.answer_line(deadline, wait).await?;
+        if line.eq_ignore_ascii_case("OK") {
+            Ok(())
+        } else {
+            Err(EngineError::Garbage(line))
+        }
+    }
+
+    /// Waits for a point `x,y` on a board of `size`.
+    pub async fn expect_point(&mut self, size: u8, wait: Duration) -> Result<Point, EngineError> {
+        let deadline = Instant::now() + wait;
+        let line = self.answer_line(deadline, wait).await?;
+        from_xy(&line, size).map_err(|_| EngineError::Garbage(line))
+    }
+
+    /// The next line that is not a note (`MESSAGE`, `DEBUG`, `SUGGEST`
+    /// are logged and skipped; `ERROR` and `UNKNOWN` are logged and are
+    /// the answer: a refusal).
+    async fn answer_line(
+        &mut self,
+        deadline: Instant,
+        wait: Duration,
+    ) -> Result<String, EngineError> {
+        loop {
+            let line = self.read_line(deadline, wait).await?;
+            match note(&line) {
+                Some((kind, text)) => {
+                    (self.log)(Note::Engine(kind, text.to_string()));
+                    if matches!(kind, NoteKind::Error | NoteKind::Unknown) {
+                        return Err(EngineError::Refused(line));
+                    }
+                }
+                None if line.trim().is_empty() => {}
+                None => return Ok(line.trim().to_string()),
+            }
+        }
+    }
+
+    async fn read_line(
+        &mut self,
+        deadline: Instant,
+        wait: Duration,
+    ) -> Result<String, EngineError> {
+        loop {
+            if let Some(end) = self.buf.iter().position(|&b| b == b'\n') {
+                let raw: Vec<u8> = self.buf.drain(..=end).collect();
+                if std::mem::take(&mut self.skipping) {
+                    continue;
+                }
+                let line = String::from_utf8_lossy(&raw);
+                return Ok(line.trim_end_matches(['\n', '\r']).to_string());
+            }
+            if self.skipping {
+                self.buf.clear();
+            } else if self.buf.len() > MAX_LINE {
+                let start = String::from_utf8_lossy(&self.buf[..40]).to_string();
+                self.buf.clear();
+                self.skipping = true;
+                return Err(EngineError::Garbage(format!(
+                    "{start}... (a line too long)"
+                )));
+            }
+            let mut chunk = [0u8; 1024];
+            let n = match tokio::time::timeout_at(deadline, self.stdout.read(&mut chunk)).await {
+                Err(_) => return Err(EngineError::Timeout(wait)),
+                Ok(Err(_)) | Ok(Ok(0)) => return Err(self.exited()),
+                Ok(Ok(n)) => n,
+            };
+            self.buf.extend_from_slice(&chunk[..n]);
+        }
+    }
+
+    /// The engine is gone: how it ended, as far as we can tell now.
+    fn exited(&mut self) -> EngineError {
+        match self.child.try_wait() {
+            Ok(Some(status)) => EngineError::Exited(status.to_string()),
+            _ => EngineError::Exited("its output closed".into()),
+        }
+    }
+
+    /// `END`, then a short wait for the engine to exit; killed past it.
+    pub async fn stop(mut self) {
+        let _ = self.send("END").await;
+        let done = tokio::time::timeout(Duration::from_secs(1), self.child.wait()).await;
+        if done.is_err() {
+            let _ = self.child.kill().await;
+        }
+    }
+}
+
+/// `RLIMIT_AS` for the child, set between fork and exec.
+fn limit_memory(cmd: &mut Command, bytes: u64) {
+    let limit = libc::rlimit {
+        rlim_cur: bytes as libc::rlim_t,
+        rlim_max: bytes as libc::rlim_t,
+    };
+    // SAFETY: the closure runs in the forked child before exec and only
+    // calls setrlimit, which is async-signal-safe; it touches no memory
+    // shared with the parent.
+    unsafe {
+        cmd.pre_exec(move || {
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+}

@@ -1,0 +1,39 @@
+//! What the bridge's parts share: how to run the engine, and the notes
+//! they log.
+//!
+//! Why a leaf module: every part names these, and none of the parts is
+//! named by them.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::piskvork::NoteKind;
+
+/// How to run the engine.
+#[derive(Clone, Debug)]
+pub struct EngineSpec {
+    pub program: PathBuf,
+    pub args: Vec<String>,
+    /// The engine's address space limit in bytes (`RLIMIT_AS`), also told
+    /// to it as `INFO max_memory`; `None`: no limit.
+    pub max_memory: Option<u64>,
+}
+
+/// Something worth a log line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Note {
+    /// A line sent to the engine.
+    Sent(String),
+    /// The engine's own line (`MESSAGE`, `DEBUG`, `ERROR`, `UNKNOWN`,
+    /// `SUGGEST`).
+    Engine(NoteKind, String),
+    /// The engine failed; what the bridge does about it.
+    Failed { error: String, then: String },
+    /// A move played for our seat, and who chose it.
+    Played { action: String, by: &'static str },
+    /// The connection to the server dropped, or came back.
+    Link(String),
+}
+
+/// Where notes go (the caller prints or collects them).
+pub type Log = Arc<dyn Fn(Note) + Send + Sync>;

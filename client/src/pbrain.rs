@@ -1,0 +1,397 @@
+//! Our quick bot ([`crate::bot`]) as a Piskvork (Gomocup) engine: one
+//! protocol line in, the lines to answer out.
+//!
+//! Why: anyone can try `tengen engine` without an outside engine, and any
+//! Gomocup manager (Piskvork, a Gomocup judge) can run our bot. This module
+//! is the protocol's state machine only; `tengen pbrain` reads standard
+//! input into it and prints what it answers.
+//!
+//! Commands understood: `START N` (a board of N x N, 5 to 19; free-style
+//! until `INFO rule` says otherwise), `RESTART`, `BEGIN`, `TURN x,y`,
+//! `BOARD` … `x,y,1|2|3` … `DONE` (1 our stone, 2 the opponent's, 3 a
+//! continuous game's mark, ignored), `TAKEBACK x,y`, `INFO key value`
+//! (`timeout_turn`, `timeout_match`, `time_left` bound the thinking;
+//! `rule` picks the rule set: 0 free-style, 1 exactly five, 4 renju;
+//! `max_memory`, `game_type`, `evaluate`, `folder` are accepted and need
+//! nothing), `ABOUT`, `END`. A command it does not know gets `UNKNOWN`
+//! (`SWAP2BOARD` once its block is over: the bot leaves Swap2's choices to
+//! the manager), a bad one `ERROR` with the reason, and changes nothing.
+//! A move out of time is the first playable point, with a `MESSAGE`.
+//!
+//! Our colour is never told: the side to move with an even number of
+//! stones on the board is black (no passes in this protocol). Every rule
+//! question (five, forbidden point) is the referee's, through the bot.
+
+use std::sync::mpsc;
+use std::time::Duration;
+
+use tengen_rules::game::RuleSet;
+use tengen_rules::{Board, Color, Point};
+
+use crate::bot::{Rules, choose_stone, quick_stone};
+use crate::piskvork::{from_xy, rule_set_of, to_xy};
+
+/// The name, version, author, country and site `ABOUT` gives.
+pub const ABOUT: &str = concat!(
+    "name=\"tengen\", version=\"",
+    env!("CARGO_PKG_VERSION"),
+    "\", author=\"The Tengen authors\", country=\"-\", www=\"-\""
+);
+
+/// The turn's limit when the manager says 0, "as fast as you can".
+const FAST_MS: u64 = 100;
+/// The turn's limit when the manager says nothing.
+const DEFAULT_MS: u64 = 30_000;
+
+/// What the caller does after a line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Print these lines (maybe none) and read on.
+    Reply(Vec<String>),
+    /// `END`: exit.
+    Quit,
+}
+
+/// The time limits the manager gave, in milliseconds (0 = none given).
+#[derive(Clone, Copy, Debug, Default)]
+struct Limits {
+    timeout_turn: Option<u64>,
+    timeout_match: u64,
+    time_left: Option<u64>,
+}
+
+/// A brain between lines.
+pub struct Brain {
+    board: Option<Board>,
+    rule_set: RuleSet,
+    limits: Limits,
+    /// Stones of a `BOARD` being read (`Err` once a line was bad).
+    reading: Option<Result<Vec<(Point, bool)>, String>>,
+    /// Inside a block of a command this brain does not play
+    /// (`SWAP2BOARD`): its lines are passed over up to `DONE`.
+    skipping: Option<String>,
+    seed: u64,
+}
+
+impl Default for Brain {
+    fn default() -> Self {
+        Brain::new(1)
+    }
+}
+
+impl Brain {
+    /// A brain whose choices among equal points vary with `seed`.
+    pub fn new(seed: u64) -> Brain {
+        Brain {
+            board: None,
+            rule_set: RuleSet::Freestyle,
+            limits: Limits::default(),
+            reading: None,
+            skipping: None,
+            seed,
+        }
+    }
+
+    /// The answer to one line of the manager's.
+    pub fn handle(&mut self, line: &str) -> Step {
+        let line = line.trim();
+        if let Some(block) = &self.skipping {
+            if !line.eq_ignore_ascii_case("DONE") {
+                return Step::Reply(Vec::new());
+            }
+            let out = format!("UNKNOWN {block}: not a command this brain knows");
+            self.skipping = None;
+            return Step::Reply(vec![out]);
+        }
+        if self.reading.is_some() {
+            return Step::Reply(self.board_line(line));
+        }
+        let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
+        let rest = rest.trim();
+        let out = match word.to_ascii_uppercase().as_str() {
+            "" => Vec::new(),
+            "END" => return Step::Quit,
+            "ABOUT" => vec![ABOUT.to_string()],
+            "START" => self.start(rest),
+            "RESTART" => self.restart(),
+            "INFO" => self.info(rest),
+            "BEGIN" => self.begin(),
+            "TURN" => self.turn(rest),
+            "TAKEBACK" => self.takeback(rest),
+            "BOARD" => match self.board {
+                Some(_) => {
+                    self.reading = Some(Ok(Vec::new()));
+                    Vec::new()
+                }
+                None => vec![no_board()],
+            },
+            "RECTSTART" => vec!["ERROR rectangular boards are not supported".into()],
+            "SWAP2BOARD" => {
+                self.skipping = Some(word.to_string());
+                Vec::new()
+            }
+            _ => vec![format!("UNKNOWN {word}: not a command this brain knows")],
+        };
+        Step::Reply(out)
+    }
+
+    fn start(&mut self, rest: &str) -> Vec<String> {
+        match rest.parse::<u8>().ok().and_then(|n| Board::new(n).ok()) {
+            Some(b) => {
+                self.board = Some(b);
+                vec!["OK".into()]
+            }
+            None => vec![format!("ERROR unsupported size '{rest}' (5 to 19)")],
+        }
+    }
+
+    fn restart(&mut self) -> Vec<String> {
+        match &self.board {
+            Some(b) => {
+                self.board = Board::new(b.size()).ok();
+                vec!["OK".into()]
+            }
+            None => vec![no_board()],
+        }
+    }
+
+    fn info(&mut self, rest: &str) -> Vec<String> {
+        let (key, value) = rest.split_once(' ').unwrap_or((rest, ""));
+        let value = value.trim();
+        let number = || value.parse::<i64>().ok().map(|v| v.max(0) as u64);
+        let bad = || vec![format!("ERROR INFO {key}: bad value '{value}'")];
+        match key.to_ascii_lowercase().as_str() {
+            "timeout_turn" => match number() {
+                Some(v) => self.limits.timeout_turn = Some(v),
+                None => return bad(),
+            },
+            "timeout_match" => match number() {
+                Some(v) => self.limits.timeout_match = v,
+                None => return bad(),
+            },
+            "time_left" => match number() {
+                Some(v) => self.limits.time_left = Some(v),
+                None => return bad(),
+            },
+            "rule" => match number().and_then(|v| rule_set_of(v as u32)) {
+                Some(r) => self.rule_set = r,
+                None => {
+                    return vec![format!(
+                        "ERROR INFO rule {value}: not a rule this brain plays"
+                    )];
+                }
+            },
+            // Accepted; the quick bot needs none of them.
+            _ => {}
+        }
+        Vec::new()
+    }
+
+    fn begin(&mut self) -> Vec<String> {
+        match &self.board {
+            None => vec![no_board()],
+            Some(b) if b.stone_count() > 0 => vec!["ERROR BEGIN on a board with stones".into()],
+            Some(_) => self.reply_move(),
+        }
+    }
+
+    fn turn(&mut self, rest: &str) -> Vec<String> {
+        let Some(board) = self.board.as_mut() else {
+            return vec![no_board()];
+        };
+        let p = match from_xy(rest, board.size()) {
+            Ok(p) => p,
+            Err(e) => return vec![format!("ERROR TURN: {e}")],
+        };
+        let theirs = to_move(board);
+        if let Err(e) = board.place(p, theirs) {
+            return vec![format!("ERROR TURN {rest}: {e}")];
+        }
+        self.reply_move()
+    }
+
+    fn takeback(&mut self, rest: &str) -> Vec<String> {
+        let Some(board) = self.board.as_mut() else {
+            return vec![no_board()];
+        };
+        match from_xy(rest, board.size()) {
+            Ok(p) if board.get(p).is_some() => {
+                board.remove(p);
+                vec!["OK".into()]
+            }
+            Ok(_) => vec![format!("ERROR TAKEBACK {rest}: no stone there")],
+            Err(e) => vec![format!("ERROR TAKEBACK: {e}")],
+        }
+    }
+
+    /// One line inside `BOARD`.
+    fn board_line(&mut self, line: &str) -> Vec<String> {
+        let size = self.board.as_ref().map_or(15, Board::size);
+        if line.eq_ignore_ascii_case("DONE") {
+            let stones = self.reading.take().expect("reading a board");
+            return match stones.and_then(|s| self.set_board(&s)) {
+                Ok(()) => self.reply_move(),
+                Err(e) => vec![format!("ERROR BOARD: {e}")],
+            };
+        }
+        let Some(Ok(stones)) = self.reading.as_mut() else {
+            return Vec::new();
+        };
+        let parsed = line
+            .rsplit_once(',')
+            .ok_or_else(|| format!("'{line}': expected x,y,field"))
+            .and_then(|(xy, field)| {
+                let p = from_xy(xy, size).map_err(|e| e.to_string())?;
+                match field.trim() {
+                    "1" => Ok(Some((p, true))),
+                    "2" => Ok(Some((p, false))),
+                    "3" => Ok(None),
+                    f => Err(format!("'{f}' is not a field (1, 2 or 3)")),
+                }
+            });
+        match parsed {
+            Ok(Some(s)) => stones.push(s),
+            Ok(None) => {}
+            Err(e) => self.reading = Some(Err(e)),
+        }
+        Vec::new()
+    }
+
+    /// The board of a `BOARD` command: we are to move, so we are black
+    /// with an even number of stones.
+    fn set_board(&mut self, stones: &[(Point, bool)]) -> Result<(), String> {
+        let size = self.board.as_ref().map_or(15, Board::size);
+        let mine = if stones.len().is_multiple_of(2) {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let mut b = Board::new(size).map_err(|e| e.to_string())?;
+        for &(p, own) in stones {
+            let c = if own { mine } else { mine.opponent() };
+            b.place(p, c)
+                .map_err(|e| format!("{}: {e}", to_xy(p, size)))?;
+        }
+        self.board = Some(b);
+        Ok(())
+    }
+
+    /// Our stone on the board now, placed and printed.
+    fn reply_move(&mut self) -> Vec<String> {
+        let budget = self.budget();
+        let board = self.board.as_mut().expect("a board");
+        let me = to_move(board);
+        let rules = Rules {
+            variant: self.rule_set.variant(),
+        };
+        let seed = self.seed ^ board.stone_count() as u64;
+        let (p, late) = think(board, me, rules, seed, budget);
+        let mut out = Vec::new();
+        if late {
+            out.push(format!(
+                "MESSAGE no time to think ({budget:?}): the first playable point"
+            ));
+        }
+        match p {
+            Some(p) => {
+                board.place(p, me).ok();
+                out.push(to_xy(p, board.size()));
+            }
+            None => out.push("ERROR no point left to play".into()),
+        }
+        out
+    }
+
+    /// How long this move may think: a tenth under the turn's limit and
+    /// the match's time left, less a little for printing. A turn limit of
+    /// 0 ("as fast as you can") is [`FAST_MS`]; none given, [`DEFAULT_MS`].
+    fn budget(&self) -> Duration {
+        let l = self.limits;
+        let mut ms = match l.timeout_turn {
+            Some(0) => FAST_MS,
+            Some(t) => t,
+            None => DEFAULT_MS,
+        };
+        if l.timeout_match > 0
+            && let Some(left) = l.time_left
+        {
+            ms = ms.min(left);
+        }
+        Duration::from_millis((ms * 9 / 10).saturating_sub(10))
+    }
+}
+
+fn no_board() -> String {
+    "ERROR no board: send START first".into()
+}
+
+/// The colour to move: black after an even number of stones.
+fn to_move(board: &Board) -> Color {
+    if board.stone_count().is_multiple_of(2) {
+        Color::Black
+    } else {
+        Color::White
+    }
+}
+
+/// The bot's stone, thought about for at most `budget`; past it, the
+/// first playable point near the stones instead.
+/// The point, and whether the time ran out first.
+fn think(
+    board: &Board,
+    me: Color,
+    rules: Rules,
+    seed: u64,
+    budget: Duration,
+) -> (Option<Point>, bool) {
+    let (tx, rx) = mpsc::sync_channel(1);
+    let copy = board.clone();
+    std::thread::spawn(move || {
+        let _ = tx.send(choose_stone(&copy, me, rules, None, seed));
+    });
+    match rx.recv_timeout(budget) {
+        Ok(p) => (p, false),
+        Err(_) => (quick_stone(board, me, rules), true),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(b: &mut Brain, l: &str) -> Vec<String> {
+        match b.handle(l) {
+            Step::Reply(v) => v,
+            Step::Quit => panic!("quit"),
+        }
+    }
+
+    #[test]
+    fn a_zero_budget_still_answers_a_playable_point() {
+        let mut board = Board::new(15).unwrap();
+        board.place(Point::center(15), Color::Black).unwrap();
+        let rules = Rules {
+            variant: RuleSet::Renju.variant(),
+        };
+        let (p, late) = think(&board, Color::White, rules, 1, Duration::ZERO);
+        assert!(board.is_empty_point(p.unwrap()));
+        assert!(late);
+    }
+
+    #[test]
+    fn board_colours_follow_the_stone_count() {
+        let mut b = Brain::new(3);
+        assert_eq!(lines(&mut b, "START 15"), ["OK"]);
+        for l in ["BOARD", "7,7,2", "8,8,1", "7,8,2"] {
+            assert!(lines(&mut b, l).is_empty());
+        }
+        let answer = lines(&mut b, "DONE");
+        assert_eq!(answer.len(), 1);
+        let board = b.board.as_ref().unwrap();
+        // Three stones given: we are white, the opponent black.
+        assert_eq!(board.get(Point::new(7, 7)), Some(Color::Black));
+        assert_eq!(board.get(Point::new(8, 6)), Some(Color::White));
+        let ours = from_xy(&answer[0], 15).unwrap();
+        assert_eq!(board.get(ours), Some(Color::White));
+    }
+}
