@@ -107,6 +107,7 @@ fn json_record_with_swap_resignation_and_clocks() {
     let mut g = Game::new(config, Seat::First, 0).unwrap();
     let place = |p: &str| Action::Place {
         point: p.parse().unwrap(),
+        board: 0,
         offer_draw: false,
     };
     g.apply(Seat::First, place("H8"), 1_000).unwrap();

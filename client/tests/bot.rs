@@ -114,6 +114,7 @@ fn prompt(task: Task, may: &[ActionKind]) -> Prompt {
         seat: Seat::Second,
         task,
         may: may.to_vec(),
+        stones_left: None,
     }
 }
 
