@@ -69,7 +69,8 @@ Example:
 pub struct Args {
     /// The record file, or `-` for standard input.
     file: PathBuf,
-    /// Rule set for notation and PSQ records: renju, gomoku or freestyle.
+    /// Rule set for notation and PSQ records: renju, gomoku, freestyle or
+    /// twin (renju notation only, each stone with its board: 1:k10 2:k10).
     #[arg(long, default_value = "renju")]
     rule: RuleSet,
     /// After the replay, print for every move whether the side to move had

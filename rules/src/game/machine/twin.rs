@@ -86,22 +86,17 @@ impl Game {
                 *slot = b.winning_line(p, Variant::Freestyle);
             }
         }
-        match lines.clone() {
-            [Some(a), Some(b)] => {
-                let outcome = Outcome::win(seat, self);
-                let reason = ResultReason::TwinFives { lines: [a, b] };
-                self.finish(outcome, reason, now, events);
-            }
-            [Some(line), None] | [None, Some(line)] => {
-                let board = u8::from(lines[0].is_none());
-                let outcome = Outcome::win(seat.other(), self);
-                let reason = ResultReason::OneBoardFive { seat, board, line };
-                self.finish(outcome, reason, now, events);
-            }
-            [None, None] if full => {
-                self.finish(Outcome::Draw, ResultReason::BoardFull, now, events);
-            }
-            [None, None] => {}
-        }
+        let lost = |board: u8, line: Vec<Point>| ResultReason::OneBoardFive { seat, board, line };
+        let (outcome, reason) = match lines {
+            [Some(a), Some(b)] => (
+                Outcome::win(seat, self),
+                ResultReason::TwinFives { lines: [a, b] },
+            ),
+            [Some(line), None] => (Outcome::win(seat.other(), self), lost(0, line)),
+            [None, Some(line)] => (Outcome::win(seat.other(), self), lost(1, line)),
+            [None, None] if full => (Outcome::Draw, ResultReason::BoardFull),
+            [None, None] => return,
+        };
+        self.finish(outcome, reason, now, events);
     }
 }
