@@ -145,7 +145,8 @@ async fn play(args: &BotArgs, mut session: Session, mut view: TableView) -> Resu
             let action = if refusals >= MAX_REFUSALS {
                 Action::Resign
             } else {
-                let situation = Situation::from_moves(view.board(), view.config(), view.moves());
+                let situation = Situation::from_moves(view.board(), view.config(), view.moves())
+                    .with_second(view.board_at(1));
                 decide(
                     &situation,
                     &prompt,
@@ -233,9 +234,9 @@ async fn play(args: &BotArgs, mut session: Session, mut view: TableView) -> Resu
             Err(e) => return Err(e.into()),
         }
         if view.seq() == seq + 1
-            && let Some(line) = view
-                .last_event()
-                .and_then(|e| describe::event(e, view.players()))
+            && let Some(line) = view.last_event().and_then(|e| {
+                describe::event(e, view.players(), view.config().rule_set.boards() > 1)
+            })
             && !line.starts_with("result:")
         {
             say(line)?;

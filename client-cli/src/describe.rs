@@ -9,8 +9,8 @@
 use tengen_protocol::{Player, Players};
 use tengen_rules::game::config::DAY_MS;
 use tengen_rules::game::{
-    ClockSnapshot, Event, ForbiddenHandling, GameConfig, Millis, Opening, Prompt, Seat, SeatClock,
-    TaraguchiOption, Task, TimeControl,
+    ClockSnapshot, Event, ForbiddenHandling, GameConfig, Millis, Move, Opening, Prompt, Seat,
+    SeatClock, TaraguchiOption, Task, TimeControl,
 };
 
 /// `5+3`, `10` (sudden death, minutes), `10+3x30s`, `eight:5+30s/8`,
@@ -189,7 +189,12 @@ pub fn task(prompt: &Prompt) -> String {
                 Some(n) => format!(" inside the central {n}x{n}"),
                 None => String::new(),
             };
-            format!("place {color} {move_number}{zone}")
+            let turn = match prompt.stones_left {
+                Some(2) => " (stone 1 of 2 this turn)",
+                Some(_) if *move_number > 1 => " (stone 2 of 2 this turn)",
+                _ => "",
+            };
+            format!("place {color} {move_number}{zone}{turn}")
         }
         Task::DecideSwap { color } => {
             format!("swap? ({color} may take {})", color.opponent())
@@ -209,12 +214,28 @@ pub fn task(prompt: &Prompt) -> String {
     }
 }
 
-/// One line for an event (`None` for those not worth a line).
-pub fn event(e: &Event, players: &Players) -> Option<String> {
+/// A move's point, with its board in twin rooms (`K10 on board 2`).
+pub fn point_of(mv: &Move, twin: bool) -> String {
+    match mv.point {
+        Some(p) if twin => format!("{p} on board {}", mv.board + 1),
+        Some(p) => p.to_string(),
+        None => "pass".to_string(),
+    }
+}
+
+/// One line for an event (`None` for those not worth a line); `twin`: the
+/// room has two boards, and stones name theirs.
+pub fn event(e: &Event, players: &Players, twin: bool) -> Option<String> {
     let who = |s: &Seat| player_name(players, *s);
     Some(match e {
         Event::Moved { mv, .. } => match mv.point {
-            Some(p) => format!("{}. {} {p} ({})", mv.number, mv.color, who(&mv.seat)),
+            Some(_) => format!(
+                "{}. {} {} ({})",
+                mv.number,
+                mv.color,
+                point_of(mv, twin),
+                who(&mv.seat)
+            ),
             None => format!("{}. {} pass ({})", mv.number, mv.color, who(&mv.seat)),
         },
         Event::SwapDecided {

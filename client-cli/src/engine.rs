@@ -124,6 +124,9 @@ pub struct EngineArgs {
 }
 
 pub async fn run(args: &EngineArgs) -> Result<ExitCode> {
+    if args.join.is_none() && args.room.config()?.rule_set == tengen_rules::game::RuleSet::Twin {
+        anyhow::bail!("a Piskvork engine plays one board: it cannot play a twin room");
+    }
     let spec = EngineSpec {
         program: PathBuf::from(&args.command[0]),
         args: args.command[1..].to_vec(),

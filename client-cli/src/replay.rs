@@ -69,7 +69,8 @@ Example:
 pub struct Args {
     /// The record file, or `-` for standard input.
     file: PathBuf,
-    /// Rule set for notation and PSQ records: renju, gomoku or freestyle.
+    /// Rule set for notation and PSQ records: renju, gomoku, freestyle or
+    /// twin (renju notation only, each stone with its board: 1:k10 2:k10).
     #[arg(long, default_value = "renju")]
     rule: RuleSet,
     /// After the replay, print for every move whether the side to move had
@@ -104,8 +105,9 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         record.config.rule_set,
         n = record.config.board_size
     )];
+    let twin = record.config.rule_set.boards() > 1;
     let replayed = record.replay_with(|_, events| {
-        lines.extend(events.iter().filter_map(describe));
+        lines.extend(events.iter().filter_map(|e| describe(e, twin)));
     });
     let game = match replayed {
         Ok(g) => g,
@@ -113,7 +115,15 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     };
     let mut out = lines.join("\n");
     out.push('\n');
-    out.push_str(&game.board().to_text());
+    if let Some(second) = game.board_at(1) {
+        // Twin rooms: both boards, one after the other.
+        out.push_str("board 1\n");
+        out.push_str(&game.board().to_text());
+        out.push_str("board 2\n");
+        out.push_str(&second.to_text());
+    } else {
+        out.push_str(&game.board().to_text());
+    }
     match game.result() {
         Some(r) => out.push_str(&format!("result: {}\n", r.describe())),
         None => {
@@ -158,11 +168,17 @@ fn format_name(text: &str) -> &'static str {
     }
 }
 
-/// One line per event worth showing in a replay.
-fn describe(e: &Event) -> Option<String> {
+/// One line per event worth showing in a replay (`twin`: stones name
+/// their board).
+fn describe(e: &Event, twin: bool) -> Option<String> {
     Some(match e {
         Event::Moved { mv, .. } => match mv.point {
-            Some(p) => format!("{}. {} {p}", mv.number, mv.color),
+            Some(_) => format!(
+                "{}. {} {}",
+                mv.number,
+                mv.color,
+                crate::describe::point_of(mv, twin)
+            ),
             None => format!("{}. {} pass", mv.number, mv.color),
         },
         Event::SwapDecided { seat, swapped, .. } => {

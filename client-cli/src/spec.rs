@@ -17,7 +17,10 @@ use tengen_rules::game::{
 /// The room to create.
 #[derive(clap::Args, Clone, Debug)]
 pub struct RoomSpec {
-    /// Rule set: renju, gomoku or freestyle.
+    /// Rule set: renju, gomoku, freestyle, or twin (professional
+    /// traditional gomoku on two 19x19 boards: turns of two stones, each on
+    /// either board; a five on both boards in one turn wins, on one board
+    /// loses).
     #[arg(long, default_value = "renju")]
     pub rules: RuleSet,
     /// Opening rule: free, swap_after_three, rif, yamaguchi, soosorv[-N],
@@ -40,9 +43,10 @@ pub struct RoomSpec {
     /// stands until white claims it), lose (loses at once), block (refused).
     #[arg(long, value_parser = parse_forbidden)]
     pub forbidden: Option<ForbiddenHandling>,
-    /// Board size: 15, or 19 for freestyle.
-    #[arg(long, default_value_t = 15)]
-    pub size: u8,
+    /// Board size: 15, or 19 for freestyle (default: the rule set's own,
+    /// 15; twin is 19 only).
+    #[arg(long)]
+    pub size: Option<u8>,
     /// Draw offers each player may make (default: no cap beyond the rule
     /// that one may not lead the other's by more than two).
     #[arg(long)]
@@ -68,7 +72,7 @@ pub struct RoomSpec {
 /// options of a room that make a game (players wait per configuration).
 #[derive(clap::Args, Clone, Debug)]
 pub struct QueueSpec {
-    /// Rule set: renju, gomoku or freestyle.
+    /// Rule set: renju, gomoku, freestyle or twin (two boards).
     pub rules: RuleSet,
     /// Time control, as `tengen create --time` reads it (`5+3`, `10`,
     /// `10+3x30s`, `unlimited`).
@@ -80,9 +84,10 @@ pub struct QueueSpec {
     /// Renju only: claim, lose or block (default claim).
     #[arg(long, value_parser = parse_forbidden)]
     pub forbidden: Option<ForbiddenHandling>,
-    /// Board size: 15, or 19 for freestyle.
-    #[arg(long, default_value_t = 15)]
-    pub size: u8,
+    /// Board size: 15, or 19 for freestyle (default: the rule set's own,
+    /// 15; twin is 19 only).
+    #[arg(long)]
+    pub size: Option<u8>,
 }
 
 impl QueueSpec {
@@ -104,14 +109,14 @@ impl QueueSpec {
 /// A configuration from its parts, validated.
 fn build(
     rules: RuleSet,
-    size: u8,
+    size: Option<u8>,
     time: TimeControl,
     draw: DrawPolicy,
     opening: Option<Opening>,
     forbidden: Option<ForbiddenHandling>,
 ) -> Result<GameConfig> {
     let mut c = GameConfig::new(rules)
-        .with_size(size)
+        .with_size(size.unwrap_or(rules.default_size()))
         .with_time(time)
         .with_draw(draw);
     if let Some(o) = opening {

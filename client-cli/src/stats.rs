@@ -23,15 +23,15 @@ use crate::net::{self, ServerArgs};
 /// A rule family's leaderboard.
 #[derive(clap::Args)]
 #[command(long_about = "\
-A rule family's leaderboard: renju (every opening rule), gomoku or
-freestyle. Only established players are listed (a rating is provisional
+A rule family's leaderboard: renju (every opening rule), gomoku, freestyle
+or twin (two boards). Only established players are listed (a rating is provisional
 until 7 rated games against 3 different opponents); players with fewer
 than 7 rated games in the last 12 months are listed apart as inactive.
 ")]
 pub struct LeaderboardArgs {
     #[command(flatten)]
     pub server: ServerArgs,
-    /// renju, gomoku or freestyle.
+    /// renju, gomoku, freestyle or twin.
     #[arg(default_value = "renju", value_parser = parse_family)]
     pub family: RatingFamily,
 }
@@ -91,7 +91,7 @@ pub struct RecordArgs {
 
 fn parse_family(s: &str) -> Result<RatingFamily, String> {
     RatingFamily::parse(&s.to_ascii_lowercase())
-        .ok_or_else(|| format!("'{s}': expected renju, gomoku or freestyle"))
+        .ok_or_else(|| format!("'{s}': expected renju, gomoku, freestyle or twin"))
 }
 
 fn parse_format(s: &str) -> Result<RecordFormat, String> {

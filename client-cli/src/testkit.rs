@@ -15,7 +15,8 @@ pub fn p(s: &str) -> Point {
 }
 
 /// An action from a token: a point, `pass`, `swap`, `keep`, `n=3`,
-/// `offer:J10,G9`, `keep:J10`, `offers`, `two:H9,J9`, `draw`, `resign`.
+/// `offer:J10,G9`, `keep:J10`, `offers`, `two:H9,J9`, `draw`, `resign`,
+/// and in twin rooms `1:K10` / `2:K10` (a stone on board 1 or 2).
 pub fn action(tok: &str) -> Action {
     let list = |s: &str| s.split(',').map(p).collect::<Vec<_>>();
     match tok {
@@ -43,6 +44,9 @@ pub fn action(tok: &str) -> Action {
                 black: l[1],
             }
         }
+        // Twin rooms: `2:K10` is K10 on board 2 (index 1).
+        _ if tok.starts_with("1:") => Action::place_on(0, p(&tok[2..])),
+        _ if tok.starts_with("2:") => Action::place_on(1, p(&tok[2..])),
         _ => Action::place(p(tok)),
     }
 }

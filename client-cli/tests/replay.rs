@@ -107,6 +107,7 @@ fn json_record_with_swap_resignation_and_clocks() {
     let mut g = Game::new(config, Seat::First, 0).unwrap();
     let place = |p: &str| Action::Place {
         point: p.parse().unwrap(),
+        board: 0,
         offer_draw: false,
     };
     g.apply(Seat::First, place("H8"), 1_000).unwrap();
@@ -173,4 +174,29 @@ fn errors_name_the_move() {
     let o = replay(&["/nonexistent/tengen-record"], "");
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("reading /nonexistent/tengen-record"));
+}
+
+#[test]
+fn a_twin_game_in_renju_notation_shows_both_boards() {
+    // Black to fours on both boards, then both closed in one turn.
+    let moves = "1:a10 1:a1 2:a1 1:b10 2:a10 1:a2 2:a2 1:c10 2:b10 1:a3 2:a3 \
+                 1:d10 2:c10 1:a5 2:a5 2:e10 1:s1 1:a7 2:a7 1:e10 2:d10\n";
+    let o = replay(&["-", "--rule", "twin"], moves);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    assert!(
+        out.contains("\n2. white A1 on board 1\n3. white A1 on board 2\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("board 1\n") && out.contains("board 2\n"),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("result: black (first seat) wins: a five on both boards in one turn (A10 B10 C10 D10 E10 on board 1, A10 B10 C10 D10 E10 on board 2)\n"),
+        "{out}"
+    );
+    // Without board numbers the stones cannot be read as a twin game.
+    let o = replay(&["-", "--rule", "twin"], "a10 a1\n");
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
 }

@@ -19,6 +19,7 @@
 mod decide;
 mod eval;
 mod stone;
+mod twin;
 
 pub use decide::{SWAP2_TAKE_BLACK, Situation, TASTE, decide};
 pub use stone::{Rules, choose_stone, quick_stone};

@@ -54,12 +54,15 @@ pub const RULE_EXACT_FIVE: u32 = 1;
 pub const RULE_RENJU: u32 = 4;
 pub const RULE_CARO: u32 = 8;
 
-/// The `INFO rule` value for our rule set: free-style 0, gomoku 1, renju 4.
-pub fn rule_value(rule_set: RuleSet) -> u32 {
+/// The `INFO rule` value for our rule set: free-style 0, gomoku 1, renju 4;
+/// `None` for the two-board game, which the protocol cannot describe (an
+/// engine plays one board).
+pub fn rule_value(rule_set: RuleSet) -> Option<u32> {
     match rule_set {
-        RuleSet::Freestyle => 0,
-        RuleSet::Gomoku => RULE_EXACT_FIVE,
-        RuleSet::Renju => RULE_RENJU,
+        RuleSet::Freestyle => Some(0),
+        RuleSet::Gomoku => Some(RULE_EXACT_FIVE),
+        RuleSet::Renju => Some(RULE_RENJU),
+        RuleSet::Twin => None,
     }
 }
 
@@ -164,8 +167,9 @@ mod tests {
     #[test]
     fn rules_map_both_ways() {
         for r in [RuleSet::Freestyle, RuleSet::Gomoku, RuleSet::Renju] {
-            assert_eq!(rule_set_of(rule_value(r)), Some(r));
+            assert_eq!(rule_value(r).and_then(rule_set_of), Some(r));
         }
+        assert_eq!(rule_value(RuleSet::Twin), None);
         assert_eq!(rule_set_of(2), Some(RuleSet::Freestyle));
         assert_eq!(rule_set_of(3), Some(RuleSet::Gomoku));
         assert_eq!(rule_set_of(8), None);

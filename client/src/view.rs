@@ -94,6 +94,8 @@ pub struct TableView {
     black: Seat,
     swapped: Option<bool>,
     board: Board,
+    /// The second board of a twin room (docs/rules.md §9).
+    second: Option<Board>,
     moves: Vec<Move>,
     /// Fifth-move offers made and not yet resolved into move 5.
     pending_fifths: Option<OfferSet>,
@@ -121,6 +123,7 @@ impl TableView {
             reason,
         };
         let mut board = Board::new(s.config.board_size).map_err(|e| bad(e.to_string()))?;
+        let mut second = (s.config.rule_set.boards() == 2).then(|| board.clone());
         for (i, mv) in s.moves.iter().enumerate() {
             if mv.number as usize != i + 1 {
                 return Err(bad(format!(
@@ -130,7 +133,12 @@ impl TableView {
                 )));
             }
             if let Some(p) = mv.point {
-                board
+                let on = match mv.board {
+                    0 => Some(&mut board),
+                    1 => second.as_mut(),
+                    _ => None,
+                };
+                on.ok_or_else(|| bad(format!("move {}: no board {}", mv.number, mv.board)))?
                     .place(p, mv.color)
                     .map_err(|e| bad(format!("move {}: {e}", mv.number)))?;
             }
@@ -153,6 +161,7 @@ impl TableView {
             black: s.black,
             swapped: s.swapped,
             board,
+            second,
             moves: s.moves.clone(),
             pending_fifths,
             opening: s.opening.clone(),
@@ -258,7 +267,8 @@ impl TableView {
                 return Err(format!("move {} arrived, move {next} expected", mv.number));
             }
             if let Some(p) = mv.point {
-                self.board
+                self.board_at(mv.board)
+                    .ok_or_else(|| format!("move {}: no board {}", mv.number, mv.board))?
                     .check_place(p)
                     .map_err(|e| format!("move {}: {e}", mv.number))?;
             }
@@ -276,7 +286,11 @@ impl TableView {
             Event::Moved { mv, clocks: c } => {
                 clocks(c);
                 if let Some(p) = mv.point {
-                    self.board.place(p, mv.color).expect("checked: free point");
+                    let on = match mv.board {
+                        0 => &mut self.board,
+                        _ => self.second.as_mut().expect("checked: the board exists"),
+                    };
+                    on.place(p, mv.color).expect("checked: free point");
                     // A single offer stands as move 5 at once.
                     if self.pending_fifths.is_some_and(|o| o.contains(p)) {
                         self.pending_fifths = None;
@@ -407,6 +421,16 @@ impl TableView {
     /// included until one stands as move 5.
     pub fn board(&self) -> &Board {
         &self.board
+    }
+
+    /// Board `index`: 0 is [`TableView::board`], 1 a twin room's second
+    /// board; `None` for a board the room does not have.
+    pub fn board_at(&self, index: u8) -> Option<&Board> {
+        match index {
+            0 => Some(&self.board),
+            1 => self.second.as_ref(),
+            _ => None,
+        }
     }
 
     /// Every move so far (stones and passes), in order.

@@ -114,6 +114,7 @@ fn prompt(task: Task, may: &[ActionKind]) -> Prompt {
         seat: Seat::Second,
         task,
         may: may.to_vec(),
+        stones_left: None,
     }
 }
 
@@ -143,7 +144,8 @@ fn self_play(config: &GameConfig, seed: u64, seen: &mut Seen) -> Game {
             now < 10 * 1000,
             "{config:?} seed {seed}: the game never ends"
         );
-        let s = Situation::from_moves(game.board(), config, game.moves());
+        let s =
+            Situation::from_moves(game.board(), config, game.moves()).with_second(game.board_at(1));
         let action = decide(&s, &prompt, seed ^ now);
         let board = game.board();
         match (prompt.task, action) {
@@ -181,7 +183,12 @@ fn self_play(config: &GameConfig, seed: u64, seen: &mut Seen) -> Game {
     assert!(
         matches!(
             result.reason,
-            ResultReason::Five { .. } | ResultReason::BoardFull | ResultReason::BothPassed
+            ResultReason::Five { .. }
+                | ResultReason::BoardFull
+                | ResultReason::BothPassed
+                // Twin rooms: a bot completes a five on one board only when
+                // nothing else is free, so its games end on both boards.
+                | ResultReason::TwinFives { .. }
         ),
         "{config:?} seed {seed}: {result:?}"
     );
@@ -303,6 +310,24 @@ fn tarannikov_games() {
     for k in ["Swap", "Keep"] {
         assert!(seen.has(k), "{k}");
     }
+}
+
+#[test]
+fn twin_games_on_two_boards_end_on_both() {
+    let mut seen = Seen::default();
+    let config = GameConfig::new(RuleSet::Twin);
+    for seed in 0..4 {
+        let game = self_play(&config, seed, &mut seen);
+        let reason = &game.result().unwrap().reason;
+        assert!(
+            matches!(
+                reason,
+                ResultReason::TwinFives { .. } | ResultReason::BoardFull
+            ),
+            "seed {seed}: {reason:?}"
+        );
+    }
+    assert!(seen.has("Place"));
 }
 
 #[test]

@@ -382,6 +382,7 @@ async fn a_game_over_a_flaky_link_delivers_every_event_once_in_order() {
             {
                 action = Action::Place {
                     point,
+                    board: 0,
                     offer_draw: true,
                 };
             }

@@ -324,6 +324,7 @@ fn rif_with_a_swap_and_two_fifth_offers() {
         seat: Seat::Second,
         color: Color::Black,
         point: Some(p("G9")),
+        board: 0,
     };
     assert_eq!(v.moves()[4], fifth, "the kept offer is black's move 5");
     assert_eq!(v.board().get(p("K11")), None, "the other offer is gone");
@@ -425,6 +426,7 @@ fn draw_offers_accepted_declined_and_lapsed() {
     t.play("H8 A1", 0, 100);
     let offer = |s: &str| Action::Place {
         point: p(s),
+        board: 0,
         offer_draw: true,
     };
     // Lapsed: the server's timer fires, the view hears of it.

@@ -661,6 +661,7 @@ impl<'a> Player<'a> {
                 within: None,
             },
             may: vec![ActionKind::Place, ActionKind::Resign],
+            stones_left: None,
         });
         let event = TableEvent {
             table: due.table.clone(),
@@ -671,6 +672,7 @@ impl<'a> Player<'a> {
                     seat: self.me,
                     color,
                     point: Some(point),
+                    board: 0,
                 },
                 clocks: None,
             },

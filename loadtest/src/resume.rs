@@ -325,6 +325,7 @@ mod tests {
                     seat: Seat::First,
                     color: tengen_rules::Color::Black,
                     point: None,
+                    board: 0,
                 },
                 clocks: None,
             },

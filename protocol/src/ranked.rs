@@ -14,22 +14,24 @@ use crate::ids::TableId;
 use crate::lobby::Player;
 
 /// A rating family: the games one rating counts. Renju under every opening
-/// rule is one family; standard gomoku and free-style are the others. The
-/// wire form is the snake_case name (`"renju"`).
+/// rule is one family; standard gomoku, free-style and twin (two boards)
+/// are the others. The wire form is the snake_case name (`"renju"`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RatingFamily {
     Renju,
     Gomoku,
     Freestyle,
+    Twin,
 }
 
 impl RatingFamily {
     /// Every family, in documentation order.
-    pub const ALL: [RatingFamily; 3] = [
+    pub const ALL: [RatingFamily; 4] = [
         RatingFamily::Renju,
         RatingFamily::Gomoku,
         RatingFamily::Freestyle,
+        RatingFamily::Twin,
     ];
 
     /// The family a game of `rule_set` counts for (whatever its opening
@@ -39,6 +41,7 @@ impl RatingFamily {
             RuleSet::Renju => RatingFamily::Renju,
             RuleSet::Gomoku => RatingFamily::Gomoku,
             RuleSet::Freestyle => RatingFamily::Freestyle,
+            RuleSet::Twin => RatingFamily::Twin,
         }
     }
 
@@ -48,6 +51,7 @@ impl RatingFamily {
             RatingFamily::Renju => "renju",
             RatingFamily::Gomoku => "gomoku",
             RatingFamily::Freestyle => "freestyle",
+            RatingFamily::Twin => "twin",
         }
     }
 

@@ -336,6 +336,7 @@ fn the_limits_fit_real_messages() {
             seat: tengen_rules::game::Seat::First,
             color: tengen_rules::Color::Black,
             point: Some(tengen_rules::Point::new((i % 19) as u8, (i / 19) as u8)),
+            board: 0,
         })
         .collect();
     let snap = Envelope::push(ServerMsg::TableSnapshot(Box::new(snap)));

@@ -20,6 +20,7 @@ fn with_policy(max_offers: Option<u32>, answer_ms: Option<u64>) -> Game {
 fn place_offer(s: &str) -> Action {
     Action::Place {
         point: p(s),
+        board: 0,
         offer_draw: true,
     }
 }

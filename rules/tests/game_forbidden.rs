@@ -108,6 +108,7 @@ fn declining_a_draw_does_not_end_whites_claim() {
         Seat::First,
         Action::Place {
             point: p(&last),
+            board: 0,
             offer_draw: true,
         },
         0,

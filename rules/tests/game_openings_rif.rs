@@ -486,6 +486,7 @@ fn draw_offers_during_the_opening() {
     let mut g = game(rif());
     let with_offer = |s: &str| Action::Place {
         point: p(s),
+        board: 0,
         offer_draw: true,
     };
     g.apply(Seat::First, with_offer("H8"), 0).unwrap();

@@ -158,7 +158,11 @@ fn point() -> impl Strategy<Value = Point> {
 fn action() -> impl Strategy<Value = Action> {
     prop_oneof![
         80 => (point(), prop::bool::weighted(0.1))
-            .prop_map(|(point, offer_draw)| Action::Place { point, offer_draw }),
+            .prop_map(|(point, offer_draw)| Action::Place {
+                point,
+                board: 0,
+                offer_draw,
+            }),
         3 => any::<bool>().prop_map(|offer_draw| Action::Pass { offer_draw }),
         2 => Just(Action::Swap),
         2 => Just(Action::Keep),

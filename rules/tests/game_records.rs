@@ -41,6 +41,7 @@ fn eventful() -> Game {
         s,
         Action::Place {
             point: p("J10"),
+            board: 0,
             offer_draw: true,
         },
         9_000,

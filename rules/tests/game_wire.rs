@@ -53,6 +53,7 @@ fn events_errors_prompts_and_snapshots_read_back() {
         Seat::First,
         Action::Place {
             point: p("H8"),
+            board: 0,
             offer_draw: true,
         },
     );

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use tengen_protocol::{ErrorBody, ErrorCode, GameAnalysis, MoveVerdict, TableId};
 use tengen_rules::Point;
-use tengen_rules::analysis::{Budget, MoveAnalysis, Outcome, analyze_record};
+use tengen_rules::analysis::{AnalysisError, Budget, MoveAnalysis, Outcome, analyze_record};
 use tengen_rules::game::GameRecord;
 use tengen_store::Store;
 use tokio::sync::Semaphore;
@@ -92,9 +92,13 @@ fn search(
     vcf: Budget,
     vct: Option<Budget>,
 ) -> Result<GameAnalysis, ErrorBody> {
-    let moves = analyze_record(record, vcf, vct).map_err(|e| {
-        tracing::error!(%game, error = %e, "a stored record does not analyse");
-        ErrorBody::new(ErrorCode::Internal, "the stored record cannot be analysed")
+    let moves = analyze_record(record, vcf, vct).map_err(|e| match e {
+        // Twin games (two boards) are refused as the request's fault.
+        AnalysisError::TwoBoards => ErrorBody::new(ErrorCode::BadRequest, e.to_string()),
+        e => {
+            tracing::error!(%game, error = %e, "a stored record does not analyse");
+            ErrorBody::new(ErrorCode::Internal, "the stored record cannot be analysed")
+        }
     })?;
     Ok(verdicts(game.clone(), vct.is_some(), &moves))
 }

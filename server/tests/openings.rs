@@ -8,12 +8,9 @@
 
 mod common;
 
-use std::time::Instant;
-
 use common::*;
-use tengen_client::ClientError;
 use tengen_client::view::TableView;
-use tengen_protocol::{ClientMsg, Encoding, ErrorCode};
+use tengen_protocol::Encoding;
 use tengen_rules::Color;
 use tengen_rules::game::{
     Action, ForbiddenHandling, GameConfig, GameError, MAX_FIFTH_OFFERS, OfferSet, Opening, RuleSet,
@@ -38,12 +35,7 @@ impl Players {
             .with_opening(opening)
             .with_forbidden(ForbiddenHandling::Claim);
         let mut t = table(server, config, Encoding::Json).await;
-        let now = Instant::now();
-        let second = snapshot_of(&mut t.second, &t.table).await;
-        let views = [
-            TableView::new(&t.snapshot, now).unwrap(),
-            TableView::new(&second, now).unwrap(),
-        ];
+        let views = t.views().await;
         Players { t, views }
     }
 
@@ -73,19 +65,7 @@ impl Players {
     /// `who` tries `action`; the server refuses it with `expected`.
     async fn refused(&mut self, who: Who, action: Action, expected: GameError) {
         let seat = self.seat(who);
-        let table = self.t.table.clone();
-        let reply = self
-            .t
-            .conn(seat)
-            .request(ClientMsg::Act { table, action })
-            .await;
-        match reply {
-            Err(ClientError::Refused(e)) => {
-                assert_eq!(e.code, ErrorCode::Game, "{action:?}");
-                assert_eq!(e.game_error, Some(expected), "{action:?}");
-            }
-            other => panic!("{action:?} should be refused: {other:?}"),
-        }
+        self.t.refused_as(seat, action, expected).await;
     }
 
     /// Move 6 stands; both players see the server's moves and the opening

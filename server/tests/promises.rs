@@ -50,6 +50,7 @@ async fn play_offering(t: &mut Table, moves: usize) -> u64 {
         let seat = if i % 2 == 0 { black } else { black.other() };
         let action = Action::Place {
             point: p.parse().unwrap(),
+            board: 0,
             offer_draw: true,
         };
         seq = t.act_as(seat, action).await;
@@ -332,6 +333,7 @@ async fn declining_a_draw_leaves_whites_claim_standing() {
         black,
         Action::Place {
             point: "I8".parse().unwrap(),
+            board: 0,
             offer_draw: true,
         },
     )

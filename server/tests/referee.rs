@@ -230,6 +230,7 @@ async fn draw_offers_accepted_declined_and_declined_by_a_move() {
         b,
         Action::Place {
             point: "A1".parse().unwrap(),
+            board: 0,
             offer_draw: true,
         },
     )
@@ -365,6 +366,7 @@ async fn an_unanswered_draw_offer_lapses_on_time() {
         b,
         Action::Place {
             point: "H8".parse().unwrap(),
+            board: 0,
             offer_draw: true,
         },
     )

@@ -189,6 +189,7 @@ async fn dropped_connections_resume_with_every_event_exactly_once() {
         {
             action = Action::Place {
                 point,
+                board: 0,
                 offer_draw: true,
             };
         }

@@ -52,7 +52,9 @@ test('keyboard play, Tengen TV, Chinese, leaderboard', async () => {
     await tv.click('#lang-btn');
     await until(tv, () => document.querySelector('nav a')?.textContent === '大厅');
     await tv.goto(`${BASE}/leaderboard`);
-    await until(tv, () => document.querySelectorAll('.tabs button').length === 3);
+    // One tab per rating family: renju, gomoku, free-style, twin.
+    await until(tv, () => document.querySelectorAll('.tabs button').length === 4);
+    assert.equal(await tv.textContent('.tabs button:last-child'), '职业制传统五子棋（双棋盘）');
     assert.equal(await tv.textContent('h2'), '排行榜');
     const res = await fetch(`${BASE}/no/such/page`);
     assert.equal(res.status, 404);

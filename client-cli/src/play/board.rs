@@ -6,6 +6,11 @@
 //! terminal beside the panel. The cursor is drawn as brackets in the gaps
 //! around its point (`[X]`), so it never hides what is under it.
 //!
+//! A twin room (two boards, docs/rules.md §9) shows both boards side by
+//! side under a title row when the terminal is wide enough, else only the
+//! board the cursor is on; the cursor, the last move and the winning lines
+//! are drawn on the board they belong to.
+//!
 //! Forbidden points are marked for black only in `block` and `lose` rooms
 //! and only while a black stone (or black's fifth-move offers) is asked for:
 //! in `claim` rooms spotting them is white's skill, so the board never
@@ -29,6 +34,14 @@ pub fn width(size: u8) -> u16 {
 pub fn height(size: u8) -> u16 {
     size as u16 + 2
 }
+
+/// Columns two boards side by side take (twin rooms).
+pub fn pair_width(size: u8) -> u16 {
+    2 * width(size) + GAP.len() as u16
+}
+
+/// Between two boards side by side.
+const GAP: &str = "  ";
 
 pub const EMPTY: char = '.';
 pub const BLACK: char = 'X';
@@ -56,9 +69,52 @@ pub fn shows_forbidden(view: &TableView) -> bool {
     )
 }
 
-/// The board's lines, top row (the highest number) first.
-pub fn lines(view: &TableView, local: &Local) -> Vec<Line<'static>> {
-    let board = view.board();
+/// The board's lines, top row (the highest number) first. In twin rooms a
+/// title row comes first, then both boards side by side (`both`) or the
+/// cursor's board alone.
+pub fn lines(view: &TableView, local: &Local, both: bool) -> Vec<Line<'static>> {
+    if view.config().rule_set.boards() < 2 {
+        return grid(view, local, 0);
+    }
+    let shown: Vec<u8> = if both { vec![0, 1] } else { vec![local.board] };
+    let w = width(view.board().size()) as usize;
+    let title = shown
+        .iter()
+        .map(|&b| {
+            let text = if b == local.board {
+                format!("board {} (cursor)", b + 1)
+            } else {
+                format!("board {}", b + 1)
+            };
+            let style = if b == local.board {
+                Style::default()
+                    .fg(Tint::Yellow)
+                    .add_modifier(Modifier::BOLD)
+            } else {
+                Style::default().fg(Tint::DarkGray)
+            };
+            Span::styled(format!("{text:^w$}{GAP}"), style)
+        })
+        .collect::<Vec<_>>();
+    let grids: Vec<Vec<Line<'static>>> = shown.iter().map(|&b| grid(view, local, b)).collect();
+    let mut out = vec![Line::from(title)];
+    for row in 0..grids[0].len() {
+        let mut spans = Vec::new();
+        for (i, g) in grids.iter().enumerate() {
+            if i > 0 {
+                spans.push(Span::raw(GAP));
+            }
+            spans.extend(g[row].spans.iter().cloned());
+        }
+        out.push(Line::from(spans));
+    }
+    out
+}
+
+/// The lines of board `index` (0, or 1 in twin rooms), with the cursor if
+/// it is on this board.
+fn grid(view: &TableView, local: &Local, index: u8) -> Vec<Line<'static>> {
+    let board = view.board_at(index).unwrap_or(view.board());
     let n = board.size();
     let forbidden: Vec<Point> = if shows_forbidden(view) {
         board
@@ -70,21 +126,31 @@ pub fn lines(view: &TableView, local: &Local) -> Vec<Line<'static>> {
         Vec::new()
     };
     let offers = view.pending_fifths().unwrap_or(&[]);
-    let last = view.last_move().and_then(|m| m.point);
+    let last = view
+        .last_move()
+        .filter(|m| m.board == index)
+        .and_then(|m| m.point);
     let winning: &[Point] = match view.result().map(|r| &r.reason) {
         Some(ResultReason::Five { line }) => line,
+        Some(ResultReason::TwinFives { lines }) => &lines[index.min(1) as usize],
+        Some(ResultReason::OneBoardFive { board, line, .. }) if *board == index => line,
         _ => &[],
     };
     let number: Vec<Option<u32>> = {
         let mut v = vec![None; n as usize * n as usize];
-        for m in view.moves() {
+        for m in view.moves().iter().filter(|m| m.board == index) {
             if let Some(p) = m.point {
                 v[p.y as usize * n as usize + p.x as usize] = Some(m.number);
             }
         }
         v
     };
-    let cursor = local.cursor;
+    // Off every board when it is on the other one.
+    let cursor = if local.board == index {
+        local.cursor
+    } else {
+        Point::new(u8::MAX, u8::MAX)
+    };
     let dim = Style::default().fg(Tint::DarkGray);
     let bracket = Style::default()
         .fg(Tint::Yellow)

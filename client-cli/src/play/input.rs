@@ -11,7 +11,8 @@
 //! The client never decides whether an action is allowed: keys that make
 //! sense at all send their action and the referee answers (a refusal shows
 //! in the status line). Only what needs local state is handled here:
-//! the cursor, offer points being marked, a number being typed, two stones
+//! the cursor (and, in twin rooms, the board it is on: Tab or `b`
+//! switches), offer points being marked, a number being typed, two stones
 //! at once (Swap2, Super Sakata's option (c)), and the second press that
 //! confirms resigning or quitting.
 
@@ -47,6 +48,8 @@ pub enum Confirm {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Local {
     pub cursor: Point,
+    /// The board the cursor is on: 0, or 1 in twin rooms.
+    pub board: u8,
     /// Show move numbers instead of stones.
     pub numbers: bool,
     /// Fifth-move offers marked so far (`offer_fifths`).
@@ -64,6 +67,7 @@ impl Local {
     pub fn new(size: u8) -> Local {
         Local {
             cursor: Point::center(size),
+            board: 0,
             numbers: false,
             marked: Vec::new(),
             digits: String::new(),
@@ -103,6 +107,10 @@ impl Local {
             KeyCode::Down | KeyCode::Char('j') => step(&mut self.cursor, 0, -1),
             KeyCode::Char('m') => {
                 self.numbers = !self.numbers;
+                Command::None
+            }
+            KeyCode::Tab | KeyCode::Char('b') if view.config().rule_set.boards() == 2 => {
+                self.board = 1 - self.board.min(1);
                 Command::None
             }
             KeyCode::Esc => {
@@ -168,7 +176,7 @@ impl Local {
         };
         let at = self.cursor;
         match task {
-            Task::Place { .. } => Command::Send(Action::place(at)),
+            Task::Place { .. } => Command::Send(Action::place_on(self.board, at)),
             Task::Swap2Choice if self.two.is_none() => Command::Send(Action::place(at)),
             Task::SuperSakataChoice { .. } if self.two.is_none() => {
                 Command::Say("s swaps, n keeps, t places two stones".into())

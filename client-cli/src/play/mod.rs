@@ -13,6 +13,9 @@ pub mod board;
 pub mod input;
 pub mod ui;
 
+#[cfg(test)]
+mod twin_tests;
+
 use anyhow::Result;
 use ratatui::DefaultTerminal;
 use tengen_client::Session;

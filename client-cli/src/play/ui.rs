@@ -46,7 +46,17 @@ pub fn draw(frame: &mut Frame, view: &TableView, local: &Local, extra: &Extra, n
     let area = frame.area();
     let [main, status] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
     let n = view.board().size();
-    let (bw, bh) = (board::width(n), board::height(n));
+    let (mut bw, mut bh) = (board::width(n), board::height(n));
+    // Twin rooms: a title row, and both boards when they fit beside the
+    // panel (or above it), else the cursor's board alone.
+    let twin = view.config().rule_set.boards() == 2;
+    let both = twin && main.width >= board::pair_width(n);
+    if twin {
+        bh += 1;
+        if both {
+            bw = board::pair_width(n);
+        }
+    }
     let side_by_side = main.width >= bw + 24;
     let (board_area, panel_area) = if side_by_side {
         let [b, _, p] = Layout::horizontal([
@@ -64,7 +74,7 @@ pub fn draw(frame: &mut Frame, view: &TableView, local: &Local, extra: &Extra, n
         .areas(main);
         (b, p)
     };
-    frame.render_widget(Paragraph::new(board::lines(view, local)), board_area);
+    frame.render_widget(Paragraph::new(board::lines(view, local, both)), board_area);
     frame.render_widget(
         Paragraph::new(panel(view, local, extra.around, now)).wrap(Wrap { trim: false }),
         panel_area,
@@ -173,7 +183,7 @@ pub fn panel(view: &TableView, local: &Local, around: &Around, now: Instant) -> 
     out.extend(prompt_lines(view, local));
     out.extend(rematch_lines(view, around));
     if let Some(e) = view.last_event()
-        && let Some(text) = describe::event(e, view.players())
+        && let Some(text) = describe::event(e, view.players(), view.config().rule_set.boards() > 1)
         && !view.is_over()
     {
         out.push(Line::styled(
@@ -223,6 +233,12 @@ fn prompt_lines(view: &TableView, local: &Local) -> Vec<Line<'static>> {
     ));
     if view.my_turn() {
         let hint = match &prompt.task {
+            Task::Place { .. } if prompt.stones_left.is_some() => {
+                format!(
+                    "Enter places it on board {} (Tab/b switches)",
+                    local.board + 1
+                )
+            }
             Task::Place { .. } => "Enter places the stone".to_string(),
             Task::DecideSwap { .. } => "s swaps, n keeps".to_string(),
             Task::DeclareOffers { max } => format!("type 1-{max}: {}_ then Enter", local.digits),
@@ -316,12 +332,16 @@ fn keys(view: &TableView) -> Vec<String> {
     if view.is_over() {
         return vec!["m numbers   q quit   e rematch".into()];
     }
-    vec![
+    let mut keys = vec![
         "arrows/hjkl move   Enter place/choose".into(),
         "p pass  d draw  a accept  x decline".into(),
         "c claim  s swap  n keep  r resign (x2)".into(),
         "m numbers  q quit (x2)  e rematch (after)".into(),
-    ]
+    ];
+    if view.config().rule_set.boards() == 2 {
+        keys.insert(1, "Tab/b switches board".into());
+    }
+    keys
 }
 
 #[cfg(test)]

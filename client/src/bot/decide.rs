@@ -50,6 +50,8 @@
 //!      two most even stones, white then black, handing the choice back
 //!      (option (c)), if neither makes a five; otherwise the colour that
 //!      looks better, judged as for `DecideSwap` (keep or swap).
+//!    - `Place` in a twin room (two boards): `twin::twin_stone`, which
+//!      makes a five only as half of a five on both boards in one turn.
 //! 4. **Nothing playable** (every point full or, for black, forbidden): a
 //!    pass if the prompt allows one, else resignation. A task this version
 //!    does not know also gets that answer, rather than a guess.
@@ -63,6 +65,7 @@ use tengen_rules::{Board, Color, Point};
 
 use super::eval::{balance, to_move};
 use super::stone::{Rules, candidates, choose_stone, in_zone, mix, score};
+use super::twin::twin_stone;
 
 /// The largest seeded margin, in shape points, added to the swap judgement.
 pub const TASTE: i32 = 15;
@@ -93,6 +96,8 @@ pub struct Situation<'a> {
     /// The stone the latest move put down: `None` before the first move
     /// and after a pass. Only claims look at it.
     pub last_stone: Option<Point>,
+    /// A twin room's second board (`board` is the first).
+    pub second: Option<&'a Board>,
 }
 
 impl<'a> Situation<'a> {
@@ -101,7 +106,13 @@ impl<'a> Situation<'a> {
             board,
             config,
             last_stone,
+            second: None,
         }
+    }
+
+    /// The same situation with a twin room's second board.
+    pub fn with_second(self, second: Option<&'a Board>) -> Self {
+        Situation { second, ..self }
     }
 
     /// The situation after `moves` (the game's moves list, as the server's
@@ -128,6 +139,14 @@ pub fn decide(s: &Situation, prompt: &Prompt, seed: u64) -> Action {
     }
     let rules = s.rules();
     match prompt.task {
+        Task::Place { color, .. } if s.second.is_some() => {
+            let boards = [s.board, s.second.expect("checked")];
+            let left = prompt.stones_left.unwrap_or(1);
+            match twin_stone(boards, color, left, seed) {
+                Some((board, p)) => Action::place_on(board, p),
+                None => give_up(prompt),
+            }
+        }
         Task::Place {
             color,
             move_number,

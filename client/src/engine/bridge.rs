@@ -172,7 +172,12 @@ impl Bridge {
     }
 
     async fn tell_rules(&mut self) -> Result<(), EngineError> {
-        let rule = self.config.as_ref().map_or(0, |c| rule_value(c.rule_set));
+        let rule = match &self.config {
+            None => 0,
+            Some(c) => rule_value(c.rule_set).ok_or_else(|| {
+                EngineError::Refused("a Piskvork engine plays one board, not a twin room".into())
+            })?,
+        };
         let memory = self.spec.max_memory.unwrap_or(0);
         let e = self.engine.as_mut().ok_or_else(not_running)?;
         e.send(&format!("INFO rule {rule}")).await?;

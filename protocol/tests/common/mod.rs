@@ -14,6 +14,8 @@ use tengen_rules::game::{
 };
 use tengen_rules::{Color, Forbidden};
 
+mod twin;
+
 pub fn p(s: &str) -> Point {
     s.parse().unwrap()
 }
@@ -1566,6 +1568,7 @@ pub fn game_values() -> Vec<String> {
         Action::place(p("H8")),
         Action::Place {
             point: p("J10"),
+            board: 0,
             offer_draw: true,
         },
         Action::pass(),
@@ -1614,6 +1617,7 @@ pub fn game_values() -> Vec<String> {
             color: Color::White,
         },
         may: vec![ActionKind::Swap, ActionKind::Keep, ActionKind::Resign],
+        stones_left: None,
     }));
     // Events not met in the walk-through.
     let clocks = Some(ClockSnapshot {
@@ -1706,6 +1710,7 @@ pub fn game_values() -> Vec<String> {
         out.push(v(&e));
     }
     opening_values(&mut out);
+    twin::values(&mut out);
     out
 }
 
@@ -1917,6 +1922,12 @@ pub fn game_errors() -> Vec<GameError> {
         },
         GameError::NotAnOffer { point: p("H7") },
         GameError::OpeningFive { point: p("E1") },
+        // Twin rooms' refusals.
+        GameError::NoSuchBoard {
+            board: 2,
+            boards: 2,
+        },
+        GameError::NoPassInTwin,
     ]
 }
 

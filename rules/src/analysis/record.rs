@@ -52,6 +52,8 @@ pub enum AnalysisError {
     Board(#[from] BoardError),
     #[error("the record does not replay: {0}")]
     Replay(#[from] ReplayError),
+    #[error("twin games (two boards) are not analysed: a forced win there is not a five")]
+    TwoBoards,
 }
 
 /// Analyses every move of a game played from an empty `size` x `size`
@@ -125,6 +127,9 @@ pub fn analyze_record(
     vcf: Budget,
     vct: Option<Budget>,
 ) -> Result<Vec<MoveAnalysis>, AnalysisError> {
+    if record.config.rule_set.boards() > 1 {
+        return Err(AnalysisError::TwoBoards);
+    }
     let game = record.replay()?;
     let moves: Vec<(Color, Option<Point>)> =
         game.moves().iter().map(|m| (m.color, m.point)).collect();

@@ -59,9 +59,13 @@ impl std::fmt::Display for Seat {
 #[non_exhaustive]
 pub enum Action {
     /// Place a stone of the colour to move; `offer_draw` offers a draw with
-    /// the move.
+    /// the move. `board` is the board's index, 0 or 1 in twin rooms (two
+    /// boards, docs/rules.md §9); it is 0, and left out on the wire,
+    /// everywhere else.
     Place {
         point: Point,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        board: u8,
         #[serde(default, skip_serializing_if = "is_false")]
         offer_draw: bool,
     },
@@ -115,6 +119,11 @@ fn is_false(b: &bool) -> bool {
     !*b
 }
 
+/// Board 0, the only board outside twin rooms, is left out on the wire.
+pub(crate) fn is_zero(b: &u8) -> bool {
+    *b == 0
+}
+
 /// [`Action`] as it is read. serde ignores `deny_unknown_fields` for the
 /// unit variants of an internally tagged enum, so `{"type":"resign",
 /// "seat":"first"}` would be read as a plain resignation; here every
@@ -124,6 +133,8 @@ fn is_false(b: &bool) -> bool {
 enum WireAction {
     Place {
         point: Point,
+        #[serde(default)]
+        board: u8,
         #[serde(default)]
         offer_draw: bool,
     },
@@ -160,7 +171,15 @@ enum WireAction {
 impl From<WireAction> for Action {
     fn from(w: WireAction) -> Action {
         match w {
-            WireAction::Place { point, offer_draw } => Action::Place { point, offer_draw },
+            WireAction::Place {
+                point,
+                board,
+                offer_draw,
+            } => Action::Place {
+                point,
+                board,
+                offer_draw,
+            },
             WireAction::Pass { offer_draw } => Action::Pass { offer_draw },
             WireAction::Swap {} => Action::Swap,
             WireAction::Keep {} => Action::Keep,
@@ -238,10 +257,16 @@ impl Action {
         }
     }
 
-    /// A plain stone placement.
+    /// A plain stone placement (on the only board, or board 0 of two).
     pub fn place(point: Point) -> Action {
+        Action::place_on(0, point)
+    }
+
+    /// A plain stone placement on board `board` (0 or 1 in twin rooms).
+    pub fn place_on(board: u8, point: Point) -> Action {
         Action::Place {
             point,
+            board,
             offer_draw: false,
         }
     }
@@ -328,6 +353,11 @@ pub struct Prompt {
     pub task: Task,
     /// Every action kind this seat may attempt now.
     pub may: Vec<ActionKind>,
+    /// In twin rooms (docs/rules.md §9), while a stone is due: how many
+    /// stones the seat still places this turn, this one included (2 or 1).
+    /// Left out everywhere else.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stones_left: Option<u8>,
 }
 
 #[cfg(test)]
@@ -347,9 +377,14 @@ mod tests {
             b,
             Action::Place {
                 point: "J10".parse().unwrap(),
+                board: 0,
                 offer_draw: true
             }
         );
+        let on_second = Action::place_on(1, "S19".parse().unwrap());
+        let json = serde_json::to_string(&on_second).unwrap();
+        assert_eq!(json, r#"{"type":"place","point":"S19","board":1}"#);
+        assert_eq!(serde_json::from_str::<Action>(&json).unwrap(), on_second);
         assert_eq!(
             serde_json::from_str::<Action>(r#"{"type":"claim_forbidden"}"#).unwrap(),
             Action::ClaimForbidden

@@ -34,6 +34,11 @@ pub enum RuleSet {
     /// Renju: black 1 on the centre, black wins with exactly five and has
     /// forbidden moves; white wins with five or more.
     Renju,
+    /// Professional traditional gomoku on two 19 x 19 boards (docs/rules.md
+    /// §9): turns of two stones (black's first turn one), each on either
+    /// board; a turn that completes fives on both boards wins, a turn that
+    /// completes a five on one board only loses. No forbidden moves.
+    Twin,
 }
 
 impl RuleSet {
@@ -43,6 +48,7 @@ impl RuleSet {
             RuleSet::Freestyle => Variant::Freestyle,
             RuleSet::Gomoku => Variant::Gomoku,
             RuleSet::Renju => Variant::Renju,
+            RuleSet::Twin => Variant::Freestyle,
         }
     }
 
@@ -57,6 +63,23 @@ impl RuleSet {
             RuleSet::Freestyle => "freestyle",
             RuleSet::Gomoku => "gomoku",
             RuleSet::Renju => "renju",
+            RuleSet::Twin => "twin",
+        }
+    }
+
+    /// How many boards a game of this rule set is played on (two for
+    /// [`RuleSet::Twin`], one otherwise).
+    pub fn boards(self) -> u8 {
+        if self == RuleSet::Twin { 2 } else { 1 }
+    }
+
+    /// The board size a room gets unless it asks otherwise (19 for
+    /// [`RuleSet::Twin`], the only size it allows; 15 otherwise).
+    pub fn default_size(self) -> u8 {
+        if self == RuleSet::Twin {
+            MAX_SIZE
+        } else {
+            STANDARD_SIZE
         }
     }
 
@@ -65,7 +88,7 @@ impl RuleSet {
     pub fn default_opening(self) -> Opening {
         match self {
             RuleSet::Gomoku => Opening::SwapAfterThree,
-            RuleSet::Freestyle | RuleSet::Renju => Opening::Free,
+            RuleSet::Freestyle | RuleSet::Renju | RuleSet::Twin => Opening::Free,
         }
     }
 }
@@ -84,6 +107,7 @@ impl std::str::FromStr for RuleSet {
             "freestyle" => Ok(RuleSet::Freestyle),
             "gomoku" => Ok(RuleSet::Gomoku),
             "renju" => Ok(RuleSet::Renju),
+            "twin" => Ok(RuleSet::Twin),
             other => Err(ConfigError::UnknownRuleSet(other.to_string())),
         }
     }
@@ -205,7 +229,7 @@ pub const DEFAULT_LAG_CREDIT_CAP_MS: Millis = 1_000;
 pub struct GameConfig {
     pub rule_set: RuleSet,
     pub opening: Opening,
-    /// 15, or 19 in free-style rooms.
+    /// 15, or 19 in free-style rooms; 19 (each board) in twin rooms.
     pub board_size: u8,
     /// For rule sets with forbidden moves; `None` there means `claim`, the
     /// competition rule. Must be `None` for the others.
@@ -227,9 +251,11 @@ fn default_lag_cap() -> Millis {
 /// Why a configuration was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ConfigError {
-    #[error("unknown rule set '{0}' (expected freestyle, gomoku or renju)")]
+    #[error("unknown rule set '{0}' (expected freestyle, gomoku, renju or twin)")]
     UnknownRuleSet(String),
-    #[error("board size {size} is not allowed for {rule_set} (15, or 19 for freestyle)")]
+    #[error(
+        "board size {size} is not allowed for {rule_set} (15, or 19 for freestyle; twin is 19 only)"
+    )]
     BoardSize { rule_set: RuleSet, size: u8 },
     #[error("the {opening} opening is not available for {rule_set}")]
     Opening { rule_set: RuleSet, opening: Opening },
@@ -264,13 +290,13 @@ pub enum ConfigError {
 }
 
 impl GameConfig {
-    /// An untimed room of `rule_set` on the standard board with its default
-    /// opening (renju: `claim` handling).
+    /// An untimed room of `rule_set` on its default board (15 x 15; twin:
+    /// two 19 x 19) with its default opening (renju: `claim` handling).
     pub fn new(rule_set: RuleSet) -> GameConfig {
         GameConfig {
             rule_set,
             opening: rule_set.default_opening(),
-            board_size: STANDARD_SIZE,
+            board_size: rule_set.default_size(),
             forbidden: None,
             time: TimeControl::Unlimited,
             draw: DrawPolicy::default(),
@@ -328,8 +354,11 @@ impl GameConfig {
     /// Checks every field and their combinations.
     pub fn validate(&self) -> Result<(), ConfigError> {
         let rs = self.rule_set;
-        let size_ok = self.board_size == STANDARD_SIZE
-            || (rs == RuleSet::Freestyle && self.board_size == MAX_SIZE);
+        let size_ok = match rs {
+            RuleSet::Twin => self.board_size == MAX_SIZE,
+            RuleSet::Freestyle => self.board_size == STANDARD_SIZE || self.board_size == MAX_SIZE,
+            RuleSet::Gomoku | RuleSet::Renju => self.board_size == STANDARD_SIZE,
+        };
         if !size_ok {
             return Err(ConfigError::BoardSize {
                 rule_set: rs,
@@ -414,6 +443,8 @@ impl Opening {
         let renju = rule_set == RuleSet::Renju;
         let fits = match self {
             Opening::Free => true,
+            // Two boards: the first player simply starts (docs/rules.md §9).
+            _ if rule_set == RuleSet::Twin => false,
             Opening::SwapAfterThree | Opening::Swap2 => !renju,
             o => !o.is_renju_only() || renju,
         };

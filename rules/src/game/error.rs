@@ -69,4 +69,8 @@ pub enum GameError {
     NotAnOffer { point: Point },
     #[error("{point} would make a five before the colours are settled")]
     OpeningFive { point: Point },
+    #[error("there is no board {board} here (boards are numbered from 0; {boards} in this room)")]
+    NoSuchBoard { board: u8, boards: u8 },
+    #[error("no pass in twin rooms: every turn places its stones")]
+    NoPassInTwin,
 }

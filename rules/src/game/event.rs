@@ -15,7 +15,8 @@ use crate::forbidden::Forbidden;
 use crate::point::{Color, Point};
 
 /// One move of the game: a stone or a pass. Move numbers count both, from 1;
-/// black's are odd, white's even.
+/// black's are odd, white's even (in twin rooms every stone is a move and
+/// turns are of two: black 1, white 2–3, black 4–5, ...).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Move {
     pub number: u32,
@@ -23,6 +24,10 @@ pub struct Move {
     pub color: Color,
     /// `None` for a pass.
     pub point: Option<Point>,
+    /// The board the stone is on: 0 or 1 in twin rooms, 0 (left out on the
+    /// wire) everywhere else.
+    #[serde(default, skip_serializing_if = "super::action::is_zero")]
+    pub board: u8,
 }
 
 /// A black stone that was forbidden when it was played, revealed when a
@@ -88,6 +93,18 @@ pub enum ResultReason {
     /// Every overtime stone of the eight-stone overtime was played without
     /// a result.
     OvertimeSpent,
+    /// Twin rooms: the winner's turn completed a five on each board
+    /// (`lines[0]` on board 0, `lines[1]` on board 1).
+    TwinFives {
+        lines: [Vec<Point>; 2],
+    },
+    /// Twin rooms: `seat`'s turn completed a five on board `board` only,
+    /// and so lost (`line`, its stones).
+    OneBoardFive {
+        seat: Seat,
+        board: u8,
+        line: Vec<Point>,
+    },
     /// Aborted by `seat`, or by the server (`None`).
     Aborted {
         seat: Option<Seat>,
@@ -126,14 +143,9 @@ impl GameResult {
             Outcome::Aborted => "aborted".to_string(),
         };
         let why = match &self.reason {
-            ResultReason::Five { line } => format!(
-                "{} in a row ({})",
-                line.len(),
-                line.iter()
-                    .map(|p| p.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            ),
+            ResultReason::Five { line } => {
+                format!("{} in a row ({})", line.len(), join_points(line))
+            }
             ResultReason::ForbiddenClaimed { point, forbidden } => {
                 format!("white claimed black's forbidden move {point} ({forbidden})")
             }
@@ -148,11 +160,28 @@ impl GameResult {
             ResultReason::BothPassed => "both players passed".to_string(),
             ResultReason::BoardFull => "the board is full".to_string(),
             ResultReason::OvertimeSpent => "every overtime stone was played".to_string(),
+            ResultReason::TwinFives { lines } => format!(
+                "a five on both boards in one turn ({} on board 1, {} on board 2)",
+                join_points(&lines[0]),
+                join_points(&lines[1])
+            ),
+            ResultReason::OneBoardFive { seat, board, line } => format!(
+                "{seat} seat completed a five on board {} only ({})",
+                board + 1,
+                join_points(line)
+            ),
             ResultReason::Aborted { seat: Some(s) } => format!("aborted by the {s} seat"),
             ResultReason::Aborted { seat: None } => "aborted by the server".to_string(),
         };
         format!("{head}: {why}")
     }
+}
+
+fn join_points(line: &[Point]) -> String {
+    line.iter()
+        .map(|p| p.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Why an action was a violation (docs/rules.md §3).

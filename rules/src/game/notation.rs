@@ -26,6 +26,10 @@
 //!   (the one who started as black first) and `-1`. Reading stops at the
 //!   first line that is not `x,y[,ms]`. PSQ has no passes: a game with a pass
 //!   cannot be written as PSQ.
+//! - **Twin rooms** (two boards, docs/rules.md §9): in renju notation
+//!   every stone carries its board's number, 1 or 2, before a colon:
+//!   `1:j10 2:k10 2:k11`; reading a twin game needs those prefixes. PSQ
+//!   has no boards: a twin game is neither written nor read as PSQ.
 
 use super::action::{Action, Seat};
 use super::config::{ConfigError, GameConfig, Millis, RuleSet};
@@ -48,6 +52,12 @@ pub enum ImportError {
     PsqPoint { line: usize, text: String, size: u8 },
     #[error("{0}")]
     Config(#[from] ConfigError),
+    #[error("PSQ has no boards: a twin game cannot be read from it")]
+    PsqTwoBoards,
+    #[error(
+        "'{token}' (token {index}) does not name its board: twin stones are written 1:j10 or 2:j10"
+    )]
+    TwinToken { index: usize, token: String },
     #[error("move {move_number} ({token}) is illegal: {error}")]
     Illegal {
         move_number: usize,
@@ -61,6 +71,17 @@ pub enum ImportError {
 pub enum ExportError {
     #[error("PSQ cannot record a pass (move {0})")]
     PassInPsq(u32),
+    #[error("PSQ has no boards: a twin game cannot be written as PSQ")]
+    TwoBoardsInPsq,
+}
+
+/// One stone or pass in renju notation; `twin` prefixes the board's number.
+fn token(point: Option<Point>, board: u8, twin: bool) -> String {
+    match point {
+        None => "pass".to_string(),
+        Some(p) if twin => format!("{}:{}", board + 1, p.to_lower()),
+        Some(p) => p.to_lower(),
+    }
 }
 
 /// The moves (stones, `None` for a pass) that a recorded action added to
@@ -79,13 +100,16 @@ fn moves_of(action: &Action) -> Vec<Option<Point>> {
 pub fn renju_notation(moves: &[Move]) -> String {
     moves
         .iter()
-        .map(|m| m.point.map_or_else(|| "pass".to_string(), Point::to_lower))
+        .map(|m| token(m.point, m.board, false))
         .collect::<Vec<_>>()
         .join(" ")
 }
 
 /// The stones of `record` as PSQ, each with the time its move took.
 pub fn psq(record: &GameRecord) -> Result<String, ExportError> {
+    if record.config.rule_set == RuleSet::Twin {
+        return Err(ExportError::TwoBoardsInPsq);
+    }
     let size = record.config.board_size;
     let mut out = format!("Piskvorky {size}x{size}, 11:11, 0\n");
     let mut last = record.start;
@@ -121,16 +145,13 @@ pub fn psq(record: &GameRecord) -> Result<String, ExportError> {
 
 /// Plays `moves` (stones or passes, each with the time it took) as a
 /// free-opening, untimed game of `config`, and returns its record.
-fn play(
-    config: GameConfig,
-    moves: &[(Option<Point>, Millis, String)],
-) -> Result<GameRecord, ImportError> {
+fn play(config: GameConfig, moves: &[ListedMove]) -> Result<GameRecord, ImportError> {
     let mut game = Game::new(config, Seat::First, 0)?;
     let mut now = 0;
-    for (i, (point, took, token)) in moves.iter().enumerate() {
+    for (i, (point, board, took, token)) in moves.iter().enumerate() {
         now += took;
         let seat = game.to_act().unwrap_or(Seat::First);
-        let action = point.map_or_else(Action::pass, Action::place);
+        let action = point.map_or_else(Action::pass, |p| Action::place_on(*board, p));
         game.apply(seat, action, now)
             .map_err(|error| ImportError::Illegal {
                 move_number: i + 1,
@@ -141,11 +162,17 @@ fn play(
     Ok(game.record())
 }
 
+/// A listed stone (`None`: a pass) with its board, the time it took and
+/// its text.
+type ListedMove = (Option<Point>, u8, Millis, String);
+
 /// Reads renju notation as a free-opening game of `rule_set` (on 19 x 19
-/// if a free-style game goes beyond the standard board).
+/// if a free-style game goes beyond the standard board; twin stones name
+/// their board, `2:j10`).
 pub fn from_renju_notation(text: &str, rule_set: RuleSet) -> Result<GameRecord, ImportError> {
+    let twin = rule_set == RuleSet::Twin;
     let mut moves = Vec::new();
-    let mut size = STANDARD_SIZE;
+    let mut size = rule_set.default_size();
     let tokens = text
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|t| !t.is_empty());
@@ -155,23 +182,37 @@ pub fn from_renju_notation(text: &str, rule_set: RuleSet) -> Result<GameRecord, 
             continue;
         }
         if token.eq_ignore_ascii_case("pass") {
-            moves.push((None, 0, token.to_string()));
+            moves.push((None, 0, 0, token.to_string()));
             continue;
         }
-        let p: Point = token.parse().map_err(|_| ImportError::Token {
+        let (board, text) = match token.split_once(':') {
+            Some(("1", rest)) if twin => (0, rest),
+            Some(("2", rest)) if twin => (1, rest),
+            _ if twin => {
+                return Err(ImportError::TwinToken {
+                    index: index + 1,
+                    token: token.to_string(),
+                });
+            }
+            _ => (0, token),
+        };
+        let p: Point = text.parse().map_err(|_| ImportError::Token {
             index: index + 1,
             token: token.to_string(),
         })?;
         if !p.on_board(STANDARD_SIZE) && rule_set == RuleSet::Freestyle {
             size = MAX_SIZE;
         }
-        moves.push((Some(p), 0, token.to_string()));
+        moves.push((Some(p), board, 0, token.to_string()));
     }
     play(GameConfig::free(rule_set).with_size(size), &moves)
 }
 
 /// Reads a PSQ game as a free-opening game of `rule_set`.
 pub fn from_psq(text: &str, rule_set: RuleSet) -> Result<GameRecord, ImportError> {
+    if rule_set == RuleSet::Twin {
+        return Err(ImportError::PsqTwoBoards);
+    }
     let mut lines = text
         .lines()
         .enumerate()
@@ -196,7 +237,7 @@ pub fn from_psq(text: &str, rule_set: RuleSet) -> Result<GameRecord, ImportError
             return Err(off());
         }
         let p = Point::new(x as u8 - 1, size - y as u8);
-        moves.push((Some(p), nums.get(2).copied().unwrap_or(0), p.to_lower()));
+        moves.push((Some(p), 0, nums.get(2).copied().unwrap_or(0), p.to_lower()));
     }
     play(GameConfig::free(rule_set).with_size(size), &moves)
 }
@@ -225,16 +266,18 @@ pub fn import(text: &str, rule_set: RuleSet) -> Result<GameRecord, ImportError> 
 }
 
 impl GameRecord {
-    /// The stones and passes in renju notation.
+    /// The stones and passes in renju notation (twin stones with their
+    /// board's number).
     pub fn renju_notation(&self) -> String {
+        let twin = self.config.rule_set == RuleSet::Twin;
         let mut out = Vec::new();
         for e in &self.entries {
             if let Input::Act { action, .. } = e.input {
-                out.extend(
-                    moves_of(&action)
-                        .into_iter()
-                        .map(|m| m.map_or_else(|| "pass".to_string(), Point::to_lower)),
-                );
+                let board = match action {
+                    Action::Place { board, .. } => board,
+                    _ => 0,
+                };
+                out.extend(moves_of(&action).into_iter().map(|m| token(m, board, twin)));
             }
         }
         out.join(" ")
@@ -247,8 +290,15 @@ impl GameRecord {
 }
 
 impl Game {
-    /// The moves so far in renju notation.
+    /// The moves so far in renju notation (twin stones with their board's
+    /// number).
     pub fn renju_notation(&self) -> String {
-        renju_notation(self.moves())
+        if self.config().rule_set == RuleSet::Twin {
+            let stones = self.moves().iter();
+            let tokens: Vec<_> = stones.map(|m| token(m.point, m.board, true)).collect();
+            tokens.join(" ")
+        } else {
+            renju_notation(self.moves())
+        }
     }
 }

@@ -9,10 +9,11 @@ pub mod scripted;
 
 use std::time::{Duration, Instant};
 
+use tengen_client::ClientError;
 use tengen_client::Connection;
 use tengen_client::view::TableView;
 use tengen_protocol::{ClientMsg, Encoding, RoomId, ServerMsg, TableEvent, TableId, TableSnapshot};
-use tengen_rules::game::{Action, Event, GameConfig, Seat};
+use tengen_rules::game::{Action, Event, GameConfig, GameError, Seat};
 use tengen_server::{Server, Settings};
 
 /// A server on 127.0.0.1 with a free port, with short timers for tests.
@@ -189,6 +190,33 @@ impl Table {
         match seat {
             Seat::First => &mut self.first,
             Seat::Second => &mut self.second,
+        }
+    }
+
+    /// Both players' views of the table, from the first seat's snapshot
+    /// and a fresh one for the second.
+    pub async fn views(&mut self) -> [TableView; 2] {
+        let now = Instant::now();
+        let second = snapshot_of(&mut self.second, &self.table).await;
+        [
+            TableView::new(&self.snapshot, now).unwrap(),
+            TableView::new(&second, now).unwrap(),
+        ]
+    }
+
+    /// `seat` tries `action`; the server refuses it with `expected`.
+    pub async fn refused_as(&mut self, seat: Seat, action: Action, expected: GameError) {
+        let table = self.table.clone();
+        let reply = self
+            .conn(seat)
+            .request(ClientMsg::Act { table, action })
+            .await;
+        match reply {
+            Err(ClientError::Refused(e)) => {
+                assert_eq!(e.code, tengen_protocol::ErrorCode::Game, "{action:?}");
+                assert_eq!(e.game_error, Some(expected), "{action:?}");
+            }
+            other => panic!("{action:?} should be refused: {other:?}"),
         }
     }
 

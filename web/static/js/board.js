@@ -29,8 +29,11 @@ function stars(n) {
  */
 
 export class Board {
-  /** @param {number} size @param {(p: string) => void} onPick */
-  constructor(size, onPick) {
+  /**
+   * @param {number} size @param {(p: string) => void} onPick
+   * @param {string} [label] the accessible name (twin rooms: `board 1`, `board 2`)
+   */
+  constructor(size, onPick, label = 'board') {
     this.size = size;
     this.onPick = onPick;
     this.interactive = false;
@@ -38,7 +41,7 @@ export class Board {
     /** @type {string|null} */
     this.armed = null;
     const span = CELL * (size - 1) + 2 * PAD;
-    const svg = el('svg', { viewBox: `0 0 ${span} ${span}`, class: 'board', role: 'grid', tabindex: 0, 'aria-label': 'board' });
+    const svg = el('svg', { viewBox: `0 0 ${span} ${span}`, class: 'board', role: 'grid', tabindex: 0, 'aria-label': label });
     this.svg = svg;
     el('rect', { x: 0, y: 0, width: span, height: span, class: 'wood' }, svg);
     const lines = [];

@@ -21,8 +21,8 @@ import { promptText, resultText, actionButtons } from './panel.js';
 export function mountGame(app, root, table, snapshot, opts = {}) {
   /** @type {TableState|null} */
   let st = null;
-  /** @type {Board|null} */
-  let board = null;
+  /** @type {Board[]} one board, or two in twin rooms */
+  let boards = [];
   /** @type {number|null} the number of moves shown when stepping back; null: live */
   let view = null;
   /** @type {string[]} fifth-move offers being placed */
@@ -84,12 +84,15 @@ export function mountGame(app, root, table, snapshot, opts = {}) {
   const mine = () => st?.seat ?? null;
   const myTurn = () => !!st && !st.over && !!st.prompt && st.prompt.seat === mine() && view == null;
 
-  /** @param {string} p */
-  const pick = (p) => {
+  /** A point picked on board `b` (0, or 1 in twin rooms). @param {string} p @param {number} [b] */
+  const pick = (p, b = 0) => {
     if (!st || !myTurn()) return;
     const pr = st.prompt;
     switch (pr.task) {
-      case 'place': act({ type: 'place', point: p, ...(ui.drawWithMove ? { offer_draw: true } : {}) }); ui.drawWithMove = false; break;
+      case 'place':
+        act({ type: 'place', point: p, ...(b ? { board: b } : {}), ...(ui.drawWithMove ? { offer_draw: true } : {}) });
+        ui.drawWithMove = false;
+        break;
       case 'offer_fifths':
         offers = offers.includes(p) ? offers.filter((x) => x !== p) : offers.length < pr.count ? [...offers, p] : offers;
         render();
@@ -109,16 +112,31 @@ export function mountGame(app, root, table, snapshot, opts = {}) {
 
   const drawBoard = () => {
     if (!st) return;
-    if (!board || board.size !== st.size) {
-      board = new Board(st.size, pick);
-      fill(boardWrap, board.svg);
+    if (boards.length !== st.boards || boards[0].size !== st.size) {
+      // Twin rooms: two boards side by side, each picking for itself.
+      const twin = st.boards > 1;
+      boards = Array.from({ length: st.boards }, (_, b) => new Board(st?.size ?? 15, (p) => pick(p, b), twin ? t('game.board_n', { n: b + 1 }) : 'board'));
+      boardWrap.classList.toggle('twin', twin);
+      fill(boardWrap, ...boards.map((board, b) => (twin
+        ? h('figure.twin-board', null, h('figcaption', null, t('game.board_n', { n: b + 1 })), board.svg)
+        : board.svg)));
     }
+    boards.forEach((board, b) => drawOne(board, b));
+  };
+
+  /** Draws board `b` (0, or 1 in twin rooms). @param {Board} board @param {number} b */
+  const drawOne = (board, b) => {
+    if (!st) return;
     board.confirm = ui.confirm;
     const live = view == null;
-    const moves = live ? st.moves : st.moves.slice(0, view);
-    const stones = live ? st.stones : new Map(moves.filter((m) => m.point).map((m) => [/** @type {string} */ (m.point), { color: m.color, number: m.number }]));
-    const last = moves.length ? moves[moves.length - 1].point : null;
+    const all = live ? st.moves : st.moves.slice(0, view);
+    const moves = all.filter((m) => (m.board ?? 0) === b);
+    const stones = live ? st.stonesOn[b] : new Map(moves.filter((m) => m.point).map((m) => [/** @type {string} */ (m.point), { color: m.color, number: m.number }]));
+    const lastMove = all.length ? all[all.length - 1] : null;
+    const last = lastMove && (lastMove.board ?? 0) === b ? lastMove.point : null;
     const reason = st.result?.reason;
+    const line = !live ? [] : reason?.kind === 'five' ? reason.line : reason?.kind === 'twin_fives' ? reason.lines[b]
+      : reason?.kind === 'one_board_five' && reason.board === b ? reason.line : [];
     /** @type {{point: string, label: string, cls: string}[]} */
     const marks = [];
     if (live && st.pendingFifths) for (const p of st.pendingFifths) marks.push({ point: p, label: '5', cls: 'offer' });
@@ -133,7 +151,7 @@ export function mountGame(app, root, table, snapshot, opts = {}) {
     board.svg.classList.toggle('my-turn', board.interactive);
     board.draw({
       stones, last, numbers: ui.numbers, marks,
-      line: live && reason?.kind === 'five' ? reason.line : [],
+      line,
       forbidden: live && !st.over ? st.revealed : [],
     });
   };
@@ -247,7 +265,7 @@ export function mountGame(app, root, table, snapshot, opts = {}) {
   const moveItem = (m) => h('li', {
     'data-n': m.number, class: `${m.color}${view === m.number ? ' at' : ''}`,
     onclick: () => { view = m.number === st?.moves.length ? null : m.number; render(); },
-  }, m.point ? m.point.toLowerCase() : 'pass');
+  }, !m.point ? 'pass' : st && st.boards > 1 ? `${(m.board ?? 0) + 1}:${m.point.toLowerCase()}` : m.point.toLowerCase());
 
   /**
    * Downloads the record in `format`: the server's once the game is over

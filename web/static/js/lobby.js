@@ -11,6 +11,7 @@ const OPENINGS = /** @type {Record<string, string[]>} */ ({
   renju: ['free', 'rif', 'yamaguchi', 'yamaguchi_52', 'yamaguchi_variant', 'soosorv', 'jonsson', 'taraguchi', 'tarannikov', 'sakata', 'super_sakata'],
   gomoku: ['free', 'swap_after_three', 'swap2'],
   freestyle: ['free', 'swap_after_three', 'swap2'],
+  twin: ['free'],
 });
 
 /** @param {any} app @param {HTMLElement} root */
@@ -180,7 +181,7 @@ function createForm(app, created) {
       created(r.room, isPublic);
     } catch (err) { app.fail(err); }
   } }));
-  const ruleSet = select('rule_set', ['renju', 'gomoku', 'freestyle'].map((r) => [r, t(`rule.${r}`)]), 'renju');
+  const ruleSet = select('rule_set', ['renju', 'gomoku', 'freestyle', 'twin'].map((r) => [r, t(`rule.${r}`)]), 'renju');
   const opening = h('select', { name: 'opening' });
   const n = num('n', 8, 1, 10);
   const board = select('board_size', [['15', '15×15'], ['19', '19×19']], '15');
@@ -230,7 +231,8 @@ function createForm(app, created) {
     const c = {
       rule_set: rs,
       opening: op === 'soosorv' || op === 'taraguchi' ? { [op]: { n: Number(val('n')) } } : op,
-      board_size: rs === 'freestyle' ? Number(val('board_size')) : 15,
+      // Twin rooms are two 19×19 boards; free-style chooses; the rest are 15×15.
+      board_size: rs === 'freestyle' ? Number(val('board_size')) : rs === 'twin' ? 19 : 15,
       time: tc, draw, lag_credit_cap_ms: 1000,
     };
     if (rs === 'renju') c.forbidden = val('forbidden');

@@ -4,7 +4,7 @@ import { h, fill } from './dom.js';
 import { t, configName } from './i18n.js';
 import { mountGame } from './game.js';
 
-const FAMILIES = ['renju', 'gomoku', 'freestyle'];
+const FAMILIES = ['renju', 'gomoku', 'freestyle', 'twin'];
 /** @param {any} c */
 const family = (c) => (c.rule_set === 'freestyle' ? 'freestyle' : c.rule_set);
 

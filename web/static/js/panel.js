@@ -11,7 +11,9 @@ import { other } from './table.js';
 /** The prompt's task in words. @param {any} p */
 export function taskText(p) {
   switch (p.task) {
-    case 'place': return t('task.place', { color: t(`color.${p.color}`), n: p.move_number }) + (p.within ? t('task.within', { w: p.within }) : '');
+    case 'place': return t('task.place', { color: t(`color.${p.color}`), n: p.move_number }) + (p.within ? t('task.within', { w: p.within }) : '')
+      // Twin rooms: which stone of the turn (black's one-stone first turn says nothing).
+      + (p.stones_left && p.move_number > 1 ? t('task.stones_left', { k: 3 - p.stones_left }) : '');
     case 'decide_swap': return t('task.decide_swap', { color: t(`color.${p.color}`) });
     case 'declare_offers': return t('task.declare_offers', { max: p.max });
     case 'offer_fifths': return t('task.offer_fifths', { count: p.count });

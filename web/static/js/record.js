@@ -13,9 +13,14 @@ import { t } from './i18n.js';
 
 /** @typedef {import('./table.js').TableState} TableState */
 
-/** The moves in renju notation: `h8 i9 pass j10`, as the server writes it. @param {TableState} st */
+/**
+ * The moves in renju notation: `h8 i9 pass j10`, as the server writes it
+ * (twin rooms: each stone with its board's number, `1:k10 2:k10`).
+ * @param {TableState} st
+ */
 export function renjuText(st) {
-  return st.moves.map((m) => (m.point ? m.point.toLowerCase() : 'pass')).join(' ');
+  const twin = st.boards > 1;
+  return st.moves.map((m) => (!m.point ? 'pass' : twin ? `${(m.board ?? 0) + 1}:${m.point.toLowerCase()}` : m.point.toLowerCase())).join(' ');
 }
 
 /** A seat's name for a record (the server tags records with the same). @param {TableState} st @param {string} seat */
@@ -36,6 +41,7 @@ export class PassInPsq extends Error {
  * @param {TableState} st
  */
 export function psqText(st) {
+  if (st.boards > 1) throw new Error(t('record.twin_psq'));
   const size = st.size;
   const lines = [`Piskvorky ${size}x${size}, 11:11, 0`];
   st.moves.forEach((m, i) => {

@@ -3,7 +3,7 @@
 // client's TableView). It never decides a rule: whose turn it is, what may
 // be done and which points are forbidden all come from the server.
 
-/** @typedef {{number: number, seat: string, color: string, point: string|null}} Move */
+/** @typedef {{number: number, seat: string, color: string, point: string|null, board?: number}} Move */
 
 export const COLS = 'ABCDEFGHIJKLMNOPQRS';
 
@@ -42,8 +42,12 @@ export class TableState {
     this.swapped = s.swapped;
     /** @type {Move[]} */
     this.moves = [];
-    /** @type {Map<string, {color: string, number: number}>} */
-    this.stones = new Map();
+    /** How many boards: 2 in twin rooms (their moves name the board), else 1. */
+    this.boards = s.config.rule_set === 'twin' ? 2 : 1;
+    /** @type {Map<string, {color: string, number: number}>[]} the stones on each board */
+    this.stonesOn = Array.from({ length: this.boards }, () => new Map());
+    /** The stones on the (first) board. */
+    this.stones = this.stonesOn[0];
     for (const m of s.moves) this.addMove(m);
     /** @type {(number|null)[]} the time each move took, seen from here (null: unknown) */
     this.moveMs = this.moves.map((_, i) => seen[i] ?? null);
@@ -73,7 +77,7 @@ export class TableState {
 
   /** @param {Move} m */
   addMove(m) {
-    if (m.point) this.stones.set(m.point.toUpperCase(), { color: m.color, number: m.number });
+    if (m.point) this.stonesOn[m.board ?? 0]?.set(m.point.toUpperCase(), { color: m.color, number: m.number });
     this.moves.push(m);
   }
 
@@ -89,7 +93,8 @@ export class TableState {
     switch (e.type) {
       case 'moved':
         if (e.number !== this.moves.length + 1) throw new Gap(`move ${e.number} after ${this.moves.length}`);
-        this.addMove({ number: e.number, seat: e.seat, color: e.color, point: e.point });
+        if ((e.board ?? 0) >= this.boards) throw new Gap(`move ${e.number} on board ${e.board}`);
+        this.addMove({ number: e.number, seat: e.seat, color: e.color, point: e.point, ...(e.board ? { board: e.board } : {}) });
         this.seenMove();
         if (this.pendingFifths && e.point && this.pendingFifths.includes(e.point)) this.pendingFifths = null;
         break;

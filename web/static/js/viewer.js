@@ -1,7 +1,8 @@
 // `/game/ID`: a finished game from its record, stepped through and
 // downloadable, and analysed on request (`analysis.js`). The stones come
 // from the record's moves in renju notation, numbered in order (black's
-// odd): no rule is applied.
+// odd): no rule is applied. A twin game (two boards) is listed, not drawn:
+// which stone is whose there is the turn structure, a rule.
 
 import { h, fill, download } from './dom.js';
 import { t, configName } from './i18n.js';
@@ -21,8 +22,9 @@ export function mountViewer(app, root, id) {
       ]);
       const rec = json.record;
       const moves = renju.text.trim() ? renju.text.trim().split(/\s+/) : [];
+      const twin = rec.config.rule_set === 'twin';
       const board = new Board(rec.config.board_size, () => {});
-      fill(boardWrap, board.svg);
+      fill(boardWrap, twin ? h('p.small', null, t('viewer.twin')) : board.svg);
       let at = moves.length;
       const line = rec.result?.reason?.kind === 'five' ? rec.result.reason.line : [];
       const list = h('ol.moves');
@@ -41,10 +43,10 @@ export function mountViewer(app, root, id) {
         if (shown && shown.played !== 'pass' && !linePoints(shown).includes(shown.played.toUpperCase())) {
           marks.push({ point: shown.played.toUpperCase(), label: '×', cls: 'played' });
         }
-        board.draw({ stones, last: last === 'PASS' ? null : last, line: at === moves.length ? line : [], missed: marked, marks });
+        if (!twin) board.draw({ stones, last: last === 'PASS' ? null : last, line: at === moves.length ? line : [], missed: marked, marks });
         fill(list, moves.map((m, i) => {
           const v = gone.get(i);
-          const cls = `${i % 2 ? 'white' : 'black'}${i + 1 === at ? ' at' : ''}${v ? ' missed' : ''}${v && v === shown ? ' shown' : ''}`;
+          const cls = `${twin ? '' : i % 2 ? 'white' : 'black'}${i + 1 === at ? ' at' : ''}${v ? ' missed' : ''}${v && v === shown ? ' shown' : ''}`;
           const title = v ? t('an.item', { n: v.number, move: v.played, kind: v.vcf ? 'VCF' : 'VCT', line: v.vcf ?? v.vct ?? '' }) : null;
           // A missed win's move: the first click shows the line before it, the next the move.
           const pick = () => { if (v && shown !== v) { shown = v; at = i; } else { shown = null; at = i + 1; } draw(); };

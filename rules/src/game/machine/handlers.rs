@@ -169,7 +169,7 @@ impl Game {
         &mut self,
         seat: Seat,
         color: Color,
-        point: Option<Point>,
+        (point, board): (Option<Point>, u8),
         now: Millis,
         credit: Millis,
     ) -> Event {
@@ -178,6 +178,7 @@ impl Game {
             seat,
             color,
             point,
+            board,
         };
         self.moves.push(mv);
         if color == Color::White {
@@ -193,17 +194,22 @@ impl Game {
     pub(super) fn place(
         &mut self,
         seat: Seat,
+        board: u8,
         point: Point,
         offer: bool,
         now: Millis,
         credit: Millis,
     ) -> Result<Vec<Event>, GameError> {
         let (color, within) = self.check_mover(seat)?;
-        let size = self.board.size();
+        let target = self.board_at(board).ok_or(GameError::NoSuchBoard {
+            board,
+            boards: self.config.rule_set.boards(),
+        })?;
+        let size = target.size();
         if !point.on_board(size) {
             return Err(GameError::OffBoard { point });
         }
-        if self.board.get(point).is_some() {
+        if target.get(point).is_some() {
             return Err(GameError::Occupied { point });
         }
         if let Some(w) = within {
@@ -224,10 +230,17 @@ impl Game {
 
         let mut events = self.begin(Some(seat), now);
         self.decline_by_move(seat, &mut events);
+        if self.second.is_some() {
+            self.place_twin(seat, (board, point), color, (now, credit), &mut events);
+            if !self.is_over() {
+                self.after_move(seat, offer, now, &mut events);
+            }
+            return Ok(events);
+        }
         self.board
             .place(point, color)
             .expect("checked: on board and empty");
-        events.push(self.push_move(seat, color, Some(point), now, credit));
+        events.push(self.push_move(seat, color, (Some(point), 0), now, credit));
         self.note_opening_formed(&mut events);
         if color == Color::Black {
             self.notes.claimable = None;
@@ -288,6 +301,9 @@ impl Game {
         credit: Millis,
     ) -> Result<Vec<Event>, GameError> {
         self.check_task(seat)?;
+        if self.second.is_some() {
+            return Err(GameError::NoPassInTwin);
+        }
         if self.opening_step().is_some() {
             return Err(GameError::PassDuringOpening);
         }
@@ -300,7 +316,7 @@ impl Game {
         let both = self.moves.last().is_some_and(|m| m.point.is_none());
         let mut events = self.begin(Some(seat), now);
         self.decline_by_move(seat, &mut events);
-        events.push(self.push_move(seat, color, None, now, credit));
+        events.push(self.push_move(seat, color, (None, 0), now, credit));
         if both {
             self.finish(Outcome::Draw, ResultReason::BothPassed, now, &mut events);
         } else {

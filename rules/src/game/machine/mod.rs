@@ -24,6 +24,7 @@ mod handlers;
 mod opening_handlers;
 mod openings;
 mod replay;
+mod twin;
 
 use openings::OpeningFacts;
 pub use openings::OpeningProgress;
@@ -99,6 +100,8 @@ pub struct Game {
     start: Millis,
     black: Seat,
     board: Board,
+    /// The second board, in twin rooms only (docs/rules.md §9).
+    second: Option<Box<Board>>,
     moves: Vec<Move>,
     swapped: Option<bool>,
     facts: OpeningFacts,
@@ -118,6 +121,7 @@ impl Game {
     pub fn new(config: GameConfig, opener: Seat, start: Millis) -> Result<Game, ConfigError> {
         config.validate()?;
         let board = Board::new(config.board_size).expect("validated size");
+        let second = (config.rule_set.boards() == 2).then(|| Box::new(board.clone()));
         Ok(Game {
             variant: config.rule_set.variant(),
             handling: config.forbidden_handling(),
@@ -127,6 +131,7 @@ impl Game {
             start,
             black: opener,
             board,
+            second,
             moves: Vec::new(),
             swapped: None,
             facts: OpeningFacts::default(),
@@ -155,8 +160,19 @@ impl Game {
         self.start
     }
 
+    /// The board (in twin rooms, board 0: see [`Game::board_at`]).
     pub fn board(&self) -> &Board {
         &self.board
+    }
+
+    /// Board `index`: 0 is the only board, or the first of two in twin
+    /// rooms, where 1 is the second; `None` for any other index.
+    pub fn board_at(&self, index: u8) -> Option<&Board> {
+        match index {
+            0 => Some(&self.board),
+            1 => self.second.as_deref(),
+            _ => None,
+        }
     }
 
     /// Every move so far (stones and passes).
@@ -277,7 +293,9 @@ impl Game {
             let color = Color::White;
             return Some((self.seat_of(color), Task::DecideSwap { color }));
         }
-        let color = if self.moves.len().is_multiple_of(2) {
+        let color = if self.second.is_some() {
+            self.twin_color_due()
+        } else if self.moves.len().is_multiple_of(2) {
             Color::Black
         } else {
             Color::White
@@ -306,6 +324,7 @@ impl Game {
             seat,
             task,
             may: self.allowed(seat, now),
+            stones_left: self.stones_left(),
         })
     }
 
@@ -322,7 +341,8 @@ impl Game {
             Some((s, task)) if s == seat => match task {
                 Task::Place { .. } => {
                     may.push(ActionKind::Place);
-                    if self.board.stone_count() >= 5 && !self.in_opening() {
+                    if self.board.stone_count() >= 5 && !self.in_opening() && self.second.is_none()
+                    {
                         may.push(ActionKind::Pass);
                     }
                 }
@@ -427,9 +447,11 @@ impl Game {
         let backup = late.map(|_| self.clone());
         let clock_before = (self.clocks.running(), self.clocks.since());
         let mut events = match action {
-            Action::Place { point, offer_draw } => {
-                self.place(seat, point, offer_draw, now, credit)?
-            }
+            Action::Place {
+                point,
+                board,
+                offer_draw,
+            } => self.place(seat, board, point, offer_draw, now, credit)?,
             Action::Pass { offer_draw } => self.pass(seat, offer_draw, now, credit)?,
             Action::Swap | Action::Keep => {
                 self.decide_swap(seat, action == Action::Swap, now, credit)?

@@ -205,6 +205,7 @@ impl Game {
             seat: owner,
             color,
             point: Some(point),
+            board: 0,
         };
         self.moves.push(mv);
         self.end_turn(mover, now, credit);
@@ -280,6 +281,7 @@ impl Game {
                 seat,
                 color,
                 point: Some(point),
+                board: 0,
             });
         }
         self.end_turn(seat, now, credit);
