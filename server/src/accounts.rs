@@ -287,6 +287,7 @@ impl Accounts {
             name: name.to_string(),
             password_hash: hash,
             created_ms: unix_ms(),
+            bot: false,
         };
         match tokio::time::timeout(
             self.settings.store_wait,
