@@ -288,6 +288,7 @@ mod tests {
                 first: Some(Player {
                     name: "ann".into(),
                     guest: true,
+                    bot: false,
                 }),
                 second: None,
             },

@@ -68,6 +68,7 @@ impl Table {
             *players.seat_mut(s) = Some(Player {
                 name: name.into(),
                 guest: true,
+                bot: false,
             });
         }
         let snap = TableSnapshot {

@@ -80,6 +80,7 @@ impl Waiter {
             Ask::Join(room) => ClientMsg::JoinRoom { room: room.clone() },
             Ask::Queue(config) => ClientMsg::Queue {
                 config: config.clone(),
+                bots: false,
             },
         };
         let reply = session

@@ -143,7 +143,17 @@ pub enum ClientMsg {
     Logout,
     /// Waits for a rated opponent for `config` (feature `queue`); answered
     /// by `queued`, then a `matched` push when paired.
-    Queue { config: GameConfig },
+    Queue {
+        config: GameConfig,
+        /// A person's consent to be paired with a bot account (`false`, the
+        /// default: never). A bot's own entry ignores it: bots are paired
+        /// with bots and with people who said yes.
+        #[serde(default, skip_serializing_if = "is_false")]
+        bots: bool,
+    },
+    /// Makes this account a bot account, for good (feature `bots`):
+    /// allowed only before its first game; answered by `became_bot`.
+    BecomeBot,
     /// Leaves the queue; answered by `unqueued`.
     Unqueue,
     /// A family's leaderboard; answered by `leaderboard`.
@@ -218,6 +228,7 @@ impl ClientMsg {
         "logout",
         "queue",
         "unqueue",
+        "become_bot",
         "leaderboard",
         "profile",
         "history",
@@ -251,6 +262,7 @@ impl ClientMsg {
             ClientMsg::Logout => "logout",
             ClientMsg::Queue { .. } => "queue",
             ClientMsg::Unqueue => "unqueue",
+            ClientMsg::BecomeBot => "become_bot",
             ClientMsg::Leaderboard { .. } => "leaderboard",
             ClientMsg::Profile { .. } => "profile",
             ClientMsg::History { .. } => "history",

@@ -255,6 +255,8 @@ pub enum ServerMsg {
     Queued { config: GameConfig },
     /// Reply to `unqueue`.
     Unqueued,
+    /// Reply to `become_bot`: you are `player` (`bot: true`) from now on.
+    BecameBot { player: Player },
     /// Push to both players the matchmaker paired: a rated game in `room`
     /// at `table` against `opponent`, you in `seat`. The table's
     /// `table_snapshot` follows.
@@ -319,6 +321,7 @@ impl ServerMsg {
         "logged_out",
         "queued",
         "unqueued",
+        "became_bot",
         "matched",
         "leaderboard",
         "profile",
@@ -358,6 +361,7 @@ impl ServerMsg {
             ServerMsg::LoggedOut { .. } => "logged_out",
             ServerMsg::Queued { .. } => "queued",
             ServerMsg::Unqueued => "unqueued",
+            ServerMsg::BecameBot { .. } => "became_bot",
             ServerMsg::Matched { .. } => "matched",
             ServerMsg::Leaderboard(_) => "leaderboard",
             ServerMsg::Profile(_) => "profile",

@@ -123,6 +123,7 @@ pub async fn profile(
         player: Player {
             name: account.name,
             guest: false,
+            bot: account.bot,
         },
         created_ms: account.created_ms,
         ratings,

@@ -30,6 +30,7 @@ pub fn alice() -> Player {
     Player {
         name: "alice".into(),
         guest: true,
+        bot: false,
     }
 }
 
@@ -37,6 +38,7 @@ pub fn bob() -> Player {
     Player {
         name: "bob".into(),
         guest: true,
+        bot: false,
     }
 }
 
@@ -247,7 +249,13 @@ pub fn client_examples() -> Vec<ClientFrame> {
         ),
         req(1, hello_with_token()),
         req(22, ClientMsg::Logout),
-        req(23, ClientMsg::Queue { config: config() }),
+        req(
+            23,
+            ClientMsg::Queue {
+                config: config(),
+                bots: false,
+            },
+        ),
         req(24, ClientMsg::Unqueue),
         req(
             25,
@@ -307,6 +315,15 @@ pub fn client_examples() -> Vec<ClientFrame> {
             },
         ),
         req(33, ClientMsg::MyTables),
+        // Bot accounts.
+        req(34, ClientMsg::BecomeBot),
+        req(
+            35,
+            ClientMsg::Queue {
+                config: config(),
+                bots: true,
+            },
+        ),
     ]
 }
 
@@ -328,6 +345,7 @@ pub fn alice_account() -> Player {
     Player {
         name: "alice".into(),
         guest: false,
+        bot: false,
     }
 }
 
@@ -335,6 +353,7 @@ pub fn bob_account() -> Player {
     Player {
         name: "bob".into(),
         guest: false,
+        bot: false,
     }
 }
 
@@ -439,6 +458,7 @@ pub fn ranked_server_examples() -> Vec<ServerFrame> {
                 player: Player {
                     name: "guest-17".into(),
                     guest: true,
+                    bot: false,
                 },
             },
         ),
@@ -531,6 +551,15 @@ pub fn ranked_server_examples() -> Vec<ServerFrame> {
                     resume_token: "ae67bf772a3bfd4db1a7807af76a3566".into(),
                     online: false,
                 }],
+            },
+        ),
+        reply(
+            34,
+            ServerMsg::BecameBot {
+                player: Player {
+                    bot: true,
+                    ..alice_account()
+                },
             },
         ),
         reply(
@@ -937,6 +966,7 @@ pub fn walkthrough() -> Vec<Said> {
                         Player {
                             name: "carol".into(),
                             guest: true,
+                            bot: false,
                         },
                     ),
                 ),
@@ -1252,6 +1282,7 @@ pub fn carol() -> Player {
     Player {
         name: "carol".into(),
         guest: true,
+        bot: false,
     }
 }
 

@@ -34,6 +34,7 @@ use crate::outbound::{self, Frame, Outbox, WriterEnd};
 use crate::sessions::Session;
 
 mod accounts;
+mod bots;
 mod bucket;
 mod route;
 mod state;
@@ -43,7 +44,9 @@ use route::handle;
 use state::ConnState;
 
 /// What this server offers beyond the base protocol (`welcome.features`).
-const FEATURES: [&str; 6] = ["resume", "chat", "rematch", "accounts", "queue", "analysis"];
+const FEATURES: [&str; 7] = [
+    "resume", "chat", "rematch", "accounts", "queue", "analysis", "bots",
+];
 
 /// A connection's task, holding its place under the connection cap
 /// (`ticket`) until it ends. Not an `async fn`: the socket is split before

@@ -80,6 +80,7 @@ pub(super) fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], receive
         | ClientMsg::Logout
         | ClientMsg::Queue { .. }
         | ClientMsg::Unqueue
+        | ClientMsg::BecomeBot
         | ClientMsg::Leaderboard { .. }
         | ClientMsg::Profile { .. }
         | ClientMsg::History { .. }

@@ -1,0 +1,185 @@
+//! Bot accounts through a real server over WebSockets: an account becomes
+//! a bot once, before its first game, and is marked as one wherever
+//! players are shown; the rated queue never pairs a person who did not opt
+//! in with a bot, pairs one who did, and pairs bots with each other.
+
+mod common;
+
+use std::time::Duration;
+
+use common::*;
+use tengen_client::{ClientError, Connection};
+use tengen_protocol::{ClientMsg, Encoding, ErrorCode, Player, RoomId, ServerMsg};
+use tengen_rules::game::{Action, GameConfig, RuleSet};
+
+async fn refused(c: &mut Connection, msg: ClientMsg, code: ErrorCode) {
+    let got = c.request(msg).await;
+    assert!(
+        matches!(&got, Err(ClientError::Refused(b)) if b.code == code),
+        "expected {code}, got {got:?}"
+    );
+}
+
+async fn become_bot(c: &mut Connection) -> Player {
+    match c.request(ClientMsg::BecomeBot).await {
+        Ok(ServerMsg::BecameBot { player }) => player,
+        other => panic!("{other:?}"),
+    }
+}
+
+async fn profile_player(c: &mut Connection, name: &str) -> Player {
+    match c
+        .request(ClientMsg::Profile {
+            player: name.into(),
+        })
+        .await
+    {
+        Ok(ServerMsg::Profile(p)) => p.player,
+        other => panic!("{other:?}"),
+    }
+}
+
+async fn room_players(c: &mut Connection, room: &RoomId) -> Vec<Player> {
+    match c.request(ClientMsg::ListRooms).await {
+        Ok(ServerMsg::Rooms { rooms, .. }) => {
+            let r = rooms.into_iter().find(|r| &r.room == room).expect("room");
+            [r.players.first, r.players.second]
+                .into_iter()
+                .flatten()
+                .collect()
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn an_account_becomes_a_bot_once_and_before_any_game() {
+    let server = server().await;
+    let mut guest = client(&server, "visitor", Encoding::Json).await;
+    refused(&mut guest, ClientMsg::BecomeBot, ErrorCode::LoginRequired).await;
+
+    let mut robo = account(&server, "robo").await;
+    assert!(!profile_player(&mut guest, "robo").await.bot);
+    let me = become_bot(&mut robo).await;
+    assert_eq!((me.name.as_str(), me.guest, me.bot), ("robo", false, true));
+    // Asking again as a bot is answered the same way.
+    assert!(become_bot(&mut robo).await.bot);
+    // Its profile, its room in the lobby and a later login say so.
+    assert!(profile_player(&mut guest, "ROBO").await.bot);
+    let room = create_room(&mut robo, GameConfig::new(RuleSet::Renju), true).await;
+    let shown = room_players(&mut guest, &room).await;
+    assert_eq!(shown.len(), 1);
+    assert!(shown[0].bot, "{shown:?}");
+    let mut again = client(&server, "robo-again", Encoding::Json).await;
+    match again
+        .request(ClientMsg::Login {
+            name: "robo".into(),
+            password: "long enough".into(),
+        })
+        .await
+    {
+        Ok(ServerMsg::LoggedIn(li)) => assert!(li.player.bot),
+        other => panic!("{other:?}"),
+    }
+
+    // A person seated at a table cannot; nor once the game is over.
+    let mut ann = account(&server, "annika").await;
+    let mut bob = account(&server, "bobby").await;
+    let room = create_room(&mut ann, GameConfig::new(RuleSet::Gomoku), true).await;
+    assert!(matches!(
+        bob.request(ClientMsg::JoinRoom { room }).await,
+        Ok(ServerMsg::Joined { .. })
+    ));
+    let snap = snapshot_push(&mut ann).await;
+    assert!(!snap.players.first.as_ref().unwrap().bot);
+    refused(&mut ann, ClientMsg::BecomeBot, ErrorCode::AlreadyPlayed).await;
+    act(&mut ann, &snap.table, Action::Resign).await;
+    // The game's record is stored before its end is told; the table closes.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    for c in [&mut ann, &mut bob] {
+        refused(c, ClientMsg::BecomeBot, ErrorCode::AlreadyPlayed).await;
+    }
+    assert!(!profile_player(&mut guest, "annika").await.bot);
+}
+
+fn fast() -> GameConfig {
+    GameConfig::new(RuleSet::Freestyle)
+}
+
+async fn queue(c: &mut Connection, bots: bool) {
+    match c
+        .request(ClientMsg::Queue {
+            config: fast(),
+            bots,
+        })
+        .await
+    {
+        Ok(ServerMsg::Queued { .. }) => {}
+        other => panic!("{other:?}"),
+    }
+}
+
+/// The opponent `c` is matched with, or `None` if no `matched` comes
+/// within `wait`.
+async fn matched_within(c: &mut Connection, wait: Duration) -> Option<Player> {
+    c.timeout = wait;
+    match c
+        .next_matching(|m| matches!(m, ServerMsg::Matched { .. }))
+        .await
+    {
+        Ok(f) => match f.msg {
+            ServerMsg::Matched { opponent, .. } => Some(opponent),
+            _ => unreachable!(),
+        },
+        Err(_) => None,
+    }
+}
+
+#[tokio::test]
+async fn people_meet_bots_in_the_queue_only_by_choice() {
+    let server = server().await;
+    let mut human = account(&server, "person").await;
+    let mut bot = account(&server, "botty").await;
+    become_bot(&mut bot).await;
+
+    // Same queue, same rating, several matchmaker passes: no pairing.
+    queue(&mut human, false).await;
+    queue(&mut bot, false).await;
+    assert_eq!(
+        matched_within(&mut human, Duration::from_secs(2)).await,
+        None
+    );
+    assert_eq!(
+        matched_within(&mut bot, Duration::from_millis(100)).await,
+        None
+    );
+
+    // The person opts in (the entry is replaced): paired with the bot.
+    queue(&mut human, true).await;
+    let opponent = matched_within(&mut human, Duration::from_secs(10))
+        .await
+        .expect("the opted-in person is paired");
+    assert_eq!((opponent.name.as_str(), opponent.bot), ("botty", true));
+    let opponent = matched_within(&mut bot, Duration::from_secs(10))
+        .await
+        .expect("the bot is paired");
+    assert_eq!((opponent.name.as_str(), opponent.bot), ("person", false));
+    let snap = snapshot_push(&mut human).await;
+    let bots: Vec<bool> = [&snap.players.first, &snap.players.second]
+        .iter()
+        .map(|p| p.as_ref().unwrap().bot)
+        .collect();
+    assert!(bots.contains(&true) && bots.contains(&false), "{bots:?}");
+
+    // Two bots are paired with each other, whatever their `bots` says.
+    let mut b1 = account(&server, "bot-one").await;
+    let mut b2 = account(&server, "bot-two").await;
+    become_bot(&mut b1).await;
+    become_bot(&mut b2).await;
+    queue(&mut b1, false).await;
+    queue(&mut b2, false).await;
+    let opponent = matched_within(&mut b1, Duration::from_secs(10))
+        .await
+        .expect("two bots are paired");
+    assert_eq!((opponent.name.as_str(), opponent.bot), ("bot-two", true));
+}
