@@ -157,7 +157,13 @@ pub enum ClientMsg {
     /// Leaves the queue; answered by `unqueued`.
     Unqueue,
     /// A family's leaderboard; answered by `leaderboard`.
-    Leaderboard { family: RatingFamily },
+    Leaderboard {
+        family: RatingFamily,
+        /// Bot accounts' leaderboard instead of people's (feature `bots`;
+        /// `false`, the default: people only).
+        #[serde(default, skip_serializing_if = "is_false")]
+        bots: bool,
+    },
     /// A registered player's ratings; answered by `profile`.
     Profile { player: String },
     /// A player's finished games, newest first, a page at a time (`before`:

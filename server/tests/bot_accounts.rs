@@ -183,3 +183,76 @@ async fn people_meet_bots_in_the_queue_only_by_choice() {
         .expect("two bots are paired");
     assert_eq!((opponent.name.as_str(), opponent.bot), ("bot-two", true));
 }
+
+/// An established, active renju rating of `name` (rating `points`).
+fn established(name: &str, points: f64) -> tengen_store::Item {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64;
+    tengen_store::Item::Rating {
+        rating: tengen_store::Rating {
+            player: name.into(),
+            family: "renju".into(),
+            rating: points,
+            deviation: 80.0,
+            volatility: 0.06,
+            games: 9,
+            wins: 5,
+            draws: 0,
+            losses: 4,
+            opponents: vec!["x1".into(), "x2".into(), "x3".into()],
+            recent_ms: vec![now - 1000; 7],
+        },
+        history: Vec::new(),
+    }
+}
+
+fn account_item(name: &str, bot: bool) -> tengen_store::Item {
+    tengen_store::Item::Account(tengen_store::Account {
+        name: name.into(),
+        password_hash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2g".into(),
+        created_ms: 1,
+        bot,
+    })
+}
+
+async fn board(c: &mut Connection, bots: bool) -> Vec<String> {
+    match c
+        .request(ClientMsg::Leaderboard {
+            family: tengen_protocol::RatingFamily::Renju,
+            bots,
+        })
+        .await
+    {
+        Ok(ServerMsg::Leaderboard(b)) => {
+            assert_eq!(b.bots, bots);
+            b.players.into_iter().map(|s| s.player).collect()
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn leaderboards_rank_people_and_bots_apart() {
+    use tengen_store::Store;
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let store = tengen_store::EmbeddedStore::open(dir.path()).unwrap();
+        let mut items = Vec::new();
+        for (name, bot, points) in [
+            ("alpha", false, 1700.0),
+            ("engine", true, 1900.0),
+            ("beta", false, 1600.0),
+            ("rapfi", true, 1650.0),
+        ] {
+            items.push(account_item(name, bot));
+            items.push(established(name, points));
+        }
+        store.import(&items).await.unwrap();
+    }
+    let server = server_with(|s| s.data_dir = dir.path().to_path_buf()).await;
+    let mut c = client(&server, "reader", Encoding::Json).await;
+    assert_eq!(board(&mut c, false).await, ["alpha", "beta"]);
+    assert_eq!(board(&mut c, true).await, ["engine", "rapfi"]);
+}

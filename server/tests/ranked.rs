@@ -171,6 +171,7 @@ async fn a_rated_game_changes_both_ratings_and_survives_a_restart() {
     match white
         .request(ClientMsg::Leaderboard {
             family: RatingFamily::Renju,
+            bots: false,
         })
         .await
     {

@@ -261,6 +261,7 @@ pub fn client_examples() -> Vec<ClientFrame> {
             25,
             ClientMsg::Leaderboard {
                 family: RatingFamily::Renju,
+                bots: false,
             },
         ),
         req(
@@ -317,6 +318,13 @@ pub fn client_examples() -> Vec<ClientFrame> {
         req(33, ClientMsg::MyTables),
         // Bot accounts.
         req(34, ClientMsg::BecomeBot),
+        req(
+            36,
+            ClientMsg::Leaderboard {
+                family: RatingFamily::Gomoku,
+                bots: true,
+            },
+        ),
         req(
             35,
             ClientMsg::Queue {
@@ -475,6 +483,7 @@ pub fn ranked_server_examples() -> Vec<ServerFrame> {
             25,
             ServerMsg::Leaderboard(Leaderboard {
                 family: RatingFamily::Renju,
+                bots: false,
                 players: vec![
                     standing(1, "kiyo", 1873.4, 62.1, [21, 2, 6]),
                     standing(2, "alice", 1652.9, 88.7, [9, 0, 4]),

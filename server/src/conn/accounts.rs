@@ -399,13 +399,13 @@ fn queue(ask: Ask<'_>, config: GameConfig, bots: bool) {
 fn records_request(ask: Ask<'_>, msg: ClientMsg) {
     let (state, rc, session, id) = ask.parts();
     match msg {
-        ClientMsg::Leaderboard { family } => {
+        ClientMsg::Leaderboard { family, bots } => {
             let st = state.clone();
             spawn(rc, session, id, async move {
                 let store = st.accounts.store();
                 let board = read(
                     &st,
-                    crate::records::leaderboard(store.as_ref(), family, unix_ms()),
+                    crate::records::leaderboard(store.as_ref(), family, bots, unix_ms()),
                 )
                 .await?;
                 Ok(ServerMsg::Leaderboard(board))
