@@ -154,6 +154,9 @@ pub enum ClientMsg {
     /// Makes this account a bot account, for good (feature `bots`):
     /// allowed only before its first game; answered by `became_bot`.
     BecomeBot,
+    /// A bot account's challenge filters (replacing earlier ones; kept
+    /// while the server runs); answered by `bot_filters_set`.
+    SetBotFilters { filters: crate::BotFilters },
     /// Leaves the queue; answered by `unqueued`.
     Unqueue,
     /// A family's leaderboard; answered by `leaderboard`.
@@ -235,6 +238,7 @@ impl ClientMsg {
         "queue",
         "unqueue",
         "become_bot",
+        "set_bot_filters",
         "leaderboard",
         "profile",
         "history",
@@ -269,6 +273,7 @@ impl ClientMsg {
             ClientMsg::Queue { .. } => "queue",
             ClientMsg::Unqueue => "unqueue",
             ClientMsg::BecomeBot => "become_bot",
+            ClientMsg::SetBotFilters { .. } => "set_bot_filters",
             ClientMsg::Leaderboard { .. } => "leaderboard",
             ClientMsg::Profile { .. } => "profile",
             ClientMsg::History { .. } => "history",
@@ -284,6 +289,13 @@ impl ClientMsg {
     /// `invalid_config`.)
     pub fn validate(&self) -> Result<(), String> {
         match self {
+            // Each list names distinct values: no longer than there are.
+            ClientMsg::SetBotFilters { filters } => {
+                if filters.rule_sets.len() > 3 || filters.time_kinds.len() > 6 {
+                    return Err("bot filters name at most 3 rule sets and 6 time kinds".into());
+                }
+                Ok(())
+            }
             ClientMsg::Hello(h) => {
                 if let Some(c) = &h.client {
                     check_text("client", c, MAX_CLIENT_CHARS)?;

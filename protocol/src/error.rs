@@ -92,8 +92,8 @@ pub enum ErrorCode {
     /// `become_bot`: the account has played a game (or sits at a table), so
     /// it stays a person's.
     AlreadyPlayed,
-    /// A bot's filters refuse this: a challenge outside the rule sets, time
-    /// controls, rated/casual or kinds of opponent it takes (the message
+    /// A bot's filters refuse this challenge: outside the rule sets, time
+    /// controls, casual games or kinds of opponent it takes (the message
     /// says which).
     BotRefused,
     /// A code this version of the protocol does not know (a newer server's):

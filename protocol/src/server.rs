@@ -257,6 +257,8 @@ pub enum ServerMsg {
     Unqueued,
     /// Reply to `become_bot`: you are `player` (`bot: true`) from now on.
     BecameBot { player: Player },
+    /// Reply to `set_bot_filters`: the filters now in force.
+    BotFiltersSet { filters: crate::BotFilters },
     /// Push to both players the matchmaker paired: a rated game in `room`
     /// at `table` against `opponent`, you in `seat`. The table's
     /// `table_snapshot` follows.
@@ -322,6 +324,7 @@ impl ServerMsg {
         "queued",
         "unqueued",
         "became_bot",
+        "bot_filters_set",
         "matched",
         "leaderboard",
         "profile",
@@ -362,6 +365,7 @@ impl ServerMsg {
             ServerMsg::Queued { .. } => "queued",
             ServerMsg::Unqueued => "unqueued",
             ServerMsg::BecameBot { .. } => "became_bot",
+            ServerMsg::BotFiltersSet { .. } => "bot_filters_set",
             ServerMsg::Matched { .. } => "matched",
             ServerMsg::Leaderboard(_) => "leaderboard",
             ServerMsg::Profile(_) => "profile",

@@ -256,3 +256,79 @@ async fn leaderboards_rank_people_and_bots_apart() {
     assert_eq!(board(&mut c, false).await, ["alpha", "beta"]);
     assert_eq!(board(&mut c, true).await, ["engine", "rapfi"]);
 }
+
+fn challenge(player: &str, config: GameConfig) -> ClientMsg {
+    ClientMsg::Challenge {
+        player: player.into(),
+        config,
+        chat: true,
+    }
+}
+
+#[tokio::test]
+async fn a_bots_filters_refuse_challenges_outside_them_with_the_reason() {
+    use tengen_protocol::{BotFilters, TimeKind};
+    use tengen_rules::game::TimeControl;
+    let server = server().await;
+    let mut bot = account(&server, "picky").await;
+    let mut person = account(&server, "chal").await;
+    let mut other_bot = account(&server, "otherbot").await;
+    let filters = BotFilters {
+        rule_sets: vec![RuleSet::Renju],
+        time_kinds: vec![TimeKind::Fischer],
+        bots: false,
+        ..BotFilters::default()
+    };
+    // Only a bot has filters.
+    let set = ClientMsg::SetBotFilters {
+        filters: filters.clone(),
+    };
+    refused(&mut bot, set.clone(), ErrorCode::BadRequest).await;
+    become_bot(&mut bot).await;
+    become_bot(&mut other_bot).await;
+    match bot.request(set).await {
+        Ok(ServerMsg::BotFiltersSet { filters: f }) => assert_eq!(f, filters),
+        other => panic!("{other:?}"),
+    }
+
+    let fischer = TimeControl::Fischer {
+        main_ms: 120_000,
+        increment_ms: 2_000,
+    };
+    let why = |r: Result<ServerMsg, ClientError>| match r {
+        Err(ClientError::Refused(b)) if b.code == ErrorCode::BotRefused => b.message,
+        other => panic!("expected bot_refused, got {other:?}"),
+    };
+    let gomoku = GameConfig::new(RuleSet::Gomoku).with_time(fischer);
+    let m = why(person.request(challenge("picky", gomoku)).await);
+    assert!(m.contains("only renju"), "{m}");
+    let byoyomi = GameConfig::new(RuleSet::Renju).with_time(TimeControl::ByoYomi {
+        main_ms: 60_000,
+        periods: 3,
+        period_ms: 10_000,
+        moves_per_period: 1,
+    });
+    let m = why(person.request(challenge("picky", byoyomi)).await);
+    assert!(m.contains("fischer"), "{m}");
+    let renju = GameConfig::new(RuleSet::Renju).with_time(fischer);
+    let m = why(other_bot.request(challenge("picky", renju.clone())).await);
+    assert!(m.contains("from bots"), "{m}");
+    // Refusals created nothing: the bot was never challenged. Within its
+    // filters, the challenge goes through.
+    assert!(matches!(
+        person.request(challenge("picky", renju)).await,
+        Ok(ServerMsg::RoomCreated { .. })
+    ));
+    bot.timeout = Duration::from_secs(5);
+    let first = bot
+        .next_matching(|m| matches!(m, ServerMsg::Challenged { .. }))
+        .await
+        .expect("challenged");
+    match first.msg {
+        ServerMsg::Challenged { from, config, .. } => {
+            assert_eq!(from.name, "chal");
+            assert_eq!(config.rule_set, RuleSet::Renju);
+        }
+        _ => unreachable!(),
+    }
+}

@@ -319,6 +319,12 @@ pub fn client_examples() -> Vec<ClientFrame> {
         // Bot accounts.
         req(34, ClientMsg::BecomeBot),
         req(
+            37,
+            ClientMsg::SetBotFilters {
+                filters: bot_filters(),
+            },
+        ),
+        req(
             36,
             ClientMsg::Leaderboard {
                 family: RatingFamily::Gomoku,
@@ -345,6 +351,17 @@ pub fn register() -> ClientMsg {
     ClientMsg::Register {
         name: "alice".into(),
         password: "correct horse battery".into(),
+    }
+}
+
+/// The example bot's challenge filters.
+pub fn bot_filters() -> BotFilters {
+    BotFilters {
+        rule_sets: vec![RuleSet::Renju, RuleSet::Gomoku],
+        time_kinds: vec![TimeKind::Fischer, TimeKind::ByoYomi],
+        casual: true,
+        humans: true,
+        bots: false,
     }
 }
 
@@ -561,6 +578,19 @@ pub fn ranked_server_examples() -> Vec<ServerFrame> {
                     online: false,
                 }],
             },
+        ),
+        reply(
+            37,
+            ServerMsg::BotFiltersSet {
+                filters: bot_filters(),
+            },
+        ),
+        reply(
+            38,
+            ServerMsg::Error(ErrorBody::new(
+                ErrorCode::BotRefused,
+                "picky: this bot plays only renju, gomoku",
+            )),
         ),
         reply(
             34,

@@ -223,7 +223,6 @@ pub fn handle(
             identity_request(ask(rc), msg)
         }
         ClientMsg::Queue { config, bots } => queue(ask(rc), config, bots),
-        ClientMsg::BecomeBot => super::bots::become_bot(state, rc, session, id),
         ClientMsg::Unqueue => {
             let cmd = RemoteMatchCmd::Unqueue { id, reply: true };
             if !to_matchmaker(state, session.clone(), cmd) {

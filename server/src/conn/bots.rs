@@ -1,5 +1,6 @@
 //! A connection's side of bot accounts: `become_bot`, which makes the
-//! logged-in account a bot for good. Its own module because bot accounts
+//! logged-in account a bot for good, and `set_bot_filters` (kept in
+//! `crate::bot_filters`, checked by the lobby on each challenge). Its own module because bot accounts
 //! are a concern of their own (the account's flag, every player view
 //! marking it, the matchmaker keeping people who did not opt in away from
 //! bots), not one more login request.
@@ -10,7 +11,7 @@
 //! is goes to the registry and the connection before the reply, so every
 //! room or queue entry made after `became_bot` shows the bot.
 
-use tengen_protocol::{ErrorBody, ErrorCode, RequestId, ServerMsg};
+use tengen_protocol::{BotFilters, Envelope, ErrorBody, ErrorCode, RequestId, ServerMsg};
 
 use super::accounts::{Change, ConnRanked, queue_change, refuse, spawn};
 use crate::AppState;
@@ -48,4 +49,23 @@ pub fn become_bot(state: &AppState, rc: &ConnRanked, session: &Session, id: Opti
         );
         Ok(ServerMsg::BecameBot { player })
     });
+}
+
+/// `set_bot_filters`: only a bot account has filters.
+pub fn set_filters(state: &AppState, session: &Session, id: Option<RequestId>, f: BotFilters) {
+    let me = &session.player;
+    if me.guest {
+        let why = "only a bot account has challenge filters: log in first";
+        return refuse(session, id, ErrorBody::new(ErrorCode::LoginRequired, why));
+    }
+    if !me.bot {
+        let why = "only a bot account has challenge filters: become_bot first";
+        return refuse(session, id, ErrorBody::new(ErrorCode::BadRequest, why));
+    }
+    if !state.hosting.bot_filters.set(&me.name, f.clone()) {
+        let why = "too many bots have filters on this server";
+        return refuse(session, id, ErrorBody::new(ErrorCode::LimitReached, why));
+    }
+    let reply = ServerMsg::BotFiltersSet { filters: f };
+    session.outbox.send_msg(&Envelope::with_id(id, reply));
 }

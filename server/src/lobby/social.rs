@@ -14,7 +14,7 @@ impl Lobby {
         config: GameConfig,
         chat: bool,
     ) {
-        let Some((target, _, outbox)) = self.hosting.sessions.online(&player) else {
+        let Some((target, them, outbox)) = self.hosting.sessions.online(&player) else {
             return refuse(
                 &session,
                 id,
@@ -28,6 +28,18 @@ impl Lobby {
                 id,
                 ErrorCode::BadRequest,
                 "you cannot challenge yourself".into(),
+            );
+        }
+        let refused = them.bot.then(|| {
+            let filters = &self.hosting.bot_filters;
+            filters.refusal(&them.name, &config, session.player.bot)
+        });
+        if let Some(Some(why)) = refused {
+            return refuse(
+                &session,
+                id,
+                ErrorCode::BotRefused,
+                format!("{player}: {why}"),
             );
         }
         let from = session.player.clone();
