@@ -173,7 +173,8 @@ pub async fn profile(args: &ProfileArgs) -> Result<ExitCode> {
     let ServerMsg::Profile(p) = ask(&args.server, ClientMsg::Profile { player }).await? else {
         bail!("unexpected reply");
     };
-    let mut out = format!("{}, registered {}\n", p.player.name, date(p.created_ms));
+    let who = crate::describe::shown(&p.player);
+    let mut out = format!("{who}, registered {}\n", date(p.created_ms));
     if p.ratings.is_empty() {
         out.push_str("no rated games yet\n");
         return emit(&out);
