@@ -1,6 +1,6 @@
 // Tengen TV, the leaderboards and the profiles.
 
-import { h, fill } from './dom.js';
+import { h, fill, botMark } from './dom.js';
 import { t, configName } from './i18n.js';
 import { mountGame } from './game.js';
 
@@ -93,7 +93,7 @@ export function mountProfile(app, root, name) {
   (async () => {
     try {
       const p = await app.conn.request({ type: 'profile', player: name });
-      fill(head, h('p.small', null, t('profile.since', { d: new Date(p.created_ms).toLocaleDateString() })),
+      fill(head, h('p.small', null, t('profile.since', { d: new Date(p.created_ms).toLocaleDateString() }), ' ', botMark(p.player, t('player.bot'))),
         (p.ratings || []).length ? p.ratings.map((/** @type {any} */ r) => h('div.rating', { 'data-family': r.family },
           h('h3', null, `${t(`rule.${r.family}`)}: `, h('span.value', null, String(Math.round(r.rating))), ` ±${Math.round(r.deviation)}`,
             r.provisional ? ' ?' : ''),
