@@ -332,3 +332,33 @@ async fn a_bots_filters_refuse_challenges_outside_them_with_the_reason() {
         _ => unreachable!(),
     }
 }
+
+/// How many of `n` pings sent at once are refused as `rate_limited`.
+async fn refused_pings(c: &mut Connection, n: usize) -> usize {
+    let mut refused = 0;
+    for _ in 0..n {
+        match c.request(ClientMsg::Ping).await {
+            Ok(ServerMsg::Pong { .. }) => {}
+            Err(ClientError::Refused(b)) if b.code == ErrorCode::RateLimited => refused += 1,
+            other => panic!("{other:?}"),
+        }
+    }
+    refused
+}
+
+#[tokio::test]
+async fn a_bot_connection_has_a_larger_message_budget() {
+    let server = server().await;
+    let limits = tengen_protocol::Limits::default();
+    // Half again a person's burst (fewer refusals in a row than close
+    // the connection), well within a bot's (4 times as much).
+    let n = (limits.rate_burst + limits.rate_burst / 2) as usize;
+    let mut person = account(&server, "talker").await;
+    assert!(
+        refused_pings(&mut person, n).await > 0,
+        "a person is limited"
+    );
+    let mut bot = account(&server, "chatty").await;
+    become_bot(&mut bot).await;
+    assert_eq!(refused_pings(&mut bot, n).await, 0, "a bot is not, yet");
+}
