@@ -52,6 +52,10 @@ pub struct BotFilters {
     /// Challenges from other bots.
     #[serde(default = "yes")]
     pub bots: bool,
+    /// The most games it plays at once (absent: 1, as a person); the
+    /// server bounds it and answers the cap in force.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_games: Option<u32>,
 }
 
 fn yes() -> bool {
@@ -66,6 +70,7 @@ impl Default for BotFilters {
             casual: true,
             humans: true,
             bots: true,
+            max_games: None,
         }
     }
 }

@@ -38,6 +38,16 @@ impl BotFilterBook {
         true
     }
 
+    /// How many games the bot `account` may play at once: its own cap
+    /// (1 if it set none).
+    pub fn max_games(&self, account: &str) -> usize {
+        let Ok(book) = self.inner.lock() else {
+            return 1;
+        };
+        let cap = book.get(&name_key(account)).and_then(|f| f.max_games);
+        cap.unwrap_or(1).max(1) as usize
+    }
+
     /// Why the bot `account` refuses a challenge to `config` from a bot
     /// (`from_bot`) or a person, or `None` if it takes it.
     pub fn refusal(&self, account: &str, config: &GameConfig, from_bot: bool) -> Option<String> {

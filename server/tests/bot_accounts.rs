@@ -362,3 +362,42 @@ async fn a_bot_connection_has_a_larger_message_budget() {
     become_bot(&mut bot).await;
     assert_eq!(refused_pings(&mut bot, n).await, 0, "a bot is not, yet");
 }
+
+async fn set_filters(c: &mut Connection, filters: tengen_protocol::BotFilters) -> Option<u32> {
+    match c.request(ClientMsg::SetBotFilters { filters }).await {
+        Ok(ServerMsg::BotFiltersSet { filters }) => filters.max_games,
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_bot_plays_as_many_games_at_once_as_it_says_within_the_server_cap() {
+    let server = server_with(|s| s.bot_max_games = 3).await;
+    let config = || GameConfig::new(RuleSet::Gomoku);
+    let mut person = account(&server, "onegame").await;
+    create_room(&mut person, config(), true).await;
+    let new = ClientMsg::CreateRoom {
+        config: config(),
+        public: true,
+        name: None,
+        chat: true,
+        rated: false,
+    };
+    refused(&mut person, new.clone(), ErrorCode::AlreadySeated).await;
+
+    let mut bot = account(&server, "multi").await;
+    become_bot(&mut bot).await;
+    let asks = |max_games| tengen_protocol::BotFilters {
+        max_games: Some(max_games),
+        ..Default::default()
+    };
+    // Beyond the server's cap: the server's cap, said in the reply.
+    assert_eq!(set_filters(&mut bot, asks(50)).await, Some(3));
+    assert_eq!(set_filters(&mut bot, asks(2)).await, Some(2));
+    create_room(&mut bot, config(), true).await;
+    create_room(&mut bot, config(), true).await;
+    refused(&mut bot, new.clone(), ErrorCode::AlreadySeated).await;
+    assert_eq!(set_filters(&mut bot, asks(3)).await, Some(3));
+    create_room(&mut bot, config(), true).await;
+    refused(&mut bot, new, ErrorCode::AlreadySeated).await;
+}

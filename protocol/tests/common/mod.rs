@@ -362,6 +362,7 @@ pub fn bot_filters() -> BotFilters {
         casual: true,
         humans: true,
         bots: false,
+        max_games: Some(4),
     }
 }
 

@@ -52,7 +52,7 @@ pub fn become_bot(state: &AppState, rc: &ConnRanked, session: &Session, id: Opti
 }
 
 /// `set_bot_filters`: only a bot account has filters.
-pub fn set_filters(state: &AppState, session: &Session, id: Option<RequestId>, f: BotFilters) {
+pub fn set_filters(state: &AppState, session: &Session, id: Option<RequestId>, mut f: BotFilters) {
     let me = &session.player;
     if me.guest {
         let why = "only a bot account has challenge filters: log in first";
@@ -62,6 +62,9 @@ pub fn set_filters(state: &AppState, session: &Session, id: Option<RequestId>, f
         let why = "only a bot account has challenge filters: become_bot first";
         return refuse(session, id, ErrorBody::new(ErrorCode::BadRequest, why));
     }
+    // The cap the server allows, said in the reply.
+    let most = state.hosting.settings.bot_max_games.max(1);
+    f.max_games = f.max_games.map(|n| n.clamp(1, most));
     if !state.hosting.bot_filters.set(&me.name, f.clone()) {
         let why = "too many bots have filters on this server";
         return refuse(session, id, ErrorBody::new(ErrorCode::LimitReached, why));
