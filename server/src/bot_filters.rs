@@ -7,9 +7,15 @@
 //! server runs (the engine bridge sets them again on each connection); a
 //! bot that set none takes every challenge. At most [`MAX_BOTS`] accounts
 //! have filters at once; beyond, a new one is refused (`limit_reached`).
+//!
+//! Also here: the challenges each bot sent other bots in the last hour (a
+//! sliding window, so that two programs cannot challenge each other
+//! without end), for as many bots, each remembering at most its hourly
+//! allowance.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use tengen_protocol::{BotFilters, TimeKind};
 use tengen_rules::game::GameConfig;
@@ -22,7 +28,11 @@ pub const MAX_BOTS: usize = 10_000;
 #[derive(Clone, Default)]
 pub struct BotFilterBook {
     inner: Arc<Mutex<HashMap<String, BotFilters>>>,
+    /// When each bot challenged another bot, within the last hour.
+    sent: Arc<Mutex<HashMap<String, VecDeque<Instant>>>>,
 }
+
+const HOUR: Duration = Duration::from_secs(3600);
 
 impl BotFilterBook {
     /// Sets `account`'s filters; `false` when the book is full.
@@ -36,6 +46,40 @@ impl BotFilterBook {
         }
         book.insert(key, filters);
         true
+    }
+
+    /// Counts a challenge from the bot `account` to another bot at `now`,
+    /// if it has sent fewer than `per_hour` in the hour before; otherwise
+    /// how long until the next is allowed.
+    pub fn bot_challenge(
+        &self,
+        account: &str,
+        now: Instant,
+        per_hour: u32,
+    ) -> Result<(), Duration> {
+        let Ok(mut sent) = self.sent.lock() else {
+            return Err(HOUR);
+        };
+        if sent.len() >= MAX_BOTS {
+            sent.retain(|_, times| times.back().is_some_and(|t| now.duration_since(*t) < HOUR));
+        }
+        let key = name_key(account);
+        if sent.len() >= MAX_BOTS && !sent.contains_key(&key) {
+            return Err(Duration::from_secs(60));
+        }
+        let times = sent.entry(key).or_default();
+        while times
+            .front()
+            .is_some_and(|t| now.duration_since(*t) >= HOUR)
+        {
+            times.pop_front();
+        }
+        if times.len() >= per_hour as usize {
+            let oldest = times.front().copied().unwrap_or(now);
+            return Err(HOUR.saturating_sub(now.duration_since(oldest)));
+        }
+        times.push_back(now);
+        Ok(())
     }
 
     /// How many games the bot `account` may play at once: its own cap
@@ -127,5 +171,22 @@ mod tests {
         };
         assert!(refusal(&no_bots, &renju, true).is_some());
         assert_eq!(refusal(&no_bots, &renju, false), None);
+    }
+
+    #[test]
+    fn bot_challenges_are_counted_over_a_sliding_hour() {
+        let book = BotFilterBook::default();
+        let t0 = Instant::now();
+        assert_eq!(book.bot_challenge("Bot", t0, 2), Ok(()));
+        let t1 = t0 + Duration::from_secs(600);
+        assert_eq!(book.bot_challenge("bot", t1, 2), Ok(()));
+        let wait = book.bot_challenge("BOT", t1, 2).unwrap_err();
+        assert_eq!(wait, HOUR - Duration::from_secs(600));
+        // Another bot has its own allowance.
+        assert_eq!(book.bot_challenge("other", t1, 2), Ok(()));
+        // An hour after the first, one more is allowed, not two.
+        let t2 = t0 + HOUR;
+        assert_eq!(book.bot_challenge("bot", t2, 2), Ok(()));
+        assert!(book.bot_challenge("bot", t2, 2).is_err());
     }
 }

@@ -94,6 +94,10 @@ struct Serve {
     /// with `set_bot_filters` is bounded by this; people play one).
     #[arg(long, env = "TENGEN_BOT_MAX_GAMES", default_value_t = 8)]
     bot_max_games: u32,
+    /// The most challenges a bot account may send other bots in an hour
+    /// (beyond: `rate_limited`, with when the next is allowed).
+    #[arg(long, env = "TENGEN_BOT_CHALLENGES_PER_HOUR", default_value_t = 30)]
+    bot_challenges_per_hour: u32,
     /// Post-game analyses (`analyze_game`) run at once, server-wide, each
     /// on a core of its own; more requests are refused as `unavailable`.
     #[arg(long, env = "TENGEN_ANALYSIS_SLOTS", default_value_t = 2)]
@@ -192,6 +196,7 @@ async fn serve(args: Serve) -> anyhow::Result<()> {
         }),
         read_buffer_bytes: args.read_buffer_bytes.clamp(1024, 64 * 1024),
         bot_max_games: args.bot_max_games.max(1),
+        bot_challenges_per_hour: args.bot_challenges_per_hour,
         analysis: tengen_server::settings::AnalysisSettings {
             slots: args.analysis_slots,
             nodes: args.analysis_nodes,

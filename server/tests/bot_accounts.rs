@@ -401,3 +401,38 @@ async fn a_bot_plays_as_many_games_at_once_as_it_says_within_the_server_cap() {
     create_room(&mut bot, config(), true).await;
     refused(&mut bot, new, ErrorCode::AlreadySeated).await;
 }
+
+#[tokio::test]
+async fn a_bot_challenges_other_bots_a_bounded_number_of_times_an_hour() {
+    let server = server_with(|s| s.bot_challenges_per_hour = 2).await;
+    let mut a = account(&server, "asker").await;
+    let mut b = account(&server, "target").await;
+    let mut person = account(&server, "human").await;
+    for c in [&mut a, &mut b] {
+        become_bot(c).await;
+    }
+    let config = || GameConfig::new(RuleSet::Freestyle);
+    for _ in 0..2 {
+        let room = match a.request(challenge("target", config())).await {
+            Ok(ServerMsg::RoomCreated { room, .. }) => room,
+            other => panic!("{other:?}"),
+        };
+        // Withdrawn at once: only the count stays.
+        assert!(matches!(
+            a.request(ClientMsg::CancelRoom { room }).await,
+            Ok(ServerMsg::RoomCancelled { .. })
+        ));
+    }
+    match a.request(challenge("target", config())).await {
+        Err(ClientError::Refused(e)) if e.code == ErrorCode::RateLimited => {
+            let wait = e.retry_after_ms.expect("when to retry");
+            assert!(wait > 3_500_000 && wait <= 3_600_000, "{wait}");
+        }
+        other => panic!("expected rate_limited, got {other:?}"),
+    }
+    // People are not counted: a person still challenges the bot.
+    assert!(matches!(
+        person.request(challenge("target", config())).await,
+        Ok(ServerMsg::RoomCreated { .. })
+    ));
+}

@@ -42,6 +42,9 @@ impl Lobby {
                 format!("{player}: {why}"),
             );
         }
+        if them.bot && session.player.bot && !self.bot_challenge_counted(&session, id) {
+            return;
+        }
         let from = session.player.clone();
         let new = NewRoom {
             config: config.clone(),
@@ -61,6 +64,24 @@ impl Lobby {
             from,
             config,
         }));
+    }
+
+    /// Counts a bot's challenge to another bot against its hourly
+    /// allowance; `false` (and `rate_limited` with when to retry) beyond.
+    fn bot_challenge_counted(&self, session: &Session, id: Option<RequestId>) -> bool {
+        let per_hour = self.hosting.settings.bot_challenges_per_hour;
+        let now = std::time::Instant::now();
+        let book = &self.hosting.bot_filters;
+        let Err(wait) = book.bot_challenge(&session.player.name, now, per_hour) else {
+            return true;
+        };
+        let why = format!("a bot challenges other bots at most {per_hour} times an hour");
+        let body = tengen_protocol::ErrorBody {
+            retry_after_ms: Some(wait.as_millis() as u64),
+            ..tengen_protocol::ErrorBody::new(ErrorCode::RateLimited, why)
+        };
+        session.outbox.refuse_with(id, body);
+        false
     }
 
     /// The challenged player refuses: the room goes, and the challenger
