@@ -1,6 +1,7 @@
 // Bot accounts in the browser: an account made a bot (by `become_bot`,
 // which a bot's program sends) is marked as a bot in the lobby's room list,
-// at the table and on its profile page; a person is not.
+// at the table and on its profile page; a person is not. The leaderboard's
+// switch asks for the bots' leaderboard.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -34,6 +35,19 @@ test('a bot account is marked in the lobby, at the table and on its profile', as
     await person2.goto(`${new URL(person2.url()).origin}/@/${human}`);
     await until(person2, () => document.querySelector('.profile-head p.small'));
     assert.equal(await person2.evaluate(() => document.querySelector('.profile-head [data-bot]')), null);
+    // The leaderboard lists people; its switch asks for the bots' instead.
+    await person2.goto(`${new URL(person2.url()).origin}/leaderboard`);
+    await until(person2, () => document.querySelector('input[name=bots]'));
+    await person2.evaluate(() => {
+      const app = /** @type {any} */ (window).__tengen;
+      const ask = app.conn.request.bind(app.conn);
+      app.asked = [];
+      app.conn.request = (/** @type {any} */ m) => { app.asked.push(m); return ask(m); };
+    });
+    await person2.check('input[name=bots]');
+    const asked = await until(person2, () => /** @type {any} */ (window).__tengen.asked.find((m) => m.type === 'leaderboard'));
+    assert.equal(asked.bots, true);
+    await until(person2, () => document.querySelector('section.leaderboard p:not(.error)'));
   } finally {
     await b.close();
   }

@@ -66,11 +66,14 @@ export function mountTv(app, root) {
 export function mountLeaderboard(app, root) {
   const body = h('div');
   let fam = 'renju';
+  // People by default; the switch lists bot accounts instead.
+  let bots = false;
   const tabs = h('div.tabs', { role: 'tablist' });
   const show = async () => {
-    fill(tabs, FAMILIES.map((f) => h('button', { type: 'button', role: 'tab', 'aria-selected': String(f === fam), onclick: () => { fam = f; show(); } }, t(`rule.${f}`))));
+    fill(tabs, FAMILIES.map((f) => h('button', { type: 'button', role: 'tab', 'aria-selected': String(f === fam), onclick: () => { fam = f; show(); } }, t(`rule.${f}`))),
+      h('label.small', null, h('input', { type: 'checkbox', name: 'bots', checked: bots, onchange: (/** @type {Event} */ e) => { bots = /** @type {HTMLInputElement} */ (e.target).checked; show(); } }), ' ', t('lb.bots')));
     try {
-      const lb = await app.conn.request({ type: 'leaderboard', family: fam });
+      const lb = await app.conn.request({ type: 'leaderboard', family: fam, bots });
       /** @param {any[]} rows */
       const table = (rows) => h('table.lb', null,
         h('thead', null, h('tr', null, ...['lb.rank', 'lb.player', 'lb.rating', 'lb.games', 'lb.wdl'].map((k) => h('th', null, t(k))))),
