@@ -1,4 +1,5 @@
-//! `tengen register NAME`, `tengen login NAME`, `tengen logout`: an account
+//! `tengen register NAME`, `tengen login NAME`, `tengen logout`,
+//! `tengen become-bot`: an account
 //! on a server, and its login token kept in the configuration directory
 //! (`config`), which every later command that connects sends in
 //! `hello.token`, so the player is their account.
@@ -64,6 +65,29 @@ pub struct LoginArgs {
     /// Read the password from the first line of standard input.
     #[arg(long)]
     pub password_stdin: bool,
+}
+
+/// Make the logged-in account a bot account, for good.
+#[derive(clap::Args)]
+#[command(long_about = "\
+Make the account you are logged in to a bot account: a program (say
+`tengen engine`) plays it. It is marked as a bot wherever players are
+shown, ranked on the bots' leaderboard, and paired in the rated queue only
+with bots and with people who asked for bots (`tengen queue --bots`).
+
+There is no way back, and only an account that has not played a game yet
+can become a bot: register a new account for your engine. --yes says you
+mean it.
+
+Example:
+    tengen register my-engine && tengen become-bot --yes
+")]
+pub struct BecomeBotArgs {
+    #[command(flatten)]
+    pub server: ServerArgs,
+    /// Yes, make this account a bot for good.
+    #[arg(long)]
+    pub yes: bool,
 }
 
 /// Log out: revoke the login token and forget it.
@@ -206,4 +230,37 @@ fn password(from_stdin: bool, confirm: bool) -> Result<String> {
         bail!("an empty password");
     }
     Ok(pw)
+}
+
+pub async fn become_bot(args: &BecomeBotArgs) -> Result<ExitCode> {
+    let server = &args.server.server;
+    let Some(login) = config::login(server)? else {
+        bail!("not logged in on {server}: `tengen register NAME` first");
+    };
+    if !args.yes {
+        bail!(
+            "this makes {} a bot account for good; say --yes if you mean it",
+            login.name
+        );
+    }
+    let who = tengen_client::Identity {
+        name: None,
+        login: Some(login.token.clone()),
+    };
+    let (mut conn, _) = args
+        .server
+        .connect_as(&who, None)
+        .await
+        .map_err(|e| anyhow!(net::explain(&e)))
+        .with_context(|| format!("cannot connect to {server}"))?;
+    let reply = conn.request(ClientMsg::BecomeBot).await;
+    let _ = conn.close().await;
+    match reply {
+        Ok(ServerMsg::BecameBot { player }) => {
+            println!("{} is a bot account on {server}", player.name);
+            Ok(ExitCode::SUCCESS)
+        }
+        Ok(other) => bail!("unexpected reply {}", other.type_name()),
+        Err(e) => Err(anyhow!(net::explain(&e))).context("the account stays as it was"),
+    }
 }

@@ -91,7 +91,7 @@ const MAX_REFUSALS: u32 = 3;
 pub async fn run(args: &BotArgs) -> Result<ExitCode> {
     let ask = match &args.join {
         Some(room) => Ask::Join(net::room_id(room)?),
-        None if args.queue => Ask::Queue(args.room.config()?),
+        None if args.queue => Ask::Queue(args.room.config()?, false),
         None => Ask::Create(args.room.request()?),
     };
     let mut server = args.server.clone();
@@ -107,9 +107,10 @@ pub async fn run(args: &BotArgs) -> Result<ExitCode> {
                     "queued: {}",
                     describe::config(&args.room.config()?)
                 ))?,
-                News::Matched { opponent, table } => {
-                    say(format!("matched with {} at table {table}", opponent.name))?
-                }
+                News::Matched { opponent, table } => say(format!(
+                    "matched with {} at table {table}",
+                    crate::describe::shown(&opponent)
+                ))?,
                 News::Lost => eprintln!("connection lost: reconnecting"),
                 News::Back => eprintln!("reconnected"),
             }

@@ -172,8 +172,17 @@ pub fn running(c: Option<&ClockSnapshot>) -> Option<Seat> {
 pub fn player_name(players: &Players, seat: Seat) -> String {
     players
         .seat(seat)
-        .map(|p: &Player| p.name.clone())
+        .map(shown)
         .unwrap_or_else(|| format!("{seat} seat"))
+}
+
+/// A player as shown: the name, `[bot]` after a bot account's.
+pub fn shown(p: &Player) -> String {
+    if p.bot {
+        format!("{} [bot]", p.name)
+    } else {
+        p.name.clone()
+    }
 }
 
 /// What the prompt asks, in words.

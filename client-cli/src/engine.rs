@@ -47,7 +47,9 @@ use crate::wait::{Ask, News, Waiter};
 Run a Piskvork (Gomocup) engine as a child process and play games with it,
 one after the other: --join ROOM plays that room's game; --create opens a
 room per game (the room options below) and waits for an opponent; --queue
-waits in the rated queue (an account: `tengen login` first). --games N
+waits in the rated queue (an account: `tengen login` first; make it a bot
+account with `tengen become-bot` before its first game, so that it meets
+bots and the people who accept them). --games N
 stops after N games (0: go on until stopped).
 
 Try it with the built-in bot as the engine:
@@ -156,7 +158,7 @@ pub async fn run(args: &EngineArgs) -> Result<ExitCode> {
         let ask = match &args.join {
             Some(_) if played > 0 => break ExitCode::SUCCESS,
             Some(room) => Ask::Join(net::room_id(room)?),
-            None if args.queue => Ask::Queue(args.room.config()?),
+            None if args.queue => Ask::Queue(args.room.config()?, true),
             None => Ask::Create(args.room.request()?),
         };
         let mut view = wait(&mut session, ask, args).await?;
@@ -213,9 +215,10 @@ async fn wait(session: &mut Session, ask: Ask, args: &EngineArgs) -> Result<Tabl
                 "queued: {}",
                 describe::config(&args.room.config()?)
             ))?,
-            Some(News::Matched { opponent, table }) => {
-                say(format!("matched with {} at table {table}", opponent.name))?
-            }
+            Some(News::Matched { opponent, table }) => say(format!(
+                "matched with {} at table {table}",
+                crate::describe::shown(&opponent)
+            ))?,
             Some(News::Lost) => eprintln!("connection lost: reconnecting"),
             Some(News::Back) => eprintln!("reconnected"),
             None => {}

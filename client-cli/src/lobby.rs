@@ -159,7 +159,7 @@ pub fn header() -> String {
 }
 
 pub fn row(r: &RoomInfo) -> String {
-    let name = |p: Option<&tengen_protocol::Player>| p.map_or("-".into(), |p| p.name.clone());
+    let name = |p: Option<&tengen_protocol::Player>| p.map_or("-".into(), describe::shown);
     let players = format!(
         "{} vs {}",
         name(r.players.first.as_ref()),
@@ -288,6 +288,7 @@ mod tests {
                 first: Some(Player {
                     name: "ann".into(),
                     guest: true,
+                    bot: false,
                 }),
                 second: None,
             },

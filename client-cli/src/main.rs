@@ -62,6 +62,8 @@ enum Command {
     Login(account::LoginArgs),
     /// Log out (revoke and forget the login token).
     Logout(account::LogoutArgs),
+    /// Make your account a bot account, for good (before its first game).
+    BecomeBot(account::BecomeBotArgs),
     /// Rooms and live games, refreshed live.
     Lobby(lobby::LobbyArgs),
     /// Create a room, wait for an opponent, and play.
@@ -133,6 +135,7 @@ fn online_command(command: Command) -> anyhow::Result<ExitCode> {
             Command::Register(a) => account::register(&a).await,
             Command::Login(a) => account::login(&a).await,
             Command::Logout(a) => account::logout(&a).await,
+            Command::BecomeBot(a) => account::become_bot(&a).await,
             Command::Queue(a) => queue::run(&a).await,
             Command::Leaderboard(a) => stats::leaderboard(&a).await,
             Command::Profile(a) => stats::profile(&a).await,

@@ -44,18 +44,24 @@ The queue is for accounts: `tengen register NAME` or `tengen login NAME`
 first. Players wait per exact game: the opening, forbidden-move handling
 and board size options must match too (each defaults to the rule set's
 own). The matchmaker pairs close ratings first, widening the allowed gap
-the longer you wait.
+the longer you wait. Bot accounts are paired with you only if you say
+--bots.
 
 Examples:
     tengen queue renju 10+5
     tengen queue gomoku 5+3
     tengen queue renju 5+3 --opening rif --forbidden block
+    tengen queue freestyle 3+2 --bots
 ")]
 pub struct QueueArgs {
     #[command(flatten)]
     pub server: ServerArgs,
     #[command(flatten)]
     pub game: QueueSpec,
+    /// Accept a bot account as your opponent (without it the matchmaker
+    /// never pairs you with one).
+    #[arg(long)]
+    pub bots: bool,
 }
 
 pub async fn run(args: &QueueArgs) -> Result<ExitCode> {
@@ -77,7 +83,8 @@ pub async fn run(args: &QueueArgs) -> Result<ExitCode> {
     if welcome.player.guest {
         bail!("the rated queue is for accounts: log in again (`tengen login NAME`)");
     }
-    let (mut waiter, mut news) = Waiter::start(&mut session, Ask::Queue(config.clone())).await?;
+    let (mut waiter, mut news) =
+        Waiter::start(&mut session, Ask::Queue(config.clone(), args.bots)).await?;
     let game = describe::config(&config);
     let mut screen = Screen::open();
     let mut keys = EventStream::new();
@@ -88,7 +95,10 @@ pub async fn run(args: &QueueArgs) -> Result<ExitCode> {
         match news.take() {
             Some(News::Queued) => status = "in the queue".into(),
             Some(News::Matched { opponent, .. }) => {
-                status = format!("matched with {}: opening the board", opponent.name)
+                status = format!(
+                    "matched with {}: opening the board",
+                    crate::describe::shown(&opponent)
+                )
             }
             Some(News::Lost) => status = "connection lost: reconnecting...".into(),
             Some(News::Back) => status = "reconnected".into(),

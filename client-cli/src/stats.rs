@@ -27,6 +27,7 @@ A rule family's leaderboard: renju (every opening rule), gomoku, freestyle
 or twin (two boards). Only established players are listed (a rating is provisional
 until 7 rated games against 3 different opponents); players with fewer
 than 7 rated games in the last 12 months are listed apart as inactive.
+People and bot accounts are ranked apart: --bots lists the bots.
 ")]
 pub struct LeaderboardArgs {
     #[command(flatten)]
@@ -34,6 +35,9 @@ pub struct LeaderboardArgs {
     /// renju, gomoku, freestyle or twin.
     #[arg(default_value = "renju", value_parser = parse_family)]
     pub family: RatingFamily,
+    /// Bot accounts' leaderboard instead of people's.
+    #[arg(long)]
+    pub bots: bool,
 }
 
 /// A player's ratings.
@@ -128,11 +132,13 @@ fn who(server: &ServerArgs, player: &Option<String>) -> Result<String> {
 pub async fn leaderboard(args: &LeaderboardArgs) -> Result<ExitCode> {
     let msg = ClientMsg::Leaderboard {
         family: args.family,
+        bots: args.bots,
     };
     let ServerMsg::Leaderboard(board) = ask(&args.server, msg).await? else {
         bail!("unexpected reply");
     };
-    let mut out = format!("{} leaderboard\n", board.family);
+    let whose = if board.bots { " bots'" } else { "" };
+    let mut out = format!("{}{whose} leaderboard\n", board.family);
     if board.players.is_empty() {
         out.push_str(
             "(nobody established yet: a rating is provisional until 7 rated games \
@@ -167,7 +173,8 @@ pub async fn profile(args: &ProfileArgs) -> Result<ExitCode> {
     let ServerMsg::Profile(p) = ask(&args.server, ClientMsg::Profile { player }).await? else {
         bail!("unexpected reply");
     };
-    let mut out = format!("{}, registered {}\n", p.player.name, date(p.created_ms));
+    let who = crate::describe::shown(&p.player);
+    let mut out = format!("{who}, registered {}\n", date(p.created_ms));
     if p.ratings.is_empty() {
         out.push_str("no rated games yet\n");
         return emit(&out);

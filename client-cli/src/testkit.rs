@@ -72,6 +72,7 @@ impl Table {
             *players.seat_mut(s) = Some(Player {
                 name: name.into(),
                 guest: true,
+                bot: false,
             });
         }
         let snap = TableSnapshot {

@@ -32,8 +32,9 @@ pub enum Ask {
     Create(ClientMsg),
     /// Join this room.
     Join(RoomId),
-    /// Wait in the rated queue for this configuration.
-    Queue(GameConfig),
+    /// Wait in the rated queue for this configuration (`true`: a person
+    /// who accepts a bot opponent).
+    Queue(GameConfig, bool),
 }
 
 /// What happened while waiting, for the caller to show.
@@ -78,8 +79,9 @@ impl Waiter {
         let msg = match &self.ask {
             Ask::Create(m) => m.clone(),
             Ask::Join(room) => ClientMsg::JoinRoom { room: room.clone() },
-            Ask::Queue(config) => ClientMsg::Queue {
+            Ask::Queue(config, bots) => ClientMsg::Queue {
                 config: config.clone(),
+                bots: *bots,
             },
         };
         let reply = session
@@ -151,7 +153,7 @@ impl Waiter {
     pub async fn cancel(&self, session: &mut Session) -> Result<()> {
         let msg = match (&self.ask, &self.room) {
             (Ask::Create(_), Some(room)) => ClientMsg::CancelRoom { room: room.clone() },
-            (Ask::Queue(_), _) if self.queued => ClientMsg::Unqueue,
+            (Ask::Queue(..), _) if self.queued => ClientMsg::Unqueue,
             _ => return Ok(()),
         };
         session

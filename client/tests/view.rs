@@ -168,6 +168,7 @@ fn table_snapshot(id: &TableId, seq: u64, snapshot: Snapshot, seat: Option<Seat>
         *players.seat_mut(seat) = Some(Player {
             name: name.into(),
             guest: true,
+            bot: false,
         });
     }
     TableSnapshot {

@@ -120,6 +120,7 @@ async fn conn(socket: WebSocket, relay: Relay) {
                 player: Player {
                     name: name.clone(),
                     guest: true,
+                    bot: false,
                 },
                 limits: Limits::default(),
                 features: Vec::new(),

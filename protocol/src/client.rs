@@ -143,11 +143,30 @@ pub enum ClientMsg {
     Logout,
     /// Waits for a rated opponent for `config` (feature `queue`); answered
     /// by `queued`, then a `matched` push when paired.
-    Queue { config: GameConfig },
+    Queue {
+        config: GameConfig,
+        /// A person's consent to be paired with a bot account (`false`, the
+        /// default: never). A bot's own entry ignores it: bots are paired
+        /// with bots and with people who said yes.
+        #[serde(default, skip_serializing_if = "is_false")]
+        bots: bool,
+    },
+    /// Makes this account a bot account, for good (feature `bots`):
+    /// allowed only before its first game; answered by `became_bot`.
+    BecomeBot,
+    /// A bot account's challenge filters (replacing earlier ones; kept
+    /// while the server runs); answered by `bot_filters_set`.
+    SetBotFilters { filters: crate::BotFilters },
     /// Leaves the queue; answered by `unqueued`.
     Unqueue,
     /// A family's leaderboard; answered by `leaderboard`.
-    Leaderboard { family: RatingFamily },
+    Leaderboard {
+        family: RatingFamily,
+        /// Bot accounts' leaderboard instead of people's (feature `bots`;
+        /// `false`, the default: people only).
+        #[serde(default, skip_serializing_if = "is_false")]
+        bots: bool,
+    },
     /// A registered player's ratings; answered by `profile`.
     Profile { player: String },
     /// A player's finished games, newest first, a page at a time (`before`:
@@ -218,6 +237,8 @@ impl ClientMsg {
         "logout",
         "queue",
         "unqueue",
+        "become_bot",
+        "set_bot_filters",
         "leaderboard",
         "profile",
         "history",
@@ -251,6 +272,8 @@ impl ClientMsg {
             ClientMsg::Logout => "logout",
             ClientMsg::Queue { .. } => "queue",
             ClientMsg::Unqueue => "unqueue",
+            ClientMsg::BecomeBot => "become_bot",
+            ClientMsg::SetBotFilters { .. } => "set_bot_filters",
             ClientMsg::Leaderboard { .. } => "leaderboard",
             ClientMsg::Profile { .. } => "profile",
             ClientMsg::History { .. } => "history",
@@ -266,6 +289,13 @@ impl ClientMsg {
     /// `invalid_config`.)
     pub fn validate(&self) -> Result<(), String> {
         match self {
+            // Each list names distinct values: no longer than there are.
+            ClientMsg::SetBotFilters { filters } => {
+                if filters.rule_sets.len() > 3 || filters.time_kinds.len() > 6 {
+                    return Err("bot filters name at most 3 rule sets and 6 time kinds".into());
+                }
+                Ok(())
+            }
             ClientMsg::Hello(h) => {
                 if let Some(c) = &h.client {
                     check_text("client", c, MAX_CLIENT_CHARS)?;

@@ -89,6 +89,13 @@ pub enum ErrorCode {
     /// The request needs an account (rated play, the queue, `logout`); you
     /// are a guest.
     LoginRequired,
+    /// `become_bot`: the account has played a game (or sits at a table), so
+    /// it stays a person's.
+    AlreadyPlayed,
+    /// A bot's filters refuse this challenge: outside the rule sets, time
+    /// controls, casual games or kinds of opponent it takes (the message
+    /// says which).
+    BotRefused,
     /// A code this version of the protocol does not know (a newer server's):
     /// decoding maps any unknown code here. Never sent.
     #[serde(other)]
@@ -97,7 +104,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code a server sends, in documentation order.
-    pub const ALL: [ErrorCode; 26] = [
+    pub const ALL: [ErrorCode; 28] = [
         ErrorCode::BadFrame,
         ErrorCode::UnknownType,
         ErrorCode::BadRequest,
@@ -124,6 +131,8 @@ impl ErrorCode {
         ErrorCode::BadCredentials,
         ErrorCode::TokenExpired,
         ErrorCode::LoginRequired,
+        ErrorCode::AlreadyPlayed,
+        ErrorCode::BotRefused,
     ];
 
     /// The wire name (also a good metrics label).
@@ -155,6 +164,8 @@ impl ErrorCode {
             ErrorCode::BadCredentials => "bad_credentials",
             ErrorCode::TokenExpired => "token_expired",
             ErrorCode::LoginRequired => "login_required",
+            ErrorCode::AlreadyPlayed => "already_played",
+            ErrorCode::BotRefused => "bot_refused",
             ErrorCode::Other => "other",
         }
     }

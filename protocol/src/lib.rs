@@ -44,6 +44,7 @@
 //! - [`codec`], the envelope, JSON and MessagePack, and decode failures.
 
 pub mod analysis;
+pub mod bots;
 pub mod client;
 pub mod close;
 pub mod codec;
@@ -55,6 +56,7 @@ pub mod ranked;
 pub mod server;
 
 pub use analysis::{GameAnalysis, MoveVerdict};
+pub use bots::{BotFilters, TimeKind};
 pub use client::{ClientMsg, Hello, RESERVED_CLIENT_TYPES};
 pub use close::CloseCode;
 pub use codec::{

@@ -17,6 +17,10 @@ pub struct Player {
     pub name: String,
     /// A guest session (no account).
     pub guest: bool,
+    /// A bot account (a program plays it). Sent only when `true`; older
+    /// servers never send it.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub bot: bool,
 }
 
 /// Who sits in each seat (`null`: free).
@@ -141,6 +145,7 @@ mod tests {
         *p.seat_mut(Seat::First) = Some(Player {
             name: "ann".into(),
             guest: true,
+            bot: false,
         });
         assert_eq!(p.free_seat(), Some(Seat::Second));
         assert_eq!(p.seat(Seat::First).unwrap().name, "ann");

@@ -95,10 +95,17 @@ pub struct Standing {
     pub losses: u32,
 }
 
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
 /// A family's leaderboard.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Leaderboard {
     pub family: RatingFamily,
+    /// Bot accounts' leaderboard (`true`) or people's (absent).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub bots: bool,
     /// Established, active players, highest rating first (at most
     /// [`crate::limits::MAX_LEADERBOARD`]).
     pub players: Vec<Standing>,

@@ -255,6 +255,10 @@ pub enum ServerMsg {
     Queued { config: GameConfig },
     /// Reply to `unqueue`.
     Unqueued,
+    /// Reply to `become_bot`: you are `player` (`bot: true`) from now on.
+    BecameBot { player: Player },
+    /// Reply to `set_bot_filters`: the filters now in force.
+    BotFiltersSet { filters: crate::BotFilters },
     /// Push to both players the matchmaker paired: a rated game in `room`
     /// at `table` against `opponent`, you in `seat`. The table's
     /// `table_snapshot` follows.
@@ -319,6 +323,8 @@ impl ServerMsg {
         "logged_out",
         "queued",
         "unqueued",
+        "became_bot",
+        "bot_filters_set",
         "matched",
         "leaderboard",
         "profile",
@@ -358,6 +364,8 @@ impl ServerMsg {
             ServerMsg::LoggedOut { .. } => "logged_out",
             ServerMsg::Queued { .. } => "queued",
             ServerMsg::Unqueued => "unqueued",
+            ServerMsg::BecameBot { .. } => "became_bot",
+            ServerMsg::BotFiltersSet { .. } => "bot_filters_set",
             ServerMsg::Matched { .. } => "matched",
             ServerMsg::Leaderboard(_) => "leaderboard",
             ServerMsg::Profile(_) => "profile",

@@ -58,6 +58,7 @@ fn meta(i: u64) -> TableMeta {
         player: Player {
             name: format!("{name}{i}"),
             guest: true,
+            bot: false,
         },
         token: format!("{:032x}", n),
     };

@@ -287,6 +287,7 @@ impl Accounts {
             name: name.to_string(),
             password_hash: hash,
             created_ms: unix_ms(),
+            bot: false,
         };
         match tokio::time::timeout(
             self.settings.store_wait,
@@ -300,7 +301,7 @@ impl Accounts {
             Err(_) => return Err(refuse(ErrorCode::Unavailable, "the store did not answer")),
         }
         tracing::info!(account = %name, "registered");
-        self.issue(&account.name).await
+        self.issue(&account.name, false).await
     }
 
     /// Checks a name and password and issues a token.
@@ -328,7 +329,7 @@ impl Accounts {
                 if let Ok(mut f) = self.failures.lock() {
                     f.clear(&key);
                 }
-                self.issue(&a.name).await
+                self.issue(&a.name, a.bot).await
             }
             _ => {
                 if let Ok(mut f) = self.failures.lock() {
@@ -339,8 +340,9 @@ impl Accounts {
         }
     }
 
-    /// A new token for `account` (its name as registered).
-    async fn issue(&self, account: &str) -> Result<LoggedIn, ErrorBody> {
+    /// A new token for `account` (its name as registered; `bot`: a bot
+    /// account).
+    async fn issue(&self, account: &str, bot: bool) -> Result<LoggedIn, ErrorBody> {
         let token = AuthToken {
             token: format!("{:032x}", rand::random::<u128>()),
             account: account.to_string(),
@@ -351,24 +353,55 @@ impl Accounts {
             player: Player {
                 name: account.to_string(),
                 guest: false,
+                bot,
             },
             token: token.token,
             expires_ms: token.expires_ms,
         })
     }
 
-    /// The account a login token opens (its name as registered).
-    pub async fn check_token(&self, token: &str) -> Result<String, ErrorBody> {
-        match self.bounded(self.store.token(token)).await? {
-            None => Err(refuse(
-                ErrorCode::BadCredentials,
-                "unknown login token; log in again",
+    /// The account a login token opens: its name as registered, and
+    /// whether it is a bot.
+    pub async fn check_token(&self, token: &str) -> Result<(String, bool), ErrorBody> {
+        let name = match self.bounded(self.store.token(token)).await? {
+            None => {
+                return Err(refuse(
+                    ErrorCode::BadCredentials,
+                    "unknown login token; log in again",
+                ));
+            }
+            Some(t) if t.expires_ms <= unix_ms() => {
+                return Err(refuse(
+                    ErrorCode::TokenExpired,
+                    "the login token has expired; log in again",
+                ));
+            }
+            Some(t) => t.account,
+        };
+        let bot = self
+            .bounded(self.store.account(&name))
+            .await?
+            .is_some_and(|a| a.bot);
+        Ok((name, bot))
+    }
+
+    /// Makes the account `name` a bot account for good; `already_played`
+    /// once a game of its name is stored.
+    pub async fn become_bot(&self, name: &str) -> Result<(), ErrorBody> {
+        match tokio::time::timeout(self.settings.store_wait, self.store.make_bot(name)).await {
+            Ok(Ok(())) => {
+                tracing::info!(account = %name, "became a bot account");
+                Ok(())
+            }
+            Ok(Err(StoreError::Conflict(_))) => Err(refuse(
+                ErrorCode::AlreadyPlayed,
+                "an account that has played a game stays a person's",
             )),
-            Some(t) if t.expires_ms <= unix_ms() => Err(refuse(
-                ErrorCode::TokenExpired,
-                "the login token has expired; log in again",
-            )),
-            Some(t) => Ok(t.account),
+            Ok(Err(StoreError::NotFound(_))) => {
+                Err(refuse(ErrorCode::NotFound, format!("no account {name}")))
+            }
+            Ok(Err(e)) => Err(store_refusal(&e)),
+            Err(_) => Err(refuse(ErrorCode::Unavailable, "the store did not answer")),
         }
     }
 

@@ -29,4 +29,7 @@ pub struct Hosting {
     pub takeovers: Takeovers,
     /// The keeper of this node's table leases.
     pub keeper: KeeperHandle,
+    /// Bot accounts' challenge filters (the connection sets them, the
+    /// lobby checks a challenge against them).
+    pub bot_filters: crate::bot_filters::BotFilterBook,
 }

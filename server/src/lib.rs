@@ -25,6 +25,7 @@ pub mod accounts;
 pub mod admission;
 pub mod analysis;
 pub mod app;
+pub mod bot_filters;
 pub mod cluster;
 pub mod conn;
 pub mod hosting;

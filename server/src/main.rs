@@ -90,6 +90,14 @@ struct Serve {
     /// and the listener). The session registry holds twice as many.
     #[arg(long, env = "TENGEN_MAX_CONNECTIONS")]
     max_connections: Option<usize>,
+    /// The most games a bot account may play at once (the cap a bot sets
+    /// with `set_bot_filters` is bounded by this; people play one).
+    #[arg(long, env = "TENGEN_BOT_MAX_GAMES", default_value_t = 8)]
+    bot_max_games: u32,
+    /// The most challenges a bot account may send other bots in an hour
+    /// (beyond: `rate_limited`, with when the next is allowed).
+    #[arg(long, env = "TENGEN_BOT_CHALLENGES_PER_HOUR", default_value_t = 30)]
+    bot_challenges_per_hour: u32,
     /// Post-game analyses (`analyze_game`) run at once, server-wide, each
     /// on a core of its own; more requests are refused as `unavailable`.
     #[arg(long, env = "TENGEN_ANALYSIS_SLOTS", default_value_t = 2)]
@@ -187,6 +195,8 @@ async fn serve(args: Serve) -> anyhow::Result<()> {
             ca_file: args.redis_ca,
         }),
         read_buffer_bytes: args.read_buffer_bytes.clamp(1024, 64 * 1024),
+        bot_max_games: args.bot_max_games.max(1),
+        bot_challenges_per_hour: args.bot_challenges_per_hour,
         analysis: tengen_server::settings::AnalysisSettings {
             slots: args.analysis_slots,
             nodes: args.analysis_nodes,

@@ -21,6 +21,10 @@
 //! replaces its entry. `unqueue`, a dropped connection, or logging out
 //! remove it.
 //!
+//! Bots and people: a bot is paired with bots, and with a person only if
+//! that person's `queue` said `bots: true`; a person without that opt-in
+//! never meets a bot here (`QueueKind::pairs_with`).
+//!
 //! Commands arrive on a bounded mailbox; nothing here waits on anyone.
 
 use std::collections::HashMap;
@@ -102,11 +106,12 @@ impl Queues {
                 let a = &queue[i];
                 let gap_a = s.allowed_gap(now.saturating_duration_since(a.since));
                 let key_a = name_key(&a.account);
-                let others = queue.len() - 1;
+                let takes = |b: &Waiter| a.kind.pairs_with(b.kind);
+                let others = queue.iter().filter(|b| takes(b)).count() - 1;
                 let best = queue
                     .iter()
                     .enumerate()
-                    .filter(|&(j, b)| j != i && name_key(&b.account) != key_a)
+                    .filter(|&(j, b)| j != i && name_key(&b.account) != key_a && takes(b))
                     .filter(|(_, b)| {
                         let gap = (a.rating - b.rating).abs();
                         gap <= gap_a && gap <= s.allowed_gap(now.saturating_duration_since(b.since))
@@ -269,6 +274,7 @@ impl Matchmaker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::msg::matchmaker::QueueKind;
     use std::time::Duration;
     use tengen_protocol::{Encoding, Player};
     use tengen_rules::game::{RuleSet, TimeControl};
@@ -281,12 +287,14 @@ mod tests {
                 player: Player {
                     name: name.into(),
                     guest: false,
+                    bot: false,
                 },
                 outbox,
             },
             account: name.into(),
             rating,
             since,
+            kind: QueueKind::default(),
         }
     }
 

@@ -5,7 +5,8 @@
 //!   see [`crate::ratings`]), highest rating first; those with fewer than
 //!   7 rated games in the last 12 months listed apart as `inactive`. Each
 //!   list holds at most [`MAX_LEADERBOARD`] players; provisional players
-//!   are left out.
+//!   are left out. People and bot accounts have leaderboards apart
+//!   (people's by default).
 //! - **Profile**: the account and its rating in each family it has played,
 //!   marked provisional or inactive, with the latest
 //!   [`MAX_RATING_POINTS`] points of its rating history.
@@ -16,6 +17,7 @@
 //!   notation or PSQ (the players' names are the record's `first` and
 //!   `second` tags).
 
+use futures_util::{StreamExt, stream};
 use tengen_protocol::limits::{HISTORY_PAGE, MAX_LEADERBOARD, MAX_RATING_POINTS};
 use tengen_protocol::{
     ErrorBody, ErrorCode, FamilyRating, GameSummary, Leaderboard, Player, Profile, RatingFamily,
@@ -39,9 +41,8 @@ fn standing(rank: usize, r: &Rating) -> Standing {
     }
 }
 
-/// Orders ratings for a leaderboard and splits them: (active, inactive),
-/// provisional ones left out, each list ranked from 1 and bounded.
-pub fn rank(mut all: Vec<Rating>, now_ms: u64) -> (Vec<Standing>, Vec<Standing>) {
+/// Established ratings (provisional ones left out), best first.
+fn established(mut all: Vec<Rating>) -> Vec<Rating> {
     all.retain(|r| !provisional(r));
     all.sort_by(|a, b| {
         b.rating
@@ -49,6 +50,13 @@ pub fn rank(mut all: Vec<Rating>, now_ms: u64) -> (Vec<Standing>, Vec<Standing>)
             .then(a.deviation.total_cmp(&b.deviation))
             .then_with(|| a.player.cmp(&b.player))
     });
+    all
+}
+
+/// Orders ratings for a leaderboard and splits them: (active, inactive),
+/// provisional ones left out, each list ranked from 1 and bounded.
+pub fn rank(all: Vec<Rating>, now_ms: u64) -> (Vec<Standing>, Vec<Standing>) {
+    let all = established(all);
     let (idle, active): (Vec<Rating>, Vec<Rating>) =
         all.into_iter().partition(|r| inactive(r, now_ms));
     let list = |v: Vec<Rating>| {
@@ -61,15 +69,52 @@ pub fn rank(mut all: Vec<Rating>, now_ms: u64) -> (Vec<Standing>, Vec<Standing>)
     (list(active), list(idle))
 }
 
-/// A family's leaderboard as of `now_ms`.
+/// The established ratings of bot accounts (`bots`) or of people, best
+/// first, as many as both lists can show: each player's account is read
+/// (a few at once, in rating order) until both lists are full.
+async fn of_kind(
+    store: &dyn Store,
+    all: Vec<Rating>,
+    bots: bool,
+    now_ms: u64,
+) -> Result<Vec<Rating>, StoreError> {
+    let mut checks = stream::iter(established(all))
+        .map(|r| async move {
+            let bot = store.account(&r.player).await?.is_some_and(|a| a.bot);
+            Ok::<_, StoreError>((r, bot))
+        })
+        .buffered(8);
+    let (mut active, mut idle, mut kept) = (0, 0, Vec::new());
+    while active < MAX_LEADERBOARD || idle < MAX_LEADERBOARD {
+        let Some(checked) = checks.next().await else {
+            break;
+        };
+        let (r, bot) = checked?;
+        let shown = if inactive(&r, now_ms) {
+            &mut idle
+        } else {
+            &mut active
+        };
+        if bot == bots && *shown < MAX_LEADERBOARD {
+            *shown += 1;
+            kept.push(r);
+        }
+    }
+    Ok(kept)
+}
+
+/// A family's leaderboard as of `now_ms`: people's, or bot accounts'.
 pub async fn leaderboard(
     store: &dyn Store,
     family: RatingFamily,
+    bots: bool,
     now_ms: u64,
 ) -> Result<Leaderboard, StoreError> {
-    let (players, inactive) = rank(store.ratings(family.as_str()).await?, now_ms);
+    let all = of_kind(store, store.ratings(family.as_str()).await?, bots, now_ms).await?;
+    let (players, inactive) = rank(all, now_ms);
     Ok(Leaderboard {
         family,
+        bots,
         players,
         inactive,
     })
@@ -123,6 +168,7 @@ pub async fn profile(
         player: Player {
             name: account.name,
             guest: false,
+            bot: account.bot,
         },
         created_ms: account.created_ms,
         ratings,

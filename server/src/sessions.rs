@@ -424,7 +424,11 @@ impl Inner {
         if player.guest {
             let name = self.unique_name(player.name);
             self.names.insert(name.clone(), id.clone());
-            Player { name, guest: true }
+            Player {
+                name,
+                guest: true,
+                bot: false,
+            }
         } else {
             self.names
                 .entry(player.name.clone())
@@ -450,6 +454,7 @@ mod tests {
         Player {
             name: name.into(),
             guest: true,
+            bot: false,
         }
     }
 

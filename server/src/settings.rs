@@ -23,6 +23,11 @@ pub struct Settings {
     pub redis: Option<RedisSettings>,
     /// The limits announced to clients in `welcome` and enforced here.
     pub limits: Limits,
+    /// The most games a bot account may play at once (its own cap,
+    /// `set_bot_filters.max_games`, is bounded by this).
+    pub bot_max_games: u32,
+    /// The most challenges a bot account may send other bots in an hour.
+    pub bot_challenges_per_hour: u32,
     /// The most WebSocket connections served at once; an upgrade beyond it
     /// gets HTTP 503. The default leaves headroom under the process's
     /// open-file limit for the store, Redis and the listener
@@ -101,6 +106,8 @@ impl Default for Settings {
             data_dir: PathBuf::from("tengen-data"),
             redis: None,
             limits: Limits::default(),
+            bot_max_games: 8,
+            bot_challenges_per_hour: 30,
             max_connections: default_max_connections(),
             max_sessions: 2 * default_max_connections(),
             outbound_queue: 256,

@@ -137,6 +137,7 @@ impl Server {
             sessions: sessions::Sessions::new(settings.resume_grace, settings.max_sessions),
             takeovers: Takeovers::default(),
             keeper,
+            bot_filters: Default::default(),
         };
         lobby::spawn(hosting.clone(), lobby_rx, shutdown_rx.clone());
         let restored = table::restore::restore_all(&hosting).await?;

@@ -126,6 +126,7 @@ async fn register_login_logout_and_tokens() {
     match b
         .request(ClientMsg::Queue {
             config: GameConfig::new(RuleSet::Gomoku),
+            bots: false,
         })
         .await
     {
@@ -251,6 +252,7 @@ async fn guests_play_casual_only() {
         guest
             .request(ClientMsg::Queue {
                 config: config.clone(),
+                bots: false,
             })
             .await,
         ErrorCode::LoginRequired,

@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use common::proc::{self, DataDir, Proc};
 use common::redis::store;
+use common::register;
 use common::scripted::{self, games_part_way, new_game, ply, resume_and_finish};
 use tengen_client::{ClientError, Connection};
 use tengen_protocol::{ClientMsg, Encoding, ServerMsg};
@@ -269,16 +270,7 @@ async fn account(url: &str, name: &str) -> Connection {
         .await
         .unwrap();
     c.timeout = Duration::from_secs(10);
-    match c
-        .request(ClientMsg::Register {
-            name: name.into(),
-            password: "long enough".into(),
-        })
-        .await
-    {
-        Ok(ServerMsg::Registered(_)) => c,
-        other => panic!("{other:?}"),
-    }
+    register(c, name).await
 }
 
 /// Players on different nodes meet: one registers and queues at node A,
@@ -300,6 +292,7 @@ async fn players_on_two_nodes_are_matched_and_play_a_rated_game() {
         match c
             .request(ClientMsg::Queue {
                 config: config.clone(),
+                bots: false,
             })
             .await
         {

@@ -34,20 +34,6 @@ async fn start(dir: &Path) -> Server {
     panic!("the server does not start on {}", dir.display());
 }
 
-async fn account(server: &Server, name: &str) -> Connection {
-    let mut c = client(server, &format!("{name}-guest"), Encoding::Json).await;
-    match c
-        .request(ClientMsg::Register {
-            name: name.into(),
-            password: "long enough".into(),
-        })
-        .await
-    {
-        Ok(ServerMsg::Registered(_)) => c,
-        other => panic!("{other:?}"),
-    }
-}
-
 async fn profile(c: &mut Connection, name: &str) -> Profile {
     match c
         .request(ClientMsg::Profile {
@@ -95,6 +81,7 @@ async fn a_rated_game_changes_both_ratings_and_survives_a_restart() {
         match c
             .request(ClientMsg::Queue {
                 config: config.clone(),
+                bots: false,
             })
             .await
         {
@@ -184,6 +171,7 @@ async fn a_rated_game_changes_both_ratings_and_survives_a_restart() {
     match white
         .request(ClientMsg::Leaderboard {
             family: RatingFamily::Renju,
+            bots: false,
         })
         .await
     {
@@ -292,7 +280,8 @@ async fn unqueue_and_a_dropped_connection_leave_the_queue() {
     for c in [&mut ann, &mut bob] {
         assert!(matches!(
             c.request(ClientMsg::Queue {
-                config: config.clone()
+                config: config.clone(),
+                bots: false,
             })
             .await,
             Ok(ServerMsg::Queued { .. })
@@ -311,7 +300,8 @@ async fn unqueue_and_a_dropped_connection_leave_the_queue() {
     // is there for her.
     assert!(matches!(
         cid.request(ClientMsg::Queue {
-            config: config.clone()
+            config: config.clone(),
+            bots: false,
         })
         .await,
         Ok(ServerMsg::Queued { .. })
@@ -323,7 +313,8 @@ async fn unqueue_and_a_dropped_connection_leave_the_queue() {
     let mut dee = account(&server, "deedee").await;
     assert!(matches!(
         dee.request(ClientMsg::Queue {
-            config: config.clone()
+            config: config.clone(),
+            bots: false,
         })
         .await,
         Ok(ServerMsg::Queued { .. })
@@ -333,7 +324,8 @@ async fn unqueue_and_a_dropped_connection_leave_the_queue() {
     let mut eve = account(&server, "evelyn").await;
     assert!(matches!(
         eve.request(ClientMsg::Queue {
-            config: config.clone()
+            config: config.clone(),
+            bots: false,
         })
         .await,
         Ok(ServerMsg::Queued { .. })

@@ -234,6 +234,7 @@ async fn the_migrate_command() {
                 name: "Alice".into(),
                 password_hash: "$argon2id$x".into(),
                 created_ms: 1,
+                bot: false,
             })
             .await
             .unwrap();

@@ -133,6 +133,10 @@ impl Store for Switched {
         self.check()?;
         self.inner.account(name).await
     }
+    async fn make_bot(&self, name: &str) -> Result<()> {
+        self.check()?;
+        self.inner.make_bot(name).await
+    }
     async fn put_token(&self, token: &AuthToken) -> Result<()> {
         self.check()?;
         self.inner.put_token(token).await

@@ -93,6 +93,11 @@ pub struct Account {
     /// The argon2id hash in PHC string form.
     pub password_hash: String,
     pub created_ms: u64,
+    /// A bot account: chosen by its owner before its first game, never
+    /// undone ([`Store::make_bot`]). Absent in accounts stored before
+    /// bots existed, which are people's.
+    #[serde(default)]
+    pub bot: bool,
 }
 
 /// A login token: a 128-bit random value (hex), valid until `expires_ms`
@@ -335,6 +340,16 @@ pub trait Store: Send + Sync + 'static {
 
     /// The account under `name` (any case).
     async fn account(&self, name: &str) -> Result<Option<Account>>;
+
+    /// Makes the account under `name` (any case) a bot account, for good:
+    /// [`StoreError::NotFound`] if there is no such account,
+    /// [`StoreError::Conflict`] if a finished game of that name is stored
+    /// (a player who has played stays a person). Making a bot a bot again
+    /// is fine. The embedded store checks and writes in one transaction;
+    /// the Redis store reads the game index first, then swaps the account
+    /// only if it is unchanged (a game finishing between the two is not
+    /// seen, so the server also refuses an account seated at a table).
+    async fn make_bot(&self, name: &str) -> Result<()>;
 
     /// Stores a login token (replacing one with the same value).
     async fn put_token(&self, token: &AuthToken) -> Result<()>;

@@ -77,6 +77,7 @@ checks!(
     games_of_paging,
     accounts,
     racing_accounts,
+    bots,
     tokens,
     export_everything,
     import_items,

@@ -63,6 +63,7 @@ async fn everything_survives_a_reopen() {
         name: "Ann".into(),
         password_hash: "$argon2id$x".into(),
         created_ms: 3,
+        bot: false,
     };
     let token = AuthToken {
         token: "ab".repeat(16),

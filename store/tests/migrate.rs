@@ -40,6 +40,7 @@ async fn fill(store: &dyn Store) {
                 name: name.clone(),
                 password_hash: format!("$argon2id$hash{i}"),
                 created_ms: 1_700_000_000_000 + i,
+                bot: i == 0,
             })
             .await
             .unwrap();

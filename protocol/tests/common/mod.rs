@@ -32,6 +32,7 @@ pub fn alice() -> Player {
     Player {
         name: "alice".into(),
         guest: true,
+        bot: false,
     }
 }
 
@@ -39,6 +40,7 @@ pub fn bob() -> Player {
     Player {
         name: "bob".into(),
         guest: true,
+        bot: false,
     }
 }
 
@@ -249,12 +251,19 @@ pub fn client_examples() -> Vec<ClientFrame> {
         ),
         req(1, hello_with_token()),
         req(22, ClientMsg::Logout),
-        req(23, ClientMsg::Queue { config: config() }),
+        req(
+            23,
+            ClientMsg::Queue {
+                config: config(),
+                bots: false,
+            },
+        ),
         req(24, ClientMsg::Unqueue),
         req(
             25,
             ClientMsg::Leaderboard {
                 family: RatingFamily::Renju,
+                bots: false,
             },
         ),
         req(
@@ -309,6 +318,28 @@ pub fn client_examples() -> Vec<ClientFrame> {
             },
         ),
         req(33, ClientMsg::MyTables),
+        // Bot accounts.
+        req(34, ClientMsg::BecomeBot),
+        req(
+            37,
+            ClientMsg::SetBotFilters {
+                filters: bot_filters(),
+            },
+        ),
+        req(
+            36,
+            ClientMsg::Leaderboard {
+                family: RatingFamily::Gomoku,
+                bots: true,
+            },
+        ),
+        req(
+            35,
+            ClientMsg::Queue {
+                config: config(),
+                bots: true,
+            },
+        ),
     ]
 }
 
@@ -325,11 +356,24 @@ pub fn register() -> ClientMsg {
     }
 }
 
+/// The example bot's challenge filters.
+pub fn bot_filters() -> BotFilters {
+    BotFilters {
+        rule_sets: vec![RuleSet::Renju, RuleSet::Gomoku],
+        time_kinds: vec![TimeKind::Fischer, TimeKind::ByoYomi],
+        casual: true,
+        humans: true,
+        bots: false,
+        max_games: Some(4),
+    }
+}
+
 /// Alice, logged in.
 pub fn alice_account() -> Player {
     Player {
         name: "alice".into(),
         guest: false,
+        bot: false,
     }
 }
 
@@ -337,6 +381,7 @@ pub fn bob_account() -> Player {
     Player {
         name: "bob".into(),
         guest: false,
+        bot: false,
     }
 }
 
@@ -441,6 +486,7 @@ pub fn ranked_server_examples() -> Vec<ServerFrame> {
                 player: Player {
                     name: "guest-17".into(),
                     guest: true,
+                    bot: false,
                 },
             },
         ),
@@ -457,6 +503,7 @@ pub fn ranked_server_examples() -> Vec<ServerFrame> {
             25,
             ServerMsg::Leaderboard(Leaderboard {
                 family: RatingFamily::Renju,
+                bots: false,
                 players: vec![
                     standing(1, "kiyo", 1873.4, 62.1, [21, 2, 6]),
                     standing(2, "alice", 1652.9, 88.7, [9, 0, 4]),
@@ -533,6 +580,28 @@ pub fn ranked_server_examples() -> Vec<ServerFrame> {
                     resume_token: "ae67bf772a3bfd4db1a7807af76a3566".into(),
                     online: false,
                 }],
+            },
+        ),
+        reply(
+            37,
+            ServerMsg::BotFiltersSet {
+                filters: bot_filters(),
+            },
+        ),
+        reply(
+            38,
+            ServerMsg::Error(ErrorBody::new(
+                ErrorCode::BotRefused,
+                "picky: this bot plays only renju, gomoku",
+            )),
+        ),
+        reply(
+            34,
+            ServerMsg::BecameBot {
+                player: Player {
+                    bot: true,
+                    ..alice_account()
+                },
             },
         ),
         reply(
@@ -939,6 +1008,7 @@ pub fn walkthrough() -> Vec<Said> {
                         Player {
                             name: "carol".into(),
                             guest: true,
+                            bot: false,
                         },
                     ),
                 ),
@@ -1254,6 +1324,7 @@ pub fn carol() -> Player {
     Player {
         name: "carol".into(),
         guest: true,
+        bot: false,
     }
 }
 

@@ -95,6 +95,7 @@ struct Queued {
     account: String,
     rating: f64,
     since: Instant,
+    kind: crate::cluster::wire::QueueKind,
 }
 
 struct Node {

@@ -88,9 +88,34 @@ pub enum RemoteMatchCmd {
         account: String,
         rating: f64,
         waited_ms: u64,
+        /// A bot, or whether a person takes one (absent from an older
+        /// node: a person who does not).
+        #[serde(default)]
+        kind: QueueKind,
     },
     /// Leave the queue (`reply`: answer `unqueued`).
     Unqueue { id: Option<RequestId>, reply: bool },
+}
+
+/// Who waits in the rated queue, as the matchmaker pairs them: a bot
+/// account, or a person who accepts a bot opponent or not.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QueueKind {
+    pub bot: bool,
+    /// A person's opt-in to bot opponents (ignored for a bot).
+    pub accepts_bots: bool,
+}
+
+impl QueueKind {
+    /// Whether these two may be paired: people with people, bots with
+    /// bots, and a bot with a person only if the person said yes.
+    pub fn pairs_with(self, other: QueueKind) -> bool {
+        match (self.bot, other.bot) {
+            (false, false) | (true, true) => true,
+            (true, false) => other.accepts_bots,
+            (false, true) => self.accepts_bots,
+        }
+    }
 }
 
 /// The table channel every node's lobby news goes on (table ids are

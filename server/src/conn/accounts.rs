@@ -1,5 +1,6 @@
 //! A connection's side of accounts and ranked play: who a `hello` makes
-//! you, and the requests `register`, `login`, `logout`, `queue`,
+//! you, and the requests `register`, `login`, `logout`, `queue`
+//! (`become_bot` is `super::bots`'s),
 //! `unqueue`, `leaderboard`, `profile`, `history`, `game_record`,
 //! `analyze_game` (the search itself is `crate::analysis`'s) and
 //! `my_tables` (the session registry's answer).
@@ -40,8 +41,13 @@ pub const MAX_IN_FLIGHT: usize = 4;
 pub enum Identity {
     /// A guest with this name.
     Guest(String),
-    /// An account (its name as registered), opened with this login token.
-    Account { name: String, token: String },
+    /// An account (its name as registered, and whether it is a bot),
+    /// opened with this login token.
+    Account {
+        name: String,
+        token: String,
+        bot: bool,
+    },
 }
 
 impl Identity {
@@ -50,10 +56,12 @@ impl Identity {
             Identity::Guest(name) => Player {
                 name: name.clone(),
                 guest: true,
+                bot: false,
             },
-            Identity::Account { name, .. } => Player {
+            Identity::Account { name, bot, .. } => Player {
                 name: name.clone(),
                 guest: false,
+                bot: *bot,
             },
         }
     }
@@ -64,10 +72,11 @@ impl Identity {
 /// account has that name (then `guest-<conn>`).
 pub async fn identify(state: &AppState, hello: &Hello, conn: u64) -> Result<Identity, ErrorBody> {
     if let Some(token) = &hello.token {
-        let name = state.accounts.check_token(token).await?;
+        let (name, bot) = state.accounts.check_token(token).await?;
         return Ok(Identity::Account {
             name,
             token: token.clone(),
+            bot,
         });
     }
     Ok(Identity::Guest(match &hello.name {
@@ -77,16 +86,16 @@ pub async fn identify(state: &AppState, hello: &Hello, conn: u64) -> Result<Iden
 }
 
 /// Queues `change` for the connection (see [`ConnRanked::apply`]).
-fn queue_change(changes: &Mutex<Vec<Change>>, change: Change) {
+pub(super) fn queue_change(changes: &Mutex<Vec<Change>>, change: Change) {
     if let Ok(mut changes) = changes.lock() {
         changes.push(change);
     }
 }
 
 /// A change of identity, for the connection to apply.
-struct Change {
-    player: Player,
-    token: Option<String>,
+pub(super) struct Change {
+    pub player: Player,
+    pub token: Option<String>,
 }
 
 /// A connection's state for this module.
@@ -94,12 +103,12 @@ pub struct ConnRanked {
     attempts: ConnAttempts,
     /// The login token this connection presented or received (what
     /// `logout` revokes).
-    token: Option<String>,
+    pub(super) token: Option<String>,
     /// Identity changes of finished logins and logouts, for the connection
     /// to apply before its next frame (at most one per request in flight).
     /// A shared slot rather than a channel: a channel's buffer would cost
     /// every connection about 2 KB, most of them never logging in.
-    changes: Arc<Mutex<Vec<Change>>>,
+    pub(super) changes: Arc<Mutex<Vec<Change>>>,
     in_flight: Arc<Semaphore>,
 }
 
@@ -130,7 +139,7 @@ impl ConnRanked {
     }
 }
 
-fn refuse(session: &Session, id: Option<RequestId>, body: ErrorBody) {
+pub(super) fn refuse(session: &Session, id: Option<RequestId>, body: ErrorBody) {
     crate::metrics::error(body.code.as_str());
     session.outbox.send_msg(&ServerFrame::error(id, body));
 }
@@ -141,7 +150,7 @@ fn reply(session: &Session, id: Option<RequestId>, msg: ServerMsg) {
 
 /// Runs `work` as its own task, answering its result; refused at once
 /// when the connection has [`MAX_IN_FLIGHT`] running.
-fn spawn<F>(rc: &ConnRanked, session: &Session, id: Option<RequestId>, work: F)
+pub(super) fn spawn<F>(rc: &ConnRanked, session: &Session, id: Option<RequestId>, work: F)
 where
     F: std::future::Future<Output = Result<ServerMsg, ErrorBody>> + Send + 'static,
 {
@@ -213,7 +222,7 @@ pub fn handle(
         msg @ (ClientMsg::Register { .. } | ClientMsg::Login { .. } | ClientMsg::Logout) => {
             identity_request(ask(rc), msg)
         }
-        ClientMsg::Queue { config } => queue(ask(rc), config),
+        ClientMsg::Queue { config, bots } => queue(ask(rc), config, bots),
         ClientMsg::Unqueue => {
             let cmd = RemoteMatchCmd::Unqueue { id, reply: true };
             if !to_matchmaker(state, session.clone(), cmd) {
@@ -305,6 +314,7 @@ fn identity_request(ask: Ask<'_>, msg: ClientMsg) {
                 let guest = Player {
                     name: format!("guest-{}", s.outbox.conn),
                     guest: true,
+                    bot: false,
                 };
                 let player = st.hosting.sessions.set_player(&s.id, guest);
                 queue_change(
@@ -322,8 +332,8 @@ fn identity_request(ask: Ask<'_>, msg: ClientMsg) {
 }
 
 /// `queue`: an account's rating in the rule family, then a place in the
-/// matchmaker's queue for `config`.
-fn queue(ask: Ask<'_>, config: GameConfig) {
+/// matchmaker's queue for `config` (`bots`: a person accepts a bot).
+fn queue(ask: Ask<'_>, config: GameConfig, bots: bool) {
     let (state, rc, session, id) = ask.parts();
     if session.player.guest {
         return refuse(
@@ -348,13 +358,21 @@ fn queue(ask: Ask<'_>, config: GameConfig) {
     };
     tokio::spawn(async move {
         let family = RatingFamily::of(config.rule_set);
-        let rating = match read(
-            &st,
-            st.accounts.store().rating(&s.player.name, family.as_str()),
-        )
-        .await
-        {
-            Ok(r) => r.map_or(crate::ratings::START.0, |r| r.rating),
+        let store = st.accounts.store();
+        let name = &s.player.name;
+        // The stored account says whether it is a bot (this session may
+        // predate `become_bot` on another connection).
+        let found = async {
+            Ok((
+                store.rating(name, family.as_str()).await?,
+                store.account(name).await?,
+            ))
+        };
+        let (rating, bot) = match read(&st, found).await {
+            Ok((r, a)) => (
+                r.map_or(crate::ratings::START.0, |r| r.rating),
+                a.is_some_and(|a| a.bot),
+            ),
             Err(body) => return refuse(&s, id, body),
         };
         let cmd = RemoteMatchCmd::Queue {
@@ -363,6 +381,10 @@ fn queue(ask: Ask<'_>, config: GameConfig) {
             account: s.player.name.clone(),
             rating,
             waited_ms: 0,
+            kind: crate::msg::matchmaker::QueueKind {
+                bot,
+                accepts_bots: bots,
+            },
         };
         if !to_matchmaker(&st, s.clone(), cmd) {
             refuse(&s, id, matchmaker_busy());
@@ -376,13 +398,13 @@ fn queue(ask: Ask<'_>, config: GameConfig) {
 fn records_request(ask: Ask<'_>, msg: ClientMsg) {
     let (state, rc, session, id) = ask.parts();
     match msg {
-        ClientMsg::Leaderboard { family } => {
+        ClientMsg::Leaderboard { family, bots } => {
             let st = state.clone();
             spawn(rc, session, id, async move {
                 let store = st.accounts.store();
                 let board = read(
                     &st,
-                    crate::records::leaderboard(store.as_ref(), family, unix_ms()),
+                    crate::records::leaderboard(store.as_ref(), family, bots, unix_ms()),
                 )
                 .await?;
                 Ok(ServerMsg::Leaderboard(board))

@@ -1,6 +1,18 @@
 //! A connection's message rate: a token bucket.
+//!
+//! A bot account's program sends more than a person (it plays several
+//! games, polls, sets filters, queues again at once): its connection's
+//! bucket holds and refills [`BOT_RATE_FACTOR`] times what `welcome.limits`
+//! says for people, from the frame after the session became a bot (at
+//! `hello` with a bot's token, a login, or `became_bot`).
 
 use std::time::Instant;
+
+use tengen_protocol::Limits;
+
+/// How many times a person's rate and burst a bot account's connection
+/// gets.
+pub const BOT_RATE_FACTOR: u32 = 4;
 
 /// A token bucket: `burst` messages at once, refilled at `rate` per second.
 pub(super) struct Bucket {
@@ -11,7 +23,16 @@ pub(super) struct Bucket {
 }
 
 impl Bucket {
-    pub(super) fn new(rate: u32, burst: u32) -> Bucket {
+    /// The bucket of a person's (`bot` false) or a bot's connection.
+    pub(super) fn for_player(limits: &Limits, bot: bool) -> Bucket {
+        let factor = if bot { BOT_RATE_FACTOR } else { 1 };
+        Bucket::new(
+            limits.rate_per_sec.saturating_mul(factor),
+            limits.rate_burst.saturating_mul(factor),
+        )
+    }
+
+    fn new(rate: u32, burst: u32) -> Bucket {
         Bucket {
             tokens: burst as f64,
             rate: rate.max(1) as f64,

@@ -34,6 +34,7 @@ use crate::outbound::{self, Frame, Outbox, WriterEnd};
 use crate::sessions::Session;
 
 mod accounts;
+mod bots;
 mod bucket;
 mod route;
 mod state;
@@ -43,7 +44,9 @@ use route::handle;
 use state::ConnState;
 
 /// What this server offers beyond the base protocol (`welcome.features`).
-const FEATURES: [&str; 6] = ["resume", "chat", "rematch", "accounts", "queue", "analysis"];
+const FEATURES: [&str; 7] = [
+    "resume", "chat", "rematch", "accounts", "queue", "analysis", "bots",
+];
 
 /// A connection's task, holding its place under the connection cap
 /// (`ticket`) until it ends. Not an `async fn`: the socket is split before
@@ -298,7 +301,8 @@ async fn read_loop(
 ) {
     let limits = state.hosting.settings.limits;
     let idle = Duration::from_millis(limits.idle_timeout_ms);
-    let mut bucket = Bucket::new(limits.rate_per_sec, limits.rate_burst);
+    let mut bot_rate = conn_state.session.player.bot;
+    let mut bucket = Bucket::for_player(&limits, bot_rate);
     let mut refused_in_row = 0u32;
     let mut shutdown = state.shutdown.clone();
     loop {
@@ -359,6 +363,10 @@ async fn read_loop(
         }
         refused_in_row = 0;
         conn_state.ranked.apply(&mut conn_state.session);
+        if conn_state.session.player.bot != bot_rate {
+            bot_rate = conn_state.session.player.bot;
+            bucket = Bucket::for_player(&limits, bot_rate);
+        }
         handle(state, conn_state, &bytes, Instant::now());
     }
 }

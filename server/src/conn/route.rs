@@ -88,6 +88,10 @@ pub(super) fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], receive
         | ClientMsg::MyTables) => {
             super::accounts::handle(state, &mut cs.ranked, &cs.session, id, msg)
         }
+        ClientMsg::BecomeBot => super::bots::become_bot(state, &cs.ranked, &cs.session, id),
+        ClientMsg::SetBotFilters { filters } => {
+            super::bots::set_filters(state, &cs.session, id, filters)
+        }
     }
 }
 

@@ -207,6 +207,19 @@ impl Lobby {
         self.seated.get(session).map_or(0, Vec::len)
     }
 
+    /// How many rooms `session` may sit in: `max_seats` for a person, the
+    /// cap a bot set (within the server's `bot_max_games`).
+    fn seat_cap(&self, session: &Session) -> usize {
+        let settings = &self.hosting.settings;
+        if session.player.bot {
+            let most = settings.bot_max_games.max(1) as usize;
+            let own = self.hosting.bot_filters.max_games(&session.player.name);
+            own.min(most).max(settings.limits.max_seats as usize)
+        } else {
+            settings.limits.max_seats as usize
+        }
+    }
+
     fn sit(&mut self, session: &SessionId, room: &RoomId) {
         self.seated
             .entry(session.clone())
@@ -244,7 +257,7 @@ impl Lobby {
             refuse(&session, id, ErrorCode::InvalidConfig, e.to_string());
             return None;
         }
-        if self.seats_of(&session.id) >= self.hosting.settings.limits.max_seats as usize {
+        if self.seats_of(&session.id) >= self.seat_cap(&session) {
             refuse(
                 &session,
                 id,
@@ -292,7 +305,7 @@ impl Lobby {
 
     fn join(&mut self, session: Session, id: Option<RequestId>, room_id: RoomId) {
         let seated = self.seats_of(&session.id);
-        let max_seats = self.hosting.settings.limits.max_seats as usize;
+        let max_seats = self.seat_cap(&session);
         let Some(room) = self.rooms.get_mut(&room_id) else {
             return self.join_elsewhere(session, id, room_id);
         };

@@ -66,8 +66,9 @@ impl Lobby {
             seats,
             opener,
         } = pairing;
-        let max = self.hosting.settings.limits.max_seats as usize;
-        let free = seats.each_ref().map(|w| self.seats_of(&w.session.id) < max);
+        let free = seats
+            .each_ref()
+            .map(|w| self.seats_of(&w.session.id) < self.seat_cap(&w.session));
         if !free.iter().all(|f| *f) {
             for (w, ok) in seats.into_iter().zip(free) {
                 if ok {

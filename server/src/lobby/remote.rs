@@ -322,7 +322,7 @@ impl Lobby {
     /// `join_room` for a room that is not here: to its node, if known.
     pub(super) fn join_elsewhere(&mut self, session: Session, id: Option<RequestId>, room: RoomId) {
         if self.pending.others.contains_key(&room)
-            && self.seats_of(&session.id) >= self.hosting.settings.limits.max_seats as usize
+            && self.seats_of(&session.id) >= self.seat_cap(&session)
         {
             return refuse(
                 &session,

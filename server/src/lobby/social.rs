@@ -14,7 +14,7 @@ impl Lobby {
         config: GameConfig,
         chat: bool,
     ) {
-        let Some((target, _, outbox)) = self.hosting.sessions.online(&player) else {
+        let Some((target, them, outbox)) = self.hosting.sessions.online(&player) else {
             return refuse(
                 &session,
                 id,
@@ -29,6 +29,21 @@ impl Lobby {
                 ErrorCode::BadRequest,
                 "you cannot challenge yourself".into(),
             );
+        }
+        let refused = them.bot.then(|| {
+            let filters = &self.hosting.bot_filters;
+            filters.refusal(&them.name, &config, session.player.bot)
+        });
+        if let Some(Some(why)) = refused {
+            return refuse(
+                &session,
+                id,
+                ErrorCode::BotRefused,
+                format!("{player}: {why}"),
+            );
+        }
+        if them.bot && session.player.bot && !self.bot_challenge_counted(&session, id) {
+            return;
         }
         let from = session.player.clone();
         let new = NewRoom {
@@ -49,6 +64,24 @@ impl Lobby {
             from,
             config,
         }));
+    }
+
+    /// Counts a bot's challenge to another bot against its hourly
+    /// allowance; `false` (and `rate_limited` with when to retry) beyond.
+    fn bot_challenge_counted(&self, session: &Session, id: Option<RequestId>) -> bool {
+        let per_hour = self.hosting.settings.bot_challenges_per_hour;
+        let now = std::time::Instant::now();
+        let book = &self.hosting.bot_filters;
+        let Err(wait) = book.bot_challenge(&session.player.name, now, per_hour) else {
+            return true;
+        };
+        let why = format!("a bot challenges other bots at most {per_hour} times an hour");
+        let body = tengen_protocol::ErrorBody {
+            retry_after_ms: Some(wait.as_millis() as u64),
+            ..tengen_protocol::ErrorBody::new(ErrorCode::RateLimited, why)
+        };
+        session.outbox.refuse_with(id, body);
+        false
     }
 
     /// The challenged player refuses: the room goes, and the challenger

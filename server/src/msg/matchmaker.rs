@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 use tengen_protocol::{RequestId, SessionId};
 use tengen_rules::game::{GameConfig, Seat};
 
+pub use crate::cluster::wire::QueueKind;
 use crate::cluster::wire::RemoteMatchCmd;
 use crate::sessions::Session;
 
@@ -17,6 +18,8 @@ pub struct Waiter {
     pub account: String,
     pub rating: f64,
     pub since: Instant,
+    /// A bot, or whether this person takes one.
+    pub kind: QueueKind,
 }
 
 /// Two players the matchmaker paired, for the lobby to seat.
@@ -63,6 +66,7 @@ impl MatchCmd {
                 account,
                 rating,
                 waited_ms,
+                kind,
             } => {
                 let now = Instant::now();
                 let since = now
@@ -74,6 +78,7 @@ impl MatchCmd {
                         account,
                         rating,
                         since,
+                        kind,
                     },
                     config,
                     id,

@@ -50,6 +50,29 @@ pub async fn client(server: &Server, name: &str, encoding: Encoding) -> Connecti
     c
 }
 
+/// Registers `name` (password "long enough") on the connection.
+pub async fn register(mut c: Connection, name: &str) -> Connection {
+    match c
+        .request(ClientMsg::Register {
+            name: name.into(),
+            password: "long enough".into(),
+        })
+        .await
+    {
+        Ok(ServerMsg::Registered(_)) => c,
+        other => panic!("{other:?}"),
+    }
+}
+
+/// A new connection registered as the account `name`.
+pub async fn account(server: &Server, name: &str) -> Connection {
+    register(
+        client(server, &format!("{name}-guest"), Encoding::Json).await,
+        name,
+    )
+    .await
+}
+
 /// Creates a room (chat on) and returns its id.
 pub async fn create_room(c: &mut Connection, config: GameConfig, public: bool) -> RoomId {
     match c

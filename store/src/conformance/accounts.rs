@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use super::helpers::{expect_err, ok, same};
+use super::helpers::{expect_err, finished, ok, same};
 use crate::{Account, AuthToken, Store, StoreError};
 
 fn account(name: &str, hash: &str) -> Account {
@@ -10,6 +10,7 @@ fn account(name: &str, hash: &str) -> Account {
         name: name.to_owned(),
         password_hash: format!("$argon2id$v=19$m=19456,t=2,p=1${hash}"),
         created_ms: 1_700_000_000_000,
+        bot: false,
     }
 }
 
@@ -149,5 +150,47 @@ pub async fn tokens(store: Arc<dyn Store>) {
     ok(
         store.revoke_token("not a token").await,
         "revoke an unknown token",
+    );
+}
+
+/// An account becomes a bot once, for good, and only before any game of
+/// its name is stored; a refusal changes nothing.
+pub async fn bots(store: Arc<dyn Store>) {
+    let store = &*store;
+    expect_err!(store.make_bot("Nobody").await, NotFound, "make_bot Nobody");
+    let robo = account("Robo", "aaaa");
+    ok(store.create_account(&robo).await, "create Robo");
+    ok(store.make_bot("robo").await, "make_bot robo");
+    let bot = Account {
+        bot: true,
+        ..robo.clone()
+    };
+    for name in ["Robo", "ROBO"] {
+        same(
+            ok(store.account(name).await, "account"),
+            Some(bot.clone()),
+            &format!("Robo asked as {name} after make_bot"),
+        );
+    }
+    ok(store.make_bot("Robo").await, "make_bot Robo again");
+    same(
+        ok(store.account("Robo").await, "account"),
+        Some(bot),
+        "a bot made a bot again",
+    );
+
+    let ann = account("Ann", "bbbb");
+    ok(store.create_account(&ann).await, "create Ann");
+    let game = finished("g1", &["ann", "Bob"], 1_700_000_000_000, vec![]);
+    ok(store.finish_game(&game).await, "finish g1");
+    expect_err!(
+        store.make_bot("Ann").await,
+        Conflict,
+        "make_bot Ann after a game"
+    );
+    same(
+        ok(store.account("Ann").await, "account Ann"),
+        Some(ann),
+        "Ann after the refused make_bot",
     );
 }

@@ -336,6 +336,10 @@ impl Store for EmbeddedStore {
         self.read(move |db| read::account(db, &name)).await
     }
 
+    async fn make_bot(&self, name: &str) -> Result<()> {
+        self.write(Op::MakeBot(name.to_owned())).await
+    }
+
     async fn put_token(&self, token: &AuthToken) -> Result<()> {
         self.write(Op::PutToken(token.clone())).await
     }

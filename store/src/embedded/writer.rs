@@ -22,8 +22,8 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::schema::{
     ACCOUNTS, COUNTERS, GAME_INFO, GAME_RECORD, GAMES_BY_PLAYER, GC_CURSOR, GameInfo, LIVE,
-    LIVE_LOG, LIVE_META, NEXT_SEQ, ORPHANS, RATING_HISTORY, RATINGS, TOKENS, db_error, decode,
-    encode,
+    LIVE_LOG, LIVE_META, NEXT_SEQ, ORPHANS, RATING_HISTORY, RATINGS, TOKENS, after, db_error,
+    decode, encode,
 };
 use crate::{Account, AuthToken, FinishedGame, Rating, Result, StoreError, name_key};
 
@@ -53,6 +53,7 @@ pub(super) enum Op {
     },
     Finish(FinishedGame),
     CreateAccount(Account),
+    MakeBot(String),
     PutToken(AuthToken),
     RevokeToken(String),
     Import(Vec<crate::Item>),
@@ -198,6 +199,7 @@ impl<'txn> Tables<'txn> {
             Op::Discard { id } => self.remove_live(id),
             Op::Finish(game) => self.finish_game(game),
             Op::CreateAccount(account) => self.create_account(account),
+            Op::MakeBot(name) => self.make_bot(name),
             Op::PutToken(token) => {
                 let value = encode(token).map_err(Failure::Refused)?;
                 self.tokens
@@ -427,6 +429,40 @@ impl<'txn> Tables<'txn> {
             ))));
         }
         let value = encode(account).map_err(Failure::Refused)?;
+        self.accounts
+            .insert(key.as_str(), value.as_slice())
+            .map_err(fatal)?;
+        Ok(())
+    }
+
+    /// The account made a bot, checked against its games in the same
+    /// transaction (see [`crate::Store::make_bot`]).
+    fn make_bot(&mut self, name: &str) -> Applied {
+        let key = name_key(name);
+        let mut account: Account = match self.accounts.get(key.as_str()).map_err(fatal)? {
+            Some(value) => decode(value.value(), "an account").map_err(Failure::Refused)?,
+            None => {
+                return Err(Failure::Refused(StoreError::NotFound(format!(
+                    "no account {name}"
+                ))));
+            }
+        };
+        if account.bot {
+            return Ok(());
+        }
+        let played = self
+            .games_by_player
+            .range((key.as_str(), 0, "")..(after(&key).as_str(), 0, ""))
+            .map_err(fatal)?
+            .next()
+            .is_some();
+        if played {
+            return Err(Failure::Refused(StoreError::Conflict(format!(
+                "{name} has played a game"
+            ))));
+        }
+        account.bot = true;
+        let value = encode(&account).map_err(Failure::Refused)?;
         self.accounts
             .insert(key.as_str(), value.as_slice())
             .map_err(fatal)?;

@@ -301,6 +301,10 @@ impl Store for RedisStore {
         self.account_impl(name).await
     }
 
+    async fn make_bot(&self, name: &str) -> Result<()> {
+        self.make_bot_impl(name).await
+    }
+
     async fn put_token(&self, token: &AuthToken) -> Result<()> {
         self.put_token_impl(token).await
     }

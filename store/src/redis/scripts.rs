@@ -25,6 +25,18 @@ return 'ok'
     )
 });
 
+/// Replaces a value only if it is unchanged. KEYS: the key. ARGV: the
+/// value read, the new value. Answers `ok` or `changed`.
+pub(super) static SWAP: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 'changed' end
+redis.call('SET', KEYS[1], ARGV[2])
+return 'ok'
+",
+    )
+});
+
 /// Appends to a live table's log at the expected length. KEYS: meta, log.
 /// ARGV: the expected length (decimal), then the entries. Answers `ok`,
 /// `missing` (not live) or `len:N` (the log has N entries).

@@ -5,7 +5,7 @@ use redis::ScriptInvocation;
 use super::finish::Run;
 use super::handle::{RedisStore, unexpected};
 use super::scripts;
-use crate::codec::encode;
+use crate::codec::{decode, encode};
 use crate::{Account, AuthToken, FinishedGame, Result, StoreError};
 
 impl RedisStore {
@@ -106,6 +106,38 @@ impl RedisStore {
             None => Err(StoreError::Exists(format!(
                 "the name {} is taken",
                 account.name
+            ))),
+        }
+    }
+
+    /// See [`crate::Store::make_bot`]: the game index read first, then the
+    /// account swapped only if it is still what was read.
+    pub(super) async fn make_bot_impl(&self, name: &str) -> Result<()> {
+        let mut get = redis::cmd("GET");
+        get.arg(self.keys.account(name));
+        let Some(stored): Option<Vec<u8>> = self.query("reading an account", get).await? else {
+            return Err(StoreError::NotFound(format!("no account {name}")));
+        };
+        let mut account: Account = decode(&stored, "an account")?;
+        if account.bot {
+            return Ok(());
+        }
+        let mut count = redis::cmd("ZCARD");
+        count.arg(self.keys.player_games(name));
+        let played: u64 = self.query("counting a player's games", count).await?;
+        if played > 0 {
+            return Err(StoreError::Conflict(format!("{name} has played a game")));
+        }
+        account.bot = true;
+        let mut swap = scripts::SWAP.prepare_invoke();
+        swap.key(self.keys.account(name))
+            .arg(stored)
+            .arg(encode(&account)?);
+        let status: String = self.invoke("making an account a bot", swap).await?;
+        match status.as_str() {
+            "ok" => Ok(()),
+            _ => Err(StoreError::Conflict(format!(
+                "the account {name} changed meanwhile"
             ))),
         }
     }

@@ -35,6 +35,15 @@ function append(e, kids) {
 }
 
 /** Replaces the children of `e`. @param {Element} e @param {...any} kids */
+/**
+ * A bot account's mark after its name (nothing for a person).
+ * @param {any} p a protocol player, or nothing
+ * @param {string} label the mark's text (`player.bot`, translated)
+ */
+export function botMark(p, label) {
+  return p?.bot ? h('span.bot', { title: label, 'data-bot': '' }, label) : null;
+}
+
 export function fill(e, ...kids) {
   e.replaceChildren();
   append(e, kids);

@@ -3,7 +3,7 @@
 // stepping back and forth), chat and downloads. Built only from server
 // messages (TableState); every action is a request the referee judges.
 
-import { h, fill, download } from './dom.js';
+import { h, fill, download, botMark } from './dom.js';
 import { clockFace } from './clockface.js';
 import { liveRecord } from './record.js';
 import { ProtoError } from './conn.js';
@@ -167,6 +167,7 @@ export function mountGame(app, root, table, snapshot, opts = {}) {
       fill(el,
         h(`span.stone-icon.${color}`, { title: t(`color.${color}`) }),
         h('a.name', { href: p && !p.guest ? `/@/${p.name}` : null, 'data-link': p && !p.guest ? true : null }, p ? p.name : '—'),
+        botMark(p, t('player.bot')),
         seat === mine() ? h('span.you', null, ` (${t('game.you')})`) : null,
         h('span.clock', { 'data-clock': seat }),
         h('span.away', { 'data-away': seat }),

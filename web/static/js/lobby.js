@@ -3,7 +3,7 @@
 // rated queue and the invite link of a private room; "your games" above
 // (mygames.js).
 
-import { h, fill } from './dom.js';
+import { h, fill, botMark } from './dom.js';
 import { t, configName, openingName, DAY_MS } from './i18n.js';
 import { myGames } from './mygames.js';
 
@@ -38,7 +38,8 @@ export function mountLobby(app, root) {
   /** @param {any} r */
   const row = (r) => {
     const p = r.players;
-    const names = [p.first?.name, p.second?.name].filter(Boolean).join(' – ');
+    const names = [p.first, p.second].filter(Boolean)
+      .flatMap((/** @type {any} */ x, /** @type {number} */ i) => [i ? ' – ' : null, x.name, botMark(x, t('player.bot'))]);
     const mine = app.waiting === r.room;
     // A game of this session that still runs: back to it, not watching it.
     const seated = r.status === 'playing' && r.table && app.seated.get(r.room) === r.table;

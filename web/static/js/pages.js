@@ -1,6 +1,6 @@
 // Tengen TV, the leaderboards and the profiles.
 
-import { h, fill } from './dom.js';
+import { h, fill, botMark } from './dom.js';
 import { t, configName } from './i18n.js';
 import { mountGame } from './game.js';
 
@@ -66,11 +66,14 @@ export function mountTv(app, root) {
 export function mountLeaderboard(app, root) {
   const body = h('div');
   let fam = 'renju';
+  // People by default; the switch lists bot accounts instead.
+  let bots = false;
   const tabs = h('div.tabs', { role: 'tablist' });
   const show = async () => {
-    fill(tabs, FAMILIES.map((f) => h('button', { type: 'button', role: 'tab', 'aria-selected': String(f === fam), onclick: () => { fam = f; show(); } }, t(`rule.${f}`))));
+    fill(tabs, FAMILIES.map((f) => h('button', { type: 'button', role: 'tab', 'aria-selected': String(f === fam), onclick: () => { fam = f; show(); } }, t(`rule.${f}`))),
+      h('label.small', null, h('input', { type: 'checkbox', name: 'bots', checked: bots, onchange: (/** @type {Event} */ e) => { bots = /** @type {HTMLInputElement} */ (e.target).checked; show(); } }), ' ', t('lb.bots')));
     try {
-      const lb = await app.conn.request({ type: 'leaderboard', family: fam });
+      const lb = await app.conn.request({ type: 'leaderboard', family: fam, bots });
       /** @param {any[]} rows */
       const table = (rows) => h('table.lb', null,
         h('thead', null, h('tr', null, ...['lb.rank', 'lb.player', 'lb.rating', 'lb.games', 'lb.wdl'].map((k) => h('th', null, t(k))))),
@@ -93,7 +96,7 @@ export function mountProfile(app, root, name) {
   (async () => {
     try {
       const p = await app.conn.request({ type: 'profile', player: name });
-      fill(head, h('p.small', null, t('profile.since', { d: new Date(p.created_ms).toLocaleDateString() })),
+      fill(head, h('p.small', null, t('profile.since', { d: new Date(p.created_ms).toLocaleDateString() }), ' ', botMark(p.player, t('player.bot'))),
         (p.ratings || []).length ? p.ratings.map((/** @type {any} */ r) => h('div.rating', { 'data-family': r.family },
           h('h3', null, `${t(`rule.${r.family}`)}: `, h('span.value', null, String(Math.round(r.rating))), ` ±${Math.round(r.deviation)}`,
             r.provisional ? ' ?' : ''),

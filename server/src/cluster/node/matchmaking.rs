@@ -21,6 +21,7 @@ impl Node {
                 config,
                 account,
                 rating,
+                kind,
                 ..
             } => {
                 self.queued.insert(
@@ -31,6 +32,7 @@ impl Node {
                         account: account.clone(),
                         rating: *rating,
                         since: Instant::now(),
+                        kind: *kind,
                     },
                 );
             }
@@ -132,6 +134,7 @@ impl Node {
                         account: q.account.clone(),
                         rating: q.rating,
                         waited_ms: q.since.elapsed().as_millis() as u64,
+                        kind: q.kind,
                     },
                 )
             })
