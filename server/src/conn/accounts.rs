@@ -22,7 +22,7 @@ use std::time::Instant;
 
 use tengen_protocol::{
     ClientMsg, Envelope, ErrorBody, ErrorCode, Hello, Player, RatingFamily, RequestId, ServerFrame,
-    ServerMsg,
+    ServerMsg, SessionId,
 };
 use tengen_rules::game::GameConfig;
 use tokio::sync::Semaphore;
@@ -83,6 +83,25 @@ pub async fn identify(state: &AppState, hello: &Hello, conn: u64) -> Result<Iden
         Some(wanted) => state.accounts.guest_name(wanted, conn).await,
         None => format!("guest-{conn}"),
     }))
+}
+
+/// The session is `player`'s account from now on, and the connection
+/// holds `token` from its next frame.
+fn signed_in(
+    st: &AppState,
+    sid: &SessionId,
+    changes: &Mutex<Vec<Change>>,
+    player: Player,
+    token: &str,
+) {
+    let player = st.hosting.sessions.set_player(sid, player);
+    queue_change(
+        changes,
+        Change {
+            player,
+            token: Some(token.to_owned()),
+        },
+    );
 }
 
 /// Queues `change` for the connection (see [`ConnRanked::apply`]).
@@ -265,14 +284,7 @@ fn identity_request(ask: Ask<'_>, msg: ClientMsg) {
             let (st, sid, tx) = (state.clone(), session.id.clone(), rc.changes.clone());
             spawn(rc, session, id, async move {
                 let li = st.accounts.register(&name, &password, in_use).await?;
-                let player = st.hosting.sessions.set_player(&sid, li.player.clone());
-                queue_change(
-                    &tx,
-                    Change {
-                        player,
-                        token: Some(li.token.clone()),
-                    },
-                );
+                signed_in(&st, &sid, &tx, li.player.clone(), &li.token);
                 Ok(ServerMsg::Registered(li))
             });
         }
@@ -285,14 +297,7 @@ fn identity_request(ask: Ask<'_>, msg: ClientMsg) {
             spawn(rc, session, id, async move {
                 let li = st.accounts.login(&name, &password).await?;
                 unqueue_quietly(&st, queued_as);
-                let player = st.hosting.sessions.set_player(&sid, li.player.clone());
-                queue_change(
-                    &tx,
-                    Change {
-                        player,
-                        token: Some(li.token.clone()),
-                    },
-                );
+                signed_in(&st, &sid, &tx, li.player.clone(), &li.token);
                 Ok(ServerMsg::LoggedIn(li))
             });
         }
