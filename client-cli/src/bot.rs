@@ -38,8 +38,7 @@ use tengen_protocol::{ClientMsg, ErrorCode, RequestId, ServerMsg};
 use tengen_rules::game::Action;
 
 use crate::describe;
-use crate::net::{self, ServerArgs};
-use crate::spec::RoomSpec;
+use crate::net::{self, FindGame};
 use crate::wait::{Ask, News, Waiter};
 
 /// Play a game by itself with the client library's bot.
@@ -65,18 +64,7 @@ Example (two terminals):
 ")]
 pub struct BotArgs {
     #[command(flatten)]
-    pub server: ServerArgs,
-    /// Join this room.
-    #[arg(long)]
-    pub join: Option<String>,
-    /// Create a room (options below) and wait for an opponent.
-    #[arg(long)]
-    pub create: bool,
-    /// Wait in the rated queue for a game of the room options below.
-    #[arg(long)]
-    pub queue: bool,
-    #[command(flatten)]
-    pub room: RoomSpec,
+    pub find: FindGame,
     /// Varies the bot's choices between equally good moves.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -89,12 +77,12 @@ pub struct BotArgs {
 const MAX_REFUSALS: u32 = 3;
 
 pub async fn run(args: &BotArgs) -> Result<ExitCode> {
-    let ask = match &args.join {
+    let ask = match &args.find.join {
         Some(room) => Ask::Join(net::room_id(room)?),
-        None if args.queue => Ask::Queue(args.room.config()?, false),
-        None => Ask::Create(args.room.request()?),
+        None if args.find.queue => Ask::Queue(args.find.room.config()?, false),
+        None => Ask::Create(args.find.room.request()?),
     };
-    let mut server = args.server.clone();
+    let mut server = args.find.server.clone();
     server.name.get_or_insert_with(|| "bot".into());
     let (mut session, _) = server.session_hello().await?;
     let (mut waiter, news) = Waiter::start(&mut session, ask).await?;
@@ -105,7 +93,7 @@ pub async fn run(args: &BotArgs) -> Result<ExitCode> {
                 News::Room(room) => say(format!("room: {room}"))?,
                 News::Queued => say(format!(
                     "queued: {}",
-                    describe::config(&args.room.config()?)
+                    describe::config(&args.find.room.config()?)
                 ))?,
                 News::Matched { opponent, table } => say(format!(
                     "matched with {} at table {table}",

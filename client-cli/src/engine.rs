@@ -36,8 +36,7 @@ use tengen_client::view::TableView;
 use tengen_protocol::ClientMsg;
 
 use crate::describe;
-use crate::net::{self, ServerArgs};
-use crate::spec::RoomSpec;
+use crate::net::{self, FindGame};
 use crate::wait::{Ask, News, Waiter};
 
 /// Play games with a Piskvork (Gomocup) engine: `engine -- CMD ARGS`.
@@ -87,18 +86,7 @@ multithreaded engine needs room beyond its hash tables; 0 lifts it).
 ")]
 pub struct EngineArgs {
     #[command(flatten)]
-    pub server: ServerArgs,
-    /// Join this room.
-    #[arg(long)]
-    pub join: Option<String>,
-    /// Create a room per game (options below) and wait for an opponent.
-    #[arg(long)]
-    pub create: bool,
-    /// Wait in the rated queue for games of the room options below.
-    #[arg(long)]
-    pub queue: bool,
-    #[command(flatten)]
-    pub room: RoomSpec,
+    pub find: FindGame,
     /// Stop after this many games (0: no end).
     #[arg(long, default_value_t = 1)]
     pub games: u32,
@@ -126,7 +114,9 @@ pub struct EngineArgs {
 }
 
 pub async fn run(args: &EngineArgs) -> Result<ExitCode> {
-    if args.join.is_none() && args.room.config()?.rule_set == tengen_rules::game::RuleSet::Twin {
+    if args.find.join.is_none()
+        && args.find.room.config()?.rule_set == tengen_rules::game::RuleSet::Twin
+    {
         anyhow::bail!("a Piskvork engine plays one board: it cannot play a twin room");
     }
     let spec = EngineSpec {
@@ -150,16 +140,16 @@ pub async fn run(args: &EngineArgs) -> Result<ExitCode> {
         Note::Link(l) => eprintln!("{l}"),
     });
     let mut bridge = Bridge::new(spec, timing, log.clone());
-    let mut server = args.server.clone();
+    let mut server = args.find.server.clone();
     server.name.get_or_insert_with(|| "engine".into());
     let (mut session, _) = server.session_hello().await?;
     let mut played = 0;
     let code = loop {
-        let ask = match &args.join {
+        let ask = match &args.find.join {
             Some(_) if played > 0 => break ExitCode::SUCCESS,
             Some(room) => Ask::Join(net::room_id(room)?),
-            None if args.queue => Ask::Queue(args.room.config()?, true),
-            None => Ask::Create(args.room.request()?),
+            None if args.find.queue => Ask::Queue(args.find.room.config()?, true),
+            None => Ask::Create(args.find.room.request()?),
         };
         let mut view = wait(&mut session, ask, args).await?;
         say(format!(
@@ -213,7 +203,7 @@ async fn wait(session: &mut Session, ask: Ask, args: &EngineArgs) -> Result<Tabl
             Some(News::Room(room)) => say(format!("room: {room}"))?,
             Some(News::Queued) => say(format!(
                 "queued: {}",
-                describe::config(&args.room.config()?)
+                describe::config(&args.find.room.config()?)
             ))?,
             Some(News::Matched { opponent, table }) => say(format!(
                 "matched with {} at table {table}",

@@ -23,6 +23,25 @@ use crate::config;
 /// The default server address.
 pub const DEFAULT_SERVER: &str = "ws://127.0.0.1:8415/ws";
 
+/// Where a bot or an engine finds its games: a room to join, rooms it
+/// creates, or the rated queue; on which server, as whom.
+#[derive(clap::Args, Clone, Debug)]
+pub struct FindGame {
+    #[command(flatten)]
+    pub server: ServerArgs,
+    /// Join this room.
+    #[arg(long)]
+    pub join: Option<String>,
+    /// Create a room (options below) and wait for an opponent.
+    #[arg(long)]
+    pub create: bool,
+    /// Wait in the rated queue for games of the room options below.
+    #[arg(long)]
+    pub queue: bool,
+    #[command(flatten)]
+    pub room: crate::spec::RoomSpec,
+}
+
 /// Which server, and who you are there.
 #[derive(clap::Args, Clone, Debug)]
 pub struct ServerArgs {
