@@ -54,7 +54,7 @@ test('keyboard play, Tengen TV, Chinese, leaderboard', async () => {
     await tv.goto(`${BASE}/leaderboard`);
     // One tab per rating family: renju, gomoku, free-style, twin.
     await until(tv, () => document.querySelectorAll('.tabs button').length === 4);
-    assert.equal(await tv.textContent('.tabs button:last-child'), '职业制传统五子棋（双棋盘）');
+    assert.equal(await tv.textContent('.tabs button:last-of-type'), '职业制传统五子棋（双棋盘）');
     assert.equal(await tv.textContent('h2'), '排行榜');
     const res = await fetch(`${BASE}/no/such/page`);
     assert.equal(res.status, 404);
