@@ -37,13 +37,27 @@ pub async fn connect(ctx: &Ctx, url: &str, name: &str) -> Option<Connection> {
 
 /// [`connect`], with the server's `welcome` (churn keeps its resume token).
 pub async fn connect_welcome(ctx: &Ctx, url: &str, name: &str) -> Option<(Connection, Welcome)> {
-    let permit = ctx.connect_permits.acquire().await.ok()?;
     let started = Instant::now();
-    let result = tokio::select! {
-        r = Connection::connect(url, ctx.plan.encoding, Some(name)) => r,
-        _ = sleep_until(ctx.deadline) => return None,
+    let result = loop {
+        let permit = ctx.connect_permits.acquire().await.ok()?;
+        let result = tokio::select! {
+            r = Connection::connect(url, ctx.plan.encoding, Some(name)) => r,
+            _ = sleep_until(ctx.deadline) => return None,
+        };
+        drop(permit);
+        // An overloaded server sheds new connections with 503 and a time
+        // to retry: a well-behaved client waits and tries again.
+        match result.as_ref().err().and_then(busy_retry_after) {
+            Some(wait) => {
+                ctx.stats().shed += 1;
+                tokio::select! {
+                    _ = tokio::time::sleep(wait) => {}
+                    _ = sleep_until(ctx.deadline) => return None,
+                }
+            }
+            None => break result,
+        }
     };
-    drop(permit);
     match result {
         Ok((mut c, welcome)) => {
             let mut s = ctx.stats();
@@ -58,6 +72,28 @@ pub async fn connect_welcome(ctx: &Ctx, url: &str, name: &str) -> Option<(Connec
             ctx.error(format!("connect: {}", kind(&e)));
             None
         }
+    }
+}
+
+/// How long to wait before trying again, when `e` is the server shedding
+/// new work (HTTP 503 before the upgrade, or `unavailable` with
+/// `retry_after_ms`).
+pub fn busy_retry_after(e: &ClientError) -> Option<std::time::Duration> {
+    use tokio_tungstenite::tungstenite::Error as WsError;
+    match e {
+        ClientError::Ws(WsError::Http(response)) if response.status().as_u16() == 503 => {
+            let secs = response
+                .headers()
+                .get("retry-after")
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.parse::<u64>().ok())
+                .unwrap_or(1);
+            Some(std::time::Duration::from_secs(secs.clamp(1, 30)))
+        }
+        ClientError::Refused(b) if b.code == tengen_protocol::ErrorCode::Unavailable => b
+            .retry_after_ms
+            .map(|ms| std::time::Duration::from_millis(ms.clamp(100, 30_000))),
+        _ => None,
     }
 }
 
@@ -519,7 +555,13 @@ impl<'a> Player<'a> {
                     tries += 1;
                     tokio::time::sleep(std::time::Duration::from_millis(20)).await;
                 }
-                Err(e) => return Err(e),
+                Err(e) => match busy_retry_after(&e) {
+                    Some(wait) if !self.ctx.past_deadline() => {
+                        self.ctx.stats().shed += 1;
+                        tokio::time::sleep(wait).await;
+                    }
+                    _ => return Err(e),
+                },
             }
         }
     }

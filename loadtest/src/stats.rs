@@ -47,6 +47,10 @@ pub struct Stats {
     pub spectator_events: u64,
     pub spectator_events_other_node: u64,
     pub spectator_games_over: u64,
+    /// Requests the server refused as too busy for new work (a 503 before
+    /// the upgrade, `unavailable` with `retry_after_ms` for a new room),
+    /// each tried again after the time it gave: not errors.
+    pub shed: u64,
     pub errors: BTreeMap<String, u64>,
     pub hist: BTreeMap<&'static str, Histogram<u64>>,
     /// Fan-out: per move number, the latency to the last spectator that got it.
@@ -66,6 +70,7 @@ impl Default for Stats {
             spectator_events: 0,
             spectator_events_other_node: 0,
             spectator_games_over: 0,
+            shed: 0,
             errors: BTreeMap::new(),
             hist: [OPPONENT, SPECTATORS, CONNECT, SEND_LAG]
                 .into_iter()
@@ -115,6 +120,7 @@ impl Stats {
             spectator_events: self.spectator_events,
             spectator_events_other_node: self.spectator_events_other_node,
             spectator_games_over: self.spectator_games_over,
+            shed: self.shed,
             errors: self.errors.clone(),
             ..Report::default()
         };
@@ -205,6 +211,9 @@ pub struct Report {
     pub events_lost: u64,
     #[serde(default)]
     pub events_duplicated: u64,
+    /// New work the server shed under overload and we retried (not errors).
+    #[serde(default)]
+    pub shed: u64,
     /// Games, fan-out: table events the spectators received, each the next
     /// `seq` of its table (a gap counts in `events_lost`, a repeat in
     /// `events_duplicated`, both also errors); how many of them came through
@@ -289,6 +298,7 @@ impl Report {
             r.spectator_events += p.spectator_events;
             r.spectator_events_other_node += p.spectator_events_other_node;
             r.spectator_games_over += p.spectator_games_over;
+            r.shed += p.shed;
             for (k, v) in &p.errors {
                 *r.errors.entry(k.clone()).or_default() += v;
             }
@@ -421,6 +431,9 @@ impl Report {
                 self.resumes, self.events_lost, self.events_duplicated
             );
             line(&mut s, "resume", r);
+        }
+        if self.shed > 0 {
+            let _ = writeln!(s, "  shed (refused as busy, retried): {}", self.shed);
         }
         memory_line(&mut s, self.memory.as_ref());
         cpu_line(&mut s, self.cpu.as_ref());

@@ -29,6 +29,8 @@ pub struct Hosting {
     pub takeovers: Takeovers,
     /// The keeper of this node's table leases.
     pub keeper: KeeperHandle,
+    /// How far behind the server is (new work is shed when it is).
+    pub pressure: Arc<crate::pressure::Pressure>,
     /// Bot accounts' challenge filters (the connection sets them, the
     /// lobby checks a challenge against them).
     pub bot_filters: crate::bot_filters::BotFilterBook,

@@ -48,6 +48,16 @@ async fn upgrade(
     if *state.shutdown.borrow() {
         return (StatusCode::SERVICE_UNAVAILABLE, "the server is restarting").into_response();
     }
+    if let Some(retry) = state.hosting.pressure.shedding() {
+        state.hosting.pressure.shed("connection");
+        let secs = retry.as_secs().max(1).to_string();
+        return (
+            StatusCode::SERVICE_UNAVAILABLE,
+            [("retry-after", secs)],
+            "the server is busy; try again shortly",
+        )
+            .into_response();
+    }
     let Some(ticket) = state.admission.admit() else {
         return (
             StatusCode::SERVICE_UNAVAILABLE,

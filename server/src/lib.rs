@@ -37,7 +37,7 @@ pub mod matchmaker;
 pub mod metrics;
 pub mod msg;
 pub mod outbound;
-
+pub mod pressure;
 pub mod ratings;
 pub mod records;
 pub mod sessions;

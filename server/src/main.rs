@@ -106,6 +106,12 @@ struct Serve {
     /// game (the answer depends only on it, not on the machine).
     #[arg(long, env = "TENGEN_ANALYSIS_NODES", default_value_t = 100_000)]
     analysis_nodes: u64,
+    /// Overload: when the server's runtime runs this many milliseconds
+    /// late (a moving average), new connections, rooms, challenges and
+    /// queue entries are refused with a time to retry, so the games in
+    /// progress keep the machine. 0 never refuses.
+    #[arg(long, env = "TENGEN_SHED_LAG_MS", default_value_t = 500)]
+    shed_lag_ms: u64,
 }
 
 #[derive(Args)]
@@ -197,6 +203,7 @@ async fn serve(args: Serve) -> anyhow::Result<()> {
         read_buffer_bytes: args.read_buffer_bytes.clamp(1024, 64 * 1024),
         bot_max_games: args.bot_max_games.max(1),
         bot_challenges_per_hour: args.bot_challenges_per_hour,
+        shed_lag: Duration::from_millis(args.shed_lag_ms),
         analysis: tengen_server::settings::AnalysisSettings {
             slots: args.analysis_slots,
             nodes: args.analysis_nodes,

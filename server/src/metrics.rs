@@ -28,6 +28,14 @@ pub const QUEUE_DROPS: &str = "tengen_queue_drops_total";
 /// Seconds from a move's frame arriving to its events being queued for
 /// every subscriber (histogram).
 pub const MOVE_SECONDS: &str = "tengen_move_handling_seconds";
+/// Store calls of tables that outlasted the store timeout while the store
+/// was completing other writes (behind, not down), so were waited for
+/// longer (counter).
+pub const STORE_SLOW: &str = "tengen_store_slow_waits_total";
+/// New work refused because the server was behind, by `what` (counter).
+pub const SHED: &str = "tengen_shed_total";
+/// The runtime's lag, seconds (a moving average; gauge).
+pub const RUNTIME_LAG: &str = "tengen_runtime_lag_seconds";
 /// Post-game analyses finished (counter), and the milliseconds they took
 /// on the blocking pool (counter): their quotient is the mean.
 pub const ANALYSES: &str = "tengen_analyses_total";
@@ -63,6 +71,8 @@ pub fn install() {
         metrics::gauge!(TABLES).set(0.0);
         metrics::counter!(MESSAGES_OUT).absolute(0);
         metrics::counter!(QUEUE_DROPS).absolute(0);
+        metrics::counter!(STORE_SLOW).absolute(0);
+        metrics::gauge!(RUNTIME_LAG).set(0.0);
         metrics::counter!(ANALYSES).absolute(0);
         metrics::counter!(ANALYSIS_MS).absolute(0);
         handle
@@ -76,6 +86,15 @@ fn describe() {
     metrics::describe_counter!(MESSAGES_OUT, "Frames queued to clients");
     metrics::describe_counter!(ERRORS, "Error replies and forced closes, by kind");
     metrics::describe_counter!(QUEUE_DROPS, "Slow consumers cut off");
+    metrics::describe_counter!(SHED, "New work refused because the server was behind");
+    metrics::describe_gauge!(
+        RUNTIME_LAG,
+        "How late the runtime wakes a timer (moving average)"
+    );
+    metrics::describe_counter!(
+        STORE_SLOW,
+        "Table store calls given more time because the store was behind, not down"
+    );
     metrics::describe_counter!(ANALYSES, "Post-game analyses finished");
     metrics::describe_counter!(ANALYSIS_MS, "Milliseconds spent on post-game analyses");
     metrics::describe_histogram!(

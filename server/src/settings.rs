@@ -70,6 +70,11 @@ pub struct Settings {
     /// How long a store write may take before the table treats the store
     /// as down (refuses actions, stops its clocks).
     pub store_timeout: Duration,
+    /// Overload: the runtime lag (a moving average) above which new work
+    /// (upgrades, rooms, challenges, queue entries) is refused with
+    /// `retry_after`, so the games in progress keep the machine; zero
+    /// never sheds (see [`crate::pressure`]).
+    pub shed_lag: Duration,
     /// After a restart: how long a restored game's clocks wait for both
     /// players to come back before they run (an absent player then gets
     /// the abandonment countdown).
@@ -122,6 +127,7 @@ impl Default for Settings {
             abandon_grace_max: Duration::from_secs(60),
             event_log: 512,
             store_timeout: Duration::from_secs(3),
+            shed_lag: Duration::from_millis(500),
             restore_grace: Duration::from_secs(60),
             drain_delay: Duration::from_millis(500),
             node: node_id("node"),

@@ -121,6 +121,8 @@ impl Server {
         let settings = Arc::new(settings);
         let (lobby, lobby_rx) = lobby::mailbox(settings.max_connections);
         let directory = msg::table::Directory::default();
+        let pressure = crate::pressure::Pressure::new(settings.shed_lag);
+        crate::pressure::spawn(pressure.clone(), shutdown_rx.clone());
         let keeper = keeper::spawn(
             store.clone(),
             directory.clone(),
@@ -137,6 +139,7 @@ impl Server {
             sessions: sessions::Sessions::new(settings.resume_grace, settings.max_sessions),
             takeovers: Takeovers::default(),
             keeper,
+            pressure: pressure.clone(),
             bot_filters: Default::default(),
         };
         lobby::spawn(hosting.clone(), lobby_rx, shutdown_rx.clone());

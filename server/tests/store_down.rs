@@ -59,6 +59,13 @@ impl Store for Switched {
         self.check()?;
         self.inner.ping().await
     }
+    fn last_progress(&self) -> Option<std::time::Instant> {
+        // Switched off, it completes nothing; on, it is the real store.
+        match self.down.load(Ordering::SeqCst) {
+            true => None,
+            false => self.inner.last_progress(),
+        }
+    }
     async fn create_table(&self, id: &str, meta: &[u8]) -> Result<()> {
         self.check()?;
         self.inner.create_table(id, meta).await
@@ -185,6 +192,10 @@ async fn paused_push(c: &mut Connection) -> (Option<PauseReason>, Option<ClockSn
 /// A server on the switched embedded store in a fresh data directory
 /// (kept alive by the returned guard).
 async fn switched_server(tag: &str) -> (DataDir, Arc<Switched>, Server) {
+    switched_server_with(tag, Settings::default()).await
+}
+
+async fn switched_server_with(tag: &str, base: Settings) -> (DataDir, Arc<Switched>, Server) {
     let dir = DataDir::new(tag);
     let store = Arc::new(Switched {
         inner: EmbeddedStore::open(&dir.0).unwrap(),
@@ -194,7 +205,7 @@ async fn switched_server(tag: &str) -> (DataDir, Arc<Switched>, Server) {
     let settings = Settings {
         listen: "127.0.0.1:0".parse().unwrap(),
         coalesce_interval: Duration::from_millis(50),
-        ..Settings::default()
+        ..base
     };
     let server = Server::start_with_store(settings, store.clone())
         .await
@@ -323,4 +334,72 @@ async fn a_slow_store_write_is_charged_to_nobody() {
         charged.iter().all(|&ms| ms < 100),
         "white was charged {charged:?} ms for replies sent at once"
     );
+}
+
+/// Overload: a store that is behind (its writes take longer than the store
+/// timeout, while it keeps completing others') slows the game down and
+/// refuses no move; meanwhile new work is shed with a time to retry.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_store_that_is_behind_slows_the_game_and_refuses_nothing() {
+    let settings = Settings {
+        store_timeout: Duration::from_millis(300),
+        ..Settings::default()
+    };
+    let (_dir, store, server) = switched_server_with("behind", settings).await;
+    let mut t = common::table(&server, sudden_death(), Encoding::Json).await;
+    let black = t.opener();
+    let white = black.other();
+    t.act_as(black, common::place("H8")).await;
+
+    // Other writes keep completing (as other tables' would) while this
+    // table's appends take three store timeouts each.
+    let busy = {
+        let store = store.clone();
+        tokio::spawn(async move {
+            loop {
+                let _ = store.inner.ping().await;
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        })
+    };
+    store.slow_ms.store(900, Ordering::SeqCst);
+    let started = std::time::Instant::now();
+    let seq = t.act_as(white, common::place("J9")).await;
+    assert!(
+        started.elapsed() >= Duration::from_millis(900),
+        "the append was slowed"
+    );
+    // New work is refused meanwhile, with when to try again.
+    let shed = t
+        .conn(black)
+        .request(ClientMsg::CreateRoom {
+            config: sudden_death(),
+            public: true,
+            name: None,
+            chat: true,
+            rated: false,
+        })
+        .await;
+    match shed {
+        Err(tengen_client::ClientError::Refused(e)) => {
+            assert_eq!(e.code, ErrorCode::Unavailable);
+            assert!(e.retry_after_ms.is_some_and(|ms| ms >= 1000), "{e:?}");
+        }
+        other => panic!("new work was not shed: {other:?}"),
+    }
+    let seq2 = t.act_as(black, common::place("H9")).await;
+    assert_eq!(seq2, seq + 1, "the game went on, gap-free");
+    busy.abort();
+    store.slow_ms.store(0, Ordering::SeqCst);
+    let table = t.table.clone();
+    let snap = common::snapshot_of(t.conn(white), &table).await;
+    assert_eq!(snap.snapshot.moves.len(), 3);
+    assert_eq!(snap.paused, None, "the table never froze");
+    let live = store
+        .inner
+        .live_table(t.table.as_str())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(live.entries.len(), 3, "every accepted move is stored");
 }

@@ -216,6 +216,14 @@ pub trait Store: Send + Sync + 'static {
     /// Succeeds when the store can confirm writes now.
     async fn ping(&self) -> Result<()>;
 
+    /// When the store last completed a write (any caller's), or `None` if
+    /// it cannot say. A caller whose own write is late keeps waiting while
+    /// this is recent: the store is behind, not down (see
+    /// [`crate::Progress`]).
+    fn last_progress(&self) -> Option<std::time::Instant> {
+        None
+    }
+
     // --- live tables -------------------------------------------------
 
     /// Creates a live table with its metadata and an empty log

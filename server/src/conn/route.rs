@@ -41,6 +41,18 @@ pub(super) fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], receive
         reply_error(outbox, id, ErrorCode::BadRequest, &why);
         return;
     }
+    if let Some(what) = new_work(&frame.msg)
+        && let Some(retry) = state.hosting.pressure.shedding()
+    {
+        state.hosting.pressure.shed(what);
+        let mut body = ErrorBody::new(
+            ErrorCode::Unavailable,
+            "the server is busy; games in progress go first: try again shortly",
+        );
+        body.retry_after_ms = Some(retry.as_millis() as u64);
+        outbox.refuse_with(id, body);
+        return;
+    }
     match frame.msg {
         ClientMsg::Hello(_) => reply_error(
             outbox,
@@ -92,6 +104,17 @@ pub(super) fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], receive
         ClientMsg::SetBotFilters { filters } => {
             super::bots::set_filters(state, &cs.session, id, filters)
         }
+    }
+}
+
+/// Whether `msg` starts new work (a game that is not running yet), which
+/// an overloaded server refuses; its name for the metrics.
+fn new_work(msg: &ClientMsg) -> Option<&'static str> {
+    match msg {
+        ClientMsg::CreateRoom { .. } => Some("create_room"),
+        ClientMsg::Challenge { .. } => Some("challenge"),
+        ClientMsg::Queue { .. } => Some("queue"),
+        _ => None,
     }
 }
 

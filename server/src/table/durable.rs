@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 
 use tengen_protocol::{Envelope, PauseReason, ServerMsg};
 use tengen_rules::game::{Game, Seat};
-use tengen_store::{FinishedGame, StoreError};
+use tengen_store::{FinishedGame, Store, StoreError};
 
 use super::Table;
 use super::meta::{decode_entries, encode_entries, unix_ms};
@@ -34,22 +34,54 @@ use super::meta::{decode_entries, encode_entries, unix_ms};
 /// How often a table whose store is down tries it again.
 const PROBE_EVERY: Duration = Duration::from_secs(1);
 
+/// How many store timeouts a table waits for one call while the store is
+/// behind (completing other writes) before it counts the call as failed.
+const PATIENCE: u32 = 10;
+
 /// A store call that must answer within `timeout`, or counts as failed
-/// (unavailable: it may still land, which [`Table::probe`] finds out).
+/// (unavailable: it may still land, which [`Table::probe`] finds out) —
+/// unless the store completed some other write within the last `timeout`:
+/// then it is behind, not down (overload), and the call is given more
+/// time, up to [`PATIENCE`] timeouts in all. So a slow store slows a game
+/// down and never makes it refuse a move.
 pub(super) async fn within<T>(
+    store: &dyn Store,
     timeout: Duration,
     call: impl std::future::Future<Output = Result<T, StoreError>>,
 ) -> Result<T, StoreError> {
-    tokio::time::timeout(timeout, call)
-        .await
-        .unwrap_or_else(|_| {
-            Err(StoreError::Unavailable(format!(
-                "no answer within {timeout:?}"
-            )))
-        })
+    let started = Instant::now();
+    let mut call = std::pin::pin!(call);
+    loop {
+        if let Ok(result) = tokio::time::timeout(timeout, &mut call).await {
+            return result;
+        }
+        let behind = store.last_progress().is_some_and(|t| t.elapsed() < timeout);
+        if !behind || started.elapsed() >= timeout * PATIENCE {
+            return Err(StoreError::Unavailable(format!(
+                "no answer within {:?}",
+                started.elapsed()
+            )));
+        }
+        metrics::counter!(crate::metrics::STORE_SLOW).increment(1);
+    }
 }
 
 impl Table {
+    /// One store call of this table's, [`within`] the store timeout.
+    pub(super) async fn store_call<T>(
+        &self,
+        call: impl std::future::Future<Output = Result<T, StoreError>>,
+    ) -> Result<T, StoreError> {
+        let store = self.hosting.store.as_ref();
+        let timeout = self.hosting.settings.store_timeout;
+        let started = Instant::now();
+        let result = within(store, timeout, call).await;
+        if started.elapsed() > timeout {
+            self.hosting.pressure.store_behind();
+        }
+        result
+    }
+
     /// Appends the game's entries the store does not have yet. On failure
     /// the game is put back to what the store holds, the table freezes,
     /// and the caller must report nothing (the action is refused).
@@ -68,7 +100,7 @@ impl Table {
                     self.durable.logged as u64,
                     &bytes,
                 );
-                within(self.hosting.settings.store_timeout, append).await
+                self.store_call(append).await
             }
             (None, true) => Err(StoreError::Unavailable(
                 "the table's lease is being taken again".into(),
@@ -220,7 +252,6 @@ impl Table {
     }
 
     async fn catch_up(&mut self) -> Result<(), StoreError> {
-        let timeout = self.hosting.settings.store_timeout;
         if self.tenure.stepped_down {
             return Ok(());
         }
@@ -236,19 +267,14 @@ impl Table {
             // over knows its players when they reconnect there.
             for seat in &self.meta.seats {
                 if !seat.token.is_empty() {
-                    within(
-                        timeout,
-                        self.hosting.store.index_seat(&seat.token, self.id.as_str()),
-                    )
-                    .await?;
+                    self.store_call(self.hosting.store.index_seat(&seat.token, self.id.as_str()))
+                        .await?;
                 }
             }
             let meta = serde_json::to_vec(&self.meta).expect("table metadata serializes");
-            match within(
-                timeout,
-                self.hosting.store.create_table(self.id.as_str(), &meta),
-            )
-            .await
+            match self
+                .store_call(self.hosting.store.create_table(self.id.as_str(), &meta))
+                .await
             {
                 Ok(()) | Err(StoreError::Exists(_)) => self.durable.created = true,
                 Err(e) => return Err(e),
@@ -260,7 +286,9 @@ impl Table {
         {
             return self.store_finished().await;
         }
-        let stored = within(timeout, self.hosting.store.live_table(self.id.as_str())).await?;
+        let stored = self
+            .store_call(self.hosting.store.live_table(self.id.as_str()))
+            .await?;
         let stored = stored.map(|t| t.entries).unwrap_or_default();
         if stored.len() > self.durable.logged {
             let extra = decode_entries(&stored[self.durable.logged..])
@@ -284,7 +312,7 @@ impl Table {
             self.durable.logged = stored.len();
             self.broadcast(events, last);
         } else {
-            within(timeout, self.hosting.store.ping()).await?;
+            self.store_call(self.hosting.store.ping()).await?;
         }
         Ok(())
     }
@@ -327,11 +355,13 @@ impl Table {
             &game.players,
             finished_ms,
         );
-        let result = within(
-            self.hosting.settings.store_timeout,
-            crate::ratings::finish(self.hosting.store.as_ref(), game, rated.as_ref()),
-        )
-        .await;
+        let result = self
+            .store_call(crate::ratings::finish(
+                self.hosting.store.as_ref(),
+                game,
+                rated.as_ref(),
+            ))
+            .await;
         match result {
             Ok(()) | Err(StoreError::Exists(_)) => {
                 self.durable.finish_stored = true;

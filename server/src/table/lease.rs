@@ -29,7 +29,6 @@ use tengen_protocol::CloseCode;
 use tengen_store::{Acquired, Lease, StoreError};
 
 use super::Table;
-use super::durable::within;
 use crate::msg::keeper::KeeperCmd;
 
 /// How soon taking a lost lease again is retried when the store is out
@@ -47,7 +46,7 @@ impl Table {
             &self.hosting.settings.node,
             self.hosting.settings.lease_ttl,
         );
-        match within(self.hosting.settings.store_timeout, acquire).await? {
+        match self.store_call(acquire).await? {
             Acquired::Ours(lease) => {
                 self.hold(lease);
                 Ok(())
@@ -108,11 +107,9 @@ impl Table {
                 }
             };
         }
-        let stored = within(
-            self.hosting.settings.store_timeout,
-            self.hosting.store.live_table(self.id.as_str()),
-        )
-        .await;
+        let stored = self
+            .store_call(self.hosting.store.live_table(self.id.as_str()))
+            .await;
         match stored {
             Ok(Some(t)) if t.entries.len() == self.durable.logged => {
                 tracing::warn!(table = %self.id, "the table's lease had been lost; taken again");
@@ -168,7 +165,7 @@ impl Table {
         self.tenure.retry_at = None;
         if let Some(lease) = self.let_go() {
             let release = self.hosting.store.release_lease(self.id.as_str(), &lease);
-            let _ = within(self.hosting.settings.store_timeout, release).await;
+            let _ = self.store_call(release).await;
         }
     }
 
@@ -177,7 +174,7 @@ impl Table {
         self.tenure.retry_at = None;
         if let Some(lease) = self.let_go() {
             let release = self.hosting.store.release_lease(self.id.as_str(), &lease);
-            if let Err(e) = within(self.hosting.settings.store_timeout, release).await {
+            if let Err(e) = self.store_call(release).await {
                 tracing::debug!(table = %self.id, error = %e, "lease not released (it lapses)");
             }
         }

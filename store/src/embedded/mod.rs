@@ -59,7 +59,10 @@
 //! queued (at most 1,024), applies them in order in one write transaction
 //! and commits once, fsync-durable (`Durability::Immediate`), before it
 //! answers any of them: a group commit, so that many tables appending at
-//! once share one fsync. A request whose own precondition fails (an append
+//! once share one fsync. Commits start at least 2 ms apart, so under load
+//! a group gathers the requests of that time (an idle writer starts at
+//! once). Each commit marks the store's [`crate::Progress`], which tells a
+//! caller whose write is late that the store is behind, not down. A request whose own precondition fails (an append
 //! at the wrong length, a taken id, a rating updated meanwhile) checks
 //! everything before it writes anything, so it fails alone and the rest of
 //! its group commits; later requests in a group see the earlier ones'
@@ -230,6 +233,10 @@ impl Store for EmbeddedStore {
 
     async fn ping(&self) -> Result<()> {
         self.write(Op::Ping).await
+    }
+
+    fn last_progress(&self) -> Option<std::time::Instant> {
+        self.counters.progress.last()
     }
 
     async fn create_table(&self, id: &str, meta: &[u8]) -> Result<()> {

@@ -51,6 +51,8 @@ pub struct RedisStore {
     pub(super) timeout: Duration,
     pub(super) stale_after: Duration,
     pub(super) shown: String,
+    /// The latest answer from Redis.
+    pub(super) progress: std::sync::Arc<crate::Progress>,
 }
 
 impl RedisStore {
@@ -114,6 +116,7 @@ impl RedisStore {
             timeout,
             stale_after: options.stale_after,
             shown: format!("Redis store at {shown}, prefix {}", options.prefix),
+            progress: Default::default(),
         };
         store.check_schema().await?;
         Ok(store)
@@ -153,7 +156,10 @@ impl RedisStore {
         call: impl Future<Output = redis::RedisResult<T>>,
     ) -> Result<T> {
         match tokio::time::timeout(self.timeout, call).await {
-            Ok(Ok(value)) => Ok(value),
+            Ok(Ok(value)) => {
+                self.progress.mark();
+                Ok(value)
+            }
             Ok(Err(e)) => Err(redis_error(what, e)),
             Err(_) => Err(StoreError::Unavailable(format!(
                 "{what}: Redis did not answer within {:?}",

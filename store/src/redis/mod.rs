@@ -205,6 +205,10 @@ impl Store for RedisStore {
         self.shown.clone()
     }
 
+    fn last_progress(&self) -> Option<std::time::Instant> {
+        self.progress.last()
+    }
+
     async fn ping(&self) -> Result<()> {
         let pong: String = self.query("PING", redis::cmd("PING")).await?;
         if pong == "PONG" {
