@@ -9,6 +9,7 @@
 pub mod matches;
 pub mod model;
 pub mod round_robin;
+pub mod swiss;
 
 pub use matches::{Decider, GameKind, Match, MatchError, MatchFormat, MatchLength, MatchState};
 pub use model::{GameResult, Outcome, PlayerId, PointSystem, Points, Seat};
