@@ -22,6 +22,7 @@ fn run(n: usize, results: &[u8], max_rounds: usize) -> usize {
             seats: vec![],
             opponents: vec![],
             had_bye: false,
+            unplayed_rounds: 0,
             last_float: None,
         })
         .collect();
@@ -45,6 +46,7 @@ fn run(n: usize, results: &[u8], max_rounds: usize) -> usize {
             byes[i] += 1;
             seen[i] = true;
             ps[i].had_bye = true;
+            ps[i].unplayed_rounds += 1;
             ps[i].score += Points::ONE;
             ps[i].last_float = Some(Float::Down);
         }

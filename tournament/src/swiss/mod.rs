@@ -39,6 +39,9 @@ pub struct SwissPlayer {
     pub opponents: Vec<PlayerId>,
     /// Already had a bye or a point without playing: no bye again.
     pub had_bye: bool,
+    /// Rounds so far without a game played over the board (byes,
+    /// forfeits, absences): the bye goes to someone with fewer.
+    pub unplayed_rounds: u32,
     /// How they floated in the last round, if they did.
     pub last_float: Option<Float>,
 }
@@ -132,6 +135,7 @@ mod tests {
                 seats: vec![],
                 opponents: vec![],
                 had_bye: false,
+                unplayed_rounds: 0,
                 last_float: None,
             })
             .collect()

@@ -2,8 +2,10 @@
 //! made of tiers, each tier weighted above the largest possible total of
 //! all tiers below it, so the matching compares pairings tier by tier:
 //!
-//! 1. the bye: its receiver's score, then their rank from the bottom
-//!    (the bye goes to the lowest-scored, lowest-ranked eligible player);
+//! 1. the bye: its receiver's score, then their unplayed rounds, then
+//!    their rank from the bottom (the bye goes to the lowest-scored
+//!    eligible player with the fewest games missed, the lowest-ranked of
+//!    those);
 //! 2. score differences (squared, in half points): as few and as small
 //!    floats as possible;
 //! 3. seat preferences denied (a strong wish counts double);
@@ -104,7 +106,13 @@ pub(super) fn solve(order: &[&SwissPlayer]) -> Option<Vec<Option<usize>>> {
     let k_colour = k_float * (pairs * 2 + 1);
     let k_score = k_colour * (pairs * 2 + 1);
     let k_bye = k_score * (pairs * (top - bottom) * (top - bottom) + 1);
-    let max_edge = k_bye * (top * n_i + n_i + 1);
+    let rounds = order
+        .iter()
+        .map(|p| i128::from(p.unplayed_rounds))
+        .max()
+        .unwrap_or(0)
+        + 1;
+    let max_edge = k_bye * ((top + 1) * rounds * n_i + 1);
     let base = (pairs + 1) * max_edge + 1;
     let penalty = |t: Tiers| {
         t.bye * k_bye + t.score * k_score + t.colour * k_colour + t.float * k_float + t.position
@@ -124,7 +132,9 @@ pub(super) fn solve(order: &[&SwissPlayer]) -> Option<Vec<Option<usize>>> {
         }
         if odd && !order[i].had_bye {
             let t = Tiers {
-                bye: i128::from(order[i].score.0) * n_i + (n_i - 1 - i as i128),
+                bye: (i128::from(order[i].score.0) * rounds + i128::from(order[i].unplayed_rounds))
+                    * n_i
+                    + (n_i - 1 - i as i128),
                 ..Tiers::default()
             };
             w[i * v + n] = base - penalty(t);
