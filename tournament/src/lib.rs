@@ -6,10 +6,20 @@
 //! are passed in), and every state serialisable so the server can store it
 //! and replay it. See `docs/tournaments.md` for the systems and sources.
 
+pub mod knockout;
+pub mod ledger;
 pub mod matches;
 pub mod model;
 pub mod round_robin;
+pub mod standings;
 pub mod swiss;
+pub mod tournament;
 
-pub use matches::{Decider, GameKind, Match, MatchError, MatchFormat, MatchLength, MatchState};
+pub use matches::{
+    Decider, GameKind, Match, MatchError, MatchFormat, MatchLength, MatchState, Recorded,
+};
 pub use model::{GameResult, Outcome, PlayerId, PointSystem, Points, Seat};
+pub use standings::{Standing, TieBreak};
+pub use tournament::{
+    Board, BoardContent, Entrant, GameRef, Round, Settings, System, Tournament, TournamentError,
+};
