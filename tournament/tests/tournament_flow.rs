@@ -47,14 +47,15 @@ fn play_round(t: &mut Tournament, r: usize, draw_all: bool) {
             } else {
                 GameResult::Win(Seat::Second)
             };
-            let g = GameRef {
-                round: r,
-                board: b.number,
-                game: 0,
-            };
-            assert_eq!(t.record_result(g, result), Ok(Recorded::Applied));
+            record(t, (r, b.number, 0), result);
         }
     }
+}
+
+/// Records a result that must be new: (round, board, game).
+fn record(t: &mut Tournament, (round, board, game): (usize, usize, usize), result: GameResult) {
+    let g = GameRef { round, board, game };
+    assert_eq!(t.record_result(g, result), Ok(Recorded::Applied));
 }
 
 #[test]
@@ -255,45 +256,13 @@ fn a_knockout_gives_byes_to_the_top_seeds_and_plays_deciders() {
     pair.sort();
     assert_eq!(pair, [PlayerId(4), PlayerId(5)]);
     for g in 0..3 {
-        t.record_result(
-            GameRef {
-                round: 1,
-                board: 2,
-                game: g,
-            },
-            GameResult::Draw,
-        )
-        .unwrap();
+        record(&mut t, (1, 2, g), GameResult::Draw);
     }
     let decider_opener = m.opener_of(3);
-    t.record_result(
-        GameRef {
-            round: 1,
-            board: 2,
-            game: 3,
-        },
-        GameResult::Win(Seat::First),
-    )
-    .unwrap();
+    record(&mut t, (1, 2, 3), GameResult::Win(Seat::First));
     // Board 4 is 3 v 6: whoever opens game 1 wins two straight.
-    t.record_result(
-        GameRef {
-            round: 1,
-            board: 4,
-            game: 0,
-        },
-        GameResult::Win(Seat::First),
-    )
-    .unwrap();
-    t.record_result(
-        GameRef {
-            round: 1,
-            board: 4,
-            game: 1,
-        },
-        GameResult::Win(Seat::Second),
-    )
-    .unwrap();
+    record(&mut t, (1, 4, 0), GameResult::Win(Seat::First));
+    record(&mut t, (1, 4, 1), GameResult::Win(Seat::Second));
     assert!(t.round_complete(1));
     let r2 = t.pair_next_round(2, 8).unwrap().clone();
     let players: Vec<[PlayerId; 2]> = r2
@@ -318,24 +287,8 @@ fn a_knockout_gives_byes_to_the_top_seeds_and_plays_deciders() {
     t.withdraw(PlayerId(1)).unwrap();
     let opp = players[0].into_iter().find(|p| *p != PlayerId(1)).unwrap();
     for b in r2.boards.iter().skip(1) {
-        t.record_result(
-            GameRef {
-                round: 2,
-                board: b.number,
-                game: 0,
-            },
-            GameResult::Win(Seat::First),
-        )
-        .unwrap();
-        t.record_result(
-            GameRef {
-                round: 2,
-                board: b.number,
-                game: 1,
-            },
-            GameResult::Win(Seat::Second),
-        )
-        .unwrap();
+        record(&mut t, (2, b.number, 0), GameResult::Win(Seat::First));
+        record(&mut t, (2, b.number, 1), GameResult::Win(Seat::Second));
     }
     let r3 = t.pair_next_round(3, 1).unwrap().clone();
     assert_eq!(r3.boards.len(), 1, "the final");
