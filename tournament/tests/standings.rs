@@ -109,40 +109,16 @@ fn buchholz_counts_unplayed_rounds_as_fide_does() {
 fn all_tied() -> Vec<Record> {
     use Outcome::*;
     use Seat::*;
-    vec![
-        record(
-            1,
-            vec![
-                played(2, First, Win),
-                played(3, Second, Draw),
-                played(4, First, Loss),
-            ],
-        ),
-        record(
-            2,
-            vec![
-                played(1, Second, Loss),
-                played(4, Second, Win),
-                played(3, First, Draw),
-            ],
-        ),
-        record(
-            3,
-            vec![
-                played(4, First, Draw),
-                played(1, First, Draw),
-                played(2, Second, Draw),
-            ],
-        ),
-        record(
-            4,
-            vec![
-                played(3, Second, Draw),
-                played(2, First, Loss),
-                played(1, Second, Win),
-            ],
-        ),
-    ]
+    let table = [
+        (1, [(2, First, Win), (3, Second, Draw), (4, First, Loss)]),
+        (2, [(1, Second, Loss), (4, Second, Win), (3, First, Draw)]),
+        (3, [(4, First, Draw), (1, First, Draw), (2, Second, Draw)]),
+        (4, [(3, Second, Draw), (2, First, Loss), (1, Second, Win)]),
+    ];
+    table
+        .into_iter()
+        .map(|(id, games)| record(id, games.map(|(o, s, r)| played(o, s, r)).to_vec()))
+        .collect()
 }
 
 #[test]
