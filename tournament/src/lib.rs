@@ -6,6 +6,7 @@
 //! are passed in), and every state serialisable so the server can store it
 //! and replay it. See `docs/tournaments.md` for the systems and sources.
 
+pub mod arena;
 pub mod knockout;
 pub mod ledger;
 pub mod matches;
