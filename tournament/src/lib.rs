@@ -7,6 +7,7 @@
 //! and replay it. See `docs/tournaments.md` for the systems and sources.
 
 pub mod arena;
+pub mod export;
 pub mod knockout;
 pub mod ledger;
 pub mod matches;
