@@ -186,7 +186,7 @@ impl Match {
     pub fn opener_of(&self, index: usize) -> PlayerId {
         let [a, b] = self.players;
         let other = if self.first_opener == a { b } else { a };
-        if index % 2 == 0 {
+        if index.is_multiple_of(2) {
             self.first_opener
         } else {
             other

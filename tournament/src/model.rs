@@ -119,7 +119,7 @@ impl std::iter::Sum for Points {
 impl std::fmt::Display for Points {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let whole = self.0 / 2;
-        if self.0 % 2 == 0 {
+        if self.0.is_multiple_of(2) {
             write!(f, "{whole}")
         } else if whole == 0 {
             write!(f, "½")

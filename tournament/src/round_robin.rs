@@ -121,8 +121,8 @@ mod tests {
                 }
             }
             for i in 1..=n {
-                for j in 1..=n {
-                    assert_eq!(met[i][j], u8::from(i != j), "n={n}: {i} v {j}");
+                for (j, times) in met[i].iter().enumerate().skip(1) {
+                    assert_eq!(*times, u8::from(i != j), "n={n}: {i} v {j}");
                 }
                 assert!(
                     firsts[i].abs() <= 1,

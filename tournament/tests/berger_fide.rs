@@ -5,11 +5,15 @@
 
 use tengen_tournament::round_robin::{Board, berger_rounds};
 
+/// A published table: the even player count it serves, and its rounds as
+/// (first seat, second seat) pairs.
+type Table = (usize, Vec<Vec<(usize, usize)>>);
+
 /// Parses the fixture: for each "N or N+1 players" block, the rounds as
 /// lists of (first, second) pairs.
-fn published() -> Vec<(usize, Vec<Vec<(usize, usize)>>)> {
+fn published() -> Vec<Table> {
     let text = include_str!("fixtures/fide_berger_tables.txt");
-    let mut tables: Vec<(usize, Vec<Vec<(usize, usize)>>)> = Vec::new();
+    let mut tables: Vec<Table> = Vec::new();
     for line in text.lines().map(str::trim) {
         if line.starts_with('#') || line.is_empty() {
             continue;
