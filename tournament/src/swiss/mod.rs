@@ -9,42 +9,16 @@
 //! exists; when none does the round is refused with a typed error.
 
 mod colours;
+mod player;
 mod weights;
 
 pub use colours::{Preference, Strength, hi_opens, preference, seat_difference};
+pub use player::{Float, SwissPlayer};
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::model::{PlayerId, Points, Seat, mix_lot};
-
-/// Which way a player floated in a round: paired with a lower-scored
-/// player (down, the bye counts as down) or a higher-scored one (up).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Float {
-    Down,
-    Up,
-}
-
-/// What the pairing needs to know about one player still in the event.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SwissPlayer {
-    pub id: PlayerId,
-    /// Pairing number order: 0 is the top seed (by rating).
-    pub rank: usize,
-    pub score: Points,
-    /// Seats of the games played over the board, oldest first.
-    pub seats: Vec<Seat>,
-    /// Everyone already paired with (played or forfeited): never again.
-    pub opponents: Vec<PlayerId>,
-    /// Already had a bye or a point without playing: no bye again.
-    pub had_bye: bool,
-    /// Rounds so far without a game played over the board (byes,
-    /// forfeits, absences): the bye goes to someone with fewer.
-    pub unplayed_rounds: u32,
-    /// How they floated in the last round, if they did.
-    pub last_float: Option<Float>,
-}
+use crate::model::{PlayerId, Seat, mix_lot};
 
 /// One round's pairing: boards (first seat, second seat) in board order,
 /// and the bye.
@@ -125,6 +99,7 @@ pub fn pair_round(players: &[SwissPlayer], lot: u64) -> Result<SwissPairing, Swi
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Points;
 
     fn fresh(n: usize) -> Vec<SwissPlayer> {
         (0..n)

@@ -21,7 +21,7 @@
 use integer_blossom::max_weight_matching;
 
 use super::colours::{clash, compatible, preference};
-use super::{Float, SwissPlayer};
+use super::player::{Float, SwissPlayer};
 
 /// Where each player sits: score group, position in it, group size.
 struct Place {

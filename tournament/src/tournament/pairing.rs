@@ -3,7 +3,8 @@
 //! table, the knockout follows its bracket. Withdrawn players' matches
 //! are forfeited as they are made.
 
-use super::{Board, BoardContent, Round, System, Tournament, TournamentError};
+use super::records;
+use super::state::{Board, BoardContent, Round, System, Tournament, TournamentError};
 use crate::knockout;
 use crate::ledger::Entry;
 use crate::matches::{Match, MatchFormat};
@@ -75,7 +76,7 @@ fn single(first: PlayerId, second: PlayerId) -> Result<BoardContent, TournamentE
 }
 
 fn swiss(t: &Tournament, lot: u64) -> Result<Vec<BoardContent>, TournamentError> {
-    let records = t.records();
+    let records = records::build(t);
     let done = t.rounds.len();
     let points = &t.settings.points;
     let score_at = |p: PlayerId, n: usize| {

@@ -2,7 +2,7 @@
 //! game (played, forfeited or pending), a whole match for a knockout, or
 //! absence.
 
-use super::{BoardContent, Round, Tournament};
+use super::state::{BoardContent, Round, Tournament};
 use crate::ledger::{Entry, Record};
 use crate::matches::Match;
 use crate::model::{GameResult, Outcome, PlayerId};
