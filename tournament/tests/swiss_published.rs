@@ -2,9 +2,8 @@
 //! bbpPairings project's test suite files `test/tests/dutch_2025_C5.input`
 //! and `dutch_2025_C9.input` (FIDE TRF; named after the criteria of the
 //! 2025 Dutch rules, C.04.3, they exercise), copied into `fixtures/` with
-//! the expected pairings from the matching `.output.expected` files
-//! (bbpPairings is the FIDE-endorsed engine behind SwissSys). White in the
-//! TRF is our first seat (the side that moves first).
+//! the expected pairings from the matching `.output.expected` files.
+//! White in the TRF is our first seat (the side that moves first).
 //!
 //! Not included: that suite's `issue_7` (60 players, round 15 of a real
 //! event): our weights approximate the Dutch transposition order rather

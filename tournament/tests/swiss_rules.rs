@@ -115,7 +115,7 @@ proptest! {
         let rounds = (n - 1).min(15);
         let paired = run(n, &results, rounds);
         // A Swiss this size is normally run for about log2(n) + 2 rounds;
-        // the pairing must get at least that far.
+        // the pairing must get at least floor(log2 n) + 3 rounds far.
         let expected = (usize::BITS - n.leading_zeros()) as usize + 2;
         prop_assert!(paired >= expected.min(rounds), "only {paired} rounds for {n} players");
     }
