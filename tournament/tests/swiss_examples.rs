@@ -23,6 +23,15 @@ fn after_one(id: u64, score: Points, seat: Seat, opponent: u64) -> SwissPlayer {
     }
 }
 
+/// Players after round 1 from rows of (id, won, seat, opponent).
+fn field(rows: &[(u64, bool, Seat, u64)]) -> Vec<SwissPlayer> {
+    rows.iter()
+        .map(|&(id, won, seat, opp)| {
+            after_one(id, if won { Points::ONE } else { Points::ZERO }, seat, opp)
+        })
+        .collect()
+}
+
 fn boards(v: &[(u64, u64)]) -> Vec<(PlayerId, PlayerId)> {
     v.iter().map(|&(a, b)| (PlayerId(a), PlayerId(b))).collect()
 }
@@ -34,18 +43,16 @@ fn a_transposition_gives_both_players_of_each_board_their_seat() {
     // 1-3, 2-4 gives 1 and 3 (both opened) the same wish to answer, and
     // 2 and 4 the same wish to open; the first transposition, 1-4, 2-3,
     // satisfies all four. The same happens in group 0: 5-8, 6-7.
-    let one = Points::ONE;
-    let zero = Points::ZERO;
-    let players = vec![
-        after_one(1, one, F, 5),
-        after_one(2, one, S, 6),
-        after_one(3, one, F, 7),
-        after_one(4, one, S, 8),
-        after_one(5, zero, S, 1),
-        after_one(6, zero, F, 2),
-        after_one(7, zero, S, 3),
-        after_one(8, zero, F, 4),
-    ];
+    let players = field(&[
+        (1, true, F, 5),
+        (2, true, S, 6),
+        (3, true, F, 7),
+        (4, true, S, 8),
+        (5, false, S, 1),
+        (6, false, F, 2),
+        (7, false, S, 3),
+        (8, false, F, 4),
+    ]);
     let p = pair_round(&players, 0).unwrap();
     assert_eq!(p.boards, boards(&[(4, 1), (2, 3), (5, 8), (7, 6)]));
     assert_eq!(p.bye, None);
@@ -57,16 +64,14 @@ fn an_odd_group_floats_its_lowest_player_to_the_top_of_the_next() {
     // S1 = {1}, S2 = {2, 3}: 1 meets 2 and 3, the lowest, floats down to
     // meet the highest of group 0 he has not met, 4; then 5-6. Seats:
     // each pair has one player due to open and one to answer.
-    let one = Points::ONE;
-    let zero = Points::ZERO;
-    let players = vec![
-        after_one(1, one, F, 4),
-        after_one(2, one, S, 5),
-        after_one(3, one, F, 6),
-        after_one(4, zero, S, 1),
-        after_one(5, zero, F, 2),
-        after_one(6, zero, S, 3),
-    ];
+    let players = field(&[
+        (1, true, F, 4),
+        (2, true, S, 5),
+        (3, true, F, 6),
+        (4, false, S, 1),
+        (5, false, F, 2),
+        (6, false, S, 3),
+    ]);
     let p = pair_round(&players, 0).unwrap();
     assert_eq!(p.boards, boards(&[(2, 1), (4, 3), (6, 5)]));
 }
