@@ -4,7 +4,7 @@
 
 use super::state::{BoardContent, Round, Tournament};
 use crate::ledger::{Entry, Record};
-use crate::matches::Match;
+use crate::matches::{Match, MatchFormat};
 use crate::model::{GameResult, Outcome, PlayerId};
 
 pub(super) fn build(t: &Tournament) -> Vec<Record> {
@@ -34,8 +34,9 @@ fn match_entry(m: &Match, p: PlayerId) -> Entry {
     let [a, b] = m.players();
     let opponent = if a == p { b } else { a };
     let seat = m.seat_of(0, p);
-    // A one-game match is that game.
-    if m.format().length.games() == 1
+    // A one-game match with no decider (a Swiss or round-robin pairing) is
+    // that game.
+    if m.format() == MatchFormat::SINGLE
         && let Some(r) = m.games().first()
     {
         return match *r {
