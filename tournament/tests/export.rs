@@ -1,7 +1,10 @@
 //! The crosstable and the TRF export of a small Swiss, read back by
 //! their columns.
 
+mod common;
+
 use tengen_tournament::export::{crosstable, trf};
+use tengen_tournament::swiss::pair_round;
 use tengen_tournament::{
     BoardContent, GameRef, GameResult, PlayerId, PointSystem, Seat, Settings, System, TieBreak,
     Tournament,
@@ -90,4 +93,77 @@ fn the_crosstable_lists_places_seats_and_results() {
         lines[1]
     );
     assert!(lines[1].contains(" 1.0"));
+}
+
+/// An 11-player Swiss with draws, a forfeit and a bye every round: after
+/// each round, the TRF export read back (by the TRF reader the published
+/// cases use) gives the Swiss pairing the same players, so it pairs the
+/// next round exactly as the tournament does: the file carries every
+/// opponent, seat, result, bye and forfeit the pairing needs.
+#[test]
+fn a_trf_export_read_back_pairs_the_next_round_as_the_tournament_does() {
+    let mut t = Tournament::new(Settings {
+        system: System::Swiss { rounds: 6 },
+        points: PointSystem::default(),
+        tie_breaks: vec![],
+    })
+    .unwrap();
+    for i in 1..=11u64 {
+        t.join(
+            PlayerId(i),
+            &format!("Player {i}"),
+            1800 + (i as i32 * 53) % 300,
+        )
+        .unwrap();
+    }
+    t.start(5).unwrap();
+    for r in 1..=6usize {
+        let lot = 1000 + r as u64;
+        if r > 1 {
+            let players = common::trf::players_for(&trf(&t, "Read back"), r);
+            let expected = pair_round(&players, lot).unwrap();
+            // The TRF names players by pairing number.
+            let id = |p: PlayerId| t.numbers()[p.0 as usize - 1];
+            let expected_boards: Vec<(PlayerId, PlayerId)> = expected
+                .boards
+                .iter()
+                .map(|&(f, s)| (id(f), id(s)))
+                .collect();
+            let expected_bye = expected.bye.map(id);
+            let round = t.pair_next_round(r, lot).unwrap();
+            let mut ours = Vec::new();
+            let mut bye = None;
+            for b in &round.boards {
+                match &b.content {
+                    BoardContent::Match(m) => ours.push((m.players()[0], m.players()[1])),
+                    BoardContent::Bye { player, .. } => bye = Some(*player),
+                }
+            }
+            assert_eq!((ours, bye), (expected_boards, expected_bye), "round {r}");
+        } else {
+            t.pair_next_round(r, lot).unwrap();
+        }
+        let boards = t.rounds()[r - 1].boards.clone();
+        for (k, b) in boards.iter().enumerate() {
+            let BoardContent::Match(m) = &b.content else {
+                continue;
+            };
+            let [f, s] = m.players();
+            let result = match (r + k) % 5 {
+                0 => GameResult::Draw,
+                1 if r == 3 => GameResult::Forfeit(Seat::Second),
+                1 | 2 => GameResult::Win(if f < s { Seat::First } else { Seat::Second }),
+                _ => GameResult::Win(if f < s { Seat::Second } else { Seat::First }),
+            };
+            t.record_result(
+                GameRef {
+                    round: r,
+                    board: b.number,
+                    game: 0,
+                },
+                result,
+            )
+            .unwrap();
+        }
+    }
 }
