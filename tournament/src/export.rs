@@ -1,0 +1,161 @@
+//! Exports: a text crosstable for people and a FIDE TRF-16 style file for
+//! pairing programs and rating officers.
+//!
+//! Seats: the crosstable writes gomoku's colours, `b` for the first seat
+//! (black, the opener) and `w` for the second. The TRF keeps FIDE's
+//! meaning, where `w` is the side that moves first, so there `w` is our
+//! first seat and `b` our second: a TRF reader pairs colours correctly.
+
+use std::fmt::Write;
+
+use crate::ledger::Entry;
+use crate::model::{Outcome, PlayerId, Points, Seat};
+use crate::tournament::Tournament;
+
+/// The result letter of a round, shared by both formats.
+fn result_char(e: &Entry, bye: Points) -> char {
+    match *e {
+        Entry::Played {
+            outcome: Outcome::Win,
+            ..
+        } => '1',
+        Entry::Played {
+            outcome: Outcome::Draw,
+            ..
+        } => '=',
+        Entry::Played {
+            outcome: Outcome::Loss,
+            ..
+        } => '0',
+        Entry::ForfeitWin { .. } => '+',
+        Entry::ForfeitLoss { .. } | Entry::DoubleForfeit { .. } => '-',
+        Entry::Bye { points } if points == Points::ZERO => 'Z',
+        Entry::Bye { points } if points >= bye => 'U',
+        Entry::Bye { .. } => 'H',
+        Entry::Absent => 'Z',
+        Entry::Pending { .. } => ' ',
+    }
+}
+
+fn seat_of(e: &Entry) -> Option<Seat> {
+    match *e {
+        Entry::Played { seat, .. } | Entry::Pending { seat, .. } => Some(seat),
+        _ => None,
+    }
+}
+
+/// Points as "2.5" (whole and half points).
+fn decimal(p: Points) -> String {
+    format!("{}.{}", p.0 / 2, if p.0 % 2 == 1 { 5 } else { 0 })
+}
+
+/// The crosstable: one line per player in standings order, each round as
+/// the opponent's place, the seat and the result (`4b1`: beat the 4th
+/// placed with black), then score and tie-breaks.
+pub fn crosstable(t: &Tournament) -> String {
+    let st = t.standings();
+    let records = t.records();
+    let place = |p: PlayerId| st.iter().position(|s| s.player == p).map_or(0, |i| i + 1);
+    let rounds = t.rounds().len();
+    let tbs = &t.settings().tie_breaks;
+    let mut out = String::new();
+    let _ = write!(out, "{:>3}  {:<24} {:>5}", "#", "Name", "Rtg");
+    for r in 1..=rounds {
+        let _ = write!(out, " {r:>5}");
+    }
+    let _ = write!(out, " {:>5}", "Pts");
+    for tb in tbs {
+        let _ = write!(out, " {:>6}", tb.label());
+    }
+    out.push('\n');
+    for (i, s) in st.iter().enumerate() {
+        let e = t.entrant(s.player).expect("a standing is an entrant");
+        let shown = if i > 0 && st[i - 1].rank == s.rank {
+            String::new()
+        } else {
+            s.rank.to_string()
+        };
+        let _ = write!(out, "{:>3}  {:<24} {:>5}", shown, e.name, e.rating);
+        let rec = records
+            .iter()
+            .find(|r| r.player == s.player)
+            .expect("a record per entrant");
+        for entry in &rec.entries {
+            let cell = match entry.opponent() {
+                Some(o) => {
+                    let seat = match seat_of(entry) {
+                        Some(Seat::First) => "b",
+                        Some(Seat::Second) => "w",
+                        None => "",
+                    };
+                    format!(
+                        "{}{}{}",
+                        place(o),
+                        seat,
+                        result_char(entry, t.settings().points.bye)
+                    )
+                }
+                None => result_char(entry, t.settings().points.bye).to_string(),
+            };
+            let _ = write!(out, " {cell:>5}");
+        }
+        let _ = write!(out, " {:>5}", decimal(s.score));
+        for (tb, v) in tbs.iter().zip(&s.tie_breaks) {
+            let _ = write!(out, " {:>6}", tb.format(*v));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// A TRF-16 style file: the event name (012), the number of rounds (XXR)
+/// and one 001 line per player in pairing-number order, with the fixed
+/// columns FIDE defines (number, name, rating, points, rank, then per
+/// round the opponent's number, the colour and the result).
+pub fn trf(t: &Tournament, event: &str) -> String {
+    let st = t.standings();
+    let records = t.records();
+    let numbers = t.numbers();
+    let number = |p: PlayerId| numbers.iter().position(|n| *n == p).map_or(0, |i| i + 1);
+    let mut out = String::new();
+    let _ = writeln!(out, "012 {}", event.replace(['\r', '\n'], " "));
+    let _ = writeln!(out, "XXR {}", t.total_rounds());
+    for (k, id) in numbers.iter().enumerate() {
+        let e = t.entrant(*id).expect("a number per entrant");
+        let s = st
+            .iter()
+            .find(|s| s.player == *id)
+            .expect("a standing per entrant");
+        let name: String = e.name.chars().take(33).collect();
+        let _ = write!(
+            out,
+            "001 {:>4} {:1}{:>3} {:<33} {:>4} {:>3} {:>11} {:>10} {:>4} {:>4}",
+            k + 1,
+            "",
+            "",
+            name,
+            e.rating.clamp(0, 9999),
+            "",
+            "",
+            "",
+            decimal(s.score),
+            s.rank
+        );
+        let rec = records
+            .iter()
+            .find(|r| r.player == *id)
+            .expect("a record per entrant");
+        for entry in &rec.entries {
+            let colour = match seat_of(entry) {
+                Some(Seat::First) => 'w',
+                Some(Seat::Second) => 'b',
+                None => '-',
+            };
+            let opp = entry.opponent().map_or(0, number);
+            let res = result_char(entry, t.settings().points.bye);
+            let _ = write!(out, "  {opp:>4} {colour} {res}");
+        }
+        out.push('\n');
+    }
+    out
+}
