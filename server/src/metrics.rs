@@ -32,6 +32,8 @@ pub const MOVE_SECONDS: &str = "tengen_move_handling_seconds";
 /// was completing other writes (behind, not down), so were waited for
 /// longer (counter).
 pub const STORE_SLOW: &str = "tengen_store_slow_waits_total";
+/// Seconds a table waited for the store to confirm an append (histogram).
+pub const STORE_APPEND_SECONDS: &str = "tengen_store_append_seconds";
 /// New work refused because the server was behind, by `what` (counter).
 pub const SHED: &str = "tengen_shed_total";
 /// The runtime's lag, seconds (a moving average; gauge).
@@ -54,6 +56,11 @@ pub fn install() {
         let recorder = PrometheusBuilder::new()
             .set_buckets_for_metric(
                 metrics_exporter_prometheus::Matcher::Full(MOVE_SECONDS.to_string()),
+                &buckets,
+            )
+            .expect("non-empty buckets")
+            .set_buckets_for_metric(
+                metrics_exporter_prometheus::Matcher::Full(STORE_APPEND_SECONDS.to_string()),
                 &buckets,
             )
             .expect("non-empty buckets")
@@ -86,6 +93,11 @@ fn describe() {
     metrics::describe_counter!(MESSAGES_OUT, "Frames queued to clients");
     metrics::describe_counter!(ERRORS, "Error replies and forced closes, by kind");
     metrics::describe_counter!(QUEUE_DROPS, "Slow consumers cut off");
+    metrics::describe_histogram!(
+        STORE_APPEND_SECONDS,
+        metrics::Unit::Seconds,
+        "How long a table waited for the store to confirm an append"
+    );
     metrics::describe_counter!(SHED, "New work refused because the server was behind");
     metrics::describe_gauge!(
         RUNTIME_LAG,

@@ -111,6 +111,8 @@ impl Table {
         };
         match result {
             Ok(()) => {
+                metrics::histogram!(crate::metrics::STORE_APPEND_SECONDS)
+                    .record(writing.elapsed().as_secs_f64());
                 self.durable.logged = self.game.entries().len();
                 // Nobody has heard of the new entries yet: the clock the
                 // action started runs from the store's confirmation (when

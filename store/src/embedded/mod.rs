@@ -41,8 +41,10 @@
 //! a discarded table's entries never count for a new table of the same
 //! id. Finishing or discarding a table only removes its `live` row: its
 //! entries become orphans, which the writer collects a bounded step per
-//! commit (a scan of 16Ki entries from a cursor that wraps around) once
-//! they are at least 4,096 and a quarter of the log. `live_tables()`
+//! commit, at most one step every 20 ms (a scan of 2Ki entries from a
+//! cursor that wraps around: small steps, so that the writes waiting
+//! behind a step wait little), once they are at least 4,096 and a quarter
+//! of the log. `live_tables()`
 //! reads the log from the oldest live table's generation on and skips
 //! orphans.
 //!

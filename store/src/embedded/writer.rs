@@ -40,8 +40,13 @@ const COMMIT_SPACING: Duration = Duration::from_millis(2);
 /// Orphaned log entries (of finished or discarded tables) are collected
 /// once there are at least this many and at least a quarter of the log...
 const GC_MIN_ORPHANS: u64 = 4096;
-/// ... by steps that each scan this many entries, one step per commit.
-const GC_STEP: usize = 16 * 1024;
+/// ... by steps that each scan this many entries, one step per commit at
+/// most every [`GC_EVERY`]: a step deletes hundreds of pages' worth of
+/// entries, and every write waiting meanwhile waits for it, so steps are
+/// kept small and spread out (up to 100k entries a second, far above the
+/// rate at which moves are made).
+const GC_STEP: usize = 2 * 1024;
+const GC_EVERY: Duration = Duration::from_millis(20);
 
 /// A write, as the writer thread applies it.
 pub(super) enum Op {
@@ -85,6 +90,7 @@ pub(super) struct Counters {
 pub(super) fn run(db: Arc<Database>, mut rx: mpsc::Receiver<Request>, counters: Arc<Counters>) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
     let mut last_start: Option<Instant> = None;
+    let mut last_gc: Option<Instant> = None;
     while let Some(first) = rx.blocking_recv() {
         if let Some(wait) = last_start.map(|t| COMMIT_SPACING.saturating_sub(t.elapsed()))
             && !wait.is_zero()
@@ -99,7 +105,11 @@ pub(super) fn run(db: Arc<Database>, mut rx: mpsc::Receiver<Request>, counters: 
                 Err(_) => break,
             }
         }
-        let outcomes = match commit(&db, &batch) {
+        let gc = last_gc.is_none_or(|t| t.elapsed() >= GC_EVERY);
+        if gc {
+            last_gc = Some(Instant::now());
+        }
+        let outcomes = match commit(&db, &batch, gc) {
             Ok(outcomes) => {
                 counters.progress.mark();
                 outcomes
@@ -125,7 +135,7 @@ pub(super) fn run(db: Arc<Database>, mut rx: mpsc::Receiver<Request>, counters: 
 
 /// Applies a batch in one transaction and commits it: each request's own
 /// outcome, or the error that spoiled the whole batch.
-fn commit(db: &Database, batch: &[Request]) -> Result<Vec<Result<()>>> {
+fn commit(db: &Database, batch: &[Request], gc: bool) -> Result<Vec<Result<()>>> {
     let mut txn = db.begin_write().map_err(db_error)?;
     txn.set_durability(Durability::Immediate)
         .map_err(db_error)?;
@@ -139,7 +149,7 @@ fn commit(db: &Database, batch: &[Request]) -> Result<Vec<Result<()>>> {
                 Err(Failure::Fatal(e)) => return Err(e),
             }
         }
-        tables.finish()?;
+        tables.finish(gc)?;
     }
     txn.commit().map_err(db_error)?;
     Ok(outcomes)
@@ -251,9 +261,10 @@ impl<'txn> Tables<'txn> {
     }
 
     /// Writes back the counters and takes a step of garbage collection if
-    /// it is due.
-    fn finish(&mut self) -> Result<()> {
-        if self.orphans >= GC_MIN_ORPHANS
+    /// one is due and `gc` allows it.
+    fn finish(&mut self, gc: bool) -> Result<()> {
+        if gc
+            && self.orphans >= GC_MIN_ORPHANS
             && self.orphans >= self.live_log.len().map_err(db_error)? / 4
         {
             self.collect_garbage()?;
