@@ -8,8 +8,10 @@
 //! [`Deadline`] passes. The deadline starts at accept
 //! ([`CapSettings::handshake_timeout`]); [`deadline_layer`] lifts it while
 //! a complete request is handled and sets it again when the response is
-//! made (so an idle keep-alive connection gets as long for its next
-//! request, and a reader too slow for the response is cut off too). A 101
+//! made, to the handshake timeout plus the write timeout (time for the
+//! client to take the response and send its next request: an idle
+//! keep-alive connection and a reader too slow for a response are cut off
+//! too). A 101
 //! (the WebSocket upgrade) lifts it for good: from then on the connection's
 //! own timers rule (the `hello` deadline, the idle timeout, the writer's
 //! write timeout).

@@ -23,7 +23,9 @@ use crate::gate::Peer;
 use crate::metrics::cap_hit;
 
 pub fn router(state: AppState) -> Router {
-    let handshake_timeout = state.hosting.settings.caps.handshake_timeout;
+    // After a response: time to take it and to send the next request.
+    let caps = &state.hosting.settings.caps;
+    let between_requests = caps.handshake_timeout + caps.write_timeout;
     Router::new()
         .route(WS_PATH, get(upgrade))
         .route("/healthz", get(healthz))
@@ -39,7 +41,7 @@ pub fn router(state: AppState) -> Router {
         .merge(crate::web::router())
         .with_state(state)
         .layer(axum::middleware::from_fn_with_state(
-            handshake_timeout,
+            between_requests,
             crate::gate::deadline_layer,
         ))
 }

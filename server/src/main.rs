@@ -125,8 +125,9 @@ struct Serve {
     /// counted. Without it, behind a proxy every client is the proxy.
     #[arg(long, env = "TENGEN_TRUSTED_PROXIES", value_delimiter = ',')]
     trusted_proxy: Vec<tengen_server::addresses::Cidr>,
-    /// Seconds from accept to a complete HTTP request (the upgrade), and
-    /// for an idle keep-alive HTTP connection's next request.
+    /// Seconds from accept to a complete HTTP request (the upgrade). After
+    /// a plain HTTP response the connection has this plus --write-timeout
+    /// to take it and send its next request.
     #[arg(long, env = "TENGEN_HANDSHAKE_TIMEOUT", default_value_t = 5.0)]
     handshake_timeout: f64,
     /// Seconds from the upgrade to a good `hello` (else close 4001).

@@ -259,8 +259,9 @@ pub struct CapSettings {
     pub max_tracked_addresses: usize,
     /// The `Retry-After` of a 429 for too many open connections.
     pub busy_retry: Duration,
-    /// From accept to a complete HTTP request (the upgrade); an idle
-    /// keep-alive HTTP connection gets as long for its next request.
+    /// From accept to a complete HTTP request (the upgrade). After a
+    /// plain response the connection has this plus `write_timeout` to take
+    /// it and complete its next request.
     pub handshake_timeout: Duration,
     /// From the upgrade to a good `hello` (close 4001).
     pub hello_timeout: Duration,

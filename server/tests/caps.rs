@@ -182,7 +182,11 @@ async fn permessage_deflate_is_never_negotiated() {
 
 #[tokio::test]
 async fn a_request_never_completed_is_closed_on_time() {
-    let server = capped(|s| s.caps.handshake_timeout = Duration::from_millis(400)).await;
+    let server = capped(|s| {
+        s.caps.handshake_timeout = Duration::from_millis(400);
+        s.caps.write_timeout = Duration::from_millis(400);
+    })
+    .await;
     // Silent.
     let mut silent = tcp_from(&server, "127.0.0.1", None).await;
     let took = closed_within(&mut silent, Duration::from_secs(3)).await;
@@ -202,7 +206,8 @@ async fn a_request_never_completed_is_closed_on_time() {
     }
     let took = t0.elapsed() + closed_within(&mut slow, Duration::from_secs(3)).await;
     assert!(took < Duration::from_secs(2), "trickled for {took:?}");
-    // A served request gets the deadline again for its next one.
+    // A served request gets a deadline again for its next one (the
+    // handshake and write timeouts).
     let mut idle = tcp_from(&server, "127.0.0.1", None).await;
     idle.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
         .await
