@@ -28,6 +28,7 @@ pub mod analysis;
 pub mod app;
 pub mod attempts;
 pub mod bot_filters;
+pub mod cidr;
 pub mod cluster;
 pub mod conn;
 pub mod gate;

@@ -253,7 +253,7 @@ pub struct CapSettings {
     pub limit_loopback: bool,
     /// Reverse proxies whose `X-Forwarded-For` names the client (their
     /// own address is never counted).
-    pub trusted_proxies: Vec<crate::addresses::Cidr>,
+    pub trusted_proxies: Vec<crate::cidr::Cidr>,
     /// Addresses tracked at once; when full of live ones, sockets from
     /// new addresses are closed unanswered.
     pub max_tracked_addresses: usize,
