@@ -2,7 +2,8 @@
 //! (loopback counted: `limit_loopback`), with short deadlines set in the
 //! settings: per-address connections and handshakes (HTTP 429 before the
 //! upgrade), the HTTP and `hello` deadlines, a slowloris trickle, a client
-//! that never reads, registrations per address, and failed logins slowed,
+//! that never reads, a trusted proxy's forwarded clients, registrations
+//! per address, and failed logins slowed,
 //! locked per (account, address) while the owner, from another address,
 //! still logs in.
 
@@ -139,6 +140,68 @@ async fn connections_per_address_beyond_the_cap_get_429_before_the_upgrade() {
     assert!(
         metrics.contains("tengen_caps_hit_total{cap=\"address_connections\"}"),
         "counted"
+    );
+}
+
+/// An upgrade from `from` saying it forwards `client`.
+async fn ws_forwarding(server: &Server, from: &str, client: &str) -> Result<Ws, u16> {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let tcp = tcp_from(server, from, None).await;
+    let mut request = format!("ws://{}/ws", server.addr())
+        .into_client_request()
+        .unwrap();
+    let xff = format!("203.0.113.50, {client}");
+    request
+        .headers_mut()
+        .insert("x-forwarded-for", xff.parse().unwrap());
+    match tokio_tungstenite::client_async(request, tcp).await {
+        Ok((ws, _)) => Ok(ws),
+        Err(tungstenite::Error::Http(response)) => Err(response.status().as_u16()),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+#[tokio::test]
+async fn behind_a_trusted_proxy_each_forwarded_client_is_counted() {
+    let server = capped(|s| {
+        s.caps.max_connections_per_address = 1;
+        s.caps.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+    })
+    .await;
+    // The proxy's own address is not counted: three clients through it.
+    let _a = ws_forwarding(&server, "127.0.0.1", "198.51.100.1")
+        .await
+        .unwrap();
+    let _b = ws_forwarding(&server, "127.0.0.1", "198.51.100.2")
+        .await
+        .unwrap();
+    let _c = ws_forwarding(&server, "127.0.0.1", "2001:db8::1")
+        .await
+        .unwrap();
+    // The last hop names the client; the first (client-supplied) does not.
+    assert_eq!(
+        ws_forwarding(&server, "127.0.0.1", "198.51.100.1")
+            .await
+            .err(),
+        Some(429)
+    );
+    // The same IPv6 /64 is one address.
+    assert_eq!(
+        ws_forwarding(&server, "127.0.0.1", "2001:db8::2")
+            .await
+            .err(),
+        Some(429)
+    );
+    // From an untrusted address the header is ignored: both of these are
+    // 127.0.0.2 itself.
+    let _d = ws_forwarding(&server, "127.0.0.2", "198.51.100.8")
+        .await
+        .unwrap();
+    assert_eq!(
+        ws_forwarding(&server, "127.0.0.2", "198.51.100.9")
+            .await
+            .err(),
+        Some(429)
     );
 }
 
