@@ -15,10 +15,10 @@
 //!   `unavailable`: a burst of logins costs logins, never the tables.
 //! - **Tokens** are 128 random bits as 32 hex digits, valid for
 //!   [`AccountSettings::token_ttl`] unless revoked by `logout`.
-//! - **Trying.** Failed logins are limited per account name (a sliding
-//!   window, [`AccountSettings::name_attempts`] per
-//!   [`AccountSettings::name_window`]); every `login` and `register` of a
-//!   connection is limited too (its own bucket, [`ConnAttempts`]). A wrong
+//! - **Trying.** Failed logins are slowed, then locked, per (account,
+//!   address), and throttled briefly per account; registrations are
+//!   limited per address; every `login` and `register` of a connection is
+//!   limited too (its own bucket). All in [`crate::attempts`]. A wrong
 //!   name and a wrong password get the same `bad_credentials`, and an
 //!   unknown name costs one verification too, so neither the answer nor
 //!   its delay tells which was wrong.
@@ -26,8 +26,7 @@
 //! Every store call is bounded by [`AccountSettings::store_wait`]; a store
 //! that cannot answer makes the request `unavailable` and changes nothing.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use argon2::Argon2;
@@ -35,6 +34,11 @@ use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use tengen_protocol::{ErrorBody, ErrorCode, LoggedIn, Player};
 use tengen_store::{Account, AuthToken, Store, StoreError, name_key};
 use tokio::sync::Semaphore;
+
+use crate::addresses::AddrKey;
+pub use crate::attempts::ConnAttempts;
+use crate::attempts::{Attempts, Wait};
+use crate::metrics::Cap;
 
 /// Shortest and longest account name, in characters.
 pub const NAME_CHARS: std::ops::RangeInclusive<usize> = 3..=20;
@@ -100,94 +104,20 @@ fn dummy_hash() -> &'static str {
     })
 }
 
-/// Failed logins per name: the instants of the recent failures.
-#[derive(Default)]
-struct Failures {
-    by_name: HashMap<String, Vec<Instant>>,
-}
-
-impl Failures {
-    fn blocked(&mut self, key: &str, s: &AccountSettings, now: Instant) -> Option<Duration> {
-        let list = self.by_name.get_mut(key)?;
-        list.retain(|t| now.saturating_duration_since(*t) < s.name_window);
-        if list.len() < s.name_attempts as usize {
-            return None;
-        }
-        list.first().map(|oldest| {
-            s.name_window
-                .saturating_sub(now.saturating_duration_since(*oldest))
-        })
-    }
-
-    fn record(&mut self, key: &str, s: &AccountSettings, now: Instant) {
-        if !self.by_name.contains_key(key) && self.by_name.len() >= s.max_tracked_names {
-            // Forget the names whose window has passed; if none has, the
-            // one failed longest ago.
-            self.by_name.retain(|_, l| {
-                l.last()
-                    .is_some_and(|t| now.saturating_duration_since(*t) < s.name_window)
-            });
-            if self.by_name.len() >= s.max_tracked_names
-                && let Some(oldest) = self
-                    .by_name
-                    .iter()
-                    .min_by_key(|(_, l)| l.last().copied())
-                    .map(|(k, _)| k.clone())
-            {
-                self.by_name.remove(&oldest);
-            }
-        }
-        let list = self.by_name.entry(key.to_string()).or_default();
-        list.push(now);
-        let keep = s.name_attempts as usize;
-        if list.len() > keep {
-            list.drain(..list.len() - keep);
-        }
-    }
-
-    fn clear(&mut self, key: &str) {
-        self.by_name.remove(key);
-    }
-}
-
-/// A connection's own limit on `login` and `register` attempts (a token
-/// bucket).
-pub struct ConnAttempts {
-    tokens: f64,
-    last: Instant,
-    burst: f64,
-    refill: Duration,
-}
-
-impl ConnAttempts {
-    pub fn new(s: &AccountSettings) -> ConnAttempts {
-        ConnAttempts {
-            tokens: s.conn_burst.max(1) as f64,
-            last: Instant::now(),
-            burst: s.conn_burst.max(1) as f64,
-            refill: s.conn_refill.max(Duration::from_millis(1)),
-        }
-    }
-
-    /// Takes one attempt, or says how long until one is allowed.
-    pub fn take(&mut self, now: Instant) -> Result<(), Duration> {
-        let dt = now.saturating_duration_since(self.last).as_secs_f64();
-        self.last = now;
-        self.tokens = (self.tokens + dt / self.refill.as_secs_f64()).min(self.burst);
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            Ok(())
-        } else {
-            Err(self.refill.mul_f64(1.0 - self.tokens))
-        }
-    }
-}
-
 /// The refusal for too many attempts.
 pub fn too_many(wait: Duration) -> ErrorBody {
     ErrorBody {
         message: "too many login attempts; wait a little".into(),
-        ..ErrorBody::rate_limited(wait.as_millis() as u64)
+        ..ErrorBody::rate_limited(wait.as_millis().max(1) as u64)
+    }
+}
+
+/// The refusal for a cap of [`crate::attempts`], counted.
+fn capped((cap, wait): Wait, what: &str) -> ErrorBody {
+    crate::metrics::cap_hit(cap);
+    ErrorBody {
+        message: format!("{what}; try again in {} s", wait.as_secs().max(1)),
+        ..ErrorBody::rate_limited(wait.as_millis().max(1) as u64)
     }
 }
 
@@ -196,7 +126,7 @@ pub struct Accounts {
     store: Arc<dyn Store>,
     settings: AccountSettings,
     hashing: Arc<Semaphore>,
-    failures: Mutex<Failures>,
+    attempts: Attempts,
 }
 
 impl Accounts {
@@ -204,9 +134,9 @@ impl Accounts {
         let workers = settings.hash_workers.max(1);
         Accounts {
             store,
-            settings,
             hashing: Arc::new(Semaphore::new(workers)),
-            failures: Mutex::default(),
+            attempts: Attempts::new(settings.clone(), settings.registrations_per_hour),
+            settings,
         }
     }
 
@@ -256,8 +186,31 @@ impl Accounts {
     }
 
     /// Creates an account (`name_in_use`: whether a live guest session
-    /// uses the name) and logs in to it.
+    /// uses the name) and logs in to it; `from`: the client's address, or
+    /// `None` when the per-address caps exempt it.
     pub async fn register(
+        &self,
+        name: &str,
+        password: &str,
+        name_in_use: bool,
+        from: Option<AddrKey>,
+    ) -> Result<LoggedIn, ErrorBody> {
+        self.attempts
+            .take_registration(from, Instant::now())
+            .map_err(|wait| {
+                capped(
+                    (Cap::Registrations, wait),
+                    "too many accounts registered from your address",
+                )
+            })?;
+        let made = self.create(name, password, name_in_use).await;
+        if made.is_err() {
+            self.attempts.refund_registration(from);
+        }
+        made
+    }
+
+    async fn create(
         &self,
         name: &str,
         password: &str,
@@ -304,14 +257,18 @@ impl Accounts {
         self.issue(&account.name, false).await
     }
 
-    /// Checks a name and password and issues a token.
-    pub async fn login(&self, name: &str, password: &str) -> Result<LoggedIn, ErrorBody> {
+    /// Checks a name and password from the address `from` and issues a
+    /// token (the limits of [`crate::attempts`] first).
+    pub async fn login(
+        &self,
+        name: &str,
+        password: &str,
+        from: AddrKey,
+    ) -> Result<LoggedIn, ErrorBody> {
         let key = name_key(name);
-        if let Ok(mut f) = self.failures.lock()
-            && let Some(wait) = f.blocked(&key, &self.settings, Instant::now())
-        {
-            return Err(too_many(wait));
-        }
+        self.attempts
+            .may_login(&key, from, Instant::now())
+            .map_err(|w| capped(w, "too many failed logins"))?;
         let account = self.bounded(self.store.account(name)).await?;
         let hash = account
             .as_ref()
@@ -326,15 +283,11 @@ impl Accounts {
             .await?;
         match account {
             Some(a) if ok => {
-                if let Ok(mut f) = self.failures.lock() {
-                    f.clear(&key);
-                }
+                self.attempts.login_ok(&key, from, Instant::now());
                 self.issue(&a.name, a.bot).await
             }
             _ => {
-                if let Ok(mut f) = self.failures.lock() {
-                    f.record(&key, &self.settings, Instant::now());
-                }
+                self.attempts.login_failed(&key, from, Instant::now());
                 Err(refuse(ErrorCode::BadCredentials, "wrong name or password"))
             }
         }
@@ -444,49 +397,6 @@ mod tests {
         ] {
             assert!(check_name(bad).is_err(), "{bad}");
         }
-    }
-
-    #[test]
-    fn failures_block_a_name_for_its_window() {
-        let s = AccountSettings {
-            name_attempts: 3,
-            name_window: Duration::from_secs(60),
-            max_tracked_names: 2,
-            ..AccountSettings::default()
-        };
-        let mut f = Failures::default();
-        let t0 = Instant::now();
-        for i in 0..3 {
-            assert_eq!(f.blocked("ann", &s, t0), None, "attempt {i}");
-            f.record("ann", &s, t0 + Duration::from_secs(i));
-        }
-        let wait = f.blocked("ann", &s, t0 + Duration::from_secs(10)).unwrap();
-        assert_eq!(wait, Duration::from_secs(50));
-        assert_eq!(f.blocked("bob", &s, t0), None, "another name is free");
-        // The oldest failure leaves the window: one more try.
-        assert_eq!(f.blocked("ann", &s, t0 + Duration::from_secs(60)), None);
-        // Bounded: a third name evicts one.
-        f.record("bob", &s, t0);
-        f.record("cid", &s, t0 + Duration::from_secs(1));
-        assert!(f.by_name.len() <= 2);
-        f.clear("cid");
-        assert!(!f.by_name.contains_key("cid"));
-    }
-
-    #[test]
-    fn a_connection_has_a_burst_then_a_trickle() {
-        let s = AccountSettings {
-            conn_burst: 2,
-            conn_refill: Duration::from_secs(10),
-            ..AccountSettings::default()
-        };
-        let mut b = ConnAttempts::new(&s);
-        let t0 = Instant::now();
-        assert!(b.take(t0).is_ok());
-        assert!(b.take(t0).is_ok());
-        let wait = b.take(t0).unwrap_err();
-        assert!(wait <= Duration::from_secs(10) && wait > Duration::from_secs(9));
-        assert!(b.take(t0 + Duration::from_secs(10)).is_ok());
     }
 
     #[test]

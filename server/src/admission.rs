@@ -17,9 +17,17 @@ pub struct Admission {
     max: usize,
 }
 
-/// One admitted connection's place; freed when dropped.
-#[derive(Debug)]
-pub struct Ticket(Arc<Admission>);
+/// One admitted connection's place (and its place under its address's
+/// cap, `crate::addresses`); freed when dropped.
+pub struct Ticket(Arc<Admission>, Option<crate::addresses::Place>);
+
+impl Ticket {
+    /// The ticket, holding `place` under the per-address cap as well.
+    pub fn with_address(mut self, place: Option<crate::addresses::Place>) -> Ticket {
+        self.1 = place;
+        self
+    }
+}
 
 impl Admission {
     pub fn new(max: usize) -> Arc<Admission> {
@@ -35,9 +43,10 @@ impl Admission {
         if before >= self.max {
             self.open.fetch_sub(1, Ordering::AcqRel);
             metrics::counter!(crate::metrics::CONNECTIONS_REFUSED).increment(1);
+            crate::metrics::cap_hit(crate::metrics::Cap::Connections);
             return None;
         }
-        Some(Ticket(self.clone()))
+        Some(Ticket(self.clone(), None))
     }
 
     /// Connections open now.

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use tokio::sync::watch;
 
 use crate::hosting::Hosting;
-use crate::{accounts, admission, analysis, msg};
+use crate::{accounts, addresses, admission, analysis, msg};
 
 /// What every connection shares: what hosting tables needs (the store,
 /// settings, lobby, table directory, sessions), the other actors' handles,
@@ -26,4 +26,6 @@ pub struct AppState {
     pub analysis: Arc<analysis::Analyzer>,
     /// The cap on open connections (`admission`).
     pub admission: Arc<admission::Admission>,
+    /// The per-address caps (`addresses`).
+    pub addresses: Arc<addresses::Addresses>,
 }

@@ -22,12 +22,16 @@
 //! drain delay.
 
 pub mod accounts;
+pub mod addresses;
 pub mod admission;
 pub mod analysis;
 pub mod app;
+pub mod attempts;
 pub mod bot_filters;
+pub mod cidr;
 pub mod cluster;
 pub mod conn;
+pub mod gate;
 pub mod hosting;
 pub mod http;
 pub mod keeper;

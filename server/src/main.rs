@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
+use tengen_server::settings::{AccountSettings, CapSettings};
 use tengen_server::{RedisSettings, Server, Settings};
 use tengen_store::EmbeddedStore;
 use tracing_subscriber::EnvFilter;
@@ -112,6 +113,91 @@ struct Serve {
     /// progress keep the machine. 0 never refuses.
     #[arg(long, env = "TENGEN_SHED_LAG_MS", default_value_t = 500)]
     shed_lag_ms: u64,
+    /// Open WebSockets per client address (an IPv4 address or an IPv6
+    /// /64); an upgrade beyond it gets HTTP 429 with Retry-After. Open
+    /// sockets of any kind are capped at twice this (closed unanswered).
+    #[arg(long, env = "TENGEN_MAX_CONNECTIONS_PER_ADDRESS", default_value_t = 32)]
+    max_connections_per_address: u32,
+    /// WebSocket handshakes per client address per minute; beyond it HTTP
+    /// 429 with Retry-After.
+    #[arg(long, env = "TENGEN_HANDSHAKES_PER_MINUTE", default_value_t = 60)]
+    handshakes_per_minute: u32,
+    /// Apply the per-address caps (connections, handshakes, registrations)
+    /// to loopback too (exempt by default, for local load tests).
+    #[arg(long, env = "TENGEN_LIMIT_LOOPBACK")]
+    limit_loopback: bool,
+    /// Reverse proxies (addresses or ranges, comma-separated: 10.0.0.0/8)
+    /// whose X-Forwarded-For names the client; their own address is never
+    /// counted. Without it, behind a proxy every client is the proxy.
+    #[arg(long, env = "TENGEN_TRUSTED_PROXIES", value_delimiter = ',')]
+    trusted_proxy: Vec<tengen_server::addresses::Cidr>,
+    /// Seconds from accept to a complete HTTP request (the upgrade). After
+    /// a plain HTTP response the connection has this plus --write-timeout
+    /// to take it and send its next request.
+    #[arg(long, env = "TENGEN_HANDSHAKE_TIMEOUT", default_value_t = 5.0)]
+    handshake_timeout: f64,
+    /// Seconds from the upgrade to a good `hello` (else close 4001).
+    #[arg(long, env = "TENGEN_HELLO_TIMEOUT", default_value_t = 10.0)]
+    hello_timeout: f64,
+    /// Seconds one write to a client may make no progress (a client that
+    /// stopped reading) before its connection is dropped.
+    #[arg(long, env = "TENGEN_WRITE_TIMEOUT", default_value_t = 15.0)]
+    write_timeout: f64,
+    /// Accounts registered per client address per hour.
+    #[arg(long, env = "TENGEN_REGISTRATIONS_PER_HOUR", default_value_t = 5)]
+    registrations_per_hour: u32,
+    /// Failed logins of one address to one account before that pair is
+    /// locked (after 3 free failures each one doubles a wait from 1 s).
+    #[arg(long, env = "TENGEN_LOGIN_LOCK_AFTER", default_value_t = 10)]
+    login_lock_after: u32,
+    /// Minutes a locked (account, address) pair stays locked.
+    #[arg(long, env = "TENGEN_LOGIN_LOCK_MINUTES", default_value_t = 15)]
+    login_lock_minutes: u64,
+}
+
+/// A flag's seconds as a duration, within `range`.
+fn seconds(
+    flag: &str,
+    value: f64,
+    range: std::ops::RangeInclusive<f64>,
+) -> anyhow::Result<Duration> {
+    if !range.contains(&value) {
+        anyhow::bail!(
+            "--{flag} must be between {} and {} seconds",
+            range.start(),
+            range.end()
+        );
+    }
+    Ok(Duration::from_secs_f64(value))
+}
+
+/// The caps and login limits the flags set.
+fn caps(args: &Serve) -> anyhow::Result<(CapSettings, AccountSettings)> {
+    if args.max_connections_per_address == 0 || args.handshakes_per_minute == 0 {
+        anyhow::bail!(
+            "--max-connections-per-address and --handshakes-per-minute must be at least 1"
+        );
+    }
+    if args.registrations_per_hour == 0 || args.login_lock_after == 0 {
+        anyhow::bail!("--registrations-per-hour and --login-lock-after must be at least 1");
+    }
+    let caps = CapSettings {
+        max_connections_per_address: args.max_connections_per_address,
+        handshakes_per_minute: args.handshakes_per_minute,
+        limit_loopback: args.limit_loopback,
+        trusted_proxies: args.trusted_proxy.clone(),
+        handshake_timeout: seconds("handshake-timeout", args.handshake_timeout, 0.1..=300.0)?,
+        hello_timeout: seconds("hello-timeout", args.hello_timeout, 0.1..=300.0)?,
+        write_timeout: seconds("write-timeout", args.write_timeout, 0.1..=300.0)?,
+        ..CapSettings::default()
+    };
+    let accounts = AccountSettings {
+        registrations_per_hour: args.registrations_per_hour,
+        login_lock_after: args.login_lock_after,
+        login_lock: Duration::from_secs(args.login_lock_minutes.clamp(1, 24 * 60) * 60),
+        ..AccountSettings::default()
+    };
+    Ok((caps, accounts))
 }
 
 #[derive(Args)]
@@ -178,6 +264,7 @@ async fn serve(args: Serve) -> anyhow::Result<()> {
     if !(0.5..=300.0).contains(&args.lease_seconds) {
         anyhow::bail!("--lease-seconds must be between 0.5 and 300");
     }
+    let (caps, accounts) = caps(&args)?;
     let node = args.node_id.unwrap_or_else(host_name);
     if node.is_empty()
         || node.len() > 64
@@ -191,6 +278,8 @@ async fn serve(args: Serve) -> anyhow::Result<()> {
         anyhow::bail!("--analysis-slots and --analysis-nodes must be at least 1");
     }
     let settings = Settings {
+        caps,
+        accounts,
         listen: args.listen,
         node,
         lease_ttl: Duration::from_secs_f64(args.lease_seconds),

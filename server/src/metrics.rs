@@ -43,6 +43,94 @@ pub const RUNTIME_LAG: &str = "tengen_runtime_lag_seconds";
 pub const ANALYSES: &str = "tengen_analyses_total";
 pub const ANALYSIS_MS: &str = "tengen_analysis_milliseconds_total";
 
+/// A cap or deadline hit (counter, label `cap`: one of [`Cap`]'s names):
+/// what SECURITY.md lists, each visible when it bites.
+pub const CAPS_HIT: &str = "tengen_caps_hit_total";
+
+/// Every cap and deadline the server enforces against floods and slow
+/// peers, by the name `tengen_caps_hit_total` counts it under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cap {
+    /// The global connection cap (HTTP 503).
+    Connections,
+    /// The session registry was full: a resumable session forgotten early.
+    Sessions,
+    /// Open WebSockets per client address (HTTP 429).
+    AddressConnections,
+    /// Open sockets per address at accept (closed unanswered).
+    AddressSockets,
+    /// WebSocket handshakes per address per minute (HTTP 429).
+    Handshakes,
+    /// The per-address table was full (closed unanswered).
+    AddressTable,
+    /// No complete HTTP request (the upgrade) in time.
+    HandshakeTimeout,
+    /// No `hello` in time (close 4001).
+    HelloTimeout,
+    /// Silence after `welcome` (close 4004).
+    IdleTimeout,
+    /// A write the peer did not take in time (a stalled reader).
+    WriteTimeout,
+    /// A full outbound queue (close 4002, a slow consumer).
+    OutboundQueue,
+    /// Registrations per address per hour.
+    Registrations,
+    /// A login refused while the (account, address) pair waits out its
+    /// delay after failures.
+    LoginDelay,
+    /// A login refused while the (account, address) pair is locked.
+    LoginLock,
+    /// A login refused while the account's failures from all addresses
+    /// throttle it (briefly).
+    AccountThrottle,
+}
+
+impl Cap {
+    pub const ALL: [Cap; 15] = [
+        Cap::Connections,
+        Cap::Sessions,
+        Cap::AddressConnections,
+        Cap::AddressSockets,
+        Cap::Handshakes,
+        Cap::AddressTable,
+        Cap::HandshakeTimeout,
+        Cap::HelloTimeout,
+        Cap::IdleTimeout,
+        Cap::WriteTimeout,
+        Cap::OutboundQueue,
+        Cap::Registrations,
+        Cap::LoginDelay,
+        Cap::LoginLock,
+        Cap::AccountThrottle,
+    ];
+
+    /// The `cap` label.
+    pub fn name(self) -> &'static str {
+        match self {
+            Cap::Connections => "connections",
+            Cap::Sessions => "sessions",
+            Cap::AddressConnections => "address_connections",
+            Cap::AddressSockets => "address_sockets",
+            Cap::Handshakes => "handshakes_per_minute",
+            Cap::AddressTable => "address_table",
+            Cap::HandshakeTimeout => "handshake_timeout",
+            Cap::HelloTimeout => "hello_timeout",
+            Cap::IdleTimeout => "idle_timeout",
+            Cap::WriteTimeout => "write_timeout",
+            Cap::OutboundQueue => "outbound_queue",
+            Cap::Registrations => "registrations_per_hour",
+            Cap::LoginDelay => "login_delay",
+            Cap::LoginLock => "login_lock",
+            Cap::AccountThrottle => "account_login_throttle",
+        }
+    }
+}
+
+/// Counts one hit of `cap`.
+pub fn cap_hit(cap: Cap) {
+    metrics::counter!(CAPS_HIT, "cap" => cap.name()).increment(1);
+}
+
 static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
 static PROCESS: OnceLock<metrics_process::Collector> = OnceLock::new();
 
@@ -82,6 +170,9 @@ pub fn install() {
         metrics::gauge!(RUNTIME_LAG).set(0.0);
         metrics::counter!(ANALYSES).absolute(0);
         metrics::counter!(ANALYSIS_MS).absolute(0);
+        for cap in Cap::ALL {
+            metrics::counter!(CAPS_HIT, "cap" => cap.name()).absolute(0);
+        }
         handle
     });
 }
@@ -107,6 +198,7 @@ fn describe() {
         STORE_SLOW,
         "Table store calls given more time because the store was behind, not down"
     );
+    metrics::describe_counter!(CAPS_HIT, "Caps and deadlines hit, by cap");
     metrics::describe_counter!(ANALYSES, "Post-game analyses finished");
     metrics::describe_counter!(ANALYSIS_MS, "Milliseconds spent on post-game analyses");
     metrics::describe_histogram!(

@@ -22,6 +22,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering};
+use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
 use bytes::Bytes;
@@ -216,6 +217,7 @@ impl Outbox {
             }
             Err(mpsc::error::TrySendError::Full(_)) => {
                 metrics::counter!(crate::metrics::QUEUE_DROPS).increment(1);
+                crate::metrics::cap_hit(crate::metrics::Cap::OutboundQueue);
                 crate::metrics::error("slow_consumer");
                 self.close(CloseCode::SlowConsumer);
                 false
@@ -291,43 +293,47 @@ pub enum WriterEnd {
     Closed(u16),
     /// The socket failed or every sender is gone.
     Gone,
+    /// A write made no progress within the write timeout: the peer stopped
+    /// reading.
+    Stalled,
+}
+
+/// The writer's timers: how often it pings, and how long one write may
+/// make no progress before the peer is taken as a stalled reader.
+#[derive(Clone, Copy, Debug)]
+pub struct WriterTimers {
+    pub ping_every: Duration,
+    pub write_timeout: Duration,
 }
 
 impl Inbox {
     /// Drains the queue into `sink` until asked to close (then sends the
-    /// close frame) or the socket fails. `ping_every` sends WebSocket pings
-    /// so that idle peers are noticed.
-    pub async fn drain<S>(mut self, mut sink: S, ping_every: std::time::Duration) -> WriterEnd
+    /// close frame) or the socket fails. Pings every `timers.ping_every`
+    /// so that idle peers are noticed. A write the socket does not take
+    /// within `timers.write_timeout` (a peer that stopped reading, its TCP
+    /// window shut) ends the writer as [`WriterEnd::Stalled`]: the socket
+    /// is dropped, not waited on for ever.
+    pub async fn drain<S>(mut self, mut sink: S, timers: WriterTimers) -> WriterEnd
     where
         S: Sink<Message> + Unpin,
     {
+        let within = timers.write_timeout;
         // The first tick is at once: the lag estimate starts early.
-        let mut ping = tokio::time::interval(ping_every);
+        let mut ping = tokio::time::interval(timers.ping_every);
         loop {
-            tokio::select! {
+            let step = tokio::select! {
                 biased;
                 _ = self.control.notify.notified() => break,
                 entry = self.rx.recv() => {
                     let Some(entry) = entry else { return WriterEnd::Gone };
-                    let mut fed = 0;
-                    if feed(&mut sink, entry, &mut fed).await.is_err() {
-                        return WriterEnd::Gone;
-                    }
-                    while fed < BATCH {
-                        let Ok(entry) = self.rx.try_recv() else { break };
-                        if feed(&mut sink, entry, &mut fed).await.is_err() {
-                            return WriterEnd::Gone;
-                        }
-                    }
-                    if sink.flush().await.is_err() {
-                        return WriterEnd::Gone;
-                    }
+                    bounded(within, write_batch(&mut sink, entry, &mut self.rx)).await
                 }
                 _ = ping.tick() => {
-                    if sink.send(Message::Ping(ping_payload())).await.is_err() {
-                        return WriterEnd::Gone;
-                    }
+                    bounded(within, sink.send(Message::Ping(ping_payload()))).await
                 }
+            };
+            if let Some(end) = step {
+                return end;
             }
         }
         let code = self.control.close_code.load(Ordering::Acquire);
@@ -336,20 +342,54 @@ impl Inbox {
         if code != CloseCode::SlowConsumer.code() {
             let mut fed = 0;
             while let Ok(entry) = self.rx.try_recv() {
-                if feed(&mut sink, entry, &mut fed).await.is_err() {
-                    return WriterEnd::Gone;
+                if let Some(end) = bounded(within, feed(&mut sink, entry, &mut fed)).await {
+                    return end;
                 }
             }
         }
         let reason = CloseCode::from_code(code).map_or("", CloseCode::reason);
-        let _ = sink
-            .send(Message::Close(Some(CloseFrame {
-                code,
-                reason: Utf8Bytes::from_static(reason),
-            })))
-            .await;
+        let close = Message::Close(Some(CloseFrame {
+            code,
+            reason: Utf8Bytes::from_static(reason),
+        }));
+        let _ = tokio::time::timeout(within, sink.send(close)).await;
         WriterEnd::Closed(code)
     }
+}
+
+/// Runs one write step within `within`: `None` when it went through,
+/// else how the writer ends (the socket failed, or stalled).
+async fn bounded<E>(
+    within: Duration,
+    step: impl std::future::Future<Output = Result<(), E>>,
+) -> Option<WriterEnd> {
+    match tokio::time::timeout(within, step).await {
+        Ok(Ok(())) => None,
+        Ok(Err(_)) => Some(WriterEnd::Gone),
+        Err(_) => {
+            crate::metrics::cap_hit(crate::metrics::Cap::WriteTimeout);
+            Some(WriterEnd::Stalled)
+        }
+    }
+}
+
+/// Writes `first` and what else is queued (up to [`BATCH`] frames), then
+/// flushes.
+async fn write_batch<S>(
+    sink: &mut S,
+    first: Queued,
+    rx: &mut mpsc::Receiver<Queued>,
+) -> Result<(), S::Error>
+where
+    S: Sink<Message> + Unpin,
+{
+    let mut fed = 0;
+    feed(sink, first, &mut fed).await?;
+    while fed < BATCH {
+        let Ok(entry) = rx.try_recv() else { break };
+        feed(sink, entry, &mut fed).await?;
+    }
+    sink.flush().await
 }
 
 /// Feeds an entry's frames to `sink`, counting them in `fed`; a long burst
@@ -406,6 +446,11 @@ mod tests {
     use super::*;
     use tengen_protocol::{Envelope, ServerMsg};
 
+    const TIMERS: WriterTimers = WriterTimers {
+        ping_every: Duration::from_secs(60),
+        write_timeout: Duration::from_secs(5),
+    };
+
     fn pong(n: u64) -> ServerFrame {
         Envelope::push(ServerMsg::Pong { time_ms: n })
     }
@@ -445,7 +490,7 @@ mod tests {
         assert!(outbox.is_closed());
         assert!(!outbox.send_msg(&pong(4)), "nothing more is queued");
         let (sink, log) = recorder();
-        let end = inbox.drain(sink, std::time::Duration::from_secs(60)).await;
+        let end = inbox.drain(sink, TIMERS).await;
         let sent = log.lock().unwrap().clone();
         assert!(matches!(end, WriterEnd::Closed(4002)));
         assert_eq!(sent.len(), 1, "the backlog is dropped: {sent:?}");
@@ -460,7 +505,7 @@ mod tests {
         outbox.close(CloseCode::PolicyViolation);
         outbox.close(CloseCode::Normal);
         let (sink, log) = recorder();
-        let end = inbox.drain(sink, std::time::Duration::from_secs(60)).await;
+        let end = inbox.drain(sink, TIMERS).await;
         let sent = log.lock().unwrap().clone();
         assert!(
             matches!(end, WriterEnd::Closed(1008)),

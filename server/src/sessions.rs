@@ -295,6 +295,7 @@ impl Inner {
                 self.token_of.remove(&e.id);
                 self.release_name(&e.player.name, &e.id);
                 metrics::counter!(crate::metrics::SESSIONS_EVICTED).increment(1);
+                crate::metrics::cap_hit(crate::metrics::Cap::Sessions);
             }
         }
     }

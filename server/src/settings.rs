@@ -96,6 +96,8 @@ pub struct Settings {
     /// (a dead node's) and takes them over. `None`: never (a single node
     /// on the embedded store, which restores everything at start).
     pub takeover_every: Option<Duration>,
+    /// Caps and deadlines against floods and slow peers (SECURITY.md).
+    pub caps: CapSettings,
     /// Accounts: token lifetime, hashing slots, login limits.
     pub accounts: AccountSettings,
     /// The matchmaker's interval and widening curve.
@@ -133,6 +135,7 @@ impl Default for Settings {
             node: node_id("node"),
             lease_ttl: Duration::from_secs(4),
             takeover_every: None,
+            caps: Default::default(),
             accounts: Default::default(),
             matchmaking: Default::default(),
             analysis: Default::default(),
@@ -240,6 +243,55 @@ fn open_file_limit() -> Option<u64> {
     (soft != rlimit::INFINITY).then_some(soft)
 }
 
+/// The caps and deadlines against floods and slow peers (`addresses`,
+/// `gate`, `conn`, `outbound`); SECURITY.md lists them all.
+#[derive(Clone, Debug)]
+pub struct CapSettings {
+    /// Open WebSockets per client address (an IPv4 address or an IPv6
+    /// /64); an upgrade beyond it gets HTTP 429. Open sockets of any kind
+    /// are capped at twice this at accept.
+    pub max_connections_per_address: u32,
+    /// WebSocket handshakes per address per minute (a bucket that holds
+    /// a minute's worth); beyond it HTTP 429 with the wait.
+    pub handshakes_per_minute: u32,
+    /// Whether the per-address caps apply to loopback too (off by
+    /// default: the load generator and the tests use 127.0.0.1).
+    pub limit_loopback: bool,
+    /// Reverse proxies whose `X-Forwarded-For` names the client (their
+    /// own address is never counted).
+    pub trusted_proxies: Vec<crate::cidr::Cidr>,
+    /// Addresses tracked at once; when full of live ones, sockets from
+    /// new addresses are closed unanswered.
+    pub max_tracked_addresses: usize,
+    /// The `Retry-After` of a 429 for too many open connections.
+    pub busy_retry: Duration,
+    /// From accept to a complete HTTP request (the upgrade). After a
+    /// plain response the connection has this plus `write_timeout` to take
+    /// it and complete its next request.
+    pub handshake_timeout: Duration,
+    /// From the upgrade to a good `hello` (close 4001).
+    pub hello_timeout: Duration,
+    /// How long one write to a client may make no progress (a client
+    /// that stopped reading) before its connection is dropped.
+    pub write_timeout: Duration,
+}
+
+impl Default for CapSettings {
+    fn default() -> CapSettings {
+        CapSettings {
+            max_connections_per_address: 32,
+            handshakes_per_minute: 60,
+            limit_loopback: false,
+            trusted_proxies: Vec::new(),
+            max_tracked_addresses: 100_000,
+            busy_retry: Duration::from_secs(10),
+            handshake_timeout: Duration::from_secs(5),
+            hello_timeout: Duration::from_millis(tengen_protocol::HELLO_TIMEOUT_MS),
+            write_timeout: Duration::from_secs(15),
+        }
+    }
+}
+
 /// The bounds of the account service.
 #[derive(Clone, Debug)]
 pub struct AccountSettings {
@@ -251,15 +303,29 @@ pub struct AccountSettings {
     pub hash_wait: Duration,
     /// How long a request may wait for the store.
     pub store_wait: Duration,
-    /// Failed logins allowed per account name within `name_window`.
+    /// Failed logins of one address to one account that cost nothing
+    /// more; each failure after them makes that pair wait `login_delay`,
+    /// doubling (`crate::attempts`).
+    pub login_free_failures: u32,
+    pub login_delay: Duration,
+    /// After this many failures the pair is locked for `login_lock`.
+    pub login_lock_after: u32,
+    pub login_lock: Duration,
+    /// Failed logins to one account from all addresses within
+    /// `name_window` that throttle it (except for addresses that logged
+    /// in to it before) for `name_throttle`.
     pub name_attempts: u32,
     pub name_window: Duration,
+    pub name_throttle: Duration,
+    /// Accounts registered per address per hour (loopback exempt unless
+    /// `CapSettings::limit_loopback`).
+    pub registrations_per_hour: u32,
     /// Logins and registrations a connection may try: at once, then one
     /// per `conn_refill`.
     pub conn_burst: u32,
     pub conn_refill: Duration,
-    /// Names whose failures are remembered at once (the oldest are
-    /// forgotten first beyond it).
+    /// Entries each table of `crate::attempts` holds at once (names,
+    /// pairs, addresses; the oldest are forgotten first beyond it).
     pub max_tracked_names: usize,
 }
 
@@ -270,8 +336,14 @@ impl Default for AccountSettings {
             hash_workers: 2,
             hash_wait: Duration::from_secs(5),
             store_wait: Duration::from_secs(5),
+            login_free_failures: 3,
+            login_delay: Duration::from_secs(1),
+            login_lock_after: 10,
+            login_lock: Duration::from_secs(15 * 60),
             name_attempts: 10,
             name_window: Duration::from_secs(600),
+            name_throttle: Duration::from_secs(30),
+            registrations_per_hour: 5,
             conn_burst: 5,
             conn_refill: Duration::from_secs(12),
             max_tracked_names: 100_000,

@@ -181,7 +181,9 @@ impl Server {
             }
             None => None,
         };
+        let addresses = crate::addresses::Addresses::new(settings.caps.clone());
         let state = AppState {
+            addresses: addresses.clone(),
             admission: admission::Admission::new(settings.max_connections),
             analysis: crate::analysis::Analyzer::new(settings.analysis.clone()),
             shutdown: shutdown_rx.clone(),
@@ -194,9 +196,13 @@ impl Server {
         let app = http::router(state);
         let mut stop = shutdown_rx;
         let task = tokio::spawn(async move {
-            axum::serve(
+            let gate = crate::gate::Gate {
                 listener,
-                app.into_make_service_with_connect_info::<SocketAddr>(),
+                addresses,
+            };
+            axum::serve(
+                gate,
+                app.into_make_service_with_connect_info::<crate::gate::Peer>(),
             )
             .with_graceful_shutdown(async move {
                 let _ = stop.wait_for(|s| *s).await;

@@ -29,6 +29,7 @@ use tokio::sync::Semaphore;
 
 use crate::AppState;
 use crate::accounts::{ConnAttempts, too_many, unix_ms};
+use crate::addresses::{AddrKey, Client};
 use crate::cluster::wire::RemoteMatchCmd;
 use crate::msg::matchmaker::MatchCmd;
 use crate::msg::node::NodeCmd;
@@ -120,6 +121,9 @@ pub(super) struct Change {
 /// A connection's state for this module.
 pub struct ConnRanked {
     attempts: ConnAttempts,
+    /// Who the connection is from (the login and registration limits are
+    /// per address).
+    client: Client,
     /// The login token this connection presented or received (what
     /// `logout` revokes).
     pub(super) token: Option<String>,
@@ -132,9 +136,10 @@ pub struct ConnRanked {
 }
 
 impl ConnRanked {
-    pub fn new(state: &AppState, identity: &Identity) -> ConnRanked {
+    pub fn new(state: &AppState, identity: &Identity, client: Client) -> ConnRanked {
         ConnRanked {
             attempts: ConnAttempts::new(state.accounts.settings()),
+            client,
             token: match identity {
                 Identity::Account { token, .. } => Some(token.clone()),
                 Identity::Guest(_) => None,
@@ -281,9 +286,10 @@ fn identity_request(ask: Ask<'_>, msg: ClientMsg) {
                 return refuse(session, id, too_many(wait));
             }
             let in_use = state.hosting.sessions.guest_uses(&name);
+            let from = rc.client.limited.then(|| AddrKey::of(rc.client.ip));
             let (st, sid, tx) = (state.clone(), session.id.clone(), rc.changes.clone());
             spawn(rc, session, id, async move {
-                let li = st.accounts.register(&name, &password, in_use).await?;
+                let li = st.accounts.register(&name, &password, in_use, from).await?;
                 signed_in(&st, &sid, &tx, li.player.clone(), &li.token);
                 Ok(ServerMsg::Registered(li))
             });
@@ -294,8 +300,9 @@ fn identity_request(ask: Ask<'_>, msg: ClientMsg) {
             }
             let (st, sid, tx) = (state.clone(), session.id.clone(), rc.changes.clone());
             let queued_as = session.clone();
+            let from = AddrKey::of(rc.client.ip);
             spawn(rc, session, id, async move {
-                let li = st.accounts.login(&name, &password).await?;
+                let li = st.accounts.login(&name, &password, from).await?;
                 unqueue_quietly(&st, queued_as);
                 signed_in(&st, &sid, &tx, li.player.clone(), &li.token);
                 Ok(ServerMsg::LoggedIn(li))

@@ -1,8 +1,8 @@
 //! One task per WebSocket: the handshake, then read, decode, rate-limit and
 //! route.
 //!
-//! The first data frame must be `hello`, within the protocol's hello
-//! timeout; its frame type (text or binary) fixes the connection's encoding.
+//! The first data frame must be `hello`, within the hello timeout
+//! (`CapSettings::hello_timeout`, the protocol's 10 s by default); its frame type (text or binary) fixes the connection's encoding.
 //! After `welcome`, the socket's write half belongs to a writer task
 //! ([`crate::outbound`]) and this task only reads. It never waits on another
 //! actor: lobby and table commands are handed over with `try_send` to
@@ -17,14 +17,14 @@ use std::time::{Duration, Instant};
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
 use futures_util::{SinkExt, StreamExt};
 use tengen_protocol::{
-    ClientMsg, CloseCode, Encoding, Envelope, ErrorBody, ErrorCode, HELLO_TIMEOUT_MS,
-    PROTOCOL_VERSION, RequestId, SUPPORTED_VERSIONS, ServerFrame, ServerInfo, ServerMsg, Welcome,
-    decode_client,
+    ClientMsg, CloseCode, Encoding, Envelope, ErrorBody, ErrorCode, PROTOCOL_VERSION, RequestId,
+    SUPPORTED_VERSIONS, ServerFrame, ServerInfo, ServerMsg, Welcome, decode_client,
 };
 use tokio::time::timeout;
 use tracing::Instrument;
 
 use crate::AppState;
+use crate::addresses::Client;
 use crate::admission::Ticket;
 use crate::msg::lobby::LobbyCmd;
 use crate::msg::matchmaker::MatchCmd;
@@ -56,24 +56,29 @@ pub fn run(
     socket: WebSocket,
     state: AppState,
     peer: SocketAddr,
+    client: Client,
     ticket: Ticket,
 ) -> impl std::future::Future<Output = ()> + Send {
     let conn = crate::outbound::next_conn_id();
-    let span = tracing::debug_span!("conn", conn, %peer);
+    let span = tracing::debug_span!("conn", conn, %peer, client = %client.ip);
     let (sink, stream) = socket.split();
-    serve(sink, stream, state, conn, Live::new(ticket)).instrument(span)
+    serve(sink, stream, state, conn, Live::new(ticket, client)).instrument(span)
 }
 
 /// A connection that is open: counted in the connections gauge and
-/// holding its place under the cap while it lives.
+/// holding its places under the caps while it lives; and who it is from.
 struct Live {
     _ticket: Ticket,
+    client: Client,
 }
 
 impl Live {
-    fn new(ticket: Ticket) -> Live {
+    fn new(ticket: Ticket, client: Client) -> Live {
         metrics::gauge!(crate::metrics::CONNECTIONS).increment(1.0);
-        Live { _ticket: ticket }
+        Live {
+            _ticket: ticket,
+            client,
+        }
     }
 }
 
@@ -86,19 +91,28 @@ impl Drop for Live {
 type WsSink = futures_util::stream::SplitSink<WebSocket, Message>;
 type WsStream = futures_util::stream::SplitStream<WebSocket>;
 
-async fn serve(mut sink: WsSink, mut stream: WsStream, state: AppState, conn: u64, _live: Live) {
+async fn serve(mut sink: WsSink, mut stream: WsStream, state: AppState, conn: u64, live: Live) {
     // The handshake's future is large (identity, seats, failover) and runs
     // once: boxed, it is freed when it ends, and the connection's task
     // keeps only what the rest of its life needs.
-    let Some(hello) = Box::pin(handshake(&mut sink, &mut stream, &state, conn)).await else {
+    // Its replies are writes too: a peer that sends but never reads is
+    // cut off when the hello deadline and a write's timeout have passed.
+    let caps = &state.hosting.settings.caps;
+    let within = caps.hello_timeout + caps.write_timeout;
+    let handshake = Box::pin(handshake(&mut sink, &mut stream, &state, conn));
+    let Ok(Some(hello)) = timeout(within, handshake).await else {
         return;
     };
-    let (outbox, mut writer, mut conn_state) = welcome(&state, hello, sink, conn);
+    let (outbox, mut writer, mut conn_state) = welcome(&state, hello, sink, conn, live.client);
     read_loop(&state, &mut conn_state, &mut stream, &outbox, &mut writer).await;
     forget(&state, &conn_state, conn);
     if !writer.is_finished() {
         outbox.close(CloseCode::Normal);
-        let _ = timeout(Duration::from_secs(5), writer).await;
+        // The writer's own write timeout bounds this; never wait past it.
+        let within = state.hosting.settings.caps.write_timeout + Duration::from_secs(1);
+        if timeout(within, &mut writer).await.is_err() {
+            writer.abort();
+        }
     }
     // The closing handshake: read (and drop) what the peer still sends
     // until its close frame or end of stream, briefly. Closing the socket
@@ -121,14 +135,19 @@ fn welcome(
     hello: Hello,
     sink: WsSink,
     conn: u64,
+    client: Client,
 ) -> (Outbox, tokio::task::JoinHandle<WriterEnd>, ConnState) {
     let (outbox, inbox) =
         outbound::channel(conn, hello.encoding, state.hosting.settings.outbound_queue);
     let session = open_session(state, hello.body, hello.id, &hello.identity, &outbox);
     tracing::debug!(conn, session = %session.id, encoding = ?hello.encoding, "welcome");
-    let writer = tokio::spawn(inbox.drain(sink, state.hosting.settings.ping_interval));
+    let timers = outbound::WriterTimers {
+        ping_every: state.hosting.settings.ping_interval,
+        write_timeout: state.hosting.settings.caps.write_timeout,
+    };
+    let writer = tokio::spawn(inbox.drain(sink, timers));
     let conn_state = ConnState {
-        ranked: accounts::ConnRanked::new(state, &hello.identity),
+        ranked: accounts::ConnRanked::new(state, &hello.identity, client),
         session,
         encoding: hello.encoding,
         watching: Vec::new(),
@@ -155,7 +174,7 @@ async fn handshake(
     state: &AppState,
     conn: u64,
 ) -> Option<Hello> {
-    let deadline = tokio::time::Instant::now() + Duration::from_millis(HELLO_TIMEOUT_MS);
+    let deadline = tokio::time::Instant::now() + state.hosting.settings.caps.hello_timeout;
     let mut before_hello = 0u32;
     loop {
         let Data { bytes, encoding } =
@@ -168,7 +187,9 @@ async fn handshake(
                 }
                 Err(_) => {
                     crate::metrics::error("hello_timeout");
-                    let _ = sink.send(close(CloseCode::HelloTimeout)).await;
+                    crate::metrics::cap_hit(crate::metrics::Cap::HelloTimeout);
+                    let within = state.hosting.settings.caps.write_timeout;
+                    let _ = timeout(within, sink.send(close(CloseCode::HelloTimeout))).await;
                     return None;
                 }
             };
@@ -317,6 +338,7 @@ async fn read_loop(
         let msg = match read {
             Err(_) => {
                 crate::metrics::error("idle_timeout");
+                crate::metrics::cap_hit(crate::metrics::Cap::IdleTimeout);
                 outbox.close(CloseCode::IdleTimeout);
                 return;
             }
