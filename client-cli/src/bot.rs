@@ -101,6 +101,7 @@ pub async fn run(args: &BotArgs) -> Result<ExitCode> {
                 ))?,
                 News::Lost => eprintln!("connection lost: reconnecting"),
                 News::Back => eprintln!("reconnected"),
+                News::Challenged { .. } => {}
             }
         }
         if let Some(view) = waiter.started.take() {
