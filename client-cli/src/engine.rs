@@ -31,7 +31,9 @@ use std::time::{Duration, Instant};
 use anyhow::{Result, anyhow, bail};
 use clap::ArgGroup;
 use tengen_client::Session;
-use tengen_client::engine::{Bridge, EngineSpec, Log, Note, Timing, play};
+use tengen_client::engine::{
+    Bridge, DrawPolicy, EngineSpec, Log, Note, Policy, ResignPolicy, Timing, play,
+};
 use tengen_client::view::TableView;
 use tengen_protocol::{BotFilters, ClientMsg, ServerMsg};
 
@@ -80,12 +82,23 @@ Policies:
              (SWAP2BOARD is not used)
   claims     in claim rooms, holding white, a forbidden black stone is
              claimed when the referee (tengen-rules) says it was forbidden
-  draws      a draw offer is accepted only on a nearly full board (one
-             row's worth of empty points or fewer) where we cannot make
-             five now; otherwise our next move declines it
+  draws      --accept-draw: board (the default: only on a nearly full
+             board, one row's worth of empty points or fewer, where we
+             cannot make five now), never, always, when-behind (the
+             engine's latest evaluation is below zero), after-move N (the
+             game has N moves or more); a draw not accepted is declined
+             by our next move
   pass       only when no point is playable and the rules allow a pass
-  resign     never by choice: only when the engine failed twice in one
-             game, or nothing is playable and passing is not allowed
+  resign     --resign: never (the default) or eval-below X (the engine's
+             latest evaluation is below X when our stone is due); and
+             always when the engine failed twice in one game, or nothing
+             is playable and passing is not allowed
+
+Evaluations are read from the engine's MESSAGE and DEBUG lines: a word
+`ev` or `eval` (optionally `ev:`/`ev=`) followed by a signed integer, or
+joined to it (`ev=-350`), as Yixin and Rapfi print; `+M7`/`-M7` (a mate)
+count as +/-20000. An engine that reports none never resigns by policy,
+and when-behind never accepts a draw for it.
 
 A failing engine (no answer within its turn time, garbage, an occupied or
 illegal point, an exit) is restarted once and given the board; if it fails
@@ -108,6 +121,13 @@ pub struct EngineArgs {
     pub accept_challenges: bool,
     #[command(flatten)]
     pub filters: FilterArgs,
+    /// When to accept a draw offer: board, never, always, when-behind,
+    /// after-move N (see the policies above).
+    #[arg(long, default_value = "board", value_parser = clap::value_parser!(DrawPolicy))]
+    pub accept_draw: DrawPolicy,
+    /// When to resign by choice: never, eval-below X.
+    #[arg(long, default_value = "never", allow_hyphen_values = true, value_parser = clap::value_parser!(ResignPolicy))]
+    pub resign: ResignPolicy,
     /// The engine's CPU time limit in seconds over its life (an rlimit; 0: none).
     #[arg(long, default_value_t = 0)]
     pub cpu_seconds: u64,
@@ -164,7 +184,10 @@ pub async fn run(args: &EngineArgs) -> Result<ExitCode> {
         Note::Played { .. } => {}
         Note::Link(l) => eprintln!("{l}"),
     });
-    let mut bridge = Bridge::new(spec, timing, log.clone());
+    let mut bridge = Bridge::new(spec, timing, log.clone()).with_policy(Policy {
+        draw: args.accept_draw,
+        resign: args.resign,
+    });
     let mut server = args.find.server.clone();
     server.name.get_or_insert_with(|| "engine".into());
     let (mut session, _) = server.session_hello().await?;

@@ -15,7 +15,7 @@
 use std::time::{Duration, Instant};
 
 use tengen_protocol::{ClientMsg, ErrorCode, RequestId, ServerMsg};
-use tengen_rules::game::{Action, GameResult, SeatClock, Task};
+use tengen_rules::game::{Action, ActionKind, GameResult, SeatClock, Task};
 use tengen_rules::{Color, Point};
 
 use super::bridge::{Bridge, MoveRequest};
@@ -220,7 +220,18 @@ async fn choose(
     lag_ms: u64,
     log: &Log,
 ) -> Option<Action> {
-    let prompt = view.prompt()?.clone();
+    let mut prompt = view.prompt()?.clone();
+    let (policy, eval) = (bridge.policy(), bridge.eval());
+    if prompt.may.contains(&ActionKind::AcceptDraw) {
+        match policy.accept_draw(view.moves().len(), eval) {
+            Some(true) => return Some(by_policy(Action::AcceptDraw, log)),
+            Some(false) => prompt.may.retain(|k| *k != ActionKind::AcceptDraw),
+            None => {}
+        }
+    }
+    if matches!(prompt.task, Task::Place { .. }) && policy.resign(eval) {
+        return Some(by_policy(Action::Resign, log));
+    }
     let situation = Situation::from_moves(view.board(), view.config(), view.moves());
     let bot = decide(&situation, &prompt, seed);
     let own = match (prompt.task, &bot) {
@@ -268,6 +279,15 @@ async fn choose(
         by: "engine",
     });
     Some(Action::place(p))
+}
+
+/// `action`, chosen by the owner's policy (logged so).
+fn by_policy(action: Action, log: &Log) -> Action {
+    log(Note::Played {
+        action: format!("{action:?}"),
+        by: "policy",
+    });
+    action
 }
 
 fn round(d: Duration) -> Duration {

@@ -50,6 +50,9 @@ pub struct Engine {
     /// The rest of a line too long is dropped, up to its newline.
     skipping: bool,
     log: Log,
+    /// The evaluation in the engine's latest `MESSAGE`/`DEBUG` line that
+    /// had one ([`super::policy::evaluation`]).
+    pub last_eval: Option<i32>,
 }
 
 impl Engine {
@@ -84,6 +87,7 @@ impl Engine {
             buf: Vec::new(),
             skipping: false,
             log,
+            last_eval: None,
         })
     }
 
@@ -135,6 +139,11 @@ impl Engine {
             let line = self.read_line(deadline, wait).await?;
             match note(&line) {
                 Some((kind, text)) => {
+                    if matches!(kind, NoteKind::Message | NoteKind::Debug)
+                        && let Some(e) = super::policy::evaluation(text)
+                    {
+                        self.last_eval = Some(e);
+                    }
                     (self.log)(Note::Engine(kind, text.to_string()));
                     if matches!(kind, NoteKind::Error | NoteKind::Unknown) {
                         return Err(EngineError::Refused(line));
