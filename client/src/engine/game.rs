@@ -22,7 +22,8 @@ use super::bridge::{Bridge, MoveRequest};
 use super::clock::turn_time;
 use super::types::{Log, Note};
 use crate::bot::{Situation, decide};
-use crate::session::{Delivery, Session, SessionError};
+use crate::follow::{Follow, Step, reconnected};
+use crate::session::{Session, SessionError};
 use crate::view::{TableView, ViewError};
 
 /// Refusals of our actions in a row after which the bridge resigns rather
@@ -77,13 +78,13 @@ pub async fn play(
     }
     let mut pending: Option<(RequestId, Instant)> = None;
     let mut acted_at: Option<u64> = None;
-    let mut syncing = false;
+    let mut follow = Follow::new(view.table().clone());
     let mut refusals = 0;
     let mut lag_ms: u64 = 0;
     let mut last: Option<(u64, Action)> = None;
     let mut backoff = Duration::ZERO;
     while !view.is_over() {
-        let can_act = !syncing && view.paused().is_none() && session.is_connected();
+        let can_act = !follow.syncing() && view.paused().is_none() && session.is_connected();
         if can_act && pending.is_none() && view.my_turn() && acted_at != Some(view.seq()) {
             let action = match last.take() {
                 // Not landed (the server busy, the link dropped): the same
@@ -113,32 +114,26 @@ pub async fn play(
                 Err(e) => return Err(e.into()),
             }
         }
-        let frame = match session.next().await? {
-            Delivery::Frame(f) => f,
-            Delivery::Lost { reason } => {
+        let step = follow.take(session.next().await?);
+        let frame = match step.map_err(|e| PlayError::TableLost(e.0))? {
+            Step::Frame(f) => f,
+            Step::Lost(reason) => {
                 log(Note::Link(format!(
                     "connection lost ({reason}): reconnecting"
                 )));
                 pending = None;
-                syncing = true;
                 bridge.forget();
                 continue;
             }
-            Delivery::Reconnected { resumed } => {
+            Step::Reconnected { resumed } => {
                 log(Note::Link(reconnected(resumed).into()));
                 continue;
             }
-            Delivery::Rewatched { table, .. } => {
-                if &table == view.table() {
-                    syncing = false;
-                    acted_at = None;
-                }
+            Step::Resynced => {
+                acted_at = None;
                 continue;
             }
-            Delivery::TableLost { table, error } if &table == view.table() => {
-                return Err(PlayError::TableLost(error.message));
-            }
-            Delivery::TableLost { .. } => continue,
+            Step::Other => continue,
         };
         if let Some((id, sent)) = pending
             && frame.id == Some(id)
@@ -176,14 +171,6 @@ pub async fn play(
         result,
         engine_failed,
     })
-}
-
-fn reconnected(resumed: bool) -> &'static str {
-    if resumed {
-        "reconnected"
-    } else {
-        "reconnected, but the server had forgotten the session"
-    }
 }
 
 /// What the server said to our action.
