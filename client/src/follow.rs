@@ -13,6 +13,9 @@ use tengen_protocol::{ServerFrame, TableId};
 use crate::session::Delivery;
 
 /// What a delivery means for the followed table.
+// Made and taken apart at once, one per delivery, like `Delivery` itself:
+// boxing the frame would cost an allocation per frame for nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
 pub enum Step {
     /// A server frame, to handle as usual.
