@@ -31,9 +31,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Result, anyhow, bail};
 use clap::ArgGroup;
+use tengen_client::Session;
 use tengen_client::bot::{Situation, decide};
+use tengen_client::follow::{Follow, Step, reconnected};
 use tengen_client::view::{TableView, ViewError};
-use tengen_client::{Delivery, Session};
 use tengen_protocol::{ClientMsg, ErrorCode, RequestId, ServerMsg};
 use tengen_rules::game::Action;
 
@@ -101,6 +102,7 @@ pub async fn run(args: &BotArgs) -> Result<ExitCode> {
                 ))?,
                 News::Lost => eprintln!("connection lost: reconnecting"),
                 News::Back => eprintln!("reconnected"),
+                News::Challenged { .. } => {}
             }
         }
         if let Some(view) = waiter.started.take() {
@@ -122,13 +124,13 @@ async fn play(args: &BotArgs, mut session: Session, mut view: TableView) -> Resu
     ))?;
     let mut pending: Option<RequestId> = None;
     let mut acted_at: Option<u64> = None;
-    // Between a lost connection and the table followed again: the view may
-    // be behind, so nothing is decided.
-    let mut syncing = false;
+    // Between a lost connection and the table followed again the view may
+    // be behind: nothing is decided.
+    let mut follow = Follow::new(view.table().clone());
     let mut refusals = 0;
     let mut backoff = Duration::ZERO;
     while !view.is_over() {
-        let can_act = !syncing && view.paused().is_none() && session.is_connected();
+        let can_act = !follow.syncing() && view.paused().is_none() && session.is_connected();
         if can_act && pending.is_none() && view.my_turn() && acted_at != Some(view.seq()) {
             let prompt = view.prompt().expect("my turn").clone();
             let action = if refusals >= MAX_REFUSALS {
@@ -161,35 +163,24 @@ async fn play(args: &BotArgs, mut session: Session, mut view: TableView) -> Resu
             .next()
             .await
             .map_err(|e| anyhow!(net::session_error(&e)))?;
-        let frame = match d {
-            Delivery::Frame(f) => f,
-            Delivery::Lost { reason } => {
+        let frame = match follow.take(d)? {
+            Step::Frame(f) => f,
+            Step::Lost(reason) => {
                 eprintln!("connection lost ({reason}): reconnecting");
                 pending = None;
-                syncing = true;
                 continue;
             }
-            Delivery::Reconnected { resumed } => {
-                if resumed {
-                    eprintln!("reconnected");
-                } else {
-                    eprintln!("reconnected, but the server had forgotten the session: watching");
-                }
+            Step::Reconnected { resumed } => {
+                eprintln!("{}", reconnected(resumed));
                 continue;
             }
-            Delivery::Rewatched { table, .. } => {
-                if &table == view.table() {
-                    syncing = false;
-                    // Up to date now: if it is still our turn at the same
-                    // seq, the action sent before the drop never landed.
-                    acted_at = None;
-                }
+            Step::Resynced => {
+                // Up to date now: if it is still our turn at the same
+                // seq, the action sent before the drop never landed.
+                acted_at = None;
                 continue;
             }
-            Delivery::TableLost { table, error } if &table == view.table() => {
-                bail!("the table is gone: {}", error.message)
-            }
-            Delivery::TableLost { .. } => continue,
+            Step::Other => continue,
         };
         if frame.id.is_some() && frame.id == pending {
             pending = None;

@@ -31,25 +31,37 @@ use std::time::{Duration, Instant};
 use anyhow::{Result, anyhow, bail};
 use clap::ArgGroup;
 use tengen_client::Session;
-use tengen_client::engine::{Bridge, EngineSpec, Log, Note, Timing, play};
+use tengen_client::engine::{
+    Bridge, DrawPolicy, EngineSpec, Log, Note, Policy, ResignPolicy, Timing, play,
+};
 use tengen_client::view::TableView;
-use tengen_protocol::ClientMsg;
+use tengen_protocol::{BotFilters, ClientMsg, ServerMsg};
 
+use crate::bot_filters::FilterArgs;
 use crate::describe;
 use crate::net::{self, FindGame};
 use crate::wait::{Ask, News, Waiter};
 
 /// Play games with a Piskvork (Gomocup) engine: `engine -- CMD ARGS`.
 #[derive(clap::Args)]
-#[command(group(ArgGroup::new("mode").required(true).args(["join", "create", "queue"])))]
+#[command(group(ArgGroup::new("mode").required(true).args(["join", "create", "queue", "challenge", "accept_challenges"])))]
 #[command(long_about = "\
 Run a Piskvork (Gomocup) engine as a child process and play games with it,
 one after the other: --join ROOM plays that room's game; --create opens a
 room per game (the room options below) and waits for an opponent; --queue
 waits in the rated queue (an account: `tengen login` first; make it a bot
 account with `tengen become-bot` before its first game, so that it meets
-bots and the people who accept them). --games N
-stops after N games (0: go on until stopped).
+bots and the people who accept them); --challenge PLAYER challenges that
+player (online now) to a game of the room options (--rated: a rated game,
+both must be accounts); --accept-challenges waits for challenges by name
+and accepts each (a bot account's filters, below, make the server refuse
+the others before they reach us). --games N stops after N games (0: go on
+until stopped).
+
+A bot account's challenge filters are set when any filter flag is given
+(and stored with the account, so they hold until changed): --rule-sets,
+--time-kinds (comma lists; none: all), --rated-only or --casual-only,
+--no-people, --no-bots.
 
 Try it with the built-in bot as the engine:
     tengen engine --create -- tengen pbrain
@@ -70,23 +82,55 @@ Policies:
              (SWAP2BOARD is not used)
   claims     in claim rooms, holding white, a forbidden black stone is
              claimed when the referee (tengen-rules) says it was forbidden
-  draws      a draw offer is accepted only on a nearly full board (one
-             row's worth of empty points or fewer) where we cannot make
-             five now; otherwise our next move declines it
+  draws      --accept-draw: board (the default: only on a nearly full
+             board, one row's worth of empty points or fewer, where we
+             cannot make five now), never, always, when-behind (the
+             engine's latest evaluation is below zero), after-move N (the
+             game has N moves or more); a draw not accepted is declined
+             by our next move
   pass       only when no point is playable and the rules allow a pass
-  resign     never by choice: only when the engine failed twice in one
-             game, or nothing is playable and passing is not allowed
+  resign     --resign: never (the default) or eval-below X (the engine's
+             latest evaluation is below X when our stone is due); and
+             always when the engine failed twice in one game, or nothing
+             is playable and passing is not allowed
+
+Evaluations are read from the engine's MESSAGE and DEBUG lines: a word
+`ev` or `eval` (optionally `ev:`/`ev=`) followed by a signed integer, or
+joined to it (`ev=-350`), as Yixin and Rapfi print; `+M7`/`-M7` (a mate)
+count as +/-20000. An engine that reports none never resigns by policy,
+and when-behind never accepts a draw for it.
 
 A failing engine (no answer within its turn time, garbage, an occupied or
 illegal point, an exit) is restarted once and given the board; if it fails
 again in the same game, the bridge resigns that game, stops the engine and
 takes no new game (exit 1). The engine runs with its address space limited
 to --max-memory (an rlimit; address space, not resident memory: a
-multithreaded engine needs room beyond its hash tables; 0 lifts it).
+multithreaded engine needs room beyond its hash tables; 0 lifts it), and
+with --cpu-seconds, its CPU time over its life (RLIMIT_CPU: past it the
+kernel ends it, a failure like any exit; a restart has a fresh allowance).
 ")]
 pub struct EngineArgs {
     #[command(flatten)]
     pub find: FindGame,
+    /// Challenge this player (online now, exact name) to a game of the
+    /// room options (--rated: a rated one).
+    #[arg(long, value_name = "PLAYER")]
+    pub challenge: Option<String>,
+    /// Wait for challenges by name and accept them.
+    #[arg(long)]
+    pub accept_challenges: bool,
+    #[command(flatten)]
+    pub filters: FilterArgs,
+    /// When to accept a draw offer: board, never, always, when-behind,
+    /// after-move N (see the policies above).
+    #[arg(long, default_value = "board", value_parser = clap::value_parser!(DrawPolicy))]
+    pub accept_draw: DrawPolicy,
+    /// When to resign by choice: never, eval-below X.
+    #[arg(long, default_value = "never", allow_hyphen_values = true, value_parser = clap::value_parser!(ResignPolicy))]
+    pub resign: ResignPolicy,
+    /// The engine's CPU time limit in seconds over its life (an rlimit; 0: none).
+    #[arg(long, default_value_t = 0)]
+    pub cpu_seconds: u64,
     /// Stop after this many games (0: no end).
     #[arg(long, default_value_t = 1)]
     pub games: u32,
@@ -123,6 +167,7 @@ pub async fn run(args: &EngineArgs) -> Result<ExitCode> {
         program: PathBuf::from(&args.command[0]),
         args: args.command[1..].to_vec(),
         max_memory: (args.max_memory > 0).then_some(args.max_memory << 20),
+        cpu_seconds: (args.cpu_seconds > 0).then_some(args.cpu_seconds),
     };
     let timing = Timing {
         start: Duration::from_secs(args.start_secs),
@@ -139,18 +184,36 @@ pub async fn run(args: &EngineArgs) -> Result<ExitCode> {
         Note::Played { .. } => {}
         Note::Link(l) => eprintln!("{l}"),
     });
-    let mut bridge = Bridge::new(spec, timing, log.clone());
+    let mut bridge = Bridge::new(spec, timing, log.clone()).with_policy(Policy {
+        draw: args.accept_draw,
+        resign: args.resign,
+    });
     let mut server = args.find.server.clone();
     server.name.get_or_insert_with(|| "engine".into());
     let (mut session, _) = server.session_hello().await?;
+    if let Some(filters) = args.filters.filters()? {
+        set_filters(&mut session, filters).await?;
+    }
     let mut played = 0;
     let code = loop {
         let ask = match &args.find.join {
             Some(_) if played > 0 => break ExitCode::SUCCESS,
             Some(room) => Ask::Join(net::room_id(room)?),
             None if args.find.queue => Ask::Queue(args.find.room.config()?, true),
-            None => Ask::Create(args.find.room.request()?),
+            None if args.accept_challenges => Ask::Accept,
+            None => match &args.challenge {
+                Some(player) => Ask::Challenge(ClientMsg::Challenge {
+                    player: player.clone(),
+                    config: args.find.room.config()?,
+                    chat: !args.find.room.no_chat,
+                    rated: args.find.room.rated,
+                }),
+                None => Ask::Create(args.find.room.request()?),
+            },
         };
+        if matches!(ask, Ask::Accept) {
+            say("waiting for challenges".into())?;
+        }
         let mut view = wait(&mut session, ask, args).await?;
         say(format!(
             "table {}: engine plays the {} seat against {}",
@@ -211,6 +274,11 @@ async fn wait(session: &mut Session, ask: Ask, args: &EngineArgs) -> Result<Tabl
             ))?,
             Some(News::Lost) => eprintln!("connection lost: reconnecting"),
             Some(News::Back) => eprintln!("reconnected"),
+            Some(News::Challenged { from, rated }) => say(format!(
+                "accepted a {} challenge from {}",
+                if rated { "rated" } else { "casual" },
+                crate::describe::shown(&from)
+            ))?,
             None => {}
         }
         if let Some(view) = waiter.started.take() {
@@ -220,6 +288,26 @@ async fn wait(session: &mut Session, ask: Ask, args: &EngineArgs) -> Result<Tabl
             bail!("the session ended after {:?} of waiting", started.elapsed());
         }
         news = waiter.step(session).await?;
+    }
+}
+
+/// The bot account's filters for the server (refused for a person: the
+/// message says so).
+async fn set_filters(session: &mut Session, filters: BotFilters) -> Result<()> {
+    let msg = ClientMsg::SetBotFilters { filters };
+    match session.request(msg).await {
+        Ok(ServerMsg::BotFiltersSet { filters }) => {
+            eprintln!(
+                "challenge filters set: {}",
+                serde_json::to_string(&filters)?
+            );
+            Ok(())
+        }
+        Ok(other) => bail!("unexpected reply {}", other.type_name()),
+        Err(e) => bail!(
+            "cannot set the challenge filters: {}",
+            net::session_error(&e)
+        ),
     }
 }
 

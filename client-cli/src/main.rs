@@ -20,6 +20,7 @@ use clap::{Parser, Subcommand};
 mod account;
 mod analyze;
 mod bot;
+mod bot_filters;
 mod config;
 mod describe;
 mod engine;

@@ -1,6 +1,7 @@
 //! Getting to a game on a [`Session`]: create a room and wait for an
-//! opponent, join a room, or wait in the rated queue until the matchmaker
-//! pairs us — surviving dropped connections on the way.
+//! opponent, join a room, wait in the rated queue until the matchmaker
+//! pairs us, challenge a player by name, or accept the next challenge —
+//! surviving dropped connections on the way.
 //!
 //! Why a step-by-step value and not one `async fn`: the caller selects
 //! over the wait and other things (Ctrl-C, `q`, a clock showing the wait),
@@ -35,6 +36,12 @@ pub enum Ask {
     /// Wait in the rated queue for this configuration (`true`: a person
     /// who accepts a bot opponent).
     Queue(GameConfig, bool),
+    /// Challenge a player by name (a `challenge` message) and wait for
+    /// them to join the private room it makes.
+    Challenge(ClientMsg),
+    /// Wait for a challenge by name and accept the first (`join_room`):
+    /// the server has already refused those outside a bot's filters.
+    Accept,
 }
 
 /// What happened while waiting, for the caller to show.
@@ -50,6 +57,8 @@ pub enum News {
     Lost,
     /// Connected again.
     Back,
+    /// `from` challenged us (`rated` or not); we join its room.
+    Challenged { from: Player, rated: bool },
 }
 
 /// A wait under way.
@@ -77,7 +86,8 @@ impl Waiter {
 
     async fn ask(&mut self, session: &mut Session) -> Result<Option<News>> {
         let msg = match &self.ask {
-            Ask::Create(m) => m.clone(),
+            Ask::Create(m) | Ask::Challenge(m) => m.clone(),
+            Ask::Accept => return Ok(None),
             Ask::Join(room) => ClientMsg::JoinRoom { room: room.clone() },
             Ask::Queue(config, bots) => ClientMsg::Queue {
                 config: config.clone(),
@@ -126,6 +136,24 @@ impl Waiter {
                 ServerMsg::Matched {
                     opponent, table, ..
                 } => Ok(Some(News::Matched { opponent, table })),
+                ServerMsg::Challenged {
+                    room, from, rated, ..
+                } if matches!(self.ask, Ask::Accept) => {
+                    // Taken already (a game started, the challenger left):
+                    // wait for the next.
+                    let join = ClientMsg::JoinRoom { room };
+                    match session.request(join).await {
+                        Ok(_) => Ok(Some(News::Challenged { from, rated })),
+                        Err(e) => {
+                            eprintln!(
+                                "cannot accept {}'s challenge: {}",
+                                from.name,
+                                session_error(&e)
+                            );
+                            Ok(None)
+                        }
+                    }
+                }
                 ServerMsg::Unqueued if frame.id.is_none() && self.queued => {
                     bail!("the server took us out of the queue (seated elsewhere meanwhile?)")
                 }

@@ -12,6 +12,7 @@
 pub mod bot;
 pub mod conn;
 pub mod engine;
+pub mod follow;
 pub mod pbrain;
 pub mod piskvork;
 pub mod session;

@@ -344,6 +344,11 @@ fn think(
     seed: u64,
     budget: Duration,
 ) -> (Option<Point>, bool) {
+    if budget.is_zero() {
+        // No time at all: the quick stone (a search thread could win the
+        // race against a zero timeout on an easy board, by chance).
+        return (quick_stone(board, me, rules), true);
+    }
     let (tx, rx) = mpsc::sync_channel(1);
     let copy = board.clone();
     std::thread::spawn(move || {

@@ -17,6 +17,7 @@ fn sh(script: &str, max_memory: Option<u64>) -> EngineSpec {
         program: "sh".into(),
         args: vec!["-c".into(), script.into()],
         max_memory,
+        cpu_seconds: None,
     }
 }
 
@@ -107,6 +108,7 @@ async fn an_exit_and_a_missing_program_are_told() {
         program: "/nonexistent/engine".into(),
         args: Vec::new(),
         max_memory: None,
+        cpu_seconds: None,
     };
     assert!(matches!(
         Engine::spawn(&missing, log),
@@ -142,4 +144,30 @@ async fn an_engine_past_its_memory_limit_dies_and_is_told() {
     e.send("BEGIN").await.unwrap();
     let r = e.expect_point(15, Duration::from_secs(60)).await;
     assert!(matches!(r, Err(EngineError::Exited(_))), "{r:?}");
+}
+
+#[tokio::test]
+async fn cpu_seconds_is_an_rlimit_and_a_spinning_engine_is_ended() {
+    let (log, _) = collect();
+    let limited = |script: &str| EngineSpec {
+        cpu_seconds: Some(1),
+        ..sh(script, None)
+    };
+    let script = r#"read l; v=$(ulimit -t); [ "$v" = 1 ] && echo OK || echo "limit $v""#;
+    let mut e = Engine::spawn(&limited(script), log.clone()).unwrap();
+    e.send("START 15").await.unwrap();
+    e.expect_ok(WAIT).await.unwrap();
+    // An engine that spins past its second of CPU is killed by the kernel
+    // long before its turn time is up.
+    let spin = "read l; while :; do :; done";
+    let mut e = Engine::spawn(&limited(spin), log).unwrap();
+    e.send("BEGIN").await.unwrap();
+    let started = std::time::Instant::now();
+    let r = e.expect_point(15, Duration::from_secs(60)).await;
+    assert!(matches!(r, Err(EngineError::Exited(_))), "{r:?}");
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        started.elapsed()
+    );
 }

@@ -42,10 +42,12 @@ pub struct BotFilters {
     /// The kinds of time control it plays (empty: all).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub time_kinds: Vec<TimeKind>,
-    /// Casual games (every challenge by name is casual): `false` refuses
-    /// all challenges.
+    /// Casual challenges (`rated: false`).
     #[serde(default = "yes")]
     pub casual: bool,
+    /// Rated challenges (`rated: true`).
+    #[serde(default = "yes")]
+    pub rated: bool,
     /// Challenges from people.
     #[serde(default = "yes")]
     pub humans: bool,
@@ -68,6 +70,7 @@ impl Default for BotFilters {
             rule_sets: Vec::new(),
             time_kinds: Vec::new(),
             casual: true,
+            rated: true,
             humans: true,
             bots: true,
             max_games: None,

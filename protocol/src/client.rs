@@ -129,6 +129,11 @@ pub enum ClientMsg {
         /// Table chat on (`true`, the default) or off.
         #[serde(default = "yes", skip_serializing_if = "is_true")]
         chat: bool,
+        /// A rated game (feature `accounts`): both players must be
+        /// accounts, and the result updates their ratings as a game from
+        /// the rated queue does. `false`, the default: casual.
+        #[serde(default, skip_serializing_if = "is_false")]
+        rated: bool,
     },
     /// Refuses a challenge; answered by `room_cancelled` (reason
     /// `declined`), which the challenger gets too.

@@ -242,6 +242,9 @@ pub enum ServerMsg {
         room: RoomId,
         from: Player,
         config: GameConfig,
+        /// A rated challenge (absent: casual).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        rated: bool,
     },
     /// Reply to `register`: the account exists and this session is logged
     /// in to it.

@@ -241,6 +241,7 @@ impl Accounts {
             password_hash: hash,
             created_ms: unix_ms(),
             bot: false,
+            bot_filters: None,
         };
         match tokio::time::timeout(
             self.settings.store_wait,

@@ -3,9 +3,11 @@
 //! module because the lobby (which seats challenges) and the connection
 //! (which sets filters) share it, and neither owns bots' policy.
 //!
-//! The filters live in this process's memory, by account, while the
-//! server runs (the engine bridge sets them again on each connection); a
-//! bot that set none takes every challenge. At most [`MAX_BOTS`] accounts
+//! The filters are kept with the account in the store
+//! (`crate::conn::bots`); this book is this node's copy of the filters of
+//! the bots that logged in here (loaded at each login, replaced at each
+//! `set_bot_filters`), which the lobby reads without waiting on the
+//! store. A bot that set none takes every challenge. At most [`MAX_BOTS`] accounts
 //! have filters at once; beyond, a new one is refused (`limit_reached`).
 //!
 //! Also here: the challenges each bot sent other bots in the last hour (a
@@ -92,19 +94,34 @@ impl BotFilterBook {
         cap.unwrap_or(1).max(1) as usize
     }
 
-    /// Why the bot `account` refuses a challenge to `config` from a bot
-    /// (`from_bot`) or a person, or `None` if it takes it.
-    pub fn refusal(&self, account: &str, config: &GameConfig, from_bot: bool) -> Option<String> {
+    /// Why the bot `account` refuses a (`rated` or casual) challenge to
+    /// `config` from a bot (`from_bot`) or a person, or `None` if it takes
+    /// it.
+    pub fn refusal(
+        &self,
+        account: &str,
+        config: &GameConfig,
+        rated: bool,
+        from_bot: bool,
+    ) -> Option<String> {
         let book = self.inner.lock().ok()?;
-        refusal(book.get(&name_key(account))?, config, from_bot)
+        refusal(book.get(&name_key(account))?, config, rated, from_bot)
     }
 }
 
-/// Why `filters` refuse a (casual) challenge to `config` from a bot or a
-/// person, or `None`.
-pub fn refusal(filters: &BotFilters, config: &GameConfig, from_bot: bool) -> Option<String> {
-    if !filters.casual {
-        return Some("this bot takes no casual games, and challenges are casual".into());
+/// Why `filters` refuse a `rated` or casual challenge to `config` from a
+/// bot or a person, or `None`.
+pub fn refusal(
+    filters: &BotFilters,
+    config: &GameConfig,
+    rated: bool,
+    from_bot: bool,
+) -> Option<String> {
+    if rated && !filters.rated {
+        return Some("this bot takes no rated challenges".into());
+    }
+    if !rated && !filters.casual {
+        return Some("this bot takes no casual challenges".into());
     }
     if from_bot && !filters.bots {
         return Some("this bot takes no challenges from bots".into());
@@ -150,27 +167,40 @@ mod tests {
             increment_ms: 1_000,
         });
         let any = BotFilters::default();
-        assert_eq!(refusal(&any, &renju, true), None);
-        assert_eq!(refusal(&any, &renju, false), None);
+        assert_eq!(refusal(&any, &renju, false, true), None);
+        assert_eq!(refusal(&any, &renju, false, false), None);
         let only = BotFilters {
             rule_sets: vec![RuleSet::Renju],
             ..BotFilters::default()
         };
-        assert_eq!(refusal(&only, &renju, false), None);
-        let why = refusal(&only, &gomoku_fischer, false).unwrap();
+        assert_eq!(refusal(&only, &renju, false, false), None);
+        let why = refusal(&only, &gomoku_fischer, false, false).unwrap();
         assert!(why.contains("only renju"), "{why}");
         let timed = BotFilters {
             time_kinds: vec![TimeKind::ByoYomi],
             ..BotFilters::default()
         };
-        let why = refusal(&timed, &gomoku_fischer, false).unwrap();
+        let why = refusal(&timed, &gomoku_fischer, false, false).unwrap();
         assert!(why.contains("byo_yomi"), "{why}");
         let no_bots = BotFilters {
             bots: false,
             ..BotFilters::default()
         };
-        assert!(refusal(&no_bots, &renju, true).is_some());
-        assert_eq!(refusal(&no_bots, &renju, false), None);
+        assert!(refusal(&no_bots, &renju, false, true).is_some());
+        assert_eq!(refusal(&no_bots, &renju, false, false), None);
+        let rated_only = BotFilters {
+            casual: false,
+            ..BotFilters::default()
+        };
+        assert_eq!(refusal(&rated_only, &renju, true, false), None);
+        let why = refusal(&rated_only, &renju, false, false).unwrap();
+        assert!(why.contains("no casual"), "{why}");
+        let casual_only = BotFilters {
+            rated: false,
+            ..BotFilters::default()
+        };
+        assert_eq!(refusal(&casual_only, &renju, false, true), None);
+        assert!(refusal(&casual_only, &renju, true, true).is_some());
     }
 
     #[test]

@@ -256,8 +256,17 @@ impl Sessions {
         let inner = self.inner.lock().ok()?;
         let id = inner.names.get(name)?;
         let e = inner.by_token.get(inner.token_of.get(id)?)?;
-        let outbox = e.holder.clone()?;
-        Some((e.id.clone(), e.player.clone(), outbox))
+        if let Some(outbox) = e.holder.clone() {
+            return Some((e.id.clone(), e.player.clone(), outbox));
+        }
+        // The account's first session has no connection now (a command
+        // that ended, its session kept for a resume): another session of
+        // the account may be online.
+        inner
+            .by_token
+            .values()
+            .filter(|o| !o.player.guest && o.player.name == name)
+            .find_map(|o| Some((o.id.clone(), o.player.clone(), o.holder.clone()?)))
     }
 
     /// Live sessions (for tests and metrics).

@@ -214,6 +214,7 @@ fn account_item(name: &str, bot: bool) -> tengen_store::Item {
         password_hash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2g".into(),
         created_ms: 1,
         bot,
+        bot_filters: None,
     })
 }
 
@@ -262,6 +263,7 @@ fn challenge(player: &str, config: GameConfig) -> ClientMsg {
         player: player.into(),
         config,
         chat: true,
+        rated: false,
     }
 }
 

@@ -11,39 +11,17 @@ use std::time::Duration;
 use common::*;
 use tengen_client::Connection;
 use tengen_protocol::{
-    ClientMsg, Encoding, Profile, RatingFamily, RecordFormat, ServerMsg, TableId, TableSnapshot,
+    ClientMsg, Encoding, RatingFamily, RecordFormat, ServerMsg, TableId, TableSnapshot,
 };
 use tengen_rules::Color;
 use tengen_rules::game::{GameConfig, RuleSet, Seat};
-use tengen_server::{Server, Settings};
+use tengen_server::Server;
 
 async fn start(dir: &Path) -> Server {
-    // A restart reopens the store once the old server has let go of it.
-    for _ in 0..50 {
-        let s = Settings {
-            listen: "127.0.0.1:0".parse().unwrap(),
-            data_dir: dir.to_path_buf(),
-            finished_table_linger: Duration::from_millis(200),
-            ..Settings::default()
-        };
-        if let Ok(server) = Server::start(s).await {
-            return server;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("the server does not start on {}", dir.display());
-}
-
-async fn profile(c: &mut Connection, name: &str) -> Profile {
-    match c
-        .request(ClientMsg::Profile {
-            player: name.into(),
-        })
-        .await
-    {
-        Ok(ServerMsg::Profile(p)) => *p,
-        other => panic!("{other:?}"),
-    }
+    server_on(dir, |s| {
+        s.finished_table_linger = Duration::from_millis(200)
+    })
+    .await
 }
 
 /// Waits for `matched` and the table's snapshot.

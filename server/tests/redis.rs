@@ -235,6 +235,7 @@ async fn the_migrate_command() {
                 password_hash: "$argon2id$x".into(),
                 created_ms: 1,
                 bot: false,
+                bot_filters: None,
             })
             .await
             .unwrap();

@@ -345,6 +345,7 @@ async fn challenges_to_a_named_player() {
         player: player.into(),
         config: GameConfig::new(RuleSet::Gomoku),
         chat: true,
+        rated: false,
     };
     assert_eq!(
         refused(ann.request(challenge("nobody")).await),
@@ -370,10 +371,12 @@ async fn challenges_to_a_named_player() {
         room: r,
         from,
         config,
+        rated,
     } = f.msg
     else {
         unreachable!()
     };
+    assert!(!rated, "a challenge is casual unless asked");
     assert_eq!(
         (r.clone(), from.name.as_str(), config.rule_set),
         (room.clone(), "ann", RuleSet::Gomoku)

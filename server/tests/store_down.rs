@@ -144,6 +144,10 @@ impl Store for Switched {
         self.check()?;
         self.inner.make_bot(name).await
     }
+    async fn set_bot_filters(&self, name: &str, filters: &str) -> Result<()> {
+        self.check()?;
+        self.inner.set_bot_filters(name, filters).await
+    }
     async fn put_token(&self, token: &AuthToken) -> Result<()> {
         self.check()?;
         self.inner.put_token(token).await

@@ -98,6 +98,11 @@ pub struct Account {
     /// bots existed, which are people's.
     #[serde(default)]
     pub bot: bool,
+    /// A bot account's challenge filters as its owner last set them (the
+    /// server's JSON text, opaque to the store; [`Store::set_bot_filters`]).
+    /// Absent: none set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot_filters: Option<String>,
 }
 
 /// A login token: a 128-bit random value (hex), valid until `expires_ms`
@@ -358,6 +363,13 @@ pub trait Store: Send + Sync + 'static {
     /// only if it is unchanged (a game finishing between the two is not
     /// seen, so the server also refuses an account seated at a table).
     async fn make_bot(&self, name: &str) -> Result<()>;
+
+    /// Keeps `filters` (opaque text) as the bot account `name`'s (any
+    /// case) challenge filters, replacing earlier ones:
+    /// [`StoreError::NotFound`] if there is no such account,
+    /// [`StoreError::Conflict`] if it is not a bot. A refusal changes
+    /// nothing.
+    async fn set_bot_filters(&self, name: &str, filters: &str) -> Result<()>;
 
     /// Stores a login token (replacing one with the same value).
     async fn put_token(&self, token: &AuthToken) -> Result<()>;

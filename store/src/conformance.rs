@@ -78,6 +78,7 @@ checks!(
     accounts,
     racing_accounts,
     bots,
+    bot_filters,
     tokens,
     export_everything,
     import_items,

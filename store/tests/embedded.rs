@@ -64,6 +64,7 @@ async fn everything_survives_a_reopen() {
         password_hash: "$argon2id$x".into(),
         created_ms: 3,
         bot: false,
+        bot_filters: None,
     };
     let token = AuthToken {
         token: "ab".repeat(16),

@@ -41,6 +41,7 @@ async fn fill(store: &dyn Store) {
                 password_hash: format!("$argon2id$hash{i}"),
                 created_ms: 1_700_000_000_000 + i,
                 bot: i == 0,
+                bot_filters: (i == 0).then(|| r#"{"rated":false}"#.to_owned()),
             })
             .await
             .unwrap();

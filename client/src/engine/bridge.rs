@@ -13,6 +13,7 @@ use tengen_rules::game::{GameConfig, Millis};
 use tengen_rules::{Board, Color, Point, Variant};
 
 use super::clock::TurnTime;
+use super::policy::Policy;
 use super::process::{Engine, EngineError};
 use super::sync::{Ask, Sync};
 use super::types::{EngineSpec, Log, Note};
@@ -60,6 +61,7 @@ pub struct Bridge {
     sync: Sync,
     config: Option<GameConfig>,
     failures: u32,
+    policy: Policy,
 }
 
 impl Bridge {
@@ -72,7 +74,23 @@ impl Bridge {
             sync: Sync::default(),
             config: None,
             failures: 0,
+            policy: Policy::default(),
         }
+    }
+
+    /// The bridge with the owner's draw and resignation policies.
+    pub fn with_policy(mut self, policy: Policy) -> Bridge {
+        self.policy = policy;
+        self
+    }
+
+    pub fn policy(&self) -> Policy {
+        self.policy
+    }
+
+    /// The engine's latest reported evaluation in this game, if any.
+    pub fn eval(&self) -> Option<i32> {
+        self.engine.as_ref().and_then(|e| e.last_eval)
     }
 
     pub fn timing(&self) -> Timing {
@@ -90,6 +108,9 @@ impl Bridge {
         self.failures = 0;
         self.sync.forget();
         self.config = Some(config.clone());
+        if let Some(e) = self.engine.as_mut() {
+            e.last_eval = None;
+        }
         if let Some(e) = self.engine.as_mut().filter(|_| same_size)
             && e.send("RESTART").await.is_ok()
             && e.expect_ok(self.timing.start).await.is_ok()

@@ -15,14 +15,15 @@
 use std::time::{Duration, Instant};
 
 use tengen_protocol::{ClientMsg, ErrorCode, RequestId, ServerMsg};
-use tengen_rules::game::{Action, GameResult, SeatClock, Task};
+use tengen_rules::game::{Action, ActionKind, GameResult, SeatClock, Task};
 use tengen_rules::{Color, Point};
 
 use super::bridge::{Bridge, MoveRequest};
 use super::clock::turn_time;
 use super::types::{Log, Note};
 use crate::bot::{Situation, decide};
-use crate::session::{Delivery, Session, SessionError};
+use crate::follow::{Follow, Step, reconnected};
+use crate::session::{Session, SessionError};
 use crate::view::{TableView, ViewError};
 
 /// Refusals of our actions in a row after which the bridge resigns rather
@@ -77,13 +78,13 @@ pub async fn play(
     }
     let mut pending: Option<(RequestId, Instant)> = None;
     let mut acted_at: Option<u64> = None;
-    let mut syncing = false;
+    let mut follow = Follow::new(view.table().clone());
     let mut refusals = 0;
     let mut lag_ms: u64 = 0;
     let mut last: Option<(u64, Action)> = None;
     let mut backoff = Duration::ZERO;
     while !view.is_over() {
-        let can_act = !syncing && view.paused().is_none() && session.is_connected();
+        let can_act = !follow.syncing() && view.paused().is_none() && session.is_connected();
         if can_act && pending.is_none() && view.my_turn() && acted_at != Some(view.seq()) {
             let action = match last.take() {
                 // Not landed (the server busy, the link dropped): the same
@@ -113,32 +114,26 @@ pub async fn play(
                 Err(e) => return Err(e.into()),
             }
         }
-        let frame = match session.next().await? {
-            Delivery::Frame(f) => f,
-            Delivery::Lost { reason } => {
+        let step = follow.take(session.next().await?);
+        let frame = match step.map_err(|e| PlayError::TableLost(e.0))? {
+            Step::Frame(f) => f,
+            Step::Lost(reason) => {
                 log(Note::Link(format!(
                     "connection lost ({reason}): reconnecting"
                 )));
                 pending = None;
-                syncing = true;
                 bridge.forget();
                 continue;
             }
-            Delivery::Reconnected { resumed } => {
+            Step::Reconnected { resumed } => {
                 log(Note::Link(reconnected(resumed).into()));
                 continue;
             }
-            Delivery::Rewatched { table, .. } => {
-                if &table == view.table() {
-                    syncing = false;
-                    acted_at = None;
-                }
+            Step::Resynced => {
+                acted_at = None;
                 continue;
             }
-            Delivery::TableLost { table, error } if &table == view.table() => {
-                return Err(PlayError::TableLost(error.message));
-            }
-            Delivery::TableLost { .. } => continue,
+            Step::Other => continue,
         };
         if let Some((id, sent)) = pending
             && frame.id == Some(id)
@@ -178,14 +173,6 @@ pub async fn play(
     })
 }
 
-fn reconnected(resumed: bool) -> &'static str {
-    if resumed {
-        "reconnected"
-    } else {
-        "reconnected, but the server had forgotten the session"
-    }
-}
-
 /// What the server said to our action.
 enum Reply {
     Taken,
@@ -220,7 +207,18 @@ async fn choose(
     lag_ms: u64,
     log: &Log,
 ) -> Option<Action> {
-    let prompt = view.prompt()?.clone();
+    let mut prompt = view.prompt()?.clone();
+    let (policy, eval) = (bridge.policy(), bridge.eval());
+    if prompt.may.contains(&ActionKind::AcceptDraw) {
+        match policy.accept_draw(view.moves().len(), eval) {
+            Some(true) => return Some(by_policy(Action::AcceptDraw, log)),
+            Some(false) => prompt.may.retain(|k| *k != ActionKind::AcceptDraw),
+            None => {}
+        }
+    }
+    if matches!(prompt.task, Task::Place { .. }) && policy.resign(eval) {
+        return Some(by_policy(Action::Resign, log));
+    }
     let situation = Situation::from_moves(view.board(), view.config(), view.moves());
     let bot = decide(&situation, &prompt, seed);
     let own = match (prompt.task, &bot) {
@@ -268,6 +266,15 @@ async fn choose(
         by: "engine",
     });
     Some(Action::place(p))
+}
+
+/// `action`, chosen by the owner's policy (logged so).
+fn by_policy(action: Action, log: &Log) -> Action {
+    log(Note::Played {
+        action: format!("{action:?}"),
+        by: "policy",
+    });
+    action
 }
 
 fn round(d: Duration) -> Duration {

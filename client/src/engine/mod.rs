@@ -20,22 +20,28 @@
 //!   bot's ([`crate::bot::decide`]). `SWAP2BOARD` is not used.
 //! - In claim rooms, holding white, the bridge claims black's latest stone
 //!   when the referee (`tengen-rules`) says it was forbidden.
-//! - A draw offer is accepted only on a nearly full board (at most one
-//!   row's worth of empty points) where our side cannot make five now;
-//!   otherwise the next move declines it.
+//! - A draw offer: by default accepted only on a nearly full board (at
+//!   most one row's worth of empty points) where our side cannot make five
+//!   now, otherwise the next move declines it; the owner may choose
+//!   another [`DrawPolicy`] (never, always, when the engine's evaluation
+//!   is below zero, after move N).
 //! - A pass only when no point is playable and the rules allow one.
-//! - Resignation: never by choice; only when the engine failed twice in
+//! - Resignation: never by choice unless the owner chose
+//!   [`ResignPolicy::EvalBelow`] (the engine's reported evaluation, see
+//!   [`policy`]); always when the engine failed twice in
 //!   one game (no answer in time, garbage, an illegal or occupied point,
 //!   an exit), or when no point is playable and no pass is allowed.
 
 pub mod bridge;
 pub mod clock;
 pub mod game;
+pub mod policy;
 pub mod process;
 pub mod sync;
 pub mod types;
 
 pub use bridge::{Bridge, Timing};
 pub use game::{GameEnd, PlayError, play};
+pub use policy::{DrawPolicy, Policy, ResignPolicy};
 pub use process::{Engine, EngineError};
 pub use types::{EngineSpec, Log, Note};

@@ -50,6 +50,9 @@ pub struct Engine {
     /// The rest of a line too long is dropped, up to its newline.
     skipping: bool,
     log: Log,
+    /// The evaluation in the engine's latest `MESSAGE`/`DEBUG` line that
+    /// had one ([`super::policy::evaluation`]).
+    pub last_eval: Option<i32>,
 }
 
 impl Engine {
@@ -63,8 +66,15 @@ impl Engine {
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .kill_on_drop(true);
-        if let Some(bytes) = spec.max_memory {
-            limit_memory(&mut cmd, bytes);
+        let limits: Vec<(libc::__rlimit_resource_t, u64)> = [
+            spec.max_memory.map(|b| (libc::RLIMIT_AS, b)),
+            spec.cpu_seconds.map(|s| (libc::RLIMIT_CPU, s)),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        if !limits.is_empty() {
+            set_limits(&mut cmd, limits);
         }
         let mut child = cmd.spawn().map_err(EngineError::Spawn)?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
@@ -77,6 +87,7 @@ impl Engine {
             buf: Vec::new(),
             skipping: false,
             log,
+            last_eval: None,
         })
     }
 
@@ -128,6 +139,11 @@ impl Engine {
             let line = self.read_line(deadline, wait).await?;
             match note(&line) {
                 Some((kind, text)) => {
+                    if matches!(kind, NoteKind::Message | NoteKind::Debug)
+                        && let Some(e) = super::policy::evaluation(text)
+                    {
+                        self.last_eval = Some(e);
+                    }
                     (self.log)(Note::Engine(kind, text.to_string()));
                     if matches!(kind, NoteKind::Error | NoteKind::Unknown) {
                         return Err(EngineError::Refused(line));
@@ -191,19 +207,29 @@ impl Engine {
     }
 }
 
-/// `RLIMIT_AS` for the child, set between fork and exec.
-fn limit_memory(cmd: &mut Command, bytes: u64) {
-    let limit = libc::rlimit {
-        rlim_cur: bytes as libc::rlim_t,
-        rlim_max: bytes as libc::rlim_t,
-    };
+/// The child's rlimits (`RLIMIT_AS` in bytes, `RLIMIT_CPU` in seconds of
+/// CPU time over the process's life: past it the kernel kills it, which
+/// the bridge sees as an exit), set between fork and exec.
+fn set_limits(cmd: &mut Command, limits: Vec<(libc::__rlimit_resource_t, u64)>) {
+    let limits: Vec<_> = limits
+        .into_iter()
+        .map(|(resource, value)| {
+            let limit = libc::rlimit {
+                rlim_cur: value as libc::rlim_t,
+                rlim_max: value as libc::rlim_t,
+            };
+            (resource, limit)
+        })
+        .collect();
     // SAFETY: the closure runs in the forked child before exec and only
-    // calls setrlimit, which is async-signal-safe; it touches no memory
-    // shared with the parent.
+    // calls setrlimit, which is async-signal-safe; it reads the vector
+    // built before the fork and allocates nothing.
     unsafe {
         cmd.pre_exec(move || {
-            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
-                return Err(std::io::Error::last_os_error());
+            for (resource, limit) in &limits {
+                if libc::setrlimit(*resource, limit) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
             }
             Ok(())
         });

@@ -17,6 +17,11 @@ pub struct EngineSpec {
     /// The engine's address space limit in bytes (`RLIMIT_AS`), also told
     /// to it as `INFO max_memory`; `None`: no limit.
     pub max_memory: Option<u64>,
+    /// The engine's CPU time limit in seconds over its life
+    /// (`RLIMIT_CPU`); `None`: no limit. Past it the kernel ends the
+    /// engine, a failure like any exit (restarted once, with a fresh
+    /// allowance).
+    pub cpu_seconds: Option<u64>,
 }
 
 /// Something worth a log line.

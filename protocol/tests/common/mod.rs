@@ -237,6 +237,7 @@ pub fn client_examples() -> Vec<ClientFrame> {
                 player: "bob".into(),
                 config: config(),
                 chat: true,
+                rated: true,
             },
         ),
         req(19, ClientMsg::DeclineChallenge { room: room() }),
@@ -361,7 +362,8 @@ pub fn bot_filters() -> BotFilters {
     BotFilters {
         rule_sets: vec![RuleSet::Renju, RuleSet::Gomoku],
         time_kinds: vec![TimeKind::Fischer, TimeKind::ByoYomi],
-        casual: true,
+        casual: false,
+        rated: true,
         humans: true,
         bots: false,
         max_games: Some(4),
@@ -850,8 +852,9 @@ pub fn server_examples() -> Vec<ServerFrame> {
         })),
         Envelope::push(ServerMsg::Challenged {
             room: room(),
-            from: alice(),
+            from: alice_account(),
             config: config(),
+            rated: true,
         }),
         reply(
             19,

@@ -74,6 +74,9 @@ impl Identity {
 pub async fn identify(state: &AppState, hello: &Hello, conn: u64) -> Result<Identity, ErrorBody> {
     if let Some(token) = &hello.token {
         let (name, bot) = state.accounts.check_token(token).await?;
+        if bot {
+            super::bots::load_filters(state, &name).await;
+        }
         return Ok(Identity::Account {
             name,
             token: token.clone(),
@@ -192,7 +195,7 @@ where
 }
 
 /// Bounds a store read by the accounts' store wait.
-async fn read<T>(
+pub(super) async fn read<T>(
     state: &AppState,
     f: impl std::future::Future<Output = Result<T, tengen_store::StoreError>>,
 ) -> Result<T, ErrorBody> {
@@ -303,6 +306,9 @@ fn identity_request(ask: Ask<'_>, msg: ClientMsg) {
             let from = AddrKey::of(rc.client.ip);
             spawn(rc, session, id, async move {
                 let li = st.accounts.login(&name, &password, from).await?;
+                if li.player.bot {
+                    super::bots::load_filters(&st, &li.player.name).await;
+                }
                 unqueue_quietly(&st, queued_as);
                 signed_in(&st, &sid, &tx, li.player.clone(), &li.token);
                 Ok(ServerMsg::LoggedIn(li))

@@ -1,6 +1,8 @@
 //! A connection's side of bot accounts: `become_bot`, which makes the
-//! logged-in account a bot for good, and `set_bot_filters` (kept in
-//! `crate::bot_filters`, checked by the lobby on each challenge). Its own module because bot accounts
+//! logged-in account a bot for good, and `set_bot_filters` (kept with the
+//! account in the store, so they outlive a restart and reach every node,
+//! and loaded into `crate::bot_filters` when the bot logs in on a node,
+//! where the lobby checks them on each challenge). Its own module because bot accounts
 //! are a concern of their own (the account's flag, every player view
 //! marking it, the matchmaker keeping people who did not opt in away from
 //! bots), not one more login request.
@@ -11,9 +13,9 @@
 //! is goes to the registry and the connection before the reply, so every
 //! room or queue entry made after `became_bot` shows the bot.
 
-use tengen_protocol::{BotFilters, Envelope, ErrorBody, ErrorCode, RequestId, ServerMsg};
+use tengen_protocol::{BotFilters, ErrorBody, ErrorCode, RequestId, ServerMsg};
 
-use super::accounts::{Change, ConnRanked, queue_change, refuse, spawn};
+use super::accounts::{Change, ConnRanked, queue_change, read, refuse, spawn};
 use crate::AppState;
 use crate::sessions::Session;
 
@@ -51,8 +53,38 @@ pub fn become_bot(state: &AppState, rc: &ConnRanked, session: &Session, id: Opti
     });
 }
 
-/// `set_bot_filters`: only a bot account has filters.
-pub fn set_filters(state: &AppState, session: &Session, id: Option<RequestId>, mut f: BotFilters) {
+/// Loads the bot `name`'s stored filters into this node's book (at a
+/// login). A store that cannot answer, or filters that no longer decode,
+/// leave the book as it was (logged): the bot sets them again.
+pub async fn load_filters(state: &AppState, name: &str) {
+    let store = state.accounts.store().clone();
+    let stored = match read(state, store.account(name)).await {
+        Ok(account) => account.and_then(|a| a.bot_filters),
+        Err(e) => {
+            tracing::warn!(account = %name, error = %e.message, "cannot load a bot's filters");
+            return;
+        }
+    };
+    let Some(text) = stored else {
+        return;
+    };
+    match serde_json::from_str::<BotFilters>(&text) {
+        Ok(f) => {
+            state.hosting.bot_filters.set(name, f);
+        }
+        Err(e) => tracing::warn!(account = %name, error = %e, "stored bot filters do not decode"),
+    }
+}
+
+/// `set_bot_filters`: only a bot account has filters. They are stored
+/// with the account first, then put in force on this node.
+pub fn set_filters(
+    state: &AppState,
+    rc: &ConnRanked,
+    session: &Session,
+    id: Option<RequestId>,
+    mut f: BotFilters,
+) {
     let me = &session.player;
     if me.guest {
         let why = "only a bot account has challenge filters: log in first";
@@ -65,10 +97,18 @@ pub fn set_filters(state: &AppState, session: &Session, id: Option<RequestId>, m
     // The cap the server allows, said in the reply.
     let most = state.hosting.settings.bot_max_games.max(1);
     f.max_games = f.max_games.map(|n| n.clamp(1, most));
-    if !state.hosting.bot_filters.set(&me.name, f.clone()) {
-        let why = "too many bots have filters on this server";
-        return refuse(session, id, ErrorBody::new(ErrorCode::LimitReached, why));
-    }
-    let reply = ServerMsg::BotFiltersSet { filters: f };
-    session.outbox.send_msg(&Envelope::with_id(id, reply));
+    let Ok(text) = serde_json::to_string(&f) else {
+        let why = "the filters cannot be encoded";
+        return refuse(session, id, ErrorBody::new(ErrorCode::Internal, why));
+    };
+    let (st, name) = (state.clone(), me.name.clone());
+    spawn(rc, session, id, async move {
+        let store = st.accounts.store().clone();
+        read(&st, store.set_bot_filters(&name, &text)).await?;
+        if !st.hosting.bot_filters.set(&name, f.clone()) {
+            let why = "too many bots have filters on this server";
+            return Err(ErrorBody::new(ErrorCode::LimitReached, why));
+        }
+        Ok(ServerMsg::BotFiltersSet { filters: f })
+    });
 }

@@ -102,7 +102,7 @@ pub(super) fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], receive
         }
         ClientMsg::BecomeBot => super::bots::become_bot(state, &cs.ranked, &cs.session, id),
         ClientMsg::SetBotFilters { filters } => {
-            super::bots::set_filters(state, &cs.session, id, filters)
+            super::bots::set_filters(state, &cs.ranked, &cs.session, id, filters)
         }
     }
 }
@@ -154,12 +154,14 @@ fn lobby_cmd(cs: &mut ConnState, id: Option<RequestId>, msg: ClientMsg) -> Lobby
             player,
             config,
             chat,
+            rated,
         } => LobbyCmd::Challenge {
             session,
             id,
             player,
             config,
             chat,
+            rated,
         },
         ClientMsg::DeclineChallenge { room } => LobbyCmd::DeclineChallenge { session, id, room },
         // `ListRooms`, and nothing else reaches here (see `handle`).

@@ -5,7 +5,10 @@ use super::*;
 
 impl Lobby {
     /// A challenge: a private room for the challenger that only the named
-    /// player (online now) may join; they hear of it at once.
+    /// player (online now) may join; they hear of it at once. A rated one
+    /// is a rated room (as `create_room` with `rated`), so its result
+    /// updates ratings as a matchmaker pairing's does; both must be
+    /// accounts.
     pub(super) fn challenge(
         &mut self,
         session: Session,
@@ -13,7 +16,11 @@ impl Lobby {
         player: String,
         config: GameConfig,
         chat: bool,
+        rated: bool,
     ) {
+        if rated && !self.may_rate(&session, id) {
+            return;
+        }
         let Some((target, them, outbox)) = self.hosting.sessions.online(&player) else {
             return refuse(
                 &session,
@@ -30,9 +37,17 @@ impl Lobby {
                 "you cannot challenge yourself".into(),
             );
         }
+        if rated && them.guest {
+            return refuse(
+                &session,
+                id,
+                ErrorCode::LoginRequired,
+                format!("{player} is a guest: rated games are between accounts"),
+            );
+        }
         let refused = them.bot.then(|| {
             let filters = &self.hosting.bot_filters;
-            filters.refusal(&them.name, &config, session.player.bot)
+            filters.refusal(&them.name, &config, rated, session.player.bot)
         });
         if let Some(Some(why)) = refused {
             return refuse(
@@ -51,7 +66,7 @@ impl Lobby {
             public: false,
             name: None,
             chat,
-            rated: false,
+            rated,
         };
         let Some(room) = self.create(session, id, new) else {
             return;
@@ -63,6 +78,7 @@ impl Lobby {
             room,
             from,
             config,
+            rated,
         }));
     }
 

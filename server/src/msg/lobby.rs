@@ -39,6 +39,8 @@ pub enum LobbyCmd {
         player: String,
         config: GameConfig,
         chat: bool,
+        /// A rated challenge: both must be accounts.
+        rated: bool,
     },
     DeclineChallenge {
         session: Session,

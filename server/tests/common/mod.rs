@@ -36,6 +36,38 @@ pub async fn server_with(tune: impl FnOnce(&mut Settings)) -> Server {
     Server::start(s).await.expect("server starts")
 }
 
+/// A server on the data directory `dir` (`tune`d), tried again while a
+/// server stopped just before still holds the store.
+pub async fn server_on(dir: &std::path::Path, tune: impl Fn(&mut Settings)) -> Server {
+    for _ in 0..50 {
+        let mut s = Settings {
+            listen: "127.0.0.1:0".parse().unwrap(),
+            data_dir: dir.to_path_buf(),
+            coalesce_interval: Duration::from_millis(50),
+            ..Settings::default()
+        };
+        tune(&mut s);
+        if let Ok(server) = Server::start(s).await {
+            return server;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("the server does not start on {}", dir.display());
+}
+
+/// `name`'s profile.
+pub async fn profile(c: &mut Connection, name: &str) -> tengen_protocol::Profile {
+    match c
+        .request(ClientMsg::Profile {
+            player: name.into(),
+        })
+        .await
+    {
+        Ok(ServerMsg::Profile(p)) => *p,
+        other => panic!("{other:?}"),
+    }
+}
+
 pub fn url(server: &Server) -> String {
     format!("ws://{}/ws", server.addr())
 }

@@ -11,6 +11,7 @@ fn account(name: &str, hash: &str) -> Account {
         password_hash: format!("$argon2id$v=19$m=19456,t=2,p=1${hash}"),
         created_ms: 1_700_000_000_000,
         bot: false,
+        bot_filters: None,
     }
 }
 
@@ -193,4 +194,46 @@ pub async fn bots(store: Arc<dyn Store>) {
         Some(ann),
         "Ann after the refused make_bot",
     );
+}
+
+/// A bot's filters are kept with its account (any case of its name), the
+/// last set wins; a person or an unknown name is refused and changes
+/// nothing.
+pub async fn bot_filters(store: Arc<dyn Store>) {
+    let store = &*store;
+    expect_err!(
+        store.set_bot_filters("Nobody", "{}").await,
+        NotFound,
+        "filters of Nobody"
+    );
+    let ann = account("Ann", "aaaa");
+    ok(store.create_account(&ann).await, "create Ann");
+    expect_err!(
+        store.set_bot_filters("ann", "{}").await,
+        Conflict,
+        "filters of a person"
+    );
+    same(
+        ok(store.account("Ann").await, "account Ann"),
+        Some(ann),
+        "Ann after refused filters",
+    );
+    let robo = account("Robo", "bbbb");
+    ok(store.create_account(&robo).await, "create Robo");
+    ok(store.make_bot("Robo").await, "make_bot Robo");
+    let first = r#"{"rule_sets":["renju"]}"#;
+    ok(
+        store.set_bot_filters("ROBO", first).await,
+        "filters of ROBO",
+    );
+    let second = r#"{"rated":false}"#;
+    ok(store.set_bot_filters("robo", second).await, "filters again");
+    let kept = ok(store.account("Robo").await, "account Robo").expect("Robo");
+    same(
+        kept.bot_filters.as_deref(),
+        Some(second),
+        "the last filters",
+    );
+    assert!(kept.bot, "still a bot");
+    same(kept.name, "Robo".to_owned(), "the name as registered");
 }

@@ -58,6 +58,7 @@ fn account(name: &str) -> Account {
         password_hash: format!("$argon2id$v=19$m=19456,t=2,p=1${name}"),
         created_ms: 1_700_000_000_000,
         bot: false,
+        bot_filters: None,
     }
 }
 

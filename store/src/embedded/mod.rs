@@ -349,6 +349,14 @@ impl Store for EmbeddedStore {
         self.write(Op::MakeBot(name.to_owned())).await
     }
 
+    async fn set_bot_filters(&self, name: &str, filters: &str) -> Result<()> {
+        self.write(Op::SetBotFilters {
+            name: name.to_owned(),
+            filters: filters.to_owned(),
+        })
+        .await
+    }
+
     async fn put_token(&self, token: &AuthToken) -> Result<()> {
         self.write(Op::PutToken(token.clone())).await
     }

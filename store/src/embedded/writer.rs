@@ -66,6 +66,10 @@ pub(super) enum Op {
     Finish(FinishedGame),
     CreateAccount(Account),
     MakeBot(String),
+    SetBotFilters {
+        name: String,
+        filters: String,
+    },
     PutToken(AuthToken),
     RevokeToken(String),
     Import(Vec<crate::Item>),
@@ -229,6 +233,7 @@ impl<'txn> Tables<'txn> {
             Op::Finish(game) => self.finish_game(game),
             Op::CreateAccount(account) => self.create_account(account),
             Op::MakeBot(name) => self.make_bot(name),
+            Op::SetBotFilters { name, filters } => self.set_bot_filters(name, filters),
             Op::PutToken(token) => {
                 let value = encode(token).map_err(Failure::Refused)?;
                 self.tokens
@@ -465,18 +470,37 @@ impl<'txn> Tables<'txn> {
         Ok(())
     }
 
+    /// The stored account under `name` (any case), or `not_found`.
+    fn stored_account(&self, name: &str) -> std::result::Result<Account, Failure> {
+        match self.accounts.get(name_key(name).as_str()).map_err(fatal)? {
+            Some(value) => decode(value.value(), "an account").map_err(Failure::Refused),
+            None => Err(Failure::Refused(StoreError::NotFound(format!(
+                "no account {name}"
+            )))),
+        }
+    }
+
+    /// A bot's filters kept (see [`crate::Store::set_bot_filters`]).
+    fn set_bot_filters(&mut self, name: &str, filters: &str) -> Applied {
+        let mut account = self.stored_account(name)?;
+        if !account.bot {
+            return Err(Failure::Refused(StoreError::Conflict(format!(
+                "{name} is not a bot"
+            ))));
+        }
+        account.bot_filters = Some(filters.to_owned());
+        let value = encode(&account).map_err(Failure::Refused)?;
+        self.accounts
+            .insert(name_key(name).as_str(), value.as_slice())
+            .map_err(fatal)?;
+        Ok(())
+    }
+
     /// The account made a bot, checked against its games in the same
     /// transaction (see [`crate::Store::make_bot`]).
     fn make_bot(&mut self, name: &str) -> Applied {
         let key = name_key(name);
-        let mut account: Account = match self.accounts.get(key.as_str()).map_err(fatal)? {
-            Some(value) => decode(value.value(), "an account").map_err(Failure::Refused)?,
-            None => {
-                return Err(Failure::Refused(StoreError::NotFound(format!(
-                    "no account {name}"
-                ))));
-            }
-        };
+        let mut account = self.stored_account(name)?;
         if account.bot {
             return Ok(());
         }

@@ -309,6 +309,10 @@ impl Store for RedisStore {
         self.make_bot_impl(name).await
     }
 
+    async fn set_bot_filters(&self, name: &str, filters: &str) -> Result<()> {
+        self.set_bot_filters_impl(name, filters).await
+    }
+
     async fn put_token(&self, token: &AuthToken) -> Result<()> {
         self.put_token_impl(token).await
     }

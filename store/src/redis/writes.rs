@@ -142,6 +142,35 @@ impl RedisStore {
         }
     }
 
+    /// See [`crate::Store::set_bot_filters`]: the account read, changed
+    /// and swapped only if it is still what was read (tried again a few
+    /// times when another write came between).
+    pub(super) async fn set_bot_filters_impl(&self, name: &str, filters: &str) -> Result<()> {
+        for _ in 0..5 {
+            let mut get = redis::cmd("GET");
+            get.arg(self.keys.account(name));
+            let Some(stored): Option<Vec<u8>> = self.query("reading an account", get).await? else {
+                return Err(StoreError::NotFound(format!("no account {name}")));
+            };
+            let mut account: Account = decode(&stored, "an account")?;
+            if !account.bot {
+                return Err(StoreError::Conflict(format!("{name} is not a bot")));
+            }
+            account.bot_filters = Some(filters.to_owned());
+            let mut swap = scripts::SWAP.prepare_invoke();
+            swap.key(self.keys.account(name))
+                .arg(stored)
+                .arg(encode(&account)?);
+            let status: String = self.invoke("storing a bot's filters", swap).await?;
+            if status == "ok" {
+                return Ok(());
+            }
+        }
+        Err(StoreError::Conflict(format!(
+            "the account {name} kept changing meanwhile"
+        )))
+    }
+
     pub(super) async fn put_token_impl(&self, token: &AuthToken) -> Result<()> {
         let mut set = redis::cmd("SET");
         set.arg(self.keys.token(&token.token)).arg(encode(token)?);
