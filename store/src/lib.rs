@@ -30,6 +30,7 @@ mod codec;
 pub mod conformance;
 pub mod embedded;
 pub mod migrate;
+pub mod moderation;
 pub mod redis;
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -39,4 +40,5 @@ pub use api::{
     Item, Lease, LiveTable, Rating, RatingUpdate, Result, Store, StoreError, name_key,
 };
 pub use embedded::EmbeddedStore;
+pub use moderation::{AddressBan, AuditEntry, Playban, Report, ReportClosed, Sanction, Standing};
 pub use redis::{RedisOptions, RedisStore};

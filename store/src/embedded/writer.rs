@@ -57,6 +57,7 @@ pub(super) enum Op {
     PutToken(AuthToken),
     RevokeToken(String),
     Import(Vec<crate::Item>),
+    Moderation(super::moderation::Write),
 }
 
 /// A write and where its outcome goes.
@@ -162,6 +163,7 @@ pub(super) struct Tables<'txn> {
     pub(super) tokens: Table<'txn, &'static str, &'static [u8]>,
     pub(super) ratings: Table<'txn, (&'static str, &'static str), &'static [u8]>,
     pub(super) history: Table<'txn, (&'static str, &'static str, u64), &'static [u8]>,
+    pub(super) moderation: Table<'txn, &'static str, &'static [u8]>,
 }
 
 impl<'txn> Tables<'txn> {
@@ -188,6 +190,9 @@ impl<'txn> Tables<'txn> {
             tokens: txn.open_table(TOKENS).map_err(db_error)?,
             ratings: txn.open_table(RATINGS).map_err(db_error)?,
             history: txn.open_table(RATING_HISTORY).map_err(db_error)?,
+            moderation: txn
+                .open_table(super::schema::MODERATION)
+                .map_err(db_error)?,
         })
     }
 
@@ -200,6 +205,7 @@ impl<'txn> Tables<'txn> {
             Op::Finish(game) => self.finish_game(game),
             Op::CreateAccount(account) => self.create_account(account),
             Op::MakeBot(name) => self.make_bot(name),
+            Op::Moderation(write) => self.moderate(write),
             Op::PutToken(token) => {
                 let value = encode(token).map_err(Failure::Refused)?;
                 self.tokens
