@@ -197,6 +197,8 @@ pub struct Accounts {
     settings: AccountSettings,
     hashing: Arc<Semaphore>,
     failures: Mutex<Failures>,
+    /// Refuses banned accounts at login (`crate::moderation::gate`).
+    moderation: crate::moderation::Moderation,
 }
 
 impl Accounts {
@@ -207,7 +209,15 @@ impl Accounts {
             settings,
             hashing: Arc::new(Semaphore::new(workers)),
             failures: Mutex::default(),
+            moderation: Default::default(),
         }
+    }
+
+    /// The accounts service refusing the logins of accounts banned in
+    /// `moderation`'s store.
+    pub fn with_moderation(mut self, moderation: crate::moderation::Moderation) -> Accounts {
+        self.moderation = moderation;
+        self
     }
 
     pub fn settings(&self) -> &AccountSettings {
@@ -329,6 +339,8 @@ impl Accounts {
                 if let Ok(mut f) = self.failures.lock() {
                     f.clear(&key);
                 }
+                crate::moderation::gate::check_login(&self.moderation, &*self.store, &a.name)
+                    .await?;
                 self.issue(&a.name, a.bot).await
             }
             _ => {
@@ -378,6 +390,7 @@ impl Accounts {
             }
             Some(t) => t.account,
         };
+        crate::moderation::gate::check_login(&self.moderation, &*self.store, &name).await?;
         let bot = self
             .bounded(self.store.account(&name))
             .await?

@@ -48,6 +48,9 @@ async fn upgrade(
     if *state.shutdown.borrow() {
         return (StatusCode::SERVICE_UNAVAILABLE, "the server is restarting").into_response();
     }
+    if !crate::moderation::gate::upgrade_allowed(&state.hosting.moderation, peer.ip()) {
+        return (StatusCode::FORBIDDEN, "this address is banned").into_response();
+    }
     let Some(ticket) = state.admission.admit() else {
         return (
             StatusCode::SERVICE_UNAVAILABLE,

@@ -35,6 +35,7 @@ pub mod lobby;
 pub mod mailbox;
 pub mod matchmaker;
 pub mod metrics;
+pub mod moderation;
 pub mod msg;
 pub mod outbound;
 
