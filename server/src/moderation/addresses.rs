@@ -10,10 +10,13 @@ use tengen_store::{Store, StoreError};
 
 use super::cidr::Range;
 
+/// A banned range and when its ban ends (Unix ms; `None`: never).
+type Banned = (Range, Option<u64>);
+
 /// The ranges and when each ban ends (shared, cheap to clone).
 #[derive(Clone, Default)]
 pub struct Addresses {
-    ranges: Arc<RwLock<Vec<(Range, Option<u64>)>>>,
+    ranges: Arc<RwLock<Vec<Banned>>>,
 }
 
 impl Addresses {
