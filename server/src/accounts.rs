@@ -198,7 +198,7 @@ pub struct Accounts {
     hashing: Arc<Semaphore>,
     failures: Mutex<Failures>,
     /// Refuses banned accounts at login (`crate::moderation::gate`).
-    moderation: crate::moderation::Moderation,
+    moderation: crate::moderation::state::Moderation,
 }
 
 impl Accounts {
@@ -215,7 +215,7 @@ impl Accounts {
 
     /// The accounts service refusing the logins of accounts banned in
     /// `moderation`'s store.
-    pub fn with_moderation(mut self, moderation: crate::moderation::Moderation) -> Accounts {
+    pub fn with_moderation(mut self, moderation: crate::moderation::state::Moderation) -> Accounts {
         self.moderation = moderation;
         self
     }

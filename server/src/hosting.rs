@@ -34,5 +34,5 @@ pub struct Hosting {
     pub bot_filters: crate::bot_filters::BotFilterBook,
     /// Moderation's state on this node: standings and banned ranges in
     /// memory, its bus (`crate::moderation`).
-    pub moderation: crate::moderation::Moderation,
+    pub moderation: crate::moderation::state::Moderation,
 }

@@ -142,7 +142,9 @@ impl Server {
             bot_filters: Default::default(),
             moderation: Default::default(),
         };
-        crate::moderation::start(&hosting, shutdown_rx.clone()).await?;
+        crate::moderation::boot::start(&hosting, shutdown_rx.clone())
+            .await
+            .map_err(StartError::Moderation)?;
         lobby::spawn(hosting.clone(), lobby_rx, shutdown_rx.clone());
         let restored = table::restore::restore_all(&hosting).await?;
         tracing::info!(store = %store.describe(), node = %settings.node, restored, "live games restored");

@@ -1,31 +1,22 @@
 //! The `moderate` requests: who may ask (a moderator; `set_role` an
 //! admin), and each action: written to the audit log first, then done,
 //! then told to every node (`super::news`). Each request runs as its own
-//! task (it reads and writes the store), at most [`IN_FLIGHT`] at once on
+//! task (it reads and writes the store), at most [`super::state::IN_FLIGHT`] at once on
 //! a node; the connection never waits.
-
-use std::sync::Arc;
 
 use tengen_protocol::{
     Envelope, ErrorBody, ErrorCode, ModRequest, ReportItem, ReportReason, RequestId, Role,
     ServerMsg,
 };
 use tengen_store::{AddressBan, Sanction, Store, StoreError};
-use tokio::sync::Semaphore;
 
-use super::news::{self, News};
-use super::{Moderation, audit, cidr::Range, standing};
+use super::news;
+use super::state::Moderation;
+use super::state::unix_ms;
+use super::wire::News;
+use super::{audit, cidr::Range, standing};
 use crate::AppState;
-use crate::accounts::unix_ms;
 use crate::sessions::Session;
-
-/// Moderation requests (and blocks and reports) running at once on a node.
-pub const IN_FLIGHT: usize = 32;
-
-/// The node's bound on moderation tasks.
-pub fn permits() -> Arc<Semaphore> {
-    Arc::new(Semaphore::new(IN_FLIGHT))
-}
 
 /// Starts handling one request; answers `unavailable` at once when too
 /// many run.

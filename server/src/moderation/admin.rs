@@ -22,10 +22,10 @@ use tengen_protocol::{ModRequest, Role, ServerMsg};
 use tengen_store::{EmbeddedStore, Store};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
-use super::Moderation;
 use super::actions::Ctx;
-use super::news::{News, TOPIC};
 use super::socket::{self, AdminRequest};
+use super::state::Moderation;
+use super::wire::{News, TOPIC};
 use crate::sessions::Sessions;
 
 /// Where the community is, and what to do.

@@ -7,7 +7,7 @@
 use tengen_protocol::{AuditItem, ErrorBody, ErrorCode};
 use tengen_store::{AuditEntry, Store};
 
-use crate::accounts::unix_ms;
+use super::state::unix_ms;
 
 /// Appends one entry; `unavailable` when the store cannot take it (and
 /// the action must not be done).

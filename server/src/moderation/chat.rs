@@ -9,7 +9,7 @@
 use tengen_protocol::Player;
 
 use super::book::Book;
-use crate::accounts::unix_ms;
+use super::state::unix_ms;
 
 /// `sender`'s chat reaches nobody else (a muted account; guests are
 /// never muted).

@@ -10,8 +10,8 @@ use std::net::IpAddr;
 use tengen_protocol::{ErrorBody, ErrorCode, Sanction as WireSanction};
 use tengen_store::{Sanction, Store};
 
-use super::Moderation;
-use crate::accounts::unix_ms;
+use super::state::Moderation;
+use super::state::unix_ms;
 
 /// Refuses a banned account; notes its standing otherwise. A store that
 /// cannot answer refuses the login (`unavailable`) rather than let a
@@ -33,7 +33,7 @@ pub async fn check_login(m: &Moderation, store: &dyn Store, name: &str) -> Resul
     // A mute or blocks matter wherever the account's tables run: with
     // several nodes, every node reads this standing too.
     if standing.mute.is_some() || !standing.blocks.is_empty() {
-        m.announce(&super::news::News::Standing {
+        m.announce(&super::wire::News::Standing {
             name: standing.name.clone(),
         });
     }

@@ -9,41 +9,14 @@
 //! messages while its bus was down reloads the address bans then; a
 //! standing is read again at each login anyway).
 
-use bytes::Bytes;
-use serde::{Deserialize, Serialize};
 use tengen_protocol::CloseCode;
 use tengen_store::Store;
 use tokio::sync::watch;
 
-use super::Moderation;
+use super::state::{Moderation, unix_ms};
+use super::wire::{News, TOPIC};
 use crate::cluster::bus::{Bus, BusConfig, Delivery};
 use crate::sessions::Sessions;
-
-/// The bus topic.
-pub const TOPIC: &str = "moderation";
-
-/// What changed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum News {
-    /// An account's standing (a ban, a mute, a role, its blocks).
-    Standing { name: String },
-    /// The banned address ranges.
-    AddressBans,
-}
-
-impl News {
-    /// The bytes on the bus (MessagePack, as between nodes).
-    pub fn encode(&self) -> Vec<u8> {
-        rmp_serde::to_vec_named(self).unwrap_or_default()
-    }
-}
-
-/// Publishes `news` (never waits; a full queue drops it, logged).
-pub fn publish(bus: &Bus, news: &News) {
-    if !bus.publish_topic(TOPIC, Bytes::from(news.encode())) {
-        tracing::warn!(?news, "moderation news dropped (bus queue full)");
-    }
-}
 
 /// Does what `news` implies on this node: the standing read again and
 /// noted (a ban in force closes the account's sessions here), or the
@@ -52,10 +25,7 @@ pub async fn apply(m: &Moderation, store: &dyn Store, sessions: &Sessions, news:
     match news {
         News::Standing { name } => match store.standing(name).await {
             Ok(Some(standing)) => {
-                let banned = standing
-                    .ban
-                    .as_ref()
-                    .is_some_and(|b| b.active(crate::accounts::unix_ms()));
+                let banned = standing.ban.as_ref().is_some_and(|b| b.active(unix_ms()));
                 m.book.set(standing);
                 if banned {
                     close_sessions(sessions, name);
@@ -92,7 +62,7 @@ pub struct Listener {
 pub async fn listen(config: BusConfig, l: Listener) -> Result<(), crate::cluster::bus::BusError> {
     let (bus, mut deliveries) = Bus::connect(config).await?;
     bus.subscribe_topic(TOPIC).await?;
-    let _ = l.moderation.bus.set(bus.clone());
+    l.moderation.set_bus(bus.clone());
     let mut shutdown = l.shutdown;
     tokio::spawn(async move {
         let _bus = bus;

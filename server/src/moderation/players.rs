@@ -9,8 +9,8 @@ use tengen_protocol::{ClientMsg, Envelope, ErrorBody, ErrorCode, RequestId, Serv
 use tengen_store::{Report, Store, name_key};
 
 use super::actions::{Ctx, refuse, store_failed};
+use super::state::unix_ms;
 use crate::AppState;
-use crate::accounts::unix_ms;
 use crate::sessions::Session;
 
 /// The most players one account blocks.
