@@ -107,7 +107,7 @@ mod writer;
 pub use readers::READERS;
 pub use schema::{DB_FILE, LogStats, SCHEMA_VERSION};
 use schema::{META, SCHEMA_VERSION_KEY, db_error};
-use writer::{Counters, Op, Request};
+use writer::{Counters, ModWrite, Op, Request};
 
 /// How many writes may wait for the writer thread before callers wait to
 /// queue theirs.
@@ -379,12 +379,12 @@ impl Store for EmbeddedStore {
     }
 
     async fn put_standing(&self, standing: &Standing) -> Result<()> {
-        let write = moderation::Write::Standing(standing.clone());
+        let write = ModWrite::Standing(standing.clone());
         self.write(Op::Moderation(write)).await
     }
 
     async fn append_audit(&self, entry: &AuditEntry) -> Result<()> {
-        let write = moderation::Write::Audit(entry.clone());
+        let write = ModWrite::Audit(entry.clone());
         self.write(Op::Moderation(write)).await
     }
 
@@ -393,7 +393,7 @@ impl Store for EmbeddedStore {
     }
 
     async fn put_report(&self, report: &Report) -> Result<()> {
-        let write = moderation::Write::Report(report.clone());
+        let write = ModWrite::Report(report.clone());
         self.write(Op::Moderation(write)).await
     }
 
@@ -402,12 +402,12 @@ impl Store for EmbeddedStore {
     }
 
     async fn put_address_ban(&self, ban: &AddressBan) -> Result<()> {
-        let write = moderation::Write::AddressBan(ban.clone());
+        let write = ModWrite::AddressBan(ban.clone());
         self.write(Op::Moderation(write)).await
     }
 
     async fn remove_address_ban(&self, range: &str) -> Result<()> {
-        let write = moderation::Write::LiftAddressBan(range.to_owned());
+        let write = ModWrite::LiftAddressBan(range.to_owned());
         self.write(Op::Moderation(write)).await
     }
 

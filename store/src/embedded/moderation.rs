@@ -8,17 +8,8 @@ use redb::{Database, ReadableDatabase, ReadableTable};
 use serde::de::DeserializeOwned;
 
 use super::schema::{MODERATION, db_error, decode, encode};
-use super::writer::{Applied, Failure, Tables};
+use super::writer::{Applied, Failure, ModWrite as Write, Tables};
 use crate::{AddressBan, AuditEntry, Report, Result, Standing, StoreError, name_key};
-
-/// A moderation write, as the writer thread applies it.
-pub(super) enum Write {
-    Standing(Standing),
-    Audit(AuditEntry),
-    Report(Report),
-    AddressBan(AddressBan),
-    LiftAddressBan(String),
-}
 
 const AUDIT_SEQ: &str = "audit_seq";
 

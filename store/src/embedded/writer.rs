@@ -57,7 +57,16 @@ pub(super) enum Op {
     PutToken(AuthToken),
     RevokeToken(String),
     Import(Vec<crate::Item>),
-    Moderation(super::moderation::Write),
+    Moderation(ModWrite),
+}
+
+/// A moderation write (applied by `super::moderation`).
+pub(super) enum ModWrite {
+    Standing(crate::Standing),
+    Audit(crate::AuditEntry),
+    Report(crate::Report),
+    AddressBan(crate::AddressBan),
+    LiftAddressBan(String),
 }
 
 /// A write and where its outcome goes.
