@@ -200,6 +200,21 @@ pub enum ClientMsg {
     /// resume token (feature `accounts`); answered by `my_tables`. Guests
     /// are refused with `login_required`.
     MyTables,
+    /// A moderator's or an admin's action ([`crate::moderation`]).
+    Moderate(crate::moderation::ModRequest),
+    /// Blocks a player: never paired with you, their challenges and chat
+    /// never reach you. Answered by `blocks`.
+    Block { player: String },
+    /// Lifts a block. Answered by `blocks`.
+    Unblock { player: String },
+    /// Reports a player (and perhaps a game) to the moderators.
+    Report {
+        player: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        game: Option<TableId>,
+        reason: crate::moderation::ReportReason,
+        text: String,
+    },
 }
 
 fn yes() -> bool {
@@ -250,6 +265,10 @@ impl ClientMsg {
         "game_record",
         "analyze_game",
         "my_tables",
+        "moderate",
+        "block",
+        "unblock",
+        "report",
     ];
 
     /// This message's `type`.
@@ -285,6 +304,10 @@ impl ClientMsg {
             ClientMsg::GameRecord { .. } => "game_record",
             ClientMsg::AnalyzeGame { .. } => "analyze_game",
             ClientMsg::MyTables => "my_tables",
+            ClientMsg::Moderate(_) => "moderate",
+            ClientMsg::Block { .. } => "block",
+            ClientMsg::Unblock { .. } => "unblock",
+            ClientMsg::Report { .. } => "report",
         }
     }
 
@@ -317,7 +340,14 @@ impl ClientMsg {
                 check_text("name", n, MAX_ROOM_NAME_CHARS)
             }
             ClientMsg::Chat { text, .. } => check_text("text", text, MAX_CHAT_CHARS),
+            ClientMsg::Moderate(m) => m.validate(),
+            ClientMsg::Report { player, text, .. } => {
+                check_text("player", player, MAX_NAME_CHARS)?;
+                check_text("text", text, crate::moderation::MAX_REASON_CHARS)
+            }
             ClientMsg::Challenge { player, .. }
+            | ClientMsg::Block { player }
+            | ClientMsg::Unblock { player }
             | ClientMsg::Profile { player }
             | ClientMsg::History { player, .. } => check_text("player", player, MAX_NAME_CHARS),
             ClientMsg::Register { name, password } | ClientMsg::Login { name, password } => {

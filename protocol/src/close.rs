@@ -3,7 +3,7 @@
 //! They live with the wire format because a client reacts to them: reconnect
 //! at once (1001, 1012, 4002, 4004), fix itself (1002, 1003, 1009, 4003), or slow
 //! down (1008). Codes from 4000 are Tengen's own (RFC 6455 leaves 4000-4999
-//! to applications); 4006 to 4099 are reserved for later versions.
+//! to applications); 4007 to 4099 are reserved for later versions.
 
 /// A close code sent by the server.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -50,11 +50,13 @@ pub enum CloseCode {
     /// with its token); this one is closed. Do not reconnect with the same
     /// token from here.
     SessionTakenOver,
+    /// 4006: the account was banned (its logins are refused with `banned`).
+    Banned,
 }
 
 impl CloseCode {
     /// Every code, in documentation order.
-    pub const ALL: [CloseCode; 13] = [
+    pub const ALL: [CloseCode; 14] = [
         CloseCode::Normal,
         CloseCode::GoingAway,
         CloseCode::ServiceRestart,
@@ -68,6 +70,7 @@ impl CloseCode {
         CloseCode::UnsupportedVersion,
         CloseCode::IdleTimeout,
         CloseCode::SessionTakenOver,
+        CloseCode::Banned,
     ];
 
     /// The number sent in the close frame.
@@ -86,6 +89,7 @@ impl CloseCode {
             CloseCode::UnsupportedVersion => 4003,
             CloseCode::IdleTimeout => 4004,
             CloseCode::SessionTakenOver => 4005,
+            CloseCode::Banned => 4006,
         }
     }
 
@@ -106,6 +110,7 @@ impl CloseCode {
             CloseCode::UnsupportedVersion => "unsupported protocol version",
             CloseCode::IdleTimeout => "idle timeout",
             CloseCode::SessionTakenOver => "session resumed elsewhere",
+            CloseCode::Banned => "banned",
         }
     }
 

@@ -96,6 +96,16 @@ pub enum ErrorCode {
     /// controls, casual games or kinds of opponent it takes (the message
     /// says which).
     BotRefused,
+    /// The account is banned: `ban` says why and until when. Login and
+    /// `hello` with its token are refused; its connections are closed.
+    Banned,
+    /// The request needs a role the account lacks (moderator, admin).
+    Forbidden,
+    /// The other player blocks you (or you them): no challenge, no pairing.
+    Blocked,
+    /// A fair-play wait before the next rated game: `retry_after_ms` says
+    /// how long.
+    Playbanned,
     /// A code this version of the protocol does not know (a newer server's):
     /// decoding maps any unknown code here. Never sent.
     #[serde(other)]
@@ -104,7 +114,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code a server sends, in documentation order.
-    pub const ALL: [ErrorCode; 28] = [
+    pub const ALL: [ErrorCode; 32] = [
         ErrorCode::BadFrame,
         ErrorCode::UnknownType,
         ErrorCode::BadRequest,
@@ -133,6 +143,10 @@ impl ErrorCode {
         ErrorCode::LoginRequired,
         ErrorCode::AlreadyPlayed,
         ErrorCode::BotRefused,
+        ErrorCode::Banned,
+        ErrorCode::Forbidden,
+        ErrorCode::Blocked,
+        ErrorCode::Playbanned,
     ];
 
     /// The wire name (also a good metrics label).
@@ -166,6 +180,10 @@ impl ErrorCode {
             ErrorCode::LoginRequired => "login_required",
             ErrorCode::AlreadyPlayed => "already_played",
             ErrorCode::BotRefused => "bot_refused",
+            ErrorCode::Banned => "banned",
+            ErrorCode::Forbidden => "forbidden",
+            ErrorCode::Blocked => "blocked",
+            ErrorCode::Playbanned => "playbanned",
             ErrorCode::Other => "other",
         }
     }
@@ -207,6 +225,9 @@ pub struct ErrorBody {
     /// when to ask again.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retry_after_ms: Option<u64>,
+    /// With `banned`: the ban's reason and end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ban: Option<crate::moderation::Sanction>,
 }
 
 impl ErrorBody {
@@ -217,6 +238,7 @@ impl ErrorBody {
             game_error: None,
             supported: None,
             retry_after_ms: None,
+            ban: None,
         }
     }
 

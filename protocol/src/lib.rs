@@ -37,6 +37,8 @@
 //! - [`lobby`], players and rooms as listed;
 //! - [`ranked`], accounts and ranked play: rating families, leaderboards,
 //!   profiles, histories, record exports;
+//! - [`moderation`], roles, bans, mutes, blocks, reports and the audit
+//!   log;
 //! - [`analysis`], a finished game's forced wins, move by move;
 //! - [`error`], refusals and their codes;
 //! - [`close`], WebSocket close codes;
@@ -52,6 +54,7 @@ pub mod error;
 pub mod ids;
 pub mod limits;
 pub mod lobby;
+pub mod moderation;
 pub mod ranked;
 pub mod server;
 
@@ -70,6 +73,7 @@ pub use limits::{
     MAX_WS_MESSAGE_BYTES,
 };
 pub use lobby::{CancelReason, LobbyUpdate, Player, Players, RoomInfo, RoomStatus};
+pub use moderation::{AuditItem, ModRequest, ReportItem, ReportReason, Role, Sanction};
 pub use ranked::{
     FamilyRating, GameSummary, Leaderboard, LoggedIn, Profile, RatingFamily, RatingPoint,
     RecordExport, RecordFormat, SeatedTable, Standing,

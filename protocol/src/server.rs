@@ -291,6 +291,20 @@ pub enum ServerMsg {
     GameAnalysis(GameAnalysis),
     /// Reply to `my_tables`: where the account's sessions sit.
     MyTables { tables: Vec<SeatedTable> },
+    /// A moderator's action was done (and written to the audit log).
+    Moderated { action: String, target: String },
+    /// The audit log, newest first (reply to `moderate` `audit_log`).
+    AuditLog {
+        entries: Vec<crate::moderation::AuditItem>,
+    },
+    /// The open reports, oldest first (reply to `moderate` `reports`).
+    Reports {
+        reports: Vec<crate::moderation::ReportItem>,
+    },
+    /// The players you block now (reply to `block` and `unblock`).
+    Blocks { players: Vec<String> },
+    /// Your report is queued for the moderators.
+    Reported { report: String },
 }
 
 /// Type names kept for later versions. None at present.
@@ -335,6 +349,11 @@ impl ServerMsg {
         "game_record",
         "game_analysis",
         "my_tables",
+        "moderated",
+        "audit_log",
+        "reports",
+        "blocks",
+        "reported",
     ];
 
     /// This message's `type`.
@@ -376,6 +395,11 @@ impl ServerMsg {
             ServerMsg::GameRecord(_) => "game_record",
             ServerMsg::GameAnalysis(_) => "game_analysis",
             ServerMsg::MyTables { .. } => "my_tables",
+            ServerMsg::Moderated { .. } => "moderated",
+            ServerMsg::AuditLog { .. } => "audit_log",
+            ServerMsg::Reports { .. } => "reports",
+            ServerMsg::Blocks { .. } => "blocks",
+            ServerMsg::Reported { .. } => "reported",
         }
     }
 

@@ -127,6 +127,8 @@ pub struct Accounts {
     settings: AccountSettings,
     hashing: Arc<Semaphore>,
     attempts: Attempts,
+    /// Refuses banned accounts at login (`crate::moderation::gate`).
+    moderation: crate::moderation::state::Moderation,
 }
 
 impl Accounts {
@@ -137,7 +139,15 @@ impl Accounts {
             hashing: Arc::new(Semaphore::new(workers)),
             attempts: Attempts::new(settings.clone(), settings.registrations_per_hour),
             settings,
+            moderation: Default::default(),
         }
+    }
+
+    /// The accounts service refusing the logins of accounts banned in
+    /// `moderation`'s store.
+    pub fn with_moderation(mut self, moderation: crate::moderation::state::Moderation) -> Accounts {
+        self.moderation = moderation;
+        self
     }
 
     pub fn settings(&self) -> &AccountSettings {
@@ -285,6 +295,8 @@ impl Accounts {
         match account {
             Some(a) if ok => {
                 self.attempts.login_ok(&key, from, Instant::now());
+                crate::moderation::gate::check_login(&self.moderation, &*self.store, &a.name)
+                    .await?;
                 self.issue(&a.name, a.bot).await
             }
             _ => {
@@ -332,6 +344,7 @@ impl Accounts {
             }
             Some(t) => t.account,
         };
+        crate::moderation::gate::check_login(&self.moderation, &*self.store, &name).await?;
         let bot = self
             .bounded(self.store.account(&name))
             .await?

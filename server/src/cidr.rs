@@ -1,6 +1,9 @@
-//! [`Cidr`]: an address range, as `--trusted-proxy` names one. A value of
-//! its own so that the settings (which hold them) and the per-address caps
-//! (which match against them) both use it without depending on each other.
+//! [`Cidr`]: an address range, as `--trusted-proxy` names one and as
+//! moderators ban one (`203.0.113.0/24`, `2001:db8::/32`, or one address).
+//! A value of its own so that the settings (which hold them), the
+//! per-address caps and the address bans (which match against them) use
+//! it without depending on each other. IPv4 addresses seen as IPv4-mapped
+//! IPv6 (what a dual-stack listener reports) match IPv4 ranges.
 
 use std::net::IpAddr;
 
@@ -26,11 +29,36 @@ impl std::str::FromStr for Cidr {
                 .filter(|p| *p <= max)
                 .ok_or_else(|| format!("not a prefix length: {prefix}"))?
         };
-        Ok(Cidr { net, prefix })
+        let cidr = Cidr { net, prefix };
+        if !cidr.contains_exactly(net) {
+            return Err(format!(
+                "{s} has bits set past its prefix; write the network address"
+            ));
+        }
+        Ok(cidr)
     }
 }
 
 impl Cidr {
+    /// Whether `ip`, masked to the prefix, is the network address itself.
+    fn contains_exactly(&self, ip: IpAddr) -> bool {
+        match ip {
+            IpAddr::V4(a) => {
+                let mask = u32::MAX
+                    .checked_shl(32 - u32::from(self.prefix))
+                    .unwrap_or(0);
+                u32::from(a) & !mask == 0
+            }
+            IpAddr::V6(a) => {
+                let mask = u128::MAX
+                    .checked_shl(128 - u32::from(self.prefix))
+                    .unwrap_or(0);
+                u128::from(a) & !mask == 0
+            }
+        }
+    }
+
+    /// `ip` is in the range.
     pub fn contains(&self, ip: IpAddr) -> bool {
         let ip = match ip {
             IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
@@ -70,6 +98,17 @@ mod tests {
         let all: Cidr = "::/0".parse().unwrap();
         assert!(all.contains("fd00::1".parse().unwrap()));
         assert!("10.0.0.0/33".parse::<Cidr>().is_err());
+        assert!("10.0.0.1/8".parse::<Cidr>().is_err(), "host bits set");
+        let v6: Cidr = "2001:db8::/32".parse().unwrap();
+        assert!(v6.contains("2001:db8:ffff::1".parse().unwrap()));
+        assert!(!v6.contains("2001:db9::1".parse().unwrap()));
+        assert!(!v6.contains("203.0.113.7".parse().unwrap()));
+        assert!(
+            "0.0.0.0/0"
+                .parse::<Cidr>()
+                .unwrap()
+                .contains("8.8.8.8".parse().unwrap())
+        );
         assert!("nonsense".parse::<Cidr>().is_err());
     }
 }

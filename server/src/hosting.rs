@@ -34,4 +34,7 @@ pub struct Hosting {
     /// Bot accounts' challenge filters (the connection sets them, the
     /// lobby checks a challenge against them).
     pub bot_filters: crate::bot_filters::BotFilterBook,
+    /// Moderation's state on this node: standings and banned ranges in
+    /// memory, its bus (`crate::moderation`).
+    pub moderation: crate::moderation::state::Moderation,
 }

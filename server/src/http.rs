@@ -92,7 +92,9 @@ async fn upgrade(
         return (StatusCode::SERVICE_UNAVAILABLE, "the server is restarting").into_response();
     }
     let client = client_of(&state, &peer, &headers);
-    // Address bans (moderation) go here: before any place is taken.
+    if !crate::moderation::gate::upgrade_allowed(&state.hosting.moderation, client.ip) {
+        return (StatusCode::FORBIDDEN, "this address is banned").into_response();
+    }
     let place = match state.addresses.upgrade(client) {
         Ok(place) => place,
         Err(refused) => {

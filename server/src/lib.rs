@@ -39,6 +39,7 @@ pub mod lobby;
 pub mod mailbox;
 pub mod matchmaker;
 pub mod metrics;
+pub mod moderation;
 pub mod msg;
 pub mod outbound;
 pub mod pressure;

@@ -2,7 +2,8 @@
 //!
 //! Parses flags (each with an environment variable), sets up logging, and
 //! runs [`tengen_server::Server`] until SIGINT/SIGTERM; or, with the
-//! `migrate` subcommand, moves a community from a data directory to Redis.
+//! `migrate` subcommand, moves a community from a data directory to Redis;
+//! or, with `admin`, moderates (`tengen_server::moderation::admin`).
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -42,6 +43,12 @@ enum Command {
     /// directory to Redis. Stop the server that uses the directory first.
     /// Refuses a Redis prefix that already holds data unless --force.
     Migrate(Migrate),
+    /// Moderation from the command line: roles, bans and unbans of
+    /// accounts and addresses, mutes, reports, the audit log. Works with
+    /// a server running on the same data directory (through its admin
+    /// socket) or not (on the store directly), or on Redis (--redis; the
+    /// running nodes are told). Prints the server's answer as JSON.
+    Admin(tengen_server::moderation::admin::AdminArgs),
 }
 
 #[derive(Args)]
@@ -113,6 +120,11 @@ struct Serve {
     /// progress keep the machine. 0 never refuses.
     #[arg(long, env = "TENGEN_SHED_LAG_MS", default_value_t = 500)]
     shed_lag_ms: u64,
+    /// Makes this account an admin at start (repeatable; the account must
+    /// be registered). An admin gives others roles with `moderate
+    /// set_role` or `tengen-server admin role`.
+    #[arg(long = "admin", value_name = "NAME")]
+    admins: Vec<String>,
     /// Open WebSockets per client address (an IPv4 address or an IPv6
     /// /64); an upgrade beyond it gets HTTP 429 with Retry-After. Open
     /// sockets of any kind are capped at twice this (closed unanswered).
@@ -246,6 +258,7 @@ async fn run() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Migrate(args)) => migrate(args).await,
+        Some(Command::Admin(args)) => admin(args).await,
         None => serve(cli.serve).await,
     }
 }
@@ -280,6 +293,7 @@ async fn serve(args: Serve) -> anyhow::Result<()> {
     let settings = Settings {
         caps,
         accounts,
+        admins: args.admins,
         listen: args.listen,
         node,
         lease_ttl: Duration::from_secs_f64(args.lease_seconds),
@@ -361,6 +375,16 @@ async fn migrate(args: Migrate) -> anyhow::Result<()> {
     println!("migrated {report}");
     println!("from {}", tengen_store::Store::describe(from.as_ref()));
     println!("to {}", tengen_store::Store::describe(&to));
+    Ok(())
+}
+
+/// `tengen-server admin`: prints the answer; a refusal fails the command.
+async fn admin(args: tengen_server::moderation::admin::AdminArgs) -> anyhow::Result<()> {
+    let reply = tengen_server::moderation::admin::run(args).await?;
+    println!("{}", serde_json::to_string(&reply)?);
+    if let tengen_protocol::ServerMsg::Error(e) = reply {
+        anyhow::bail!("refused ({}): {}", e.code, e.message);
+    }
     Ok(())
 }
 

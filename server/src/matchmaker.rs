@@ -50,6 +50,9 @@ pub struct Queues {
     queues: Vec<(GameConfig, Vec<Waiter>)>,
     /// Each account's last opponent (by name key).
     last_opponent: HashMap<String, String>,
+    /// Who blocks whom: two players one of whom blocks the other are
+    /// never paired (`crate::moderation`).
+    pub blocks: crate::moderation::book::Book,
 }
 
 impl Queues {
@@ -116,6 +119,7 @@ impl Queues {
                         let gap = (a.rating - b.rating).abs();
                         gap <= gap_a && gap <= s.allowed_gap(now.saturating_duration_since(b.since))
                     })
+                    .filter(|(_, b)| !self.blocks.apart(&a.account, &b.account))
                     .filter(|(_, b)| {
                         let again = self.last_opponent.get(&key_a) == Some(&name_key(&b.account));
                         !again || others == 1
@@ -164,6 +168,7 @@ struct Matchmaker {
 pub fn spawn(
     settings: MatchSettings,
     lobby: LobbyHandle,
+    blocks: crate::moderation::book::Book,
     shutdown: watch::Receiver<bool>,
 ) -> MatchmakerHandle {
     let (handle, rx) = crate::mailbox::mailbox(MAILBOX, 0);
@@ -171,7 +176,10 @@ pub fn spawn(
         settings,
         lobby,
         handle: handle.clone(),
-        queues: Queues::default(),
+        queues: Queues {
+            blocks,
+            ..Queues::default()
+        },
     };
     tokio::spawn(mm.run(rx, shutdown));
     handle

@@ -269,6 +269,31 @@ impl Sessions {
             .find_map(|o| Some((o.id.clone(), o.player.clone(), o.holder.clone()?)))
     }
 
+    /// Forgets every session of the account `name` (any case; a banned
+    /// account: none of them may be resumed) and returns the connections
+    /// that held them, for the caller to close.
+    pub fn end_account(&self, name: &str) -> Vec<Outbox> {
+        let Ok(mut inner) = self.inner.lock() else {
+            return Vec::new();
+        };
+        let key = tengen_store::name_key(name);
+        let gone: Vec<String> = inner
+            .by_token
+            .iter()
+            .filter(|(_, e)| !e.player.guest && tengen_store::name_key(&e.player.name) == key)
+            .map(|(t, _)| t.clone())
+            .collect();
+        let mut holders = Vec::new();
+        for token in gone {
+            if let Some(e) = inner.by_token.remove(&token) {
+                inner.token_of.remove(&e.id);
+                inner.release_name(&e.player.name, &e.id);
+                holders.extend(e.holder);
+            }
+        }
+        holders
+    }
+
     /// Live sessions (for tests and metrics).
     pub fn len(&self) -> usize {
         self.inner.lock().map_or(0, |i| i.by_token.len())

@@ -13,6 +13,9 @@ use tengen_rules::game::TimeControl;
 /// Everything a server needs to start.
 #[derive(Clone, Debug)]
 pub struct Settings {
+    /// Accounts made admins at start (`--admin NAME`; see
+    /// `crate::moderation`).
+    pub admins: Vec<String>,
     /// Address to bind (`127.0.0.1:8415` by default; port 0 picks one).
     pub listen: SocketAddr,
     /// The data directory of the embedded store (`tengen-data` by default).
@@ -109,6 +112,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
+            admins: Vec::new(),
             listen: "127.0.0.1:8415".parse().expect("a valid address"),
             data_dir: PathBuf::from("tengen-data"),
             redis: None,

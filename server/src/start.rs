@@ -35,6 +35,8 @@ pub enum StartError {
     Redis { url: String, source: StoreError },
     #[error("cannot restore the live games")]
     Restore(#[from] table::restore::RestoreError),
+    #[error("cannot start moderation: {0}")]
+    Moderation(String),
     #[error("cannot reach the other nodes through Redis at {url}")]
     Bus {
         url: String,
@@ -141,19 +143,24 @@ impl Server {
             keeper,
             pressure: pressure.clone(),
             bot_filters: Default::default(),
+            moderation: Default::default(),
         };
+        crate::moderation::boot::start(&hosting, shutdown_rx.clone())
+            .await
+            .map_err(StartError::Moderation)?;
         lobby::spawn(hosting.clone(), lobby_rx, shutdown_rx.clone());
         let restored = table::restore::restore_all(&hosting).await?;
         tracing::info!(store = %store.describe(), node = %settings.node, restored, "live games restored");
         table::restore::spawn_takeover(hosting.clone(), shutdown_rx.clone());
         let drain = settings.drain_delay;
-        let accounts = Arc::new(accounts::Accounts::new(
-            store.clone(),
-            settings.accounts.clone(),
-        ));
+        let accounts = Arc::new(
+            accounts::Accounts::new(store.clone(), settings.accounts.clone())
+                .with_moderation(hosting.moderation.clone()),
+        );
         let matchmaker = matchmaker::spawn(
             settings.matchmaking.clone(),
             lobby.clone(),
+            hosting.moderation.book.clone(),
             shutdown_rx.clone(),
         );
         let node = match &settings.redis {

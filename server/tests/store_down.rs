@@ -180,6 +180,42 @@ impl Store for Switched {
         self.check()?;
         self.inner.import(items).await
     }
+    async fn standing(&self, name: &str) -> Result<Option<tengen_store::Standing>> {
+        self.check()?;
+        self.inner.standing(name).await
+    }
+    async fn put_standing(&self, s: &tengen_store::Standing) -> Result<()> {
+        self.check()?;
+        self.inner.put_standing(s).await
+    }
+    async fn append_audit(&self, e: &tengen_store::AuditEntry) -> Result<()> {
+        self.check()?;
+        self.inner.append_audit(e).await
+    }
+    async fn audit_log(&self, limit: usize) -> Result<Vec<tengen_store::AuditEntry>> {
+        self.check()?;
+        self.inner.audit_log(limit).await
+    }
+    async fn put_report(&self, r: &tengen_store::Report) -> Result<()> {
+        self.check()?;
+        self.inner.put_report(r).await
+    }
+    async fn reports(&self) -> Result<Vec<tengen_store::Report>> {
+        self.check()?;
+        self.inner.reports().await
+    }
+    async fn put_address_ban(&self, b: &tengen_store::AddressBan) -> Result<()> {
+        self.check()?;
+        self.inner.put_address_ban(b).await
+    }
+    async fn remove_address_ban(&self, range: &str) -> Result<()> {
+        self.check()?;
+        self.inner.remove_address_ban(range).await
+    }
+    async fn address_bans(&self) -> Result<Vec<tengen_store::AddressBan>> {
+        self.check()?;
+        self.inner.address_bans().await
+    }
 }
 
 async fn paused_push(c: &mut Connection) -> (Option<PauseReason>, Option<ClockSnapshot>) {

@@ -6,6 +6,8 @@ use std::time::Duration;
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
+use crate::moderation::{AddressBan, AuditEntry, Report, Standing};
+
 /// What a store operation can fail with.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -390,6 +392,37 @@ pub trait Store: Send + Sync + 'static {
 
     /// A player's rating history in a family, oldest first.
     async fn rating_history(&self, player: &str, family: &str) -> Result<Vec<HistoryPoint>>;
+
+    // --- moderation (`crate::moderation`) -----------------------------
+
+    /// The standing of the account `name` (any case), if one was written.
+    async fn standing(&self, name: &str) -> Result<Option<Standing>>;
+
+    /// Writes a standing if the stored one still has `standing.version`
+    /// (0: none stored), storing it with the version one higher;
+    /// [`StoreError::Conflict`] otherwise, and nothing written.
+    async fn put_standing(&self, standing: &Standing) -> Result<()>;
+
+    /// Appends to the audit log (which is never rewritten).
+    async fn append_audit(&self, entry: &AuditEntry) -> Result<()>;
+
+    /// The audit log's latest `limit` entries, newest first.
+    async fn audit_log(&self, limit: usize) -> Result<Vec<AuditEntry>>;
+
+    /// Stores a report (replacing one with the same id: how it is closed).
+    async fn put_report(&self, report: &Report) -> Result<()>;
+
+    /// Every stored report, in no order.
+    async fn reports(&self) -> Result<Vec<Report>>;
+
+    /// Bans an address range (replacing a ban of the same range).
+    async fn put_address_ban(&self, ban: &AddressBan) -> Result<()>;
+
+    /// Lifts the ban of a range; lifting an unknown one is not an error.
+    async fn remove_address_ban(&self, range: &str) -> Result<()>;
+
+    /// Every banned range.
+    async fn address_bans(&self) -> Result<Vec<AddressBan>>;
 
     // --- moving a community between stores ----------------------------
 

@@ -37,6 +37,7 @@ mod games;
 mod helpers;
 mod lease;
 mod live;
+mod moderation;
 mod racing;
 mod transfer;
 
@@ -44,6 +45,7 @@ pub use accounts::*;
 pub use games::*;
 pub use lease::*;
 pub use live::*;
+pub use moderation::*;
 pub use racing::*;
 pub use transfer::*;
 
@@ -89,6 +91,9 @@ checks!(
     leased_append_refusals,
     unleased_tables,
     seat_index,
+    standings,
+    audit_log,
+    reports_and_address_bans,
 );
 
 /// Runs every check in [`CHECKS`], each on a new store from `make`.

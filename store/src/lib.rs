@@ -30,6 +30,7 @@ mod codec;
 pub mod conformance;
 pub mod embedded;
 pub mod migrate;
+pub mod moderation;
 mod progress;
 pub mod redis;
 #[cfg(feature = "testing")]
@@ -40,5 +41,6 @@ pub use api::{
     Item, Lease, LiveTable, Rating, RatingUpdate, Result, Store, StoreError, name_key,
 };
 pub use embedded::EmbeddedStore;
+pub use moderation::{AddressBan, AuditEntry, Playban, Report, ReportClosed, Sanction, Standing};
 pub use progress::Progress;
 pub use redis::{RedisOptions, RedisStore};

@@ -341,6 +341,72 @@ pub fn client_examples() -> Vec<ClientFrame> {
                 bots: true,
             },
         ),
+        // Moderation.
+        req(
+            40,
+            ClientMsg::Moderate(ModRequest::Mute {
+                player: "bob".into(),
+                reason: "insults in chat".into(),
+                minutes: 60,
+            }),
+        ),
+        req(
+            41,
+            ClientMsg::Moderate(ModRequest::Ban {
+                player: "bob".into(),
+                reason: "engine use".into(),
+                minutes: None,
+            }),
+        ),
+        req(
+            42,
+            ClientMsg::Moderate(ModRequest::SetRole {
+                player: "carol".into(),
+                role: Role::Moderator,
+                reason: "trusted".into(),
+            }),
+        ),
+        req(
+            43,
+            ClientMsg::Moderate(ModRequest::BanAddress {
+                range: "203.0.113.0/24".into(),
+                reason: "spam bots".into(),
+                minutes: Some(1440),
+            }),
+        ),
+        req(
+            44,
+            ClientMsg::Moderate(ModRequest::AuditLog { limit: Some(20) }),
+        ),
+        req(45, ClientMsg::Moderate(ModRequest::Reports)),
+        req(
+            46,
+            ClientMsg::Moderate(ModRequest::CloseReport {
+                report: "9f2c4e1a7b3d5608".into(),
+                reason: "warned".into(),
+            }),
+        ),
+        req(
+            47,
+            ClientMsg::Block {
+                player: "bob".into(),
+            },
+        ),
+        req(
+            48,
+            ClientMsg::Unblock {
+                player: "bob".into(),
+            },
+        ),
+        req(
+            49,
+            ClientMsg::Report {
+                player: "bob".into(),
+                game: Some(table()),
+                reason: ReportReason::ChatAbuse,
+                text: "insults after the game".into(),
+            },
+        ),
     ]
 }
 
@@ -615,6 +681,79 @@ pub fn ranked_server_examples() -> Vec<ServerFrame> {
                     "every analysis slot is busy; try again",
                 )
             }),
+        ),
+        // Moderation.
+        reply(
+            40,
+            ServerMsg::Moderated {
+                action: "mute".into(),
+                target: "bob".into(),
+            },
+        ),
+        reply(
+            41,
+            ServerMsg::Error(ErrorBody::new(
+                ErrorCode::Forbidden,
+                "ban needs the moderator role",
+            )),
+        ),
+        reply(
+            44,
+            ServerMsg::AuditLog {
+                entries: vec![AuditItem {
+                    at_ms: 1_767_225_600_000,
+                    by: "alice".into(),
+                    action: "mute".into(),
+                    target: "bob".into(),
+                    reason: "insults in chat".into(),
+                }],
+            },
+        ),
+        reply(
+            45,
+            ServerMsg::Reports {
+                reports: vec![ReportItem {
+                    id: "9f2c4e1a7b3d5608".into(),
+                    at_ms: 1_767_225_600_000,
+                    by: "carol".into(),
+                    player: "bob".into(),
+                    game: Some(table()),
+                    reason: ReportReason::ChatAbuse,
+                    text: "insults after the game".into(),
+                }],
+            },
+        ),
+        reply(
+            47,
+            ServerMsg::Blocks {
+                players: vec!["bob".into()],
+            },
+        ),
+        reply(
+            49,
+            ServerMsg::Reported {
+                report: "9f2c4e1a7b3d5608".into(),
+            },
+        ),
+        reply(
+            50,
+            ServerMsg::Error(ErrorBody {
+                ban: Some(Sanction {
+                    reason: "engine use".into(),
+                    until_ms: Some(1_767_312_000_000),
+                }),
+                ..ErrorBody::new(
+                    ErrorCode::Banned,
+                    "this account is banned until 1767312000000 (Unix ms): engine use",
+                )
+            }),
+        ),
+        reply(
+            51,
+            ServerMsg::Error(ErrorBody::new(
+                ErrorCode::Blocked,
+                "bob and you block challenges from each other",
+            )),
         ),
     ]
 }

@@ -104,6 +104,10 @@ pub(super) fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], receive
         ClientMsg::SetBotFilters { filters } => {
             super::bots::set_filters(state, &cs.ranked, &cs.session, id, filters)
         }
+        ClientMsg::Moderate(req) => crate::moderation::actions::handle(state, &cs.session, id, req),
+        msg @ (ClientMsg::Block { .. } | ClientMsg::Unblock { .. } | ClientMsg::Report { .. }) => {
+            crate::moderation::players::handle(state, &cs.session, id, msg)
+        }
     }
 }
 

@@ -45,6 +45,10 @@ impl Lobby {
                 format!("{player} is a guest: rated games are between accounts"),
             );
         }
+        if crate::moderation::chat::apart(&self.hosting.moderation.book, &session.player, &them) {
+            let why = format!("{player} and you block challenges from each other");
+            return refuse(&session, id, ErrorCode::Blocked, why);
+        }
         let refused = them.bot.then(|| {
             let filters = &self.hosting.bot_filters;
             filters.refusal(&them.name, &config, rated, session.player.bot)

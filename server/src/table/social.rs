@@ -58,15 +58,23 @@ impl Table {
             from: session.player.clone(),
             text,
         };
-        // The sender gets it as the reply; the rest of the channel as a push.
+        // The sender gets it as the reply; the rest of the channel as a push
+        // (none when the sender is muted; none to a player blocking them).
         outbox.send_msg(&Envelope::with_id(id, msg.clone()));
+        let book = &self.hosting.moderation.book;
+        if crate::moderation::chat::muted(book, &session.player) {
+            return;
+        }
         let frame = Envelope::push(msg);
         let mut shared = Shared::new(&frame);
         let sender = outbox.conn;
         match channel {
             ChatChannel::Players => {
                 for s in &self.seats {
-                    if s.subscribed && s.session.outbox.conn != sender {
+                    if s.subscribed
+                        && s.session.outbox.conn != sender
+                        && !crate::moderation::chat::hides(book, &s.session.player, &session.player)
+                    {
                         s.session
                             .outbox
                             .send(shared.get(s.session.outbox.encoding()));

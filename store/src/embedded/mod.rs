@@ -31,6 +31,7 @@
 //! | `tokens` | token | [`crate::AuthToken`] (encoded) |
 //! | `ratings` | (family, name_key(player)) | [`crate::Rating`] (encoded) |
 //! | `rating_history` | (name_key(player), family, seq `u64`) | [`crate::HistoryPoint`] (encoded) |
+//! | `moderation` | `s/`name_key, `a/`seq, `r/`report id, `n/`range | standing, audit entry, report, address ban (encoded) |
 //!
 //! The live log is one sequence for all tables, keyed by a number that
 //! grows with every append: a commit of a thousand appends to a thousand
@@ -94,11 +95,13 @@ use redb::Database;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::{
-    Account, Acquired, AuthToken, ExportCursor, ExportPage, FinishedGame, GameRef, HistoryPoint,
-    Item, Lease, LiveTable, Rating, Result, Store, StoreError,
+    Account, Acquired, AddressBan, AuditEntry, AuthToken, ExportCursor, ExportPage, FinishedGame,
+    GameRef, HistoryPoint, Item, Lease, LiveTable, Rating, Report, Result, Standing, Store,
+    StoreError,
 };
 
 mod lease;
+mod moderation;
 mod open;
 mod read;
 mod readers;
@@ -109,7 +112,7 @@ mod writer;
 pub use readers::READERS;
 pub use schema::{DB_FILE, LogStats, SCHEMA_VERSION};
 use schema::{META, SCHEMA_VERSION_KEY, db_error};
-use writer::{Counters, Op, Request};
+use writer::{Counters, ModWrite, Op, Request};
 
 /// How many writes may wait for the writer thread before callers wait to
 /// queue theirs.
@@ -385,6 +388,48 @@ impl Store for EmbeddedStore {
         let (player, family) = (player.to_owned(), family.to_owned());
         self.read(move |db| read::rating_history(db, &player, &family))
             .await
+    }
+
+    async fn standing(&self, name: &str) -> Result<Option<Standing>> {
+        let name = name.to_owned();
+        self.read(move |db| moderation::standing(db, &name)).await
+    }
+
+    async fn put_standing(&self, standing: &Standing) -> Result<()> {
+        let write = ModWrite::Standing(standing.clone());
+        self.write(Op::Moderation(write)).await
+    }
+
+    async fn append_audit(&self, entry: &AuditEntry) -> Result<()> {
+        let write = ModWrite::Audit(entry.clone());
+        self.write(Op::Moderation(write)).await
+    }
+
+    async fn audit_log(&self, limit: usize) -> Result<Vec<AuditEntry>> {
+        self.read(move |db| moderation::audit_log(db, limit)).await
+    }
+
+    async fn put_report(&self, report: &Report) -> Result<()> {
+        let write = ModWrite::Report(report.clone());
+        self.write(Op::Moderation(write)).await
+    }
+
+    async fn reports(&self) -> Result<Vec<Report>> {
+        self.read(moderation::reports).await
+    }
+
+    async fn put_address_ban(&self, ban: &AddressBan) -> Result<()> {
+        let write = ModWrite::AddressBan(ban.clone());
+        self.write(Op::Moderation(write)).await
+    }
+
+    async fn remove_address_ban(&self, range: &str) -> Result<()> {
+        let write = ModWrite::LiftAddressBan(range.to_owned());
+        self.write(Op::Moderation(write)).await
+    }
+
+    async fn address_bans(&self) -> Result<Vec<AddressBan>> {
+        self.read(moderation::address_bans).await
     }
 
     async fn export(&self, from: Option<&ExportCursor>, limit: usize) -> Result<ExportPage> {

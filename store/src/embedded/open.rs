@@ -173,5 +173,6 @@ fn create_schema(db: &Database) -> Result<()> {
     txn.open_table(TOKENS).map_err(db_error)?;
     txn.open_table(RATINGS).map_err(db_error)?;
     txn.open_table(RATING_HISTORY).map_err(db_error)?;
+    txn.open_table(MODERATION).map_err(db_error)?;
     txn.commit().map_err(db_error)
 }

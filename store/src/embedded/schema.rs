@@ -54,6 +54,11 @@ pub(super) const RATINGS: TableDefinition<(&str, &str), &[u8]> = TableDefinition
 pub(super) const RATING_HISTORY: TableDefinition<(&str, &str, u64), &[u8]> =
     TableDefinition::new("rating_history");
 
+/// Moderation, one table of prefixed keys (`embedded::moderation`):
+/// `s/NAME` a standing, `a/SEQ` (20 digits) an audit entry, `r/ID` a
+/// report, `n/RANGE` an address ban; values encoded.
+pub(super) const MODERATION: TableDefinition<&str, &[u8]> = TableDefinition::new("moderation");
+
 /// A finished game's header: everything but the record.
 #[derive(Serialize, Deserialize)]
 pub(super) struct GameInfo {

@@ -73,6 +73,16 @@ pub(super) enum Op {
     PutToken(AuthToken),
     RevokeToken(String),
     Import(Vec<crate::Item>),
+    Moderation(ModWrite),
+}
+
+/// A moderation write (applied by `super::moderation`).
+pub(super) enum ModWrite {
+    Standing(crate::Standing),
+    Audit(crate::AuditEntry),
+    Report(crate::Report),
+    AddressBan(crate::AddressBan),
+    LiftAddressBan(String),
 }
 
 /// A write and where its outcome goes.
@@ -195,6 +205,7 @@ pub(super) struct Tables<'txn> {
     pub(super) tokens: Table<'txn, &'static str, &'static [u8]>,
     pub(super) ratings: Table<'txn, (&'static str, &'static str), &'static [u8]>,
     pub(super) history: Table<'txn, (&'static str, &'static str, u64), &'static [u8]>,
+    pub(super) moderation: Table<'txn, &'static str, &'static [u8]>,
 }
 
 impl<'txn> Tables<'txn> {
@@ -221,6 +232,9 @@ impl<'txn> Tables<'txn> {
             tokens: txn.open_table(TOKENS).map_err(db_error)?,
             ratings: txn.open_table(RATINGS).map_err(db_error)?,
             history: txn.open_table(RATING_HISTORY).map_err(db_error)?,
+            moderation: txn
+                .open_table(super::schema::MODERATION)
+                .map_err(db_error)?,
         })
     }
 
@@ -234,6 +248,7 @@ impl<'txn> Tables<'txn> {
             Op::CreateAccount(account) => self.create_account(account),
             Op::MakeBot(name) => self.make_bot(name),
             Op::SetBotFilters { name, filters } => self.set_bot_filters(name, filters),
+            Op::Moderation(write) => self.moderate(write),
             Op::PutToken(token) => {
                 let value = encode(token).map_err(Failure::Refused)?;
                 self.tokens

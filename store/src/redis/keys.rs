@@ -124,6 +124,26 @@ impl Keys {
         format!("{}:{{a:{}}}:account", self.prefix, name_key(name))
     }
 
+    /// An account's standing: in the account's hash tag.
+    pub fn standing(&self, name: &str) -> String {
+        format!("{}:{{a:{}}}:standing", self.prefix, name_key(name))
+    }
+
+    /// The audit log (a list, oldest first).
+    pub fn audit(&self) -> String {
+        format!("{}:audit", self.prefix)
+    }
+
+    /// Reports (a hash: id to report).
+    pub fn reports(&self) -> String {
+        format!("{}:reports", self.prefix)
+    }
+
+    /// Banned address ranges (a hash: range to ban).
+    pub fn address_bans(&self) -> String {
+        format!("{}:addrbans", self.prefix)
+    }
+
     pub fn token(&self, token: &str) -> String {
         format!("{}:{{k:{token}}}:token", self.prefix)
     }

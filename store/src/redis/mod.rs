@@ -164,14 +164,16 @@ use std::time::Duration;
 use async_trait::async_trait;
 
 use crate::{
-    Account, Acquired, AuthToken, ExportCursor, ExportPage, FinishedGame, GameRef, HistoryPoint,
-    Item, Lease, LiveTable, Rating, Result, Store, StoreError,
+    Account, Acquired, AddressBan, AuditEntry, AuthToken, ExportCursor, ExportPage, FinishedGame,
+    GameRef, HistoryPoint, Item, Lease, LiveTable, Rating, Report, Result, Standing, Store,
+    StoreError,
 };
 
 mod finish;
 mod handle;
 mod keys;
 mod lease;
+mod moderation;
 mod persistence;
 mod reads;
 mod scripts;
@@ -295,6 +297,42 @@ impl Store for RedisStore {
 
     async fn seat_tables(&self, token: &str) -> Result<Vec<String>> {
         self.seat_tables_impl(token).await
+    }
+
+    async fn standing(&self, name: &str) -> Result<Option<Standing>> {
+        self.standing_impl(name).await
+    }
+
+    async fn put_standing(&self, standing: &Standing) -> Result<()> {
+        self.put_standing_impl(standing).await
+    }
+
+    async fn append_audit(&self, entry: &AuditEntry) -> Result<()> {
+        self.append_audit_impl(entry).await
+    }
+
+    async fn audit_log(&self, limit: usize) -> Result<Vec<AuditEntry>> {
+        self.audit_log_impl(limit).await
+    }
+
+    async fn put_report(&self, report: &Report) -> Result<()> {
+        self.put_report_impl(report).await
+    }
+
+    async fn reports(&self) -> Result<Vec<Report>> {
+        self.reports_impl().await
+    }
+
+    async fn put_address_ban(&self, ban: &AddressBan) -> Result<()> {
+        self.put_address_ban_impl(ban).await
+    }
+
+    async fn remove_address_ban(&self, range: &str) -> Result<()> {
+        self.remove_address_ban_impl(range).await
+    }
+
+    async fn address_bans(&self) -> Result<Vec<AddressBan>> {
+        self.address_bans_impl().await
     }
 
     async fn create_account(&self, account: &Account) -> Result<()> {

@@ -1,0 +1,101 @@
+//! The admin socket: how `tengen-server admin` reaches a running server
+//! whose embedded store it cannot open (redb lets one process hold the
+//! file). A Unix socket in the data directory ([`SOCKET`]), mode 0600, so
+//! only the server's own user can connect; each connection carries one
+//! request line (JSON: [`AdminRequest`], at most [`MAX_LINE`] bytes) and
+//! gets one answer line (a server message: the action's reply or an
+//! `error`). The server runs the action as a moderator's `moderate` would,
+//! on its live state: a ban closes the account's sessions at once.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use tengen_protocol::{ErrorBody, ErrorCode, ModRequest, ServerMsg};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::UnixListener;
+use tokio::sync::watch;
+
+use super::actions::Ctx;
+use crate::hosting::Hosting;
+
+/// The socket's file name in the data directory.
+pub const SOCKET: &str = "admin.sock";
+/// The longest request line.
+pub const MAX_LINE: usize = 16 * 1024;
+
+/// One request over the socket.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct AdminRequest {
+    /// Who acts, for the audit log (`cli:` and the operator's user).
+    pub by: String,
+    pub request: ModRequest,
+}
+
+/// The socket's path for a data directory.
+pub fn path(data_dir: &Path) -> PathBuf {
+    data_dir.join(SOCKET)
+}
+
+/// Listens on the data directory's socket until shutdown (a stale socket
+/// file of an earlier run is replaced; the store's lock says no other
+/// server uses this directory).
+pub fn serve(
+    hosting: Hosting,
+    data_dir: &Path,
+    mut shutdown: watch::Receiver<bool>,
+) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let path = path(data_dir);
+    let _ = std::fs::remove_file(&path);
+    let listener = UnixListener::bind(&path)?;
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))?;
+    tokio::spawn(async move {
+        loop {
+            let stream = tokio::select! {
+                s = listener.accept() => s,
+                _ = shutdown.wait_for(|s| *s) => break,
+            };
+            let Ok((stream, _)) = stream else { continue };
+            let hosting = hosting.clone();
+            // One operator's tool at a time is the expected use; each is
+            // answered in turn, so the socket holds no queue of its own.
+            answer(&hosting, stream).await;
+        }
+        let _ = std::fs::remove_file(&path);
+    });
+    Ok(())
+}
+
+async fn answer(h: &Hosting, stream: tokio::net::UnixStream) {
+    let (read, mut write) = stream.into_split();
+    let mut line = Vec::new();
+    let mut reader = BufReader::new(read.take(MAX_LINE as u64));
+    let read = tokio::time::timeout(
+        std::time::Duration::from_secs(5),
+        reader.read_until(b'\n', &mut line),
+    )
+    .await;
+    let reply = match read {
+        Ok(Ok(_)) => match serde_json::from_slice::<AdminRequest>(&line) {
+            Ok(req) => run(h, req).await,
+            Err(e) => ServerMsg::Error(ErrorBody::new(ErrorCode::BadRequest, e.to_string())),
+        },
+        _ => return,
+    };
+    let mut out = serde_json::to_vec(&reply).unwrap_or_default();
+    out.push(b'\n');
+    let _ = write.write_all(&out).await;
+}
+
+async fn run(h: &Hosting, req: AdminRequest) -> ServerMsg {
+    if let Err(why) = req.request.validate() {
+        return ServerMsg::Error(ErrorBody::new(ErrorCode::BadRequest, why));
+    }
+    let ctx = Ctx {
+        m: &h.moderation,
+        store: &*h.store,
+        sessions: &h.sessions,
+        by: &req.by,
+    };
+    ctx.act(req.request).await.unwrap_or_else(ServerMsg::Error)
+}

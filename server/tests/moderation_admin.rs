@@ -1,0 +1,205 @@
+//! `tengen-server admin` and `--admin` against a real community: a data
+//! directory with and without a server running on it (the admin socket,
+//! then the store opened directly), and Redis with a node running (the
+//! node hears of the change on the bus and closes the banned account's
+//! session).
+
+mod common;
+
+use std::path::Path;
+use std::time::Duration;
+
+use common::proc::{DataDir, start, start_with};
+use tengen_client::{ClientError, Connection};
+use tengen_protocol::{ClientMsg, Encoding, ErrorCode, ModRequest, ServerMsg};
+use tengen_server::RedisSettings;
+use tengen_store::testing::RedisServer;
+
+/// The real binary's `admin` with `args`: success, and its JSON answer.
+async fn admin(args: Vec<String>) -> (bool, serde_json::Value) {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_tengen-server"));
+    cmd.arg("admin").args(args);
+    let out = tokio::task::spawn_blocking(move || cmd.output())
+        .await
+        .unwrap()
+        .expect("tengen-server admin runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let line = stdout.lines().last().unwrap_or_default();
+    let value = serde_json::from_str(line)
+        .unwrap_or_else(|e| panic!("{e}: {stdout} / {}", String::from_utf8_lossy(&out.stderr)));
+    (out.status.success(), value)
+}
+
+fn on_dir(dir: &Path, args: &[&str]) -> Vec<String> {
+    let mut v = vec!["--data-dir".to_string(), dir.display().to_string()];
+    v.extend(args.iter().map(|s| s.to_string()));
+    v
+}
+
+async fn registered(url: &str, name: &str) -> Connection {
+    let (mut c, _) = Connection::connect(url, Encoding::Json, Some("someone"))
+        .await
+        .unwrap();
+    let r = c
+        .request(ClientMsg::Register {
+            name: name.into(),
+            password: "long enough".into(),
+        })
+        .await;
+    assert!(matches!(r, Ok(ServerMsg::Registered(_))), "{r:?}");
+    c
+}
+
+async fn login(url: &str, name: &str) -> Result<ServerMsg, ClientError> {
+    let (mut c, _) = Connection::connect(url, Encoding::Json, Some("someone"))
+        .await
+        .unwrap();
+    c.request(ClientMsg::Login {
+        name: name.into(),
+        password: "long enough".into(),
+    })
+    .await
+}
+
+#[tokio::test]
+async fn admin_works_with_and_without_a_server_on_the_data_directory() {
+    let dir = DataDir::new("mod-admin");
+    let server = start(&dir.0);
+    let mut bob = registered(&server.url(), "Bob").await;
+    let _ada = registered(&server.url(), "Ada").await;
+    // Through the running server's socket: a ban closes Bob's session now.
+    let (ok, answer) = admin(on_dir(&dir.0, &["ban", "bob", "--reason", "abuse"])).await;
+    assert!(ok, "{answer}");
+    assert_eq!(answer["type"], "moderated");
+    match bob.next_matching(|_| false).await {
+        Err(ClientError::Closed { code, .. }) => assert_eq!(code, 4006),
+        other => panic!("expected a close, got {other:?}"),
+    }
+    // The socket is the server user's only.
+    let mode = std::fs::metadata(dir.0.join("admin.sock")).unwrap();
+    assert_eq!(
+        std::os::unix::fs::PermissionsExt::mode(&mode.permissions()) & 0o777,
+        0o600
+    );
+    server.terminate();
+    // No server: the store is opened directly. A refusal fails the command.
+    let (ok, answer) = admin(on_dir(&dir.0, &["unban", "Bob", "--reason", "appeal"])).await;
+    assert!(ok, "{answer}");
+    let (ok, answer) = admin(on_dir(&dir.0, &["role", "nobody", "admin"])).await;
+    assert!(!ok);
+    assert_eq!(answer["code"], "not_found");
+    let (ok, answer) = admin(on_dir(
+        &dir.0,
+        &["mute", "Bob", "--reason", "x", "--minutes", "5"],
+    ))
+    .await;
+    assert!(ok, "{answer}");
+    let (ok, log) = admin(on_dir(&dir.0, &["audit", "--limit", "10"])).await;
+    assert!(ok);
+    let actions: Vec<&str> = log["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["action"].as_str().unwrap())
+        .collect();
+    assert_eq!(actions, ["mute", "unban", "ban"]);
+    assert!(
+        log["entries"][0]["by"]
+            .as_str()
+            .unwrap()
+            .starts_with("cli:")
+    );
+    // `--admin` at start makes Ada an admin, who may then give roles.
+    let server = start_with(&dir.0, &["--admin", "Ada"]);
+    assert!(matches!(
+        login(&server.url(), "Bob").await,
+        Ok(ServerMsg::LoggedIn(_))
+    ));
+    let (mut ada, _) = Connection::connect(&server.url(), Encoding::Json, Some("x"))
+        .await
+        .unwrap();
+    ada.request(ClientMsg::Login {
+        name: "Ada".into(),
+        password: "long enough".into(),
+    })
+    .await
+    .unwrap();
+    let role = ModRequest::SetRole {
+        player: "Bob".into(),
+        role: tengen_protocol::Role::Moderator,
+        reason: "helpful".into(),
+    };
+    assert!(matches!(
+        ada.request(ClientMsg::Moderate(role)).await,
+        Ok(ServerMsg::Moderated { .. })
+    ));
+    server.terminate();
+}
+
+#[tokio::test]
+async fn admin_on_redis_reaches_the_running_nodes() {
+    let redis = RedisServer::start();
+    let prefix = "modadmin";
+    let server = common::server_with(|s| {
+        s.redis = Some(RedisSettings {
+            url: redis.url(),
+            prefix: prefix.into(),
+            ca_file: None,
+        });
+    })
+    .await;
+    let url = common::url(&server);
+    let mut cyd = registered(&url, "Cyd").await;
+    let redis_args = |rest: &[&str]| {
+        let mut v = vec![
+            "--redis".to_string(),
+            redis.url(),
+            "--redis-prefix".into(),
+            prefix.into(),
+        ];
+        v.extend(rest.iter().map(|s| s.to_string()));
+        v
+    };
+    let (ok, answer) = admin(redis_args(&[
+        "ban",
+        "Cyd",
+        "--reason",
+        "bots",
+        "--minutes",
+        "30",
+    ]))
+    .await;
+    assert!(ok, "{answer}");
+    // The node reads the ban from the bus and closes Cyd's session.
+    cyd.timeout = Duration::from_secs(5);
+    match cyd.next_matching(|_| false).await {
+        Err(ClientError::Closed { code, .. }) => assert_eq!(code, 4006),
+        other => panic!("expected a close, got {other:?}"),
+    }
+    match login(&url, "cyd").await {
+        Err(ClientError::Refused(e)) => {
+            assert_eq!(e.code, ErrorCode::Banned);
+            assert_eq!(e.ban.unwrap().reason, "bots");
+        }
+        other => panic!("{other:?}"),
+    }
+    // An address ban from the command line reaches the node too.
+    let (ok, _) = admin(redis_args(&["ban-address", "127.0.0.0/8", "--reason", "x"])).await;
+    assert!(ok);
+    let mut refused = false;
+    for _ in 0..50 {
+        if Connection::connect(&url, Encoding::Json, Some("late"))
+            .await
+            .is_err()
+        {
+            refused = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(refused, "the node never refused the banned range");
+    let (ok, log) = admin(redis_args(&["audit"])).await;
+    assert!(ok);
+    assert_eq!(log["entries"][0]["action"], "ban_address");
+    assert_eq!(log["entries"][1]["target"], "Cyd");
+}
