@@ -154,6 +154,38 @@ fn names<T: serde::Serialize>(values: impl Iterator<Item = T>) -> String {
         .join(", ")
 }
 
+/// Loads the bot `name`'s stored filters into this node's book (at a
+/// login). A store that cannot answer within `wait`, or filters that no
+/// longer decode, leave the book as it was (logged): the bot sets them
+/// again.
+pub async fn load(
+    book: &BotFilterBook,
+    store: &dyn tengen_store::Store,
+    wait: std::time::Duration,
+    name: &str,
+) {
+    let stored = match tokio::time::timeout(wait, store.account(name)).await {
+        Ok(Ok(account)) => account.and_then(|a| a.bot_filters),
+        Ok(Err(e)) => {
+            tracing::warn!(account = %name, error = %e, "cannot load a bot's filters");
+            return;
+        }
+        Err(_) => {
+            tracing::warn!(account = %name, "cannot load a bot's filters: the store did not answer");
+            return;
+        }
+    };
+    let Some(text) = stored else {
+        return;
+    };
+    match serde_json::from_str::<tengen_protocol::BotFilters>(&text) {
+        Ok(f) => {
+            book.set(name, f);
+        }
+        Err(e) => tracing::warn!(account = %name, error = %e, "stored bot filters do not decode"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

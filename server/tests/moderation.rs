@@ -365,6 +365,7 @@ async fn a_block_keeps_chat_challenges_and_pairings_apart() {
         player: player.into(),
         config: GameConfig::new(RuleSet::Gomoku),
         chat: true,
+        rated: false,
     };
     let e = refusal(bob.request(challenge("Ann")).await);
     assert_eq!(e.code, ErrorCode::Blocked);

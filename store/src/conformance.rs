@@ -87,6 +87,7 @@ checks!(
     lease_is_exclusive,
     lease_lapses,
     lapsed_lease_is_the_holders_until_taken,
+    finished_table_keeps_its_lease,
     renew_many_leases,
     leased_append_refusals,
     unleased_tables,

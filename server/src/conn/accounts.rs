@@ -75,7 +75,7 @@ pub async fn identify(state: &AppState, hello: &Hello, conn: u64) -> Result<Iden
     if let Some(token) = &hello.token {
         let (name, bot) = state.accounts.check_token(token).await?;
         if bot {
-            super::bots::load_filters(state, &name).await;
+            load_filters(state, &name).await;
         }
         return Ok(Identity::Account {
             name,
@@ -195,6 +195,13 @@ where
 }
 
 /// Bounds a store read by the accounts' store wait.
+/// Loads a bot's stored filters into this node's book (at a login).
+async fn load_filters(state: &AppState, name: &str) {
+    let wait = state.accounts.settings().store_wait;
+    let store = state.accounts.store().clone();
+    crate::bot_filters::load(&state.hosting.bot_filters, store.as_ref(), wait, name).await;
+}
+
 pub(super) async fn read<T>(
     state: &AppState,
     f: impl std::future::Future<Output = Result<T, tengen_store::StoreError>>,
@@ -307,7 +314,7 @@ fn identity_request(ask: Ask<'_>, msg: ClientMsg) {
             spawn(rc, session, id, async move {
                 let li = st.accounts.login(&name, &password, from).await?;
                 if li.player.bot {
-                    super::bots::load_filters(&st, &li.player.name).await;
+                    load_filters(&st, &li.player.name).await;
                 }
                 unqueue_quietly(&st, queued_as);
                 signed_in(&st, &sid, &tx, li.player.clone(), &li.token);

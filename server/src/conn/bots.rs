@@ -53,29 +53,6 @@ pub fn become_bot(state: &AppState, rc: &ConnRanked, session: &Session, id: Opti
     });
 }
 
-/// Loads the bot `name`'s stored filters into this node's book (at a
-/// login). A store that cannot answer, or filters that no longer decode,
-/// leave the book as it was (logged): the bot sets them again.
-pub async fn load_filters(state: &AppState, name: &str) {
-    let store = state.accounts.store().clone();
-    let stored = match read(state, store.account(name)).await {
-        Ok(account) => account.and_then(|a| a.bot_filters),
-        Err(e) => {
-            tracing::warn!(account = %name, error = %e.message, "cannot load a bot's filters");
-            return;
-        }
-    };
-    let Some(text) = stored else {
-        return;
-    };
-    match serde_json::from_str::<BotFilters>(&text) {
-        Ok(f) => {
-            state.hosting.bot_filters.set(name, f);
-        }
-        Err(e) => tracing::warn!(account = %name, error = %e, "stored bot filters do not decode"),
-    }
-}
-
 /// `set_bot_filters`: only a bot account has filters. They are stored
 /// with the account first, then put in force on this node.
 pub fn set_filters(

@@ -411,3 +411,44 @@ pub async fn seat_index(store: Arc<dyn Store>) {
         "tok-b's tables",
     );
 }
+
+/// A finished table's lease stays its holder's until released (its node
+/// keeps renewing it while the finished table lingers): finishing the game
+/// is not another node taking it.
+pub async fn finished_table_keeps_its_lease(store: Arc<dyn Store>) {
+    let store = &*store;
+    let a = ours(
+        ok(
+            store.acquire_lease("f1", "node-a", LONG).await,
+            "a takes f1",
+        ),
+        "a takes f1",
+    );
+    ok(store.create_table("f1", b"meta").await, "create f1");
+    ok(
+        store.append_leased("f1", &a, 0, &[entry("f1", 0)]).await,
+        "a appends",
+    );
+    ok(
+        store
+            .finish_game(&finished("f1", &["Ann", "Bob"], 1000, vec![]))
+            .await,
+        "finish f1",
+    );
+    ok(
+        store.renew_lease("f1", &a, LONG).await,
+        "a renews f1's lease after the finish",
+    );
+    same(
+        ok(store.lease("f1").await, "lease of f1"),
+        Some(a.clone()),
+        "f1's lease is still a's",
+    );
+    ok(store.release_lease("f1", &a).await, "a releases f1");
+    same(ok(store.lease("f1").await, "lease of f1"), None, "released");
+    expect_err!(
+        store.renew_lease("f1", &a, LONG).await,
+        LeaseLost,
+        "a renews the released lease"
+    );
+}

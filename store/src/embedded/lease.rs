@@ -33,6 +33,11 @@ struct Inner {
     /// ends takes its entries along).
     seats: HashMap<String, Vec<String>>,
     seated: HashMap<String, Vec<String>>,
+    /// Tables that ended (finished or discarded) while their lease was
+    /// held: it stays theirs, as in Redis, until they release it (a
+    /// finished table lingers and its node keeps renewing), and then they
+    /// are forgotten.
+    ended: std::collections::HashSet<String>,
 }
 
 fn poisoned<T>(_: T) -> StoreError {
@@ -49,6 +54,8 @@ impl Leases {
         {
             return Ok(Acquired::Held(lease.clone()));
         }
+        // A new incarnation of an id that ended is not ended.
+        inner.ended.remove(id);
         let epoch = inner.epochs.entry(id.to_owned()).or_default();
         *epoch += 1;
         let lease = Lease {
@@ -87,7 +94,9 @@ impl Leases {
         let mut inner = self.inner.lock().map_err(poisoned)?;
         if inner.held.get(id).is_some_and(|(held, _)| held == lease) {
             inner.held.remove(id);
-            if let Some(epoch) = inner.epochs.get_mut(id) {
+            if inner.ended.remove(id) {
+                inner.epochs.remove(id);
+            } else if let Some(epoch) = inner.epochs.get_mut(id) {
                 *epoch += 1;
             }
         }
@@ -109,13 +118,18 @@ impl Leases {
         self.holder(id).is_ok_and(|h| h.is_some())
     }
 
-    /// Forgets a table that ended (its epochs need not grow any more: its
-    /// id is never live again, or, discarded, starts afresh), and its
-    /// seats.
-    pub fn forget(&self, id: &str) {
+    /// A table ended (finished or discarded): its seats go now; its lease,
+    /// if held, stays its holder's until released (as in Redis, whose
+    /// finish leaves the lease alone), and then the table is forgotten
+    /// (its epochs need not grow any more: its id is never live again,
+    /// or, discarded, starts afresh).
+    pub fn ended(&self, id: &str) {
         if let Ok(mut inner) = self.inner.lock() {
-            inner.held.remove(id);
-            inner.epochs.remove(id);
+            if inner.held.contains_key(id) {
+                inner.ended.insert(id.to_owned());
+            } else {
+                inner.epochs.remove(id);
+            }
             for token in inner.seated.remove(id).unwrap_or_default() {
                 if let Some(tables) = inner.seats.get_mut(&token) {
                     tables.retain(|t| t != id);

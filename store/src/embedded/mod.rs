@@ -272,13 +272,13 @@ impl Store for EmbeddedStore {
 
     async fn discard_table(&self, id: &str) -> Result<()> {
         self.write(Op::Discard { id: id.to_owned() }).await?;
-        self.leases.forget(id);
+        self.leases.ended(id);
         Ok(())
     }
 
     async fn finish_game(&self, game: &FinishedGame) -> Result<()> {
         self.write(Op::Finish(game.clone())).await?;
-        self.leases.forget(&game.id);
+        self.leases.ended(&game.id);
         Ok(())
     }
 
