@@ -25,6 +25,7 @@ use tokio::sync::{Barrier, mpsc, watch};
 use tokio::time::sleep_until;
 use tokio_tungstenite::tungstenite::Message;
 
+use crate::follow::Follow;
 use crate::run::{Ctx, DueBook, FanoutFile, Scenario, Target, kind};
 use crate::script::Script;
 use crate::stats::{CONNECT, OPPONENT, SEND_LAG, SPECTATORS};
@@ -151,8 +152,8 @@ impl Slot {
         match ctx.plan.target {
             Target::Server => loop {
                 match p.server_game(&self, Some(&room_tx), None).await {
-                    Ok(true) => continue,
-                    Ok(false) => break,
+                    Ok(true) if p.replaced(&self, "a").await => continue,
+                    Ok(_) => break,
                     Err(e) => return ctx.error(kind(&e)),
                 }
             },
@@ -177,8 +178,8 @@ impl Slot {
         match ctx.plan.target {
             Target::Server => loop {
                 match p.server_game(&self, None, Some(&mut room_rx)).await {
-                    Ok(true) => continue,
-                    Ok(false) => break,
+                    Ok(true) if p.replaced(&self, "b").await => continue,
+                    Ok(_) => break,
                     Err(e) => return ctx.error(kind(&e)),
                 }
             },
@@ -211,6 +212,8 @@ impl Slot {
         let other_node = url != ctx.plan.url(self.n);
         let conn = connect(ctx, url, &name).await;
         let fanout = ctx.plan.scenario == Scenario::Fanout;
+        let soak = ctx.plan.scenario == Scenario::Soak;
+        let mut generation = 0;
         let Some(mut conn) = conn else {
             ctx.settled();
             if ctx.plan.target == Target::Relay && !fanout {
@@ -303,6 +306,33 @@ impl Slot {
                                 }
                             }
                         }
+                        if over && soak {
+                            // This spectator leaves; a new one comes and
+                            // watches what it still watched, and the next game.
+                            follow.tables.retain(|(t, _)| *t != te.table);
+                            let _ = tokio::time::timeout(
+                                std::time::Duration::from_secs(1),
+                                conn.close(),
+                            )
+                            .await;
+                            generation += 1;
+                            let Some(c) = connect(ctx, url, &format!("{name}g{generation}")).await
+                            else {
+                                return;
+                            };
+                            conn = c;
+                            for (table, last) in &mut follow.tables {
+                                *last = None;
+                                let watch = ClientMsg::Watch {
+                                    table: table.clone(),
+                                    since: None,
+                                };
+                                if let Err(e) = conn.send(watch).await {
+                                    return ctx.error(kind(&e));
+                                }
+                            }
+                            continue;
+                        }
                         if over && !fanout {
                             // Done with it (a newer game may already be watched).
                             follow.tables.retain(|(t, _)| *t != te.table);
@@ -336,46 +366,6 @@ impl Slot {
     }
 }
 
-/// What a spectator watches, and the last `seq` it has of each table.
-#[derive(Default)]
-struct Follow {
-    tables: Vec<(TableId, Option<u64>)>,
-}
-
-impl Follow {
-    fn has(&self, table: &TableId) -> bool {
-        self.tables.iter().any(|(t, _)| t == table)
-    }
-
-    fn last_mut(&mut self, table: &TableId) -> Option<&mut Option<u64>> {
-        self.tables
-            .iter_mut()
-            .find(|(t, _)| t == table)
-            .map(|(_, last)| last)
-    }
-
-    /// An event `seq` of `table` arrived: true if it is the next one of a
-    /// watched table; a gap or a repeat is counted (and is an error). Events
-    /// of tables no longer watched (or not yet: before the snapshot) are
-    /// ignored.
-    fn check(&mut self, table: &TableId, seq: u64, s: &mut crate::stats::Stats) -> bool {
-        let Some(Some(last)) = self.last_mut(table) else {
-            return false;
-        };
-        if seq <= *last {
-            s.events_duplicated += 1;
-            s.error("event_duplicated");
-            return false;
-        }
-        if seq > *last + 1 {
-            s.events_lost += seq - *last - 1;
-            s.error("event_lost");
-        }
-        *last = seq;
-        true
-    }
-}
-
 fn table_hash(t: &TableId) -> u64 {
     t.as_str().bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
@@ -397,6 +387,11 @@ struct Player<'a> {
     script: Arc<Script>,
     due_book: Arc<DueBook>,
     slot: usize,
+    /// The table played and the last `seq` of it seen: a gap or a repeat
+    /// in the player's own events is an error too.
+    follow: Follow,
+    /// Soak: how many times this seat's player was replaced.
+    generation: u32,
 }
 
 /// How a game ended for one player.
@@ -414,6 +409,8 @@ impl<'a> Player<'a> {
             script: ctx.plan.script.clone(),
             due_book: slot.due.clone(),
             slot: slot.n,
+            follow: Follow::default(),
+            generation: 0,
         }
     }
 
@@ -462,6 +459,7 @@ impl<'a> Player<'a> {
             unreachable!("matched a snapshot")
         };
         let now = ctx.clock.now_us();
+        self.follow.tables = vec![(snap.table.clone(), Some(snap.seq))];
         if self.me == Seat::First {
             slot.due.start(&snap.table, self.script.len());
             let _ = slot.tables_tx.send(Some(snap.table.clone()));
@@ -608,6 +606,9 @@ impl<'a> Player<'a> {
             let now = ctx.clock.now_us();
             match frame.msg {
                 ServerMsg::TableEvent(te) => {
+                    if !relay {
+                        self.follow.check(&te.table, te.seq, &mut ctx.stats());
+                    }
                     match &te.event {
                         Event::Moved { mv, .. } => {
                             if mv.seat != self.me
@@ -687,6 +688,25 @@ impl<'a> Player<'a> {
             Message::Binary(bytes.into())
         };
         self.conn.send_raw(msg).await
+    }
+
+    /// Soak: this player leaves after its game and a new one (a new name,
+    /// a new connection) takes the seat for the next. True to go on (always,
+    /// outside a soak); false when the new one could not connect (counted)
+    /// or the deadline came.
+    async fn replaced(&mut self, slot: &Slot, who: &str) -> bool {
+        let ctx = self.ctx;
+        if ctx.plan.scenario != Scenario::Soak {
+            return true;
+        }
+        self.generation += 1;
+        let name = format!("{who}{}g{}", slot.n, self.generation);
+        let Some(conn) = connect(ctx, ctx.plan.url(slot.n), &name).await else {
+            return false;
+        };
+        let old = std::mem::replace(&mut self.conn, conn);
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(1), old.close()).await;
+        true
     }
 
     async fn close(self) {
