@@ -228,7 +228,11 @@ pub fn run(args: &Args) -> Result<ExitCode> {
 
 /// Answers every line of `input`, one output line each, flushing after each.
 /// Returns whether every line was good.
-fn analyze_stream(mut input: impl BufRead, args: &Args, out: &mut impl Write) -> Result<bool> {
+pub(crate) fn analyze_stream(
+    mut input: impl BufRead,
+    args: &Args,
+    out: &mut impl Write,
+) -> Result<bool> {
     // Buffers reused for every line: no allocation per position.
     let mut raw = Vec::with_capacity(1024);
     let mut answer = String::with_capacity(1024);
@@ -431,7 +435,7 @@ fn push_point(s: &mut String, p: Point) {
 
 /// `--moves`: plays the moves and prints the two answer lines, or one error
 /// line. Returns whether the moves were good.
-fn analyze_moves(moves: &str, args: &Args, out: &mut impl Write) -> Result<bool> {
+pub(crate) fn analyze_moves(moves: &str, args: &Args, out: &mut impl Write) -> Result<bool> {
     match play_moves(moves) {
         Ok(board_and_winner) => {
             let (board, winner) = board_and_winner;

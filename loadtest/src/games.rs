@@ -12,12 +12,10 @@
 //! every latency is measured from it.
 
 use std::sync::Arc;
-use std::time::Instant;
 
 use tengen_client::{ClientError, Connection};
 use tengen_protocol::{
-    ClientMsg, Envelope, RoomId, ServerFrame, ServerMsg, TableEvent, TableId, Welcome,
-    encode_server,
+    ClientMsg, Envelope, RoomId, ServerFrame, ServerMsg, TableEvent, TableId, encode_server,
 };
 use tengen_rules::Color;
 use tengen_rules::game::{Action, ActionKind, Event, Move, Prompt, Seat, Task};
@@ -25,77 +23,11 @@ use tokio::sync::{Barrier, mpsc, watch};
 use tokio::time::sleep_until;
 use tokio_tungstenite::tungstenite::Message;
 
+pub use crate::connect::{busy_retry_after, connect, connect_welcome};
+use crate::follow::Follow;
 use crate::run::{Ctx, DueBook, FanoutFile, Scenario, Target, kind};
 use crate::script::Script;
-use crate::stats::{CONNECT, OPPONENT, SEND_LAG, SPECTATORS};
-
-/// Opens a connection and says hello as `name`; counts the connect time or
-/// the error. `None` at the deadline or on failure.
-pub async fn connect(ctx: &Ctx, url: &str, name: &str) -> Option<Connection> {
-    connect_welcome(ctx, url, name).await.map(|(c, _)| c)
-}
-
-/// [`connect`], with the server's `welcome` (churn keeps its resume token).
-pub async fn connect_welcome(ctx: &Ctx, url: &str, name: &str) -> Option<(Connection, Welcome)> {
-    let started = Instant::now();
-    let result = loop {
-        let permit = ctx.connect_permits.acquire().await.ok()?;
-        let result = tokio::select! {
-            r = Connection::connect(url, ctx.plan.encoding, Some(name)) => r,
-            _ = sleep_until(ctx.deadline) => return None,
-        };
-        drop(permit);
-        // An overloaded server sheds new connections with 503 and a time
-        // to retry: a well-behaved client waits and tries again.
-        match result.as_ref().err().and_then(busy_retry_after) {
-            Some(wait) => {
-                ctx.stats().shed += 1;
-                tokio::select! {
-                    _ = tokio::time::sleep(wait) => {}
-                    _ = sleep_until(ctx.deadline) => return None,
-                }
-            }
-            None => break result,
-        }
-    };
-    match result {
-        Ok((mut c, welcome)) => {
-            let mut s = ctx.stats();
-            s.record(CONNECT, started.elapsed().as_micros() as u64);
-            s.connections += 1;
-            drop(s);
-            ctx.open.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            c.timeout = (ctx.plan.move_interval * 4).max(std::time::Duration::from_secs(10));
-            Some((c, welcome))
-        }
-        Err(e) => {
-            ctx.error(format!("connect: {}", kind(&e)));
-            None
-        }
-    }
-}
-
-/// How long to wait before trying again, when `e` is the server shedding
-/// new work (HTTP 503 before the upgrade, or `unavailable` with
-/// `retry_after_ms`).
-pub fn busy_retry_after(e: &ClientError) -> Option<std::time::Duration> {
-    use tokio_tungstenite::tungstenite::Error as WsError;
-    match e {
-        ClientError::Ws(WsError::Http(response)) if response.status().as_u16() == 503 => {
-            let secs = response
-                .headers()
-                .get("retry-after")
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.parse::<u64>().ok())
-                .unwrap_or(1);
-            Some(std::time::Duration::from_secs(secs.clamp(1, 30)))
-        }
-        ClientError::Refused(b) if b.code == tengen_protocol::ErrorCode::Unavailable => b
-            .retry_after_ms
-            .map(|ms| std::time::Duration::from_millis(ms.clamp(100, 30_000))),
-        _ => None,
-    }
-}
+use crate::stats::{OPPONENT, SEND_LAG, SPECTATORS};
 
 /// Starts every task of this process's game slots (or its fan-out share).
 pub fn spawn_all(ctx: &Arc<Ctx>) -> anyhow::Result<Vec<tokio::task::JoinHandle<()>>> {
@@ -187,8 +119,8 @@ impl Slot {
         match ctx.plan.target {
             Target::Server => loop {
                 match p.server_game(&self, Some(&room_tx), None).await {
-                    Ok(true) => continue,
-                    Ok(false) => break,
+                    Ok(true) if p.replaced(&self, "a").await => continue,
+                    Ok(_) => break,
                     Err(e) => return ctx.error(kind(&e)),
                 }
             },
@@ -213,8 +145,8 @@ impl Slot {
         match ctx.plan.target {
             Target::Server => loop {
                 match p.server_game(&self, None, Some(&mut room_rx)).await {
-                    Ok(true) => continue,
-                    Ok(false) => break,
+                    Ok(true) if p.replaced(&self, "b").await => continue,
+                    Ok(_) => break,
                     Err(e) => return ctx.error(kind(&e)),
                 }
             },
@@ -247,6 +179,8 @@ impl Slot {
         let other_node = url != ctx.plan.url(self.n);
         let conn = connect(ctx, url, &name).await;
         let fanout = ctx.plan.scenario == Scenario::Fanout;
+        let soak = ctx.plan.scenario == Scenario::Soak;
+        let mut generation = 0;
         let Some(mut conn) = conn else {
             ctx.settled();
             if ctx.plan.target == Target::Relay && !fanout {
@@ -339,6 +273,33 @@ impl Slot {
                                 }
                             }
                         }
+                        if over && soak {
+                            // This spectator leaves; a new one comes and
+                            // watches what it still watched, and the next game.
+                            follow.tables.retain(|(t, _)| *t != te.table);
+                            let _ = tokio::time::timeout(
+                                std::time::Duration::from_secs(1),
+                                conn.close(),
+                            )
+                            .await;
+                            generation += 1;
+                            let Some(c) = connect(ctx, url, &format!("{name}g{generation}")).await
+                            else {
+                                return;
+                            };
+                            conn = c;
+                            for (table, last) in &mut follow.tables {
+                                *last = None;
+                                let watch = ClientMsg::Watch {
+                                    table: table.clone(),
+                                    since: None,
+                                };
+                                if let Err(e) = conn.send(watch).await {
+                                    return ctx.error(kind(&e));
+                                }
+                            }
+                            continue;
+                        }
                         if over && !fanout {
                             // Done with it (a newer game may already be watched).
                             follow.tables.retain(|(t, _)| *t != te.table);
@@ -372,46 +333,6 @@ impl Slot {
     }
 }
 
-/// What a spectator watches, and the last `seq` it has of each table.
-#[derive(Default)]
-struct Follow {
-    tables: Vec<(TableId, Option<u64>)>,
-}
-
-impl Follow {
-    fn has(&self, table: &TableId) -> bool {
-        self.tables.iter().any(|(t, _)| t == table)
-    }
-
-    fn last_mut(&mut self, table: &TableId) -> Option<&mut Option<u64>> {
-        self.tables
-            .iter_mut()
-            .find(|(t, _)| t == table)
-            .map(|(_, last)| last)
-    }
-
-    /// An event `seq` of `table` arrived: true if it is the next one of a
-    /// watched table; a gap or a repeat is counted (and is an error). Events
-    /// of tables no longer watched (or not yet: before the snapshot) are
-    /// ignored.
-    fn check(&mut self, table: &TableId, seq: u64, s: &mut crate::stats::Stats) -> bool {
-        let Some(Some(last)) = self.last_mut(table) else {
-            return false;
-        };
-        if seq <= *last {
-            s.events_duplicated += 1;
-            s.error("event_duplicated");
-            return false;
-        }
-        if seq > *last + 1 {
-            s.events_lost += seq - *last - 1;
-            s.error("event_lost");
-        }
-        *last = seq;
-        true
-    }
-}
-
 fn table_hash(t: &TableId) -> u64 {
     t.as_str().bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
@@ -433,6 +354,11 @@ struct Player<'a> {
     script: Arc<Script>,
     due_book: Arc<DueBook>,
     slot: usize,
+    /// The table played and the last `seq` of it seen: a gap or a repeat
+    /// in the player's own events is an error too.
+    follow: Follow,
+    /// Soak: how many times this seat's player was replaced.
+    generation: u32,
 }
 
 /// How a game ended for one player.
@@ -450,6 +376,8 @@ impl<'a> Player<'a> {
             script: ctx.plan.script.clone(),
             due_book: slot.due.clone(),
             slot: slot.n,
+            follow: Follow::default(),
+            generation: 0,
         }
     }
 
@@ -498,6 +426,7 @@ impl<'a> Player<'a> {
             unreachable!("matched a snapshot")
         };
         let now = ctx.clock.now_us();
+        self.follow.tables = vec![(snap.table.clone(), Some(snap.seq))];
         if self.me == Seat::First {
             slot.due.start(&snap.table, self.script.len());
             let _ = slot.tables_tx.send(Some(snap.table.clone()));
@@ -650,6 +579,9 @@ impl<'a> Player<'a> {
             let now = ctx.clock.now_us();
             match frame.msg {
                 ServerMsg::TableEvent(te) => {
+                    if !relay {
+                        self.follow.check(&te.table, te.seq, &mut ctx.stats());
+                    }
                     match &te.event {
                         Event::Moved { mv, .. } => {
                             if mv.seat != self.me
@@ -729,6 +661,25 @@ impl<'a> Player<'a> {
             Message::Binary(bytes.into())
         };
         self.conn.send_raw(msg).await
+    }
+
+    /// Soak: this player leaves after its game and a new one (a new name,
+    /// a new connection) takes the seat for the next. True to go on (always,
+    /// outside a soak); false when the new one could not connect (counted)
+    /// or the deadline came.
+    async fn replaced(&mut self, slot: &Slot, who: &str) -> bool {
+        let ctx = self.ctx;
+        if ctx.plan.scenario != Scenario::Soak {
+            return true;
+        }
+        self.generation += 1;
+        let name = format!("{who}{}g{}", slot.n, self.generation);
+        let Some(conn) = connect(ctx, ctx.plan.url(slot.n), &name).await else {
+            return false;
+        };
+        let old = std::mem::replace(&mut self.conn, conn);
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(1), old.close()).await;
+        true
     }
 
     async fn close(self) {

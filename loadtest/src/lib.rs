@@ -9,10 +9,13 @@
 //! relay ([`relay`]) as another process and runs the same scenario against it.
 //!
 //! - [`run`], what one load process shares: plan, clock, counters, due times;
-//! - [`games`], simulated players and spectators (`games`, `fanout`);
+//! - [`games`], simulated players and spectators (`games`, `fanout`, and
+//!   `soak`, where they leave after each game and new ones come);
 //! - [`churn`], the same dropping and resuming their connections (`churn`),
 //!   over [`resume`]'s self-checking link;
+//! - [`follow`], each table's events checked to come in order, none lost;
 //! - [`idle`], connections that only stay;
+//! - [`soak`], the server's memory sampled through a long run, judged flat or not;
 //! - [`script`], the precomputed legal game every table replays;
 //! - [`stats`], histograms, the report and merging;
 //! - [`memory`], the server's resident memory;
@@ -20,7 +23,9 @@
 //! - [`parent`], spawning the load processes and merging their results.
 
 pub mod churn;
+pub mod connect;
 pub mod cpu;
+pub mod follow;
 pub mod games;
 pub mod idle;
 pub mod memory;
@@ -29,4 +34,5 @@ pub mod relay;
 pub mod resume;
 pub mod run;
 pub mod script;
+pub mod soak;
 pub mod stats;

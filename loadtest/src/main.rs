@@ -20,7 +20,7 @@ fn main() -> anyhow::Result<()> {
         return rt.block_on(tengen_loadtest::relay::serve(listen));
     }
     if args.scenario == Scenario::Burn {
-        parent::burn(args.duration);
+        parent::burn(args.duration());
         return Ok(());
     }
     if args.child_index.is_some() {
@@ -37,6 +37,13 @@ fn main() -> anyhow::Result<()> {
     let errors = report.error_total + report.baseline.as_ref().map_or(0, |b| b.error_total);
     if errors > 0 {
         eprintln!("tengen-loadtest: {errors} errors");
+        std::process::exit(1);
+    }
+    if let Some(m) = report.soak.as_ref().filter(|m| !m.flat) {
+        eprintln!(
+            "tengen-loadtest: the server's memory is not flat: {:+.2} % after the warm-up (bound {} %)",
+            m.growth_pct, m.bound_pct
+        );
         std::process::exit(1);
     }
     Ok(())

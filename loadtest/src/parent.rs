@@ -34,7 +34,7 @@ pub const MAX_PER_PROCESS: usize = 19_500;
 #[derive(Parser, Clone, Debug)]
 #[command(name = "tengen-loadtest", version)]
 pub struct Args {
-    /// idle | games | fanout | churn.
+    /// idle | games | fanout | churn | soak.
     #[arg(value_enum)]
     pub scenario: Scenario,
     /// Server WebSocket URL. Repeat it for several nodes sharing one Redis
@@ -60,9 +60,18 @@ pub struct Args {
     /// Seconds a player waits after the opponent's move arrived.
     #[arg(long, default_value_t = 1.0)]
     pub move_interval: f64,
-    /// Seconds the run lasts; it stops by itself.
-    #[arg(long, default_value_t = 30.0)]
-    pub duration: f64,
+    /// Seconds the run lasts; it stops by itself (default 30; soak: 1800).
+    #[arg(long)]
+    pub duration: Option<f64>,
+    /// soak: seconds of warm-up (default: the first two fifths of the run,
+    /// 12 minutes of 30: the server keeps finished tables for 10 minutes);
+    /// the server's memory after it may not exceed its warm-up peak by more
+    /// than `--memory-bound` percent.
+    #[arg(long)]
+    pub warmup: Option<f64>,
+    /// soak: the memory growth allowed after the warm-up, in percent.
+    #[arg(long, default_value_t = 10.0)]
+    pub memory_bound: f64,
     /// Load processes to spread the connections over.
     #[arg(long, default_value_t = 1)]
     pub processes: usize,
@@ -129,6 +138,16 @@ pub enum Enc {
 }
 
 impl Args {
+    /// The run's length in seconds.
+    pub fn duration(&self) -> f64 {
+        let default = if self.scenario == Scenario::Soak {
+            1800.0
+        } else {
+            30.0
+        };
+        self.duration.unwrap_or(default)
+    }
+
     fn game_moves(&self) -> usize {
         self.game_moves.unwrap_or(match self.scenario {
             Scenario::Fanout => MAX_MOVES,
@@ -140,7 +159,9 @@ impl Args {
     fn needed(&self) -> usize {
         match self.scenario {
             Scenario::Idle => self.connections.unwrap_or(1000),
-            Scenario::Games | Scenario::Churn => self.games * (2 + self.spectators),
+            Scenario::Games | Scenario::Churn | Scenario::Soak => {
+                self.games * (2 + self.spectators)
+            }
             Scenario::Fanout => self.spectators + 2,
             Scenario::Relay | Scenario::Burn => 0,
         }
@@ -158,13 +179,16 @@ impl Args {
                 bail!("--drop-every must be positive");
             }
         }
+        if self.scenario == Scenario::Soak {
+            crate::soak::check_args(self)?;
+        }
         if self.urls.is_empty() {
             bail!("give the server with --url ws://HOST:PORT/ws");
         }
         for u in &self.urls {
             memory::authority(u)?;
         }
-        if !(self.move_interval > 0.0 && self.duration > 0.0) {
+        if !(self.move_interval > 0.0 && self.duration() > 0.0) {
             bail!("--move-interval and --duration must be positive");
         }
         if self.processes == 0 {
@@ -267,7 +291,7 @@ async fn phase(
             .args(["--spectators", &args.spectators.to_string()])
             .args(["--connections", &args.needed().to_string()])
             .args(["--move-interval", &args.move_interval.to_string()])
-            .args(["--duration", &args.duration.to_string()])
+            .args(["--duration", &args.duration().to_string()])
             .args(["--encoding", &format!("{:?}", args.encoding).to_lowercase()])
             .args(["--game-moves", &args.game_moves().to_string()])
             .args(["--threads", &args.threads.to_string()])
@@ -320,8 +344,9 @@ async fn phase(
     let mut mem = None;
     let mut cpu_before = None;
     let mut burners = Vec::new();
+    let mut sampler = None;
     let limit = tokio::time::Instant::now()
-        + Duration::from_secs_f64(args.duration)
+        + Duration::from_secs_f64(args.duration())
         + Duration::from_secs(60);
     while gone < p {
         let msg = tokio::select! {
@@ -338,6 +363,9 @@ async fn phase(
                     mem = Some(memory::sample(urls, pid).await);
                     cpu_before = Some(crate::cpu::sample(urls, pid).await);
                     burners = start_burners(args)?;
+                    if args.scenario == Scenario::Soak {
+                        sampler = Some(crate::soak::Sampler::start(urls, pid, args.duration()));
+                    }
                     if let Some(f) = &file {
                         f.set_go(Clock::new().now_us());
                     }
@@ -349,6 +377,7 @@ async fn phase(
         }
     }
     let cpu_after = crate::cpu::sample(urls, pid).await;
+    let soak = sampler.map(|s| s.finish(args));
     let mut burn_cpu_s = 0.0;
     for mut b in burners {
         if let Some(pid) = b.id() {
@@ -407,6 +436,16 @@ async fn phase(
         }
         _ => None,
     };
+    report.soak = match soak {
+        Some(Ok(m)) => Some(m),
+        Some(Err(e)) => {
+            eprintln!("tengen-loadtest: {e:#}");
+            *report.errors.entry("memory_not_read".into()).or_default() += 1;
+            report.error_total += 1;
+            None
+        }
+        None => None,
+    };
     report.strip();
     Ok(report)
 }
@@ -462,7 +501,7 @@ pub fn child(args: &Args) -> anyhow::Result<()> {
         fanout_players: k == 0,
         fanout_file: args.fanout_file.clone(),
         move_interval: Duration::from_secs_f64(args.move_interval),
-        duration: Duration::from_secs_f64(args.duration),
+        duration: Duration::from_secs_f64(args.duration()),
         script: Arc::new(Script::new(args.game_moves())?),
         connect_concurrency: args.connect_concurrency,
         drop_every: Duration::from_secs_f64(args.drop_every),
@@ -482,7 +521,7 @@ pub fn child(args: &Args) -> anyhow::Result<()> {
         let ctx = Ctx::new(plan);
         let tasks = match ctx.plan.scenario {
             Scenario::Idle => crate::idle::spawn_all(&ctx),
-            Scenario::Games | Scenario::Fanout => crate::games::spawn_all(&ctx)?,
+            Scenario::Games | Scenario::Fanout | Scenario::Soak => crate::games::spawn_all(&ctx)?,
             Scenario::Churn => crate::churn::spawn_all(&ctx),
             Scenario::Relay | Scenario::Burn => Vec::new(),
         };

@@ -29,6 +29,10 @@ pub enum Scenario {
     Fanout,
     /// Connections dropping and resuming mid-game (needs resume tokens).
     Churn,
+    /// `games` for a long time (30 minutes unless told) with players and
+    /// spectators leaving after each game and new ones coming; the server's
+    /// memory sampled throughout must stay flat (`soak`).
+    Soak,
     /// Internal: the bare relay `--baseline` measures against.
     #[value(hide = true)]
     Relay,
@@ -81,7 +85,9 @@ impl Plan {
     pub fn connection_count(&self) -> usize {
         match self.scenario {
             Scenario::Idle => self.connections.len(),
-            Scenario::Games | Scenario::Churn => self.slots.len() * (2 + self.spectators),
+            Scenario::Games | Scenario::Churn | Scenario::Soak => {
+                self.slots.len() * (2 + self.spectators)
+            }
             Scenario::Fanout => self.spectators + if self.fanout_players { 2 } else { 0 },
             Scenario::Relay | Scenario::Burn => 0,
         }

@@ -247,6 +247,9 @@ pub struct Report {
     pub memory: Option<Memory>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpu: Option<Cpu>,
+    /// Soak: the server's memory through the run, and whether it stayed flat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub soak: Option<crate::soak::SoakMemory>,
     pub duration_s: f64,
     pub load_average: String,
     /// Processes burning a core each during the run (`--burn`).
@@ -437,6 +440,9 @@ impl Report {
         }
         memory_line(&mut s, self.memory.as_ref());
         cpu_line(&mut s, self.cpu.as_ref());
+        if let Some(m) = &self.soak {
+            s.push_str(&m.human());
+        }
         if self.errors.is_empty() {
             let _ = writeln!(s, "  errors: none");
         } else {

@@ -22,6 +22,13 @@ fn run(args: &[&str]) -> (std::process::ExitStatus, serde_json::Value, String) {
 }
 
 async fn server() -> Server {
+    let defaults = Settings::default();
+    server_with(defaults.resume_grace, defaults.finished_table_linger).await
+}
+
+/// A server that keeps a closed connection's session for `resume_grace`
+/// and a finished table for `linger`.
+async fn server_with(resume_grace: Duration, linger: Duration) -> Server {
     Server::start(Settings {
         listen: "127.0.0.1:0".parse().unwrap(),
         data_dir: std::path::PathBuf::new(),
@@ -31,10 +38,35 @@ async fn server() -> Server {
         // load generator sees, so the server must not shed new rooms here
         // (shedding has tests of its own in the server).
         shed_lag: Duration::ZERO,
+        resume_grace,
+        finished_table_linger: linger,
         ..Settings::default()
     })
     .await
     .expect("server starts")
+}
+
+/// Runs `SCENARIO --url URL ARGS... --json` against `server`, then stops
+/// the server.
+async fn run_on_server(
+    server: Server,
+    scenario: &str,
+    args: &[&str],
+) -> (std::process::ExitStatus, serde_json::Value, String) {
+    let mut all = vec![
+        scenario.to_string(),
+        "--url".into(),
+        format!("ws://{}/ws", server.addr()),
+    ];
+    all.extend(args.iter().map(|a| a.to_string()));
+    all.push("--json".into());
+    let out = tokio::task::spawn_blocking(move || {
+        run(&all.iter().map(String::as_str).collect::<Vec<_>>())
+    })
+    .await
+    .unwrap();
+    server.shutdown();
+    out
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -174,13 +206,10 @@ fn a_connection_that_fails_is_an_error_and_a_non_zero_exit() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn churned_games_resume_without_losing_or_doubling_an_event() {
-    let server = server().await;
-    let url = format!("ws://{}/ws", server.addr());
-    let (status, json, stdout) = tokio::task::spawn_blocking(move || {
-        run(&[
-            "churn",
-            "--url",
-            &url,
+    let (status, json, stdout) = run_on_server(
+        server().await,
+        "churn",
+        &[
             "--games",
             "30",
             "--spectators",
@@ -193,11 +222,9 @@ async fn churned_games_resume_without_losing_or_doubling_an_event() {
             "0.5",
             "--duration",
             "8",
-            "--json",
-        ])
-    })
-    .await
-    .unwrap();
+        ],
+    )
+    .await;
     assert!(status.success(), "exit {status}: {stdout}");
     assert_eq!(json["error_total"], 0, "{stdout}");
     assert_eq!(json["events_lost"], 0, "{stdout}");
@@ -213,5 +240,57 @@ async fn churned_games_resume_without_losing_or_doubling_an_event() {
     // games run to the end through the drops.
     assert!(json["games_completed"].as_u64().unwrap() >= 10, "{stdout}");
     assert!(json["latency_opponent"]["count"].as_u64().unwrap() > 0);
-    server.shutdown();
+}
+
+/// The soak, shortened to a minute (warm-up 20 s): players and spectators
+/// leave after every game and new ones come, the server's memory is
+/// sampled throughout, and the run must end with no error, no event lost
+/// and the memory judged flat. The server keeps a closed connection's
+/// session and a finished table for 5 s here (by default 5 and 10 minutes,
+/// which a 30-minute soak's 12-minute warm-up covers): what the departed
+/// leave behind for a while is part of the steady state, which the warm-up
+/// must reach.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_minute_of_soak_churns_players_and_keeps_memory_flat() {
+    let (status, json, stdout) = run_on_server(
+        server_with(Duration::from_secs(5), Duration::from_secs(5)).await,
+        "soak",
+        &[
+            "--games",
+            "20",
+            "--spectators",
+            "1",
+            "--move-interval",
+            "0.1",
+            "--game-moves",
+            "9",
+            "--duration",
+            "60",
+            "--warmup",
+            "20",
+        ],
+    )
+    .await;
+    assert!(status.success(), "exit {status}: {stdout}");
+    assert_eq!(json["error_total"], 0, "{stdout}");
+    assert_eq!(json["events_lost"], 0, "{stdout}");
+    assert_eq!(json["events_duplicated"], 0, "{stdout}");
+    // Churn: every finished game brings two new players and a new
+    // spectator, so far more connections than the 60 held at once.
+    let completed = json["games_completed"].as_u64().unwrap();
+    assert!(completed >= 40, "{stdout}");
+    assert!(
+        json["connections"].as_u64().unwrap() >= 60 + completed,
+        "{stdout}"
+    );
+    assert!(
+        json["spectator_games_over"].as_u64().unwrap() >= 20,
+        "{stdout}"
+    );
+    let soak = &json["soak"];
+    assert_eq!(soak["flat"], true, "{stdout}");
+    assert_eq!(soak["warmup_s"], 20.0, "{stdout}");
+    // One sample a second for a minute (less what settling took).
+    assert!(soak["samples"].as_array().unwrap().len() >= 50, "{stdout}");
+    assert!(stdout.contains(": flat"), "{stdout}");
 }

@@ -291,3 +291,21 @@ fn import_reads_any_of_the_three() {
         Err(ImportError::Json(_))
     ));
 }
+
+/// A record read from a file is not replayed before it is written out: PSQ
+/// export takes times that run backwards as 0 ms and refuses a stone off
+/// the board, instead of overflowing (found by the `records` fuzz target).
+#[test]
+fn psq_of_an_unreplayed_record_never_overflows() {
+    let mut g = new_game(RuleSet::Freestyle);
+    play_at(&mut g, "H8 A1 O15", 1_000, 1_500);
+    let mut rec = g.record();
+    rec.entries[1].at = 0;
+    let text = rec.to_psq().unwrap();
+    assert_eq!(text.lines().nth(2), Some("1,15,0"), "{text}");
+    let Input::Act { ref mut action, .. } = rec.entries[2].input else {
+        panic!("move 3 is an action");
+    };
+    *action = Action::place("S19".parse().unwrap());
+    assert_eq!(rec.to_psq().unwrap_err(), ExportError::OffBoard(3));
+}

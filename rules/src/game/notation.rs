@@ -73,6 +73,9 @@ pub enum ExportError {
     PassInPsq(u32),
     #[error("PSQ has no boards: a twin game cannot be written as PSQ")]
     TwoBoardsInPsq,
+    /// A record read from elsewhere (not replayed) may hold anything.
+    #[error("move {0} is off the board")]
+    OffBoard(u32),
 }
 
 /// One stone or pass in renju notation; `twin` prefixes the board's number.
@@ -123,8 +126,12 @@ pub fn psq(record: &GameRecord) -> Result<String, ExportError> {
             let Some(point) = mv else {
                 return Err(ExportError::PassInPsq(number));
             };
-            let y = size - point.y;
-            out.push_str(&format!("{},{},{}\n", point.x + 1, y, e.at - last));
+            if !point.on_board(size) {
+                return Err(ExportError::OffBoard(number));
+            }
+            // An unreplayed record's times may run backwards: 0 ms then.
+            let took = e.at.saturating_sub(last);
+            out.push_str(&format!("{},{},{took}\n", point.x + 1, size - point.y));
             last = e.at;
         }
     }

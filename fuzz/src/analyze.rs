@@ -1,0 +1,57 @@
+//! `tengen analyze` input (client-cli/src/analyze.rs, and the forbidden
+//! point and VCF/VCT searches of `tengen-rules` it calls): any bytes on
+//! standard input, or as `--moves`, with or without `--vcf --vct` (small
+//! search budgets, so that an input takes microseconds), never panic, and
+//! standard input gets exactly one answer line per input line.
+
+use clap::Parser;
+
+use crate::cli_analyze::{Args, analyze_moves, analyze_stream};
+
+/// `tengen analyze`'s options, parsed as the binary parses them.
+#[derive(Parser)]
+struct Cli {
+    #[command(flatten)]
+    args: Args,
+}
+
+/// The first byte picks the mode; the rest is the input.
+pub fn check(data: &[u8]) {
+    let Some((&choice, input)) = data.split_first() else {
+        return;
+    };
+    let mut argv = vec!["analyze".to_string()];
+    if choice & 1 == 1 {
+        argv.extend(["--vcf", "--vct", "--nodes=300", "--vct-depth=2"].map(String::from));
+        argv.push(
+            ["--rule=renju", "--rule=gomoku", "--rule=freestyle"][usize::from(choice >> 1) % 3]
+                .into(),
+        );
+        if choice & 8 != 0 {
+            argv.push(
+                ["--attacker=black", "--attacker=white"][usize::from(choice >> 4) & 1].into(),
+            );
+        }
+    }
+    let moves = choice & 0x20 != 0;
+    if moves {
+        argv.push(format!("--moves={}", String::from_utf8_lossy(input)));
+    }
+    let args = Cli::try_parse_from(&argv)
+        .unwrap_or_else(|e| panic!("{argv:?} does not parse: {e}"))
+        .args;
+    let mut out = Vec::new();
+    if moves {
+        let text = String::from_utf8_lossy(input);
+        analyze_moves(&text, &args, &mut out).expect("writing to memory cannot fail");
+        let lines = out.iter().filter(|&&b| b == b'\n').count();
+        assert!((1..=3).contains(&lines), "--moves printed {lines} lines");
+    } else {
+        analyze_stream(input, &args, &mut out).expect("reading and writing memory cannot fail");
+        let asked = input.split_inclusive(|&b| b == b'\n').count();
+        let answered = out.iter().filter(|&&b| b == b'\n').count();
+        assert_eq!(answered, asked, "one answer line per input line");
+    }
+    let out = String::from_utf8(out).expect("the answers are UTF-8");
+    assert!(!out.contains('\r'), "an answer carries a carriage return");
+}
