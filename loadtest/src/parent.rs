@@ -180,7 +180,7 @@ impl Args {
             }
         }
         if self.scenario == Scenario::Soak {
-            crate::soak::check_args(self)?;
+            self.check_soak()?;
         }
         if self.urls.is_empty() {
             bail!("give the server with --url ws://HOST:PORT/ws");
@@ -377,7 +377,7 @@ async fn phase(
         }
     }
     let cpu_after = crate::cpu::sample(urls, pid).await;
-    let soak = sampler.map(|s| s.finish(args));
+    let soak = sampler.map(|s| s.finish(args.soak_warmup_s(), args.memory_bound));
     let mut burn_cpu_s = 0.0;
     for mut b in burners {
         if let Some(pid) = b.id() {
@@ -542,6 +542,28 @@ pub fn child(args: &Args) -> anyhow::Result<()> {
     })?;
     println!("{}", serde_json::to_string(&report)?);
     Ok(())
+}
+
+impl Args {
+    /// The soak's own option checks.
+    pub fn check_soak(&self) -> anyhow::Result<()> {
+        if self.baseline {
+            bail!("soak has no --baseline: the bare relay keeps no state to leak");
+        }
+        if self.memory_bound.is_nan() || self.memory_bound < 0.0 {
+            bail!("--memory-bound must be a percentage, 0 or more");
+        }
+        let warmup = self.soak_warmup_s();
+        if !(warmup > 0.0 && warmup < self.duration()) {
+            bail!("--warmup must be positive and shorter than --duration");
+        }
+        Ok(())
+    }
+
+    /// The warm-up, in seconds.
+    pub fn soak_warmup_s(&self) -> f64 {
+        self.warmup.unwrap_or(self.duration() * 0.4)
+    }
 }
 
 #[cfg(test)]

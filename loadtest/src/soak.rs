@@ -25,7 +25,6 @@ use anyhow::bail;
 use serde::{Deserialize, Serialize};
 
 use crate::memory;
-use crate::parent::Args;
 
 /// Samples in a run, at most (one every `duration / MAX_SAMPLES`, but at
 /// least one a second and at most ten seconds apart).
@@ -95,26 +94,6 @@ impl SoakMemory {
     }
 }
 
-/// The soak's own option checks.
-pub fn check_args(args: &Args) -> anyhow::Result<()> {
-    if args.baseline {
-        bail!("soak has no --baseline: the bare relay keeps no state to leak");
-    }
-    if args.memory_bound.is_nan() || args.memory_bound < 0.0 {
-        bail!("--memory-bound must be a percentage, 0 or more");
-    }
-    let warmup = warmup_s(args);
-    if !(warmup > 0.0 && warmup < args.duration()) {
-        bail!("--warmup must be positive and shorter than --duration");
-    }
-    Ok(())
-}
-
-/// The warm-up, in seconds.
-pub fn warmup_s(args: &Args) -> f64 {
-    args.warmup.unwrap_or(args.duration() * 0.4)
-}
-
 /// Samples the server's memory until aborted, into a shared list.
 pub struct Sampler {
     samples: Arc<Mutex<Vec<(f64, u64)>>>,
@@ -157,7 +136,8 @@ impl Sampler {
     }
 
     /// Stops sampling and judges the samples.
-    pub fn finish(self, args: &Args) -> anyhow::Result<SoakMemory> {
+    /// `warmup_s` and `bound_pct` as the run's options give them.
+    pub fn finish(self, warmup_s: f64, bound_pct: f64) -> anyhow::Result<SoakMemory> {
         self.task.abort();
         let samples = std::mem::take(&mut *self.samples.lock().unwrap_or_else(|e| e.into_inner()));
         let source = self
@@ -170,12 +150,7 @@ impl Sampler {
             (Err(e), true) => bail!("server memory not read: {e}"),
             (Err(e), false) => format!("some reads failed: {e}"),
         };
-        Ok(SoakMemory::judge(
-            source,
-            samples,
-            warmup_s(args),
-            args.memory_bound,
-        ))
+        Ok(SoakMemory::judge(source, samples, warmup_s, bound_pct))
     }
 }
 
