@@ -38,6 +38,7 @@ mod helpers;
 mod lease;
 mod live;
 mod racing;
+mod tournaments;
 mod transfer;
 
 pub use accounts::*;
@@ -45,6 +46,7 @@ pub use games::*;
 pub use lease::*;
 pub use live::*;
 pub use racing::*;
+pub use tournaments::*;
 pub use transfer::*;
 
 /// A check: takes a fresh store, panics on a breach of the contract.
@@ -88,6 +90,8 @@ checks!(
     leased_append_refusals,
     unleased_tables,
     seat_index,
+    tournaments,
+    racing_tournament_puts,
 );
 
 /// Runs every check in [`CHECKS`], each on a new store from `make`.

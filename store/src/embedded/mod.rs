@@ -31,6 +31,7 @@
 //! | `tokens` | token | [`crate::AuthToken`] (encoded) |
 //! | `ratings` | (family, name_key(player)) | [`crate::Rating`] (encoded) |
 //! | `rating_history` | (name_key(player), family, seq `u64`) | [`crate::HistoryPoint`] (encoded) |
+//! | `tournaments` | tournament id | the server's state of the event (raw bytes; `tournaments`) |
 //!
 //! The live log is one sequence for all tables, keyed by a number that
 //! grows with every append: a commit of a thousand appends to a thousand
@@ -101,6 +102,7 @@ mod open;
 mod read;
 mod readers;
 mod schema;
+mod tournaments;
 mod transfer;
 mod writer;
 
@@ -385,5 +387,22 @@ impl Store for EmbeddedStore {
 
     async fn import(&self, items: &[Item]) -> Result<()> {
         self.write(Op::Import(items.to_vec())).await
+    }
+
+    async fn put_tournament(&self, id: &str, state: &[u8]) -> Result<()> {
+        self.write(Op::PutTournament {
+            id: id.to_owned(),
+            state: state.to_vec(),
+        })
+        .await
+    }
+
+    async fn tournament(&self, id: &str) -> Result<Option<Vec<u8>>> {
+        let id = id.to_owned();
+        self.read(move |db| tournaments::tournament(db, &id)).await
+    }
+
+    async fn tournaments(&self) -> Result<Vec<(String, Vec<u8>)>> {
+        self.read(tournaments::tournaments).await
     }
 }

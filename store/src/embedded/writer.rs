@@ -63,6 +63,11 @@ pub(super) enum Op {
     MakeBot(String),
     PutToken(AuthToken),
     RevokeToken(String),
+    /// A tournament's whole state, replacing the stored one.
+    PutTournament {
+        id: String,
+        state: Vec<u8>,
+    },
     Import(Vec<crate::Item>),
 }
 
@@ -181,6 +186,7 @@ pub(super) struct Tables<'txn> {
     pub(super) tokens: Table<'txn, &'static str, &'static [u8]>,
     pub(super) ratings: Table<'txn, (&'static str, &'static str), &'static [u8]>,
     pub(super) history: Table<'txn, (&'static str, &'static str, u64), &'static [u8]>,
+    pub(super) tournaments: Table<'txn, &'static str, &'static [u8]>,
 }
 
 impl<'txn> Tables<'txn> {
@@ -207,6 +213,9 @@ impl<'txn> Tables<'txn> {
             tokens: txn.open_table(TOKENS).map_err(db_error)?,
             ratings: txn.open_table(RATINGS).map_err(db_error)?,
             history: txn.open_table(RATING_HISTORY).map_err(db_error)?,
+            tournaments: txn
+                .open_table(super::tournaments::TOURNAMENTS)
+                .map_err(db_error)?,
         })
     }
 
@@ -238,6 +247,12 @@ impl<'txn> Tables<'txn> {
                     }
                 }
                 self.import(items)
+            }
+            Op::PutTournament { id, state } => {
+                self.tournaments
+                    .insert(id.as_str(), state.as_slice())
+                    .map_err(fatal)?;
+                Ok(())
             }
             Op::RevokeToken(token) => {
                 self.tokens.remove(token.as_str()).map_err(fatal)?;

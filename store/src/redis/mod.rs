@@ -175,6 +175,7 @@ mod lease;
 mod persistence;
 mod reads;
 mod scripts;
+mod tournaments;
 mod transfer;
 mod writes;
 
@@ -339,5 +340,17 @@ impl Store for RedisStore {
 
     async fn import(&self, items: &[Item]) -> Result<()> {
         self.import_impl(items).await
+    }
+
+    async fn put_tournament(&self, id: &str, state: &[u8]) -> Result<()> {
+        self.put_tournament_impl(id, state).await
+    }
+
+    async fn tournament(&self, id: &str) -> Result<Option<Vec<u8>>> {
+        self.tournament_impl(id).await
+    }
+
+    async fn tournaments(&self) -> Result<Vec<(String, Vec<u8>)>> {
+        self.tournaments_impl().await
     }
 }
