@@ -37,6 +37,7 @@
 //! - [`lobby`], players and rooms as listed;
 //! - [`ranked`], accounts and ranked play: rating families, leaderboards,
 //!   profiles, histories, record exports;
+//! - [`tournament`], tournaments: what is asked, how an event is shown;
 //! - [`analysis`], a finished game's forced wins, move by move;
 //! - [`error`], refusals and their codes;
 //! - [`close`], WebSocket close codes;
@@ -54,6 +55,7 @@ pub mod limits;
 pub mod lobby;
 pub mod ranked;
 pub mod server;
+pub mod tournament;
 
 pub use analysis::{GameAnalysis, MoveVerdict};
 pub use bots::{BotFilters, TimeKind};
@@ -77,6 +79,11 @@ pub use ranked::{
 pub use server::{
     ChatChannel, PauseReason, RESERVED_SERVER_TYPES, ServerInfo, ServerMsg, TableEvent,
     TableSnapshot, Welcome,
+};
+pub use tournament::{
+    BoardView, EntryLimits, ReportedResult, RoundView, StandingView, TieBreakValue,
+    TournamentPlayer, TournamentSpec, TournamentState, TournamentSummary, TournamentSystem,
+    TournamentView,
 };
 
 /// The protocol version this crate speaks. It changes only when an old
