@@ -42,6 +42,7 @@
 //! | `P:{r:TOKEN}:tables` | set | the tables a resume token's session sits at (expires a week after the last one) |
 //! | `P:{a:NAME}:account` | string | [`crate::Account`] (encoded) |
 //! | `P:{k:TOKEN}:token` | string | [`crate::AuthToken`] (encoded) |
+//! | `P:{t}:tournaments` | hash | tournament id → the server's state of the event (raw bytes; `tournaments`) |
 //!
 //! A table and the game it becomes share the tag `{t:ID}`, so creating a
 //! table (refused if the id is live, finished or being finished),
