@@ -3,6 +3,8 @@
 //! server killed (SIGKILL) and started again in the middle of round 1 and
 //! a player withdrawing in the last round; the final scores and Buchholz
 //! values are checked against values worked out from the games played.
+//! And on two nodes sharing Redis: the director moves to the node that
+//! survives, with every event.
 
 mod common;
 
@@ -15,6 +17,7 @@ use tengen_protocol::{
     TournamentSystem, TournamentView,
 };
 use tengen_rules::game::{GameConfig, RuleSet};
+use tengen_store::testing::RedisServer;
 
 const PLAYERS: [&str; 6] = ["ann", "bob", "cid", "dan", "eve", "fay"];
 
@@ -367,4 +370,51 @@ async fn a_six_player_swiss_survives_a_restart_and_a_withdrawal() {
     }
     let (status, _, _) = server.terminate();
     assert!(status.success());
+}
+
+/// Asks until the answer is not `unavailable` (the director is moving).
+async fn patiently(c: &mut Connection, msg: ClientMsg) -> Result<ServerMsg, ClientError> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        match c.request(msg.clone()).await {
+            Err(ClientError::Refused(b))
+                if b.code == ErrorCode::Unavailable && std::time::Instant::now() < deadline =>
+            {
+                tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+            }
+            other => return other,
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_director_moves_to_the_node_that_survives() {
+    let redis = RedisServer::start();
+    let dirs = [DataDir::new("td-a"), DataDir::new("td-b")];
+    let a = proc::start_node(&dirs[0].0, &redis.url(), "td", "node-a", "2");
+    let mut org = account(&a.url(), "olga", true).await;
+    let create = ClientMsg::CreateTournament { tournament: spec() };
+    let t = match patiently(&mut org, create).await {
+        Ok(ServerMsg::TournamentCreated { tournament }) => tournament.id,
+        other => panic!("{other:?}"),
+    };
+    let b = proc::start_node(&dirs[1].0, &redis.url(), "td", "node-b", "2");
+    let mut ann = account(&b.url(), "ann", true).await;
+    let join = ClientMsg::JoinTournament {
+        tournament: t.clone(),
+    };
+    // node-a directs: node-b says so rather than answer from nothing.
+    assert_eq!(
+        refused(ann.request(join.clone()).await),
+        ErrorCode::Unavailable
+    );
+    a.kill();
+    assert!(matches!(
+        patiently(&mut ann, join).await,
+        Ok(ServerMsg::TournamentJoined { .. })
+    ));
+    let view = show(&mut ann, &t).await;
+    assert_eq!(view.summary.organiser, "olga");
+    assert_eq!(view.players.len(), 1);
+    b.kill();
 }
