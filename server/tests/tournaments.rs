@@ -4,7 +4,8 @@
 //! a player withdrawing in the last round; the final scores and Buchholz
 //! values are checked against values worked out from the games played.
 //! And on two nodes sharing Redis: the director moves to the node that
-//! survives, with every event.
+//! survives, with every event. And an eight-player knockout of best-of-3
+//! matches, paired by the standard bracket, played to its champion.
 
 mod common;
 
@@ -417,4 +418,102 @@ async fn the_director_moves_to_the_node_that_survives() {
     assert_eq!(view.summary.organiser, "olga");
     assert_eq!(view.players.len(), 1);
     b.kill();
+}
+
+#[tokio::test]
+async fn an_eight_player_knockout_of_best_of_three_matches_is_played_to_the_end() {
+    let names = ["kp1", "kp2", "kp3", "kp4", "kp5", "kp6", "kp7", "kp8"];
+    let seed = |n: &str| names.iter().position(|p| *p == n).unwrap();
+    let server = common::server().await;
+    let mut org = common::account(&server, "kora").await;
+    let mut ko = spec();
+    ko.system = TournamentSystem::Knockout;
+    ko.rounds = None;
+    ko.games = Some(3);
+    let t = match org
+        .request(ClientMsg::CreateTournament { tournament: ko })
+        .await
+    {
+        Ok(ServerMsg::TournamentCreated { tournament }) => tournament.id,
+        other => panic!("{other:?}"),
+    };
+    for n in names {
+        let mut c = common::account(&server, n).await;
+        let join = ClientMsg::JoinTournament {
+            tournament: t.clone(),
+        };
+        assert!(matches!(
+            c.request(join).await,
+            Ok(ServerMsg::TournamentJoined { .. })
+        ));
+    }
+    let start = ClientMsg::StartTournament {
+        tournament: t.clone(),
+    };
+    assert!(matches!(
+        org.request(start).await,
+        Ok(ServerMsg::TournamentStarted { .. })
+    ));
+    // The standard bracket: the best seeds meet as late as possible.
+    let view = show(&mut org, &t).await;
+    let mut pairs: Vec<[usize; 2]> = view.rounds[0]
+        .boards
+        .iter()
+        .map(|b| {
+            let mut p = [seed(&b.first), seed(b.second.as_deref().unwrap())];
+            p.sort();
+            p
+        })
+        .collect();
+    pairs.sort();
+    assert_eq!(pairs, [[0, 7], [1, 6], [2, 5], [3, 4]]);
+    // Each game: the better seed wins, whoever opens.
+    for _ in 0..64 {
+        let view = show(&mut org, &t).await;
+        if view.summary.state == TournamentState::Finished {
+            break;
+        }
+        let round = view.rounds.last().unwrap();
+        for b in round.boards.iter().filter(|b| !b.over) {
+            let g = b.games.len();
+            let second = b.second.clone().unwrap();
+            let (opener, other) = match g % 2 {
+                0 => (b.first.as_str(), second.as_str()),
+                _ => (second.as_str(), b.first.as_str()),
+            };
+            let result = match seed(opener) < seed(other) {
+                true => ReportedResult::First,
+                false => ReportedResult::Second,
+            };
+            let msg = ClientMsg::TournamentResult {
+                tournament: t.clone(),
+                round: round.round,
+                board: b.board,
+                game: g as u32,
+                result,
+            };
+            assert!(matches!(
+                org.request(msg).await,
+                Ok(ServerMsg::TournamentRecorded { .. })
+            ));
+        }
+    }
+    let view = show(&mut org, &t).await;
+    assert_eq!(view.summary.state, TournamentState::Finished);
+    assert_eq!(view.rounds.len(), 3);
+    // Every match was won 2-0 by the better seed: two games each, the
+    // winner's results "1-0" from their side.
+    for r in &view.rounds {
+        for b in &r.boards {
+            assert_eq!(b.games.len(), 2, "{b:?}");
+            let first_better = seed(&b.first) < seed(b.second.as_deref().unwrap());
+            let want = if first_better { "1-0" } else { "0-1" };
+            assert!(b.games.iter().all(|g| g == want), "{b:?}");
+        }
+    }
+    let last = &view.rounds[2].boards[0];
+    let mut final_pair = [seed(&last.first), seed(last.second.as_deref().unwrap())];
+    final_pair.sort();
+    assert_eq!(final_pair, [0, 1], "the final: kp1 v kp2");
+    assert_eq!(view.standings[0].name, "kp1");
 }
