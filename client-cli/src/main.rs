@@ -37,6 +37,7 @@ mod stats;
 mod testkit;
 #[cfg(test)]
 mod testproxy;
+mod tournament;
 mod wait;
 mod wins;
 
@@ -81,6 +82,8 @@ enum Command {
     // help (`--help`) of its arguments' struct, which has the details.
     Bot(bot::BotArgs),
     Engine(engine::EngineArgs),
+    /// Tournaments: list, show, join, withdraw, create, start, export.
+    Tournament(tournament::TournamentArgs),
     /// A rule family's leaderboard.
     Leaderboard(stats::LeaderboardArgs),
     /// A player's ratings.
@@ -138,6 +141,7 @@ fn online_command(command: Command) -> anyhow::Result<ExitCode> {
             Command::Logout(a) => account::logout(&a).await,
             Command::BecomeBot(a) => account::become_bot(&a).await,
             Command::Queue(a) => queue::run(&a).await,
+            Command::Tournament(a) => tournament::run(&a).await,
             Command::Leaderboard(a) => stats::leaderboard(&a).await,
             Command::Profile(a) => stats::profile(&a).await,
             Command::History(a) => stats::history(&a).await,

@@ -108,7 +108,7 @@ fn parse_format(s: &str) -> Result<RecordFormat, String> {
 }
 
 /// One request on a fresh connection, its refusal in words.
-async fn ask(server: &ServerArgs, msg: ClientMsg) -> Result<ServerMsg> {
+pub(crate) async fn ask(server: &ServerArgs, msg: ClientMsg) -> Result<ServerMsg> {
     let mut h = server.hello().await?;
     let reply = h.conn.request(msg).await;
     let _ = Connection::close(h.conn).await;
@@ -302,7 +302,7 @@ pub async fn record(args: &RecordArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn emit(text: &str) -> Result<ExitCode> {
+pub(crate) fn emit(text: &str) -> Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())?;
     out.flush()?;

@@ -17,6 +17,7 @@ use crate::limits::{
     MAX_TOKEN_CHARS, check_text,
 };
 use crate::ranked::{RatingFamily, RecordFormat};
+use crate::tournament::{ReportedResult, TournamentSpec, check_tournament_id};
 
 /// The first message of every connection.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -215,6 +216,36 @@ pub enum ClientMsg {
         reason: crate::moderation::ReportReason,
         text: String,
     },
+    /// Creates a tournament you organise; answered by `tournament_created`.
+    CreateTournament { tournament: TournamentSpec },
+    /// Answered by `tournament_list`: every event the server keeps.
+    Tournaments,
+    /// Answered by `tournament_info`: the event in full.
+    Tournament { tournament: String },
+    /// Enters you (an account, within the entry limits); answered by `tournament_joined`.
+    JoinTournament { tournament: String },
+    /// Leaves the event (after its start your remaining games are forfeited); answered by `tournament_withdrawn`.
+    WithdrawTournament { tournament: String },
+    /// The organiser starts the event now (round 1 is paired); answered by `tournament_started`.
+    StartTournament { tournament: String },
+    /// Answered by `tournament_info`, then `tournament_update` at every change until `unwatch_tournament`.
+    WatchTournament { tournament: String },
+    /// Answered by `tournament_unwatched`.
+    UnwatchTournament { tournament: String },
+    /// Answered by `tournament_exported`: the crosstable and a TRF file.
+    TournamentExport { tournament: String },
+    /// The organiser records a game's result (as an arbiter: a game
+    /// played elsewhere, an adjudication, a forfeit); answered by
+    /// `tournament_recorded`. `board` and `round` count from 1, `game`
+    /// (within a knockout match) from 0.
+    TournamentResult {
+        tournament: String,
+        round: u32,
+        board: u32,
+        #[serde(default)]
+        game: u32,
+        result: ReportedResult,
+    },
 }
 
 fn yes() -> bool {
@@ -269,6 +300,16 @@ impl ClientMsg {
         "block",
         "unblock",
         "report",
+        "create_tournament",
+        "tournaments",
+        "tournament",
+        "join_tournament",
+        "withdraw_tournament",
+        "start_tournament",
+        "watch_tournament",
+        "unwatch_tournament",
+        "tournament_export",
+        "tournament_result",
     ];
 
     /// This message's `type`.
@@ -308,6 +349,16 @@ impl ClientMsg {
             ClientMsg::Block { .. } => "block",
             ClientMsg::Unblock { .. } => "unblock",
             ClientMsg::Report { .. } => "report",
+            ClientMsg::CreateTournament { .. } => "create_tournament",
+            ClientMsg::Tournaments => "tournaments",
+            ClientMsg::Tournament { .. } => "tournament",
+            ClientMsg::JoinTournament { .. } => "join_tournament",
+            ClientMsg::WithdrawTournament { .. } => "withdraw_tournament",
+            ClientMsg::StartTournament { .. } => "start_tournament",
+            ClientMsg::WatchTournament { .. } => "watch_tournament",
+            ClientMsg::UnwatchTournament { .. } => "unwatch_tournament",
+            ClientMsg::TournamentExport { .. } => "tournament_export",
+            ClientMsg::TournamentResult { .. } => "tournament_result",
         }
     }
 
@@ -359,6 +410,15 @@ impl ClientMsg {
                 }
                 Ok(())
             }
+            ClientMsg::CreateTournament { tournament } => tournament.validate(),
+            ClientMsg::Tournament { tournament }
+            | ClientMsg::JoinTournament { tournament }
+            | ClientMsg::WithdrawTournament { tournament }
+            | ClientMsg::StartTournament { tournament }
+            | ClientMsg::WatchTournament { tournament }
+            | ClientMsg::UnwatchTournament { tournament }
+            | ClientMsg::TournamentExport { tournament }
+            | ClientMsg::TournamentResult { tournament, .. } => check_tournament_id(tournament),
             _ => Ok(()),
         }
     }

@@ -106,6 +106,18 @@ pub enum ErrorCode {
     /// A fair-play wait before the next rated game: `retry_after_ms` says
     /// how long.
     Playbanned,
+    /// A tournament takes no entries now (it has started or is over), or cannot start or be changed now (the message says why).
+    TournamentClosed,
+    /// `join_tournament`: you are entered already.
+    AlreadyJoined,
+    /// `withdraw_tournament`: you are not entered (or withdrew already).
+    NotJoined,
+    /// `join_tournament`: an entry limit is not met (rating range, accounts only, no bots, the event is full; the message says which).
+    EntryRefused,
+    /// `start_tournament`: too few players are entered.
+    TooFewPlayers,
+    /// Only the tournament's organiser may do this (`start_tournament`).
+    NotOrganiser,
     /// A code this version of the protocol does not know (a newer server's):
     /// decoding maps any unknown code here. Never sent.
     #[serde(other)]
@@ -114,7 +126,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code a server sends, in documentation order.
-    pub const ALL: [ErrorCode; 32] = [
+    pub const ALL: [ErrorCode; 38] = [
         ErrorCode::BadFrame,
         ErrorCode::UnknownType,
         ErrorCode::BadRequest,
@@ -147,6 +159,12 @@ impl ErrorCode {
         ErrorCode::Forbidden,
         ErrorCode::Blocked,
         ErrorCode::Playbanned,
+        ErrorCode::TournamentClosed,
+        ErrorCode::AlreadyJoined,
+        ErrorCode::NotJoined,
+        ErrorCode::EntryRefused,
+        ErrorCode::TooFewPlayers,
+        ErrorCode::NotOrganiser,
     ];
 
     /// The wire name (also a good metrics label).
@@ -184,6 +202,12 @@ impl ErrorCode {
             ErrorCode::Forbidden => "forbidden",
             ErrorCode::Blocked => "blocked",
             ErrorCode::Playbanned => "playbanned",
+            ErrorCode::TournamentClosed => "tournament_closed",
+            ErrorCode::AlreadyJoined => "already_joined",
+            ErrorCode::NotJoined => "not_joined",
+            ErrorCode::EntryRefused => "entry_refused",
+            ErrorCode::TooFewPlayers => "too_few_players",
+            ErrorCode::NotOrganiser => "not_organiser",
             ErrorCode::Other => "other",
         }
     }

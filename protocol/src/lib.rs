@@ -39,6 +39,7 @@
 //!   profiles, histories, record exports;
 //! - [`moderation`], roles, bans, mutes, blocks, reports and the audit
 //!   log;
+//! - [`tournament`], tournaments: what is asked, how an event is shown;
 //! - [`analysis`], a finished game's forced wins, move by move;
 //! - [`error`], refusals and their codes;
 //! - [`close`], WebSocket close codes;
@@ -57,6 +58,7 @@ pub mod lobby;
 pub mod moderation;
 pub mod ranked;
 pub mod server;
+pub mod tournament;
 
 pub use analysis::{GameAnalysis, MoveVerdict};
 pub use bots::{BotFilters, TimeKind};
@@ -81,6 +83,11 @@ pub use ranked::{
 pub use server::{
     ChatChannel, PauseReason, RESERVED_SERVER_TYPES, ServerInfo, ServerMsg, TableEvent,
     TableSnapshot, Welcome,
+};
+pub use tournament::{
+    BoardView, EntryLimits, ReportedResult, RoundView, StandingView, TieBreakValue,
+    TournamentPlayer, TournamentSpec, TournamentState, TournamentSummary, TournamentSystem,
+    TournamentView,
 };
 
 /// The protocol version this crate speaks. It changes only when an old

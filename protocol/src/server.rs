@@ -19,6 +19,7 @@ use crate::ids::{RoomId, SessionId, TableId};
 use crate::limits::Limits;
 use crate::lobby::{CancelReason, LobbyUpdate, Player, Players, RoomInfo};
 use crate::ranked::{GameSummary, Leaderboard, LoggedIn, Profile, RecordExport, SeatedTable};
+use crate::tournament::{TournamentSummary, TournamentView};
 
 /// The server's name and build, for logs and bug reports.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -305,6 +306,30 @@ pub enum ServerMsg {
     Blocks { players: Vec<String> },
     /// Your report is queued for the moderators.
     Reported { report: String },
+    /// Reply to `create_tournament`.
+    TournamentCreated { tournament: TournamentSummary },
+    /// Reply to `tournaments`: newest first.
+    TournamentList { tournaments: Vec<TournamentSummary> },
+    /// Reply to `tournament` and `watch_tournament`.
+    TournamentInfo { tournament: Box<TournamentView> },
+    /// Reply to `join_tournament`.
+    TournamentJoined { tournament: String },
+    /// Reply to `withdraw_tournament`.
+    TournamentWithdrawn { tournament: String },
+    /// Reply to `start_tournament`.
+    TournamentStarted { tournament: String },
+    /// Push to a tournament's watchers at every change (entries, pairings, results).
+    TournamentUpdate { tournament: Box<TournamentView> },
+    /// Reply to `unwatch_tournament`.
+    TournamentUnwatched { tournament: String },
+    /// Reply to `tournament_export`.
+    TournamentExported {
+        tournament: String,
+        crosstable: String,
+        trf: String,
+    },
+    /// Reply to `tournament_result`.
+    TournamentRecorded { tournament: String },
 }
 
 /// Type names kept for later versions. None at present.
@@ -354,6 +379,16 @@ impl ServerMsg {
         "reports",
         "blocks",
         "reported",
+        "tournament_created",
+        "tournament_list",
+        "tournament_info",
+        "tournament_joined",
+        "tournament_withdrawn",
+        "tournament_started",
+        "tournament_update",
+        "tournament_unwatched",
+        "tournament_exported",
+        "tournament_recorded",
     ];
 
     /// This message's `type`.
@@ -400,6 +435,16 @@ impl ServerMsg {
             ServerMsg::Reports { .. } => "reports",
             ServerMsg::Blocks { .. } => "blocks",
             ServerMsg::Reported { .. } => "reported",
+            ServerMsg::TournamentCreated { .. } => "tournament_created",
+            ServerMsg::TournamentList { .. } => "tournament_list",
+            ServerMsg::TournamentInfo { .. } => "tournament_info",
+            ServerMsg::TournamentJoined { .. } => "tournament_joined",
+            ServerMsg::TournamentWithdrawn { .. } => "tournament_withdrawn",
+            ServerMsg::TournamentStarted { .. } => "tournament_started",
+            ServerMsg::TournamentUpdate { .. } => "tournament_update",
+            ServerMsg::TournamentUnwatched { .. } => "tournament_unwatched",
+            ServerMsg::TournamentExported { .. } => "tournament_exported",
+            ServerMsg::TournamentRecorded { .. } => "tournament_recorded",
         }
     }
 

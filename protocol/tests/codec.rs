@@ -177,7 +177,7 @@ fn unknown_types_are_unknown_type_with_the_id() {
     assert!(e.to_string().len() < 200);
     // Server messages a client does not know are skippable, not fatal.
     let e = decode_server(
-        br#"{"type":"tournament_started","table":"0rgcyfb9b6qv0","opponent":"bob"}"#,
+        br#"{"type":"league_started","table":"0rgcyfb9b6qv0","opponent":"bob"}"#,
         Encoding::Json,
     )
     .unwrap_err();

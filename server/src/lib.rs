@@ -50,6 +50,7 @@ pub mod settings;
 pub mod start;
 pub mod table;
 pub mod takeovers;
+pub mod tournaments;
 pub mod web;
 
 pub use app::AppState;

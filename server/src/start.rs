@@ -163,6 +163,13 @@ impl Server {
             hosting.moderation.book.clone(),
             shutdown_rx.clone(),
         );
+        let tournaments = crate::tournaments::director::spawn(
+            store.clone(),
+            settings.node.clone(),
+            settings.lease_ttl,
+            settings.store_timeout,
+            shutdown_rx.clone(),
+        );
         let node = match &settings.redis {
             Some(redis) => {
                 let mut config = cluster::bus::BusConfig::new(
@@ -196,6 +203,7 @@ impl Server {
             shutdown: shutdown_rx.clone(),
             accounts,
             matchmaker,
+            tournaments,
             node,
             hosting,
         };

@@ -216,6 +216,18 @@ impl Store for Switched {
         self.check()?;
         self.inner.address_bans().await
     }
+    async fn put_tournament(&self, id: &str, state: &[u8]) -> Result<()> {
+        self.check()?;
+        self.inner.put_tournament(id, state).await
+    }
+    async fn tournament(&self, id: &str) -> Result<Option<Vec<u8>>> {
+        self.check()?;
+        self.inner.tournament(id).await
+    }
+    async fn tournaments(&self) -> Result<Vec<(String, Vec<u8>)>> {
+        self.check()?;
+        self.inner.tournaments().await
+    }
 }
 
 async fn paused_push(c: &mut Connection) -> (Option<PauseReason>, Option<ClockSnapshot>) {

@@ -444,4 +444,18 @@ pub trait Store: Send + Sync + 'static {
     /// game is indexed for its players' histories; a live table's id must
     /// not be a finished game's.
     async fn import(&self, items: &[Item]) -> Result<()>;
+
+    // --- tournaments ----------------------------------------------------
+
+    /// Stores tournament `id`'s whole state (opaque bytes: the server's
+    /// serde value of the event), replacing what was stored under `id`.
+    /// One atomic, durable write: a reader sees the old state or the new.
+    async fn put_tournament(&self, id: &str, state: &[u8]) -> Result<()>;
+
+    /// Tournament `id`'s state as last stored, if any.
+    async fn tournament(&self, id: &str) -> Result<Option<Vec<u8>>>;
+
+    /// Every stored tournament as (id, state), in id order (at start, to
+    /// run them again; the server bounds how many it keeps).
+    async fn tournaments(&self) -> Result<Vec<(String, Vec<u8>)>>;
 }

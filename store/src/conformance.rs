@@ -39,6 +39,7 @@ mod lease;
 mod live;
 mod moderation;
 mod racing;
+mod tournaments;
 mod transfer;
 
 pub use accounts::*;
@@ -47,6 +48,7 @@ pub use lease::*;
 pub use live::*;
 pub use moderation::*;
 pub use racing::*;
+pub use tournaments::*;
 pub use transfer::*;
 
 /// A check: takes a fresh store, panics on a breach of the contract.
@@ -95,6 +97,8 @@ checks!(
     standings,
     audit_log,
     reports_and_address_bans,
+    tournaments,
+    racing_tournament_puts,
 );
 
 /// Runs every check in [`CHECKS`], each on a new store from `make`.

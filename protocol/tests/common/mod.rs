@@ -14,6 +14,7 @@ use tengen_rules::game::{
 };
 use tengen_rules::{Color, Forbidden};
 
+pub mod tournament;
 mod twin;
 
 pub fn p(s: &str) -> Point {
@@ -166,6 +167,12 @@ pub fn room_info(status: RoomStatus, spectators: u32) -> RoomInfo {
 
 /// One example of every client message.
 pub fn client_examples() -> Vec<ClientFrame> {
+    let mut all = base_client_examples();
+    all.extend(tournament::client_examples());
+    all
+}
+
+fn base_client_examples() -> Vec<ClientFrame> {
     vec![
         req(1, hello("alice")),
         req(2, ClientMsg::Ping),
@@ -805,6 +812,12 @@ pub fn block_room_event() -> TableEvent {
 }
 
 pub fn server_examples() -> Vec<ServerFrame> {
+    let mut all = base_server_examples();
+    all.extend(tournament::server_examples());
+    all
+}
+
+fn base_server_examples() -> Vec<ServerFrame> {
     let mut g = Game::new(config(), Seat::Second, 0).unwrap();
     let ev = g
         .apply(Seat::Second, Action::place(p("H8")), 2_000)

@@ -44,8 +44,15 @@ use route::handle;
 use state::ConnState;
 
 /// What this server offers beyond the base protocol (`welcome.features`).
-const FEATURES: [&str; 7] = [
-    "resume", "chat", "rematch", "accounts", "queue", "analysis", "bots",
+const FEATURES: [&str; 8] = [
+    "resume",
+    "chat",
+    "rematch",
+    "accounts",
+    "queue",
+    "analysis",
+    "bots",
+    "tournaments",
 ];
 
 /// A connection's task, holding its place under the connection cap

@@ -100,6 +100,26 @@ pub(super) fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], receive
         | ClientMsg::MyTables) => {
             super::accounts::handle(state, &mut cs.ranked, &cs.session, id, msg)
         }
+        msg @ (ClientMsg::CreateTournament { .. }
+        | ClientMsg::Tournaments
+        | ClientMsg::Tournament { .. }
+        | ClientMsg::JoinTournament { .. }
+        | ClientMsg::WithdrawTournament { .. }
+        | ClientMsg::StartTournament { .. }
+        | ClientMsg::WatchTournament { .. }
+        | ClientMsg::UnwatchTournament { .. }
+        | ClientMsg::TournamentExport { .. }
+        | ClientMsg::TournamentResult { .. }) => {
+            let cmd = crate::msg::tournament::TournamentCmd {
+                session: cs.session.clone(),
+                id,
+                msg,
+            };
+            if !state.tournaments.try_send(cmd) {
+                let why = "the tournament director is busy; try again";
+                reply_error(&cs.session.outbox, id, ErrorCode::Unavailable, why);
+            }
+        }
         ClientMsg::BecomeBot => super::bots::become_bot(state, &cs.ranked, &cs.session, id),
         ClientMsg::SetBotFilters { filters } => {
             super::bots::set_filters(state, &cs.ranked, &cs.session, id, filters)

@@ -10,9 +10,11 @@
 //! | matchmaker (`crate::matchmaker`) | the rated queues | [`matchmaker`] |
 //! | node (`crate::cluster::node`), several nodes only | routing to other nodes, relays, liveness | [`node`] |
 //! | lease keeper (`crate::keeper`) | this node's table leases, renewed together | [`keeper`] |
+//! | tournament director (`crate::tournaments`), one node by lease | the tournaments, their watchers | [`tournament`] |
 
 pub mod keeper;
 pub mod lobby;
 pub mod matchmaker;
 pub mod node;
 pub mod table;
+pub mod tournament;

@@ -32,6 +32,7 @@
 //! | `ratings` | (family, name_key(player)) | [`crate::Rating`] (encoded) |
 //! | `rating_history` | (name_key(player), family, seq `u64`) | [`crate::HistoryPoint`] (encoded) |
 //! | `moderation` | `s/`name_key, `a/`seq, `r/`report id, `n/`range | standing, audit entry, report, address ban (encoded) |
+//! | `tournaments` | tournament id | the server's state of the event (raw bytes; `tournaments`) |
 //!
 //! The live log is one sequence for all tables, keyed by a number that
 //! grows with every append: a commit of a thousand appends to a thousand
@@ -106,6 +107,7 @@ mod open;
 mod read;
 mod readers;
 mod schema;
+mod tournaments;
 mod transfer;
 mod writer;
 
@@ -440,5 +442,22 @@ impl Store for EmbeddedStore {
 
     async fn import(&self, items: &[Item]) -> Result<()> {
         self.write(Op::Import(items.to_vec())).await
+    }
+
+    async fn put_tournament(&self, id: &str, state: &[u8]) -> Result<()> {
+        self.write(Op::PutTournament {
+            id: id.to_owned(),
+            state: state.to_vec(),
+        })
+        .await
+    }
+
+    async fn tournament(&self, id: &str) -> Result<Option<Vec<u8>>> {
+        let id = id.to_owned();
+        self.read(move |db| tournaments::tournament(db, &id)).await
+    }
+
+    async fn tournaments(&self) -> Result<Vec<(String, Vec<u8>)>> {
+        self.read(tournaments::tournaments).await
     }
 }

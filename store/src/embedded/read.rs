@@ -14,7 +14,7 @@ use crate::{
     name_key,
 };
 
-fn begin(db: &Database) -> Result<ReadTransaction> {
+pub(super) fn begin(db: &Database) -> Result<ReadTransaction> {
     db.begin_read().map_err(db_error)
 }
 

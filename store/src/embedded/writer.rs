@@ -72,6 +72,11 @@ pub(super) enum Op {
     },
     PutToken(AuthToken),
     RevokeToken(String),
+    /// A tournament's whole state, replacing the stored one.
+    PutTournament {
+        id: String,
+        state: Vec<u8>,
+    },
     Import(Vec<crate::Item>),
     Moderation(ModWrite),
 }
@@ -206,6 +211,7 @@ pub(super) struct Tables<'txn> {
     pub(super) ratings: Table<'txn, (&'static str, &'static str), &'static [u8]>,
     pub(super) history: Table<'txn, (&'static str, &'static str, u64), &'static [u8]>,
     pub(super) moderation: Table<'txn, &'static str, &'static [u8]>,
+    pub(super) tournaments: Table<'txn, &'static str, &'static [u8]>,
 }
 
 impl<'txn> Tables<'txn> {
@@ -234,6 +240,9 @@ impl<'txn> Tables<'txn> {
             history: txn.open_table(RATING_HISTORY).map_err(db_error)?,
             moderation: txn
                 .open_table(super::schema::MODERATION)
+                .map_err(db_error)?,
+            tournaments: txn
+                .open_table(super::tournaments::TOURNAMENTS)
                 .map_err(db_error)?,
         })
     }
@@ -268,6 +277,12 @@ impl<'txn> Tables<'txn> {
                     }
                 }
                 self.import(items)
+            }
+            Op::PutTournament { id, state } => {
+                self.tournaments
+                    .insert(id.as_str(), state.as_slice())
+                    .map_err(fatal)?;
+                Ok(())
             }
             Op::RevokeToken(token) => {
                 self.tokens.remove(token.as_str()).map_err(fatal)?;

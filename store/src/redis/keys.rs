@@ -144,6 +144,11 @@ impl Keys {
         format!("{}:addrbans", self.prefix)
     }
 
+    /// The hash of every tournament's state (field: tournament id).
+    pub fn tournaments(&self) -> String {
+        format!("{}:{{t}}:tournaments", self.prefix)
+    }
+
     pub fn token(&self, token: &str) -> String {
         format!("{}:{{k:{token}}}:token", self.prefix)
     }

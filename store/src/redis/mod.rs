@@ -42,6 +42,7 @@
 //! | `P:{r:TOKEN}:tables` | set | the tables a resume token's session sits at (expires a week after the last one) |
 //! | `P:{a:NAME}:account` | string | [`crate::Account`] (encoded) |
 //! | `P:{k:TOKEN}:token` | string | [`crate::AuthToken`] (encoded) |
+//! | `P:{t}:tournaments` | hash | tournament id → the server's state of the event (raw bytes; `tournaments`) |
 //!
 //! A table and the game it becomes share the tag `{t:ID}`, so creating a
 //! table (refused if the id is live, finished or being finished),
@@ -177,6 +178,7 @@ mod moderation;
 mod persistence;
 mod reads;
 mod scripts;
+mod tournaments;
 mod transfer;
 mod writes;
 
@@ -381,5 +383,17 @@ impl Store for RedisStore {
 
     async fn import(&self, items: &[Item]) -> Result<()> {
         self.import_impl(items).await
+    }
+
+    async fn put_tournament(&self, id: &str, state: &[u8]) -> Result<()> {
+        self.put_tournament_impl(id, state).await
+    }
+
+    async fn tournament(&self, id: &str) -> Result<Option<Vec<u8>>> {
+        self.tournament_impl(id).await
+    }
+
+    async fn tournaments(&self) -> Result<Vec<(String, Vec<u8>)>> {
+        self.tournaments_impl().await
     }
 }

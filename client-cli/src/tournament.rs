@@ -1,0 +1,288 @@
+//! `tengen tournament list|show|join|withdraw|create|start|export`: the
+//! server's tournaments from a shell, as plain text (like `leaderboard`).
+//! Why a module of its own: one command with its own subcommands, each a
+//! single request whose reply is printed; pairing and scoring are the
+//! server's (and its engine's), never worked out here.
+
+use std::process::ExitCode;
+
+use anyhow::{Result, bail};
+use tengen_protocol::{
+    ClientMsg, EntryLimits, ServerMsg, TournamentSpec, TournamentSummary, TournamentSystem,
+    TournamentView,
+};
+
+use crate::net::ServerArgs;
+use crate::spec::QueueSpec;
+use crate::stats::{ask, emit};
+
+/// Tournaments run by the server.
+#[derive(clap::Args)]
+#[command(long_about = "\
+Tournaments run by the server: Swiss, round robin, double round robin and
+knockout events. Pairings, standings and tie-breaks are the server's.
+
+Examples:
+    tengen tournament list
+    tengen tournament create \"Friday Swiss\" --system swiss --rounds 5 renju 10+5
+    tengen tournament join 3k9d2m7qv1x0a
+    tengen tournament show 3k9d2m7qv1x0a
+    tengen tournament start 3k9d2m7qv1x0a      (the organiser)
+    tengen tournament withdraw 3k9d2m7qv1x0a
+    tengen tournament export 3k9d2m7qv1x0a --trf > event.trf
+")]
+pub struct TournamentArgs {
+    #[command(subcommand)]
+    pub command: TournamentCommand,
+}
+
+#[derive(clap::Subcommand)]
+pub enum TournamentCommand {
+    /// Every event the server keeps, newest first.
+    List {
+        #[command(flatten)]
+        server: ServerArgs,
+    },
+    /// An event: players, pairings per round, standings, crosstable.
+    Show {
+        #[command(flatten)]
+        server: ServerArgs,
+        id: String,
+    },
+    /// Enter an event (accounts: log in first).
+    Join {
+        #[command(flatten)]
+        server: ServerArgs,
+        id: String,
+    },
+    /// Leave an event (after its start your remaining games are forfeited).
+    Withdraw {
+        #[command(flatten)]
+        server: ServerArgs,
+        id: String,
+    },
+    /// Start your event now (round 1 is paired).
+    Start {
+        #[command(flatten)]
+        server: ServerArgs,
+        id: String,
+    },
+    /// The crosstable (or, with --trf, a TRF-16 file).
+    Export {
+        #[command(flatten)]
+        server: ServerArgs,
+        id: String,
+        #[arg(long)]
+        trf: bool,
+    },
+    /// Create an event you organise: NAME, then the game (RULESET TIMECONTROL).
+    Create(CreateArgs),
+}
+
+#[derive(clap::Args)]
+pub struct CreateArgs {
+    #[command(flatten)]
+    pub server: ServerArgs,
+    /// The event's name.
+    #[arg(value_name = "NAME")]
+    pub title: String,
+    #[command(flatten)]
+    pub game: QueueSpec,
+    /// swiss, round_robin, double_round_robin or knockout.
+    #[arg(long, default_value = "swiss", value_parser = parse_system)]
+    pub system: TournamentSystem,
+    /// A Swiss's rounds.
+    #[arg(long)]
+    pub rounds: Option<u32>,
+    /// A knockout match's games (odd: best of).
+    #[arg(long)]
+    pub games: Option<u8>,
+    /// Rated games (accounts only).
+    #[arg(long)]
+    pub rated: bool,
+    /// Start at this instant (Unix ms); without it, `tengen tournament start`.
+    #[arg(long)]
+    pub start_ms: Option<u64>,
+    #[arg(long)]
+    pub min_rating: Option<i32>,
+    #[arg(long)]
+    pub max_rating: Option<i32>,
+    #[arg(long)]
+    pub max_players: Option<u32>,
+    /// Guests may not enter.
+    #[arg(long)]
+    pub accounts_only: bool,
+    /// Bot accounts may enter.
+    #[arg(long)]
+    pub bots: bool,
+}
+
+fn parse_system(s: &str) -> Result<TournamentSystem, String> {
+    match s.replace('-', "_").to_ascii_lowercase().as_str() {
+        "swiss" => Ok(TournamentSystem::Swiss),
+        "round_robin" => Ok(TournamentSystem::RoundRobin),
+        "double_round_robin" => Ok(TournamentSystem::DoubleRoundRobin),
+        "knockout" => Ok(TournamentSystem::Knockout),
+        _ => Err(format!(
+            "'{s}': expected swiss, round_robin, double_round_robin or knockout"
+        )),
+    }
+}
+
+fn line(t: &TournamentSummary) -> String {
+    format!(
+        "{:<13}  {:<24}  {:<18}  {:<8}  {:>3}  {:>2}/{:<2}  {}\n",
+        t.id,
+        t.name,
+        format!("{:?}", t.system),
+        format!("{:?}", t.state).to_lowercase(),
+        t.players,
+        t.round,
+        t.rounds,
+        t.organiser
+    )
+}
+
+fn header() -> String {
+    format!(
+        "{:<13}  {:<24}  {:<18}  {:<8}  {:>3}  {:>5}  ORGANISER\n",
+        "ID", "NAME", "SYSTEM", "STATE", "PL", "ROUND"
+    )
+}
+
+/// An event in full, as text.
+pub fn render(v: &TournamentView) -> String {
+    let mut out = header();
+    out.push_str(&line(&v.summary));
+    out.push_str("\nplayers\n");
+    for p in &v.players {
+        let gone = if p.withdrawn { "  (withdrawn)" } else { "" };
+        out.push_str(&format!("  {:<20} {:>5}{gone}\n", p.name, p.rating));
+    }
+    for r in &v.rounds {
+        out.push_str(&format!("\nround {}\n", r.round));
+        for b in &r.boards {
+            let second = b.second.as_deref().unwrap_or("(bye)");
+            out.push_str(&format!(
+                "  {:>2}  {:<20} {:<20} {}\n",
+                b.board,
+                b.first,
+                second,
+                b.games.join(" ")
+            ));
+        }
+    }
+    if !v.standings.is_empty() {
+        out.push_str("\nstandings\n");
+        for s in &v.standings {
+            let tbs: Vec<String> = s
+                .tie_breaks
+                .iter()
+                .map(|t| format!("{} {}", t.name, t.value))
+                .collect();
+            out.push_str(&format!(
+                "  {:>3}  {:<20} {:>4}  {}\n",
+                s.rank,
+                s.name,
+                s.points,
+                tbs.join("  ")
+            ));
+        }
+    }
+    if !v.crosstable.is_empty() {
+        out.push_str("\ncrosstable\n");
+        out.push_str(&v.crosstable);
+    }
+    out
+}
+
+pub async fn run(args: &TournamentArgs) -> Result<ExitCode> {
+    use TournamentCommand as C;
+    let (server, msg) = match &args.command {
+        C::List { server } => (server, ClientMsg::Tournaments),
+        C::Show { server, id } => (
+            server,
+            ClientMsg::Tournament {
+                tournament: id.clone(),
+            },
+        ),
+        C::Join { server, id } => (
+            server,
+            ClientMsg::JoinTournament {
+                tournament: id.clone(),
+            },
+        ),
+        C::Withdraw { server, id } => (
+            server,
+            ClientMsg::WithdrawTournament {
+                tournament: id.clone(),
+            },
+        ),
+        C::Start { server, id } => (
+            server,
+            ClientMsg::StartTournament {
+                tournament: id.clone(),
+            },
+        ),
+        C::Export { server, id, .. } => (
+            server,
+            ClientMsg::TournamentExport {
+                tournament: id.clone(),
+            },
+        ),
+        C::Create(c) => (&c.server, create_msg(c)?),
+    };
+    let trf = matches!(args.command, C::Export { trf: true, .. });
+    let text = match ask(server, msg).await? {
+        ServerMsg::TournamentList { tournaments } => {
+            let mut out = header();
+            for t in &tournaments {
+                out.push_str(&line(t));
+            }
+            out
+        }
+        ServerMsg::TournamentInfo { tournament } => render(&tournament),
+        ServerMsg::TournamentCreated { tournament } => {
+            format!("created {} ({})\n", tournament.id, tournament.name)
+        }
+        ServerMsg::TournamentJoined { tournament } => format!("joined {tournament}\n"),
+        ServerMsg::TournamentWithdrawn { tournament } => format!("withdrew from {tournament}\n"),
+        ServerMsg::TournamentStarted { tournament } => format!("started {tournament}\n"),
+        ServerMsg::TournamentExported {
+            crosstable,
+            trf: file,
+            ..
+        } => {
+            if trf {
+                file
+            } else {
+                crosstable
+            }
+        }
+        _ => bail!("unexpected reply"),
+    };
+    emit(&text)
+}
+
+fn create_msg(c: &CreateArgs) -> Result<ClientMsg> {
+    let spec = TournamentSpec {
+        name: c.title.clone(),
+        system: c.system,
+        rounds: c.rounds,
+        games: c.games,
+        config: c.game.config()?,
+        rated: c.rated,
+        start_ms: c.start_ms,
+        entry: EntryLimits {
+            min_rating: c.min_rating,
+            max_rating: c.max_rating,
+            accounts_only: c.accounts_only,
+            bots: c.bots,
+            max_players: c.max_players,
+        },
+    };
+    if let Err(e) = spec.validate() {
+        bail!("{e}");
+    }
+    Ok(ClientMsg::CreateTournament { tournament: spec })
+}

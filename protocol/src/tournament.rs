@@ -1,0 +1,237 @@
+//! Tournaments on the wire: what `create_tournament` asks for
+//! ([`TournamentSpec`]) and how the server shows an event
+//! ([`TournamentSummary`] in lists, [`TournamentView`] in full). Why a
+//! module of its own: the views are the engine's state rendered for
+//! clients (standings, tie-breaks, the crosstable as text), and this crate
+//! does not depend on the engine; the server fills them in.
+
+use serde::{Deserialize, Serialize};
+use tengen_rules::game::GameConfig;
+
+use crate::ids::TableId;
+use crate::limits::{MAX_ROOM_NAME_CHARS, check_text};
+
+/// The most characters of a tournament id (ids are the server's).
+pub const MAX_TOURNAMENT_ID_CHARS: usize = 32;
+/// The most rounds a Swiss may ask for.
+pub const MAX_SWISS_ROUNDS: u32 = 30;
+/// The most games of a knockout match (`games`, odd).
+pub const MAX_MATCH_GAMES: u8 = 9;
+
+/// The pairing system.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TournamentSystem {
+    /// Swiss (Dutch system) over `rounds` rounds.
+    Swiss,
+    /// Every player meets every other once (Berger tables).
+    RoundRobin,
+    /// Twice, the seats swapped.
+    DoubleRoundRobin,
+    /// Single elimination of best-of-`games` matches (a tie goes to an
+    /// extra game).
+    Knockout,
+    /// A time window of continuous pairing (not run by this server yet:
+    /// refused with `invalid_config`).
+    Arena,
+}
+
+/// Who may enter.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EntryLimits {
+    /// The lowest rating (in the event's rating family) that may join.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_rating: Option<i32>,
+    /// The highest.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_rating: Option<i32>,
+    /// Accounts only (a rated event always is).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub accounts_only: bool,
+    /// Bot accounts may join.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bots: bool,
+    /// The most players (at most the server's limit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_players: Option<u32>,
+}
+
+/// What `create_tournament` asks for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TournamentSpec {
+    pub name: String,
+    pub system: TournamentSystem,
+    /// Swiss: the number of rounds (1 to [`MAX_SWISS_ROUNDS`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<u32>,
+    /// Knockout: games per match, odd (best of; 1 by default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub games: Option<u8>,
+    /// Every game's configuration, as `create_room` takes it.
+    pub config: GameConfig,
+    /// Rated games (accounts only).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
+    /// When round 1 is paired (Unix ms); without it, when the organiser
+    /// sends `start_tournament`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_ms: Option<u64>,
+    #[serde(default)]
+    pub entry: EntryLimits,
+}
+
+impl TournamentSpec {
+    /// The checks that need no server state.
+    pub fn validate(&self) -> Result<(), String> {
+        check_text("name", &self.name, MAX_ROOM_NAME_CHARS)?;
+        match (self.system, self.rounds) {
+            (TournamentSystem::Swiss, Some(r)) if (1..=MAX_SWISS_ROUNDS).contains(&r) => {}
+            (TournamentSystem::Swiss, _) => {
+                return Err(format!("a swiss needs rounds, 1 to {MAX_SWISS_ROUNDS}"));
+            }
+            (_, Some(_)) => return Err("rounds is for a swiss only".into()),
+            _ => {}
+        }
+        match (self.system, self.games) {
+            (TournamentSystem::Knockout, Some(g)) if g % 2 == 1 && g <= MAX_MATCH_GAMES => {}
+            (TournamentSystem::Knockout, None) => {}
+            (TournamentSystem::Knockout, Some(_)) => {
+                return Err(format!("games must be odd, at most {MAX_MATCH_GAMES}"));
+            }
+            (_, Some(_)) => return Err("games is for a knockout only".into()),
+            _ => {}
+        }
+        if let (Some(lo), Some(hi)) = (self.entry.min_rating, self.entry.max_rating)
+            && lo > hi
+        {
+            return Err("min_rating is above max_rating".into());
+        }
+        Ok(())
+    }
+}
+
+/// Where an event is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TournamentState {
+    /// Taking entries.
+    Open,
+    /// Rounds are being played.
+    Running,
+    Finished,
+}
+
+/// An event as lists show it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TournamentSummary {
+    pub id: String,
+    pub name: String,
+    pub system: TournamentSystem,
+    pub state: TournamentState,
+    pub organiser: String,
+    pub players: u32,
+    /// Rounds paired so far.
+    pub round: u32,
+    /// Rounds in all (0 until the start fixes it).
+    pub rounds: u32,
+    pub rated: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_ms: Option<u64>,
+}
+
+/// A player on the entry list.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TournamentPlayer {
+    pub name: String,
+    pub rating: i32,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub withdrawn: bool,
+}
+
+/// One board of a round.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoardView {
+    pub board: u32,
+    /// The first seat of the match's first game (a bye: the player).
+    pub first: String,
+    /// `None`: a bye.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub second: Option<String>,
+    /// Each game's result from `first`'s side: `1-0`, `0-1`, `½-½`, `+-`,
+    /// `-+` (forfeits), `--` (both).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub games: Vec<String>,
+    /// The table of the game being played now, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<TableId>,
+    /// The match is over.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub over: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundView {
+    pub round: u32,
+    pub boards: Vec<BoardView>,
+}
+
+/// A tie-break's value, as text (`7.5`, `3`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TieBreakValue {
+    /// `Buch`, `MBuch`, `SB`, `DE`, `Wins`, `1st`.
+    pub name: String,
+    pub value: String,
+}
+
+/// One line of the standings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StandingView {
+    pub rank: u32,
+    pub name: String,
+    /// Points as text (`2½`).
+    pub points: String,
+    pub tie_breaks: Vec<TieBreakValue>,
+}
+
+/// An event in full: `tournament` and `tournament_update`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TournamentView {
+    pub summary: TournamentSummary,
+    pub spec: TournamentSpec,
+    pub players: Vec<TournamentPlayer>,
+    pub rounds: Vec<RoundView>,
+    pub standings: Vec<StandingView>,
+    /// The crosstable as fixed-width text.
+    pub crosstable: String,
+}
+
+/// A game's result as the organiser reports it (`tournament_result`),
+/// by the seats of that game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReportedResult {
+    /// The first seat (black) won.
+    First,
+    /// The second seat won.
+    Second,
+    Draw,
+    /// The first seat wins: the second did not play.
+    FirstByForfeit,
+    /// The second seat wins: the first did not play.
+    SecondByForfeit,
+    /// Neither played.
+    DoubleForfeit,
+}
+
+/// Checks a tournament id as a client sends it.
+pub fn check_tournament_id(id: &str) -> Result<(), String> {
+    if id.is_empty()
+        || id.len() > MAX_TOURNAMENT_ID_CHARS
+        || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+    {
+        return Err(format!(
+            "tournament: 1 to {MAX_TOURNAMENT_ID_CHARS} letters, digits or '-'"
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,248 @@
+//! One tournament as the server keeps it: the request that created it,
+//! its organiser, the player names behind the engine's ids, and the
+//! engine's whole state (`tengen_tournament::Tournament`). Why here: the
+//! director changes an event only through these methods, each a call of
+//! the engine (which pairs and scores; nothing here does) or a check of
+//! the entry rules, and stores the value (serde JSON) after each change.
+
+use serde::{Deserialize, Serialize};
+use tengen_protocol::{
+    ErrorBody, ErrorCode, ReportedResult, TournamentSpec, TournamentState, TournamentSystem,
+};
+use tengen_store::name_key;
+use tengen_tournament::{
+    Decider, GameRef, GameResult, MatchFormat, MatchLength, PlayerId, PointSystem, Seat, Settings,
+    System, TieBreak, Tournament, TournamentError,
+};
+
+/// The most players one event takes.
+pub const MAX_PLAYERS: usize = 256;
+
+/// A stored event (the store's bytes are this, as JSON).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Event {
+    pub id: String,
+    pub organiser: String,
+    pub created_ms: u64,
+    pub spec: TournamentSpec,
+    /// Player names by engine id (`PlayerId(i)` is `names[i]`); a name
+    /// stays once it has entered (a re-entry reuses its id).
+    pub names: Vec<String>,
+    pub engine: Tournament,
+}
+
+fn refuse(code: ErrorCode, message: impl Into<String>) -> ErrorBody {
+    ErrorBody::new(code, message)
+}
+
+/// The engine's settings for a request (`invalid_config` when the
+/// engine cannot run it).
+pub fn settings(spec: &TournamentSpec) -> Result<Settings, ErrorBody> {
+    let system = match spec.system {
+        TournamentSystem::Swiss => System::Swiss {
+            rounds: spec.rounds.unwrap_or(0),
+        },
+        TournamentSystem::RoundRobin => System::RoundRobin { double: false },
+        TournamentSystem::DoubleRoundRobin => System::RoundRobin { double: true },
+        TournamentSystem::Knockout => System::Knockout {
+            format: MatchFormat {
+                length: MatchLength::BestOf(spec.games.unwrap_or(1)),
+                decider: Decider::ExtraGame,
+            },
+        },
+        TournamentSystem::Arena => {
+            return Err(refuse(
+                ErrorCode::InvalidConfig,
+                "arena tournaments are not run by this server yet",
+            ));
+        }
+    };
+    let tie_breaks = match spec.system {
+        TournamentSystem::Swiss => vec![
+            TieBreak::Buchholz,
+            TieBreak::SonnebornBerger,
+            TieBreak::Wins,
+        ],
+        _ => vec![
+            TieBreak::SonnebornBerger,
+            TieBreak::DirectEncounter,
+            TieBreak::Wins,
+        ],
+    };
+    Ok(Settings {
+        system,
+        points: PointSystem::default(),
+        tie_breaks,
+    })
+}
+
+/// An engine refusal as a typed error for the client.
+pub fn engine_error(e: TournamentError) -> ErrorBody {
+    let code = match e {
+        TournamentError::AlreadyStarted | TournamentError::Finished => ErrorCode::TournamentClosed,
+        TournamentError::TooFewPlayers { .. } => ErrorCode::TooFewPlayers,
+        TournamentError::UnknownPlayer(_) | TournamentError::AlreadyWithdrawn(_) => {
+            ErrorCode::NotJoined
+        }
+        TournamentError::DuplicatePlayer(_) => ErrorCode::AlreadyJoined,
+        TournamentError::NoSuchGame(_) => ErrorCode::NotFound,
+        TournamentError::BadSettings(_) => ErrorCode::InvalidConfig,
+        _ => ErrorCode::TournamentClosed,
+    };
+    refuse(code, e.to_string())
+}
+
+/// Who asks to join, as the director learnt it.
+pub struct Entrant<'a> {
+    pub name: &'a str,
+    pub guest: bool,
+    pub bot: bool,
+    pub rating: i32,
+}
+
+impl Event {
+    pub fn new(
+        id: String,
+        organiser: String,
+        created_ms: u64,
+        spec: TournamentSpec,
+    ) -> Result<Event, ErrorBody> {
+        let engine = Tournament::new(settings(&spec)?).map_err(engine_error)?;
+        Ok(Event {
+            id,
+            organiser,
+            created_ms,
+            spec,
+            names: Vec::new(),
+            engine,
+        })
+    }
+
+    pub fn state(&self) -> TournamentState {
+        if self.engine.finished() {
+            TournamentState::Finished
+        } else if self.engine.started() {
+            TournamentState::Running
+        } else {
+            TournamentState::Open
+        }
+    }
+
+    pub fn name_of(&self, id: PlayerId) -> &str {
+        self.names.get(id.0 as usize).map_or("?", String::as_str)
+    }
+
+    pub fn id_of(&self, name: &str) -> Option<PlayerId> {
+        let key = name_key(name);
+        self.names
+            .iter()
+            .position(|n| name_key(n) == key)
+            .map(|i| PlayerId(i as u64))
+    }
+
+    /// Enters a player, after the entry limits.
+    pub fn join(&mut self, who: Entrant<'_>) -> Result<(), ErrorBody> {
+        if self.engine.started() {
+            return Err(refuse(
+                ErrorCode::TournamentClosed,
+                "the tournament has started",
+            ));
+        }
+        let entry = &self.spec.entry;
+        let limit = |m: &str| Err(refuse(ErrorCode::EntryRefused, m));
+        if who.guest && (self.spec.rated || entry.accounts_only) {
+            return Err(refuse(
+                ErrorCode::LoginRequired,
+                "this tournament is for accounts: log in first",
+            ));
+        }
+        if who.bot && !entry.bots {
+            return limit("this tournament takes no bots");
+        }
+        if entry.min_rating.is_some_and(|lo| who.rating < lo) {
+            return limit("your rating is below the tournament's minimum");
+        }
+        if entry.max_rating.is_some_and(|hi| who.rating > hi) {
+            return limit("your rating is above the tournament's maximum");
+        }
+        let max = entry
+            .max_players
+            .map_or(MAX_PLAYERS, |m| (m as usize).min(MAX_PLAYERS));
+        if self.engine.entrants().len() >= max {
+            return limit("the tournament is full");
+        }
+        let id = match self.id_of(who.name) {
+            Some(id) => id,
+            None => {
+                self.names.push(who.name.to_owned());
+                PlayerId(self.names.len() as u64 - 1)
+            }
+        };
+        self.engine
+            .join(id, who.name, who.rating)
+            .map_err(engine_error)
+    }
+
+    pub fn withdraw(&mut self, name: &str) -> Result<(), ErrorBody> {
+        let Some(id) = self.id_of(name) else {
+            return Err(refuse(ErrorCode::NotJoined, "you are not entered"));
+        };
+        if self.engine.finished() {
+            return Err(refuse(
+                ErrorCode::TournamentClosed,
+                "the tournament is over",
+            ));
+        }
+        self.engine.withdraw(id).map_err(engine_error)
+    }
+
+    /// Starts the event and pairs round 1.
+    pub fn start(&mut self, lot: u64) -> Result<(), ErrorBody> {
+        self.engine.start(lot).map_err(engine_error)?;
+        self.pair_due(lot);
+        Ok(())
+    }
+
+    /// Pairs the next round if the last one is complete and one is due;
+    /// whether it paired.
+    pub fn pair_due(&mut self, lot: u64) -> bool {
+        if !self.engine.started() || self.engine.finished() {
+            return false;
+        }
+        let next = self.engine.rounds().len() + 1;
+        if next > 1 && !self.engine.round_complete(next - 1) {
+            return false;
+        }
+        match self.engine.pair_next_round(next, lot) {
+            Ok(_) => true,
+            Err(e) => {
+                tracing::warn!(tournament = %self.id, round = next, error = %e, "round not paired");
+                false
+            }
+        }
+    }
+
+    /// Records a result (then pairs the next round if this one is over).
+    pub fn record(
+        &mut self,
+        game: GameRef,
+        result: ReportedResult,
+        lot: u64,
+    ) -> Result<(), ErrorBody> {
+        let result = match result {
+            ReportedResult::First => GameResult::Win(Seat::First),
+            ReportedResult::Second => GameResult::Win(Seat::Second),
+            ReportedResult::Draw => GameResult::Draw,
+            ReportedResult::FirstByForfeit => GameResult::Forfeit(Seat::First),
+            ReportedResult::SecondByForfeit => GameResult::Forfeit(Seat::Second),
+            ReportedResult::DoubleForfeit => GameResult::DoubleForfeit,
+        };
+        // The same result again is `Recorded::AlreadyRecorded`: counted
+        // once, and no error.
+        self.engine
+            .record_result(game, result)
+            .map_err(engine_error)?;
+        self.pair_due(lot);
+        Ok(())
+    }
+}
