@@ -183,6 +183,9 @@ pub async fn run(args: &EngineArgs) -> Result<ExitCode> {
         Note::Played { action, by } if verbose => eprintln!("played {action} ({by})"),
         Note::Played { .. } => {}
         Note::Link(l) => eprintln!("{l}"),
+        Note::Unsupported { command, why } => eprintln!(
+            "engine does not answer {command} ({why}): the built-in bot decides; not asked again this game"
+        ),
     });
     let mut bridge = Bridge::new(spec, timing, log.clone()).with_policy(Policy {
         draw: args.accept_draw,

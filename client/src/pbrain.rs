@@ -13,9 +13,19 @@
 //! (`timeout_turn`, `timeout_match`, `time_left` bound the thinking;
 //! `rule` picks the rule set: 0 free-style, 1 exactly five, 4 renju;
 //! `max_memory`, `game_type`, `evaluate`, `folder` are accepted and need
-//! nothing), `ABOUT`, `END`. A command it does not know gets `UNKNOWN`
-//! (`SWAP2BOARD` once its block is over: the bot leaves Swap2's choices to
-//! the manager), a bad one `ERROR` with the reason, and changes nothing.
+//! nothing), `ABOUT`, `END`. A command it does not know gets `UNKNOWN`,
+//! a bad one `ERROR` with the reason, and changes nothing.
+//!
+//! Two opening extensions, answered with the built-in bot's own opening
+//! judgement ([`crate::bot::decide`]) so that `tengen engine -- tengen
+//! pbrain` exercises the bridge's extension path:
+//! - `SWAP2BOARD` … `x,y` … `DONE` (Gomocup's Swap2; the stones black,
+//!   white, black…): with none, three points `x1,y1 x2,y2 x3,y3`; with
+//!   three, `SWAP`, one point (white 4) or two (white 4, black 5); with
+//!   five, `SWAP` (keep black) or one point (take white, play 6 there).
+//! - `YXBOARD` … `x,y,1|2` … `DONE` sets the board without a move (1 the
+//!   side to move's stones); `YXNBEST N` then answers N points on one
+//!   line: black's N fifth-move offers, no two equivalent.
 //! A move out of time is the first playable point, with a `MESSAGE`.
 //!
 //! Our colour is never told: the side to move with an even number of
@@ -25,10 +35,10 @@
 use std::sync::mpsc;
 use std::time::Duration;
 
-use tengen_rules::game::RuleSet;
+use tengen_rules::game::{Action, GameConfig, Opening, Prompt, RuleSet, Seat, Task};
 use tengen_rules::{Board, Color, Point};
 
-use crate::bot::{Rules, choose_stone, quick_stone};
+use crate::bot::{Rules, Situation, choose_stone, decide, quick_stone};
 use crate::piskvork::{from_xy, rule_set_of, to_xy};
 
 /// The name, version, author, country and site `ABOUT` gives.
@@ -67,9 +77,8 @@ pub struct Brain {
     limits: Limits,
     /// Stones of a `BOARD` being read (`Err` once a line was bad).
     reading: Option<Result<Vec<(Point, bool)>, String>>,
-    /// Inside a block of a command this brain does not play
-    /// (`SWAP2BOARD`): its lines are passed over up to `DONE`.
-    skipping: Option<String>,
+    /// The block command being read (`BOARD`, `YXBOARD`, `SWAP2BOARD`).
+    block: Block,
     seed: u64,
 }
 
@@ -87,7 +96,7 @@ impl Brain {
             rule_set: RuleSet::Freestyle,
             limits: Limits::default(),
             reading: None,
-            skipping: None,
+            block: Block::Board,
             seed,
         }
     }
@@ -95,14 +104,6 @@ impl Brain {
     /// The answer to one line of the manager's.
     pub fn handle(&mut self, line: &str) -> Step {
         let line = line.trim();
-        if let Some(block) = &self.skipping {
-            if !line.eq_ignore_ascii_case("DONE") {
-                return Step::Reply(Vec::new());
-            }
-            let out = format!("UNKNOWN {block}: not a command this brain knows");
-            self.skipping = None;
-            return Step::Reply(vec![out]);
-        }
         if self.reading.is_some() {
             return Step::Reply(self.board_line(line));
         }
@@ -118,18 +119,11 @@ impl Brain {
             "BEGIN" => self.begin(),
             "TURN" => self.turn(rest),
             "TAKEBACK" => self.takeback(rest),
-            "BOARD" => match self.board {
-                Some(_) => {
-                    self.reading = Some(Ok(Vec::new()));
-                    Vec::new()
-                }
-                None => vec![no_board()],
-            },
+            "BOARD" => self.open_block(Block::Board),
+            "YXBOARD" => self.open_block(Block::YxBoard),
+            "SWAP2BOARD" => self.open_block(Block::Swap2),
+            "YXNBEST" => self.nbest(rest),
             "RECTSTART" => vec!["ERROR rectangular boards are not supported".into()],
-            "SWAP2BOARD" => {
-                self.skipping = Some(word.to_string());
-                Vec::new()
-            }
             _ => vec![format!("UNKNOWN {word}: not a command this brain knows")],
         };
         Step::Reply(out)
@@ -224,19 +218,45 @@ impl Brain {
         }
     }
 
-    /// One line inside `BOARD`.
+    /// The start of a block of stones up to `DONE`.
+    fn open_block(&mut self, block: Block) -> Vec<String> {
+        match self.board {
+            Some(_) => {
+                self.block = block;
+                self.reading = Some(Ok(Vec::new()));
+                Vec::new()
+            }
+            None => vec![no_board()],
+        }
+    }
+
+    /// One line inside `BOARD`, `YXBOARD` or `SWAP2BOARD`.
     fn board_line(&mut self, line: &str) -> Vec<String> {
         let size = self.board.as_ref().map_or(15, Board::size);
         if line.eq_ignore_ascii_case("DONE") {
             let stones = self.reading.take().expect("reading a board");
-            return match stones.and_then(|s| self.set_board(&s)) {
-                Ok(()) => self.reply_move(),
-                Err(e) => vec![format!("ERROR BOARD: {e}")],
+            let name = self.block.name();
+            let done = match self.block {
+                Block::Swap2 => stones.and_then(|s| self.swap2(&s)),
+                Block::YxBoard => stones.and_then(|s| self.set_board(&s)).map(|()| Vec::new()),
+                Block::Board => stones
+                    .and_then(|s| self.set_board(&s))
+                    .map(|()| self.reply_move()),
             };
+            return done.unwrap_or_else(|e| vec![format!("ERROR {name}: {e}")]);
         }
         let Some(Ok(stones)) = self.reading.as_mut() else {
             return Vec::new();
         };
+        if self.block == Block::Swap2 {
+            // Colours alternate from black; `true` marks black.
+            let black = stones.len().is_multiple_of(2);
+            match from_xy(line, size) {
+                Ok(p) => stones.push((p, black)),
+                Err(e) => self.reading = Some(Err(e.to_string())),
+            }
+            return Vec::new();
+        }
         let parsed = line
             .rsplit_once(',')
             .ok_or_else(|| format!("'{line}': expected x,y,field"))
@@ -321,6 +341,110 @@ impl Brain {
     }
 }
 
+/// The block command whose stones are being read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Block {
+    Board,
+    YxBoard,
+    Swap2,
+}
+
+impl Block {
+    fn name(self) -> &'static str {
+        match self {
+            Block::Board => "BOARD",
+            Block::YxBoard => "YXBOARD",
+            Block::Swap2 => "SWAP2BOARD",
+        }
+    }
+}
+
+impl Brain {
+    /// The bot's decision for `task` on `board`, under `opening`.
+    fn decide(&self, board: &Board, opening: Opening, task: Task) -> Action {
+        let config = GameConfig::new(self.rule_set).with_opening(opening);
+        let prompt = Prompt {
+            seat: Seat::First,
+            task,
+            may: Vec::new(),
+            stones_left: None,
+        };
+        let seed = self.seed ^ board.stone_count() as u64;
+        decide(&Situation::new(board, &config, None), &prompt, seed)
+    }
+
+    /// The answer to `SWAP2BOARD` with `stones` (`true`: black), by the
+    /// bot's Swap2 judgement.
+    fn swap2(&mut self, stones: &[(Point, bool)]) -> Result<Vec<String>, String> {
+        let size = self.board.as_ref().map_or(15, Board::size);
+        let mut board = Board::new(size).map_err(|e| e.to_string())?;
+        for &(p, black) in stones {
+            let c = if black { Color::Black } else { Color::White };
+            board.place(p, c).map_err(|e| format!("{}: {e}", to_xy(p, size)))?;
+        }
+        let xy = |p: Point| to_xy(p, size);
+        let place = |color, n: u32| Task::Place {
+            color,
+            move_number: n,
+            within: None,
+        };
+        let answer = match stones.len() {
+            0 => {
+                let mut three = Vec::new();
+                for (n, color) in [(1, Color::Black), (2, Color::White), (3, Color::Black)] {
+                    let Action::Place { point, .. } =
+                        self.decide(&board, Opening::Swap2, place(color, n))
+                    else {
+                        return Err("no point left".into());
+                    };
+                    board.place(point, color).map_err(|e| e.to_string())?;
+                    three.push(xy(point));
+                }
+                three.join(" ")
+            }
+            3 => match self.decide(&board, Opening::Swap2, Task::Swap2Choice) {
+                Action::Swap => "SWAP".into(),
+                Action::Place { point, .. } => xy(point),
+                Action::PlaceTwo { white, black } => format!("{} {}", xy(white), xy(black)),
+                _ => return Err("no point left".into()),
+            },
+            5 => {
+                let task = Task::DecideSwap {
+                    color: Color::Black,
+                };
+                match self.decide(&board, Opening::Swap2, task) {
+                    Action::Swap => match self.decide(&board, Opening::Free, place(Color::White, 6)) {
+                        Action::Place { point, .. } => xy(point),
+                        _ => return Err("no point left".into()),
+                    },
+                    _ => "SWAP".into(),
+                }
+            }
+            n => return Err(format!("{n} stones: expected 0, 3 or 5")),
+        };
+        Ok(vec![answer])
+    }
+
+    /// The answer to `YXNBEST N` on the board of the latest `YXBOARD`:
+    /// black's N fifth-move offers by the bot, on one line.
+    fn nbest(&mut self, rest: &str) -> Vec<String> {
+        let Some(board) = &self.board else {
+            return vec![no_board()];
+        };
+        let Some(count) = rest.parse::<u8>().ok().filter(|n| (1..=10).contains(n)) else {
+            return vec![format!("ERROR YXNBEST: '{rest}' is not a count from 1 to 10")];
+        };
+        match self.decide(board, Opening::Free, Task::OfferFifths { count }) {
+            Action::OfferFifths { points } => {
+                let size = board.size();
+                let xy: Vec<String> = points.as_slice().iter().map(|&p| to_xy(p, size)).collect();
+                vec![xy.join(" ")]
+            }
+            _ => vec![format!("ERROR YXNBEST: no {count} offers on this board")],
+        }
+    }
+}
+
 fn no_board() -> String {
     "ERROR no board: send START first".into()
 }
@@ -381,6 +505,62 @@ mod tests {
         let (p, late) = think(&board, Color::White, rules, 1, Duration::ZERO);
         assert!(board.is_empty_point(p.unwrap()));
         assert!(late);
+    }
+
+    fn answer(b: &mut Brain, block: &[&str]) -> Vec<String> {
+        let (last, head) = block.split_last().unwrap();
+        for l in head {
+            assert!(lines(b, l).is_empty(), "{l}");
+        }
+        lines(b, last)
+    }
+
+    #[test]
+    fn swap2board_is_answered_at_0_3_and_5_stones() {
+        let mut b = Brain::new(5);
+        assert_eq!(lines(&mut b, "START 15"), ["OK"]);
+        let three = answer(&mut b, &["SWAP2BOARD", "DONE"]);
+        assert_eq!(three.len(), 1);
+        let points: Vec<Point> = three[0]
+            .split(' ')
+            .map(|w| from_xy(w, 15).unwrap())
+            .collect();
+        assert_eq!(points.len(), 3);
+        assert!(points[0] != points[1] && points[1] != points[2] && points[0] != points[2]);
+        let mut block = vec!["SWAP2BOARD".to_string()];
+        block.extend(points.iter().map(|&p| to_xy(p, 15)));
+        block.push("DONE".into());
+        let refs: Vec<&str> = block.iter().map(String::as_str).collect();
+        let choice = answer(&mut b, &refs);
+        let words: Vec<&str> = choice[0].split(' ').collect();
+        assert!(
+            choice[0] == "SWAP" || (words.len() <= 2 && words.iter().all(|w| from_xy(w, 15).is_ok())),
+            "{choice:?}"
+        );
+        let five = ["SWAP2BOARD", "7,7", "8,8", "8,7", "6,6", "9,7", "DONE"];
+        let colour = answer(&mut b, &five);
+        assert!(colour[0] == "SWAP" || from_xy(&colour[0], 15).is_ok(), "{colour:?}");
+        let bad = answer(&mut b, &["SWAP2BOARD", "7,7", "DONE"]);
+        assert!(bad[0].starts_with("ERROR SWAP2BOARD"), "{bad:?}");
+    }
+
+    #[test]
+    fn yxnbest_gives_distinct_empty_offers() {
+        let mut b = Brain::new(2);
+        lines(&mut b, "START 15");
+        lines(&mut b, "INFO rule 4");
+        let set = answer(&mut b, &["YXBOARD", "7,7,1", "7,6,2", "8,8,1", "6,6,2", "DONE"]);
+        assert!(set.is_empty());
+        let offers = lines(&mut b, "YXNBEST 3");
+        let points: Vec<Point> = offers[0]
+            .split(' ')
+            .map(|w| from_xy(w, 15).unwrap())
+            .collect();
+        assert_eq!(points.len(), 3, "{offers:?}");
+        let board = b.board.as_ref().unwrap();
+        assert_eq!(board.stone_count(), 4);
+        assert!(points.iter().all(|&p| board.is_empty_point(p)));
+        assert!(lines(&mut b, "YXNBEST 0")[0].starts_with("ERROR"));
     }
 
     #[test]

@@ -35,6 +35,7 @@
 pub mod bridge;
 pub mod clock;
 pub mod game;
+pub mod opening;
 pub mod policy;
 pub mod process;
 pub mod sync;

@@ -38,6 +38,10 @@ pub enum Note {
     Played { action: String, by: &'static str },
     /// The connection to the server dropped, or came back.
     Link(String),
+    /// The engine does not answer an opening extension (`SWAP2BOARD`,
+    /// `YXNBEST`) usably: the built-in bot decides instead, and the
+    /// extension is not asked again in this game.
+    Unsupported { command: &'static str, why: String },
 }
 
 /// Where notes go (the caller prints or collects them).
