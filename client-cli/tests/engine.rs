@@ -20,7 +20,10 @@ use tempfile::TempDir;
 
 const GAME_TIME: Duration = Duration::from_secs(240);
 const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/misbehave.sh");
-const NO_EXT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/no_extensions.sh");
+const NO_EXT: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/engines/no_extensions.sh"
+);
 const ROOM: &[&str] = &["--rules", "freestyle", "--time", "5+3"];
 
 /// The next room a `--create` announces (`room: ID`): its id.
@@ -410,7 +413,11 @@ fn an_engine_without_the_extensions_gets_the_bots_openings() {
     assert!(both.contains("(bot)"), "{both}");
     let rif = ["--rules", "renju", "--opening", "rif", "--time", "5+3"];
     let (_, both) = guest_engines(&url, &rif, &wrap);
-    assert_eq!(both.matches("engine does not answer YXNBEST").count(), 1, "{both}");
+    assert_eq!(
+        both.matches("engine does not answer YXNBEST").count(),
+        1,
+        "{both}"
+    );
     assert!(both.contains("played OfferFifths"), "{both}");
     assert!(!both.contains("(engine YXNBEST)"), "{both}");
 }
@@ -465,6 +472,9 @@ fn the_help_states_the_policies() {
         help.contains("tengen engine --create -- tengen pbrain"),
         "{help}"
     );
+    for ext in ["SWAP2BOARD", "YXNBEST N"] {
+        assert!(help.contains(ext), "{ext}: {help}");
+    }
     let out = tengen("ws://127.0.0.1:9/ws", &["pbrain", "--help"])
         .output()
         .unwrap();

@@ -26,6 +26,7 @@
 //! - `YXBOARD` … `x,y,1|2` … `DONE` sets the board without a move (1 the
 //!   side to move's stones); `YXNBEST N` then answers N points on one
 //!   line: black's N fifth-move offers, no two equivalent.
+//!
 //! A move out of time is the first playable point, with a `MESSAGE`.
 //!
 //! Our colour is never told: the side to move with an even number of
@@ -380,7 +381,9 @@ impl Brain {
         let mut board = Board::new(size).map_err(|e| e.to_string())?;
         for &(p, black) in stones {
             let c = if black { Color::Black } else { Color::White };
-            board.place(p, c).map_err(|e| format!("{}: {e}", to_xy(p, size)))?;
+            board
+                .place(p, c)
+                .map_err(|e| format!("{}: {e}", to_xy(p, size)))?;
         }
         let xy = |p: Point| to_xy(p, size);
         let place = |color, n: u32| Task::Place {
@@ -413,10 +416,12 @@ impl Brain {
                     color: Color::Black,
                 };
                 match self.decide(&board, Opening::Swap2, task) {
-                    Action::Swap => match self.decide(&board, Opening::Free, place(Color::White, 6)) {
-                        Action::Place { point, .. } => xy(point),
-                        _ => return Err("no point left".into()),
-                    },
+                    Action::Swap => {
+                        match self.decide(&board, Opening::Free, place(Color::White, 6)) {
+                            Action::Place { point, .. } => xy(point),
+                            _ => return Err("no point left".into()),
+                        }
+                    }
                     _ => "SWAP".into(),
                 }
             }
@@ -432,7 +437,9 @@ impl Brain {
             return vec![no_board()];
         };
         let Some(count) = rest.parse::<u8>().ok().filter(|n| (1..=10).contains(n)) else {
-            return vec![format!("ERROR YXNBEST: '{rest}' is not a count from 1 to 10")];
+            return vec![format!(
+                "ERROR YXNBEST: '{rest}' is not a count from 1 to 10"
+            )];
         };
         match self.decide(board, Opening::Free, Task::OfferFifths { count }) {
             Action::OfferFifths { points } => {
@@ -534,12 +541,16 @@ mod tests {
         let choice = answer(&mut b, &refs);
         let words: Vec<&str> = choice[0].split(' ').collect();
         assert!(
-            choice[0] == "SWAP" || (words.len() <= 2 && words.iter().all(|w| from_xy(w, 15).is_ok())),
+            choice[0] == "SWAP"
+                || (words.len() <= 2 && words.iter().all(|w| from_xy(w, 15).is_ok())),
             "{choice:?}"
         );
         let five = ["SWAP2BOARD", "7,7", "8,8", "8,7", "6,6", "9,7", "DONE"];
         let colour = answer(&mut b, &five);
-        assert!(colour[0] == "SWAP" || from_xy(&colour[0], 15).is_ok(), "{colour:?}");
+        assert!(
+            colour[0] == "SWAP" || from_xy(&colour[0], 15).is_ok(),
+            "{colour:?}"
+        );
         let bad = answer(&mut b, &["SWAP2BOARD", "7,7", "DONE"]);
         assert!(bad[0].starts_with("ERROR SWAP2BOARD"), "{bad:?}");
     }
@@ -549,7 +560,10 @@ mod tests {
         let mut b = Brain::new(2);
         lines(&mut b, "START 15");
         lines(&mut b, "INFO rule 4");
-        let set = answer(&mut b, &["YXBOARD", "7,7,1", "7,6,2", "8,8,1", "6,6,2", "DONE"]);
+        let set = answer(
+            &mut b,
+            &["YXBOARD", "7,7,1", "7,6,2", "8,8,1", "6,6,2", "DONE"],
+        );
         assert!(set.is_empty());
         let offers = lines(&mut b, "YXNBEST 3");
         let points: Vec<Point> = offers[0]

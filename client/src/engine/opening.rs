@@ -137,9 +137,10 @@ pub fn parse_swap2(line: &str, stones: usize, size: u8) -> Result<Swap2Answer, S
 
 /// Whether `points` are pairwise distinct empty points of `board`.
 fn fresh(board: &Board, points: &[Point]) -> bool {
-    points.iter().enumerate().all(|(i, &p)| {
-        board.is_empty_point(p) && !points[..i].contains(&p)
-    })
+    points
+        .iter()
+        .enumerate()
+        .all(|(i, &p)| board.is_empty_point(p) && !points[..i].contains(&p))
 }
 
 /// What a prompt for our seat needs from the engine's extensions.
