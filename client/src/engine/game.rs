@@ -209,6 +209,8 @@ async fn choose(
     log: &Log,
 ) -> Option<Action> {
     let mut prompt = view.prompt()?.clone();
+    // Set again below if this action comes from an opening extension.
+    bridge.last_ext = None;
     let (policy, eval) = (bridge.policy(), bridge.eval());
     if prompt.may.contains(&ActionKind::AcceptDraw) {
         match policy.accept_draw(view.moves().len(), eval) {
