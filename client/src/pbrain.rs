@@ -405,7 +405,8 @@ fn think(
 mod tests {
     use super::*;
 
-    fn lines(b: &mut Brain, l: &str) -> Vec<String> {
+    /// The brain's answer lines to `l`.
+    pub(super) fn lines(b: &mut Brain, l: &str) -> Vec<String> {
         match b.handle(l) {
             Step::Reply(v) => v,
             Step::Quit => panic!("quit"),

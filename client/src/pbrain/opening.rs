@@ -107,16 +107,9 @@ impl Brain {
 
 #[cfg(test)]
 mod tests {
-    use super::super::Step;
+    use super::super::tests::lines;
     use super::*;
     use crate::piskvork::from_xy;
-
-    fn lines(b: &mut Brain, l: &str) -> Vec<String> {
-        match b.handle(l) {
-            Step::Reply(v) => v,
-            Step::Quit => panic!("quit"),
-        }
-    }
 
     fn answer(b: &mut Brain, block: &[&str]) -> Vec<String> {
         let (last, head) = block.split_last().unwrap();
