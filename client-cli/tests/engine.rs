@@ -301,7 +301,7 @@ fn two_pbrain_engines_play_rated_freestyle_games_matching_the_record() {
 /// standard error.
 fn guest_engines(url: &str, room: &[&str], wrap: &[&str]) -> (Vec<String>, String) {
     let engine = |first: &[&str], seed: &str| {
-        let mut args = vec!["engine", "-v"];
+        let mut args = vec!["engine", "-v", "--max-turn-ms", "1500"];
         args.extend_from_slice(first);
         args.push("--");
         args.extend_from_slice(wrap);
@@ -420,6 +420,20 @@ fn an_engine_without_the_extensions_gets_the_bots_openings() {
     );
     assert!(both.contains("played OfferFifths"), "{both}");
     assert!(!both.contains("(engine YXNBEST)"), "{both}");
+}
+
+#[test]
+fn an_engine_silent_on_swap2board_is_restarted_and_gets_the_bots_choices() {
+    let url = server();
+    let wrap = ["env", "SILENT=1", "sh", NO_EXT];
+    let room = ["--rules", "gomoku", "--opening", "swap2", "--time", "5+3"];
+    let (played, both) = guest_engines(&url, &room, &wrap);
+    assert!(played.len() >= 5, "{played:?}");
+    let timed_out = "engine does not answer SWAP2BOARD (no answer from the engine";
+    assert_eq!(both.matches(timed_out).count(), 2, "{both}");
+    // Each engine started once for the game and once after its timeout.
+    assert_eq!(both.matches("engine <- START").count(), 4, "{both}");
+    assert!(!both.contains("(engine SWAP2BOARD)"), "{both}");
 }
 
 #[test]

@@ -3,10 +3,11 @@
 # engine) and answers `UNKNOWN` itself to SWAP2BOARD, YXBOARD and YXNBEST
 # and to every line of their blocks (as an engine reading them as unknown
 # commands would), passing everything else on. For the bridge's fallback
-# test.
+# test. With SILENT=1 in the environment it answers them nothing at all,
+# as an engine would that waits for more input.
 #
 #   no_extensions.sh CMD ARGS...
-exec 3>&1
+if [ -n "$SILENT" ]; then exec 3>/dev/null; else exec 3>&1; fi
 block=""
 while IFS= read -r line; do
     case $block$line in
