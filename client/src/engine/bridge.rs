@@ -13,11 +13,10 @@ use tengen_rules::game::{GameConfig, Millis};
 use tengen_rules::{Board, Color, Point, Variant};
 
 use super::clock::TurnTime;
-use super::opening::{Ext, Extensions};
 use super::policy::Policy;
 use super::process::{Engine, EngineError};
 use super::sync::{Ask, Sync};
-use super::types::{EngineSpec, Log, Note};
+use super::types::{EngineSpec, Ext, Extensions, Log, Note};
 use crate::piskvork::{rule_value, to_xy};
 
 /// The bridge's time settings.

@@ -42,7 +42,7 @@ use tengen_rules::{Board, Color, Point, Variant};
 use super::bridge::{Bridge, send_time};
 use super::clock::TurnTime;
 use super::process::EngineError;
-use super::types::Note;
+use super::types::{Ext, Note};
 use crate::piskvork::{from_xy, to_xy};
 
 /// How long the engine must stay quiet before a drain ends.
@@ -50,46 +50,6 @@ const QUIET: Duration = Duration::from_millis(300);
 
 /// The most points an extension's answer may hold.
 const MAX_POINTS: usize = 16;
-
-/// An opening extension.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ext {
-    Swap2,
-    NBest,
-}
-
-impl Ext {
-    /// The command, as sent and as logged.
-    pub fn command(self) -> &'static str {
-        match self {
-            Ext::Swap2 => "SWAP2BOARD",
-            Ext::NBest => "YXNBEST",
-        }
-    }
-}
-
-/// Which extensions may still be asked in this game.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Extensions {
-    swap2_off: bool,
-    nbest_off: bool,
-}
-
-impl Extensions {
-    pub fn on(&self, ext: Ext) -> bool {
-        match ext {
-            Ext::Swap2 => !self.swap2_off,
-            Ext::NBest => !self.nbest_off,
-        }
-    }
-
-    pub fn set(&mut self, ext: Ext, on: bool) {
-        match ext {
-            Ext::Swap2 => self.swap2_off = !on,
-            Ext::NBest => self.nbest_off = !on,
-        }
-    }
-}
 
 /// An answer to `SWAP2BOARD`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
