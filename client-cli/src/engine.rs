@@ -76,10 +76,18 @@ after a restart or a reconnect, or an opening with several stones).
 Policies:
   stones     the engine places every stone of our seat, except opening
              stones confined to a zone (the engine cannot be told it)
-  openings   swap or keep, how many fifth-move offers, the offers, which
-             offer to keep, Taraguchi's option, Swap2's and Super Sakata's
-             choices, and zone stones: the built-in bot's judgement
-             (SWAP2BOARD is not used)
+  openings   the engine's, if it answers the extension (asked once per
+             game; UNKNOWN, ERROR, no answer in time, an unusable answer
+             or the server refusing it: the built-in bot's from then on,
+             logged as `engine does not answer ...`):
+               SWAP2BOARD  Swap2: the opener's three stones, the second
+                           player's choice (SWAP, white 4, or white 4 and
+                           black 5), the opener's colour after five
+               YXNBEST N   black's N fifth-move offers (after YXBOARD ...
+                           DONE), one line of N points
+             always the built-in bot's: swap or keep, how many offers,
+             which offer to keep, Taraguchi's option, Super Sakata's
+             choices, and zone stones
   claims     in claim rooms, holding white, a forbidden black stone is
              claimed when the referee (tengen-rules) says it was forbidden
   draws      --accept-draw: board (the default: only on a nearly full
@@ -183,6 +191,9 @@ pub async fn run(args: &EngineArgs) -> Result<ExitCode> {
         Note::Played { action, by } if verbose => eprintln!("played {action} ({by})"),
         Note::Played { .. } => {}
         Note::Link(l) => eprintln!("{l}"),
+        Note::Unsupported { command, why } => eprintln!(
+            "engine does not answer {command} ({why}): the built-in bot decides; not asked again this game"
+        ),
     });
     let mut bridge = Bridge::new(spec, timing, log.clone()).with_policy(Policy {
         draw: args.accept_draw,

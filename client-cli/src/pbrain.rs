@@ -22,9 +22,16 @@ Understood: START N (5 to 19), RESTART, BEGIN, TURN x,y, BOARD ... DONE,
 TAKEBACK x,y, INFO (timeout_turn, timeout_match and time_left bound the
 thinking; rule 0 free-style, 1 exactly five, 4 renju), ABOUT, END. Points
 are x,y from 0, x the column from the left, y the row from the top (H8 is
-7,7 on 15x15; A1 is 0,14). An unknown command gets UNKNOWN (SWAP2BOARD
-too, once its block is over), a bad one ERROR and the reason. Short of
-time, it plays the first playable point and says so in a MESSAGE line.
+7,7 on 15x15; A1 is 0,14). An unknown command gets UNKNOWN, a bad one
+ERROR and the reason. Short of time, it plays the first playable point and
+says so in a MESSAGE line.
+
+Opening extensions, answered by the built-in bot's own opening judgement:
+SWAP2BOARD, x,y lines (black, white, black...), DONE: with no stone three
+points `x1,y1 x2,y2 x3,y3`; with three SWAP, one point (white 4) or two
+(white 4, black 5); with five SWAP (keep black) or a point (take white and
+play it as 6). YXBOARD, x,y,1|2 lines, DONE sets the board without a move;
+YXNBEST N then answers black's N fifth-move offers on one line.
 
 Example:
     tengen engine --create -- tengen pbrain

@@ -20,6 +20,10 @@ use tempfile::TempDir;
 
 const GAME_TIME: Duration = Duration::from_secs(240);
 const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/misbehave.sh");
+const NO_EXT: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/engines/no_extensions.sh"
+);
 const ROOM: &[&str] = &["--rules", "freestyle", "--time", "5+3"];
 
 /// The next room a `--create` announces (`room: ID`): its id.
@@ -291,15 +295,17 @@ fn two_pbrain_engines_play_rated_freestyle_games_matching_the_record() {
     }
 }
 
-/// Two guests' `tengen engine -- tengen pbrain` play a game in a room
-/// made with `room`; both agree on every move and the result, and the
-/// moves are the server's stored record. The moves, and both engines'
+/// Two guests' `tengen engine -- [WRAP...] tengen pbrain` play a game in
+/// a room made with `room`; both agree on every move and the result, and
+/// the moves are the server's stored record. The moves, and both engines'
 /// standard error.
-fn guest_engines(url: &str, room: &[&str]) -> (Vec<String>, String) {
+fn guest_engines(url: &str, room: &[&str], wrap: &[&str]) -> (Vec<String>, String) {
     let engine = |first: &[&str], seed: &str| {
-        let mut args = vec!["engine", "-v"];
+        let mut args = vec!["engine", "-v", "--max-turn-ms", "1500"];
         args.extend_from_slice(first);
-        args.extend_from_slice(&["--", BIN, "pbrain", "--seed", seed]);
+        args.push("--");
+        args.extend_from_slice(wrap);
+        args.extend_from_slice(&[BIN, "pbrain", "--seed", seed]);
         spawn(url, &args)
     };
     let mut create = vec!["--create", "--name", "ann"];
@@ -332,26 +338,102 @@ fn guest_engines(url: &str, room: &[&str]) -> (Vec<String>, String) {
 fn two_pbrain_engines_play_renju_through_rif_and_gomoku_through_a_swap() {
     let url = server();
     let rif = ["--rules", "renju", "--opening", "rif", "--time", "5+3"];
-    let (played, both) = guest_engines(&url, &rif);
+    let (played, both) = guest_engines(&url, &rif, &[]);
     assert_eq!(played[0], "h8", "RIF: black 1 in the centre");
-    // The zone stones and the opening's decisions were the bot's; the
-    // engines placed the stones after it, given the board by BOARD.
+    // The zone stones and the swap decisions were the bot's; black's two
+    // fifth-move offers the engine's (YXNBEST); the engines placed the
+    // stones after them, given the board by BOARD.
     assert!(
-        both.contains("played Swap") || both.contains("played Keep"),
+        both.contains("played Swap (bot)") || both.contains("played Keep (bot)"),
         "{both}"
     );
+    assert_eq!(both.matches("engine <- YXNBEST 2").count(), 1, "{both}");
+    assert!(
+        both.contains("played OfferFifths") && both.contains("(engine YXNBEST)"),
+        "{both}"
+    );
+    assert!(!both.contains("does not answer"), "{both}");
     assert!(both.contains("(engine)"), "{both}");
     assert!(both.contains("engine <- BOARD"), "{both}");
     assert!(both.contains("engine <- INFO rule 4"), "{both}");
     // Gomoku swaps after three: the opener's engine lays all three.
     let gomoku = ["--rules", "gomoku", "--time", "5+3"];
-    let (played, both) = guest_engines(&url, &gomoku);
+    let (played, both) = guest_engines(&url, &gomoku, &[]);
     assert!(played.len() >= 9);
     assert!(
         both.contains("played Swap") || both.contains("played Keep"),
         "{both}"
     );
     assert!(both.contains("engine <- INFO rule 1"), "{both}");
+}
+
+#[test]
+fn swap2_decisions_are_the_engines_by_swap2board() {
+    let url = server();
+    let room = ["--rules", "gomoku", "--opening", "swap2", "--time", "5+3"];
+    let (played, both) = guest_engines(&url, &room, &[]);
+    assert!(played.len() >= 5, "{played:?}");
+    // The opener's three stones came from one SWAP2BOARD answer, the
+    // second player's choice from another.
+    assert!(both.contains("engine <- SWAP2BOARD"), "{both}");
+    let by_swap2 = both.matches("(engine SWAP2BOARD)").count();
+    assert!(by_swap2 >= 4, "{both}");
+    assert_eq!(
+        both.lines()
+            .filter(|l| l.starts_with("played Place") && l.ends_with("(engine SWAP2BOARD)"))
+            .take(3)
+            .count(),
+        3,
+        "{both}"
+    );
+    assert!(
+        ["Swap (engine", "Place { point", "PlaceTwo"]
+            .iter()
+            .any(|a| both.contains(&format!("played {a}"))),
+        "{both}"
+    );
+    assert!(!both.contains("does not answer"), "{both}");
+}
+
+#[test]
+fn an_engine_without_the_extensions_gets_the_bots_openings() {
+    let url = server();
+    let wrap = ["sh", NO_EXT];
+    let room = ["--rules", "gomoku", "--opening", "swap2", "--time", "5+3"];
+    let (played, both) = guest_engines(&url, &room, &wrap);
+    assert!(played.len() >= 5, "{played:?}");
+    // Asked once each (the opener at its first stone, the second player at
+    // its choice), then never again in the game.
+    assert_eq!(
+        both.matches("engine does not answer SWAP2BOARD").count(),
+        2,
+        "{both}"
+    );
+    assert!(!both.contains("(engine SWAP2BOARD)"), "{both}");
+    assert!(both.contains("(bot)"), "{both}");
+    let rif = ["--rules", "renju", "--opening", "rif", "--time", "5+3"];
+    let (_, both) = guest_engines(&url, &rif, &wrap);
+    assert_eq!(
+        both.matches("engine does not answer YXNBEST").count(),
+        1,
+        "{both}"
+    );
+    assert!(both.contains("played OfferFifths"), "{both}");
+    assert!(!both.contains("(engine YXNBEST)"), "{both}");
+}
+
+#[test]
+fn an_engine_silent_on_swap2board_is_restarted_and_gets_the_bots_choices() {
+    let url = server();
+    let wrap = ["env", "SILENT=1", "sh", NO_EXT];
+    let room = ["--rules", "gomoku", "--opening", "swap2", "--time", "5+3"];
+    let (played, both) = guest_engines(&url, &room, &wrap);
+    assert!(played.len() >= 5, "{played:?}");
+    let timed_out = "engine does not answer SWAP2BOARD (no answer from the engine";
+    assert_eq!(both.matches(timed_out).count(), 2, "{both}");
+    // Each engine started once for the game and once after its timeout.
+    assert_eq!(both.matches("engine <- START").count(), 4, "{both}");
+    assert!(!both.contains("(engine SWAP2BOARD)"), "{both}");
 }
 
 #[test]
@@ -404,6 +486,9 @@ fn the_help_states_the_policies() {
         help.contains("tengen engine --create -- tengen pbrain"),
         "{help}"
     );
+    for ext in ["SWAP2BOARD", "YXNBEST N"] {
+        assert!(help.contains(ext), "{ext}: {help}");
+    }
     let out = tengen("ws://127.0.0.1:9/ws", &["pbrain", "--help"])
         .output()
         .unwrap();

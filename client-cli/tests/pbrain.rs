@@ -193,9 +193,12 @@ fn bad_input_gets_error_or_unknown_and_changes_nothing() {
     assert_eq!(b.answer(), "OK");
     b.send(&["FROBNICATE"]);
     assert!(b.answer().starts_with("UNKNOWN "));
-    // An optional command's block: one UNKNOWN once it is over.
+    // Swap2 with a stone count it never asks about: one ERROR once the
+    // block is over; an extension's count out of range the same.
     b.send(&["SWAP2BOARD", "7,7", "DONE"]);
-    assert!(b.answer().starts_with("UNKNOWN SWAP2BOARD"));
+    assert!(b.answer().starts_with("ERROR SWAP2BOARD"));
+    b.send(&["YXNBEST 11"]);
+    assert!(b.answer().starts_with("ERROR YXNBEST"));
     b.silent();
     for bad in ["TURN 15,0", "TURN seven", "TURN 7"] {
         b.send(&[bad]);

@@ -13,9 +13,20 @@
 //! (`timeout_turn`, `timeout_match`, `time_left` bound the thinking;
 //! `rule` picks the rule set: 0 free-style, 1 exactly five, 4 renju;
 //! `max_memory`, `game_type`, `evaluate`, `folder` are accepted and need
-//! nothing), `ABOUT`, `END`. A command it does not know gets `UNKNOWN`
-//! (`SWAP2BOARD` once its block is over: the bot leaves Swap2's choices to
-//! the manager), a bad one `ERROR` with the reason, and changes nothing.
+//! nothing), `ABOUT`, `END`. A command it does not know gets `UNKNOWN`,
+//! a bad one `ERROR` with the reason, and changes nothing.
+//!
+//! Two opening extensions, answered with the built-in bot's own opening
+//! judgement ([`crate::bot::decide`]) so that `tengen engine -- tengen
+//! pbrain` exercises the bridge's extension path:
+//! - `SWAP2BOARD` … `x,y` … `DONE` (Gomocup's Swap2; the stones black,
+//!   white, black…): with none, three points `x1,y1 x2,y2 x3,y3`; with
+//!   three, `SWAP`, one point (white 4) or two (white 4, black 5); with
+//!   five, `SWAP` (keep black) or one point (take white, play 6 there).
+//! - `YXBOARD` … `x,y,1|2` … `DONE` sets the board without a move (1 the
+//!   side to move's stones); `YXNBEST N` then answers N points on one
+//!   line: black's N fifth-move offers, no two equivalent.
+//!
 //! A move out of time is the first playable point, with a `MESSAGE`.
 //!
 //! Our colour is never told: the side to move with an even number of
@@ -30,6 +41,8 @@ use tengen_rules::{Board, Color, Point};
 
 use crate::bot::{Rules, choose_stone, quick_stone};
 use crate::piskvork::{from_xy, rule_set_of, to_xy};
+
+mod opening;
 
 /// The name, version, author, country and site `ABOUT` gives.
 pub const ABOUT: &str = concat!(
@@ -67,9 +80,8 @@ pub struct Brain {
     limits: Limits,
     /// Stones of a `BOARD` being read (`Err` once a line was bad).
     reading: Option<Result<Vec<(Point, bool)>, String>>,
-    /// Inside a block of a command this brain does not play
-    /// (`SWAP2BOARD`): its lines are passed over up to `DONE`.
-    skipping: Option<String>,
+    /// The block command being read (`BOARD`, `YXBOARD`, `SWAP2BOARD`).
+    block: Block,
     seed: u64,
 }
 
@@ -87,7 +99,7 @@ impl Brain {
             rule_set: RuleSet::Freestyle,
             limits: Limits::default(),
             reading: None,
-            skipping: None,
+            block: Block::Board,
             seed,
         }
     }
@@ -95,14 +107,6 @@ impl Brain {
     /// The answer to one line of the manager's.
     pub fn handle(&mut self, line: &str) -> Step {
         let line = line.trim();
-        if let Some(block) = &self.skipping {
-            if !line.eq_ignore_ascii_case("DONE") {
-                return Step::Reply(Vec::new());
-            }
-            let out = format!("UNKNOWN {block}: not a command this brain knows");
-            self.skipping = None;
-            return Step::Reply(vec![out]);
-        }
         if self.reading.is_some() {
             return Step::Reply(self.board_line(line));
         }
@@ -118,18 +122,11 @@ impl Brain {
             "BEGIN" => self.begin(),
             "TURN" => self.turn(rest),
             "TAKEBACK" => self.takeback(rest),
-            "BOARD" => match self.board {
-                Some(_) => {
-                    self.reading = Some(Ok(Vec::new()));
-                    Vec::new()
-                }
-                None => vec![no_board()],
-            },
+            "BOARD" => self.open_block(Block::Board),
+            "YXBOARD" => self.open_block(Block::YxBoard),
+            "SWAP2BOARD" => self.open_block(Block::Swap2),
+            "YXNBEST" => self.nbest(rest),
             "RECTSTART" => vec!["ERROR rectangular boards are not supported".into()],
-            "SWAP2BOARD" => {
-                self.skipping = Some(word.to_string());
-                Vec::new()
-            }
             _ => vec![format!("UNKNOWN {word}: not a command this brain knows")],
         };
         Step::Reply(out)
@@ -224,19 +221,45 @@ impl Brain {
         }
     }
 
-    /// One line inside `BOARD`.
+    /// The start of a block of stones up to `DONE`.
+    fn open_block(&mut self, block: Block) -> Vec<String> {
+        match self.board {
+            Some(_) => {
+                self.block = block;
+                self.reading = Some(Ok(Vec::new()));
+                Vec::new()
+            }
+            None => vec![no_board()],
+        }
+    }
+
+    /// One line inside `BOARD`, `YXBOARD` or `SWAP2BOARD`.
     fn board_line(&mut self, line: &str) -> Vec<String> {
         let size = self.board.as_ref().map_or(15, Board::size);
         if line.eq_ignore_ascii_case("DONE") {
             let stones = self.reading.take().expect("reading a board");
-            return match stones.and_then(|s| self.set_board(&s)) {
-                Ok(()) => self.reply_move(),
-                Err(e) => vec![format!("ERROR BOARD: {e}")],
+            let name = self.block.name();
+            let done = match self.block {
+                Block::Swap2 => stones.and_then(|s| self.swap2(&s)),
+                Block::YxBoard => stones.and_then(|s| self.set_board(&s)).map(|()| Vec::new()),
+                Block::Board => stones
+                    .and_then(|s| self.set_board(&s))
+                    .map(|()| self.reply_move()),
             };
+            return done.unwrap_or_else(|e| vec![format!("ERROR {name}: {e}")]);
         }
         let Some(Ok(stones)) = self.reading.as_mut() else {
             return Vec::new();
         };
+        if self.block == Block::Swap2 {
+            // Colours alternate from black; `true` marks black.
+            let black = stones.len().is_multiple_of(2);
+            match from_xy(line, size) {
+                Ok(p) => stones.push((p, black)),
+                Err(e) => self.reading = Some(Err(e.to_string())),
+            }
+            return Vec::new();
+        }
         let parsed = line
             .rsplit_once(',')
             .ok_or_else(|| format!("'{line}': expected x,y,field"))
@@ -321,6 +344,24 @@ impl Brain {
     }
 }
 
+/// The block command whose stones are being read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Block {
+    Board,
+    YxBoard,
+    Swap2,
+}
+
+impl Block {
+    fn name(self) -> &'static str {
+        match self {
+            Block::Board => "BOARD",
+            Block::YxBoard => "YXBOARD",
+            Block::Swap2 => "SWAP2BOARD",
+        }
+    }
+}
+
 fn no_board() -> String {
     "ERROR no board: send START first".into()
 }
@@ -364,7 +405,8 @@ fn think(
 mod tests {
     use super::*;
 
-    fn lines(b: &mut Brain, l: &str) -> Vec<String> {
+    /// The brain's answer lines to `l`.
+    pub(super) fn lines(b: &mut Brain, l: &str) -> Vec<String> {
         match b.handle(l) {
             Step::Reply(v) => v,
             Step::Quit => panic!("quit"),

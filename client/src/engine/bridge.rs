@@ -16,7 +16,7 @@ use super::clock::TurnTime;
 use super::policy::Policy;
 use super::process::{Engine, EngineError};
 use super::sync::{Ask, Sync};
-use super::types::{EngineSpec, Log, Note};
+use super::types::{EngineSpec, Ext, Extensions, Log, Note};
 use crate::piskvork::{rule_value, to_xy};
 
 /// The bridge's time settings.
@@ -55,13 +55,21 @@ pub struct MoveRequest<'a> {
 /// An engine and what it knows.
 pub struct Bridge {
     spec: EngineSpec,
-    timing: Timing,
-    log: Log,
-    engine: Option<Engine>,
-    sync: Sync,
+    pub(super) timing: Timing,
+    pub(super) log: Log,
+    pub(super) engine: Option<Engine>,
+    pub(super) sync: Sync,
     config: Option<GameConfig>,
     failures: u32,
     policy: Policy,
+    /// Which opening extensions this engine answered in this game.
+    pub(super) ext: Extensions,
+    /// Stones the engine chose ahead (Swap2's three, or its white 6),
+    /// each with the number of stones on the board when it is played.
+    pub(super) plan: Vec<(usize, Point)>,
+    /// The extension our latest action came from, if any: a refusal of
+    /// that action turns the extension off for the game.
+    pub(super) last_ext: Option<Ext>,
 }
 
 impl Bridge {
@@ -75,6 +83,9 @@ impl Bridge {
             config: None,
             failures: 0,
             policy: Policy::default(),
+            ext: Extensions::default(),
+            plan: Vec::new(),
+            last_ext: None,
         }
     }
 
@@ -106,6 +117,9 @@ impl Bridge {
             .as_ref()
             .is_some_and(|c| c.board_size == config.board_size);
         self.failures = 0;
+        self.ext = Extensions::default();
+        self.plan.clear();
+        self.last_ext = None;
         self.sync.forget();
         self.config = Some(config.clone());
         if let Some(e) = self.engine.as_mut() {
@@ -127,6 +141,21 @@ impl Bridge {
     /// the whole board next time.
     pub fn forget(&mut self) {
         self.sync.forget();
+        self.plan.clear();
+    }
+
+    /// The server refused our latest action: the engine is told the whole
+    /// board next, and if the action was an extension's answer, that
+    /// extension is not asked again in this game.
+    pub fn refused(&mut self) {
+        self.forget();
+        if let Some(ext) = self.last_ext.take() {
+            self.ext.set(ext, false);
+            (self.log)(Note::Unsupported {
+                command: ext.command(),
+                why: "the server refused the action from its answer".into(),
+            });
+        }
     }
 
     /// The engine's stone. On a failure the engine is restarted once and
@@ -181,7 +210,7 @@ impl Bridge {
         }
     }
 
-    async fn respawn(&mut self) -> Result<(), EngineError> {
+    pub(super) async fn respawn(&mut self) -> Result<(), EngineError> {
         self.engine = None;
         self.sync.forget();
         let size = self.config.as_ref().map_or(15, |c| c.board_size);
@@ -214,11 +243,7 @@ impl Bridge {
         let e = self.engine.as_mut().ok_or_else(not_running)?;
         let size = req.board.size();
         let t = req.time;
-        e.send(&format!("INFO timeout_match {}", t.timeout_match))
-            .await?;
-        e.send(&format!("INFO time_left {}", t.time_left)).await?;
-        e.send(&format!("INFO timeout_turn {}", t.timeout_turn))
-            .await?;
+        send_time(e, t).await?;
         match ask {
             Ask::Begin => e.send("BEGIN").await?,
             Ask::Turn(p) => e.send(&format!("TURN {}", to_xy(p, size))).await?,
@@ -240,7 +265,16 @@ impl Bridge {
     }
 }
 
-fn not_running() -> EngineError {
+/// The turn's time limits, before a request.
+pub(super) async fn send_time(e: &mut Engine, t: TurnTime) -> Result<(), EngineError> {
+    e.send(&format!("INFO timeout_match {}", t.timeout_match))
+        .await?;
+    e.send(&format!("INFO time_left {}", t.time_left)).await?;
+    e.send(&format!("INFO timeout_turn {}", t.timeout_turn))
+        .await
+}
+
+pub(super) fn not_running() -> EngineError {
     EngineError::Exited("not running".into())
 }
 

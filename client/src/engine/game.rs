@@ -19,7 +19,8 @@ use tengen_rules::game::{Action, ActionKind, GameResult, SeatClock, Task};
 use tengen_rules::{Color, Point};
 
 use super::bridge::{Bridge, MoveRequest};
-use super::clock::turn_time;
+use super::clock::{TurnTime, turn_time};
+use super::opening::{OpeningAsk, engine_opening};
 use super::types::{Log, Note};
 use crate::bot::{Situation, decide};
 use crate::follow::{Follow, Step, reconnected};
@@ -190,7 +191,7 @@ fn replied(msg: &ServerMsg, bridge: &mut Bridge, log: &Log) -> Reply {
                 error: format!("the server refused our action: {}", e.message),
                 then: "asking again with the whole board".into(),
             });
-            bridge.forget();
+            bridge.refused();
             Reply::Refused
         }
         _ => Reply::Taken,
@@ -208,6 +209,8 @@ async fn choose(
     log: &Log,
 ) -> Option<Action> {
     let mut prompt = view.prompt()?.clone();
+    // Set again below if this action comes from an opening extension.
+    bridge.last_ext = None;
     let (policy, eval) = (bridge.policy(), bridge.eval());
     if prompt.may.contains(&ActionKind::AcceptDraw) {
         match policy.accept_draw(view.moves().len(), eval) {
@@ -219,7 +222,25 @@ async fn choose(
     if matches!(prompt.task, Task::Place { .. }) && policy.resign(eval) {
         return Some(by_policy(Action::Resign, log));
     }
-    let situation = Situation::from_moves(view.board(), view.config(), view.moves());
+    let board = view.board();
+    let stones: Vec<(Point, Color)> = view
+        .moves()
+        .iter()
+        .filter_map(|m| m.point.map(|p| (p, m.color)))
+        .filter(|&(p, c)| board.get(p) == Some(c))
+        .collect();
+    let time = turn_time_now(view, bridge, lag_ms)?;
+    let ask = OpeningAsk {
+        board,
+        config: view.config(),
+        stones: &stones,
+        task: prompt.task,
+        time,
+    };
+    if let Some(action) = engine_opening(bridge, &ask).await {
+        return Some(action);
+    }
+    let situation = Situation::from_moves(board, view.config(), view.moves());
     let bot = decide(&situation, &prompt, seed);
     let own = match (prompt.task, &bot) {
         (
@@ -238,20 +259,6 @@ async fn choose(
             return Some(bot);
         }
     };
-    let board = view.board();
-    let stones: Vec<(Point, Color)> = view
-        .moves()
-        .iter()
-        .filter_map(|m| m.point.map(|p| (p, m.color)))
-        .filter(|&(p, c)| board.get(p) == Some(c))
-        .collect();
-    let control = view.config().time;
-    let seat = view.seat()?;
-    let clock = view
-        .clock_now(Instant::now())
-        .map_or_else(|| SeatClock::start(control), |c| c.seat(seat));
-    let timing = bridge.timing();
-    let time = turn_time(control, clock, timing.margin_ms + 2 * lag_ms, timing.cap_ms);
     let req = MoveRequest {
         board,
         stones: &stones,
@@ -266,6 +273,23 @@ async fn choose(
         by: "engine",
     });
     Some(Action::place(p))
+}
+
+/// The engine's time for a turn now: our clock less the margin and
+/// twice the lag, capped.
+fn turn_time_now(view: &TableView, bridge: &Bridge, lag_ms: u64) -> Option<TurnTime> {
+    let control = view.config().time;
+    let seat = view.seat()?;
+    let clock = view
+        .clock_now(Instant::now())
+        .map_or_else(|| SeatClock::start(control), |c| c.seat(seat));
+    let timing = bridge.timing();
+    Some(turn_time(
+        control,
+        clock,
+        timing.margin_ms + 2 * lag_ms,
+        timing.cap_ms,
+    ))
 }
 
 /// `action`, chosen by the owner's policy (logged so).

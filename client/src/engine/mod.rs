@@ -7,17 +7,24 @@
 //!
 //! Parts: [`process`] (the child: spawn with a memory rlimit, lines with
 //! deadlines), [`clock`] (the seat's clock as `INFO` time limits),
-//! [`sync`] (`BEGIN`/`TURN`/`BOARD` from the game's stones), [`bridge`]
+//! [`sync`] (`BEGIN`/`TURN`/`BOARD` from the game's stones), [`opening`]
+//! (`SWAP2BOARD` and `YXNBEST` for opening decisions), [`bridge`]
 //! (one engine through a game: restart once, then give up), [`game`] (a
 //! game played on a [`crate::Session`]), [`types`] (what they share).
 //!
 //! **Policy** (also in `tengen engine --help`):
 //! - The engine is asked for every stone of its seat, except opening
 //!   stones confined to a zone (the engine cannot be told the zone).
+//! - Swap2's decisions (the opener's three stones, the second player's
+//!   choice, the opener's colour) are the engine's by `SWAP2BOARD`, and
+//!   black's fifth-move offers by `YXNBEST N`, when it answers them
+//!   ([`opening`]: asked once per game, the built-in bot's after a
+//!   refusal, a timeout or an unusable answer).
 //! - Every other opening decision (swap or keep, the number of fifth-move
-//!   offers, the offers, which offer to keep, Taraguchi's option, Swap2's
-//!   choice, Super Sakata's choice) and the zone stones are the built-in
-//!   bot's ([`crate::bot::decide`]). `SWAP2BOARD` is not used.
+//!   offers, which offer to keep, Taraguchi's option, Super Sakata's
+//!   choice) and the zone stones are the built-in bot's
+//!   ([`crate::bot::decide`]), as are the extensions' decisions for an
+//!   engine that does not answer them.
 //! - In claim rooms, holding white, the bridge claims black's latest stone
 //!   when the referee (`tengen-rules`) says it was forbidden.
 //! - A draw offer: by default accepted only on a nearly full board (at
@@ -35,6 +42,7 @@
 pub mod bridge;
 pub mod clock;
 pub mod game;
+pub mod opening;
 pub mod policy;
 pub mod process;
 pub mod sync;

@@ -24,6 +24,9 @@ pub const MAX_LINE: usize = 4096;
 /// The longest a line may wait to be taken by the engine.
 pub const WRITE_WAIT: Duration = Duration::from_secs(5);
 
+/// The most lines [`Engine::drain`] reads before it stops anyway.
+pub const MAX_DRAIN: usize = 64;
+
 /// What went wrong with the engine.
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
@@ -125,6 +128,31 @@ impl Engine {
         let deadline = Instant::now() + wait;
         let line = self.answer_line(deadline, wait).await?;
         from_xy(&line, size).map_err(|_| EngineError::Garbage(line))
+    }
+
+    /// The engine's next answer line (notes logged and skipped; `ERROR`
+    /// and `UNKNOWN` are a refusal), as text: for the extensions' answers,
+    /// which are not one point.
+    pub async fn expect_line(&mut self, wait: Duration) -> Result<String, EngineError> {
+        let deadline = Instant::now() + wait;
+        self.answer_line(deadline, wait).await
+    }
+
+    /// Reads and logs whatever the engine still prints until it is quiet
+    /// for `quiet` (at most [`MAX_DRAIN`] lines): after a refused
+    /// extension, an engine that knows no block command may answer each
+    /// of its lines, and those answers must not be read as the next move.
+    pub async fn drain(&mut self, quiet: Duration) {
+        for _ in 0..MAX_DRAIN {
+            let deadline = Instant::now() + quiet;
+            match self.read_line(deadline, quiet).await {
+                Ok(line) => match note(&line) {
+                    Some((kind, text)) => (self.log)(Note::Engine(kind, text.to_string())),
+                    None => (self.log)(Note::Engine(NoteKind::Debug, format!("(late) {line}"))),
+                },
+                Err(_) => return,
+            }
+        }
     }
 
     /// The next line that is not a note (`MESSAGE`, `DEBUG`, `SUGGEST`

@@ -1,5 +1,5 @@
-//! What the bridge's parts share: how to run the engine, and the notes
-//! they log.
+//! What the bridge's parts share: how to run the engine, the notes
+//! they log, and the opening extensions a game may still ask.
 //!
 //! Why a leaf module: every part names these, and none of the parts is
 //! named by them.
@@ -38,7 +38,51 @@ pub enum Note {
     Played { action: String, by: &'static str },
     /// The connection to the server dropped, or came back.
     Link(String),
+    /// The engine does not answer an opening extension (`SWAP2BOARD`,
+    /// `YXNBEST`) usably: the built-in bot decides instead, and the
+    /// extension is not asked again in this game.
+    Unsupported { command: &'static str, why: String },
 }
 
 /// Where notes go (the caller prints or collects them).
 pub type Log = Arc<dyn Fn(Note) + Send + Sync>;
+
+/// An opening extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ext {
+    Swap2,
+    NBest,
+}
+
+impl Ext {
+    /// The command, as sent and as logged.
+    pub fn command(self) -> &'static str {
+        match self {
+            Ext::Swap2 => "SWAP2BOARD",
+            Ext::NBest => "YXNBEST",
+        }
+    }
+}
+
+/// Which extensions may still be asked in this game.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Extensions {
+    swap2_off: bool,
+    nbest_off: bool,
+}
+
+impl Extensions {
+    pub fn on(&self, ext: Ext) -> bool {
+        match ext {
+            Ext::Swap2 => !self.swap2_off,
+            Ext::NBest => !self.nbest_off,
+        }
+    }
+
+    pub fn set(&mut self, ext: Ext, on: bool) {
+        match ext {
+            Ext::Swap2 => self.swap2_off = !on,
+            Ext::NBest => self.nbest_off = !on,
+        }
+    }
+}
