@@ -32,17 +32,9 @@ async fn server_in(dir: &Path) -> Server {
 /// `tengen-server admin` (the real binary) on `dir`: its JSON answer.
 /// Waited for off the runtime, which serves the server it talks to.
 async fn admin(dir: &Path, args: &[&str]) -> (bool, serde_json::Value) {
-    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_tengen-server"));
-    cmd.arg("admin").arg("--data-dir").arg(dir).args(args);
-    let out = tokio::task::spawn_blocking(move || cmd.output())
-        .await
-        .unwrap()
-        .expect("tengen-server admin runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let line = stdout.lines().last().unwrap_or_default();
-    let value = serde_json::from_str(line)
-        .unwrap_or_else(|e| panic!("{e}: {stdout} / {}", String::from_utf8_lossy(&out.stderr)));
-    (out.status.success(), value)
+    let mut all = vec!["--data-dir".to_owned(), dir.display().to_string()];
+    all.extend(args.iter().map(|a| a.to_string()));
+    common::proc::admin(all).await
 }
 
 fn refusal(r: Result<ServerMsg, ClientError>) -> ErrorBody {

@@ -9,26 +9,11 @@ mod common;
 use std::path::Path;
 use std::time::Duration;
 
-use common::proc::{DataDir, start, start_with};
+use common::proc::{DataDir, admin, start, start_with};
 use tengen_client::{ClientError, Connection};
 use tengen_protocol::{ClientMsg, Encoding, ErrorCode, ModRequest, ServerMsg};
 use tengen_server::RedisSettings;
 use tengen_store::testing::RedisServer;
-
-/// The real binary's `admin` with `args`: success, and its JSON answer.
-async fn admin(args: Vec<String>) -> (bool, serde_json::Value) {
-    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_tengen-server"));
-    cmd.arg("admin").args(args);
-    let out = tokio::task::spawn_blocking(move || cmd.output())
-        .await
-        .unwrap()
-        .expect("tengen-server admin runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let line = stdout.lines().last().unwrap_or_default();
-    let value = serde_json::from_str(line)
-        .unwrap_or_else(|e| panic!("{e}: {stdout} / {}", String::from_utf8_lossy(&out.stderr)));
-    (out.status.success(), value)
-}
 
 fn on_dir(dir: &Path, args: &[&str]) -> Vec<String> {
     let mut v = vec!["--data-dir".to_string(), dir.display().to_string()];

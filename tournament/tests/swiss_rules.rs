@@ -15,16 +15,7 @@ use tengen_tournament::{PlayerId, Points, Seat};
 /// (0 first wins, 1 draw, 2 second wins). Returns the rounds paired.
 fn run(n: usize, results: &[u8], max_rounds: usize) -> usize {
     let mut ps: Vec<SwissPlayer> = (0..n)
-        .map(|i| SwissPlayer {
-            id: PlayerId(i as u64 + 100),
-            rank: i,
-            score: Points::ZERO,
-            seats: vec![],
-            opponents: vec![],
-            had_bye: false,
-            unplayed_rounds: 0,
-            last_float: None,
-        })
+        .map(|i| SwissPlayer::new(PlayerId(i as u64 + 100), i))
         .collect();
     let index: HashMap<PlayerId, usize> = ps.iter().enumerate().map(|(i, p)| (p.id, i)).collect();
     let mut byes = vec![0u32; n];

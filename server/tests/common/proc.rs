@@ -174,3 +174,20 @@ pub fn start_node(dir: &Path, redis_url: &str, prefix: &str, name: &str, lease: 
         ],
     )
 }
+
+/// The real binary's `tengen-server admin ARGS`: success, and its JSON
+/// answer (its last line). Waited for off the runtime, which may serve
+/// the server it talks to.
+pub async fn admin(args: Vec<String>) -> (bool, serde_json::Value) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tengen-server"));
+    cmd.arg("admin").args(args);
+    let out = tokio::task::spawn_blocking(move || cmd.output())
+        .await
+        .unwrap()
+        .expect("tengen-server admin runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let line = stdout.lines().last().unwrap_or_default();
+    let value = serde_json::from_str(line)
+        .unwrap_or_else(|e| panic!("{e}: {stdout} / {}", String::from_utf8_lossy(&out.stderr)));
+    (out.status.success(), value)
+}

@@ -99,20 +99,10 @@ pub fn pair_round(players: &[SwissPlayer], lot: u64) -> Result<SwissPairing, Swi
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Points;
 
     fn fresh(n: usize) -> Vec<SwissPlayer> {
         (0..n)
-            .map(|i| SwissPlayer {
-                id: PlayerId(i as u64 + 1),
-                rank: i,
-                score: Points::ZERO,
-                seats: vec![],
-                opponents: vec![],
-                had_bye: false,
-                unplayed_rounds: 0,
-                last_float: None,
-            })
+            .map(|i| SwissPlayer::new(PlayerId(i as u64 + 1), i))
             .collect()
     }
 

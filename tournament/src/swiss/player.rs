@@ -33,3 +33,19 @@ pub struct SwissPlayer {
     /// How they floated in the last round, if they did.
     pub last_float: Option<Float>,
 }
+
+impl SwissPlayer {
+    /// A player who has played nothing yet, with pairing number `rank`.
+    pub fn new(id: PlayerId, rank: usize) -> SwissPlayer {
+        SwissPlayer {
+            id,
+            rank,
+            score: Points::ZERO,
+            seats: vec![],
+            opponents: vec![],
+            had_bye: false,
+            unplayed_rounds: 0,
+            last_float: None,
+        }
+    }
+}
