@@ -44,6 +44,7 @@ use tengen_rules::game::{Action, Event, Prompt, Seat, Task};
 use tokio::sync::{mpsc, watch};
 use tokio::time::sleep_until;
 
+use crate::connect::request_patiently;
 use crate::resume::{Got, Link};
 use crate::run::{Ctx, DueBook, kind};
 use crate::stats::{OPPONENT, SEND_LAG, SPECTATORS};
@@ -141,7 +142,7 @@ impl Slot {
                     _ = sleep_until(ctx.deadline) => return Ok(false),
                 };
                 tokio::select! {
-                    r = link.request(ClientMsg::JoinRoom { room: room.clone() }) => { r?; }
+                    r = request_patiently(ctx, link.conn(), ClientMsg::JoinRoom { room: room.clone() }) => { r?; }
                     _ = sleep_until(ctx.deadline) => return Ok(false),
                 }
                 room
@@ -180,7 +181,7 @@ impl Slot {
         // A finished room keeps its players until they leave, unless a
         // connection of theirs ended after the game did (then it is left).
         let dropped = link.take_dropped();
-        match link.request(ClientMsg::LeaveRoom { room }).await {
+        match request_patiently(ctx, link.conn(), ClientMsg::LeaveRoom { room }).await {
             Err(ClientError::Refused(e))
                 if dropped && matches!(e.code, ErrorCode::NotFound | ErrorCode::NotAPlayer) => {}
             r => {

@@ -7,7 +7,7 @@
 use std::time::Instant;
 
 use tengen_client::{ClientError, Connection};
-use tengen_protocol::Welcome;
+use tengen_protocol::{ClientMsg, ServerMsg, Welcome};
 use tokio::time::sleep_until;
 
 use crate::run::{Ctx, kind};
@@ -78,5 +78,28 @@ pub fn busy_retry_after(e: &ClientError) -> Option<std::time::Duration> {
             .retry_after_ms
             .map(|ms| std::time::Duration::from_millis(ms.clamp(100, 30_000))),
         _ => None,
+    }
+}
+
+/// Sends `msg` and waits for its answer; a refusal as busy (`unavailable`
+/// with `retry_after_ms`: the server shedding new work, or an actor's full
+/// mailbox) is waited out and the request sent again until the deadline,
+/// each counted as shed.
+pub async fn request_patiently(
+    ctx: &Ctx,
+    conn: &mut Connection,
+    msg: ClientMsg,
+) -> Result<ServerMsg, ClientError> {
+    loop {
+        match conn.request(msg.clone()).await {
+            Err(e) => match busy_retry_after(&e) {
+                Some(wait) if !ctx.past_deadline() => {
+                    ctx.stats().shed += 1;
+                    tokio::time::sleep(wait).await;
+                }
+                _ => return Err(e),
+            },
+            r => return r,
+        }
     }
 }

@@ -23,11 +23,12 @@ use tokio::sync::{Barrier, mpsc, watch};
 use tokio::time::sleep_until;
 use tokio_tungstenite::tungstenite::Message;
 
-pub use crate::connect::{busy_retry_after, connect, connect_welcome};
+pub use crate::connect::{busy_retry_after, connect, connect_welcome, request_patiently};
 use crate::follow::Follow;
 use crate::run::{Ctx, DueBook, FanoutFile, Scenario, Target, kind};
 use crate::script::Script;
-use crate::stats::{OPPONENT, SEND_LAG, SPECTATORS};
+use crate::spectator::Spectator;
+use crate::stats::{OPPONENT, SEND_LAG};
 
 /// Starts every task of this process's game slots (or its fan-out share).
 pub fn spawn_all(ctx: &Arc<Ctx>) -> anyhow::Result<Vec<tokio::task::JoinHandle<()>>> {
@@ -97,9 +98,16 @@ impl Slot {
     }
 
     fn spawn_spectator(&self, ctx: &Arc<Ctx>, k: usize) -> tokio::task::JoinHandle<()> {
-        let s = self.clone();
+        let s = Spectator {
+            slot: self.n,
+            k,
+            due: self.due.clone(),
+            tables: self.tables.clone(),
+            all_in: self.all_in.clone(),
+            name: self.name(ctx, &format!("s{k}_")),
+        };
         let ctx = ctx.clone();
-        tokio::spawn(async move { s.spectator(&ctx, k).await })
+        tokio::spawn(async move { s.run(&ctx).await })
     }
 
     fn name(&self, ctx: &Ctx, who: &str) -> String {
@@ -168,168 +176,6 @@ impl Slot {
                 tokio::time::sleep(std::time::Duration::from_millis(20)).await;
             }
         }
-    }
-
-    async fn spectator(mut self, ctx: &Ctx, k: usize) {
-        let name = self.name(ctx, &format!("s{k}_"));
-        // Spectator k of slot n sits on the URL after the players' (n), so
-        // with several nodes the first spectator of each game watches through
-        // another node than the one its game runs on.
-        let url = ctx.plan.url(self.n + k + 1);
-        let other_node = url != ctx.plan.url(self.n);
-        let conn = connect(ctx, url, &name).await;
-        let fanout = ctx.plan.scenario == Scenario::Fanout;
-        let soak = ctx.plan.scenario == Scenario::Soak;
-        let mut generation = 0;
-        let Some(mut conn) = conn else {
-            ctx.settled();
-            if ctx.plan.target == Target::Relay && !fanout {
-                self.all_in.wait().await;
-            }
-            return;
-        };
-        // The tables watched, each with the last `seq` seen (None until its
-        // snapshot): an old game is kept until its `game_over` arrives, so
-        // that its last events are checked too.
-        let mut follow = Follow::default();
-        let server = ctx.plan.target == Target::Server;
-        match (ctx.plan.target, &*self.due) {
-            (Target::Relay, _) => {
-                ctx.settled();
-                if !fanout {
-                    self.all_in.wait().await;
-                }
-            }
-            (Target::Server, DueBook::File(f)) => {
-                // Fan-out: watch the one table before the start signal.
-                let table = loop {
-                    if let Some(t) = f.table() {
-                        break t;
-                    }
-                    if ctx.past_deadline() {
-                        ctx.settled();
-                        return;
-                    }
-                    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-                };
-                let watched = tokio::select! {
-                    r = conn.request(ClientMsg::Watch { table: table.clone(), since: None }) => r,
-                    _ = sleep_until(ctx.deadline) => { ctx.settled(); return; }
-                };
-                ctx.settled();
-                match watched {
-                    Ok(ServerMsg::TableSnapshot(snap)) => {
-                        follow.tables.push((table, Some(snap.seq)))
-                    }
-                    Ok(_) => follow.tables.push((table, None)),
-                    Err(e) => return ctx.error(kind(&e)),
-                }
-            }
-            (Target::Server, DueBook::Mem(_)) => ctx.settled(),
-        }
-        loop {
-            let frame = tokio::select! {
-                f = conn.next() => f,
-                changed = self.tables.changed(), if server && !fanout => {
-                    if changed.is_err() {
-                        break;
-                    }
-                    let next = self.tables.borrow_and_update().clone();
-                    if let Some(table) = next
-                        && !follow.has(&table)
-                    {
-                        follow.tables.push((table.clone(), None));
-                        if let Err(e) = conn.send(ClientMsg::Watch { table, since: None }).await {
-                            return ctx.error(kind(&e));
-                        }
-                    }
-                    continue;
-                }
-                _ = sleep_until(ctx.deadline) => break,
-            };
-            let frame = match frame {
-                Ok(f) => f,
-                Err(ClientError::Timeout(_)) if follow.tables.is_empty() || !server => continue,
-                Err(e) => return ctx.error(kind(&e)),
-            };
-            match frame.msg {
-                ServerMsg::TableSnapshot(snap) => {
-                    if let Some(last) = follow.last_mut(&snap.table) {
-                        *last = Some(snap.seq);
-                    }
-                }
-                ServerMsg::TableEvent(te) => {
-                    if server {
-                        let over = matches!(te.event, Event::GameOver { .. });
-                        {
-                            let mut s = ctx.stats();
-                            if follow.check(&te.table, te.seq, &mut s) {
-                                s.spectator_events += 1;
-                                if other_node {
-                                    s.spectator_events_other_node += 1;
-                                }
-                                if over {
-                                    s.spectator_games_over += 1;
-                                }
-                            }
-                        }
-                        if over && soak {
-                            // This spectator leaves; a new one comes and
-                            // watches what it still watched, and the next game.
-                            follow.tables.retain(|(t, _)| *t != te.table);
-                            let _ = tokio::time::timeout(
-                                std::time::Duration::from_secs(1),
-                                conn.close(),
-                            )
-                            .await;
-                            generation += 1;
-                            let Some(c) = connect(ctx, url, &format!("{name}g{generation}")).await
-                            else {
-                                return;
-                            };
-                            conn = c;
-                            for (table, last) in &mut follow.tables {
-                                *last = None;
-                                let watch = ClientMsg::Watch {
-                                    table: table.clone(),
-                                    since: None,
-                                };
-                                if let Err(e) = conn.send(watch).await {
-                                    return ctx.error(kind(&e));
-                                }
-                            }
-                            continue;
-                        }
-                        if over && !fanout {
-                            // Done with it (a newer game may already be watched).
-                            follow.tables.retain(|(t, _)| *t != te.table);
-                            if let Err(e) = conn
-                                .send(ClientMsg::Unwatch {
-                                    table: te.table.clone(),
-                                })
-                                .await
-                            {
-                                return ctx.error(kind(&e));
-                            }
-                        }
-                    }
-                    if let Event::Moved { mv, .. } = &te.event {
-                        let now = ctx.clock.now_us();
-                        if let Some(due) = self.due.get(&te.table, mv.number) {
-                            let us = now.saturating_sub(due);
-                            if fanout {
-                                ctx.stats().spectator_got(mv.number, us);
-                            } else {
-                                ctx.stats().record(SPECTATORS, us);
-                            }
-                        }
-                    }
-                }
-                ServerMsg::Error(e) => return ctx.error(format!("refused_{}", e.code.as_str())),
-                _ => {}
-            }
-        }
-        let _ = tokio::time::timeout(std::time::Duration::from_secs(1), conn.close()).await;
     }
 }
 
@@ -414,7 +260,7 @@ impl<'a> Player<'a> {
             };
             seated_in = Some(room.clone());
             tokio::select! {
-                r = self.conn.request(ClientMsg::JoinRoom { room }) => { r?; }
+                r = request_patiently(ctx, &mut self.conn, ClientMsg::JoinRoom { room }) => { r?; }
                 _ = sleep_until(ctx.deadline) => return Ok(false),
             }
         }
@@ -451,7 +297,7 @@ impl<'a> Player<'a> {
                 }
                 // A finished room keeps its players until they leave.
                 if let Some(room) = seated_in {
-                    self.conn.request(ClientMsg::LeaveRoom { room }).await?;
+                    request_patiently(ctx, &mut self.conn, ClientMsg::LeaveRoom { room }).await?;
                 }
                 // Fan-out watches one game: its spectators do not follow a new one.
                 Ok(ctx.plan.scenario != Scenario::Fanout)

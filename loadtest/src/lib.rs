@@ -9,8 +9,10 @@
 //! relay ([`relay`]) as another process and runs the same scenario against it.
 //!
 //! - [`run`], what one load process shares: plan, clock, counters, due times;
-//! - [`games`], simulated players and spectators (`games`, `fanout`, and
-//!   `soak`, where they leave after each game and new ones come);
+//! - [`games`], simulated players (`games`, `fanout`, and `soak`, where
+//!   they leave after each game and new ones come);
+//! - [`spectator`], their spectators, each table's events checked and timed;
+//! - [`connect`], connecting and requests retried when the server sheds them;
 //! - [`churn`], the same dropping and resuming their connections (`churn`),
 //!   over [`resume`]'s self-checking link;
 //! - [`follow`], each table's events checked to come in order, none lost;
@@ -35,4 +37,5 @@ pub mod resume;
 pub mod run;
 pub mod script;
 pub mod soak;
+pub mod spectator;
 pub mod stats;

@@ -32,6 +32,21 @@ const TICK: Duration = Duration::from_millis(50);
 const STORE_SHED: Duration = Duration::from_secs(2);
 /// The `retry_after` given with a shed request, at least.
 const RETRY_MIN: Duration = Duration::from_secs(1);
+/// The `retry_after` given when an actor's mailbox was full: a burst that
+/// the actor works through in well under this.
+pub const BUSY_RETRY: Duration = Duration::from_millis(250);
+
+/// The refusal of a request whose actor's mailbox was full (the lobby, a
+/// table, the matchmaker, the director, the node): `unavailable`, with a
+/// time to try again so that a client waits instead of giving up, and
+/// counted as `tengen_shed_total{what="busy"}`.
+pub fn busy(message: &str) -> tengen_protocol::ErrorBody {
+    metrics::counter!(crate::metrics::SHED, "what" => "busy").increment(1);
+    let mut body =
+        tengen_protocol::ErrorBody::new(tengen_protocol::ErrorCode::Unavailable, message);
+    body.retry_after_ms = Some(BUSY_RETRY.as_millis() as u64);
+    body
+}
 
 /// The server's load, as the edge checks it.
 #[derive(Debug)]

@@ -297,12 +297,8 @@ impl Node {
             if waiting.len() < MAX_WAITING {
                 waiting.push(ask);
             } else {
-                refuse(
-                    &ask.session.outbox,
-                    ask.id,
-                    ErrorCode::Unavailable,
-                    "the server is busy; try again",
-                );
+                let busy = crate::pressure::busy("the server is busy; try again");
+                ask.session.outbox.refuse_with(ask.id, busy);
             }
             return;
         }
@@ -373,12 +369,9 @@ impl Node {
         busy: &str,
     ) -> Option<&mut Routed> {
         if !self.publish(node, body) {
-            refuse(
-                &session.outbox,
-                id,
-                ErrorCode::Unavailable,
-                &format!("{busy}; try again"),
-            );
+            session
+                .outbox
+                .refuse_with(id, crate::pressure::busy(&format!("{busy}; try again")));
             return None;
         }
         let r = self

@@ -508,7 +508,7 @@ fn not_ours(msg: &ClientMsg) -> ErrorBody {
 }
 
 fn matchmaker_busy() -> ErrorBody {
-    ErrorBody::new(ErrorCode::Unavailable, "the matchmaker is busy; try again")
+    crate::pressure::busy("the matchmaker is busy; try again")
 }
 
 /// Hands a queue command to the matchmaker: this node's, or with several

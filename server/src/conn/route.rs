@@ -78,7 +78,9 @@ pub(super) fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], receive
             let cmd = lobby_cmd(cs, id, msg);
             if !state.hosting.lobby.try_send(cmd) {
                 let why = "the lobby is busy; try again";
-                reply_error(&cs.session.outbox, id, ErrorCode::Unavailable, why);
+                cs.session
+                    .outbox
+                    .refuse_with(id, crate::pressure::busy(why));
             }
         }
         msg @ (ClientMsg::Watch { .. }
@@ -117,7 +119,9 @@ pub(super) fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], receive
             };
             if !state.tournaments.try_send(cmd) {
                 let why = "the tournament director is busy; try again";
-                reply_error(&cs.session.outbox, id, ErrorCode::Unavailable, why);
+                cs.session
+                    .outbox
+                    .refuse_with(id, crate::pressure::busy(why));
             }
         }
         ClientMsg::BecomeBot => super::bots::become_bot(state, &cs.ranked, &cs.session, id),
@@ -276,7 +280,7 @@ pub(super) fn to_table(
         }
     };
     if !sent {
-        reply_error(&outbox, id, ErrorCode::Unavailable, busy);
+        outbox.refuse_with(id, crate::pressure::busy(busy));
     }
     sent
 }

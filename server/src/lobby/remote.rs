@@ -362,12 +362,9 @@ impl Lobby {
             cmd,
         };
         if !handle.try_send(routed) {
-            refuse(
-                &session,
-                id,
-                ErrorCode::Unavailable,
-                "the server is busy; try again".into(),
-            );
+            session
+                .outbox
+                .refuse_with(id, crate::pressure::busy("the server is busy; try again"));
         }
     }
 

@@ -61,12 +61,7 @@ impl Node {
             received: Instant::now(),
         }));
         if !handle.try_send(cmd) {
-            refuse(
-                &outbox,
-                id,
-                ErrorCode::Unavailable,
-                "the table is busy; try again",
-            );
+            outbox.refuse_with(id, crate::pressure::busy("the table is busy; try again"));
         }
     }
 

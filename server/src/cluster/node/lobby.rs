@@ -3,10 +3,8 @@
 //! routes lobby commands for rooms of other nodes as table commands are
 //! routed: the room's node answers through its relay of the connection.
 
-use tengen_protocol::ErrorCode;
-
 use super::super::wire::{Body, LOBBY_TOPIC, LobbyNews, LobbyRemoteCmd, NodeMsg, RemoteSession};
-use super::{Node, Relay, refuse};
+use super::{Node, Relay};
 use crate::msg::lobby::{ClusterCmd, LobbyCmd};
 use crate::msg::node::NodeHandle;
 use crate::sessions::Session;
@@ -115,12 +113,7 @@ impl Node {
             .lobby
             .try_send(LobbyCmd::Cluster(ClusterCmd::Remote { session, cmd }))
         {
-            refuse(
-                &outbox,
-                id,
-                ErrorCode::Unavailable,
-                "the lobby is busy; try again",
-            );
+            outbox.refuse_with(id, crate::pressure::busy("the lobby is busy; try again"));
         }
     }
 

@@ -61,11 +61,9 @@ impl Node {
             Some(_) => {
                 let cmd = MatchCmd::from_remote(session.clone(), cmd);
                 if !self.matchmaker.try_send(cmd) {
-                    refuse(
-                        &session.outbox,
+                    session.outbox.refuse_with(
                         id,
-                        ErrorCode::Unavailable,
-                        "the matchmaker is busy; try again",
+                        crate::pressure::busy("the matchmaker is busy; try again"),
                     );
                 }
             }
@@ -107,11 +105,9 @@ impl Node {
             .matchmaker
             .try_send(MatchCmd::from_remote(session.clone(), cmd))
         {
-            refuse(
-                &session.outbox,
+            session.outbox.refuse_with(
                 id,
-                ErrorCode::Unavailable,
-                "the matchmaker is busy; try again",
+                crate::pressure::busy("the matchmaker is busy; try again"),
             );
         }
     }

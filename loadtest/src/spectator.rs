@@ -1,0 +1,263 @@
+//! A spectator of the `games`, `fanout` and `soak` scenarios.
+//!
+//! Why it is its own module: a spectator's life differs from a player's.
+//! It follows every new table of its game slot (or, in fan-out, the one
+//! table everyone watches), checks that each table's events arrive in
+//! order with none lost or doubled ([`Follow`]), and measures how late
+//! each move reaches it from the move's due time. In the soak it leaves
+//! after each game and a new connection takes its place, watching what it
+//! still watched. Against the bare relay the same code receives the
+//! forwarded events.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tengen_client::{ClientError, Connection};
+use tengen_protocol::{ClientMsg, ServerMsg, TableEvent, TableId};
+use tengen_rules::game::Event;
+use tokio::sync::{Barrier, watch};
+use tokio::time::sleep_until;
+
+use crate::connect::connect;
+use crate::follow::Follow;
+use crate::run::{Ctx, DueBook, Scenario, Target, kind};
+use crate::stats::SPECTATORS;
+
+/// What a spectator shares with its game slot.
+pub struct Spectator {
+    /// The slot's number.
+    pub slot: usize,
+    /// The spectator's number in its slot.
+    pub k: usize,
+    /// Each move's due time (the latency is measured from it).
+    pub due: Arc<DueBook>,
+    /// The slot's current table, as its creator announces it.
+    pub tables: watch::Receiver<Option<TableId>>,
+    /// Relay only: everyone of the slot has said hello.
+    pub all_in: Arc<Barrier>,
+    /// The spectator's name (a new connection in the soak adds a
+    /// generation to it).
+    pub name: String,
+}
+
+/// Why a spectator stopped following its tables.
+enum Stop {
+    /// The deadline, or the slot ended: a clean close.
+    Done,
+    /// An error, counted in the stats; the connection is dropped.
+    Failed(String),
+}
+
+/// What a running spectator holds.
+struct Watching<'a> {
+    ctx: &'a Ctx,
+    url: &'a str,
+    /// Watching through another node than its game's.
+    other_node: bool,
+    fanout: bool,
+    soak: bool,
+    server: bool,
+    follow: Follow,
+    generation: u32,
+}
+
+impl Spectator {
+    /// Connects, watches, and follows until the deadline.
+    pub async fn run(mut self, ctx: &Ctx) {
+        // Spectator k of slot n sits on the URL after the players' (n), so
+        // with several nodes the first spectator of each game watches
+        // through another node than the one its game runs on.
+        let url = ctx.plan.url(self.slot + self.k + 1);
+        let fanout = ctx.plan.scenario == Scenario::Fanout;
+        let mut w = Watching {
+            ctx,
+            url,
+            other_node: url != ctx.plan.url(self.slot),
+            fanout,
+            soak: ctx.plan.scenario == Scenario::Soak,
+            server: ctx.plan.target == Target::Server,
+            follow: Follow::default(),
+            generation: 0,
+        };
+        let Some(mut conn) = connect(ctx, url, &self.name).await else {
+            ctx.settled();
+            if ctx.plan.target == Target::Relay && !fanout {
+                self.all_in.wait().await;
+            }
+            return;
+        };
+        if let Err(why) = self.start(&mut w, &mut conn).await {
+            return ctx.error(why);
+        }
+        match self.follow(&mut w, &mut conn).await {
+            Stop::Done => {
+                let _ = tokio::time::timeout(Duration::from_secs(1), conn.close()).await;
+            }
+            Stop::Failed(why) => ctx.error(why),
+        }
+    }
+
+    /// Before the first event: the relay's barrier, or in fan-out the
+    /// watch of the one table before the start signal.
+    async fn start(&self, w: &mut Watching<'_>, conn: &mut Connection) -> Result<(), String> {
+        let ctx = w.ctx;
+        match (ctx.plan.target, &*self.due) {
+            (Target::Relay, _) => {
+                ctx.settled();
+                if !w.fanout {
+                    self.all_in.wait().await;
+                }
+            }
+            (Target::Server, DueBook::File(f)) => {
+                let table = loop {
+                    if let Some(t) = f.table() {
+                        break t;
+                    }
+                    if ctx.past_deadline() {
+                        ctx.settled();
+                        return Ok(());
+                    }
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                };
+                let watched = tokio::select! {
+                    r = conn.request(ClientMsg::Watch { table: table.clone(), since: None }) => r,
+                    _ = sleep_until(ctx.deadline) => { ctx.settled(); return Ok(()); }
+                };
+                ctx.settled();
+                match watched {
+                    Ok(ServerMsg::TableSnapshot(snap)) => {
+                        w.follow.tables.push((table, Some(snap.seq)))
+                    }
+                    Ok(_) => w.follow.tables.push((table, None)),
+                    Err(e) => return Err(kind(&e)),
+                }
+            }
+            (Target::Server, DueBook::Mem(_)) => ctx.settled(),
+        }
+        Ok(())
+    }
+
+    /// Follows the slot's tables until the deadline.
+    async fn follow(&mut self, w: &mut Watching<'_>, conn: &mut Connection) -> Stop {
+        let ctx = w.ctx;
+        loop {
+            let frame = tokio::select! {
+                f = conn.next() => f,
+                changed = self.tables.changed(), if w.server && !w.fanout => {
+                    if changed.is_err() {
+                        return Stop::Done;
+                    }
+                    let next = self.tables.borrow_and_update().clone();
+                    if let Some(table) = next
+                        && !w.follow.has(&table)
+                    {
+                        w.follow.tables.push((table.clone(), None));
+                        if let Err(e) = conn.send(ClientMsg::Watch { table, since: None }).await {
+                            return Stop::Failed(kind(&e));
+                        }
+                    }
+                    continue;
+                }
+                _ = sleep_until(ctx.deadline) => return Stop::Done,
+            };
+            let frame = match frame {
+                Ok(f) => f,
+                Err(ClientError::Timeout(_)) if w.follow.tables.is_empty() || !w.server => {
+                    continue;
+                }
+                Err(e) => return Stop::Failed(kind(&e)),
+            };
+            match frame.msg {
+                ServerMsg::TableSnapshot(snap) => {
+                    if let Some(last) = w.follow.last_mut(&snap.table) {
+                        *last = Some(snap.seq);
+                    }
+                }
+                ServerMsg::TableEvent(te) => {
+                    if let Err(stop) = self.event(w, conn, &te).await {
+                        return stop;
+                    }
+                }
+                ServerMsg::Error(e) => return Stop::Failed(format!("refused_{}", e.code.as_str())),
+                _ => {}
+            }
+        }
+    }
+
+    /// One table event: checked, counted, timed; a finished game let go
+    /// of (and in the soak, the connection replaced).
+    async fn event(
+        &self,
+        w: &mut Watching<'_>,
+        conn: &mut Connection,
+        te: &TableEvent,
+    ) -> Result<(), Stop> {
+        let ctx = w.ctx;
+        if w.server {
+            let over = matches!(te.event, Event::GameOver { .. });
+            {
+                let mut s = ctx.stats();
+                if w.follow.check(&te.table, te.seq, &mut s) {
+                    s.spectator_events += 1;
+                    if w.other_node {
+                        s.spectator_events_other_node += 1;
+                    }
+                    if over {
+                        s.spectator_games_over += 1;
+                    }
+                }
+            }
+            if over && w.soak {
+                w.follow.tables.retain(|(t, _)| *t != te.table);
+                return self.replace(w, conn).await;
+            }
+            if over && !w.fanout {
+                // Done with it (a newer game may already be watched).
+                w.follow.tables.retain(|(t, _)| *t != te.table);
+                let unwatch = ClientMsg::Unwatch {
+                    table: te.table.clone(),
+                };
+                if let Err(e) = conn.send(unwatch).await {
+                    return Err(Stop::Failed(kind(&e)));
+                }
+            }
+        }
+        if let Event::Moved { mv, .. } = &te.event {
+            let now = ctx.clock.now_us();
+            if let Some(due) = self.due.get(&te.table, mv.number) {
+                let us = now.saturating_sub(due);
+                if w.fanout {
+                    ctx.stats().spectator_got(mv.number, us);
+                } else {
+                    ctx.stats().record(SPECTATORS, us);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Soak: this spectator leaves; a new one comes and watches what it
+    /// still watched (from their snapshots), and the next game.
+    async fn replace(&self, w: &mut Watching<'_>, conn: &mut Connection) -> Result<(), Stop> {
+        w.generation += 1;
+        let name = format!("{}g{}", self.name, w.generation);
+        let Some(c) = connect(w.ctx, w.url, &name).await else {
+            // Counted by connect (or the deadline came); the old connection
+            // is closed by the caller.
+            return Err(Stop::Done);
+        };
+        let old = std::mem::replace(conn, c);
+        let _ = tokio::time::timeout(Duration::from_secs(1), old.close()).await;
+        for (table, last) in &mut w.follow.tables {
+            *last = None;
+            let watch = ClientMsg::Watch {
+                table: table.clone(),
+                since: None,
+            };
+            if let Err(e) = conn.send(watch).await {
+                return Err(Stop::Failed(kind(&e)));
+            }
+        }
+        Ok(())
+    }
+}
