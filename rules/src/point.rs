@@ -68,7 +68,8 @@ impl Point {
         Point { x, y }
     }
 
-    /// The centre of a board of `size` (H8 on 15 x 15, K10 on 19 x 19).
+    /// The centre of a board of `size` (H8 on 15 x 15, J10 on 19 x 19: no
+    /// column letter is skipped).
     pub const fn center(size: u8) -> Point {
         Point::new(size / 2, size / 2)
     }

@@ -21,6 +21,11 @@
 //! connections close with 1012 (restarting), the listener closes after the
 //! drain delay.
 
+// This library is the server binary's insides; its documentation is for the
+// people who work on it, and its module docs link to private items on purpose.
+// Read it with `cargo doc -p tengen-server --document-private-items`.
+#![allow(rustdoc::private_intra_doc_links)]
+
 pub mod accounts;
 pub mod addresses;
 pub mod admission;

@@ -12,7 +12,7 @@
 //! - [`gate`], the checks at the door: a banned account's login, a
 //!   banned address's WebSocket upgrade;
 //! - [`addresses`], the banned ranges as this node holds them, and
-//!   [`cidr`], what a range is;
+//!   [`crate::cidr`], what a range is;
 //! - [`wire`], what one node tells the others, and [`news`], listening
 //!   for it (Redis pub/sub) and doing what it implies (a ban closes the
 //!   account's sessions);
