@@ -83,8 +83,8 @@ pub fn busy_retry_after(e: &ClientError) -> Option<std::time::Duration> {
 
 /// Sends `msg` and waits for its answer; a refusal as busy (`unavailable`
 /// with `retry_after_ms`: the server shedding new work, or an actor's full
-/// mailbox) is waited out and the request sent again until the deadline,
-/// each counted as shed.
+/// mailbox) is waited out and the request sent again until the deadline
+/// and its drain, each counted as shed.
 pub async fn request_patiently(
     ctx: &Ctx,
     conn: &mut Connection,
@@ -93,7 +93,7 @@ pub async fn request_patiently(
     loop {
         match conn.request(msg.clone()).await {
             Err(e) => match busy_retry_after(&e) {
-                Some(wait) if !ctx.past_deadline() => {
+                Some(wait) if tokio::time::Instant::now() < ctx.finish_by => {
                     ctx.stats().shed += 1;
                     tokio::time::sleep(wait).await;
                 }

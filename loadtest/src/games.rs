@@ -402,7 +402,7 @@ impl<'a> Player<'a> {
     }
 
     /// Plays until the game is over (the server's `game_over`; the relay's
-    /// last scripted move) or the deadline.
+    /// last scripted move) or the deadline and the drain after it.
     async fn play(&mut self, mut next: Option<Due>, relay: bool) -> Result<End, ClientError> {
         let ctx = self.ctx;
         loop {
@@ -410,7 +410,7 @@ impl<'a> Player<'a> {
                 self.due_book.set(due.number, due.at_us);
                 tokio::select! {
                     _ = sleep_until(ctx.clock.instant(due.at_us).into()) => {}
-                    _ = sleep_until(ctx.deadline) => return Ok(End::Deadline),
+                    _ = sleep_until(ctx.finish_by) => return Ok(End::Deadline),
                 }
                 self.send_move(&due, relay).await?;
                 let lag = ctx.clock.now_us().saturating_sub(due.at_us);
@@ -420,7 +420,7 @@ impl<'a> Player<'a> {
             }
             let frame = tokio::select! {
                 f = self.conn.next() => f?,
-                _ = sleep_until(ctx.deadline) => return Ok(End::Deadline),
+                _ = sleep_until(ctx.finish_by) => return Ok(End::Deadline),
             };
             let now = ctx.clock.now_us();
             match frame.msg {

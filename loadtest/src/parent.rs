@@ -106,6 +106,12 @@ pub struct Args {
     /// How long the `--burn` processes run.
     #[arg(long, default_value_t = 30.0)]
     pub burn_seconds: f64,
+    /// games, soak: after `--duration` no new game starts, and games in
+    /// progress get this many seconds more to finish; every game started
+    /// that has not finished by then is an error (`game_unfinished`). 0:
+    /// games are cut off at the deadline and not counted.
+    #[arg(long, default_value_t = 0.0)]
+    pub drain: f64,
     /// Runtime threads per load process (1: a current-thread runtime).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
@@ -190,6 +196,12 @@ impl Args {
         }
         if !(self.move_interval > 0.0 && self.duration() > 0.0) {
             bail!("--move-interval and --duration must be positive");
+        }
+        if !(self.drain >= 0.0 && self.drain.is_finite()) {
+            bail!("--drain must be zero or positive");
+        }
+        if self.drain > 0.0 && !matches!(self.scenario, Scenario::Games | Scenario::Soak) {
+            bail!("--drain is for the games and soak scenarios");
         }
         if self.processes == 0 {
             bail!("--processes must be at least 1");
@@ -292,6 +304,7 @@ async fn phase(
             .args(["--connections", &args.needed().to_string()])
             .args(["--move-interval", &args.move_interval.to_string()])
             .args(["--duration", &args.duration().to_string()])
+            .args(["--drain", &args.drain.to_string()])
             .args(["--encoding", &format!("{:?}", args.encoding).to_lowercase()])
             .args(["--game-moves", &args.game_moves().to_string()])
             .args(["--threads", &args.threads.to_string()])
@@ -346,7 +359,7 @@ async fn phase(
     let mut burners = Vec::new();
     let mut sampler = None;
     let limit = tokio::time::Instant::now()
-        + Duration::from_secs_f64(args.duration())
+        + Duration::from_secs_f64(args.duration() + args.drain)
         + Duration::from_secs(60);
     while gone < p {
         let msg = tokio::select! {
@@ -392,6 +405,12 @@ async fn phase(
         let _ = std::fs::remove_file(f);
     }
     let mut report = Report::merge(&reports)?;
+    if args.drain > 0.0 && report.games_started > report.games_completed {
+        // Started before the deadline and still not over after the drain.
+        let unfinished = report.games_started - report.games_completed;
+        *report.errors.entry("game_unfinished".into()).or_default() += unfinished;
+        report.error_total += unfinished;
+    }
     for _ in reports.len()..p {
         *report
             .errors
@@ -502,6 +521,7 @@ pub fn child(args: &Args) -> anyhow::Result<()> {
         fanout_file: args.fanout_file.clone(),
         move_interval: Duration::from_secs_f64(args.move_interval),
         duration: Duration::from_secs_f64(args.duration()),
+        drain: Duration::from_secs_f64(args.drain),
         script: Arc::new(Script::new(args.game_moves())?),
         connect_concurrency: args.connect_concurrency,
         drop_every: Duration::from_secs_f64(args.drop_every),

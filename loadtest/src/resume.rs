@@ -307,6 +307,7 @@ mod tests {
             fanout_file: None,
             move_interval: Duration::from_secs(1),
             duration: Duration::from_secs(1),
+            drain: Duration::ZERO,
             script: std::sync::Arc::new(crate::script::Script::new(9).unwrap()),
             connect_concurrency: 1,
             drop_every: Duration::from_secs(1),

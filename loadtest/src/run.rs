@@ -68,6 +68,9 @@ pub struct Plan {
     pub fanout_file: Option<PathBuf>,
     pub move_interval: Duration,
     pub duration: Duration,
+    /// Games: how long games in progress at the deadline may take to
+    /// finish (no new game starts after the deadline).
+    pub drain: Duration,
     pub script: Arc<Script>,
     pub connect_concurrency: usize,
     /// Churn: the mean time between a connection's drops, and the seed.
@@ -135,7 +138,11 @@ impl Default for Clock {
 pub struct Ctx {
     pub plan: Plan,
     pub clock: Clock,
+    /// No new game (or connection) after this.
     pub deadline: tokio::time::Instant,
+    /// Games in progress at the deadline play on until this
+    /// (`deadline` + `--drain`).
+    pub finish_by: tokio::time::Instant,
     pub stats: Mutex<Stats>,
     pub connect_permits: Semaphore,
     /// Connections (and fan-out watches) still being set up.
@@ -149,9 +156,11 @@ pub struct Ctx {
 impl Ctx {
     pub fn new(plan: Plan) -> Arc<Ctx> {
         let (ready_tx, ready) = watch::channel(plan.connection_count() == 0);
+        let deadline = tokio::time::Instant::now() + plan.duration;
         Arc::new(Ctx {
             clock: Clock::new(),
-            deadline: tokio::time::Instant::now() + plan.duration,
+            deadline,
+            finish_by: deadline + plan.drain,
             stats: Mutex::new(Stats::default()),
             connect_permits: Semaphore::new(plan.connect_concurrency.max(1)),
             pending: AtomicUsize::new(plan.connection_count()),

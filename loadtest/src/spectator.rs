@@ -141,6 +141,11 @@ impl Spectator {
     async fn follow(&mut self, w: &mut Watching<'_>, conn: &mut Connection) -> Stop {
         let ctx = w.ctx;
         loop {
+            // After the deadline, with `--drain`, a spectator stays until
+            // the games it watches are over.
+            if ctx.past_deadline() && (!w.server || w.follow.tables.is_empty()) {
+                return Stop::Done;
+            }
             let frame = tokio::select! {
                 f = conn.next() => f,
                 changed = self.tables.changed(), if w.server && !w.fanout => {
@@ -158,7 +163,8 @@ impl Spectator {
                     }
                     continue;
                 }
-                _ = sleep_until(ctx.deadline) => return Stop::Done,
+                _ = sleep_until(ctx.deadline), if !ctx.past_deadline() => continue,
+                _ = sleep_until(ctx.finish_by) => return Stop::Done,
             };
             let frame = match frame {
                 Ok(f) => f,

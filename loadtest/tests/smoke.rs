@@ -185,6 +185,64 @@ async fn burners_take_the_cores_during_the_run() {
     server.shutdown();
 }
 
+/// `--drain`: no new game after the deadline, games in progress play to
+/// their end; one still unfinished when the drain is over is an error.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_in_progress_at_the_deadline_finish_in_the_drain() {
+    let server = server().await;
+    let url = format!("ws://{}/ws", server.addr());
+    let games = |drain: &'static str| {
+        let url = url.clone();
+        tokio::task::spawn_blocking(move || {
+            run(&[
+                "games",
+                "--url",
+                &url,
+                "--games",
+                "20",
+                "--spectators",
+                "1",
+                "--move-interval",
+                "0.2",
+                "--game-moves",
+                "21",
+                "--duration",
+                "2",
+                "--drain",
+                drain,
+                "--json",
+            ])
+        })
+    };
+    // 21 moves 0.2 s apart take 4 s: every game is cut by the 2 s deadline.
+    let (status, json, stdout) = games("20").await.unwrap();
+    assert!(status.success(), "exit {status}: {stdout}");
+    assert_eq!(json["error_total"], 0, "{stdout}");
+    let started = json["games_started"].as_u64().unwrap();
+    assert!(started >= 20, "{stdout}");
+    assert_eq!(
+        json["games_completed"].as_u64().unwrap(),
+        started,
+        "{stdout}"
+    );
+    assert_eq!(
+        json["spectator_games_over"].as_u64().unwrap(),
+        started,
+        "{stdout}"
+    );
+    // A drain too short for them: each unfinished game is an error.
+    let (status, json, stdout) = games("0.5").await.unwrap();
+    assert!(!status.success(), "{stdout}");
+    let unfinished = json["errors"]["game_unfinished"].as_u64().unwrap_or(0);
+    assert!(unfinished > 0, "{stdout}");
+    assert_eq!(
+        json["games_started"].as_u64().unwrap() - json["games_completed"].as_u64().unwrap(),
+        unfinished,
+        "{stdout}"
+    );
+    server.shutdown();
+}
+
 #[test]
 fn a_connection_that_fails_is_an_error_and_a_non_zero_exit() {
     // A port nobody listens on: every connect fails.
