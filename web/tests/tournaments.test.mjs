@@ -3,10 +3,11 @@
 // accounts join from the event's page, one withdraws, the organiser
 // starts it; the pages show the pairings, and each result the organiser
 // records (`tournament_result`, from the buttons on the board) reaches a
-// player's open page without a reload: the next round's pairing, the
-// standings with the tie-breaks in the chosen order, the crosstable. The
-// list files the event under upcoming, running, then finished. In 中文
-// the page reads in Chinese.
+// page left open without a reload (the withdrawn player's: it plays no
+// game, so no game of its own takes the page elsewhere once rounds start
+// tables): the next round's pairing, the standings with the tie-breaks in
+// the chosen order, the crosstable, the end. The list files the event
+// under upcoming, then finished. In 中文 the page reads in Chinese.
 //
 // Every name here is new (a suffix of the clock), and nothing is asserted
 // about events other than this test's: all test files share one server.
@@ -87,52 +88,53 @@ test('a Swiss created, joined, withdrawn from, started and scored through the pa
     // The organiser starts it: three players, so round 1 is one game and a bye.
     await org.click('button[data-act=start]');
     await inState(org, 'running');
-    await inState(ann, 'running');
-    const r1 = await boards(ann, 1);
+    await inState(dan, 'running');
+    const r1 = await boards(dan, 1);
     assert.equal(r1.length, 2, `${r1}`);
     assert.equal(r1.filter((x) => x.endsWith('-bye')).length, 1, `${r1}`);
     const game = r1.find((x) => !x.endsWith('-bye'));
     const [first, second] = game.split('-');
     assert.deepEqual([first, second].every((n) => names.slice(0, 3).includes(n)), true);
-    assert.equal(await ann.$('span.record button'), null, 'players record no results');
-    await until(ann, () => document.querySelectorAll('table.standings tbody tr').length === 3);
-    assert.deepEqual(await ann.$$eval('table.standings th[data-tb]', (th) => th.map((e) => e.textContent)), ['Wins', 'Buch'],
+    assert.equal(await dan.$('span.record button'), null, 'only the organiser records results');
+    await until(dan, () => document.querySelectorAll('table.standings tbody tr').length === 3);
+    assert.deepEqual(await dan.$$eval('table.standings th[data-tb]', (th) => th.map((e) => e.textContent)), ['Wins', 'Buch'],
       'the tie-breaks in the organiser\'s order');
 
-    // The organiser records round 1 (the first seat wins): ann's page,
-    // left open, shows round 2 paired and the standings, live.
+    // The organiser records round 1 (the first seat wins): dan's page,
+    // left open (dan plays no game, so nothing takes the page elsewhere),
+    // shows round 2 paired and the standings, live.
     await org.click('table.pairings[data-round="1"] tr:not([data-over]) button[data-result=first]');
-    await until(ann, () => document.querySelector('table.pairings[data-round="2"]'));
-    assert.equal(await ann.textContent('table.pairings[data-round="1"] tr[data-board]:not(:has(em)) td.results'), '1-0');
-    const top = await ann.$$eval('table.standings tbody tr', (rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)));
+    await until(dan, () => document.querySelector('table.pairings[data-round="2"]'));
+    assert.equal(await dan.textContent('table.pairings[data-round="1"] tr[data-board]:not(:has(em)) td.results'), '1-0');
+    const top = await dan.$$eval('table.standings tbody tr', (rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)));
     // Round 2 is paired with its bye (the loser of round 1, who has had
     // none), so all three have a point; the one win over the board ranks
     // first, as the organiser put Wins first.
     assert.deepEqual(top.map((r) => r[2]), ['1', '1', '1'], `${top}`);
     assert.deepEqual(top[0].slice(0, 2), ['1', first], `${top}`);
     assert.deepEqual(top.map((r) => r[3]), ['1', '0', '0'], `${top}: the Wins column`);
-    assert.ok((await boards(ann, 2)).includes(`${second}-bye`));
-    assert.match(await ann.textContent('pre.crosstable'), new RegExp(first));
-    await shot(ann, 'tournament-running');
+    assert.ok((await boards(dan, 2)).includes(`${second}-bye`));
+    assert.match(await dan.textContent('pre.crosstable'), new RegExp(first));
+    await shot(dan, 'tournament-running');
 
     // Round 2: the bye of round 1 plays; the organiser records a draw.
     const r2 = await boards(org, 2);
     assert.ok(r2.some((x) => !x.endsWith('-bye')), `${r2}`);
     await until(org, () => document.querySelector('table.pairings[data-round="2"] tr:not([data-over]) button[data-result=draw]'));
     await org.click('table.pairings[data-round="2"] tr:not([data-over]) button[data-result=draw]');
-    await inState(ann, 'finished');
+    await inState(dan, 'finished');
     await inState(org, 'finished');
     assert.equal(await org.$('span.record button'), null, 'nothing left to record');
-    await ann.click('a[href="/tournaments"]');
-    await until(ann, (i) => document.querySelector(`section[data-list=finished] tr[data-tournament="${i}"]`), id);
+    await dan.click('a[href="/tournaments"]');
+    await until(dan, (i) => document.querySelector(`section[data-list=finished] tr[data-tournament="${i}"]`), id);
 
     // In Chinese.
-    await ann.click('#lang-btn');
-    await ann.goto(`${BASE}/tournament/${id}`);
-    await inState(ann, 'finished');
-    assert.equal(await ann.textContent('.tournament-state'), '已结束 · 第 2 轮，共 2 轮');
-    assert.match(await ann.textContent('[data-setting=tie_breaks]'), /胜局数, 对手分/);
-    await shot(ann, 'tournament-zh');
+    await dan.click('#lang-btn');
+    await dan.goto(`${BASE}/tournament/${id}`);
+    await inState(dan, 'finished');
+    assert.equal(await dan.textContent('.tournament-state'), '已结束 · 第 2 轮，共 2 轮');
+    assert.match(await dan.textContent('[data-setting=tie_breaks]'), /胜局数, 对手分/);
+    await shot(dan, 'tournament-zh');
   } finally {
     await b.close();
   }
