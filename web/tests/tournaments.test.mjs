@@ -7,7 +7,10 @@
 // game, so no game of its own takes the page elsewhere once rounds start
 // tables): the next round's pairing, the standings with the tie-breaks in
 // the chosen order, the crosstable, the end. The list files the event
-// under upcoming, then finished. In 中文 the page reads in Chinese.
+// under upcoming, then finished. In 中文 the page reads in Chinese. In a
+// best-of-3 knockout the organiser's buttons name the winner whichever
+// seat they hold in that game (the seats alternate), and the server
+// scores what they name.
 //
 // Every name here is new (a suffix of the clock), and nothing is asserted
 // about events other than this test's: all test files share one server.
@@ -135,6 +138,48 @@ test('a Swiss created, joined, withdrawn from, started and scored through the pa
     assert.equal(await dan.textContent('.tournament-state'), '已结束 · 第 2 轮，共 2 轮');
     assert.match(await dan.textContent('[data-setting=tie_breaks]'), /胜局数, 对手分/);
     await shot(dan, 'tournament-zh');
+  } finally {
+    await b.close();
+  }
+});
+
+test('a best-of-3 knockout: each button names the winner, whatever seat they hold in that game', async () => {
+  const b = await browser();
+  try {
+    const org = await person(b, 'olga', '/tournaments');
+    await register(org, `ko${TAG}`);
+    await org.waitForSelector('form.create-tournament');
+    await org.fill('input[name=tname]', `Knockout ${TAG}`);
+    await org.selectOption('select[name=system]', 'knockout');
+    await org.selectOption('select[name=games]', '3');
+    await org.click('form.create-tournament button[type=submit]');
+    await org.waitForURL('**/tournament/*');
+    const id = org.url().split('/').pop();
+    await inState(org, 'open');
+    assert.match(await org.textContent('[data-setting=system]'), /Knockout · best of 3/);
+    for (const [guest, name] of [['pat', `p${TAG}`], ['quinn', `q${TAG}`]]) {
+      const p = await person(b, guest, `/tournament/${id}`);
+      await register(p, name);
+      await p.click('button[data-act=join]');
+      await until(org, (n) => document.querySelector(`li[data-player="${n}"]`), name);
+    }
+    await org.click('button[data-act=start]');
+    await inState(org, 'running');
+    const [pair] = await boards(org, 1);
+    const [first, second] = pair.split('-');
+    const row = 'table.pairings[data-round="1"] tr[data-board="1"]';
+    const results = () => org.textContent(`${row} td.results`);
+    // Game 1 (first opens): the second player wins; from the first's side 0-1.
+    await org.click(`${row} button:text("${second} wins")`);
+    await until(org, (r) => document.querySelector(`${r} td.results`)?.textContent === '0-1', row);
+    // Games 2 and 3: the first player wins both, in the second seat of
+    // game 2 and the first of game 3; each reads 1-0 from their side.
+    await org.click(`${row} button:text("${first} wins")`);
+    await until(org, (r) => document.querySelector(`${r} td.results`)?.textContent === '0-1 1-0', row);
+    await org.click(`${row} button:text("${first} wins")`);
+    await inState(org, 'finished');
+    assert.equal(await results(), '0-1 1-0 1-0');
+    assert.equal(await org.getAttribute('table.standings tbody tr:first-child', 'data-player'), first);
   } finally {
     await b.close();
   }

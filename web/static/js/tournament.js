@@ -111,7 +111,8 @@ export function mountTournament(app, root, id) {
 
   /**
    * Buttons for the organiser to record the board's next game: the seats
-   * of game k alternate (the first player opens the even games).
+   * of game k alternate, as the protocol documents (`tournament_result`:
+   * the board's first player holds the first seat of the even games).
    * @param {number} roundNo @param {any} b
    */
   const resultButtons = (roundNo, b) => {
