@@ -95,9 +95,9 @@ function createForm(app) {
     if (val('trated', true)) s.rated = true;
     const start = String(val('start'));
     if (start) s.start_ms = new Date(start).getTime();
-    for (const [k, name] of [['min_rating', 'min_rating'], ['max_rating', 'max_rating'], ['max_players', 'max_players']]) {
+    for (const name of ['min_rating', 'max_rating', 'max_players']) {
       const v = opt(name);
-      if (v != null) s.entry[k] = v;
+      if (v != null) s.entry[name] = v;
     }
     if (val('accounts_only', true)) s.entry.accounts_only = true;
     if (val('bots', true)) s.entry.bots = true;
