@@ -8,8 +8,8 @@ use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 use tengen_protocol::{
-    ClientMsg, EntryLimits, ServerMsg, TournamentSpec, TournamentSummary, TournamentSystem,
-    TournamentView,
+    ClientMsg, EntryLimits, ServerMsg, TieBreakName, TournamentSpec, TournamentSummary,
+    TournamentSystem, TournamentView,
 };
 
 use crate::net::ServerArgs;
@@ -25,6 +25,8 @@ knockout events. Pairings, standings and tie-breaks are the server's.
 Examples:
     tengen tournament list
     tengen tournament create \"Friday Swiss\" --system swiss --rounds 5 renju 10+5
+    tengen tournament create \"Final\" --system round_robin renju 15+10 \\
+        --tie-breaks sonneborn_berger,direct_encounter,wins,first_seat_games
     tengen tournament join 3k9d2m7qv1x0a
     tengen tournament show 3k9d2m7qv1x0a
     tengen tournament start 3k9d2m7qv1x0a      (the organiser)
@@ -115,6 +117,11 @@ pub struct CreateArgs {
     /// Bot accounts may enter.
     #[arg(long)]
     pub bots: bool,
+    /// The tie-breaks in order, comma-separated: buchholz, median_buchholz,
+    /// sonneborn_berger, direct_encounter, wins, first_seat_games (default:
+    /// the system's own order).
+    #[arg(long, value_delimiter = ',', value_name = "LIST")]
+    pub tie_breaks: Option<Vec<TieBreakName>>,
 }
 
 fn parse_system(s: &str) -> Result<TournamentSystem, String> {
@@ -280,6 +287,7 @@ fn create_msg(c: &CreateArgs) -> Result<ClientMsg> {
             bots: c.bots,
             max_players: c.max_players,
         },
+        tie_breaks: c.tie_breaks.clone(),
     };
     if let Err(e) = spec.validate() {
         bail!("{e}");

@@ -85,7 +85,7 @@ pub use server::{
     TableSnapshot, Welcome,
 };
 pub use tournament::{
-    BoardView, EntryLimits, ReportedResult, RoundView, StandingView, TieBreakValue,
+    BoardView, EntryLimits, ReportedResult, RoundView, StandingView, TieBreakName, TieBreakValue,
     TournamentPlayer, TournamentSpec, TournamentState, TournamentSummary, TournamentSystem,
     TournamentView,
 };

@@ -36,6 +36,66 @@ pub enum TournamentSystem {
     Arena,
 }
 
+/// A tie-break an organiser may list (`tie_breaks`), applied in the
+/// listed order after the score. The engine defines each
+/// (`docs/tournaments.md`, "Standings and tie-breaks").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TieBreakName {
+    /// The opponents' scores summed (shown `Buch`).
+    Buchholz,
+    /// Buchholz without the best and the worst opponent (`MBuch`).
+    MedianBuchholz,
+    /// The Berger coefficient (`SB`).
+    SonnebornBerger,
+    /// Head-to-head among the tied players (`DE`).
+    DirectEncounter,
+    /// Games won over the board (`Wins`).
+    Wins,
+    /// Games played in the first seat, black (`1st`).
+    FirstSeatGames,
+}
+
+impl TieBreakName {
+    /// Every tie-break, in the order the names are documented.
+    pub const ALL: [TieBreakName; 6] = [
+        TieBreakName::Buchholz,
+        TieBreakName::MedianBuchholz,
+        TieBreakName::SonnebornBerger,
+        TieBreakName::DirectEncounter,
+        TieBreakName::Wins,
+        TieBreakName::FirstSeatGames,
+    ];
+
+    /// The wire name (`median_buchholz`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TieBreakName::Buchholz => "buchholz",
+            TieBreakName::MedianBuchholz => "median_buchholz",
+            TieBreakName::SonnebornBerger => "sonneborn_berger",
+            TieBreakName::DirectEncounter => "direct_encounter",
+            TieBreakName::Wins => "wins",
+            TieBreakName::FirstSeatGames => "first_seat_games",
+        }
+    }
+}
+
+impl std::str::FromStr for TieBreakName {
+    type Err = String;
+
+    /// A wire name; `-` may stand for `_`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        let s = s.trim().replace('-', "_").to_ascii_lowercase();
+        TieBreakName::ALL
+            .into_iter()
+            .find(|t| t.as_str() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = TieBreakName::ALL.iter().map(|t| t.as_str()).collect();
+                format!("unknown tie-break {s:?}: one of {}", names.join(", "))
+            })
+    }
+}
+
 /// Who may enter.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EntryLimits {
@@ -78,6 +138,11 @@ pub struct TournamentSpec {
     pub start_ms: Option<u64>,
     #[serde(default)]
     pub entry: EntryLimits,
+    /// The tie-breaks in the order they apply, each at most once; without
+    /// it, the system's default (a Swiss: Buchholz, Sonneborn-Berger,
+    /// wins; the others: Sonneborn-Berger, direct encounter, wins).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tie_breaks: Option<Vec<TieBreakName>>,
 }
 
 impl TournamentSpec {
@@ -105,6 +170,14 @@ impl TournamentSpec {
             && lo > hi
         {
             return Err("min_rating is above max_rating".into());
+        }
+        if let Some(order) = &self.tie_breaks {
+            if order.len() > TieBreakName::ALL.len() {
+                return Err(format!("at most {} tie-breaks", TieBreakName::ALL.len()));
+            }
+            if let Some(i) = (1..order.len()).find(|&i| order[..i].contains(&order[i])) {
+                return Err(format!("tie-break {} listed twice", order[i].as_str()));
+            }
         }
         Ok(())
     }

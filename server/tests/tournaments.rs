@@ -72,6 +72,7 @@ fn spec() -> TournamentSpec {
         rated: false,
         start_ms: None,
         entry: Default::default(),
+        tie_breaks: None,
     }
 }
 

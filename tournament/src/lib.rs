@@ -21,7 +21,7 @@ pub use matches::{
     Decider, GameKind, Match, MatchError, MatchFormat, MatchLength, MatchState, Recorded,
 };
 pub use model::{GameResult, Outcome, PlayerId, PointSystem, Points, Seat};
-pub use standings::{Standing, TieBreak};
+pub use standings::{MAX_TIE_BREAKS, Standing, TieBreak, TieBreakError};
 pub use tournament::{
     Board, BoardContent, Entrant, GameRef, Round, Settings, System, Tournament, TournamentError,
 };

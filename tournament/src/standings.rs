@@ -35,6 +35,35 @@ pub enum TieBreak {
     FirstSeatGames,
 }
 
+/// The most tie-breaks an event may list: each kind at most once.
+pub const MAX_TIE_BREAKS: usize = 6;
+
+/// Why an ordered list of tie-breaks was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TieBreakError {
+    #[error("the tie-break {0:?} is listed twice")]
+    Repeated(TieBreak),
+    #[error("at most {max} tie-breaks, {got} given")]
+    TooMany { max: usize, got: usize },
+}
+
+/// Checks an ordered list of tie-breaks: at most [`MAX_TIE_BREAKS`], none
+/// twice (a repeat could never split anyone the first did not).
+pub fn check_order(order: &[TieBreak]) -> Result<(), TieBreakError> {
+    if order.len() > MAX_TIE_BREAKS {
+        return Err(TieBreakError::TooMany {
+            max: MAX_TIE_BREAKS,
+            got: order.len(),
+        });
+    }
+    for (i, tb) in order.iter().enumerate() {
+        if order[..i].contains(tb) {
+            return Err(TieBreakError::Repeated(*tb));
+        }
+    }
+    Ok(())
+}
+
 impl TieBreak {
     /// A short label for tables.
     pub fn label(self) -> &'static str {

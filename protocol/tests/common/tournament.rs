@@ -26,6 +26,7 @@ pub fn spec() -> TournamentSpec {
             bots: false,
             max_players: Some(64),
         },
+        tie_breaks: Some(vec![TieBreakName::Buchholz]),
     }
 }
 

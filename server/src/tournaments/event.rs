@@ -7,7 +7,8 @@
 
 use serde::{Deserialize, Serialize};
 use tengen_protocol::{
-    ErrorBody, ErrorCode, ReportedResult, TournamentSpec, TournamentState, TournamentSystem,
+    ErrorBody, ErrorCode, ReportedResult, TieBreakName, TournamentSpec, TournamentState,
+    TournamentSystem,
 };
 use tengen_store::name_key;
 use tengen_tournament::{
@@ -57,23 +58,23 @@ pub fn settings(spec: &TournamentSpec) -> Result<Settings, ErrorBody> {
             ));
         }
     };
-    let tie_breaks = match spec.system {
-        TournamentSystem::Swiss => vec![
-            TieBreak::Buchholz,
-            TieBreak::SonnebornBerger,
-            TieBreak::Wins,
-        ],
-        _ => vec![
-            TieBreak::SonnebornBerger,
-            TieBreak::DirectEncounter,
-            TieBreak::Wins,
-        ],
-    };
-    Ok(Settings {
-        system,
-        points: PointSystem::default(),
-        tie_breaks,
-    })
+    let tie_breaks = spec
+        .tie_breaks
+        .as_ref()
+        .map(|order| order.iter().map(|t| tie_break(*t)).collect());
+    Ok(Settings::new(system, PointSystem::default(), tie_breaks))
+}
+
+/// The engine's tie-break for its wire name.
+fn tie_break(name: TieBreakName) -> TieBreak {
+    match name {
+        TieBreakName::Buchholz => TieBreak::Buchholz,
+        TieBreakName::MedianBuchholz => TieBreak::MedianBuchholz,
+        TieBreakName::SonnebornBerger => TieBreak::SonnebornBerger,
+        TieBreakName::DirectEncounter => TieBreak::DirectEncounter,
+        TieBreakName::Wins => TieBreak::Wins,
+        TieBreakName::FirstSeatGames => TieBreak::FirstSeatGames,
+    }
 }
 
 /// An engine refusal as a typed error for the client.
@@ -86,7 +87,7 @@ pub fn engine_error(e: TournamentError) -> ErrorBody {
         }
         TournamentError::DuplicatePlayer(_) => ErrorCode::AlreadyJoined,
         TournamentError::NoSuchGame(_) => ErrorCode::NotFound,
-        TournamentError::BadSettings(_) => ErrorCode::InvalidConfig,
+        TournamentError::BadSettings(_) | TournamentError::TieBreaks(_) => ErrorCode::InvalidConfig,
         _ => ErrorCode::TournamentClosed,
     };
     refuse(code, e.to_string())

@@ -18,10 +18,11 @@ pub use state::{
 use crate::ledger::Record;
 use crate::matches::{Decider, Recorded};
 use crate::model::{GameResult, PlayerId};
-use crate::standings::{Standing, standings};
+use crate::standings::{Standing, check_order, standings};
 
 impl Tournament {
     pub fn new(settings: Settings) -> Result<Tournament, TournamentError> {
+        check_order(&settings.tie_breaks)?;
         match settings.system {
             System::Swiss { rounds: 0 } => return Err(TournamentError::BadSettings("no rounds")),
             System::Knockout { format } => {

@@ -7,7 +7,7 @@ use thiserror::Error;
 
 use crate::matches::{Match, MatchError, MatchFormat};
 use crate::model::{PlayerId, PointSystem, Points};
-use crate::standings::TieBreak;
+use crate::standings::{TieBreak, TieBreakError};
 use crate::swiss::SwissError;
 
 /// The pairing system.
@@ -23,12 +23,46 @@ pub enum System {
     Knockout { format: MatchFormat },
 }
 
+impl System {
+    /// The tie-breaks an event of this system uses when its organiser
+    /// names none: a Swiss's players have not all met, so Buchholz
+    /// (strength of opposition) leads; in a round robin or knockout
+    /// everyone's opposition is alike, so the results against it lead.
+    pub fn default_tie_breaks(self) -> Vec<TieBreak> {
+        match self {
+            System::Swiss { .. } => vec![
+                TieBreak::Buchholz,
+                TieBreak::SonnebornBerger,
+                TieBreak::Wins,
+            ],
+            System::RoundRobin { .. } | System::Knockout { .. } => vec![
+                TieBreak::SonnebornBerger,
+                TieBreak::DirectEncounter,
+                TieBreak::Wins,
+            ],
+        }
+    }
+}
+
 /// The settings of a tournament.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Settings {
     pub system: System,
     pub points: PointSystem,
+    /// The tie-breaks in the order they apply (checked by
+    /// `standings::check_order` when the tournament is made).
     pub tie_breaks: Vec<TieBreak>,
+}
+
+impl Settings {
+    /// Settings with the system's default tie-breaks, or the given order.
+    pub fn new(system: System, points: PointSystem, tie_breaks: Option<Vec<TieBreak>>) -> Settings {
+        Settings {
+            system,
+            points,
+            tie_breaks: tie_breaks.unwrap_or_else(|| system.default_tie_breaks()),
+        }
+    }
 }
 
 /// A player on the entry list.
@@ -117,6 +151,8 @@ pub enum TournamentError {
     Match(#[from] MatchError),
     #[error(transparent)]
     Pairing(#[from] SwissError),
+    #[error(transparent)]
+    TieBreaks(#[from] TieBreakError),
 }
 
 /// A tournament's whole state.

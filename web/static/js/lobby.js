@@ -4,15 +4,9 @@
 // (mygames.js).
 
 import { h, fill, botMark } from './dom.js';
-import { t, configName, openingName, DAY_MS } from './i18n.js';
+import { t, configName, openingName } from './i18n.js';
 import { myGames } from './mygames.js';
-
-const OPENINGS = /** @type {Record<string, string[]>} */ ({
-  renju: ['free', 'rif', 'yamaguchi', 'yamaguchi_52', 'yamaguchi_variant', 'soosorv', 'jonsson', 'taraguchi', 'tarannikov', 'sakata', 'super_sakata'],
-  gomoku: ['free', 'swap_after_three', 'swap2'],
-  freestyle: ['free', 'swap_after_three', 'swap2'],
-  twin: ['free'],
-});
+import { gameFields, formValue, field } from './gameform.js';
 
 /** @param {any} app @param {HTMLElement} root */
 export function mountLobby(app, root) {
@@ -165,16 +159,12 @@ export function mountLobby(app, root) {
  * @param {any} app @param {(room: string, isPublic: boolean) => void} created
  */
 function createForm(app, created) {
-  /** @param {string} name @param {[string, string][]} opts @param {string} [value] */
-  const select = (name, opts, value) => h('select', { name }, opts.map(([v, label]) => h('option', { value: v, selected: v === value }, label)));
-  /** @param {string} name @param {number} value @param {number} min @param {number} [max] */
-  const num = (name, value, min, max) => h('input', { name, type: 'number', value, min, max, step: 'any' });
   const f = /** @type {HTMLFormElement} */ (h('form.create-room', { onsubmit: async (/** @type {Event} */ e) => {
     e.preventDefault();
     const isPublic = Boolean(val('public', true));
     try {
       /** @type {any} */
-      const msg = { type: 'create_room', config: config(), public: isPublic, chat: val('chat', true) };
+      const msg = { type: 'create_room', config: game.config(), public: isPublic, chat: val('chat', true) };
       if (val('rated', true)) msg.rated = true;
       const name = String(val('name')).trim();
       if (name) msg.name = name;
@@ -182,80 +172,14 @@ function createForm(app, created) {
       created(r.room, isPublic);
     } catch (err) { app.fail(err); }
   } }));
-  const ruleSet = select('rule_set', ['renju', 'gomoku', 'freestyle', 'twin'].map((r) => [r, t(`rule.${r}`)]), 'renju');
-  const opening = h('select', { name: 'opening' });
-  const n = num('n', 8, 1, 10);
-  const board = select('board_size', [['15', '15×15'], ['19', '19×19']], '15');
-  const time = select('time', ['fischer', 'sudden_death', 'byo_yomi', 'eight_stone', 'correspondence', 'unlimited'].map((k) => [k, t(`time.${k}`)]), 'fischer');
-  const forbidden = select('forbidden', ['claim', 'block', 'lose'].map((k) => [k, t(`forbidden.${k}`)]), 'claim');
-  /** @param {string} name @param {boolean} [check] */
-  const val = (name, check) => {
-    const e = /** @type {HTMLInputElement} */ (f.elements.namedItem(name));
-    return check ? e.checked : e.value;
-  };
-  const sync = () => {
-    const rs = /** @type {HTMLSelectElement} */ (ruleSet).value;
-    const current = /** @type {HTMLSelectElement} */ (opening).value;
-    fill(opening, OPENINGS[rs].map((o) => h('option', { value: o, selected: o === current }, t(`open.${o}`))));
-    const op = /** @type {HTMLSelectElement} */ (opening).value;
-    for (const [field, show] of /** @type {[string, boolean][]} */ ([
-      ['n', op === 'soosorv' || op === 'taraguchi'], ['board_size', rs === 'freestyle'], ['forbidden', rs === 'renju'],
-      ['main', val('time') !== 'unlimited' && val('time') !== 'correspondence'], ['increment', val('time') === 'fischer'],
-      ['periods', val('time') === 'byo_yomi'], ['period', val('time') === 'byo_yomi'], ['moves', val('time') === 'byo_yomi'],
-      ['move', val('time') === 'eight_stone'], ['stones', val('time') === 'eight_stone'],
-      ['days', val('time') === 'correspondence'], ['vacation', val('time') === 'correspondence']])) {
-      const label = f.querySelector(`[data-field="${field}"]`);
-      if (label) /** @type {HTMLElement} */ (label).hidden = !show;
-    }
-  };
-  /** The configuration the form describes. */
-  const config = () => {
-    const rs = String(val('rule_set'));
-    const op = String(val('opening'));
-    const main = Math.round(Number(val('main')) * 60000);
-    /** @type {any} */
-    let tc = { kind: val('time') };
-    if (tc.kind === 'sudden_death') tc.main_ms = main;
-    if (tc.kind === 'fischer') tc = { ...tc, main_ms: main, increment_ms: Math.round(Number(val('increment')) * 1000) };
-    if (tc.kind === 'byo_yomi') {
-      tc = { ...tc, main_ms: main, periods: Number(val('periods')), period_ms: Math.round(Number(val('period')) * 1000), moves_per_period: Number(val('moves')) };
-    }
-    if (tc.kind === 'eight_stone') tc = { ...tc, main_ms: main, move_ms: Math.round(Number(val('move')) * 1000), stones: Number(val('stones')) };
-    if (tc.kind === 'correspondence') {
-      tc = { ...tc, move_ms: Math.round(Number(val('days')) * DAY_MS), vacation_ms: Math.round(Number(val('vacation')) * DAY_MS) };
-    }
-    /** @type {any} */
-    const draw = {};
-    if (val('draw_max') !== '') draw.max_offers = Number(val('draw_max'));
-    if (val('draw_answer') !== '') draw.answer_ms = Math.round(Number(val('draw_answer')) * 1000);
-    /** @type {any} */
-    const c = {
-      rule_set: rs,
-      opening: op === 'soosorv' || op === 'taraguchi' ? { [op]: { n: Number(val('n')) } } : op,
-      // Twin rooms are two 19×19 boards; free-style chooses; the rest are 15×15.
-      board_size: rs === 'freestyle' ? Number(val('board_size')) : rs === 'twin' ? 19 : 15,
-      time: tc, draw, lag_credit_cap_ms: 1000,
-    };
-    if (rs === 'renju') c.forbidden = val('forbidden');
-    return c;
-  };
-  /** @param {string} key @param {Node} input @param {string} [field] */
-  const field = (key, input, field) => h('label', { 'data-field': field || /** @type {HTMLInputElement} */ (input).name }, h('span', null, t(key)), input);
-  f.append(
-    field('form.rule_set', ruleSet), field('form.opening', opening), field('form.n', n), field('form.board', board),
-    field('form.forbidden', forbidden), field('form.time', time),
-    field('form.main', num('main', 5, 0.1)), field('form.increment', num('increment', 5, 0)),
-    field('form.periods', num('periods', 3, 1)), field('form.period', num('period', 30, 1)), field('form.moves', num('moves', 1, 1)),
-    field('form.move', num('move', 30, 1)), field('form.stones', num('stones', 8, 1, 100)),
-    field('form.days', num('days', 3, 1, 14)), field('form.vacation', num('vacation', 7, 0, 60)),
-    field('form.draw_max', h('input', { name: 'draw_max', type: 'number', min: 0, placeholder: '∞' })),
-    field('form.draw_answer', h('input', { name: 'draw_answer', type: 'number', min: 1, placeholder: '—' })),
+  const val = formValue(f);
+  const game = gameFields(f);
+  f.append(...game.fields,
     field('form.name', h('input', { name: 'name', maxlength: 64 })),
     h('label.check', null, h('input', { type: 'checkbox', name: 'public', checked: true }), t('form.public')),
     h('label.check', null, h('input', { type: 'checkbox', name: 'chat', checked: true }), t('form.chat')),
     h('label.check', null, h('input', { type: 'checkbox', name: 'rated' }), t('form.rated')),
     h('button.primary', { type: 'submit' }, t('lobby.create')));
-  f.addEventListener('change', sync);
-  sync();
-  return { el: f, config, chat: () => Boolean(val('chat', true)) };
+  game.sync();
+  return { el: f, config: game.config, chat: () => Boolean(val('chat', true)) };
 }

@@ -59,6 +59,8 @@ async function route(/** @type {any} */ state) {
     else if (parts[0] === 'play' && parts[1]) app.cleanup = (await import('./play.js')).mountPlay(app, root, parts[1], state);
     else if (parts[0] === 'watch' && parts[1]) app.cleanup = (await import('./game.js')).mountGame(app, root, parts[1], null);
     else if (parts[0] === 'tv') app.cleanup = (await import('./pages.js')).mountTv(app, root);
+    else if (parts[0] === 'tournaments') app.cleanup = (await import('./tournaments.js')).mountTournaments(app, root);
+    else if (parts[0] === 'tournament' && parts[1]) app.cleanup = (await import('./tournament.js')).mountTournament(app, root, parts[1]);
     else if (parts[0] === 'leaderboard') app.cleanup = (await import('./pages.js')).mountLeaderboard(app, root);
     else if (parts[0] === '@' && parts[1]) app.cleanup = (await import('./pages.js')).mountProfile(app, root, parts[1]);
     else if (parts[0] === 'game' && parts[1]) app.cleanup = (await import('./viewer.js')).mountViewer(app, root, parts[1]);
