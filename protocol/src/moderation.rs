@@ -219,6 +219,18 @@ pub struct Sanction {
     pub until_ms: Option<u64>,
 }
 
+/// A fair-play wait running (`logged_in.playban`): rated games are
+/// refused with `playbanned` until it ends; casual games are not.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Playban {
+    /// When it ends (Unix ms).
+    pub until_ms: u64,
+    /// How long it still runs, in milliseconds, when the answer was sent.
+    pub remaining_ms: u64,
+    /// For people: why and how long, in words.
+    pub message: String,
+}
+
 /// One entry of the audit log.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AuditItem {

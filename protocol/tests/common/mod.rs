@@ -476,6 +476,7 @@ pub fn logged_in() -> LoggedIn {
         player: alice_account(),
         token: LOGIN_TOKEN.into(),
         expires_ms: LOGIN_EXPIRES_MS,
+        playban: None,
     }
 }
 

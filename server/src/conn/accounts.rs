@@ -387,14 +387,18 @@ fn queue(ask: Ask<'_>, config: GameConfig, bots: bool) {
         let name = &s.player.name;
         // The stored account says whether it is a bot (this session may
         // predate `become_bot` on another connection).
+        // A fair-play wait is read from the store, the truth on every node.
+        let m = &st.hosting.moderation;
         let found = async {
             Ok((
                 store.rating(name, family.as_str()).await?,
                 store.account(name).await?,
+                crate::moderation::fairplay::barred_in_store(m, store.as_ref(), name).await?,
             ))
         };
         let (rating, bot) = match read(&st, found).await {
-            Ok((r, a)) => (
+            Ok((_, _, Some(playbanned))) => return refuse(&s, id, playbanned),
+            Ok((r, a, None)) => (
                 r.map_or(crate::ratings::START.0, |r| r.rating),
                 a.is_some_and(|a| a.bot),
             ),

@@ -158,6 +158,9 @@ impl Lobby {
             }
             return;
         }
+        if self.rematch_barred(&room_id, &seats) {
+            return;
+        }
         if let Some(room) = self.rooms.get_mut(&room_id) {
             room.seats = [Some(seats[0].clone()), Some(seats[1].clone())];
         }
