@@ -156,7 +156,7 @@ async fn wait_shown(server: &Server, name: &str) -> tengen_protocol::Playban {
 }
 
 /// The refusal `result` must be: `playbanned`, with a wait of at most
-/// `most` and more than `least` milliseconds, said in words.
+/// `most` and more than `least` milliseconds, also said in words.
 fn playbanned(result: Result<ServerMsg, ClientError>, least: u64, most: u64) -> ErrorBody {
     let Err(ClientError::Refused(body)) = result else {
         panic!("not refused: {result:?}");
@@ -164,11 +164,8 @@ fn playbanned(result: Result<ServerMsg, ClientError>, least: u64, most: u64) -> 
     assert_eq!(body.code, ErrorCode::Playbanned, "{}", body.message);
     let left = body.retry_after_ms.expect("retry_after_ms");
     assert!(least < left && left <= most, "{left} ms left");
-    assert!(
-        body.message.contains("you can play rated games again in"),
-        "{}",
-        body.message
-    );
+    let words = format!("{} min", left.div_ceil(MINUTE_MS));
+    assert!(body.message.contains(&words), "{}", body.message);
     body
 }
 
@@ -246,7 +243,13 @@ async fn the_fourth_abort_in_a_day_bars_rated_play_for_15_minutes_casual_play_go
         15 * MINUTE_MS,
     );
     assert!(
-        body.message.contains("you abandoned 4 rated games"),
+        body.message
+            .starts_with("you abandoned 4 rated games in the last 24 hours"),
+        "{}",
+        body.message
+    );
+    assert!(
+        body.message.contains("you can play rated games again in"),
         "{}",
         body.message
     );
@@ -269,6 +272,28 @@ async fn the_fourth_abort_in_a_day_bars_rated_play_for_15_minutes_casual_play_go
         bob.request(ClientMsg::CancelRoom { room }).await,
         Ok(ServerMsg::RoomCancelled { .. })
     ));
+    // A rated challenge, either way.
+    let challenge = |player: &str| ClientMsg::Challenge {
+        player: player.into(),
+        config: untimed.clone(),
+        chat: true,
+        rated: true,
+    };
+    playbanned(
+        ann.request(challenge("bobby")).await,
+        14 * MINUTE_MS,
+        15 * MINUTE_MS,
+    );
+    let body = playbanned(
+        bob.request(challenge("annika")).await,
+        14 * MINUTE_MS,
+        15 * MINUTE_MS,
+    );
+    assert!(
+        body.message.starts_with("annika cannot play rated games"),
+        "{}",
+        body.message
+    );
     // Casual play goes on, and an abort there is no offence.
     let room = match ann.request(create(&untimed, false)).await {
         Ok(ServerMsg::RoomCreated { room, .. }) => room,

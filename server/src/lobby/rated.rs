@@ -74,6 +74,20 @@ impl Lobby {
         true
     }
 
+    /// `playbanned` for a rated challenge to `name`, who waits out a
+    /// fair-play ban (`retry_after_ms`: how long).
+    pub(super) fn opponent_barred(&self, name: &str) -> Option<ErrorBody> {
+        let theirs = fairplay::barred(&self.hosting.moderation.book, name)?;
+        let left = crate::moderation::playban::in_words(theirs.retry_after_ms.unwrap_or(0));
+        let why = format!(
+            "{name} cannot play rated games for another {left} (a fair-play wait); challenge them to a casual game"
+        );
+        Some(ErrorBody {
+            message: why,
+            ..theirs
+        })
+    }
+
     /// Whether a rematch in `room` must not start because it is rated and
     /// a player waits out a fair-play ban: then that player hears
     /// `playbanned` and the other `no_rematch`.
