@@ -171,6 +171,7 @@ const ERRORS_ZH = {
   no_rematch: '现在不能再来一局。', name_taken: '这个名字已被注册。', invalid_name: '名字无效。',
   weak_password: '密码太短。', bad_credentials: '名字或密码不对。', token_expired: '登录已过期，请重新登录。',
   login_required: '需要先登录。',
+  playbanned: '你近期放弃（中止、离开或一步未走就超时）的等级分对局过多：{left}后才能再下等级分对局；非等级分对局不受影响。',
 };
 
 /** @type {Record<string, string>} */
@@ -179,11 +180,13 @@ const FORBIDDEN_ZH = { 'double-three': '三三', 'double-four': '四四', overli
 /** A refusal's text in the page's language: the server's message on the
  * English page; on the Chinese page the translation of its code, with the
  * points, kinds and counts it names, or the server's message for a code
- * not translated. @param {{code: string, message?: string, game_error?: any}} err */
+ * not translated. @param {{code: string, message?: string, game_error?: any, retry_after_ms?: number}} err */
 export function errorText(err) {
   const fallback = err.message ?? err.code;
   if (lang !== 'zh') return fallback;
-  const detail = err.code === 'game' && err.game_error ? err.game_error : { code: err.code };
+  const detail = err.code === 'game' && err.game_error ? err.game_error
+    : err.code === 'playbanned' ? { code: err.code, left: waitZh(err.retry_after_ms ?? 0) }
+    : { code: err.code };
   const text = /** @type {Record<string, string>} */ (ERRORS_ZH)[detail.code];
   if (!text) return fallback;
   return text.replace(/\{(\w+)\}/g, (/** @type {string} */ m, /** @type {string} */ k) => {
@@ -191,6 +194,14 @@ export function errorText(err) {
     if (v == null) return m;
     return k === 'kind' ? (FORBIDDEN_ZH[v] ?? String(v)) : String(v);
   });
+}
+
+/** A fair-play wait in Chinese words ("2 小时 15 分钟"), rounded up to the
+ * minute. @param {number} ms */
+function waitZh(ms) {
+  const minutes = Math.max(1, Math.ceil(ms / 60000));
+  const [d, h, m] = [Math.floor(minutes / 1440), Math.floor(minutes / 60) % 24, minutes % 60];
+  return [[d, '天'], [h, '小时'], [m, '分钟']].filter(([n]) => n).map(([n, u]) => `${n} ${u}`).join(' ');
 }
 
 /** An opening rule's name (with its N). @param {any} opening */
