@@ -115,6 +115,12 @@ pub enum ModRequest {
         range: String,
         reason: String,
     },
+    /// Ends `player`'s fair-play wait and forgets its abandoned rated
+    /// games.
+    LiftPlayban {
+        player: String,
+        reason: String,
+    },
 }
 
 impl ModRequest {
@@ -131,6 +137,7 @@ impl ModRequest {
             ModRequest::CloseReport { .. } => "close_report",
             ModRequest::BanAddress { .. } => "ban_address",
             ModRequest::UnbanAddress { .. } => "unban_address",
+            ModRequest::LiftPlayban { .. } => "lift_playban",
         }
     }
 
@@ -180,6 +187,7 @@ impl ModRequest {
                 check_text("range", range, MAX_RANGE_CHARS)?;
                 check_text("reason", reason, MAX_REASON_CHARS)
             }
+            ModRequest::LiftPlayban { player, reason } => check_player_reason(player, reason),
         }
     }
 }

@@ -325,6 +325,29 @@ async fn the_fourth_abort_in_a_day_bars_rated_play_for_15_minutes_casual_play_go
         13 * MINUTE_MS,
         15 * MINUTE_MS,
     );
+
+    // An operator lifts it (through the running server's admin socket),
+    // audited; rated play is open again at once.
+    let on_dir = |args: &[&str]| {
+        let mut v = vec!["--data-dir".to_owned(), dir.path().display().to_string()];
+        v.extend(args.iter().map(|s| s.to_string()));
+        v
+    };
+    let lift = on_dir(&["lift-playban", "Annika", "--reason", "a broken router"]);
+    let (ok, answer) = proc::admin(lift).await;
+    assert!(ok, "{answer}");
+    assert_eq!(answer["type"], "moderated");
+    assert_eq!(answer["action"], "lift_playban");
+    assert!(matches!(
+        queue(&mut ann, &untimed).await,
+        Ok(ServerMsg::Queued { .. })
+    ));
+    let (_, li) = login(&server, "annika").await;
+    assert_eq!(li.playban, None);
+    let (ok, log) = proc::admin(on_dir(&["audit", "--limit", "1"])).await;
+    assert!(ok, "{log}");
+    assert_eq!(log["entries"][0]["action"], "lift_playban");
+    assert_eq!(log["entries"][0]["target"], "annika");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
