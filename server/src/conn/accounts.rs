@@ -386,8 +386,8 @@ fn queue(ask: Ask<'_>, config: GameConfig, bots: bool) {
         let store = st.accounts.store();
         let name = &s.player.name;
         // The stored account says whether it is a bot (this session may
-        // predate `become_bot` on another connection).
-        // A fair-play wait is read from the store, the truth on every node.
+        // predate `become_bot` on another connection), and the stored
+        // standing whether a fair-play wait runs (the truth on every node).
         let m = &st.hosting.moderation;
         let found = async {
             Ok((
