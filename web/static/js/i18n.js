@@ -164,6 +164,7 @@ const ERRORS_ZH = {
   wrong_offer_count: '应打 {expected} 个点，不是 {got} 个。', repeated_offer: '{point} 打了两次。',
   equivalent_offers: '{first} 与 {second} 是等价的打点。', not_an_offer: '{point} 不是黑方的打点。',
   opening_five: '{point} 会在双方颜色确定之前成五。',
+  playbanned: '你近期放弃（中止、离开或一步未走就超时）的等级分对局过多：{left}后才能再下等级分对局；非等级分对局不受影响。',
   bad_request: '请求无效。', rate_limited: '操作太频繁，请稍候。', not_found: '未找到。', room_full: '房间已满。',
   not_a_player: '观战者不能行棋。', wrong_table: '你不在这一桌。', already_seated: '你已在这个房间或入座已达上限。',
   game_in_progress: '对局正在进行：请先认输或取消。', limit_reached: '已达上限。', invalid_config: '房间设置无效。',
@@ -171,7 +172,6 @@ const ERRORS_ZH = {
   no_rematch: '现在不能再来一局。', name_taken: '这个名字已被注册。', invalid_name: '名字无效。',
   weak_password: '密码太短。', bad_credentials: '名字或密码不对。', token_expired: '登录已过期，请重新登录。',
   login_required: '需要先登录。',
-  playbanned: '你近期放弃（中止、离开或一步未走就超时）的等级分对局过多：{left}后才能再下等级分对局；非等级分对局不受影响。',
 };
 
 /** @type {Record<string, string>} */
