@@ -4,7 +4,7 @@
 //! refused the rated queue, rated rooms and rated rematches with
 //! `playbanned` and the time left, sees the wait when logging in, and
 //! still plays casual games; a game lost after playing is no offence; the
-//! wait is in the store, so it holds after a restart.
+//! wait is in the store, so it holds after a restart and on every node.
 
 mod common;
 
@@ -225,8 +225,43 @@ async fn the_fourth_abort_in_a_day_bars_rated_play_for_15_minutes_casual_play_go
     // The fourth abort within the day: 15 minutes.
     let [a, _] = pair(&mut ann, &mut bob, &untimed).await;
     act(&mut ann, &a.table, Action::Abort).await;
-    finish(&mut ann, &mut bob, &a.room).await;
+    for c in [&mut ann, &mut bob] {
+        game_over(c).await;
+    }
     let shown = wait_shown(&server, "annika").await;
+    // No rated rematch: annika hears why, bobby that there is none.
+    for c in [&mut ann, &mut bob] {
+        let offered = c
+            .request(ClientMsg::Rematch {
+                table: a.table.clone(),
+            })
+            .await;
+        assert!(
+            matches!(offered, Ok(ServerMsg::RematchOffered { .. })),
+            "{offered:?}"
+        );
+    }
+    for (c, code) in [
+        (&mut ann, ErrorCode::Playbanned),
+        (&mut bob, ErrorCode::NoRematch),
+    ] {
+        let refused = c
+            .next_matching(|m| matches!(m, ServerMsg::Error(_) | ServerMsg::RematchStarted { .. }))
+            .await
+            .expect("an answer to the rematch");
+        assert!(
+            matches!(&refused.msg, ServerMsg::Error(e) if e.code == code),
+            "{refused:?}"
+        );
+    }
+    for c in [&mut ann, &mut bob] {
+        let left = c
+            .request(ClientMsg::LeaveRoom {
+                room: a.room.clone(),
+            })
+            .await;
+        assert!(matches!(left, Ok(ServerMsg::Left { .. })), "{left:?}");
+    }
     assert!(14 * MINUTE_MS < shown.remaining_ms && shown.remaining_ms <= 15 * MINUTE_MS);
     assert!(
         shown
@@ -401,4 +436,80 @@ async fn running_out_of_time_without_a_move_and_never_making_a_first_move_count(
         queue(&mut bob, &untimed).await,
         Ok(ServerMsg::Queued { .. })
     ));
+}
+
+/// A connection to `url` registered as `name`.
+async fn account_at(url: &str, name: &str) -> Connection {
+    let (c, _) = Connection::connect(url, Encoding::Json, Some("someone"))
+        .await
+        .expect("connects");
+    register(c, name).await
+}
+
+/// Two nodes on one Redis: annika abandons four rated games through node
+/// A while also logged in on node B; B hears of her new standing (the
+/// moderation news) and refuses her a rated room from its own book, and
+/// the queue on B reads the wait from the shared store.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wait_earned_on_one_node_holds_on_another() {
+    let redis = tengen_store::testing::RedisServer::start();
+    let (dir_a, dir_b) = (
+        proc::DataDir::new("playban-a"),
+        proc::DataDir::new("playban-b"),
+    );
+    let a = proc::start_node(&dir_a.0, &redis.url(), "playban", "node-a", "2");
+    let b = proc::start_node(&dir_b.0, &redis.url(), "playban", "node-b", "2");
+    let mut ann = account_at(&a.url(), "annika").await;
+    let mut bob = account_at(&a.url(), "bobby").await;
+    let (mut ann_b, _) = Connection::connect(&b.url(), Encoding::Json, Some("someone"))
+        .await
+        .expect("connects");
+    let login = ann_b
+        .request(ClientMsg::Login {
+            name: "annika".into(),
+            password: "long enough".into(),
+        })
+        .await;
+    assert!(
+        matches!(&login, Ok(ServerMsg::LoggedIn(li)) if li.playban.is_none()),
+        "{login:?}"
+    );
+    let untimed = config(TimeControl::Unlimited);
+    for _ in 0..4 {
+        let [p, _] = pair(&mut ann, &mut bob, &untimed).await;
+        act(&mut ann, &p.table, Action::Abort).await;
+        finish(&mut ann, &mut bob, &p.room).await;
+    }
+    // Node B's lobby refuses her a rated room once the news is in.
+    let mut refused = None;
+    for _ in 0..100 {
+        match ann_b.request(create(&untimed, true)).await {
+            Ok(ServerMsg::RoomCreated { room, .. }) => {
+                let cancel = ann_b.request(ClientMsg::CancelRoom { room }).await;
+                assert!(
+                    matches!(cancel, Ok(ServerMsg::RoomCancelled { .. })),
+                    "{cancel:?}"
+                );
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            other => {
+                refused = Some(other);
+                break;
+            }
+        }
+    }
+    let refused = refused.expect("node B never refused a rated room");
+    playbanned(refused, 14 * MINUTE_MS, 15 * MINUTE_MS);
+    playbanned(
+        queue(&mut ann_b, &untimed).await,
+        14 * MINUTE_MS,
+        15 * MINUTE_MS,
+    );
+    // Casual rooms on B stay open to her.
+    assert!(matches!(
+        ann_b.request(create(&untimed, false)).await,
+        Ok(ServerMsg::RoomCreated { .. })
+    ));
+    a.kill();
+    b.kill();
 }
