@@ -151,6 +151,9 @@ async fn sign_in(server: &ServerArgs, name: &str, msg: ClientMsg, done: &str) ->
         crate::stats::date(li.expires_ms),
         path.display()
     );
+    if let Some(wait) = &li.playban {
+        println!("fair play: {}", wait.message);
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -174,6 +174,10 @@ pub fn refusal(e: &ErrorBody) -> String {
             None => "too many attempts: try again later".into(),
         },
         ErrorCode::Unavailable => format!("{} (try again)", e.message),
+        ErrorCode::Playbanned => format!(
+            "fair play: {} (casual games stay open: `tengen create` without --rated)",
+            e.message
+        ),
         _ => e.message.clone(),
     }
 }
@@ -254,4 +258,25 @@ pub fn room_id(s: &str) -> Result<RoomId> {
 pub fn table_id(s: &str) -> Result<TableId> {
     s.parse()
         .map_err(|e| anyhow!("'{s}' is not a table id: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fair_play_wait_is_said_with_the_way_to_casual_games() {
+        let mut body = ErrorBody::new(
+            ErrorCode::Playbanned,
+            "you abandoned 4 rated games in the last 24 hours (aborted, left, or let the clock run out without moving); you can play rated games again in 2 h 15 min",
+        );
+        body.retry_after_ms = Some(8_100_000);
+        let text = refusal(&body);
+        assert!(
+            text.starts_with("fair play: you abandoned 4 rated games"),
+            "{text}"
+        );
+        assert!(text.contains("again in 2 h 15 min"), "{text}");
+        assert!(text.contains("`tengen create` without --rated"), "{text}");
+    }
 }

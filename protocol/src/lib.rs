@@ -75,7 +75,7 @@ pub use limits::{
     MAX_WS_MESSAGE_BYTES,
 };
 pub use lobby::{CancelReason, LobbyUpdate, Player, Players, RoomInfo, RoomStatus};
-pub use moderation::{AuditItem, ModRequest, ReportItem, ReportReason, Role, Sanction};
+pub use moderation::{AuditItem, ModRequest, Playban, ReportItem, ReportReason, Role, Sanction};
 pub use ranked::{
     FamilyRating, GameSummary, Leaderboard, LoggedIn, Profile, RatingFamily, RatingPoint,
     RecordExport, RecordFormat, SeatedTable, Standing,

@@ -115,6 +115,12 @@ pub enum ModRequest {
         range: String,
         reason: String,
     },
+    /// Ends `player`'s fair-play wait and forgets its abandoned rated
+    /// games.
+    LiftPlayban {
+        player: String,
+        reason: String,
+    },
 }
 
 impl ModRequest {
@@ -131,6 +137,7 @@ impl ModRequest {
             ModRequest::CloseReport { .. } => "close_report",
             ModRequest::BanAddress { .. } => "ban_address",
             ModRequest::UnbanAddress { .. } => "unban_address",
+            ModRequest::LiftPlayban { .. } => "lift_playban",
         }
     }
 
@@ -180,6 +187,7 @@ impl ModRequest {
                 check_text("range", range, MAX_RANGE_CHARS)?;
                 check_text("reason", reason, MAX_REASON_CHARS)
             }
+            ModRequest::LiftPlayban { player, reason } => check_player_reason(player, reason),
         }
     }
 }
@@ -217,6 +225,18 @@ pub struct Sanction {
     /// When it ends (Unix ms); absent: for good.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub until_ms: Option<u64>,
+}
+
+/// A fair-play wait running (`logged_in.playban`): rated games are
+/// refused with `playbanned` until it ends; casual games are not.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Playban {
+    /// When it ends (Unix ms).
+    pub until_ms: u64,
+    /// How long it still runs, in milliseconds, when the answer was sent.
+    pub remaining_ms: u64,
+    /// For people: why and how long, in words.
+    pub message: String,
 }
 
 /// One entry of the audit log.

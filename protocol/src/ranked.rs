@@ -78,6 +78,10 @@ pub struct LoggedIn {
     pub token: String,
     /// When the token stops working, in Unix milliseconds.
     pub expires_ms: u64,
+    /// A fair-play wait this account is serving now (rated games refused
+    /// until it ends), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub playban: Option<crate::moderation::Playban>,
 }
 
 /// One line of a leaderboard.

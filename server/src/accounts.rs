@@ -297,7 +297,9 @@ impl Accounts {
                 self.attempts.login_ok(&key, from, Instant::now());
                 crate::moderation::gate::check_login(&self.moderation, &*self.store, &a.name)
                     .await?;
-                self.issue(&a.name, a.bot).await
+                let mut li = self.issue(&a.name, a.bot).await?;
+                li.playban = crate::moderation::fairplay::shown(&self.moderation.book, &a.name);
+                Ok(li)
             }
             _ => {
                 self.attempts.login_failed(&key, from, Instant::now());
@@ -323,6 +325,7 @@ impl Accounts {
             },
             token: token.token,
             expires_ms: token.expires_ms,
+            playban: None,
         })
     }
 

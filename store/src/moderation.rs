@@ -69,6 +69,10 @@ pub struct Playban {
     /// by the server).
     #[serde(default)]
     pub offences_ms: Vec<u64>,
+    /// The games those offences were in (ids, same order and bound), so
+    /// that a game is counted once however often its end is reported.
+    #[serde(default)]
+    pub games: Vec<String>,
     /// No rated game before this (Unix ms; 0: none).
     #[serde(default)]
     pub until_ms: u64,

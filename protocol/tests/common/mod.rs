@@ -394,6 +394,13 @@ fn base_client_examples() -> Vec<ClientFrame> {
             }),
         ),
         req(
+            52,
+            ClientMsg::Moderate(ModRequest::LiftPlayban {
+                player: "bob".into(),
+                reason: "his router failed".into(),
+            }),
+        ),
+        req(
             47,
             ClientMsg::Block {
                 player: "bob".into(),
@@ -471,11 +478,15 @@ pub fn hello_with_token() -> ClientMsg {
     })
 }
 
+/// A fair-play wait's refusal, as the server words it.
+const PLAYBANNED: &str = "you abandoned 4 rated games in the last 24 hours (aborted, left, or let the clock run out without moving); you can play rated games again in 14 min";
+
 pub fn logged_in() -> LoggedIn {
     LoggedIn {
         player: alice_account(),
         token: LOGIN_TOKEN.into(),
         expires_ms: LOGIN_EXPIRES_MS,
+        playban: None,
     }
 }
 
@@ -761,6 +772,25 @@ pub fn ranked_server_examples() -> Vec<ServerFrame> {
                 ErrorCode::Blocked,
                 "bob and you block challenges from each other",
             )),
+        ),
+        // Fair play.
+        reply(
+            23,
+            ServerMsg::Error(ErrorBody {
+                retry_after_ms: Some(812_000),
+                ..ErrorBody::new(ErrorCode::Playbanned, PLAYBANNED)
+            }),
+        ),
+        reply(
+            21,
+            ServerMsg::LoggedIn(LoggedIn {
+                playban: Some(Playban {
+                    until_ms: 1_767_225_600_000,
+                    remaining_ms: 812_000,
+                    message: PLAYBANNED.into(),
+                }),
+                ..logged_in()
+            }),
         ),
     ]
 }

@@ -386,15 +386,19 @@ fn queue(ask: Ask<'_>, config: GameConfig, bots: bool) {
         let store = st.accounts.store();
         let name = &s.player.name;
         // The stored account says whether it is a bot (this session may
-        // predate `become_bot` on another connection).
+        // predate `become_bot` on another connection), and the stored
+        // standing whether a fair-play wait runs (the truth on every node).
+        let m = &st.hosting.moderation;
         let found = async {
             Ok((
                 store.rating(name, family.as_str()).await?,
                 store.account(name).await?,
+                crate::moderation::fairplay::barred_in_store(m, store.as_ref(), name).await?,
             ))
         };
         let (rating, bot) = match read(&st, found).await {
-            Ok((r, a)) => (
+            Ok((_, _, Some(playbanned))) => return refuse(&s, id, playbanned),
+            Ok((r, a, None)) => (
                 r.map_or(crate::ratings::START.0, |r| r.rating),
                 a.is_some_and(|a| a.bot),
             ),

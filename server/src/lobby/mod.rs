@@ -327,9 +327,10 @@ impl Lobby {
             );
         }
         if room.info.rated
-            && let Err((code, why)) = room.may_join_rated(&session)
+            && let Err(body) = room.may_join_rated(&session, &self.hosting.moderation.book)
         {
-            return refuse(&session, id, code, why);
+            session.outbox.refuse_with(id, body);
+            return;
         }
         if room.info.status != RoomStatus::Waiting || room.seats[1].is_some() {
             return refuse(

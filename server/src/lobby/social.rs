@@ -45,6 +45,10 @@ impl Lobby {
                 format!("{player} is a guest: rated games are between accounts"),
             );
         }
+        if rated && let Some(refusal) = self.opponent_barred(&them.name) {
+            session.outbox.refuse_with(id, refusal);
+            return;
+        }
         if crate::moderation::chat::apart(&self.hosting.moderation.book, &session.player, &them) {
             let why = format!("{player} and you block challenges from each other");
             return refuse(&session, id, ErrorCode::Blocked, why);
@@ -156,6 +160,9 @@ impl Lobby {
                     "a player has left the room".into(),
                 );
             }
+            return;
+        }
+        if self.rematch_barred(&room_id, &seats) {
             return;
         }
         if let Some(room) = self.rooms.get_mut(&room_id) {

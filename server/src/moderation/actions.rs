@@ -174,6 +174,13 @@ impl Ctx<'_> {
                 self.addresses_changed().await;
                 Ok(done(&range))
             }
+            ModRequest::LiftPlayban { player, reason } => {
+                let name = self.account(&player).await?;
+                audit::record(self.store, self.by, action, &name, &reason).await?;
+                self.change(&name, |s| s.playban = Default::default())
+                    .await?;
+                Ok(done(&name))
+            }
             ModRequest::UnbanAddress { range, reason } => {
                 audit::record(self.store, self.by, action, &range, &reason).await?;
                 self.store

@@ -110,6 +110,13 @@ pub enum AdminAction {
         #[arg(long)]
         reason: String,
     },
+    /// Ends an account's fair-play wait before rated games, and forgets
+    /// its abandoned rated games.
+    LiftPlayban {
+        player: String,
+        #[arg(long)]
+        reason: String,
+    },
     /// Shows the audit log, newest first.
     Audit {
         #[arg(long, default_value_t = 50)]
@@ -176,6 +183,9 @@ impl AdminAction {
                 ModRequest::CloseReport { report, reason }
             }
             AdminAction::Audit { limit } => ModRequest::AuditLog { limit: Some(limit) },
+            AdminAction::LiftPlayban { player, reason } => {
+                ModRequest::LiftPlayban { player, reason }
+            }
         }
     }
 }

@@ -1,13 +1,14 @@
 //! The standings this node knows, in memory, for the checks that cannot
 //! wait for the store: a table asking whether a chat line's sender is
 //! muted, or whether a recipient blocks the sender; the matchmaker asking
-//! whether two players may be paired. Filled when an account logs in (its
+//! whether two players may be paired; the lobby asking whether a player
+//! waits out a fair-play ban before a rated game. Filled when an account logs in (its
 //! standing is read then), when this node changes one, and when another
 //! node says it changed one (`super::news`). A lock held only for map
 //! operations, never across an await.
 //!
 //! Bounded: past [`MAX_ENTRIES`] standings, those with nothing in force
-//! (no mute, no block) are dropped first; a standing dropped is read
+//! (no mute, no block, no fair-play wait) are dropped first; a standing dropped is read
 //! again at its account's next login.
 
 use std::collections::HashMap;
@@ -32,7 +33,7 @@ impl Book {
         };
         let key = name_key(&standing.name);
         if book.len() >= MAX_ENTRIES && !book.contains_key(&key) {
-            book.retain(|_, s| s.mute.is_some() || !s.blocks.is_empty());
+            book.retain(|_, s| s.mute.is_some() || !s.blocks.is_empty() || s.playban.until_ms > 0);
             if book.len() >= MAX_ENTRIES {
                 return;
             }

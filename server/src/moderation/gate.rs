@@ -30,9 +30,13 @@ pub async fn check_login(m: &Moderation, store: &dyn Store, name: &str) -> Resul
     if let Some(ban) = standing.ban.as_ref().filter(|b| b.active(unix_ms())) {
         return Err(banned(ban));
     }
-    // A mute or blocks matter wherever the account's tables run: with
-    // several nodes, every node reads this standing too.
-    if standing.mute.is_some() || !standing.blocks.is_empty() {
+    // A mute, blocks or a fair-play wait matter wherever the account's
+    // tables and rooms are: with several nodes, every node reads this
+    // standing too.
+    if standing.mute.is_some()
+        || !standing.blocks.is_empty()
+        || standing.playban.until_ms > unix_ms()
+    {
         m.announce(&super::wire::News::Standing {
             name: standing.name.clone(),
         });

@@ -19,6 +19,9 @@
 //! - [`actions`], the `moderate` requests;
 //! - [`players`], `block`, `unblock` and `report`;
 //! - [`chat`], what a mute and a block do to table chat and challenges;
+//! - [`playban`], the fair-play limits (which abandoned rated games
+//!   count, how long the wait), and [`fairplay`], recording them and
+//!   refusing rated play while a wait runs;
 //! - [`admin`], `tengen-server admin`: the same actions from the command
 //!   line, against the store directly or through a running server's
 //!   [`socket`].
@@ -34,8 +37,10 @@ pub mod audit;
 pub mod book;
 pub mod boot;
 pub mod chat;
+pub mod fairplay;
 pub mod gate;
 pub mod news;
+pub mod playban;
 pub mod players;
 pub mod socket;
 pub mod standing;

@@ -66,10 +66,12 @@ impl Table {
         }
         if self.timers.first_action_due.is_some_and(|t| t <= now) && self.freeze.since.is_none() {
             self.timers.first_action_due = None;
+            let waited_for = self.game.to_act();
             if let Ok(events) = self.game.declare_aborted(ms)
                 && self.persist().await.is_ok()
             {
                 tracing::info!(table = %self.id, "aborted: a first move never came");
+                self.timers.no_show = waited_for;
                 self.broadcast(events, ms);
             }
         }

@@ -350,6 +350,7 @@ impl Table {
         // Accounts: a rated game's two rating updates go in the same write
         // (`crate::ratings::finish`, which retries when a rating changed
         // meanwhile); an aborted game is never rated.
+        let players = game.players.clone();
         let rated = crate::ratings::rated_game(
             self.meta.rated,
             &self.game,
@@ -367,6 +368,18 @@ impl Table {
         match result {
             Ok(()) | Err(StoreError::Exists(_)) => {
                 self.durable.finish_stored = true;
+                // A rated game's abandonment is a fair-play offence (told
+                // to moderation, which stores it without the table).
+                if self.meta.rated {
+                    crate::moderation::fairplay::finished(
+                        &self.hosting.moderation,
+                        &self.hosting.store,
+                        self.id.as_str(),
+                        &players,
+                        &self.game,
+                        self.timers.no_show,
+                    );
+                }
                 Ok(())
             }
             Err(e) => {

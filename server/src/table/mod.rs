@@ -153,6 +153,7 @@ impl Table {
             tenure: parts::Tenure::default(),
             timers: parts::Timers {
                 first_action_due,
+                no_show: None,
                 close_at: None,
             },
             lag: parts::Quotas::default(),

@@ -200,6 +200,7 @@ const ERRORS_ZH = {
   wrong_offer_count: '应打 {expected} 个点，不是 {got} 个。', repeated_offer: '{point} 打了两次。',
   equivalent_offers: '{first} 与 {second} 是等价的打点。', not_an_offer: '{point} 不是黑方的打点。',
   opening_five: '{point} 会在双方颜色确定之前成五。',
+  playbanned: '你近期放弃（中止、离开或一步未走就超时）的等级分对局过多：{left}后才能再下等级分对局；非等级分对局不受影响。',
   bad_request: '请求无效。', rate_limited: '操作太频繁，请稍候。', not_found: '未找到。', room_full: '房间已满。',
   not_a_player: '观战者不能行棋。', wrong_table: '你不在这一桌。', already_seated: '你已在这个房间或入座已达上限。',
   game_in_progress: '对局正在进行：请先认输或取消。', limit_reached: '已达上限。', invalid_config: '房间设置无效。',
@@ -217,11 +218,13 @@ const FORBIDDEN_ZH = { 'double-three': '三三', 'double-four': '四四', overli
 /** A refusal's text in the page's language: the server's message on the
  * English page; on the Chinese page the translation of its code, with the
  * points, kinds and counts it names, or the server's message for a code
- * not translated. @param {{code: string, message?: string, game_error?: any}} err */
+ * not translated. @param {{code: string, message?: string, game_error?: any, retry_after_ms?: number}} err */
 export function errorText(err) {
   const fallback = err.message ?? err.code;
   if (lang !== 'zh') return fallback;
-  const detail = err.code === 'game' && err.game_error ? err.game_error : { code: err.code };
+  const detail = err.code === 'game' && err.game_error ? err.game_error
+    : err.code === 'playbanned' ? { code: err.code, left: waitZh(err.retry_after_ms ?? 0) }
+    : { code: err.code };
   const text = /** @type {Record<string, string>} */ (ERRORS_ZH)[detail.code];
   if (!text) return fallback;
   return text.replace(/\{(\w+)\}/g, (/** @type {string} */ m, /** @type {string} */ k) => {
@@ -229,6 +232,14 @@ export function errorText(err) {
     if (v == null) return m;
     return k === 'kind' ? (FORBIDDEN_ZH[v] ?? String(v)) : String(v);
   });
+}
+
+/** A fair-play wait in Chinese words ("2 小时 15 分钟"), rounded up to the
+ * minute. @param {number} ms */
+function waitZh(ms) {
+  const minutes = Math.max(1, Math.ceil(ms / 60000));
+  const [d, h, m] = [Math.floor(minutes / 1440), Math.floor(minutes / 60) % 24, minutes % 60];
+  return [[d, '天'], [h, '小时'], [m, '分钟']].filter(([n]) => n).map(([n, u]) => `${n} ${u}`).join(' ');
 }
 
 /** An opening rule's name (with its N). @param {any} opening */

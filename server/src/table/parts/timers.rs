@@ -8,6 +8,9 @@ pub(crate) struct Timers {
     /// When the seat to act must have acted, while some seat has never
     /// acted (then the game is aborted).
     pub(crate) first_action_due: Option<Instant>,
+    /// The seat whose first action never came, once the game was aborted
+    /// for that (a fair-play offence when rated).
+    pub(crate) no_show: Option<tengen_rules::game::Seat>,
     /// When the table closes, once the game is over.
     pub(crate) close_at: Option<Instant>,
 }
