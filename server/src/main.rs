@@ -120,6 +120,11 @@ struct Serve {
     /// progress keep the machine. 0 never refuses.
     #[arg(long, env = "TENGEN_SHED_LAG_MS", default_value_t = 500)]
     shed_lag_ms: u64,
+    /// The embedded store's page cache in MiB: the most memory it keeps of
+    /// the data file (the rest is read from the disk when needed).
+    #[arg(long, env = "TENGEN_STORE_CACHE_MB", default_value_t = 64,
+          value_parser = clap::value_parser!(u64).range(1..=65536))]
+    store_cache_mb: u64,
     /// Makes this account an admin at start (repeatable; the account must
     /// be registered). An admin gives others roles with `moderate
     /// set_role` or `tengen-server admin role`.
@@ -307,6 +312,7 @@ async fn serve(args: Serve) -> anyhow::Result<()> {
         bot_max_games: args.bot_max_games.max(1),
         bot_challenges_per_hour: args.bot_challenges_per_hour,
         shed_lag: Duration::from_millis(args.shed_lag_ms),
+        store_cache_bytes: (args.store_cache_mb as usize) << 20,
         analysis: tengen_server::settings::AnalysisSettings {
             slots: args.analysis_slots,
             nodes: args.analysis_nodes,

@@ -78,6 +78,9 @@ pub struct Settings {
     /// `retry_after`, so the games in progress keep the machine; zero
     /// never sheds (see [`crate::pressure`]).
     pub shed_lag: Duration,
+    /// The embedded store's page cache, in bytes (bounded, so that the
+    /// process does not grow with the database file).
+    pub store_cache_bytes: usize,
     /// After a restart: how long a restored game's clocks wait for both
     /// players to come back before they run (an absent player then gets
     /// the abandonment countdown).
@@ -134,6 +137,7 @@ impl Default for Settings {
             event_log: 512,
             store_timeout: Duration::from_secs(3),
             shed_lag: Duration::from_millis(500),
+            store_cache_bytes: tengen_store::embedded::DEFAULT_CACHE_BYTES,
             restore_grace: Duration::from_secs(60),
             drain_delay: Duration::from_millis(500),
             node: node_id("node"),

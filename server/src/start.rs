@@ -90,7 +90,8 @@ impl Server {
             Scratch(dir)
         });
         let dir = settings.data_dir.clone();
-        let open = tokio::task::spawn_blocking(move || EmbeddedStore::open(&dir))
+        let cache = settings.store_cache_bytes;
+        let open = tokio::task::spawn_blocking(move || EmbeddedStore::open_with_cache(&dir, cache))
             .await
             .map_err(|e| StoreError::Unavailable(e.to_string()));
         let store = open.and_then(|r| r).map_err(|source| StartError::Store {

@@ -120,6 +120,12 @@ use writer::{Counters, ModWrite, Op, Request};
 /// queue theirs.
 const QUEUE: usize = 8 * writer::MAX_BATCH;
 
+/// The memory redb may use to cache the file's pages, by default: bounded,
+/// so that the process does not grow with the database (redb's own default
+/// is 1 GiB). Live tables' logs and recent games fit many times over; a
+/// read of an old game may go to the disk (the OS's page cache).
+pub const DEFAULT_CACHE_BYTES: usize = 64 << 20;
+
 /// The embedded store (see the [module documentation](self)).
 pub struct EmbeddedStore {
     path: PathBuf,
@@ -140,11 +146,17 @@ pub struct WriteStats {
 }
 
 impl EmbeddedStore {
-    /// Opens the store in `dir` (see the [module documentation](self)).
-    /// Blocks on the disk: call it at start, or from a blocking thread.
+    /// Opens the store in `dir` (see the [module documentation](self))
+    /// with a cache of [`DEFAULT_CACHE_BYTES`]. Blocks on the disk: call it
+    /// at start, or from a blocking thread.
     pub fn open(dir: &Path) -> Result<EmbeddedStore> {
+        EmbeddedStore::open_with_cache(dir, DEFAULT_CACHE_BYTES)
+    }
+
+    /// [`EmbeddedStore::open`] with a page cache of at most `cache_bytes`.
+    pub fn open_with_cache(dir: &Path, cache_bytes: usize) -> Result<EmbeddedStore> {
         let path = open::data_file(dir)?;
-        let db = Arc::new(open::open_store(&path)?);
+        let db = Arc::new(open::open_store(&path, cache_bytes)?);
 
         let (requests, queue) = mpsc::channel(QUEUE);
         let counters = Arc::new(Counters::default());

@@ -53,12 +53,12 @@ pub(super) fn data_file(dir: &Path) -> Result<std::path::PathBuf> {
 /// store, or a store of another schema version is refused before anything
 /// could write to it. (A clean read-write open and close rewrites redb's
 /// own bookkeeping, never the data.)
-pub(super) fn open_store(path: &Path) -> Result<Database> {
+pub(super) fn open_store(path: &Path, cache_bytes: usize) -> Result<Database> {
     let existing = fs::metadata(path).map(|m| m.len() > 0).unwrap_or(false);
     if existing {
         probe(path)?;
     }
-    let db = open_database(path)?;
+    let db = open_database_with(path, cache_bytes)?;
     match read_version(&db.begin_read().map_err(db_error)?, path)? {
         Some(SCHEMA_VERSION) => Ok(db),
         Some(found) => Err(StoreError::Version {
@@ -72,11 +72,19 @@ pub(super) fn open_store(path: &Path) -> Result<Database> {
     }
 }
 
-/// Opens `path` read-write (or creates it), with redb's failures named.
+/// Opens `path` read-write (or creates it), with redb's failures named
+/// and the default cache.
 pub(super) fn open_database(path: &Path) -> Result<Database> {
+    open_database_with(path, super::DEFAULT_CACHE_BYTES)
+}
+
+/// [`open_database`] with a cache of `cache_bytes` (redb's own default, 1
+/// GiB, would let the process grow with the file up to that).
+fn open_database_with(path: &Path, cache_bytes: usize) -> Result<Database> {
     // redb asserts on some impossible states in debug builds; a damaged
     // file must give an error instead.
-    match std::panic::catch_unwind(|| Database::builder().create(path)) {
+    let open = || Database::builder().set_cache_size(cache_bytes).create(path);
+    match std::panic::catch_unwind(open) {
         Ok(Ok(db)) => Ok(db),
         Ok(Err(e)) => Err(open_error(path, e)),
         Err(_) => Err(unreadable(path)),
