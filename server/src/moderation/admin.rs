@@ -115,6 +115,26 @@ pub enum AdminAction {
         #[arg(long, default_value_t = 50)]
         limit: u32,
     },
+    /// Closes a room (a running server's): it leaves the lobby, a game in
+    /// it is aborted unrated, everyone there is told why.
+    CloseRoom {
+        room: tengen_protocol::RoomId,
+        #[arg(long)]
+        reason: String,
+    },
+    /// Aborts a running game (unrated; its players and spectators are told
+    /// why).
+    AbortGame {
+        table: tengen_protocol::TableId,
+        #[arg(long)]
+        reason: String,
+    },
+    /// Reverses the rating changes of a finished rated game, once.
+    ResetRating {
+        game: tengen_protocol::TableId,
+        #[arg(long)]
+        reason: String,
+    },
 }
 
 fn parse_role(s: &str) -> Result<Role, String> {
@@ -176,6 +196,9 @@ impl AdminAction {
                 ModRequest::CloseReport { report, reason }
             }
             AdminAction::Audit { limit } => ModRequest::AuditLog { limit: Some(limit) },
+            AdminAction::CloseRoom { room, reason } => ModRequest::CloseRoom { room, reason },
+            AdminAction::AbortGame { table, reason } => ModRequest::AbortGame { table, reason },
+            AdminAction::ResetRating { game, reason } => ModRequest::ResetRating { game, reason },
         }
     }
 }
@@ -186,6 +209,8 @@ pub fn news_of(req: &ModRequest, reply: &ServerMsg) -> Option<News> {
         (ModRequest::BanAddress { .. } | ModRequest::UnbanAddress { .. }, _) => {
             Some(News::AddressBans)
         }
+        // A rating is read from the store at each use: nothing to tell.
+        (ModRequest::ResetRating { .. }, _) => None,
         (_, ServerMsg::Moderated { target, .. }) => Some(News::Standing {
             name: target.clone(),
         }),

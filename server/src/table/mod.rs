@@ -46,6 +46,7 @@ use crate::msg::table::{TableAsk, TableCmd, TableRequest};
 use crate::outbound::{Outbox, Shared};
 use crate::sessions::Session;
 
+mod arbiter;
 mod deadlines;
 mod durable;
 pub mod failover;
@@ -291,6 +292,9 @@ impl Table {
             }
             TableRequest::Chat { text } => self.chat(&session, id, text),
             TableRequest::Rematch => self.rematch(&session, id),
+            TableRequest::Arbiter { reason, close_room } => {
+                self.arbiter(&session.outbox, id, reason, close_room).await
+            }
         }
     }
 
