@@ -206,7 +206,12 @@ impl Lobby {
                 id,
                 room,
                 reason,
-            } => self.close(session, id, room, reason),
+                here_only,
+            } => {
+                if !here_only || self.rooms.contains_key(&room) {
+                    self.close(session, id, room, reason);
+                }
+            }
             LobbyCmd::Locate { room, reply } => {
                 let known =
                     self.rooms.contains_key(&room) || self.pending.others.contains_key(&room);

@@ -239,6 +239,21 @@ pub async fn run(args: AdminArgs) -> anyhow::Result<ServerMsg> {
             ca_file: args.redis_ca.clone(),
         };
         let store = crate::open_redis(&settings).await?;
+        if super::arbiter::reaches_live(&request) {
+            let target = match &request {
+                ModRequest::CloseRoom { room, .. } => room.to_string(),
+                ModRequest::AbortGame { table, .. } => table.to_string(),
+                _ => String::new(),
+            };
+            let action = request.action().to_owned();
+            return Ok(match super::arbiter::by_news(&store, &by, request).await {
+                Ok(news) => {
+                    publish(&settings, &news).await?;
+                    ServerMsg::Moderated { action, target }
+                }
+                Err(body) => ServerMsg::Error(body),
+            });
+        }
         let reply = direct(&store, &by, request.clone()).await;
         if let Some(news) = news_of(&request, &reply) {
             publish(&settings, &news).await?;

@@ -11,12 +11,14 @@
 use std::time::{Duration, Instant};
 
 use tengen_protocol::{
-    Encoding, ErrorBody, ErrorCode, ModRequest, Player, RequestId, ServerMsg, SessionId,
+    Encoding, ErrorBody, ErrorCode, ModRequest, Player, RequestId, ServerMsg, SessionId, TableId,
 };
 use tengen_rules::game::GameError;
+use tengen_store::Store;
 
 use super::actions::{refuse, store_failed};
 use super::audit;
+use super::wire::News;
 use crate::hosting::Hosting;
 use crate::msg::lobby::LobbyCmd;
 use crate::msg::node::{NodeCmd, NodeHandle};
@@ -75,6 +77,7 @@ pub async fn dispatch(
                 id,
                 room,
                 reason,
+                here_only: false,
             };
             if !reach.hosting.lobby.try_send(close) {
                 return Err(busy());
@@ -169,4 +172,95 @@ pub async fn through_socket(h: &Hosting, by: &str, req: ModRequest) -> ServerMsg
         Ok(frame) => frame.msg,
         Err(e) => ServerMsg::Error(refuse(ErrorCode::Internal, e.to_string())),
     }
+}
+
+/// A command of `tengen-server admin --redis` heard on the bus: done here
+/// if the room or the table is here (every node hears it; the others
+/// leave it). Nobody waits for an answer.
+pub fn heard(h: &Hosting, news: &News) {
+    let nobody = |by: &str| Session {
+        id: SessionId::from_u64(0),
+        player: Player {
+            name: by.to_owned(),
+            guest: false,
+            bot: false,
+        },
+        outbox: crate::outbound::detached(),
+    };
+    match news {
+        News::CloseRoom { room, by, reason } => {
+            let Ok(room) = room.parse() else { return };
+            let _ = h.lobby.try_send(LobbyCmd::Close {
+                session: nobody(by),
+                id: None,
+                room,
+                reason: reason.clone(),
+                here_only: true,
+            });
+        }
+        News::AbortGame { table, by, reason } => {
+            let Some(handle) = table.parse().ok().and_then(|t| h.directory.get(&t)) else {
+                return;
+            };
+            let _ = handle.try_send(TableCmd::Request(Box::new(TableAsk {
+                session: nobody(by),
+                id: None,
+                request: TableRequest::Arbiter {
+                    reason: reason.clone(),
+                    close_room: false,
+                },
+                received: Instant::now(),
+            })));
+        }
+        News::Standing { .. } | News::AddressBans => {}
+    }
+}
+
+/// `tengen-server admin --redis` for a live action: checked against the
+/// store (a game must be live; a room cannot be checked from here),
+/// audited, then published for the node that holds it.
+pub async fn by_news(store: &dyn Store, by: &str, req: ModRequest) -> Result<News, ErrorBody> {
+    let action = req.action();
+    match req {
+        ModRequest::CloseRoom { room, reason } => {
+            audit::record(store, by, action, room.as_str(), &reason).await?;
+            Ok(News::CloseRoom {
+                room: room.to_string(),
+                by: by.to_owned(),
+                reason,
+            })
+        }
+        ModRequest::AbortGame { table, reason } => {
+            live_game(store, &table).await?;
+            audit::record(store, by, action, table.as_str(), &reason).await?;
+            Ok(News::AbortGame {
+                table: table.to_string(),
+                by: by.to_owned(),
+                reason,
+            })
+        }
+        other => Err(refuse(
+            ErrorCode::BadRequest,
+            format!("{} does not reach a live room or game", other.action()),
+        )),
+    }
+}
+
+/// `Ok` if game `table` runs (its log is live in the store); else the
+/// game is over, or there is no such game.
+async fn live_game(store: &dyn Store, table: &TableId) -> Result<(), ErrorBody> {
+    if store
+        .live_table(table.as_str())
+        .await
+        .map_err(store_failed)?
+        .is_some()
+    {
+        return Ok(());
+    }
+    Err(
+        match store.game(table.as_str()).await.map_err(store_failed)? {
+            Some(_) => ErrorBody::game(GameError::GameOver),
+            None => refuse(ErrorCode::NotFound, format!("no game {table}")),
+        },
+    )
 }

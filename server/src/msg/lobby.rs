@@ -103,12 +103,14 @@ pub enum LobbyCmd {
     /// A moderator closes `room` (here, or on the node holding it): it
     /// goes from the lobby, a game in it is aborted, everyone there gets
     /// `room_closed`; `session` is answered `moderated`. The role was
-    /// checked by the sender.
+    /// checked by the sender. `here_only`: a room of another node is left
+    /// alone (every node heard the same command).
     Close {
         session: Session,
         id: Option<RequestId>,
         room: RoomId,
         reason: String,
+        here_only: bool,
     },
     /// Whether `room` is known, here or on another node (`reply`).
     Locate {
