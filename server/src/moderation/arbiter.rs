@@ -16,7 +16,6 @@ use tengen_protocol::{
 use tengen_rules::game::GameError;
 use tengen_store::Store;
 
-use super::actions::{refuse, store_failed};
 use super::audit;
 use super::wire::News;
 use crate::hosting::Hosting;
@@ -122,6 +121,14 @@ pub async fn dispatch(
             format!("{} does not reach a live room or game", other.action()),
         )),
     }
+}
+
+fn refuse(code: ErrorCode, why: impl Into<String>) -> ErrorBody {
+    ErrorBody::new(code, why)
+}
+
+fn store_failed(e: tengen_store::StoreError) -> ErrorBody {
+    crate::accounts::store_refusal(&e)
 }
 
 fn busy() -> ErrorBody {

@@ -2,7 +2,7 @@
 //! bad faith (sandbagging, a thrown game) reversed for both players.
 //!
 //! **How.** The reversal is written like a game's own rating changes: as
-//! a finished game of its own, `ID-reset` ([`reversal_id`]), whose rating
+//! a finished game of its own, `ID-reset` ([`crate::ratings::reversal_id`]), whose rating
 //! updates take back what game `ID` gave each player, in the store's one
 //! atomic, conditional write (`Store::finish_game`: both players' ratings
 //! change together or not at all, and not over a change made meanwhile;
@@ -32,16 +32,7 @@ use tengen_store::{FinishedGame, HistoryPoint, Rating, RatingUpdate, StoreError,
 use super::actions::{Ctx, refuse, store_failed};
 use super::audit;
 use super::state::unix_ms;
-
-/// The id of the finished-game entry that reverses game `game`'s ratings.
-pub fn reversal_id(game: &str) -> String {
-    format!("{game}-reset")
-}
-
-/// The game a reversal entry reverses, if `id` is one.
-pub fn reversed_by(id: &str) -> Option<&str> {
-    id.strip_suffix("-reset")
-}
+use crate::ratings::{reversal_id, reversed_by};
 
 impl Ctx<'_> {
     /// Reverses game `game`'s rating changes (audited with `reason`).
