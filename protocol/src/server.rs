@@ -382,6 +382,8 @@ impl ServerMsg {
         "game_analysis",
         "my_tables",
         "moderated",
+        "room_closed",
+        "game_aborted",
         "audit_log",
         "reports",
         "blocks",
