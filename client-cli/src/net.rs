@@ -228,6 +228,9 @@ pub async fn game_start(conn: &mut Connection) -> Result<TableView> {
             ServerMsg::RoomCancelled { room, reason } => {
                 bail!("room {room} was cancelled by the server ({reason:?})")
             }
+            ServerMsg::RoomClosed { room, reason } => {
+                bail!("room {room} was closed by a moderator: {reason}")
+            }
             _ => {}
         }
     }

@@ -263,7 +263,17 @@ pub async fn history(args: &HistoryArgs) -> Result<ExitCode> {
 
 fn game_line(g: &GameSummary) -> String {
     let players = g.players.join(" vs ");
-    format!("{:<13}  {}  {players}\n", g.game, date(g.finished_ms))
+    // A moderator's reversal of a bad-faith game's rating changes.
+    let reset = g
+        .reverses
+        .as_ref()
+        .map(|r| format!("  (rating changes of {r} reversed)"))
+        .unwrap_or_default();
+    format!(
+        "{:<13}  {}  {players}{reset}\n",
+        g.game,
+        date(g.finished_ms)
+    )
 }
 
 pub async fn record(args: &RecordArgs) -> Result<ExitCode> {

@@ -2,7 +2,7 @@
 //! room configuration (any rule set, opening, board size, forbidden-move
 //! handling, time control, draw policy; the machine refuses invalid ones),
 //! then up to [`MAX_STEPS`] inputs: any action from any seat, ticks,
-//! abandonments and aborts, at any instant (forwards, standing still or
+//! abandonments and aborts (an arbiter's too), at any instant (forwards, standing still or
 //! backwards; the crate is pure, time is passed in). Half the actions are
 //! built from the prompt (so that games get deep: openings decided, fives
 //! made) and half are anything at all.
@@ -164,6 +164,7 @@ fn step(game: &mut Game, bytes: &mut Bytes, now: Millis) {
         }
         1 => game.declare_abandoned(seat, now),
         2 => game.declare_aborted(now),
+        9 => game.declare_arbiter_abort(now),
         3 => {
             let lag = Millis::from(bytes.u16());
             let action = any_action(game, bytes);

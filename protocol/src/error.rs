@@ -118,6 +118,10 @@ pub enum ErrorCode {
     TooFewPlayers,
     /// Only the tournament's organiser may do this (`start_tournament`).
     NotOrganiser,
+    /// `reset_rating`: this game's rating changes were reversed already.
+    AlreadyReset,
+    /// `reset_rating`: the game changed no rating (casual, or aborted).
+    NotRated,
     /// A code this version of the protocol does not know (a newer server's):
     /// decoding maps any unknown code here. Never sent.
     #[serde(other)]
@@ -126,7 +130,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code a server sends, in documentation order.
-    pub const ALL: [ErrorCode; 38] = [
+    pub const ALL: [ErrorCode; 40] = [
         ErrorCode::BadFrame,
         ErrorCode::UnknownType,
         ErrorCode::BadRequest,
@@ -165,6 +169,8 @@ impl ErrorCode {
         ErrorCode::EntryRefused,
         ErrorCode::TooFewPlayers,
         ErrorCode::NotOrganiser,
+        ErrorCode::AlreadyReset,
+        ErrorCode::NotRated,
     ];
 
     /// The wire name (also a good metrics label).
@@ -208,6 +214,8 @@ impl ErrorCode {
             ErrorCode::EntryRefused => "entry_refused",
             ErrorCode::TooFewPlayers => "too_few_players",
             ErrorCode::NotOrganiser => "not_organiser",
+            ErrorCode::AlreadyReset => "already_reset",
+            ErrorCode::NotRated => "not_rated",
             ErrorCode::Other => "other",
         }
     }

@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::ids::TableId;
+use crate::ids::{RoomId, TableId};
 use crate::limits::{MAX_NAME_CHARS, check_text};
 
 /// The longest reason a moderator gives, or a report's text, in characters.
@@ -121,6 +121,26 @@ pub enum ModRequest {
         player: String,
         reason: String,
     },
+    /// Closes room `room` on whichever node holds it: it leaves the
+    /// lobby, a game in it is aborted (unrated), and everyone seated or
+    /// watching gets `room_closed` with the reason.
+    CloseRoom {
+        room: RoomId,
+        reason: String,
+    },
+    /// Aborts the game at `table` (unrated, result `arbiter`): its players
+    /// and spectators get the final event, then `game_aborted` with the
+    /// reason.
+    AbortGame {
+        table: TableId,
+        reason: String,
+    },
+    /// Reverses the rating changes of the finished rated game `game` for
+    /// both players, once; the game's record is marked.
+    ResetRating {
+        game: TableId,
+        reason: String,
+    },
 }
 
 impl ModRequest {
@@ -138,6 +158,9 @@ impl ModRequest {
             ModRequest::BanAddress { .. } => "ban_address",
             ModRequest::UnbanAddress { .. } => "unban_address",
             ModRequest::LiftPlayban { .. } => "lift_playban",
+            ModRequest::CloseRoom { .. } => "close_room",
+            ModRequest::AbortGame { .. } => "abort_game",
+            ModRequest::ResetRating { .. } => "reset_rating",
         }
     }
 
@@ -188,6 +211,11 @@ impl ModRequest {
                 check_text("reason", reason, MAX_REASON_CHARS)
             }
             ModRequest::LiftPlayban { player, reason } => check_player_reason(player, reason),
+            ModRequest::CloseRoom { reason, .. }
+            | ModRequest::AbortGame { reason, .. }
+            | ModRequest::ResetRating { reason, .. } => {
+                check_text("reason", reason, MAX_REASON_CHARS)
+            }
         }
     }
 }

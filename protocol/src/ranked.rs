@@ -175,6 +175,10 @@ pub struct GameSummary {
     pub finished_ms: u64,
     /// The players' names, by seat (first, second).
     pub players: Vec<String>,
+    /// Set on the entry a moderator's `reset_rating` adds: the game whose
+    /// rating changes it reversed (its record is that game's, marked).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reverses: Option<TableId>,
 }
 
 /// A table where one of an account's sessions sits (a `my_tables` entry).

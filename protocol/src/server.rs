@@ -294,6 +294,13 @@ pub enum ServerMsg {
     MyTables { tables: Vec<SeatedTable> },
     /// A moderator's action was done (and written to the audit log).
     Moderated { action: String, target: String },
+    /// Push to everyone seated in or watching room `room`: a moderator
+    /// closed it (`reason`); it is gone from the lobby, and a game in it
+    /// was aborted.
+    RoomClosed { room: RoomId, reason: String },
+    /// Push to the players and spectators of `table`, after its final
+    /// `game_over` event: a moderator aborted the game (`reason`).
+    GameAborted { table: TableId, reason: String },
     /// The audit log, newest first (reply to `moderate` `audit_log`).
     AuditLog {
         entries: Vec<crate::moderation::AuditItem>,
@@ -375,6 +382,8 @@ impl ServerMsg {
         "game_analysis",
         "my_tables",
         "moderated",
+        "room_closed",
+        "game_aborted",
         "audit_log",
         "reports",
         "blocks",
@@ -431,6 +440,8 @@ impl ServerMsg {
             ServerMsg::GameAnalysis(_) => "game_analysis",
             ServerMsg::MyTables { .. } => "my_tables",
             ServerMsg::Moderated { .. } => "moderated",
+            ServerMsg::RoomClosed { .. } => "room_closed",
+            ServerMsg::GameAborted { .. } => "game_aborted",
             ServerMsg::AuditLog { .. } => "audit_log",
             ServerMsg::Reports { .. } => "reports",
             ServerMsg::Blocks { .. } => "blocks",

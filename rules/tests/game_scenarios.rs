@@ -5,7 +5,8 @@ mod common;
 
 use common::*;
 use tengen_rules::game::{
-    Action, ActionKind, Event, GameConfig, Opening, Outcome, ResultReason, RuleSet, Seat, Task,
+    Action, ActionKind, Event, GameConfig, GameError, Opening, Outcome, ResultReason, RuleSet,
+    Seat, Task,
 };
 use tengen_rules::{Color, Point};
 
@@ -262,6 +263,28 @@ fn abort_while_a_seat_has_not_acted() {
         game_over(&ev).unwrap().reason,
         ResultReason::Aborted { seat: None }
     );
+}
+
+#[test]
+fn an_arbiter_aborts_at_any_move_and_the_record_replays_it() {
+    let mut g = new_game(RuleSet::Freestyle);
+    // Both seats have acted: no player and no server abort is allowed now.
+    play(&mut g, "H8 I9 J10 K11");
+    assert_eq!(g.declare_aborted(5), Err(GameError::AbortNotAllowed));
+    let ev = g.declare_arbiter_abort(6).unwrap();
+    let r = game_over(&ev).unwrap();
+    assert_eq!(r.outcome, Outcome::Aborted);
+    assert_eq!(r.reason, ResultReason::Arbiter);
+    assert_eq!(r.winner(), None);
+    assert_eq!(r.describe(), "aborted: aborted by a moderator");
+    // Once over, an arbiter cannot end it again.
+    assert_eq!(g.declare_arbiter_abort(7), Err(GameError::GameOver));
+    // The record carries the arbiter's input and replays to the same end.
+    let record = g.record();
+    let json = record.to_json();
+    assert!(json.contains("\"arbiter_aborted\""), "{json}");
+    let back = tengen_rules::game::GameRecord::from_json(&json).unwrap();
+    assert_eq!(back.replay().unwrap().result(), g.result());
 }
 
 #[test]

@@ -231,6 +231,17 @@ pub fn rated_game(
     })
 }
 
+/// The id of the finished-game entry that reverses game `game`'s rating
+/// changes (a moderator's `reset_rating`, `crate::moderation::rerate`).
+pub fn reversal_id(game: &str) -> String {
+    format!("{game}-reset")
+}
+
+/// The game a reversal entry reverses, if `id` is one.
+pub fn reversed_by(id: &str) -> Option<&str> {
+    id.strip_suffix("-reset")
+}
+
 /// Stores a finished game with its rating updates (none when `rated` is
 /// `None`) in one atomic write; when a rating changed meanwhile
 /// ([`StoreError::Conflict`]) the updates are computed again and the write

@@ -189,6 +189,7 @@ pub async fn history(
         .into_iter()
         .filter_map(|g| {
             Some(GameSummary {
+                reverses: crate::ratings::reversed_by(&g.id).and_then(|r| r.parse().ok()),
                 game: g.id.parse().ok()?,
                 finished_ms: g.finished_ms,
                 players: g.players,

@@ -1,7 +1,8 @@
 //! Moderation through the real protocol: roles and who may do what, the
 //! audit log, bans (sessions closed at once, logins refused with the
 //! reason), mutes (a muted line reaches only its sender, event numbers
-//! stay whole), blocks (chat, challenges, the matchmaker), reports, and
+//! stay whole), blocks (players' and spectators' chat, challenges, the
+//! matchmaker), reports, and
 //! address bans at the WebSocket upgrade. The first admin is made with
 //! `tengen-server admin` through the running server's admin socket.
 
@@ -412,6 +413,36 @@ async fn a_block_keeps_chat_challenges_and_pairings_apart() {
     ));
     assert!(bob.request(say(&table, "peace")).await.is_ok());
     assert_eq!(drain(&mut ann).await.0, vec!["peace".to_string()]);
+}
+
+#[tokio::test]
+async fn a_block_hides_a_spectators_chat_from_a_spectating_blocker() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = server_in(dir.path()).await;
+    let (_ann, _bob, table) = seated(&server, "Ann", "Bob").await;
+    let mut watchers = Vec::new();
+    for name in ["Sam", "Tom", "Uma"] {
+        let mut c = account(&server, name).await;
+        watch_snapshot(&mut c, &table).await;
+        watchers.push(c);
+    }
+    let [sam, tom, uma] = &mut watchers[..] else {
+        unreachable!()
+    };
+    let block = ClientMsg::Block {
+        player: "Tom".into(),
+    };
+    assert!(matches!(
+        sam.request(block).await,
+        Ok(ServerMsg::Blocks { .. })
+    ));
+    // Tom's line reaches Uma, not Sam; Uma's reaches both.
+    assert!(tom.request(say(&table, "psst")).await.is_ok());
+    assert_eq!(drain(uma).await.0, vec!["psst".to_string()]);
+    assert!(drain(sam).await.0.is_empty());
+    assert!(uma.request(say(&table, "hush")).await.is_ok());
+    assert_eq!(drain(sam).await.0, vec!["hush".to_string()]);
+    assert_eq!(drain(tom).await.0, vec!["hush".to_string()]);
 }
 
 #[tokio::test]

@@ -188,3 +188,82 @@ async fn admin_on_redis_reaches_the_running_nodes() {
     assert_eq!(log["entries"][0]["action"], "ban_address");
     assert_eq!(log["entries"][1]["target"], "Cyd");
 }
+
+/// A rated game between Ann and Bob on `url`, Bob resigning: its id.
+async fn rated_game(url: &str) -> tengen_protocol::TableId {
+    let mut ann = registered(url, "Ann").await;
+    let mut bob = registered(url, "Bob").await;
+    let create = ClientMsg::CreateRoom {
+        rated: true,
+        config: tengen_rules::game::GameConfig::new(tengen_rules::game::RuleSet::Gomoku),
+        public: true,
+        name: None,
+        chat: true,
+    };
+    let Ok(ServerMsg::RoomCreated { room, .. }) = ann.request(create).await else {
+        panic!("a room")
+    };
+    assert!(bob.request(ClientMsg::JoinRoom { room }).await.is_ok());
+    let snap = common::snapshot_push(&mut ann).await;
+    let table = snap.table.clone();
+    let black = snap.snapshot.black;
+    for (n, p) in ["H8", "A1"].into_iter().enumerate() {
+        let mover = if (n % 2 == 0) == (black == tengen_rules::game::Seat::First) {
+            &mut ann
+        } else {
+            &mut bob
+        };
+        common::act(mover, &table, common::place(p)).await;
+    }
+    common::act(&mut bob, &table, tengen_rules::game::Action::Resign).await;
+    for _ in 0..100 {
+        if common::profile(&mut ann, "Ann").await.ratings.len() == 1 {
+            return table;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the game never rated");
+}
+
+#[tokio::test]
+async fn reset_rating_works_on_the_store_with_no_server_and_live_actions_need_one() {
+    let dir = DataDir::new("mod-rerate");
+    let server = start(&dir.0);
+    let table = rated_game(&server.url()).await;
+    server.terminate();
+    // No server: the reversal is written to the store directly.
+    let (ok, answer) = admin(on_dir(
+        &dir.0,
+        &["reset-rating", table.as_str(), "--reason", "thrown game"],
+    ))
+    .await;
+    assert!(ok, "{answer}");
+    assert_eq!(answer["type"], "moderated");
+    let (ok, answer) = admin(on_dir(
+        &dir.0,
+        &["reset-rating", table.as_str(), "--reason", "again"],
+    ))
+    .await;
+    assert!(!ok);
+    assert_eq!(answer["code"], "already_reset");
+    // Rooms and games live in a running server only.
+    let (ok, answer) = admin(on_dir(
+        &dir.0,
+        &["abort-game", table.as_str(), "--reason", "x"],
+    ))
+    .await;
+    assert!(!ok);
+    assert_eq!(answer["code"], "unavailable");
+    // Started again, the server shows both ratings as before the game.
+    let server = start(&dir.0);
+    let (mut c, _) = Connection::connect(&server.url(), Encoding::Json, Some("x"))
+        .await
+        .unwrap();
+    for name in ["Ann", "Bob"] {
+        let p = common::profile(&mut c, name).await;
+        let r = &p.ratings[0];
+        assert_eq!((r.games, r.wins, r.losses), (0, 0, 0), "{name}: {r:?}");
+        assert!((r.rating - 1500.0).abs() < 1e-6, "{name}: {r:?}");
+    }
+    server.terminate();
+}

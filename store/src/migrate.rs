@@ -1,6 +1,15 @@
 //! Moving a community from one store to another (the embedded store to
 //! Redis, for `tengen-server migrate`): every item of the source's export,
-//! page by page, imported into the destination.
+//! page by page, imported into the destination; then what moderation and
+//! the tournament director keep, which the export's pages do not carry,
+//! through the same reads and writes the server uses ([`carry`]): each
+//! account's standing (its role, ban, mute, blocks and fair-play record),
+//! the audit log (oldest first, entries the destination has already left
+//! out, so that a migration run again adds none twice), the reports, the
+//! banned address ranges and the tournaments. Bot filters travel with
+//! their accounts.
+
+use std::collections::HashSet;
 
 use crate::{Item, Store, StoreError};
 
@@ -17,20 +26,30 @@ pub struct Report {
     pub games: u64,
     pub live_tables: u64,
     pub live_entries: u64,
+    pub standings: u64,
+    pub audit_entries: u64,
+    pub reports: u64,
+    pub address_bans: u64,
+    pub tournaments: u64,
 }
 
 impl std::fmt::Display for Report {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} accounts, {} tokens, {} ratings with {} history points, {} finished games, {} live games with {} log entries",
+            "{} accounts, {} tokens, {} ratings with {} history points, {} finished games, {} live games with {} log entries, {} standings, {} audit entries, {} reports, {} address bans, {} tournaments",
             self.accounts,
             self.tokens,
             self.ratings,
             self.history_points,
             self.games,
             self.live_tables,
-            self.live_entries
+            self.live_entries,
+            self.standings,
+            self.audit_entries,
+            self.reports,
+            self.address_bans,
+            self.tournaments
         )
     }
 }
@@ -64,12 +83,16 @@ pub async fn migrate(
     }
     let mut report = Report::default();
     let mut cursor = None;
+    let mut names = Vec::new();
     loop {
         let page = from.export(cursor.as_ref(), PAGE).await?;
         to.import(&page.items).await?;
         for item in &page.items {
             match item {
-                Item::Account(_) => report.accounts += 1,
+                Item::Account(a) => {
+                    report.accounts += 1;
+                    names.push(a.name.clone());
+                }
                 Item::Token(_) => report.tokens += 1,
                 Item::Rating { history, .. } => {
                     report.ratings += 1;
@@ -85,7 +108,58 @@ pub async fn migrate(
         tracing::info!(moved = %report, "migrating");
         match page.next {
             Some(next) => cursor = Some(next),
-            None => return Ok(report),
+            None => break,
         }
     }
+    carry(from, to, &names, &mut report).await?;
+    tracing::info!(moved = %report, "migrating");
+    Ok(report)
+}
+
+/// Copies the moderation data and the tournaments of `from` into `to`
+/// (`names`: the accounts whose standings go).
+pub async fn carry(
+    from: &dyn Store,
+    to: &dyn Store,
+    names: &[String],
+    report: &mut Report,
+) -> Result<(), StoreError> {
+    for name in names {
+        let Some(mut standing) = from.standing(name).await? else {
+            continue;
+        };
+        // Written over whatever the destination holds (its version).
+        standing.version = to.standing(name).await?.map_or(0, |s| s.version);
+        to.put_standing(&standing).await?;
+        report.standings += 1;
+    }
+    let key = |e: &crate::AuditEntry| {
+        (
+            e.at_ms,
+            e.by.clone(),
+            e.action.clone(),
+            e.target.clone(),
+            e.reason.clone(),
+        )
+    };
+    let there: HashSet<_> = to.audit_log(usize::MAX).await?.iter().map(key).collect();
+    for entry in from.audit_log(usize::MAX).await?.iter().rev() {
+        if !there.contains(&key(entry)) {
+            to.append_audit(entry).await?;
+            report.audit_entries += 1;
+        }
+    }
+    for r in from.reports().await? {
+        to.put_report(&r).await?;
+        report.reports += 1;
+    }
+    for ban in from.address_bans().await? {
+        to.put_address_ban(&ban).await?;
+        report.address_bans += 1;
+    }
+    for (id, state) in from.tournaments().await? {
+        to.put_tournament(&id, &state).await?;
+        report.tournaments += 1;
+    }
+    Ok(())
 }

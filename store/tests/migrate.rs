@@ -9,8 +9,9 @@ use tengen_store::conformance::export_all;
 use tengen_store::migrate::{MigrateError, migrate};
 use tengen_store::testing::RedisServer;
 use tengen_store::{
-    Account, AuthToken, EmbeddedStore, FinishedGame, HistoryPoint, Rating, RatingUpdate,
-    RedisOptions, RedisStore, Store,
+    Account, AddressBan, AuditEntry, AuthToken, EmbeddedStore, FinishedGame, HistoryPoint, Playban,
+    Rating, RatingUpdate, RedisOptions, RedisStore, Report, ReportClosed, Sanction, Standing,
+    Store,
 };
 
 fn rating(player: &str, family: &str, games: u32) -> Rating {
@@ -114,6 +115,119 @@ async fn fill(store: &dyn Store) {
     }
 }
 
+fn sanction(reason: &str, until_ms: Option<u64>) -> Sanction {
+    Sanction {
+        by: "Player3".into(),
+        reason: reason.into(),
+        since_ms: 1_700_000_000_000,
+        until_ms,
+    }
+}
+
+/// What moderation keeps, and the tournaments: standings of every kind
+/// (a role, a ban, a mute, blocks, a fair-play record), the audit log,
+/// open and closed reports, address bans and two tournaments.
+async fn fill_moderation(store: &dyn Store) {
+    let standings = [
+        Standing {
+            role: "moderator".into(),
+            ..Standing::new("Player3")
+        },
+        Standing {
+            ban: Some(sanction("engine use", None)),
+            mute: Some(sanction("insults", Some(1_800_000_000_000))),
+            ..Standing::new("Player7")
+        },
+        Standing {
+            blocks: vec!["player7".into(), "player9".into()],
+            playban: Playban {
+                offences_ms: vec![1_700_000_000_000, 1_700_000_100_000],
+                until_ms: 1_700_000_900_000,
+            },
+            ..Standing::new("Player8")
+        },
+    ];
+    for s in &standings {
+        store.put_standing(s).await.unwrap();
+    }
+    for i in 0..5u64 {
+        let entry = AuditEntry {
+            at_ms: 1_700_000_000_000 + i,
+            by: "Player3".into(),
+            action: ["ban", "mute", "abort_game", "reset_rating", "close_room"][i as usize].into(),
+            target: format!("target{i}"),
+            reason: format!("reason {i}"),
+        };
+        store.append_audit(&entry).await.unwrap();
+    }
+    for (i, closed) in [(0, false), (1, true)] {
+        let report = Report {
+            id: format!("report{i}"),
+            at_ms: 1_700_000_000_000 + i,
+            by: "Player8".into(),
+            player: "Player7".into(),
+            game: (i == 1).then(|| "game1".into()),
+            reason: "cheating".into(),
+            text: "too strong".into(),
+            closed: closed.then(|| ReportClosed {
+                by: "Player3".into(),
+                at_ms: 1_700_000_500_000,
+                note: "warned".into(),
+            }),
+        };
+        store.put_report(&report).await.unwrap();
+    }
+    for range in ["203.0.113.0/24", "2001:db8::/32"] {
+        let ban = AddressBan {
+            range: range.into(),
+            ban: sanction("spam", None),
+        };
+        store.put_address_ban(&ban).await.unwrap();
+    }
+    for t in ["cup1", "cup2"] {
+        store
+            .put_tournament(t, format!("{{\"id\":\"{t}\"}}").as_bytes())
+            .await
+            .unwrap();
+    }
+}
+
+/// `to` holds the moderation data and tournaments `from` holds.
+async fn same_moderation(from: &dyn Store, to: &dyn Store) {
+    for name in ["Player3", "player7", "Player8", "Player9"] {
+        let (a, b) = (
+            from.standing(name).await.unwrap(),
+            to.standing(name).await.unwrap(),
+        );
+        let strip = |s: Option<Standing>| s.map(|s| Standing { version: 0, ..s });
+        assert_eq!(strip(a), strip(b), "{name}'s standing");
+    }
+    assert_eq!(
+        from.audit_log(100).await.unwrap(),
+        to.audit_log(100).await.unwrap()
+    );
+    let sorted = |mut v: Vec<Report>| {
+        v.sort_by(|a, b| a.id.cmp(&b.id));
+        v
+    };
+    assert_eq!(
+        sorted(from.reports().await.unwrap()),
+        sorted(to.reports().await.unwrap())
+    );
+    let bans = |mut v: Vec<AddressBan>| {
+        v.sort_by(|a, b| a.range.cmp(&b.range));
+        v
+    };
+    assert_eq!(
+        bans(from.address_bans().await.unwrap()),
+        bans(to.address_bans().await.unwrap())
+    );
+    assert_eq!(
+        from.tournaments().await.unwrap(),
+        to.tournaments().await.unwrap()
+    );
+}
+
 async fn redis_store(redis: &RedisServer, prefix: &str) -> RedisStore {
     RedisStore::connect(
         &redis.url(),
@@ -131,6 +245,7 @@ async fn embedded_to_redis_and_back() {
     let dir = tempfile::tempdir().unwrap();
     let embedded = EmbeddedStore::open(&dir.path().join("from")).unwrap();
     fill(&embedded).await;
+    fill_moderation(&embedded).await;
     let redis = RedisServer::start();
     let to = redis_store(&redis, "migrated").await;
 
@@ -142,6 +257,17 @@ async fn embedded_to_redis_and_back() {
     assert_eq!(report.history_points, 2 * rated);
     assert_eq!(report.live_tables, 40);
     assert_eq!(report.live_entries, (0..40).sum::<u64>());
+    assert_eq!(
+        (
+            report.standings,
+            report.audit_entries,
+            report.reports,
+            report.address_bans,
+            report.tournaments
+        ),
+        (3, 5, 2, 2, 2)
+    );
+    same_moderation(&embedded, &to).await;
 
     let want = export_all(&embedded, 1000).await;
     assert_eq!(
@@ -193,15 +319,18 @@ async fn embedded_to_redis_and_back() {
         Err(MigrateError::NotEmpty(_)) => {}
         other => panic!("{other:?}"),
     }
-    migrate(&embedded, &to, true).await.unwrap();
+    let again = migrate(&embedded, &to, true).await.unwrap();
     assert_eq!(
         export_all(&to, 1000).await,
         want,
         "a forced migration puts it all back"
     );
+    assert_eq!(again.audit_entries, 0, "no audit entry twice");
+    same_moderation(&embedded, &to).await;
 
     // And back, from Redis into a new embedded store.
     let back = Arc::new(EmbeddedStore::open(&dir.path().join("back")).unwrap());
     migrate(&to, back.as_ref(), false).await.unwrap();
     assert_eq!(export_all(back.as_ref(), 7).await, want);
+    same_moderation(&embedded, back.as_ref()).await;
 }

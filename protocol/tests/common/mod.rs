@@ -401,6 +401,27 @@ fn base_client_examples() -> Vec<ClientFrame> {
             }),
         ),
         req(
+            48,
+            ClientMsg::Moderate(ModRequest::CloseRoom {
+                room: room(),
+                reason: "offensive room name".into(),
+            }),
+        ),
+        req(
+            49,
+            ClientMsg::Moderate(ModRequest::AbortGame {
+                table: table(),
+                reason: "players colluding".into(),
+            }),
+        ),
+        req(
+            50,
+            ClientMsg::Moderate(ModRequest::ResetRating {
+                game: table(),
+                reason: "sandbagging".into(),
+            }),
+        ),
+        req(
             47,
             ClientMsg::Block {
                 player: "bob".into(),
@@ -632,6 +653,7 @@ pub fn ranked_server_examples() -> Vec<ServerFrame> {
                     game: table(),
                     finished_ms: 1_767_226_000_000,
                     players: vec!["alice".into(), "bob".into()],
+                    reverses: None,
                 }],
                 more: true,
             },
@@ -715,6 +737,21 @@ pub fn ranked_server_examples() -> Vec<ServerFrame> {
                 "ban needs the moderator role",
             )),
         ),
+        reply(
+            50,
+            ServerMsg::Error(ErrorBody::new(
+                ErrorCode::AlreadyReset,
+                "game 0rgcyfb9b6qv0's rating changes were reversed already; nothing was done",
+            )),
+        ),
+        Envelope::push(ServerMsg::RoomClosed {
+            room: room(),
+            reason: "offensive room name".into(),
+        }),
+        Envelope::push(ServerMsg::GameAborted {
+            table: table(),
+            reason: "players colluding".into(),
+        }),
         reply(
             44,
             ServerMsg::AuditLog {

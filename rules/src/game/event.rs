@@ -109,6 +109,8 @@ pub enum ResultReason {
     Aborted {
         seat: Option<Seat>,
     },
+    /// An arbiter (a moderator) aborted the game: no winner, unrated.
+    Arbiter,
 }
 
 /// The end of a game.
@@ -172,6 +174,7 @@ impl GameResult {
             ),
             ResultReason::Aborted { seat: Some(s) } => format!("aborted by the {s} seat"),
             ResultReason::Aborted { seat: None } => "aborted by the server".to_string(),
+            ResultReason::Arbiter => "aborted by a moderator".to_string(),
         };
         format!("{head}: {why}")
     }

@@ -90,6 +90,8 @@ pub enum Input {
     Abandoned { seat: Seat },
     /// The server aborted the game.
     Aborted,
+    /// An arbiter (a moderator) aborted the game, at any point of it.
+    ArbiterAborted,
 }
 
 fn is_zero(v: &Millis) -> bool {

@@ -125,9 +125,24 @@ pub const LOBBY_TOPIC: &str = "lobby";
 /// The lobby commands a connection can send for a room of another node.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub enum LobbyRemoteCmd {
-    Join { id: Option<RequestId>, room: RoomId },
-    Leave { id: Option<RequestId>, room: RoomId },
-    Cancel { id: Option<RequestId>, room: RoomId },
+    Join {
+        id: Option<RequestId>,
+        room: RoomId,
+    },
+    Leave {
+        id: Option<RequestId>,
+        room: RoomId,
+    },
+    Cancel {
+        id: Option<RequestId>,
+        room: RoomId,
+    },
+    /// A moderator closes the room (`LobbyCmd::Close`).
+    Close {
+        id: Option<RequestId>,
+        room: RoomId,
+        reason: String,
+    },
 }
 
 impl LobbyRemoteCmd {
@@ -135,7 +150,8 @@ impl LobbyRemoteCmd {
         match self {
             LobbyRemoteCmd::Join { id, .. }
             | LobbyRemoteCmd::Leave { id, .. }
-            | LobbyRemoteCmd::Cancel { id, .. } => *id,
+            | LobbyRemoteCmd::Cancel { id, .. }
+            | LobbyRemoteCmd::Close { id, .. } => *id,
         }
     }
 
@@ -143,7 +159,8 @@ impl LobbyRemoteCmd {
         match self {
             LobbyRemoteCmd::Join { room, .. }
             | LobbyRemoteCmd::Leave { room, .. }
-            | LobbyRemoteCmd::Cancel { room, .. } => room,
+            | LobbyRemoteCmd::Cancel { room, .. }
+            | LobbyRemoteCmd::Close { room, .. } => room,
         }
     }
 }

@@ -27,6 +27,7 @@ use crate::outbound::Shared;
 use crate::sessions::Session;
 use crate::table;
 
+mod closing;
 mod departures;
 mod fresh;
 mod rated;
@@ -200,6 +201,22 @@ impl Lobby {
                 }
             }
             LobbyCmd::Cluster(cmd) => self.cluster(cmd),
+            LobbyCmd::Close {
+                session,
+                id,
+                room,
+                reason,
+                here_only,
+            } => {
+                if !here_only || self.rooms.contains_key(&room) {
+                    self.close(session, id, room, reason);
+                }
+            }
+            LobbyCmd::Locate { room, reply } => {
+                let known =
+                    self.rooms.contains_key(&room) || self.pending.others.contains_key(&room);
+                let _ = reply.send(known);
+            }
         }
     }
 

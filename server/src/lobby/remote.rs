@@ -168,6 +168,7 @@ impl Lobby {
                     LobbyRemoteCmd::Join { .. } => self.join(session, id, room),
                     LobbyRemoteCmd::Leave { .. } => self.leave(session, id, room, false),
                     LobbyRemoteCmd::Cancel { .. } => self.leave(session, id, room, true),
+                    LobbyRemoteCmd::Close { reason, .. } => self.close(session, id, room, reason),
                 }
             }
             ClusterCmd::RelayGone { session, conn } => self.relay_gone(session, conn),
@@ -350,7 +351,7 @@ impl Lobby {
         self.route(session, cmd);
     }
 
-    fn route(&mut self, session: Session, cmd: LobbyRemoteCmd) {
+    pub(super) fn route(&mut self, session: Session, cmd: LobbyRemoteCmd) {
         let id = cmd.id();
         let (node, handle) = match self.locate(cmd.room()) {
             Ok(to) => to,

@@ -29,9 +29,16 @@ pub fn handle(state: &AppState, session: &Session, id: Option<RequestId>, req: M
     };
     let (state, session) = (state.clone(), session.clone());
     tokio::spawn(async move {
-        let reply = run(&state, &session, req).await;
+        // The live actions are answered by the room's lobby or the game's
+        // table (`super::arbiter`); the others here.
+        let reply = if super::arbiter::reaches_live(&req) {
+            live(&state, &session, id, req).await.map(|()| None)
+        } else {
+            run(&state, &session, req).await.map(Some)
+        };
         match reply {
-            Ok(msg) => session.outbox.send_msg(&Envelope::with_id(id, msg)),
+            Ok(Some(msg)) => session.outbox.send_msg(&Envelope::with_id(id, msg)),
+            Ok(None) => true,
             Err(body) => session.outbox.refuse_with(id, body),
         };
         drop(permit);
@@ -52,13 +59,12 @@ pub async fn role_of(store: &dyn Store, name: &str) -> Result<Role, ErrorBody> {
     Ok(standing.map_or(Role::Player, |s| Role::parse(&s.role)))
 }
 
-async fn run(state: &AppState, session: &Session, req: ModRequest) -> Result<ServerMsg, ErrorBody> {
+/// Refuses `req` unless `session` is an account with the role it needs.
+async fn may(store: &dyn Store, session: &Session, req: &ModRequest) -> Result<(), ErrorBody> {
     if session.player.guest {
         return Err(refuse(ErrorCode::LoginRequired, "log in to moderate"));
     }
-    let me = &session.player.name;
-    let store = &*state.hosting.store;
-    let role = role_of(store, me).await?;
+    let role = role_of(store, &session.player.name).await?;
     let needed = match req {
         ModRequest::SetRole { .. } => Role::Admin,
         _ => Role::Moderator,
@@ -67,6 +73,30 @@ async fn run(state: &AppState, session: &Session, req: ModRequest) -> Result<Ser
         let why = format!("{} needs the {} role", req.action(), needed.as_str());
         return Err(refuse(ErrorCode::Forbidden, why));
     }
+    Ok(())
+}
+
+/// A live action (`close_room`, `abort_game`): checked here, answered by
+/// its owner.
+async fn live(
+    state: &AppState,
+    session: &Session,
+    id: Option<RequestId>,
+    req: ModRequest,
+) -> Result<(), ErrorBody> {
+    may(&*state.hosting.store, session, &req).await?;
+    let reach = super::arbiter::Reach {
+        hosting: &state.hosting,
+        node: state.node.as_ref(),
+    };
+    let by = session.player.name.clone();
+    super::arbiter::dispatch(&reach, session.clone(), id, &by, req).await
+}
+
+async fn run(state: &AppState, session: &Session, req: ModRequest) -> Result<ServerMsg, ErrorBody> {
+    let me = &session.player.name;
+    let store = &*state.hosting.store;
+    may(store, session, &req).await?;
     let ctx = Ctx {
         m: &state.hosting.moderation,
         store,
@@ -180,6 +210,14 @@ impl Ctx<'_> {
                 self.change(&name, |s| s.playban = Default::default())
                     .await?;
                 Ok(done(&name))
+            }
+            ModRequest::CloseRoom { .. } | ModRequest::AbortGame { .. } => Err(refuse(
+                ErrorCode::Unavailable,
+                "rooms and games live in a running server: start it, or act through it",
+            )),
+            ModRequest::ResetRating { game, reason } => {
+                self.reset_rating(&game, &reason).await?;
+                Ok(done(game.as_str()))
             }
             ModRequest::UnbanAddress { range, reason } => {
                 audit::record(self.store, self.by, action, &range, &reason).await?;

@@ -122,6 +122,26 @@ pub enum AdminAction {
         #[arg(long, default_value_t = 50)]
         limit: u32,
     },
+    /// Closes a room (a running server's): it leaves the lobby, a game in
+    /// it is aborted unrated, everyone there is told why.
+    CloseRoom {
+        room: tengen_protocol::RoomId,
+        #[arg(long)]
+        reason: String,
+    },
+    /// Aborts a running game (unrated; its players and spectators are told
+    /// why).
+    AbortGame {
+        table: tengen_protocol::TableId,
+        #[arg(long)]
+        reason: String,
+    },
+    /// Reverses the rating changes of a finished rated game, once.
+    ResetRating {
+        game: tengen_protocol::TableId,
+        #[arg(long)]
+        reason: String,
+    },
 }
 
 fn parse_role(s: &str) -> Result<Role, String> {
@@ -186,6 +206,9 @@ impl AdminAction {
             AdminAction::LiftPlayban { player, reason } => {
                 ModRequest::LiftPlayban { player, reason }
             }
+            AdminAction::CloseRoom { room, reason } => ModRequest::CloseRoom { room, reason },
+            AdminAction::AbortGame { table, reason } => ModRequest::AbortGame { table, reason },
+            AdminAction::ResetRating { game, reason } => ModRequest::ResetRating { game, reason },
         }
     }
 }
@@ -196,6 +219,8 @@ pub fn news_of(req: &ModRequest, reply: &ServerMsg) -> Option<News> {
         (ModRequest::BanAddress { .. } | ModRequest::UnbanAddress { .. }, _) => {
             Some(News::AddressBans)
         }
+        // A rating is read from the store at each use: nothing to tell.
+        (ModRequest::ResetRating { .. }, _) => None,
         (_, ServerMsg::Moderated { target, .. }) => Some(News::Standing {
             name: target.clone(),
         }),
@@ -224,6 +249,21 @@ pub async fn run(args: AdminArgs) -> anyhow::Result<ServerMsg> {
             ca_file: args.redis_ca.clone(),
         };
         let store = crate::open_redis(&settings).await?;
+        if super::arbiter::reaches_live(&request) {
+            let target = match &request {
+                ModRequest::CloseRoom { room, .. } => room.to_string(),
+                ModRequest::AbortGame { table, .. } => table.to_string(),
+                _ => String::new(),
+            };
+            let action = request.action().to_owned();
+            return Ok(match super::arbiter::by_news(&store, &by, request).await {
+                Ok(news) => {
+                    publish(&settings, &news).await?;
+                    ServerMsg::Moderated { action, target }
+                }
+                Err(body) => ServerMsg::Error(body),
+            });
+        }
         let reply = direct(&store, &by, request.clone()).await;
         if let Some(news) = news_of(&request, &reply) {
             publish(&settings, &news).await?;

@@ -43,6 +43,7 @@ pub async fn start(
             );
             config.ca_file = redis.ca_file.clone();
             let listener = news::Listener {
+                hosting: hosting.clone(),
                 moderation: m.clone(),
                 store: hosting.store.clone(),
                 sessions: hosting.sessions.clone(),

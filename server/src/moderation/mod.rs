@@ -17,6 +17,10 @@
 //!   for it (Redis pub/sub) and doing what it implies (a ban closes the
 //!   account's sessions);
 //! - [`actions`], the `moderate` requests;
+//! - [`arbiter`], those that reach live rooms and games (`close_room`,
+//!   `abort_game`), handed to the room's lobby or the game's table;
+//! - [`rerate`], `reset_rating`: a bad-faith game's rating changes
+//!   reversed;
 //! - [`players`], `block`, `unblock` and `report`;
 //! - [`chat`], what a mute and a block do to table chat and challenges;
 //! - [`playban`], the fair-play limits (which abandoned rated games
@@ -33,6 +37,7 @@
 pub mod actions;
 pub mod addresses;
 pub mod admin;
+pub mod arbiter;
 pub mod audit;
 pub mod book;
 pub mod boot;
@@ -42,6 +47,7 @@ pub mod gate;
 pub mod news;
 pub mod playban;
 pub mod players;
+pub mod rerate;
 pub mod socket;
 pub mod standing;
 pub mod state;

@@ -39,6 +39,8 @@ pub async fn apply(m: &Moderation, store: &dyn Store, sessions: &Sessions, news:
                 tracing::warn!(error = %e, "cannot read the address bans");
             }
         }
+        // Commands for live rooms and games: `super::arbiter::heard`.
+        News::CloseRoom { .. } | News::AbortGame { .. } => {}
     }
 }
 
@@ -51,6 +53,9 @@ pub fn close_sessions(sessions: &Sessions, name: &str) {
 
 /// What the listening task needs.
 pub struct Listener {
+    /// This node's lobby and tables (for the commands on live rooms and
+    /// games).
+    pub hosting: crate::hosting::Hosting,
     pub moderation: Moderation,
     pub store: std::sync::Arc<dyn Store>,
     pub sessions: Sessions,
@@ -87,6 +92,7 @@ pub async fn listen(config: BusConfig, l: Listener) -> Result<(), crate::cluster
                 Some(Delivery::Resubscribed | Delivery::Lagged { .. }) => News::AddressBans,
                 Some(Delivery::Node { .. }) => continue,
             };
+            super::arbiter::heard(&l.hosting, &news);
             apply(&l.moderation, &*l.store, &l.sessions, &news).await;
         }
     });

@@ -91,6 +91,9 @@ async fn run(h: &Hosting, req: AdminRequest) -> ServerMsg {
     if let Err(why) = req.request.validate() {
         return ServerMsg::Error(ErrorBody::new(ErrorCode::BadRequest, why));
     }
+    if super::arbiter::reaches_live(&req.request) {
+        return super::arbiter::through_socket(h, &req.by, req.request).await;
+    }
     let ctx = Ctx {
         m: &h.moderation,
         store: &*h.store,

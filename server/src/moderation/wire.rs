@@ -17,6 +17,21 @@ pub enum News {
     Standing { name: String },
     /// The banned address ranges.
     AddressBans,
+    /// Not a change but a command (from `tengen-server admin --redis`,
+    /// which reaches no lobby or table itself), audited already: the node
+    /// holding room `room` closes it (`by`, for the logs; `reason`, told
+    /// to everyone there).
+    CloseRoom {
+        room: String,
+        by: String,
+        reason: String,
+    },
+    /// Likewise: the node running table `table` aborts its game.
+    AbortGame {
+        table: String,
+        by: String,
+        reason: String,
+    },
 }
 
 impl News {

@@ -100,6 +100,23 @@ pub enum LobbyCmd {
     },
     /// Other nodes' lobbies, through this node's actor (`crate::lobby`).
     Cluster(ClusterCmd),
+    /// A moderator closes `room` (here, or on the node holding it): it
+    /// goes from the lobby, a game in it is aborted, everyone there gets
+    /// `room_closed`; `session` is answered `moderated`. The role was
+    /// checked by the sender. `here_only`: a room of another node is left
+    /// alone (every node heard the same command).
+    Close {
+        session: Session,
+        id: Option<RequestId>,
+        room: RoomId,
+        reason: String,
+        here_only: bool,
+    },
+    /// Whether `room` is known, here or on another node (`reply`).
+    Locate {
+        room: RoomId,
+        reply: tokio::sync::oneshot::Sender<bool>,
+    },
 }
 
 /// A room as `create_room` asks for it.

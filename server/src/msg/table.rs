@@ -33,6 +33,14 @@ pub enum TableRequest {
         text: String,
     },
     Rematch,
+    /// A moderator aborts the game (`reason` goes to everyone there);
+    /// `close_room`: the room is closing too, so everyone is sent away and
+    /// the table closes. Made only by the server after a role check,
+    /// never from a client's message.
+    Arbiter {
+        reason: String,
+        close_room: bool,
+    },
 }
 
 impl TableRequest {

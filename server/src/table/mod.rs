@@ -46,6 +46,7 @@ use crate::msg::table::{TableAsk, TableCmd, TableRequest};
 use crate::outbound::{Outbox, Shared};
 use crate::sessions::Session;
 
+mod arbiter;
 mod deadlines;
 mod durable;
 pub mod failover;
@@ -169,6 +170,7 @@ impl Table {
         self.hosting.directory.insert(self.id.clone(), handle);
         for s in &self.seats {
             self.hosting.sessions.seat(&s.session.id, &self.id, true);
+            crate::moderation::chat::learn(&self.hosting, &s.session.player);
         }
         metrics::gauge!(crate::metrics::TABLES).increment(1.0);
         tokio::spawn(self.run(rx));
@@ -292,12 +294,17 @@ impl Table {
             }
             TableRequest::Chat { text } => self.chat(&session, id, text),
             TableRequest::Rematch => self.rematch(&session, id),
+            TableRequest::Arbiter { reason, close_room } => {
+                self.arbiter(&session.outbox, id, reason, close_room).await
+            }
         }
     }
 
     /// Subscribes `session`'s connection (as a player if it sits here, else
     /// a spectator) and sends a snapshot, or the events since `since`.
     fn watch(&mut self, session: &Session, id: Option<RequestId>, since: Option<u64>) {
+        // Its blocks count in chat here, wherever it logged in.
+        crate::moderation::chat::learn(&self.hosting, &session.player);
         match self.seat_of(&session.id) {
             Some(seat) => {
                 let s = &mut self.seats[seat.index()];
@@ -317,6 +324,9 @@ impl Table {
                 self.subs
                     .spectators
                     .insert(session.outbox.conn, session.outbox.clone());
+                self.subs
+                    .who
+                    .insert(session.outbox.conn, session.player.clone());
                 if self.subs.spectators.len() != before {
                     self.spectators_changed();
                 }

@@ -46,6 +46,7 @@ impl Table {
             self.social
                 .chat_rate
                 .retain(|c, _| live.contains(c) || players.contains(c));
+            self.subs.who.retain(|c, _| live.contains(c));
         }
         let channel = if seat.is_some() {
             ChatChannel::Players
@@ -59,7 +60,7 @@ impl Table {
             text,
         };
         // The sender gets it as the reply; the rest of the channel as a push
-        // (none when the sender is muted; none to a player blocking them).
+        // (none when the sender is muted; none to a reader blocking them).
         outbox.send_msg(&Envelope::with_id(id, msg.clone()));
         let book = &self.hosting.moderation.book;
         if crate::moderation::chat::muted(book, &session.player) {
@@ -83,7 +84,10 @@ impl Table {
             }
             ChatChannel::Spectators => {
                 for (c, o) in &self.subs.spectators {
-                    if *c != sender {
+                    let blocks = self.subs.who.get(c).is_some_and(|reader| {
+                        crate::moderation::chat::hides(book, reader, &session.player)
+                    });
+                    if *c != sender && !blocks {
                         o.send(shared.get(o.encoding()));
                     }
                 }

@@ -343,6 +343,12 @@ export function mountGame(app, root, table, snapshot, opts = {}) {
         break;
       case 'rematch_offered': rematch.add(m.seat); renderSeats(); break;
       case 'rematch_started': if (!st?.seat) app.go(`/watch/${m.rematch}`); break;
+      case 'game_aborted':
+      case 'room_closed':
+        // A moderator's word, with its reason, where the table's talk is.
+        chatLog.appendChild(h('li.notice', { role: 'status' }, t(m.type === 'room_closed' ? 'game.room_closed' : 'game.aborted_by', { reason: m.reason })));
+        chatLog.scrollTop = chatLog.scrollHeight;
+        break;
       default: break;
     }
   });

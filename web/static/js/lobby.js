@@ -117,6 +117,9 @@ export function mountLobby(app, root) {
     } else if (m.type === 'room_cancelled' && m.room === app.waiting) {
       app.waiting = null;
       fill(waitBox, h('p', null, m.reason));
+    } else if (m.type === 'room_closed' && m.room === app.waiting) {
+      app.waiting = null;
+      fill(waitBox, h('p.notice', { role: 'status' }, t('game.room_closed', { reason: m.reason })));
     } else if (m.type === 'unqueued' && m.id == null) {
       queuedAt = null;
       drawQueue();

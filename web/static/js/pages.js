@@ -110,7 +110,8 @@ export function mountProfile(app, root, name) {
         games.querySelector('.more')?.remove();
         for (const g of r.games) {
           games.appendChild(h('li', null, h('a', { href: `/game/${g.game}`, 'data-link': true }, `${g.players.join(' – ')}`), ' ',
-            h('span.small', null, new Date(g.finished_ms).toLocaleString())));
+            h('span.small', null, new Date(g.finished_ms).toLocaleString()),
+            g.reverses ? h('span.small', null, ` · ${t('profile.reset', { game: g.reverses })}`) : null));
         }
         if (r.more && r.games.length) {
           const last = r.games[r.games.length - 1].finished_ms;

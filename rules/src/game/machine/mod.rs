@@ -20,6 +20,7 @@
 //! (whether black's last stone was forbidden) lives in [`Notes`], which no
 //! event, prompt or snapshot exposes before the game ends.
 
+mod arbiter;
 mod handlers;
 mod opening_handlers;
 mod openings;
@@ -585,6 +586,7 @@ impl Game {
             }
             Input::Abandoned { seat } => self.declare_abandoned(seat, at),
             Input::Aborted => self.declare_aborted(at),
+            Input::ArbiterAborted => self.declare_arbiter_abort(at),
         }
     }
 }

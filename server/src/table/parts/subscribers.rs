@@ -11,6 +11,9 @@ use crate::outbound::Outbox;
 pub(crate) struct Subscribers {
     /// Spectators' outboxes by connection.
     pub(crate) spectators: HashMap<u64, Outbox>,
+    /// Who each spectator is (for the blocks in spectators' chat); may
+    /// keep a spectator gone since, pruned with the chat rates.
+    pub(crate) who: HashMap<u64, tengen_protocol::Player>,
     /// When the coalesced spectator count goes out, if it changed.
     pub(crate) count_due: Option<Instant>,
 }
