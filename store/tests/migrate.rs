@@ -143,6 +143,7 @@ async fn fill_moderation(store: &dyn Store) {
             playban: Playban {
                 offences_ms: vec![1_700_000_000_000, 1_700_000_100_000],
                 until_ms: 1_700_000_900_000,
+                games: vec!["t1".into(), "t2".into()],
             },
             ..Standing::new("Player8")
         },
