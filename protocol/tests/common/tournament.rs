@@ -26,6 +26,8 @@ pub fn spec() -> TournamentSpec {
             bots: false,
             max_players: Some(64),
         },
+        wait_secs: Some(90),
+        seed: None,
     }
 }
 

@@ -115,7 +115,8 @@ pub(super) fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], receive
                 id,
                 msg,
             };
-            if !state.tournaments.try_send(cmd) {
+            let cmd = crate::msg::tournament::DirectorCmd::Request(cmd);
+            if !state.hosting.tournaments.try_send(cmd) {
                 let why = "the tournament director is busy; try again";
                 reply_error(&cs.session.outbox, id, ErrorCode::Unavailable, why);
             }

@@ -29,6 +29,7 @@ use tengen_rules::game::{Game, Seat};
 use tengen_store::{FinishedGame, Store, StoreError};
 
 use super::Table;
+use crate::msg::tournament::DirectorCmd;
 use super::meta::{decode_entries, encode_entries, unix_ms};
 
 /// How often a table whose store is down tries it again.
@@ -335,6 +336,13 @@ impl Table {
             .with_tag("room", self.meta.room.as_str())
             .with_tag("started_unix_ms", &self.meta.created_ms.to_string())
             .with_tag("finished_unix_ms", &finished_ms.to_string());
+        if let Some(t) = &self.meta.tournament {
+            record = record
+                .with_tag("tournament", &t.tournament)
+                .with_tag("tournament_round", &t.round.to_string())
+                .with_tag("tournament_board", &t.board.to_string())
+                .with_tag("tournament_game", &t.game.to_string());
+        }
         let game = FinishedGame {
             id: self.id.to_string(),
             players: self
@@ -367,6 +375,15 @@ impl Table {
         match result {
             Ok(()) | Err(StoreError::Exists(_)) => {
                 self.durable.finish_stored = true;
+                // The director reads the result from the stored record (a
+                // notice lost here is found again by its polling).
+                if let Some(game) = self.meta.tournament.clone() {
+                    let over = DirectorCmd::Over {
+                        game,
+                        table: self.id.clone(),
+                    };
+                    self.hosting.tournaments.notify(over);
+                }
                 Ok(())
             }
             Err(e) => {
