@@ -85,9 +85,9 @@ pub use server::{
     TableSnapshot, Welcome,
 };
 pub use tournament::{
-    BoardView, EntryLimits, ReportedResult, RoundView, StandingView, TieBreakValue,
-    TournamentGame, TournamentPlayer, TournamentSpec, TournamentState, TournamentSummary,
-    TournamentSystem, TournamentView,
+    BoardView, EntryLimits, ReportedResult, RoundView, StandingView, TieBreakValue, TournamentGame,
+    TournamentPlayer, TournamentSpec, TournamentState, TournamentSummary, TournamentSystem,
+    TournamentView,
 };
 
 /// The protocol version this crate speaks. It changes only when an old

@@ -72,6 +72,8 @@ fn spec() -> TournamentSpec {
         rated: false,
         start_ms: None,
         entry: Default::default(),
+        wait_secs: None,
+        seed: None,
     }
 }
 

@@ -27,7 +27,10 @@ pub enum DirectorCmd {
     },
     /// A tournament table's game is over and stored as a finished game:
     /// its result is in the store's record of `table`.
-    Over { game: TournamentGame, table: TableId },
+    Over {
+        game: TournamentGame,
+        table: TableId,
+    },
 }
 
 /// The director's mailbox.

@@ -29,8 +29,8 @@ use tengen_rules::game::{Game, Seat};
 use tengen_store::{FinishedGame, Store, StoreError};
 
 use super::Table;
-use crate::msg::tournament::DirectorCmd;
 use super::meta::{decode_entries, encode_entries, unix_ms};
+use crate::msg::tournament::DirectorCmd;
 
 /// How often a table whose store is down tries it again.
 const PROBE_EVERY: Duration = Duration::from_secs(1);

@@ -129,7 +129,10 @@ impl Director {
         }
     }
 
-    pub(super) async fn timed<T>(&self, f: impl Future<Output = tengen_store::Result<T>>) -> Option<T> {
+    pub(super) async fn timed<T>(
+        &self,
+        f: impl Future<Output = tengen_store::Result<T>>,
+    ) -> Option<T> {
         match tokio::time::timeout(self.timeout, f).await {
             Ok(Ok(v)) => Some(v),
             Ok(Err(e)) => {

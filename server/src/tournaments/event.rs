@@ -7,15 +7,15 @@
 
 use serde::{Deserialize, Serialize};
 use tengen_protocol::{
-    ErrorBody, ErrorCode, ReportedResult, TableId, TournamentGame, TournamentSpec,
-    TournamentState, TournamentSystem,
+    ErrorBody, ErrorCode, ReportedResult, TableId, TournamentGame, TournamentSpec, TournamentState,
+    TournamentSystem,
 };
 use tengen_store::name_key;
+use tengen_tournament::model::mix_lot;
 use tengen_tournament::{
     BoardContent, Decider, GameRef, GameResult, MatchFormat, MatchLength, MatchState, PlayerId,
     PointSystem, Seat, Settings, System, TieBreak, Tournament, TournamentError,
 };
-use tengen_tournament::model::mix_lot;
 
 /// The most players one event takes.
 pub const MAX_PLAYERS: usize = 256;

@@ -66,12 +66,20 @@ impl Director {
                 Ok(ServerMsg::TournamentJoined { tournament })
             }
             ClientMsg::WithdrawTournament { tournament } => {
+                let playing = self.tables_of(&tournament, &name);
                 self.change(&tournament, |e| {
                     e.withdraw(&name)?;
                     e.pair_due();
                     Ok(())
                 })
                 .await?;
+                for table in playing {
+                    if let Some(h) = self.hosting.directory.get(&table) {
+                        let _ = h.try_send(crate::msg::table::TableCmd::Withdrawn {
+                            player: name.clone(),
+                        });
+                    }
+                }
                 self.seat_games(&tournament).await;
                 Ok(ServerMsg::TournamentWithdrawn { tournament })
             }
@@ -133,6 +141,18 @@ impl Director {
                 "not a tournament request",
             )),
         }
+    }
+
+    /// The tables where `name` plays event `id`'s games now.
+    fn tables_of(&self, id: &str, name: &str) -> Vec<TableId> {
+        let key = tengen_store::name_key(name);
+        self.events.get(id).map_or_else(Vec::new, |e| {
+            e.live
+                .iter()
+                .filter(|g| g.players.iter().any(|p| tengen_store::name_key(p) == key))
+                .filter_map(|g| g.table.clone())
+                .collect()
+        })
     }
 
     fn organiser(&self, id: &str, name: &str) -> Result<(), ErrorBody> {
