@@ -411,7 +411,11 @@ async fn a_six_player_swiss_is_played_on_tables_through_a_restart_an_absence_and
             .await
             .expect("connects");
         let (c, watch) = if w.resumed {
-            assert_eq!(w.tables, [ann_table.clone()], "{p} sits at ann's table");
+            assert_eq!(
+                w.tables,
+                std::slice::from_ref(&ann_table),
+                "{p} sits at ann's table"
+            );
             (c, w.tables)
         } else {
             drop(c);

@@ -115,7 +115,7 @@ pub(super) fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], receive
                 id,
                 msg,
             };
-            let cmd = crate::msg::tournament::DirectorCmd::Request(cmd);
+            let cmd = crate::msg::tournament::DirectorCmd::Request(Box::new(cmd));
             if !state.hosting.tournaments.try_send(cmd) {
                 let why = "the tournament director is busy; try again";
                 reply_error(&cs.session.outbox, id, ErrorCode::Unavailable, why);

@@ -16,8 +16,8 @@ pub struct TournamentCmd {
 
 /// Everything the director hears.
 pub enum DirectorCmd {
-    /// A connection's request.
-    Request(TournamentCmd),
+    /// A connection's request (boxed: the largest by far).
+    Request(Box<TournamentCmd>),
     /// The lobby could not seat a tournament game at `table`: `absent`
     /// by seat (offline here, or seated at as many tables as allowed).
     Absent {

@@ -266,7 +266,7 @@ impl Director {
 
     async fn handle(&mut self, cmd: DirectorCmd) {
         match cmd {
-            DirectorCmd::Request(cmd) => self.request(cmd).await,
+            DirectorCmd::Request(cmd) => self.request(*cmd).await,
             DirectorCmd::Absent {
                 game,
                 table,
