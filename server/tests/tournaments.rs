@@ -1,4 +1,6 @@
-//! Tournaments over real WebSockets against the real binary: a six-player
+//! Tournaments over real WebSockets against the real binary, their
+//! results recorded by the organiser as an arbiter (`tournament_result`;
+//! the games on real tables are `tournament_tables.rs`): a six-player
 //! Swiss run to the end by its organiser's result reports, with the
 //! server killed (SIGKILL) and started again in the middle of round 1 and
 //! a player withdrawing in the last round; the final scores and Buchholz
