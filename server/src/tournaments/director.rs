@@ -157,6 +157,7 @@ impl Director {
                     self.lease = None;
                     self.events.clear();
                     self.watchers.clear();
+                    self.polled.clear();
                     return;
                 }
             }

@@ -59,14 +59,19 @@ fn ms(d: Duration) -> u64 {
 
 /// Brings `e`'s live games in line with the engine: adds the games now
 /// due, drops those no longer due (recorded by the organiser, forfeited
-/// by a withdrawal), and scores the games whose wait is over.
-fn plan(e: &mut Event, now: u64) {
+/// by a withdrawal), and scores the games whose wait is over. Whether
+/// anything changed.
+fn plan(e: &mut Event, now: u64) -> bool {
     let wait = u64::from(e.spec.wait_secs.unwrap_or(DEFAULT_WAIT_SECS)) * 1000;
+    let mut changed = false;
     for _ in 0..MAX_STEPS {
         let due = e.due_games();
+        let before = e.live.len();
         e.live.retain(|g| due.iter().any(|(at, _)| *at == g.at));
+        changed |= e.live.len() != before;
         for (at, players) in due {
             if !e.live.iter().any(|g| g.at == at) {
+                changed = true;
                 e.live.push(LiveGame {
                     at,
                     players,
@@ -82,8 +87,9 @@ fn plan(e: &mut Event, now: u64) {
             .iter()
             .position(|g| g.table.is_none() && now >= g.due_ms + wait)
         else {
-            return;
+            return changed;
         };
+        changed = true;
         let g = e.live.remove(i);
         let result = if g.absent == [false; 2] {
             // Never tried (the director was away all the wait): both.
@@ -96,6 +102,7 @@ fn plan(e: &mut Event, now: u64) {
             tracing::warn!(tournament = %e.id, error = %err.message, "absence not recorded");
         }
     }
+    changed
 }
 
 impl Director {
@@ -111,7 +118,7 @@ impl Director {
         }
         let now = unix_ms();
         let mut next = event.clone();
-        plan(&mut next, now);
+        let mut changed = plan(&mut next, now);
         let mut send = Vec::new();
         for g in &mut next.live {
             if g.table.is_none() && now >= g.sent_ms + ms(RETRY) {
@@ -119,10 +126,10 @@ impl Director {
                 g.table = Some(table.clone());
                 g.sent_ms = now;
                 send.push((g.at.clone(), g.players.clone(), table));
+                changed = true;
             }
         }
-        let before = serde_json::to_vec(event).ok();
-        if before == serde_json::to_vec(&next).ok() {
+        if !changed {
             return;
         }
         let (config, rated) = (next.spec.config.clone(), next.spec.rated);
@@ -182,7 +189,6 @@ impl Director {
     /// Reads `table`'s finished game from the store and records its
     /// result; false if the store has no finished game for it (yet).
     async fn look_up(&mut self, id: &str, table: TableId) -> bool {
-        self.polled.insert(table.clone(), Instant::now());
         let store = self.store.clone();
         let key = table.to_string();
         let Some(found) = self.timed(store.game(&key)).await else {
@@ -207,8 +213,8 @@ impl Director {
                 Ok(())
             })
             .await;
+        self.polled.remove(&table);
         if r.is_ok() {
-            self.polled.remove(&table);
             self.seat_games(id).await;
         }
         true
@@ -245,6 +251,7 @@ impl Director {
             })
             .collect();
         for (table, sent) in due {
+            self.polled.insert(table.clone(), Instant::now());
             if self.look_up(id, table.clone()).await {
                 continue;
             }
@@ -256,6 +263,7 @@ impl Director {
             let key = table.to_string();
             if let Some(None) = self.timed(store.live_table(&key)).await {
                 tracing::warn!(tournament = %id, %table, "a tournament table never started; sending its game again");
+                self.polled.remove(&table);
                 if let Some(e) = self.events.get_mut(id)
                     && let Some(g) = e.live.iter_mut().find(|g| g.table.as_ref() == Some(&table))
                 {
