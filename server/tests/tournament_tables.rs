@@ -424,3 +424,70 @@ async fn an_eight_player_knockout_of_best_of_three_matches_is_played_on_tables_w
         "{profile:?}"
     );
 }
+
+/// Two nodes on one Redis: node-a directs the tournaments; two players
+/// connected to node-b join through it (their requests sent to node-a)
+/// and play a double round robin on tables node-a runs, their games
+/// seated through node-b's connections.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_on_another_node_play_a_tournament_directed_elsewhere() {
+    let redis = tengen_store::testing::RedisServer::start();
+    let dirs = [DataDir::new("tt-a"), DataDir::new("tt-b")];
+    let a = proc::start_node(&dirs[0].0, &redis.url(), "tt", "node-a", "2");
+    let (mut org, _) = login(&a.url(), "nora", true).await;
+    let mut s = spec("Two Nodes", TournamentSystem::DoubleRoundRobin);
+    s.seed = Some(5);
+    let t = loop {
+        let msg = ClientMsg::CreateTournament {
+            tournament: s.clone(),
+        };
+        match org.request(msg).await {
+            Ok(ServerMsg::TournamentCreated { tournament }) => break tournament.id,
+            // node-a takes the lease on its first tick.
+            Err(_) => tokio::time::sleep(Duration::from_millis(200)).await,
+            other => panic!("{other:?}"),
+        }
+    };
+    let b = proc::start_node(&dirs[1].0, &redis.url(), "tt", "node-b", "2");
+    let mut players = Vec::new();
+    for p in ["nia", "nod"] {
+        let (mut c, _) = login(&b.url(), p, true).await;
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let join = ClientMsg::JoinTournament {
+                tournament: t.clone(),
+            };
+            match c.request(join).await {
+                Ok(ServerMsg::TournamentJoined { .. }) => break,
+                // node-b learns who directs on its first tick.
+                Err(_) if Instant::now() < deadline => {
+                    tokio::time::sleep(Duration::from_millis(200)).await
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        // nia wins every game.
+        let script: Script = Arc::new(|a: &str, _: &str, _, _| match a {
+            "nia" => Some(Seat::First),
+            _ => Some(Seat::Second),
+        });
+        players.push(spawn_player(c, script, Quirks::default()));
+    }
+    start(&mut org, &t).await;
+    let v = until(&mut org, &t, 40, "the two-node event finished", |v| {
+        v.summary.state == TournamentState::Finished
+    })
+    .await;
+    let played: Vec<String> = boards(&v).concat();
+    assert_eq!(played.len(), 2, "{played:?}");
+    assert!(
+        played
+            .iter()
+            .all(|b| b == "nia-nod:1-0" || b == "nod-nia:0-1"),
+        "{played:?}"
+    );
+    assert_eq!(v.standings[0].name, "nia");
+    assert_eq!(v.standings[0].points, "2");
+    a.kill();
+    b.kill();
+}

@@ -5,8 +5,10 @@
 //! rating, and `matched` (with the game's `tournament`) to both players
 //! before the table's first snapshot.
 //!
-//! A player who is not online on this node, or who already sits at as
-//! many tables as allowed, cannot be seated now: nothing starts, and the
+//! A player connected to another node is seated through the relay of
+//! their connection the director last heard them on (as a matchmaker
+//! pairing seats a remote waiter). A player connected nowhere, or who
+//! already sits at as many tables as allowed, cannot be seated now: nothing starts, and the
 //! director hears who was absent (it asks again until the tournament's
 //! wait is over, then scores the game as lost by the absent player).
 
@@ -22,14 +24,17 @@ impl Lobby {
         let TournamentSeating {
             game,
             players,
+            known,
             config,
             rated,
             table,
             director,
         } = seating;
-        let found = players.each_ref().map(|name| {
-            let (id, player, outbox) = self.hosting.sessions.online(name)?;
-            let session = Session { id, player, outbox };
+        let found = [0, 1].map(|i| {
+            let session = match self.hosting.sessions.online(&players[i]) {
+                Some((id, player, outbox)) => Session { id, player, outbox },
+                None => known[i].clone().filter(|s| !s.outbox.is_closed())?,
+            };
             (self.busy_seats(&session.id) < self.seat_cap(&session)).then_some(session)
         });
         let absent = found.each_ref().map(Option::is_none);

@@ -42,6 +42,10 @@ pub struct TournamentSeating {
     pub game: TournamentGame,
     /// Account names: the first seat (the opener as paired), the second.
     pub players: [String; 2],
+    /// The sessions the director last heard each player on (a relay of
+    /// another node's connection, with several nodes): seated when the
+    /// player is not connected here.
+    pub known: [Option<Session>; 2],
     pub config: GameConfig,
     pub rated: bool,
     pub table: TableId,

@@ -45,6 +45,8 @@ const NOTICES: usize = 4096;
 pub const MAX_EVENTS: usize = 1000;
 /// The most watchers of one event.
 pub(super) const MAX_WATCHERS: usize = 1024;
+/// The most sessions remembered for seating ([`Director::known`]).
+pub(super) const MAX_KNOWN: usize = 4096;
 /// How often the due games are looked after (seated again, waited for,
 /// their tables' records looked up).
 const GAMES_EVERY: Duration = Duration::from_millis(500);
@@ -60,6 +62,9 @@ pub(super) struct Director {
     pub(super) lease: Option<Lease>,
     pub(super) events: HashMap<String, Event>,
     pub(super) watchers: HashMap<String, Vec<Session>>,
+    /// The session each player (by name key) last made a request on: how
+    /// a player connected to another node is seated (its relay here).
+    pub(super) known: HashMap<String, Session>,
     /// When each sent game's table was last looked up in the store.
     pub(super) polled: HashMap<tengen_protocol::TableId, std::time::Instant>,
 }
@@ -83,6 +88,7 @@ pub fn spawn(hosting: &Hosting, rx: Inbox<DirectorCmd>, shutdown: watch::Receive
         lease: None,
         events: HashMap::new(),
         watchers: HashMap::new(),
+        known: HashMap::new(),
         polled: HashMap::new(),
     };
     tokio::spawn(d.run(rx, shutdown));

@@ -30,6 +30,7 @@ use super::event::{Event, LiveGame};
 use super::outcome;
 use crate::msg::lobby::LobbyCmd;
 use crate::msg::tournament::TournamentSeating;
+use tengen_store::name_key;
 
 /// How often a game whose players were absent is tried again.
 const RETRY: Duration = Duration::from_secs(1);
@@ -138,9 +139,13 @@ impl Director {
             return;
         }
         for (game, players, table) in send {
+            let known = players
+                .each_ref()
+                .map(|p| self.known.get(&name_key(p)).cloned());
             let seating = TournamentSeating {
                 game: game.clone(),
                 players,
+                known,
                 config: config.clone(),
                 rated,
                 table: table.clone(),

@@ -6,7 +6,7 @@
 use tengen_protocol::{ClientMsg, ErrorBody, ErrorCode, ServerMsg, TableId, TournamentSpec};
 use tengen_tournament::GameRef;
 
-use super::director::{Director, MAX_EVENTS, MAX_WATCHERS, not_found, reply, unix_ms};
+use super::director::{Director, MAX_EVENTS, MAX_KNOWN, MAX_WATCHERS, not_found, reply, unix_ms};
 use super::event::{Entrant, Event};
 use super::view;
 use crate::msg::tournament::TournamentCmd;
@@ -24,6 +24,7 @@ impl Director {
             );
             return;
         }
+        self.remember(&session);
         let out = self.answer(&session, msg).await;
         match out {
             Ok(msg) => reply(&session, id, msg),
@@ -140,6 +141,18 @@ impl Director {
                 ErrorCode::Internal,
                 "not a tournament request",
             )),
+        }
+    }
+
+    /// Remembers the session `s` made a request on (closed ones are
+    /// forgotten first when the memory is full).
+    fn remember(&mut self, s: &Session) {
+        if self.known.len() >= MAX_KNOWN {
+            self.known.retain(|_, k| !k.outbox.is_closed());
+        }
+        let key = tengen_store::name_key(&s.player.name);
+        if self.known.len() < MAX_KNOWN || self.known.contains_key(&key) {
+            self.known.insert(key, s.clone());
         }
     }
 
