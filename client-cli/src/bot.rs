@@ -93,13 +93,8 @@ pub async fn run(args: &BotArgs) -> Result<ExitCode> {
         return Ok(code);
     };
     // A tournament: every game it seats us at, until it is over.
-    let mut join = true;
     loop {
-        let ask = Ask::Tournament {
-            id: id.clone(),
-            join,
-        };
-        join = false;
+        let ask = Ask::Tournament(id.clone());
         let view = wait_game(args, &mut session, ask).await?;
         let (table, room) = (view.table().clone(), view.room().clone());
         play(args, &mut session, view).await?;

@@ -210,10 +210,9 @@ pub async fn run(args: &EngineArgs) -> Result<ExitCode> {
         let ask = match &args.find.join {
             Some(_) if played > 0 => break ExitCode::SUCCESS,
             Some(room) => Ask::Join(net::room_id(room)?),
-            None if args.find.tournament.is_some() => Ask::Tournament {
-                id: args.find.tournament.clone().unwrap_or_default(),
-                join: played == 0,
-            },
+            None if args.find.tournament.is_some() => {
+                Ask::Tournament(args.find.tournament.clone().unwrap_or_default())
+            }
             None if args.find.queue => Ask::Queue(args.find.room.config()?, true),
             None if args.accept_challenges => Ask::Accept,
             None => match &args.challenge {

@@ -36,10 +36,12 @@ pub enum Ask {
     /// Wait in the rated queue for this configuration (`true`: a person
     /// who accepts a bot opponent).
     Queue(GameConfig, bool),
-    /// Wait for a tournament's next game (`join`: enter the tournament
-    /// first; already entered, or started, is no error). The server seats
-    /// us and pushes `matched`, then the table's snapshot.
-    Tournament { id: String, join: bool },
+    /// Wait for a tournament's next game, entering the tournament first
+    /// (already entered, or started, is no error: the request also tells
+    /// a server of several nodes which connection to seat us through).
+    /// The server seats us and pushes `matched`, then the table's
+    /// snapshot.
+    Tournament(String),
     /// Challenge a player by name (a `challenge` message) and wait for
     /// them to join the private room it makes.
     Challenge(ClientMsg),
@@ -93,8 +95,8 @@ impl Waiter {
     async fn ask(&mut self, session: &mut Session) -> Result<Option<News>> {
         let msg = match &self.ask {
             Ask::Create(m) | Ask::Challenge(m) => m.clone(),
-            Ask::Accept | Ask::Tournament { join: false, .. } => return Ok(None),
-            Ask::Tournament { id, join: true } => {
+            Ask::Accept => return Ok(None),
+            Ask::Tournament(id) => {
                 let join = ClientMsg::JoinTournament {
                     tournament: id.clone(),
                 };

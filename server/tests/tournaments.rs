@@ -428,7 +428,10 @@ async fn the_director_moves_to_the_node_that_survives() {
             Ok(other) => panic!("{other:?}"),
             Err(_) => ann = account(&b.url(), "ann", false).await,
         }
-        assert!(std::time::Instant::now() < deadline, "node-b never directed");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "node-b never directed"
+        );
         tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     }
     let view = show(&mut ann, &t).await;
