@@ -1,7 +1,11 @@
 //! Tournaments played on real tables: every game of a round starts as a
 //! table when the round is paired, its players hear `matched` (with the
 //! tournament game) and play it over real WebSockets, and its end
-//! reports the result to the director, which pairs the next round.
+//! reports the result to the director, which pairs the next round. A
+//! six-player Swiss (a restart, an absence, a withdrawal), an
+//! eight-player knockout of best-of-3 matches (a withdrawal mid-match),
+//! a game lost by the abort rule, and players on a node that does not
+//! direct.
 //!
 //! The players are scripted clients (`common::tournament_players`): the
 //! test chooses each game's winner (or a draw) and the two clients play
@@ -490,4 +494,45 @@ async fn players_on_another_node_play_a_tournament_directed_elsewhere() {
     assert_eq!(v.standings[0].points, "2");
     a.kill();
     b.kill();
+}
+
+/// A player seated but never moving: the table aborts the game when the
+/// first move does not come, and the abort rule scores it as that
+/// player's loss by forfeit (not a game played).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_who_never_moves_loses_the_game_by_the_abort_rule() {
+    let server = common::server_with(|s| s.first_move_timeout = Duration::from_secs(1)).await;
+    let url = common::url(&server);
+    let (mut org, _) = login(&url, "abby", true).await;
+    let s = spec("Abort Rule", TournamentSystem::RoundRobin);
+    let t = create(&mut org, s).await;
+    let mut players = Vec::new();
+    for p in ["idle", "keen"] {
+        let (mut c, _) = login(&url, p, true).await;
+        join(&mut c, &t).await;
+        let quirks = Quirks {
+            hold_after: (p == "idle").then_some(0),
+            ..Quirks::default()
+        };
+        // keen would win anyway; idle never plays a stone.
+        let script: Script = Arc::new(|a: &str, _: &str, _, _| match a {
+            "keen" => Some(Seat::First),
+            _ => Some(Seat::Second),
+        });
+        players.push(spawn_player(c, script, quirks));
+    }
+    start(&mut org, &t).await;
+    let v = until(&mut org, &t, 30, "the aborted game scored", |v| {
+        v.summary.state == TournamentState::Finished
+    })
+    .await;
+    let b = &v.rounds[0].boards[0];
+    let idle_lost = if b.first == "idle" { "-+" } else { "+-" };
+    assert_eq!(b.games, [idle_lost], "{b:?}");
+    assert_eq!(v.standings[0].name, "keen");
+    assert_eq!(
+        v.standings[0].tie_breaks.last().unwrap().value,
+        "0",
+        "no win over the board"
+    );
 }

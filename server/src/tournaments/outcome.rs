@@ -8,7 +8,8 @@
 //! seat, so the referee's seats are the engine's. An aborted game is
 //! lost by the player the abort rule blames: the seat that aborted, or,
 //! when the server aborted because a first move never came, the seat
-//! that never acted (both: a double forfeit).
+//! whose first move it was: the opener if it never acted, else the
+//! second seat.
 
 use tengen_rules::game::{GameRecord, Input, Outcome, ResultReason, Seat as RuleSeat};
 use tengen_tournament::{GameResult, Seat};
@@ -40,9 +41,10 @@ pub fn of_record(bytes: &[u8]) -> Option<GameResult> {
                     .any(|e| matches!(e.input, Input::Act { seat, .. } if seat == s))
             };
             match (acted(RuleSeat::First), acted(RuleSeat::Second)) {
+                (false, _) => GameResult::Forfeit(Seat::Second),
                 (true, false) => GameResult::Forfeit(Seat::First),
-                (false, true) => GameResult::Forfeit(Seat::Second),
-                _ => GameResult::DoubleForfeit,
+                // Not an abort the server makes: nobody to blame.
+                (true, true) => GameResult::DoubleForfeit,
             }
         }
     })
