@@ -59,3 +59,54 @@ pub fn of_absence(absent: [bool; 2]) -> GameResult {
         _ => GameResult::DoubleForfeit,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use tengen_rules::game::{Action, Game, GameConfig, RuleSet, Seat as RuleSeat};
+
+    use super::*;
+
+    fn game() -> Game {
+        Game::new(GameConfig::free(RuleSet::Gomoku), RuleSeat::First, 0).unwrap()
+    }
+
+    fn of(g: &Game) -> Option<GameResult> {
+        of_record(g.record().to_json().as_bytes())
+    }
+
+    fn place(g: &mut Game, seat: RuleSeat, p: &str, at: u64) {
+        g.apply(seat, Action::place(p.parse().unwrap()), at)
+            .unwrap();
+    }
+
+    #[test]
+    fn a_win_a_resignation_and_an_unfinished_game() {
+        let mut g = game();
+        assert_eq!(of(&g), None, "no result yet");
+        place(&mut g, RuleSeat::First, "H8", 1);
+        g.apply(RuleSeat::Second, Action::Resign, 2).unwrap();
+        assert_eq!(of(&g), Some(GameResult::Win(Seat::First)));
+        assert_eq!(of_record(b"not a record"), None);
+    }
+
+    #[test]
+    fn the_abort_rule_blames_the_seat_whose_first_move_never_came() {
+        let mut g = game();
+        g.declare_aborted(10).unwrap();
+        assert_eq!(of(&g), Some(GameResult::Forfeit(Seat::Second)));
+        let mut g = game();
+        place(&mut g, RuleSeat::First, "H8", 1);
+        g.declare_aborted(10).unwrap();
+        assert_eq!(of(&g), Some(GameResult::Forfeit(Seat::First)));
+        let mut g = game();
+        g.apply(RuleSeat::First, Action::Abort, 1).unwrap();
+        assert_eq!(of(&g), Some(GameResult::Forfeit(Seat::Second)));
+    }
+
+    #[test]
+    fn absence_by_seat() {
+        assert_eq!(of_absence([true, false]), GameResult::Forfeit(Seat::Second));
+        assert_eq!(of_absence([false, true]), GameResult::Forfeit(Seat::First));
+        assert_eq!(of_absence([true, true]), GameResult::DoubleForfeit);
+    }
+}
