@@ -106,6 +106,18 @@ fn plan(e: &mut Event, now: u64) -> bool {
     changed
 }
 
+/// Whether [`Director::seat_games`] has anything to do for `e` (cheap:
+/// checked every tick before the event is copied): a game due that is
+/// not live, a live game no longer due, or one waiting for a table.
+fn needs_work(e: &Event) -> bool {
+    let due = e.due_games();
+    e.live.iter().any(|g| g.table.is_none())
+        || due.len() != e.live.len()
+        || due
+            .iter()
+            .any(|(at, _)| !e.live.iter().any(|g| g.at == *at))
+}
+
 impl Director {
     /// Looks after event `id`'s games: [`plan`], then sends each game
     /// waiting for a table (and not tried within [`RETRY`]) to the lobby,
@@ -114,7 +126,7 @@ impl Director {
         let Some(event) = self.events.get(id) else {
             return;
         };
-        if !event.engine.started() {
+        if !event.engine.started() || !needs_work(event) {
             return;
         }
         let now = unix_ms();
