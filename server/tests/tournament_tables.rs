@@ -172,6 +172,9 @@ async fn a_six_player_swiss_is_played_on_tables_through_a_restart_an_absence_and
     let (mut org, _) = login(&url, "olga", true).await;
     let mut s = spec("Table Swiss", TournamentSystem::Swiss);
     s.rounds = Some(3);
+    // eve must be back within the wait once round 3 is paired: room for
+    // a loaded machine.
+    s.wait_secs = Some(8);
     let t = create(&mut org, s).await;
     let mut players = Vec::new();
     let mut tokens = HashMap::new();
