@@ -44,7 +44,7 @@ use crate::wait::{Ask, News, Waiter};
 
 /// Play a game by itself with the client library's bot.
 #[derive(clap::Args)]
-#[command(group(ArgGroup::new("mode").required(true).args(["join", "create", "queue"])))]
+#[command(group(ArgGroup::new("mode").required(true).args(["join", "create", "queue", "tournament"])))]
 #[command(long_about = "\
 Play a whole game by itself with the client library's quick bot, printing a
 line per move and the result, then exit 0.
@@ -78,17 +78,51 @@ pub struct BotArgs {
 const MAX_REFUSALS: u32 = 3;
 
 pub async fn run(args: &BotArgs) -> Result<ExitCode> {
-    let ask = match &args.find.join {
-        Some(room) => Ask::Join(net::room_id(room)?),
-        None if args.find.queue => Ask::Queue(args.find.room.config()?, false),
-        None => Ask::Create(args.find.room.request()?),
-    };
     let mut server = args.find.server.clone();
     server.name.get_or_insert_with(|| "bot".into());
     let (mut session, _) = server.session_hello().await?;
-    let (mut waiter, news) = Waiter::start(&mut session, ask).await?;
+    let Some(id) = &args.find.tournament else {
+        let ask = match &args.find.join {
+            Some(room) => Ask::Join(net::room_id(room)?),
+            None if args.find.queue => Ask::Queue(args.find.room.config()?, false),
+            None => Ask::Create(args.find.room.request()?),
+        };
+        let view = wait_game(args, &mut session, ask).await?;
+        let code = play(args, &mut session, view).await?;
+        let _ = session.close().await;
+        return Ok(code);
+    };
+    // A tournament: every game it seats us at, until it is over.
+    loop {
+        let ask = Ask::Tournament(id.clone());
+        let view = wait_game(args, &mut session, ask).await?;
+        let (table, room) = (view.table().clone(), view.room().clone());
+        play(args, &mut session, view).await?;
+        let _ = session.request(ClientMsg::LeaveRoom { room }).await;
+        let _ = session
+            .request(ClientMsg::Unwatch {
+                table: table.clone(),
+            })
+            .await;
+        session.forget(&table);
+        let show = ClientMsg::Tournament {
+            tournament: id.clone(),
+        };
+        if let Ok(ServerMsg::TournamentInfo { tournament }) = session.request(show).await
+            && tournament.summary.state == tengen_protocol::TournamentState::Finished
+        {
+            say(format!("tournament {id} is over"))?;
+            let _ = session.close().await;
+            return Ok(ExitCode::SUCCESS);
+        }
+    }
+}
+
+/// Waits for a game as `ask` says; its view once it starts.
+async fn wait_game(args: &BotArgs, session: &mut Session, ask: Ask) -> Result<TableView> {
+    let (mut waiter, news) = Waiter::start(session, ask).await?;
     let mut news = news;
-    let view = loop {
+    loop {
         if let Some(n) = news.take() {
             match n {
                 News::Room(room) => say(format!("room: {room}"))?,
@@ -102,19 +136,19 @@ pub async fn run(args: &BotArgs) -> Result<ExitCode> {
                 ))?,
                 News::Lost => eprintln!("connection lost: reconnecting"),
                 News::Back => eprintln!("reconnected"),
+                News::Entered => say("entered the tournament".into())?,
                 News::Challenged { .. } => {}
             }
         }
         if let Some(view) = waiter.started.take() {
-            break view;
+            return Ok(view);
         }
-        news = waiter.step(&mut session).await?;
-    };
-    play(args, session, view).await
+        news = waiter.step(session).await?;
+    }
 }
 
 /// Plays the game at `view`'s table to its end.
-async fn play(args: &BotArgs, mut session: Session, mut view: TableView) -> Result<ExitCode> {
+async fn play(args: &BotArgs, session: &mut Session, mut view: TableView) -> Result<ExitCode> {
     let me = view.seat().expect("a player's view");
     say(format!(
         "table {}: {} plays the {me} seat against {}",
@@ -226,7 +260,6 @@ async fn play(args: &BotArgs, mut session: Session, mut view: TableView) -> Resu
         Some(r) => say(format!("result: {}", r.describe()))?,
         None => bail!("the game ended without a result"),
     }
-    let _ = session.close().await;
     Ok(ExitCode::SUCCESS)
 }
 

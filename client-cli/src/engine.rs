@@ -210,6 +210,9 @@ pub async fn run(args: &EngineArgs) -> Result<ExitCode> {
         let ask = match &args.find.join {
             Some(_) if played > 0 => break ExitCode::SUCCESS,
             Some(room) => Ask::Join(net::room_id(room)?),
+            None if args.find.tournament.is_some() => {
+                Ask::Tournament(args.find.tournament.clone().unwrap_or_default())
+            }
             None if args.find.queue => Ask::Queue(args.find.room.config()?, true),
             None if args.accept_challenges => Ask::Accept,
             None => match &args.challenge {
@@ -285,6 +288,7 @@ async fn wait(session: &mut Session, ask: Ask, args: &EngineArgs) -> Result<Tabl
             ))?,
             Some(News::Lost) => eprintln!("connection lost: reconnecting"),
             Some(News::Back) => eprintln!("reconnected"),
+            Some(News::Entered) => say("entered the tournament".into())?,
             Some(News::Challenged { from, rated }) => say(format!(
                 "accepted a {} challenge from {}",
                 if rated { "rated" } else { "casual" },

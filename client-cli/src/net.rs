@@ -38,6 +38,10 @@ pub struct FindGame {
     /// Wait in the rated queue for games of the room options below.
     #[arg(long)]
     pub queue: bool,
+    /// Play this tournament's games: enter it (unless entered already),
+    /// then play each game it seats you at.
+    #[arg(long, value_name = "ID")]
+    pub tournament: Option<String>,
     #[command(flatten)]
     pub room: crate::spec::RoomSpec,
 }

@@ -102,7 +102,7 @@ pub async fn run(args: &QueueArgs) -> Result<ExitCode> {
             }
             Some(News::Lost) => status = "connection lost: reconnecting...".into(),
             Some(News::Back) => status = "reconnected".into(),
-            Some(News::Room(_) | News::Challenged { .. }) | None => {}
+            Some(News::Room(_) | News::Challenged { .. } | News::Entered) | None => {}
         }
         if let Some(view) = waiter.started.take() {
             break view;

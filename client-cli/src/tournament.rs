@@ -111,6 +111,13 @@ pub struct CreateArgs {
     pub max_rating: Option<i32>,
     #[arg(long)]
     pub max_players: Option<u32>,
+    /// Seconds a game waits for an absent player before they forfeit it
+    /// (60 if not given).
+    #[arg(long)]
+    pub wait_secs: Option<u32>,
+    /// Draw the pairings' lots from this number (reproducible pairings).
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// Guests may not enter.
     #[arg(long)]
     pub accounts_only: bool,
@@ -288,6 +295,8 @@ fn create_msg(c: &CreateArgs) -> Result<ClientMsg> {
             max_players: c.max_players,
         },
         tie_breaks: c.tie_breaks.clone(),
+        wait_secs: c.wait_secs,
+        seed: c.seed,
     };
     if let Err(e) = spec.validate() {
         bail!("{e}");

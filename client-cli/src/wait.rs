@@ -20,8 +20,8 @@ use std::time::Instant;
 
 use anyhow::{Result, bail};
 use tengen_client::view::TableView;
-use tengen_client::{Delivery, Session};
-use tengen_protocol::{ClientMsg, Player, RoomId, ServerMsg, TableId};
+use tengen_client::{ClientError, Delivery, Session, SessionError};
+use tengen_protocol::{ClientMsg, ErrorCode, Player, RoomId, ServerMsg, TableId};
 use tengen_rules::game::GameConfig;
 
 use crate::net::session_error;
@@ -36,6 +36,12 @@ pub enum Ask {
     /// Wait in the rated queue for this configuration (`true`: a person
     /// who accepts a bot opponent).
     Queue(GameConfig, bool),
+    /// Wait for a tournament's next game, entering the tournament first
+    /// (already entered, or started, is no error: the request also tells
+    /// a server of several nodes which connection to seat us through).
+    /// The server seats us and pushes `matched`, then the table's
+    /// snapshot.
+    Tournament(String),
     /// Challenge a player by name (a `challenge` message) and wait for
     /// them to join the private room it makes.
     Challenge(ClientMsg),
@@ -59,6 +65,8 @@ pub enum News {
     Back,
     /// `from` challenged us (`rated` or not); we join its room.
     Challenged { from: Player, rated: bool },
+    /// We entered the tournament.
+    Entered,
 }
 
 /// A wait under way.
@@ -88,6 +96,23 @@ impl Waiter {
         let msg = match &self.ask {
             Ask::Create(m) | Ask::Challenge(m) => m.clone(),
             Ask::Accept => return Ok(None),
+            Ask::Tournament(id) => {
+                let join = ClientMsg::JoinTournament {
+                    tournament: id.clone(),
+                };
+                return match session.request(join).await {
+                    Ok(_) => Ok(Some(News::Entered)),
+                    Err(SessionError::Client(ClientError::Refused(b)))
+                        if matches!(
+                            b.code,
+                            ErrorCode::AlreadyJoined | ErrorCode::TournamentClosed
+                        ) =>
+                    {
+                        Ok(None)
+                    }
+                    Err(e) => bail!("cannot enter tournament {id}: {}", session_error(&e)),
+                };
+            }
             Ask::Join(room) => ClientMsg::JoinRoom { room: room.clone() },
             Ask::Queue(config, bots) => ClientMsg::Queue {
                 config: config.clone(),

@@ -1,13 +1,15 @@
 //! `tengen tournament` against a real server (in-process): an organiser
 //! creates a Swiss, two players join, one withdraws and comes back, the
 //! organiser starts it, and `show`, `list` and `export` print what the
-//! server keeps.
+//! server keeps. And two `tengen bot --tournament` processes play a
+//! tournament's games to its end.
 
 mod common;
 
 use std::process::Output;
+use std::time::Duration;
 
-use common::{register, server, tengen_in, text};
+use common::{Lines, register, server, stderr_of, tengen_in, text, until, wait};
 use tempfile::TempDir;
 
 fn ok(out: Output) -> String {
@@ -140,4 +142,56 @@ fn create_with_a_tie_break_order() {
         "{line}"
     );
     assert!(!line.contains("SB"), "{line}");
+/// Two `tengen bot --tournament` processes enter a double round robin,
+/// play both its games on the tables the server seats them at (each game
+/// announced by `matched`), and exit when the tournament is over.
+#[test]
+fn bots_play_a_tournament_to_its_end() {
+    let url = server();
+    let dirs: Vec<TempDir> = (0..3).map(|_| TempDir::new().unwrap()).collect();
+    for (d, name) in dirs.iter().zip(["olga", "ann", "bob"]) {
+        register(&url, d.path(), name);
+    }
+    let run = |i: usize, args: &[&str]| tengen_in(&url, dirs[i].path(), args);
+    let create = [
+        "tournament",
+        "create",
+        "Bots' Double",
+        "gomoku",
+        "5+3",
+        "--system",
+        "double_round_robin",
+        "--seed",
+        "3",
+    ];
+    let said = ok(run(0, &create).output().unwrap());
+    let id = said
+        .strip_prefix("created ")
+        .and_then(|s| s.split_whitespace().next())
+        .unwrap_or_else(|| panic!("{said}"))
+        .to_owned();
+    let mut bots = Vec::new();
+    for i in [1, 2] {
+        let mut child = run(i, &["bot", "--tournament", &id]).spawn().unwrap();
+        let mut lines = Lines::new(child.stdout.take().unwrap());
+        until(&mut lines, "entry", |l| l == "entered the tournament");
+        bots.push((child, lines));
+    }
+    ok(run(0, &["tournament", "start", &id]).output().unwrap());
+    for (child, lines) in &mut bots {
+        let status = wait(child, Duration::from_secs(90), "a tournament bot");
+        let out = lines.rest(Duration::from_secs(1));
+        assert!(status.success(), "{out:#?} {}", stderr_of(child));
+        assert_eq!(
+            out.iter().filter(|l| l.starts_with("matched with")).count(),
+            2,
+            "{out:#?}"
+        );
+        assert_eq!(
+            out.last().map(String::as_str),
+            Some(&*format!("tournament {id} is over"))
+        );
+    }
+    let shown = ok(run(1, &["tournament", "show", &id]).output().unwrap());
+    assert!(shown.contains("finished"), "{shown}");
 }

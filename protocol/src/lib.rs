@@ -86,6 +86,7 @@ pub use server::{
 };
 pub use tournament::{
     BoardView, EntryLimits, ReportedResult, RoundView, StandingView, TieBreakName, TieBreakValue,
+    TournamentGame,
     TournamentPlayer, TournamentSpec, TournamentState, TournamentSummary, TournamentSystem,
     TournamentView,
 };

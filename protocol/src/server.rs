@@ -265,13 +265,17 @@ pub enum ServerMsg {
     BotFiltersSet { filters: crate::BotFilters },
     /// Push to both players the matchmaker paired: a rated game in `room`
     /// at `table` against `opponent`, you in `seat`. The table's
-    /// `table_snapshot` follows.
+    /// `table_snapshot` follows. Also pushed when a tournament's game
+    /// starts: then `tournament` says which game it is (rated or not as
+    /// the tournament is).
     Matched {
         room: RoomId,
         table: TableId,
         seat: Seat,
         opponent: Player,
         config: GameConfig,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tournament: Option<crate::tournament::TournamentGame>,
     },
     /// Reply to `leaderboard`.
     Leaderboard(Leaderboard),

@@ -17,6 +17,10 @@ pub const MAX_TOURNAMENT_ID_CHARS: usize = 32;
 pub const MAX_SWISS_ROUNDS: u32 = 30;
 /// The most games of a knockout match (`games`, odd).
 pub const MAX_MATCH_GAMES: u8 = 9;
+/// How long a game waits for an absent player by default (`wait_secs`).
+pub const DEFAULT_WAIT_SECS: u32 = 60;
+/// The longest wait an organiser may set.
+pub const MAX_WAIT_SECS: u32 = 600;
 
 /// The pairing system.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -143,6 +147,17 @@ pub struct TournamentSpec {
     /// wins; the others: Sonneborn-Berger, direct encounter, wins).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tie_breaks: Option<Vec<TieBreakName>>,
+    /// Seconds a game waits for an absent player (offline, or seated at
+    /// as many tables as allowed) before they lose it by forfeit (both
+    /// absent: a double forfeit); [`DEFAULT_WAIT_SECS`] when left out, 1
+    /// to [`MAX_WAIT_SECS`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wait_secs: Option<u32>,
+    /// Draws every lot (the seeding's seats, round-robin numbers,
+    /// knockout openers) from this value instead of at random, so the
+    /// pairings are reproducible; without it, the server draws.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
 }
 
 impl TournamentSpec {
@@ -165,6 +180,12 @@ impl TournamentSpec {
             }
             (_, Some(_)) => return Err("games is for a knockout only".into()),
             _ => {}
+        }
+        if self
+            .wait_secs
+            .is_some_and(|w| !(1..=MAX_WAIT_SECS).contains(&w))
+        {
+            return Err(format!("wait_secs: 1 to {MAX_WAIT_SECS}"));
         }
         if let (Some(lo), Some(hi)) = (self.entry.min_rating, self.entry.max_rating)
             && lo > hi
@@ -294,6 +315,17 @@ pub enum ReportedResult {
     SecondByForfeit,
     /// Neither played.
     DoubleForfeit,
+}
+
+/// Which tournament game a table plays (in `matched`, and in the game's
+/// record tags): round and board 1-based as the views number them, `game`
+/// the 0-based game of the board's match.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TournamentGame {
+    pub tournament: String,
+    pub round: u32,
+    pub board: u32,
+    pub game: u32,
 }
 
 /// Checks a tournament id as a client sends it.

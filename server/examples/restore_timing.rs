@@ -77,6 +77,7 @@ fn meta(i: u64) -> TableMeta {
         seats: [seat(2 * i + 1, "ann"), seat(2 * i + 2, "bob")],
         room_first: Seat::First,
         created_ms: 0,
+        tournament: None,
     }
 }
 

@@ -19,8 +19,6 @@ pub struct AppState {
     pub accounts: Arc<accounts::Accounts>,
     /// The rated queues (`matchmaker`).
     pub matchmaker: msg::matchmaker::MatchmakerHandle,
-    /// The tournament director (`tournaments`).
-    pub tournaments: msg::tournament::DirectorHandle,
     /// Several nodes on one Redis: this node's actor, which routes commands
     /// to tables run elsewhere (`cluster`). `None` on the embedded store.
     pub node: Option<msg::node::NodeHandle>,

@@ -37,4 +37,7 @@ pub struct Hosting {
     /// Moderation's state on this node: standings and banned ranges in
     /// memory, its bus (`crate::moderation`).
     pub moderation: crate::moderation::state::Moderation,
+    /// The tournament director's mailbox (a tournament table tells it
+    /// when its game is over; connections send it their requests).
+    pub tournaments: crate::msg::tournament::DirectorHandle,
 }

@@ -134,6 +134,7 @@ impl Server {
             settings.max_connections,
             shutdown_rx.clone(),
         );
+        let (tournaments, tournaments_rx) = crate::tournaments::director::mailbox();
         let hosting = Hosting {
             store: store.clone(),
             settings: settings.clone(),
@@ -145,6 +146,7 @@ impl Server {
             pressure: pressure.clone(),
             bot_filters: Default::default(),
             moderation: Default::default(),
+            tournaments,
         };
         crate::moderation::boot::start(&hosting, shutdown_rx.clone())
             .await
@@ -164,13 +166,7 @@ impl Server {
             hosting.moderation.book.clone(),
             shutdown_rx.clone(),
         );
-        let tournaments = crate::tournaments::director::spawn(
-            store.clone(),
-            settings.node.clone(),
-            settings.lease_ttl,
-            settings.store_timeout,
-            shutdown_rx.clone(),
-        );
+        crate::tournaments::director::spawn(&hosting, tournaments_rx, shutdown_rx.clone());
         let node = match &settings.redis {
             Some(redis) => {
                 let mut config = cluster::bus::BusConfig::new(
@@ -204,7 +200,6 @@ impl Server {
             shutdown: shutdown_rx.clone(),
             accounts,
             matchmaker,
-            tournaments,
             node,
             hosting,
         };

@@ -605,6 +605,7 @@ pub fn ranked_server_examples() -> Vec<ServerFrame> {
             seat: Seat::First,
             opponent: bob_account(),
             config: config(),
+            tournament: None,
         }),
         reply(
             25,

@@ -1,8 +1,9 @@
 //! Example tournament messages (see `protocol/README.md`, "Tournaments").
 
 use tengen_protocol::*;
+use tengen_rules::game::Seat;
 
-use super::config;
+use super::{config, room, table};
 
 const T: &str = "3k9d2m7qv1x0a";
 
@@ -27,6 +28,8 @@ pub fn spec() -> TournamentSpec {
             max_players: Some(64),
         },
         tie_breaks: Some(vec![TieBreakName::Buchholz]),
+        wait_secs: None,
+        seed: None,
     }
 }
 
@@ -146,6 +149,23 @@ pub fn client_examples() -> Vec<ClientFrame> {
 /// Every tournament reply and push.
 pub fn server_examples() -> Vec<ServerFrame> {
     vec![
+        Envelope::push(ServerMsg::Matched {
+            room: room(),
+            table: table(),
+            seat: Seat::Second,
+            opponent: Player {
+                name: "alice".into(),
+                guest: false,
+                bot: false,
+            },
+            config: config(),
+            tournament: Some(TournamentGame {
+                tournament: t(),
+                round: 2,
+                board: 1,
+                game: 0,
+            }),
+        }),
         Envelope::with_id(
             Some(101),
             ServerMsg::TournamentCreated {

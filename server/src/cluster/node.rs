@@ -58,6 +58,7 @@ mod liveness;
 mod lobby;
 mod locate;
 mod matchmaking;
+mod tournaments;
 
 /// A local connection with tables (or a queue entry) elsewhere.
 struct Routed {
@@ -118,6 +119,8 @@ struct Node {
     leader: Option<String>,
     /// The `matchmaker` lease, while this node holds it.
     leading: Option<Lease>,
+    /// The node directing the tournaments, as last learnt.
+    director: Option<String>,
     /// A tick's store work is running ([`liveness`]).
     ticking: bool,
     queued: HashMap<u64, Queued>,
@@ -149,6 +152,7 @@ pub fn spawn(
         matchmaker,
         leader: None,
         leading: None,
+        director: None,
         ticking: false,
         queued: HashMap::new(),
         probes: HashMap::new(),
@@ -245,6 +249,7 @@ impl Node {
         match cmd {
             NodeCmd::Route { table, ask } => self.route(table, ask),
             NodeCmd::Match { session, cmd } => self.route_match(session, cmd),
+            NodeCmd::Tournament(cmd) => self.route_tournament(*cmd),
             NodeCmd::Resolved { table, owner } => self.resolved(table, owner),
             NodeCmd::Ticked(t) => self.ticked(*t),
             NodeCmd::ConnGone { conn } => {
@@ -496,6 +501,12 @@ impl Node {
                 }
             }
             Body::ToMatchmaker { conn, session, cmd } => self.host_match(from, conn, session, cmd),
+            Body::ToDirector {
+                conn,
+                session,
+                id,
+                msg,
+            } => self.host_tournament(from, conn, session, id, msg),
             Body::ToLobby { conn, session, cmd } => self.host_lobby(from, conn, session, cmd),
             Body::Lobby(news) => self.lobby_news(from, news),
             Body::Ping { nonce } => {

@@ -57,6 +57,15 @@ pub enum Body {
         session: RemoteSession,
         cmd: RemoteMatchCmd,
     },
+    /// A connection at `from` asks the tournament director, which runs on
+    /// the node holding the `tournaments` lease; the answer comes back as
+    /// `Frames` from its relay there.
+    ToDirector {
+        conn: u64,
+        session: RemoteSession,
+        id: Option<tengen_protocol::RequestId>,
+        msg: tengen_protocol::ClientMsg,
+    },
     // --- one lobby across nodes (`crate::lobby::remote`) ---------------
     /// A connection at `from` asks something of a room this node's lobby
     /// holds; the answers come back as `Frames` from its relay here.

@@ -117,7 +117,14 @@ pub(super) fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], receive
                 id,
                 msg,
             };
-            if !state.tournaments.try_send(cmd) {
+            let sent = match &state.node {
+                Some(node) => node.try_send(NodeCmd::Tournament(Box::new(cmd))),
+                None => {
+                    let cmd = crate::msg::tournament::DirectorCmd::Request(Box::new(cmd));
+                    state.hosting.tournaments.try_send(cmd)
+                }
+            };
+            if !sent {
                 let why = "the tournament director is busy; try again";
                 cs.session
                     .outbox

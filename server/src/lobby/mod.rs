@@ -33,6 +33,7 @@ mod fresh;
 mod rated;
 mod remote;
 mod social;
+mod tournament;
 mod updates;
 mod view;
 use crate::msg::lobby::{LobbyCmd, LobbyHandle, NewRoom};
@@ -174,6 +175,7 @@ impl Lobby {
                 pairing,
                 matchmaker,
             } => self.matched(*pairing, matchmaker),
+            LobbyCmd::TournamentGame(seating) => self.tournament_game(*seating),
             LobbyCmd::Restored {
                 info,
                 public,
@@ -386,7 +388,8 @@ impl Lobby {
             Seat::Second
         };
         self.sit(&joiner, &room_id);
-        self.start_table(&room_id, seats, opener, TableId::from_u64(rand::random()));
+        let table = TableId::from_u64(rand::random());
+        self.start_table(&room_id, seats, opener, table, None);
     }
 
     /// Starts a game at `table_id` in `room_id` with `seats` and `opener`.
@@ -396,6 +399,7 @@ impl Lobby {
         seats: [Session; 2],
         opener: Seat,
         table_id: TableId,
+        tournament: Option<tengen_protocol::TournamentGame>,
     ) -> bool {
         let Some(room) = self.rooms.get_mut(room_id) else {
             return false;
@@ -418,6 +422,7 @@ impl Lobby {
             seats: seats.each_ref().map(|s| table::SeatMeta::of(s, sessions)),
             room_first,
             created_ms: table::unix_ms(),
+            tournament,
         };
         match table::spawn(table::Start {
             id: table_id.clone(),

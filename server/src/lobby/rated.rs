@@ -13,9 +13,9 @@
 
 use tengen_protocol::{
     Envelope, ErrorBody, ErrorCode, Players, RequestId, RoomId, RoomInfo, RoomStatus, ServerMsg,
-    TableId,
+    TableId, TournamentGame,
 };
-use tengen_rules::game::Seat;
+use tengen_rules::game::{GameConfig, Seat};
 use tengen_store::name_key;
 
 use super::{Lobby, Room, refuse};
@@ -143,8 +143,24 @@ impl Lobby {
             return;
         }
         let [a, b] = seats.map(|w| w.session);
-        let room_id = RoomId::from_u64(rand::random());
         let table_id = TableId::from_u64(rand::random());
+        self.seat_pair(config, [a, b], opener, table_id, true, None);
+    }
+
+    /// Opens a public room with both seats taken (`seats` by room seat),
+    /// tells both players (`matched`, with `tournament` for a tournament
+    /// game) and starts its table at `table_id`.
+    pub(super) fn seat_pair(
+        &mut self,
+        config: GameConfig,
+        seats: [Session; 2],
+        opener: Seat,
+        table_id: TableId,
+        rated: bool,
+        tournament: Option<TournamentGame>,
+    ) {
+        let [a, b] = seats;
+        let room_id = RoomId::from_u64(rand::random());
         let info = RoomInfo {
             room: room_id.clone(),
             name: None,
@@ -157,7 +173,7 @@ impl Lobby {
             table: None,
             spectators: 0,
             chat: true,
-            rated: true,
+            rated,
         };
         self.pending.added(&info);
         for (seat, me, them) in [(Seat::First, &a, &b), (Seat::Second, &b, &a)] {
@@ -168,6 +184,7 @@ impl Lobby {
                 seat,
                 opponent: them.player.clone(),
                 config: config.clone(),
+                tournament: tournament.clone(),
             }));
         }
         self.rooms.insert(
@@ -179,6 +196,6 @@ impl Lobby {
                 seats: [Some(a.clone()), Some(b.clone())],
             },
         );
-        self.start_table(&room_id, [a, b], opener, table_id);
+        self.start_table(&room_id, [a, b], opener, table_id, tournament);
     }
 }

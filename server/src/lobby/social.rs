@@ -182,7 +182,7 @@ impl Lobby {
                 },
             );
         }
-        if self.start_table(&room_id, seats, opener, rematch.clone())
+        if self.start_table(&room_id, seats, opener, rematch.clone(), None)
             && let Some(old) = self.hosting.directory.get(&from)
         {
             let _ = old.try_send(crate::msg::table::TableCmd::RematchStarted { rematch });

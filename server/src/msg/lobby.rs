@@ -98,6 +98,9 @@ pub enum LobbyCmd {
         pairing: Box<Pairing>,
         matchmaker: MatchmakerHandle,
     },
+    /// The tournament director: seat a tournament game (or tell the
+    /// director who is absent).
+    TournamentGame(Box<crate::msg::tournament::TournamentSeating>),
     /// Other nodes' lobbies, through this node's actor (`crate::lobby`).
     Cluster(ClusterCmd),
     /// A moderator closes `room` (here, or on the node holding it): it

@@ -27,6 +27,9 @@ pub enum NodeCmd {
         session: Session,
         cmd: RemoteMatchCmd,
     },
+    /// A local connection's tournament request, for the director of the
+    /// node holding the `tournaments` lease.
+    Tournament(Box<crate::msg::tournament::TournamentCmd>),
     /// A local connection's lobby command for a room of `node`.
     RouteLobby {
         node: String,
@@ -75,4 +78,7 @@ pub struct Ticked {
     pub lead: Option<(Option<Lease>, Option<String>)>,
     /// Nodes whose liveness lease is gone.
     pub dead: Vec<String>,
+    /// The node directing the tournaments (`None` inside: nobody);
+    /// `None` when the store could not tell.
+    pub director: Option<Option<String>>,
 }

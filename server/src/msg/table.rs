@@ -76,6 +76,10 @@ pub enum TableCmd {
     RematchStarted { rematch: TableId },
     /// Another node took this table's `lease` (from the lease keeper).
     LeaseLost { lease: tengen_store::Lease },
+    /// `player` withdrew from the tournament whose game this table plays:
+    /// they lose it by abandonment now (the tournament has forfeited it
+    /// already), so their opponent is free for the next game.
+    Withdrawn { player: String },
     /// The server is stopping: give the lease up and stop, writing
     /// nothing more (another node, or the next start, takes the game on
     /// from its log).

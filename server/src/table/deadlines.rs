@@ -92,4 +92,26 @@ impl Table {
         }
         self.timers.close_at.is_some_and(|t| t <= now)
     }
+
+    /// A tournament player withdrew: their game here is lost by
+    /// abandonment at once (unless the clocks stand still: then the
+    /// abandonment countdown decides it later).
+    pub(super) async fn withdrawn(&mut self, name: &str) {
+        let Some(seat) = Seat::BOTH
+            .into_iter()
+            .find(|s| self.meta.seats[s.index()].player.name == name)
+        else {
+            return;
+        };
+        if self.meta.tournament.is_none() || self.game.is_over() || self.freeze.since.is_some() {
+            return;
+        }
+        let ms = self.now_ms(Instant::now());
+        if let Ok(events) = self.game.declare_abandoned(seat, ms)
+            && self.persist().await.is_ok()
+        {
+            tracing::info!(table = %self.id, %seat, "lost by a tournament withdrawal");
+            self.broadcast(events, ms);
+        }
+    }
 }

@@ -30,6 +30,7 @@ use tengen_store::{FinishedGame, Store, StoreError};
 
 use super::Table;
 use super::meta::{decode_entries, encode_entries, unix_ms};
+use crate::msg::tournament::DirectorCmd;
 
 /// How often a table whose store is down tries it again.
 const PROBE_EVERY: Duration = Duration::from_secs(1);
@@ -335,6 +336,13 @@ impl Table {
             .with_tag("room", self.meta.room.as_str())
             .with_tag("started_unix_ms", &self.meta.created_ms.to_string())
             .with_tag("finished_unix_ms", &finished_ms.to_string());
+        if let Some(t) = &self.meta.tournament {
+            record = record
+                .with_tag("tournament", &t.tournament)
+                .with_tag("tournament_round", &t.round.to_string())
+                .with_tag("tournament_board", &t.board.to_string())
+                .with_tag("tournament_game", &t.game.to_string());
+        }
         let game = FinishedGame {
             id: self.id.to_string(),
             players: self
@@ -369,8 +377,10 @@ impl Table {
             Ok(()) | Err(StoreError::Exists(_)) => {
                 self.durable.finish_stored = true;
                 // A rated game's abandonment is a fair-play offence (told
-                // to moderation, which stores it without the table).
-                if self.meta.rated {
+                // to moderation, which stores it without the table); not a
+                // tournament game's, whose absences and withdrawals the
+                // event's own rules already score as forfeits.
+                if self.meta.rated && self.meta.tournament.is_none() {
                     crate::moderation::fairplay::finished(
                         &self.hosting.moderation,
                         &self.hosting.store,
@@ -379,6 +389,15 @@ impl Table {
                         &self.game,
                         self.timers.no_show,
                     );
+                }
+                // The director reads the result from the stored record (a
+                // notice lost here is found again by its polling).
+                if let Some(game) = self.meta.tournament.clone() {
+                    let over = DirectorCmd::Over {
+                        game,
+                        table: self.id.clone(),
+                    };
+                    self.hosting.tournaments.notify(over);
                 }
                 Ok(())
             }

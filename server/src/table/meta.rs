@@ -4,7 +4,7 @@
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
-use tengen_protocol::{Player, RoomId, SessionId};
+use tengen_protocol::{Player, RoomId, SessionId, TournamentGame};
 use tengen_rules::game::{GameConfig, RecordEntry, Seat};
 
 use crate::sessions::{Session, Sessions};
@@ -33,6 +33,10 @@ pub struct TableMeta {
     pub room_first: Seat,
     /// When the table started, in Unix milliseconds.
     pub created_ms: u64,
+    /// The tournament game this table plays, if any: its result goes to
+    /// the tournament director, and it takes no rematch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<TournamentGame>,
 }
 
 /// A seated player as stored.

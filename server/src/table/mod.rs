@@ -255,6 +255,7 @@ impl Table {
             TableCmd::Gone { conn } => self.unwatch(conn, None),
             TableCmd::Handover => self.handover().await,
             TableCmd::LeaseLost { lease } => self.lease_lost(lease).await,
+            TableCmd::Withdrawn { player } => self.withdrawn(&player).await,
             TableCmd::RematchStarted { rematch } => {
                 let frame = Envelope::push(ServerMsg::RematchStarted {
                     table: self.id.clone(),

@@ -111,6 +111,11 @@ impl Table {
             outbox.refuse(id, ErrorCode::NoRematch, "the game is not over");
             return;
         }
+        if self.meta.tournament.is_some() {
+            let why = "a tournament game has no rematch: the tournament pairs the next";
+            outbox.refuse(id, ErrorCode::NoRematch, why);
+            return;
+        }
         self.seats[seat.index()].rematch = true;
         let msg = ServerMsg::RematchOffered {
             table: self.id.clone(),

@@ -24,82 +24,96 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use tengen_protocol::{
-    ClientMsg, Envelope, ErrorBody, ErrorCode, RequestId, ServerMsg, TableId, TournamentSpec,
-};
+use tengen_protocol::{Envelope, ErrorBody, ErrorCode, RequestId, ServerMsg};
 use tengen_store::{Acquired, Lease, Store, StoreError};
-use tengen_tournament::GameRef;
 use tokio::sync::watch;
 
-use super::event::{Entrant, Event};
+use super::event::Event;
 use super::view;
-use crate::msg::tournament::{DirectorHandle, TournamentCmd};
+use crate::hosting::Hosting;
+use crate::mailbox::Inbox;
+use crate::msg::tournament::{DirectorCmd, DirectorHandle};
 use crate::sessions::Session;
 
 /// The lease whose holder directs every tournament.
 pub const LEASE: &str = "tournaments";
 /// How many requests the mailbox holds.
 const MAILBOX: usize = 1024;
+/// How many table notices it holds beside them.
+const NOTICES: usize = 4096;
 /// The most events kept (a create beyond it is refused).
 pub const MAX_EVENTS: usize = 1000;
 /// The most watchers of one event.
-const MAX_WATCHERS: usize = 1024;
+pub(super) const MAX_WATCHERS: usize = 1024;
+/// The most sessions remembered for seating ([`Director::known`]).
+pub(super) const MAX_KNOWN: usize = 4096;
+/// How often the due games are looked after (seated again, waited for,
+/// their tables' records looked up).
+const GAMES_EVERY: Duration = Duration::from_millis(500);
 
-struct Director {
-    store: Arc<dyn Store>,
+pub(super) struct Director {
+    pub(super) store: Arc<dyn Store>,
+    /// The lobby to seat games in, the table directory, the settings.
+    pub(super) hosting: Hosting,
     node: String,
     ttl: Duration,
-    timeout: Duration,
+    pub(super) timeout: Duration,
     /// The lease, while this node directs.
-    lease: Option<Lease>,
-    events: HashMap<String, Event>,
-    watchers: HashMap<String, Vec<Session>>,
+    pub(super) lease: Option<Lease>,
+    pub(super) events: HashMap<String, Event>,
+    pub(super) watchers: HashMap<String, Vec<Session>>,
+    /// The session each player (by name key) last made a request on: how
+    /// a player connected to another node is seated (its relay here).
+    pub(super) known: HashMap<String, Session>,
+    /// When each sent game's table was last looked up in the store.
+    pub(super) polled: HashMap<tengen_protocol::TableId, std::time::Instant>,
 }
 
-/// Starts this node's director (it directs once it holds the lease).
-pub fn spawn(
-    store: Arc<dyn Store>,
-    node: String,
-    ttl: Duration,
-    timeout: Duration,
-    shutdown: watch::Receiver<bool>,
-) -> DirectorHandle {
-    let (handle, rx) = crate::mailbox::mailbox(MAILBOX, 0);
+/// The director's mailbox (made before the director: tables restored at
+/// the start hold it).
+pub fn mailbox() -> (DirectorHandle, Inbox<DirectorCmd>) {
+    crate::mailbox::mailbox(MAILBOX, NOTICES)
+}
+
+/// Starts this node's director on `rx`, the inbox of `hosting.tournaments`
+/// (it directs once it holds the lease).
+pub fn spawn(hosting: &Hosting, rx: Inbox<DirectorCmd>, shutdown: watch::Receiver<bool>) {
+    let settings = &hosting.settings;
     let d = Director {
-        store,
-        node,
-        ttl,
-        timeout,
+        store: hosting.store.clone(),
+        hosting: hosting.clone(),
+        node: settings.node.clone(),
+        ttl: settings.lease_ttl,
+        timeout: settings.store_timeout,
         lease: None,
         events: HashMap::new(),
         watchers: HashMap::new(),
+        known: HashMap::new(),
+        polled: HashMap::new(),
     };
     tokio::spawn(d.run(rx, shutdown));
-    handle
 }
 
-fn unix_ms() -> u64 {
+pub(super) fn unix_ms() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as u64)
 }
 
-fn reply(session: &Session, id: Option<RequestId>, msg: ServerMsg) {
+pub(super) fn reply(session: &Session, id: Option<RequestId>, msg: ServerMsg) {
     session.outbox.send_msg(&Envelope::with_id(id, msg));
 }
 
-fn not_found() -> ErrorBody {
+pub(super) fn not_found() -> ErrorBody {
     ErrorBody::new(ErrorCode::NotFound, "no such tournament")
 }
 
 impl Director {
-    async fn run(
-        mut self,
-        mut rx: crate::mailbox::Inbox<TournamentCmd>,
-        mut shutdown: watch::Receiver<bool>,
-    ) {
+    async fn run(mut self, mut rx: Inbox<DirectorCmd>, mut shutdown: watch::Receiver<bool>) {
         let mut tick = tokio::time::interval((self.ttl / 3).max(Duration::from_millis(100)));
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut games = tokio::time::interval(GAMES_EVERY);
+        games.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tokio::select! {
                 cmd = rx.recv() => match cmd {
@@ -107,6 +121,7 @@ impl Director {
                     None => break,
                 },
                 _ = tick.tick() => self.tick().await,
+                _ = games.tick(), if self.lease.is_some() => self.look_after_games().await,
                 r = shutdown.changed() => {
                     if r.is_err() || *shutdown.borrow() {
                         break;
@@ -120,7 +135,10 @@ impl Director {
         }
     }
 
-    async fn timed<T>(&self, f: impl Future<Output = tengen_store::Result<T>>) -> Option<T> {
+    pub(super) async fn timed<T>(
+        &self,
+        f: impl Future<Output = tengen_store::Result<T>>,
+    ) -> Option<T> {
         match tokio::time::timeout(self.timeout, f).await {
             Ok(Ok(v)) => Some(v),
             Ok(Err(e)) => {
@@ -145,6 +163,7 @@ impl Director {
                     self.lease = None;
                     self.events.clear();
                     self.watchers.clear();
+                    self.polled.clear();
                     return;
                 }
             }
@@ -188,7 +207,10 @@ impl Director {
             .map(|e| e.id.clone())
             .collect();
         for id in due {
-            let r = self.change(&id, |e| e.start(rand::random())).await;
+            let r = self.change(&id, Event::start).await;
+            if r.is_ok() {
+                self.seat_games(&id).await;
+            }
             if let Err(e) = r {
                 tracing::info!(tournament = %id, error = %e.message, "not started at its start time");
                 // Too few players: it waits for the organiser.
@@ -201,7 +223,7 @@ impl Director {
 
     /// Applies `f` to event `id`, stores the result, and tells the
     /// watchers; on a refusal or a failed write the event is unchanged.
-    async fn change(
+    pub(super) async fn change(
         &mut self,
         id: &str,
         f: impl FnOnce(&mut Event) -> Result<(), ErrorBody>,
@@ -214,7 +236,7 @@ impl Director {
         self.save(next).await
     }
 
-    async fn save(&mut self, event: Event) -> Result<(), ErrorBody> {
+    pub(super) async fn save(&mut self, event: Event) -> Result<(), ErrorBody> {
         let bytes = serde_json::to_vec(&event)
             .map_err(|e| ErrorBody::new(ErrorCode::Internal, e.to_string()))?;
         let store = self.store.clone();
@@ -249,183 +271,15 @@ impl Director {
         watchers.retain(|s| s.outbox.send_msg(&msg));
     }
 
-    async fn handle(&mut self, cmd: TournamentCmd) {
-        let TournamentCmd { session, id, msg } = cmd;
-        if self.lease.is_none() {
-            session.outbox.refuse(
-                id,
-                ErrorCode::Unavailable,
-                "tournaments are directed by another node now (or not yet); try again",
-            );
-            return;
-        }
-        let out = self.request(&session, msg).await;
-        match out {
-            Ok(msg) => reply(&session, id, msg),
-            Err(body) => {
-                session.outbox.refuse_with(id, body);
-            }
-        }
-    }
-
-    async fn request(&mut self, s: &Session, msg: ClientMsg) -> Result<ServerMsg, ErrorBody> {
-        let name = s.player.name.clone();
-        match msg {
-            ClientMsg::CreateTournament { tournament } => self.create(s, tournament).await,
-            ClientMsg::Tournaments => {
-                let mut list: Vec<&Event> = self.events.values().collect();
-                list.sort_by(|a, b| b.created_ms.cmp(&a.created_ms).then(a.id.cmp(&b.id)));
-                Ok(ServerMsg::TournamentList {
-                    tournaments: list.into_iter().map(view::summary).collect(),
-                })
-            }
-            ClientMsg::Tournament { tournament } => {
-                let e = self.events.get(&tournament).ok_or_else(not_found)?;
-                Ok(ServerMsg::TournamentInfo {
-                    tournament: Box::new(view::view(e)),
-                })
-            }
-            ClientMsg::JoinTournament { tournament } => {
-                let e = self.events.get(&tournament).ok_or_else(not_found)?;
-                let rating = self.rating_of(s, e).await?;
-                let (guest, bot) = (s.player.guest, s.player.bot);
-                self.change(&tournament, |e| {
-                    e.join(Entrant {
-                        name: &name,
-                        guest,
-                        bot,
-                        rating,
-                    })
-                })
-                .await?;
-                Ok(ServerMsg::TournamentJoined { tournament })
-            }
-            ClientMsg::WithdrawTournament { tournament } => {
-                let lot = rand::random();
-                self.change(&tournament, |e| {
-                    e.withdraw(&name)?;
-                    e.pair_due(lot);
-                    Ok(())
-                })
-                .await?;
-                Ok(ServerMsg::TournamentWithdrawn { tournament })
-            }
-            ClientMsg::StartTournament { tournament } => {
-                self.organiser(&tournament, &name)?;
-                self.change(&tournament, |e| e.start(rand::random()))
-                    .await?;
-                Ok(ServerMsg::TournamentStarted { tournament })
-            }
-            ClientMsg::TournamentResult {
-                tournament,
-                round,
-                board,
+    async fn handle(&mut self, cmd: DirectorCmd) {
+        match cmd {
+            DirectorCmd::Request(cmd) => self.request(*cmd).await,
+            DirectorCmd::Absent {
                 game,
-                result,
-            } => {
-                self.organiser(&tournament, &name)?;
-                let at = GameRef {
-                    round: round as usize,
-                    board: board as usize,
-                    game: game as usize,
-                };
-                let lot = rand::random();
-                self.change(&tournament, |e| e.record(at, result, lot))
-                    .await?;
-                Ok(ServerMsg::TournamentRecorded { tournament })
-            }
-            ClientMsg::WatchTournament { tournament } => {
-                let e = self.events.get(&tournament).ok_or_else(not_found)?;
-                let watchers = self.watchers.entry(tournament.clone()).or_default();
-                watchers.retain(|w| w.outbox.conn != s.outbox.conn || w.id != s.id);
-                if watchers.len() >= MAX_WATCHERS {
-                    return Err(ErrorBody::new(
-                        ErrorCode::LimitReached,
-                        "this tournament has too many watchers",
-                    ));
-                }
-                watchers.push(s.clone());
-                Ok(ServerMsg::TournamentInfo {
-                    tournament: Box::new(view::view(e)),
-                })
-            }
-            ClientMsg::UnwatchTournament { tournament } => {
-                if let Some(w) = self.watchers.get_mut(&tournament) {
-                    w.retain(|w| w.outbox.conn != s.outbox.conn || w.id != s.id);
-                }
-                Ok(ServerMsg::TournamentUnwatched { tournament })
-            }
-            ClientMsg::TournamentExport { tournament } => {
-                let e = self.events.get(&tournament).ok_or_else(not_found)?;
-                let (crosstable, trf) = view::export(e);
-                Ok(ServerMsg::TournamentExported {
-                    tournament,
-                    crosstable,
-                    trf,
-                })
-            }
-            _ => Err(ErrorBody::new(
-                ErrorCode::Internal,
-                "not a tournament request",
-            )),
-        }
-    }
-
-    fn organiser(&self, id: &str, name: &str) -> Result<(), ErrorBody> {
-        let e = self.events.get(id).ok_or_else(not_found)?;
-        if tengen_store::name_key(&e.organiser) != tengen_store::name_key(name) {
-            return Err(ErrorBody::new(
-                ErrorCode::NotOrganiser,
-                "only the tournament's organiser may do this",
-            ));
-        }
-        Ok(())
-    }
-
-    async fn create(&mut self, s: &Session, spec: TournamentSpec) -> Result<ServerMsg, ErrorBody> {
-        if s.player.guest {
-            return Err(ErrorBody::new(
-                ErrorCode::LoginRequired,
-                "tournaments are organised by accounts: log in first",
-            ));
-        }
-        if let Err(e) = spec.config.validate() {
-            return Err(ErrorBody::new(ErrorCode::InvalidConfig, e.to_string()));
-        }
-        if self.events.len() >= MAX_EVENTS {
-            return Err(ErrorBody::new(
-                ErrorCode::LimitReached,
-                "the server keeps no more tournaments",
-            ));
-        }
-        let id = TableId::from_u64(rand::random()).to_string();
-        let event = Event::new(id.clone(), s.player.name.clone(), unix_ms(), spec)?;
-        let summary = view::summary(&event);
-        self.save(event).await?;
-        Ok(ServerMsg::TournamentCreated {
-            tournament: summary,
-        })
-    }
-
-    /// A player's rating in the event's rule family (the starting rating
-    /// for guests and new accounts).
-    async fn rating_of(&self, s: &Session, e: &Event) -> Result<i32, ErrorBody> {
-        let start = crate::ratings::START.0.round() as i32;
-        if s.player.guest {
-            return Ok(start);
-        }
-        let family = tengen_protocol::RatingFamily::of(e.spec.config.rule_set);
-        let store = self.store.clone();
-        let name = s.player.name.clone();
-        match self
-            .timed(async move { store.rating(&name, family.as_str()).await })
-            .await
-        {
-            Some(r) => Ok(r.map_or(start, |r| r.rating.round() as i32)),
-            None => Err(ErrorBody::new(
-                ErrorCode::Unavailable,
-                "the ratings could not be read; try again",
-            )),
+                table,
+                absent,
+            } => self.absent(game, table, absent).await,
+            DirectorCmd::Over { game, table } => self.over(game, table).await,
         }
     }
 }

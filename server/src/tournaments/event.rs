@@ -7,13 +7,15 @@
 
 use serde::{Deserialize, Serialize};
 use tengen_protocol::{
-    ErrorBody, ErrorCode, ReportedResult, TieBreakName, TournamentSpec, TournamentState,
+    ErrorBody, ErrorCode, ReportedResult, TableId, TieBreakName, TournamentGame, TournamentSpec,
+    TournamentState,
     TournamentSystem,
 };
 use tengen_store::name_key;
+use tengen_tournament::model::mix_lot;
 use tengen_tournament::{
-    Decider, GameRef, GameResult, MatchFormat, MatchLength, PlayerId, PointSystem, Seat, Settings,
-    System, TieBreak, Tournament, TournamentError,
+    BoardContent, Decider, GameRef, GameResult, MatchFormat, MatchLength, MatchState, PlayerId,
+    PointSystem, Seat, Settings, System, TieBreak, Tournament, TournamentError,
 };
 
 /// The most players one event takes.
@@ -30,6 +32,30 @@ pub struct Event {
     /// stays once it has entered (a re-entry reuses its id).
     pub names: Vec<String>,
     pub engine: Tournament,
+    /// The games due now (each board's next game in the current round)
+    /// and the tables they were sent to ([`super::games`]).
+    #[serde(default)]
+    pub live: Vec<LiveGame>,
+}
+
+/// A game that is due: sent to a table, or waiting for its players.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct LiveGame {
+    pub at: TournamentGame,
+    /// Names: the first seat (the opener as paired), the second.
+    pub players: [String; 2],
+    /// When it became due (Unix ms): the wait for absent players counts
+    /// from here.
+    pub due_ms: u64,
+    /// The table it was sent to; `None` while its players are awaited.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<TableId>,
+    /// When it was last sent to a table (Unix ms).
+    #[serde(default)]
+    pub sent_ms: u64,
+    /// Who was absent at the last try, by seat.
+    #[serde(default)]
+    pub absent: [bool; 2],
 }
 
 fn refuse(code: ErrorCode, message: impl Into<String>) -> ErrorBody {
@@ -116,6 +142,7 @@ impl Event {
             spec,
             names: Vec::new(),
             engine,
+            live: Vec::new(),
         })
     }
 
@@ -197,16 +224,26 @@ impl Event {
         self.engine.withdraw(id).map_err(engine_error)
     }
 
+    /// A lot for draw number `index` (0 for the start, a round's number
+    /// for its pairing): from the spec's `seed` if it has one (the
+    /// pairings are then reproducible), else drawn at random.
+    pub fn lot(&self, index: u64) -> u64 {
+        match self.spec.seed {
+            Some(seed) => mix_lot(seed, index),
+            None => rand::random(),
+        }
+    }
+
     /// Starts the event and pairs round 1.
-    pub fn start(&mut self, lot: u64) -> Result<(), ErrorBody> {
-        self.engine.start(lot).map_err(engine_error)?;
-        self.pair_due(lot);
+    pub fn start(&mut self) -> Result<(), ErrorBody> {
+        self.engine.start(self.lot(0)).map_err(engine_error)?;
+        self.pair_due();
         Ok(())
     }
 
     /// Pairs the next round if the last one is complete and one is due;
     /// whether it paired.
-    pub fn pair_due(&mut self, lot: u64) -> bool {
+    pub fn pair_due(&mut self) -> bool {
         if !self.engine.started() || self.engine.finished() {
             return false;
         }
@@ -214,7 +251,7 @@ impl Event {
         if next > 1 && !self.engine.round_complete(next - 1) {
             return false;
         }
-        match self.engine.pair_next_round(next, lot) {
+        match self.engine.pair_next_round(next, self.lot(next as u64)) {
             Ok(_) => true,
             Err(e) => {
                 tracing::warn!(tournament = %self.id, round = next, error = %e, "round not paired");
@@ -223,13 +260,9 @@ impl Event {
         }
     }
 
-    /// Records a result (then pairs the next round if this one is over).
-    pub fn record(
-        &mut self,
-        game: GameRef,
-        result: ReportedResult,
-        lot: u64,
-    ) -> Result<(), ErrorBody> {
+    /// Records a result reported by the organiser (then pairs the next
+    /// round if this one is over).
+    pub fn report(&mut self, game: GameRef, result: ReportedResult) -> Result<(), ErrorBody> {
         let result = match result {
             ReportedResult::First => GameResult::Win(Seat::First),
             ReportedResult::Second => GameResult::Win(Seat::Second),
@@ -238,12 +271,52 @@ impl Event {
             ReportedResult::SecondByForfeit => GameResult::Forfeit(Seat::Second),
             ReportedResult::DoubleForfeit => GameResult::DoubleForfeit,
         };
+        self.record(game, result)
+    }
+
+    /// Records a game's result (then pairs the next round if this one is
+    /// over).
+    pub fn record(&mut self, game: GameRef, result: GameResult) -> Result<(), ErrorBody> {
         // The same result again is `Recorded::AlreadyRecorded`: counted
         // once, and no error.
         self.engine
             .record_result(game, result)
             .map_err(engine_error)?;
-        self.pair_due(lot);
+        self.pair_due();
         Ok(())
+    }
+
+    /// The games due now: the next game of each board of the current
+    /// round whose match is still being played, with its players (the
+    /// opener first).
+    pub fn due_games(&self) -> Vec<(TournamentGame, [String; 2])> {
+        let Some(round) = self.engine.rounds().last() else {
+            return Vec::new();
+        };
+        let mut due = Vec::new();
+        for b in &round.boards {
+            let BoardContent::Match(m) = &b.content else {
+                continue;
+            };
+            let MatchState::Playing { game, opener, .. } = m.state() else {
+                continue;
+            };
+            let [a, c] = m.players();
+            let second = if a == opener { c } else { a };
+            let at = TournamentGame {
+                tournament: self.id.clone(),
+                round: round.number as u32,
+                board: b.number as u32,
+                game: game as u32,
+            };
+            due.push((
+                at,
+                [
+                    self.name_of(opener).to_owned(),
+                    self.name_of(second).to_owned(),
+                ],
+            ));
+        }
+        due
     }
 }

@@ -41,7 +41,13 @@ fn result_text(r: GameResult, opener_first: bool) -> &'static str {
     }
 }
 
-fn board_view(e: &Event, number: usize, content: &BoardContent) -> BoardView {
+fn board_view(e: &Event, round: usize, number: usize, content: &BoardContent) -> BoardView {
+    // The table of the board's game being played now.
+    let table = e
+        .live
+        .iter()
+        .find(|g| g.at.round as usize == round && g.at.board as usize == number)
+        .and_then(|g| g.table.clone());
     match content {
         BoardContent::Bye { player, .. } => BoardView {
             board: number as u32,
@@ -70,7 +76,7 @@ fn board_view(e: &Event, number: usize, content: &BoardContent) -> BoardView {
                 first: e.name_of(first).to_owned(),
                 second: Some(e.name_of(second).to_owned()),
                 games,
-                table: None,
+                table,
                 over: m.is_over(),
             }
         }
@@ -87,7 +93,7 @@ pub fn view(e: &Event) -> TournamentView {
             boards: r
                 .boards
                 .iter()
-                .map(|b| board_view(e, b.number, &b.content))
+                .map(|b| board_view(e, r.number, b.number, &b.content))
                 .collect(),
         })
         .collect();

@@ -6,6 +6,7 @@
 pub mod proc;
 pub mod redis;
 pub mod scripted;
+pub mod tournament_players;
 
 use std::time::{Duration, Instant};
 

@@ -62,7 +62,16 @@ pub(super) async fn work(
             dead.push(node);
         }
     }
-    Ticked { alive, lead, dead }
+    let director = match store.lease(crate::tournaments::director::LEASE).await {
+        Ok(lease) => Some(lease.map(|l| l.node)),
+        Err(_) => None,
+    };
+    Ticked {
+        alive,
+        lead,
+        dead,
+        director,
+    }
 }
 
 /// Renews the `matchmaker` lease if held, else takes it if free; returns
@@ -132,6 +141,9 @@ impl Node {
         match t.alive {
             Some(alive) => self.alive = alive,
             None => self.hosting.takeovers.store_failed(),
+        }
+        if let Some(director) = t.director {
+            self.director = director;
         }
         if let Some((leading, leader)) = t.lead {
             self.leading = leading;
