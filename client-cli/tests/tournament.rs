@@ -142,6 +142,8 @@ fn create_with_a_tie_break_order() {
         "{line}"
     );
     assert!(!line.contains("SB"), "{line}");
+}
+
 /// Two `tengen bot --tournament` processes enter a double round robin,
 /// play both its games on the tables the server seats them at (each game
 /// announced by `matched`), and exit when the tournament is over.

@@ -86,9 +86,8 @@ pub use server::{
 };
 pub use tournament::{
     BoardView, EntryLimits, ReportedResult, RoundView, StandingView, TieBreakName, TieBreakValue,
-    TournamentGame,
-    TournamentPlayer, TournamentSpec, TournamentState, TournamentSummary, TournamentSystem,
-    TournamentView,
+    TournamentGame, TournamentPlayer, TournamentSpec, TournamentState, TournamentSummary,
+    TournamentSystem, TournamentView,
 };
 
 /// The protocol version this crate speaks. It changes only when an old

@@ -46,6 +46,7 @@ fn spec(name: &str, system: TournamentSystem) -> TournamentSpec {
         rated: true,
         start_ms: None,
         entry: Default::default(),
+        tie_breaks: None,
         wait_secs: Some(4),
         seed: Some(7),
     }

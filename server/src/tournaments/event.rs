@@ -8,8 +8,7 @@
 use serde::{Deserialize, Serialize};
 use tengen_protocol::{
     ErrorBody, ErrorCode, ReportedResult, TableId, TieBreakName, TournamentGame, TournamentSpec,
-    TournamentState,
-    TournamentSystem,
+    TournamentState, TournamentSystem,
 };
 use tengen_store::name_key;
 use tengen_tournament::model::mix_lot;
