@@ -39,12 +39,14 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Moves a community (accounts, login tokens, ratings and their
-    /// history, finished and live games) from the embedded store in a data
-    /// directory to Redis. Stop the server that uses the directory first.
+    /// history, finished and live games, moderation data, tournaments)
+    /// from the embedded store in a data directory to Redis. Stop the server that uses the directory first.
     /// Refuses a Redis prefix that already holds data unless --force.
     Migrate(Migrate),
     /// Moderation from the command line: roles, bans and unbans of
-    /// accounts and addresses, mutes, reports, the audit log. Works with
+    /// accounts and addresses, mutes, fair-play waits, closing rooms,
+    /// aborting games, resetting a game's rating changes, reports, the
+    /// audit log. Works with
     /// a server running on the same data directory (through its admin
     /// socket) or not (on the store directly), or on Redis (--redis; the
     /// running nodes are told). Prints the server's answer as JSON.
