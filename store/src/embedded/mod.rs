@@ -120,11 +120,7 @@ use writer::{Counters, ModWrite, Op, Request};
 /// queue theirs.
 const QUEUE: usize = 8 * writer::MAX_BATCH;
 
-/// The memory redb may use to cache the file's pages, by default: bounded,
-/// so that the process does not grow with the database (redb's own default
-/// is 1 GiB). Live tables' logs and recent games fit many times over; a
-/// read of an old game may go to the disk (the OS's page cache).
-pub const DEFAULT_CACHE_BYTES: usize = 64 << 20;
+pub use open::DEFAULT_CACHE_BYTES;
 
 /// The embedded store (see the [module documentation](self)).
 pub struct EmbeddedStore {

@@ -72,10 +72,16 @@ pub(super) fn open_store(path: &Path, cache_bytes: usize) -> Result<Database> {
     }
 }
 
+/// The memory redb may use to cache the file's pages, by default: bounded,
+/// so that the process does not grow with the database (redb's own default
+/// is 1 GiB). Live tables' logs and recent games fit many times over; a
+/// read of an old game may go to the disk (the OS's page cache).
+pub const DEFAULT_CACHE_BYTES: usize = 64 << 20;
+
 /// Opens `path` read-write (or creates it), with redb's failures named
 /// and the default cache.
 pub(super) fn open_database(path: &Path) -> Result<Database> {
-    open_database_with(path, super::DEFAULT_CACHE_BYTES)
+    open_database_with(path, DEFAULT_CACHE_BYTES)
 }
 
 /// [`open_database`] with a cache of `cache_bytes` (redb's own default, 1
