@@ -1,7 +1,9 @@
 //! The wire decoder (protocol/src/codec.rs), both encodings: decoding any
 //! bytes returns a frame or a typed error and never panics; a decoded frame
 //! re-encodes, in either encoding, to bytes that decode to the same frame;
-//! a refusal's reply frame encodes and decodes.
+//! a refusal's reply frame encodes and decodes. (A server frame with a
+//! non-finite float, which only MessagePack can carry, is checked to
+//! decode without panicking, not to round-trip.)
 
 use tengen_protocol::codec::{
     Encoding, decode_client, decode_server, encode_client, encode_server,
@@ -31,6 +33,14 @@ pub fn check(data: &[u8]) {
             }
         }
         if let Ok(frame) = decode_server(data, encoding) {
+            if carries_non_finite(&format!("{frame:?}")) {
+                // MessagePack can carry NaN or infinity in a float field
+                // and JSON cannot (it has no such numbers), and NaN is not
+                // equal to itself: such a frame decodes (a client shows
+                // what it got) but is outside the round trip. A server
+                // never sends one.
+                continue;
+            }
             for to in [Encoding::Json, Encoding::MsgPack] {
                 let bytes = encode_server(&frame, to);
                 let again = decode_server(&bytes, to).unwrap_or_else(|e| {
@@ -40,4 +50,20 @@ pub fn check(data: &[u8]) {
             }
         }
     }
+}
+
+/// Whether a frame's `Debug` text shows a non-finite float (`NaN`, `inf`,
+/// `-inf` as a field's or a list item's value; a string is quoted, so
+/// text that merely says so is not taken for one, except inside a quoted
+/// string that itself contains `: NaN` and the like, which only skips a
+/// check).
+fn carries_non_finite(debug: &str) -> bool {
+    ["NaN", "inf", "-inf"].iter().any(|v| {
+        [": ", "[", ", "].iter().any(|before| {
+            debug.match_indices(&format!("{before}{v}")).any(|(at, m)| {
+                let next = debug[at + m.len()..].chars().next();
+                !next.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '"')
+            })
+        })
+    })
 }
