@@ -21,6 +21,10 @@ pub const MAX_MATCH_GAMES: u8 = 9;
 pub const DEFAULT_WAIT_SECS: u32 = 60;
 /// The longest wait an organiser may set.
 pub const MAX_WAIT_SECS: u32 = 600;
+/// The shortest arena (`duration_secs`).
+pub const MIN_ARENA_SECS: u32 = 10;
+/// The longest arena: twelve hours.
+pub const MAX_ARENA_SECS: u32 = 12 * 3600;
 
 /// The pairing system.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -35,8 +39,9 @@ pub enum TournamentSystem {
     /// Single elimination of best-of-`games` matches (a tie goes to an
     /// extra game).
     Knockout,
-    /// A time window of continuous pairing (not run by this server yet:
-    /// refused with `invalid_config`).
+    /// A time window of `duration_secs` from the start: a player whose
+    /// game ends is paired again at once with a free player close in
+    /// score; ranked by score, then fewer games, then more wins.
     Arena,
 }
 
@@ -158,6 +163,11 @@ pub struct TournamentSpec {
     /// pairings are reproducible; without it, the server draws.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
+    /// Arena: how long it runs from the start, in seconds
+    /// ([`MIN_ARENA_SECS`] to [`MAX_ARENA_SECS`]); no game is paired
+    /// after it, the games being played then finish and count.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration_secs: Option<u32>,
 }
 
 impl TournamentSpec {
@@ -180,6 +190,20 @@ impl TournamentSpec {
             }
             (_, Some(_)) => return Err("games is for a knockout only".into()),
             _ => {}
+        }
+        match (self.system, self.duration_secs) {
+            (TournamentSystem::Arena, Some(d))
+                if (MIN_ARENA_SECS..=MAX_ARENA_SECS).contains(&d) => {}
+            (TournamentSystem::Arena, _) => {
+                return Err(format!(
+                    "an arena needs duration_secs, {MIN_ARENA_SECS} to {MAX_ARENA_SECS}"
+                ));
+            }
+            (_, Some(_)) => return Err("duration_secs is for an arena only".into()),
+            _ => {}
+        }
+        if self.system == TournamentSystem::Arena && self.tie_breaks.is_some() {
+            return Err("an arena ranks by score, games and wins: no tie_breaks".into());
         }
         if self
             .wait_secs

@@ -78,6 +78,7 @@ fn spec() -> TournamentSpec {
         tie_breaks: None,
         wait_secs: None,
         seed: None,
+        duration_secs: None,
     }
 }
 

@@ -35,6 +35,10 @@ pub struct Event {
     /// and the tables they were sent to ([`super::games`]).
     #[serde(default)]
     pub live: Vec<LiveGame>,
+    /// An arena's free players (engine id) and since when they are free
+    /// (Unix ms): their patience for a rematch ([`super::arena`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub free_since: Vec<(u64, u64)>,
 }
 
 /// A game that is due: sent to a table, or waiting for its players.
@@ -76,12 +80,9 @@ pub fn settings(spec: &TournamentSpec) -> Result<Settings, ErrorBody> {
                 decider: Decider::ExtraGame,
             },
         },
-        TournamentSystem::Arena => {
-            return Err(refuse(
-                ErrorCode::InvalidConfig,
-                "arena tournaments are not run by this server yet",
-            ));
-        }
+        TournamentSystem::Arena => System::Arena {
+            secs: spec.duration_secs.unwrap_or(0),
+        },
     };
     let tie_breaks = spec
         .tie_breaks
@@ -142,6 +143,7 @@ impl Event {
             names: Vec::new(),
             engine,
             live: Vec::new(),
+            free_since: Vec::new(),
         })
     }
 
@@ -233,18 +235,26 @@ impl Event {
         }
     }
 
-    /// Starts the event and pairs round 1.
-    pub fn start(&mut self) -> Result<(), ErrorBody> {
-        self.engine.start(self.lot(0)).map_err(engine_error)?;
+    /// Starts the event at `now` (Unix ms) and pairs round 1 (an arena:
+    /// every player).
+    pub fn start(&mut self, now: u64) -> Result<(), ErrorBody> {
+        if self.is_arena() {
+            self.engine.start_arena(now).map_err(engine_error)?;
+        } else {
+            self.engine.start(self.lot(0)).map_err(engine_error)?;
+        }
         self.pair_due();
         Ok(())
     }
 
-    /// Pairs the next round if the last one is complete and one is due;
-    /// whether it paired.
+    /// Pairs the next round if the last one is complete and one is due
+    /// (an arena: its free players, now); whether it paired.
     pub fn pair_due(&mut self) -> bool {
         if !self.engine.started() || self.engine.finished() {
             return false;
+        }
+        if self.is_arena() {
+            return self.arena_step(super::director::unix_ms());
         }
         let next = self.engine.rounds().len() + 1;
         if next > 1 && !self.engine.round_complete(next - 1) {
@@ -278,9 +288,13 @@ impl Event {
     pub fn record(&mut self, game: GameRef, result: GameResult) -> Result<(), ErrorBody> {
         // The same result again is `Recorded::AlreadyRecorded`: counted
         // once, and no error.
-        self.engine
-            .record_result(game, result)
-            .map_err(engine_error)?;
+        if self.is_arena() {
+            self.arena_record(game.round, game.board, game.game, result)?;
+        } else {
+            self.engine
+                .record_result(game, result)
+                .map_err(engine_error)?;
+        }
         self.pair_due();
         Ok(())
     }
@@ -289,6 +303,9 @@ impl Event {
     /// round whose match is still being played, with its players (the
     /// opener first).
     pub fn due_games(&self) -> Vec<(TournamentGame, [String; 2])> {
+        if self.is_arena() {
+            return self.arena_due();
+        }
         let Some(round) = self.engine.rounds().last() else {
             return Vec::new();
         };

@@ -248,8 +248,24 @@ impl Director {
             .map(|e| e.id.clone())
             .collect();
         for id in running {
+            self.arena_tick(&id).await;
             self.seat_games(&id).await;
             self.poll_tables(&id).await;
+        }
+    }
+
+    /// An arena's pairing of players who have waited long enough for a
+    /// rematch, and its end ([`Event::arena_step`]), stored when anything
+    /// changed.
+    async fn arena_tick(&mut self, id: &str) {
+        let Some(e) = self.events.get(id).filter(|e| e.is_arena()) else {
+            return;
+        };
+        let mut next = e.clone();
+        if next.arena_step(unix_ms())
+            && let Err(e) = self.save(next).await
+        {
+            tracing::warn!(tournament = %id, error = %e.message, "arena not stored; trying again");
         }
     }
 

@@ -86,7 +86,7 @@ impl Director {
             }
             ClientMsg::StartTournament { tournament } => {
                 self.organiser(&tournament, &name)?;
-                self.change(&tournament, Event::start).await?;
+                self.change(&tournament, |e| e.start(unix_ms())).await?;
                 self.seat_games(&tournament).await;
                 Ok(ServerMsg::TournamentStarted { tournament })
             }
