@@ -2,7 +2,9 @@
 //! WebSockets, `common::tournament_players`) in a short arena. Every game
 //! is a real rated table; a finished player is paired again at once with
 //! a free player close in score; a player who withdraws is paired no
-//! more (the game they were seated at is forfeited); no game is paired
+//! more (the game they were seated at is forfeited); a player who is
+//! gone loses the game they were paired for by absence and is paused
+//! (paired no more until they come back); no game is paired
 //! after the arena's time, and once the last one is over the arena is
 //! finished with standings by score, then fewer games, then more wins.
 //!
@@ -24,7 +26,7 @@ use tengen_protocol::{
 };
 use tengen_rules::game::{GameConfig, RuleSet, Seat, TimeControl};
 
-const PLAYERS: [&str; 4] = ["ann", "bob", "cid", "dan"];
+const PLAYERS: [&str; 5] = ["ann", "bob", "cid", "dan", "eve"];
 /// The arena's length: room for several rounds of re-pairing.
 const ARENA_SECS: u32 = 12;
 
@@ -116,6 +118,13 @@ async fn an_arena_repairs_finished_players_until_its_time_is_up() {
             ask(&mut c, join).await,
             ServerMsg::TournamentJoined { .. }
         ));
+        if p == "eve" {
+            // eve leaves once entered: her first game waits for her, she
+            // loses it by forfeit and is paused (never paired again, as
+            // she never comes back).
+            drop(c);
+            continue;
+        }
         // dan withdraws when seated at his third game.
         let quirks = Quirks {
             withdraw_at_match: (p == "dan").then_some(2),
@@ -131,7 +140,8 @@ async fn an_arena_repairs_finished_players_until_its_time_is_up() {
         ask(&mut org, start).await,
         ServerMsg::TournamentStarted { .. }
     ));
-    // At the start everyone is paired: two games.
+    // At the start everyone free is paired: two games, eve (last by
+    // score and entry) waits.
     let v = show(&mut org, &t).await;
     assert_eq!(v.summary.state, TournamentState::Running);
     assert_eq!(v.rounds[0].boards.len(), 2, "{:?}", v.rounds);
@@ -156,6 +166,7 @@ async fn an_arena_repairs_finished_players_until_its_time_is_up() {
     let mut games: HashMap<&str, u32> = HashMap::new();
     let mut wins: HashMap<&str, u32> = HashMap::new();
     let mut dan_games = 0;
+    let mut eve_games = 0;
     for b in boards {
         let (first, second) = (b.first.as_str(), b.second.as_deref().expect("no byes"));
         assert!(b.over, "{b:?}");
@@ -164,8 +175,13 @@ async fn an_arena_repairs_finished_players_until_its_time_is_up() {
             dan_games += 1;
             assert!(dan_games <= 3, "dan paired after withdrawing: {b:?}");
         }
-        // dan's third game is forfeited by his withdrawal.
-        let forfeit = dans && dan_games == 3;
+        // dan's third game is forfeited by his withdrawal, eve's by her
+        // absence.
+        let eves = first == "eve" || second == "eve";
+        if eves {
+            eve_games += 1;
+        }
+        let forfeit = (dans && dan_games == 3) || eves;
         let winner = if seed(first) < seed(second) {
             first
         } else {
@@ -184,6 +200,7 @@ async fn an_arena_repairs_finished_players_until_its_time_is_up() {
         *games.entry(second).or_default() += 1;
     }
     assert_eq!(dan_games, 3, "dan's two games and the forfeited third");
+    assert_eq!(eve_games, 1, "eve paused after her forfeit");
     assert!(
         boards.len() >= 6,
         "several rounds of re-pairing: {}",

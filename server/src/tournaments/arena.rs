@@ -17,9 +17,16 @@
 //! - When the window ends nothing more is paired; the games being played
 //!   finish and count; then the arena closes and the standings are final.
 //!
-//! When each free player became free is part of the stored event, so a
-//! restart neither pairs anyone twice (the engine refuses a busy player)
-//! nor resets their patience.
+//! - Absence: a game already paired waits for an absent player like any
+//!   tournament game (`games`: the event's `wait_secs`, then a loss by
+//!   forfeit); the player who lost it so is then *paused*: not paired
+//!   again until they make a tournament request (`watch_tournament`,
+//!   `tournament`, ...: what a client does when it comes back), so an
+//!   absent player does not pile up forfeits, nor keep others waiting.
+//!
+//! When each free player became free, and who is paused, are part of the
+//! stored event, so a restart neither pairs anyone twice (the engine
+//! refuses a busy player) nor resets their patience.
 
 use tengen_protocol::TournamentGame;
 use tengen_tournament::{GameResult, PlayerId, Recorded};
@@ -82,6 +89,33 @@ impl Event {
             .map_err(engine_error)
     }
 
+    /// Pauses the players of a game lost by absence (`absent` by seat).
+    pub(super) fn arena_pause(&mut self, players: &[String; 2], absent: [bool; 2]) {
+        for (name, away) in players.iter().zip(absent) {
+            if let Some(id) = self.id_of(name).filter(|_| away)
+                && !self.paused.contains(&id.0)
+            {
+                self.paused.push(id.0);
+            }
+        }
+    }
+
+    /// Whether `name` is paused here.
+    pub(super) fn arena_paused(&self, name: &str) -> bool {
+        self.id_of(name)
+            .is_some_and(|id| self.paused.contains(&id.0))
+    }
+
+    /// Takes `name` back into the pairing (they made a request), and
+    /// pairs them if someone is free.
+    pub(super) fn arena_resume(&mut self, name: &str) -> Result<(), ErrorBody> {
+        if let Some(id) = self.id_of(name) {
+            self.paused.retain(|p| *p != id.0);
+        }
+        self.pair_due();
+        Ok(())
+    }
+
     /// Pairs the free players and closes the arena when its time is over;
     /// whether anything changed.
     pub fn arena_step(&mut self, now: u64) -> bool {
@@ -91,7 +125,11 @@ impl Event {
         if arena.closed() {
             return false;
         }
-        let free = arena.free();
+        let free: Vec<PlayerId> = arena
+            .free()
+            .into_iter()
+            .filter(|p| !self.paused.contains(&p.0))
+            .collect();
         let mut changed = false;
         let before = self.free_since.len();
         self.free_since

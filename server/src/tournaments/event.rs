@@ -39,6 +39,10 @@ pub struct Event {
     /// (Unix ms): their patience for a rematch ([`super::arena`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub free_since: Vec<(u64, u64)>,
+    /// An arena's players paused after losing a game by absence (engine
+    /// ids): not paired until they make a tournament request again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub paused: Vec<u64>,
 }
 
 /// A game that is due: sent to a table, or waiting for its players.
@@ -144,6 +148,7 @@ impl Event {
             engine,
             live: Vec::new(),
             free_since: Vec::new(),
+            paused: Vec::new(),
         })
     }
 

@@ -99,6 +99,14 @@ fn plan(e: &mut Event, now: u64) -> bool {
             outcome::of_absence(g.absent)
         };
         tracing::info!(tournament = %e.id, round = g.at.round, board = g.at.board, game = g.at.game, absent = ?g.absent, "a game lost by absence");
+        if e.is_arena() {
+            let absent = if g.absent == [false; 2] {
+                [true; 2]
+            } else {
+                g.absent
+            };
+            e.arena_pause(&g.players, absent);
+        }
         if let Err(err) = e.record(game_ref(&g.at), result) {
             tracing::warn!(tournament = %e.id, error = %err.message, "absence not recorded");
         }
