@@ -19,6 +19,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use common::proc::{self, DataDir};
 use common::tournament_players::{Quirks, Script, login, spawn_player};
 use tengen_client::Connection;
 use tengen_protocol::{
@@ -246,5 +247,121 @@ async fn an_arena_repairs_finished_players_until_its_time_is_up() {
     // The ends: no game starts after the arena's time (every board is
     // over and the arena finished within a game's length of it).
     assert!(started.elapsed() >= Duration::from_secs(u64::from(ARENA_SECS)));
+    drop(players);
+}
+
+/// Whether every game of `v` is over with the result the script chose.
+fn all_as_scripted(v: &TournamentView) {
+    for b in &v.rounds[0].boards {
+        let (first, second) = (b.first.as_str(), b.second.as_deref().expect("no byes"));
+        let want = if seed(first) < seed(second) {
+            "1-0"
+        } else {
+            "0-1"
+        };
+        assert_eq!(b.games, [want], "{b:?}");
+    }
+}
+
+async fn until_finished(c: &mut Connection, t: &str, secs: u64) -> TournamentView {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    loop {
+        let v = show(c, t).await;
+        if v.summary.state == TournamentState::Finished {
+            return v;
+        }
+        assert!(Instant::now() < deadline, "not finished: {}", v.crosstable);
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// Two players: after each game they are each other's last opponent, so
+/// they wait (five seconds) for anyone else before their rematch. The
+/// server is killed during such a wait; after the restart the arena
+/// goes on from its stored state (the first game kept, not played
+/// again), pairs them again and finishes on time.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_arena_goes_on_after_a_restart() {
+    let dir = DataDir::new("arena-restart");
+    let server = proc::start(&dir.0);
+    let url = server.url();
+    let (mut org, _) = login(&url, "olaf", true).await;
+    let mut s = spec();
+    s.name = "Restart Arena".into();
+    s.duration_secs = Some(18);
+    // Room for a slow restart before the players are back.
+    s.wait_secs = Some(60);
+    let t = match ask(&mut org, ClientMsg::CreateTournament { tournament: s }).await {
+        ServerMsg::TournamentCreated { tournament } => tournament.id,
+        other => panic!("{other:?}"),
+    };
+    let mut players = Vec::new();
+    for p in ["ann", "bob"] {
+        let (mut c, _) = login(&url, p, true).await;
+        let join = ClientMsg::JoinTournament {
+            tournament: t.clone(),
+        };
+        assert!(matches!(
+            ask(&mut c, join).await,
+            ServerMsg::TournamentJoined { .. }
+        ));
+        players.push(spawn_player(c, script(), Quirks::default()));
+    }
+    let start = ClientMsg::StartTournament {
+        tournament: t.clone(),
+    };
+    assert!(matches!(
+        ask(&mut org, start).await,
+        ServerMsg::TournamentStarted { .. }
+    ));
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let first = loop {
+        let v = show(&mut org, &t).await;
+        if v.rounds[0].boards.first().is_some_and(|b| b.over) {
+            break v;
+        }
+        assert!(Instant::now() < deadline, "{}", v.crosstable);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(first.rounds[0].boards.len(), 1, "no rematch at once");
+
+    server.kill();
+    drop(players);
+    drop(org);
+    let server = proc::start(&dir.0);
+    let url = server.url();
+    let (mut org, _) = login(&url, "olaf", false).await;
+    let mut players = Vec::new();
+    for p in ["ann", "bob"] {
+        let (c, _) = login(&url, p, false).await;
+        players.push(spawn_player(c, script(), Quirks::default()));
+    }
+    let v = until_finished(&mut org, &t, 40).await;
+    assert_eq!(
+        v.rounds[0].boards[0], first.rounds[0].boards[0],
+        "the first game kept as it was"
+    );
+    assert!(
+        v.rounds[0].boards.len() >= 2,
+        "paired again after the restart: {}",
+        v.crosstable
+    );
+    all_as_scripted(&v);
+    let n = v.rounds[0].boards.len().to_string();
+    let lines: Vec<(&str, &str, &str)> = v
+        .standings
+        .iter()
+        .map(|s| {
+            (
+                s.name.as_str(),
+                s.points.as_str(),
+                s.tie_breaks[0].value.as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        lines,
+        [("ann", n.as_str(), n.as_str()), ("bob", "0", n.as_str())]
+    );
     drop(players);
 }
