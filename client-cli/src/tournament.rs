@@ -122,6 +122,10 @@ pub struct CreateArgs {
     /// An arena's length in minutes (1 to 720).
     #[arg(long)]
     pub minutes: Option<u32>,
+    /// A knockout's tie-break games at this faster time control (as the
+    /// event's, e.g. 3+2); without it, at the event's.
+    #[arg(long, value_parser = crate::spec::parse_time)]
+    pub decider_time: Option<tengen_rules::game::TimeControl>,
     /// Guests may not enter.
     #[arg(long)]
     pub accounts_only: bool,
@@ -303,6 +307,7 @@ fn create_msg(c: &CreateArgs) -> Result<ClientMsg> {
         wait_secs: c.wait_secs,
         seed: c.seed,
         duration_secs: c.minutes.map(|m| m.saturating_mul(60)),
+        decider_time: c.decider_time,
     };
     if let Err(e) = spec.validate() {
         bail!("{e}");

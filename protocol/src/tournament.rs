@@ -6,7 +6,7 @@
 //! does not depend on the engine; the server fills them in.
 
 use serde::{Deserialize, Serialize};
-use tengen_rules::game::GameConfig;
+use tengen_rules::game::{GameConfig, TimeControl};
 
 use crate::ids::TableId;
 use crate::limits::{MAX_ROOM_NAME_CHARS, check_text};
@@ -168,6 +168,11 @@ pub struct TournamentSpec {
     /// after it, the games being played then finish and count.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duration_secs: Option<u32>,
+    /// Knockout: a tied match's decider is played at this (faster) time
+    /// control instead of the event's; without it, at the event's. Its
+    /// initial time must be below the event's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decider_time: Option<TimeControl>,
 }
 
 impl TournamentSpec {
@@ -201,6 +206,28 @@ impl TournamentSpec {
             }
             (_, Some(_)) => return Err("duration_secs is for an arena only".into()),
             _ => {}
+        }
+        if let Some(tc) = self.decider_time {
+            if self.system != TournamentSystem::Knockout {
+                return Err("decider_time is for a knockout only".into());
+            }
+            // What a side starts with (unlimited: more than any).
+            let initial = |t: TimeControl| match t {
+                TimeControl::Unlimited => u64::MAX,
+                TimeControl::SuddenDeath { main_ms }
+                | TimeControl::Fischer { main_ms, .. }
+                | TimeControl::ByoYomi { main_ms, .. }
+                | TimeControl::EightStone { main_ms, .. } => main_ms,
+                TimeControl::Correspondence { move_ms, .. } => move_ms,
+            };
+            if initial(tc) >= initial(self.config.time) {
+                return Err("decider_time must start with less time than the event's".into());
+            }
+            self.config
+                .clone()
+                .with_time(tc)
+                .validate()
+                .map_err(|e| e.to_string())?;
         }
         if self.system == TournamentSystem::Arena && self.tie_breaks.is_some() {
             return Err("an arena ranks by score, games and wins: no tie_breaks".into());

@@ -48,6 +48,7 @@ fn spec() -> TournamentSpec {
         wait_secs: Some(4),
         seed: Some(3),
         duration_secs: Some(ARENA_SECS),
+        decider_time: None,
     }
 }
 

@@ -50,6 +50,7 @@ fn spec(name: &str, system: TournamentSystem) -> TournamentSpec {
         wait_secs: Some(4),
         seed: Some(7),
         duration_secs: None,
+        decider_time: None,
     }
 }
 

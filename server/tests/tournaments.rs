@@ -79,6 +79,7 @@ fn spec() -> TournamentSpec {
         wait_secs: None,
         seed: None,
         duration_secs: None,
+        decider_time: None,
     }
 }
 

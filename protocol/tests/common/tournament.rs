@@ -31,6 +31,7 @@ pub fn spec() -> TournamentSpec {
         wait_secs: None,
         seed: None,
         duration_secs: None,
+        decider_time: None,
     }
 }
 

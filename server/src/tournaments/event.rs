@@ -10,11 +10,12 @@ use tengen_protocol::{
     ErrorBody, ErrorCode, ReportedResult, TableId, TieBreakName, TournamentGame, TournamentSpec,
     TournamentState, TournamentSystem,
 };
+use tengen_rules::game::GameConfig;
 use tengen_store::name_key;
 use tengen_tournament::model::mix_lot;
 use tengen_tournament::{
-    BoardContent, Decider, GameRef, GameResult, MatchFormat, MatchLength, MatchState, PlayerId,
-    PointSystem, Seat, Settings, System, TieBreak, Tournament, TournamentError,
+    BoardContent, Decider, GameKind, GameRef, GameResult, MatchFormat, MatchLength, MatchState,
+    PlayerId, PointSystem, Seat, Settings, System, TieBreak, Tournament, TournamentError,
 };
 
 /// The most players one event takes.
@@ -81,7 +82,10 @@ pub fn settings(spec: &TournamentSpec) -> Result<Settings, ErrorBody> {
         TournamentSystem::Knockout => System::Knockout {
             format: MatchFormat {
                 length: MatchLength::BestOf(spec.games.unwrap_or(1)),
-                decider: Decider::ExtraGame,
+                decider: match spec.decider_time {
+                    Some(_) => Decider::FasterGame,
+                    None => Decider::ExtraGame,
+                },
             },
         },
         TournamentSystem::Arena => System::Arena {
@@ -302,6 +306,31 @@ impl Event {
         }
         self.pair_due();
         Ok(())
+    }
+
+    /// The configuration game `at` is played with: the event's, or for
+    /// a decider at the faster control, the event's with `decider_time`.
+    pub fn config_for(&self, at: &TournamentGame) -> GameConfig {
+        let config = self.spec.config.clone();
+        let Some(fast) = self.spec.decider_time else {
+            return config;
+        };
+        let board = self
+            .engine
+            .rounds()
+            .get((at.round as usize).wrapping_sub(1))
+            .and_then(|r| r.boards.get((at.board as usize).wrapping_sub(1)));
+        match board.map(|b| &b.content) {
+            Some(BoardContent::Match(m)) => match m.state() {
+                MatchState::Playing {
+                    game,
+                    kind: GameKind::Decider { faster: true },
+                    ..
+                } if game == at.game as usize => config.with_time(fast),
+                _ => config,
+            },
+            _ => config,
+        }
     }
 
     /// The games due now: the next game of each board of the current

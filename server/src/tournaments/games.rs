@@ -153,12 +153,13 @@ impl Director {
         if !changed {
             return;
         }
-        let (config, rated) = (next.spec.config.clone(), next.spec.rated);
+        let rated = next.spec.rated;
+        let configs: Vec<_> = send.iter().map(|(at, ..)| next.config_for(at)).collect();
         if let Err(e) = self.save(next).await {
             tracing::warn!(tournament = %id, error = %e.message, "tournament games not stored; trying again");
             return;
         }
-        for (game, players, table) in send {
+        for ((game, players, table), config) in send.into_iter().zip(configs) {
             let known = players
                 .each_ref()
                 .map(|p| self.known.get(&name_key(p)).cloned());
@@ -166,7 +167,7 @@ impl Director {
                 game: game.clone(),
                 players,
                 known,
-                config: config.clone(),
+                config,
                 rated,
                 table: table.clone(),
                 director: self.hosting.tournaments.clone(),
