@@ -37,7 +37,7 @@ pub struct Event {
     #[serde(default)]
     pub live: Vec<LiveGame>,
     /// An arena's free players (engine id) and since when they are free
-    /// (Unix ms): their patience for a rematch ([`super::arena`]).
+    /// (Unix ms): their patience for a rematch (see the `arena` module).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub free_since: Vec<(u64, u64)>,
     /// An arena's players paused after losing a game by absence (engine
@@ -263,7 +263,7 @@ impl Event {
             return false;
         }
         if self.is_arena() {
-            return self.arena_step(super::director::unix_ms());
+            return self.arena_step(crate::accounts::unix_ms());
         }
         let next = self.engine.rounds().len() + 1;
         if next > 1 && !self.engine.round_complete(next - 1) {
