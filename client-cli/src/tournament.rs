@@ -177,6 +177,9 @@ fn header() -> String {
 pub fn render(v: &TournamentView) -> String {
     let mut out = header();
     out.push_str(&line(&v.summary));
+    if let Some(secs) = v.spec.duration_secs {
+        out.push_str(&format!("arena: {} min\n", secs.div_ceil(60)));
+    }
     out.push_str("\nplayers\n");
     for p in &v.players {
         let gone = if p.withdrawn { "  (withdrawn)" } else { "" };
