@@ -25,7 +25,10 @@ impl Director {
             return;
         }
         self.remember(&session);
-        self.resume_paused(&session.player.name).await;
+        // Back, unless leaving (a game paired now would only be forfeited).
+        if !matches!(msg, ClientMsg::WithdrawTournament { .. }) {
+            self.resume_paused(&session.player.name).await;
+        }
         let out = self.answer(&session, msg).await;
         match out {
             Ok(msg) => reply(&session, id, msg),
