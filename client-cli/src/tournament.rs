@@ -19,14 +19,15 @@ use crate::stats::{ask, emit};
 /// Tournaments run by the server.
 #[derive(clap::Args)]
 #[command(long_about = "\
-Tournaments run by the server: Swiss, round robin, double round robin and
-knockout events. Pairings, standings and tie-breaks are the server's.
+Tournaments run by the server: Swiss, round robin, double round robin,
+knockout and arena events. Pairings, standings and tie-breaks are the server's.
 
 Examples:
     tengen tournament list
     tengen tournament create \"Friday Swiss\" --system swiss --rounds 5 renju 10+5
     tengen tournament create \"Final\" --system round_robin renju 15+10 \\
         --tie-breaks sonneborn_berger,direct_encounter,wins,first_seat_games
+    tengen tournament create \"Blitz arena\" --system arena --minutes 30 gomoku 3+2
     tengen tournament join 3k9d2m7qv1x0a
     tengen tournament show 3k9d2m7qv1x0a
     tengen tournament start 3k9d2m7qv1x0a      (the organiser)
@@ -90,7 +91,7 @@ pub struct CreateArgs {
     pub title: String,
     #[command(flatten)]
     pub game: QueueSpec,
-    /// swiss, round_robin, double_round_robin or knockout.
+    /// swiss, round_robin, double_round_robin, knockout or arena.
     #[arg(long, default_value = "swiss", value_parser = parse_system)]
     pub system: TournamentSystem,
     /// A Swiss's rounds.
@@ -118,6 +119,13 @@ pub struct CreateArgs {
     /// Draw the pairings' lots from this number (reproducible pairings).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// An arena's length in minutes (1 to 720).
+    #[arg(long)]
+    pub minutes: Option<u32>,
+    /// A knockout's tie-break games at this faster time control (as the
+    /// event's, e.g. 3+2); without it, at the event's.
+    #[arg(long, value_parser = crate::spec::parse_time)]
+    pub decider_time: Option<tengen_rules::game::TimeControl>,
     /// Guests may not enter.
     #[arg(long)]
     pub accounts_only: bool,
@@ -137,8 +145,9 @@ fn parse_system(s: &str) -> Result<TournamentSystem, String> {
         "round_robin" => Ok(TournamentSystem::RoundRobin),
         "double_round_robin" => Ok(TournamentSystem::DoubleRoundRobin),
         "knockout" => Ok(TournamentSystem::Knockout),
+        "arena" => Ok(TournamentSystem::Arena),
         _ => Err(format!(
-            "'{s}': expected swiss, round_robin, double_round_robin or knockout"
+            "'{s}': expected swiss, round_robin, double_round_robin, knockout or arena"
         )),
     }
 }
@@ -168,6 +177,9 @@ fn header() -> String {
 pub fn render(v: &TournamentView) -> String {
     let mut out = header();
     out.push_str(&line(&v.summary));
+    if let Some(secs) = v.spec.duration_secs {
+        out.push_str(&format!("arena: {} min\n", secs.div_ceil(60)));
+    }
     out.push_str("\nplayers\n");
     for p in &v.players {
         let gone = if p.withdrawn { "  (withdrawn)" } else { "" };
@@ -297,6 +309,8 @@ fn create_msg(c: &CreateArgs) -> Result<ClientMsg> {
         tie_breaks: c.tie_breaks.clone(),
         wait_secs: c.wait_secs,
         seed: c.seed,
+        duration_secs: c.minutes.map(|m| m.saturating_mul(60)),
+        decider_time: c.decider_time,
     };
     if let Err(e) = spec.validate() {
         bail!("{e}");

@@ -144,6 +144,37 @@ fn create_with_a_tie_break_order() {
     assert!(!line.contains("SB"), "{line}");
 }
 
+/// `--system arena --minutes N` creates an arena of N minutes (`show`
+/// says so); without `--minutes` it is refused before anything is sent.
+#[test]
+fn create_an_arena() {
+    let url = server();
+    let dir = TempDir::new().unwrap();
+    register(&url, dir.path(), "ada");
+    let run = |args: &[&str]| tengen_in(&url, dir.path(), args).output().unwrap();
+    let base = [
+        "tournament",
+        "create",
+        "Blitz",
+        "gomoku",
+        "3+2",
+        "--system",
+        "arena",
+    ];
+    let missing = run(&base);
+    assert!(!missing.status.success());
+    assert!(
+        text(&missing.stderr).contains("duration"),
+        "{}",
+        text(&missing.stderr)
+    );
+    let said = ok(run(&[&base[..], &["--minutes", "30"]].concat()));
+    let id = created_id(&said);
+    let shown = ok(run(&["tournament", "show", &id]));
+    assert!(shown.contains("Arena"), "{shown}");
+    assert!(shown.contains("arena: 30 min"), "{shown}");
+}
+
 /// Two `tengen bot --tournament` processes enter a double round robin,
 /// play both its games on the tables the server seats them at (each game
 /// announced by `matched`), and exit when the tournament is over.

@@ -6,7 +6,7 @@
 //! does not depend on the engine; the server fills them in.
 
 use serde::{Deserialize, Serialize};
-use tengen_rules::game::GameConfig;
+use tengen_rules::game::{GameConfig, TimeControl};
 
 use crate::ids::TableId;
 use crate::limits::{MAX_ROOM_NAME_CHARS, check_text};
@@ -21,6 +21,10 @@ pub const MAX_MATCH_GAMES: u8 = 9;
 pub const DEFAULT_WAIT_SECS: u32 = 60;
 /// The longest wait an organiser may set.
 pub const MAX_WAIT_SECS: u32 = 600;
+/// The shortest arena (`duration_secs`).
+pub const MIN_ARENA_SECS: u32 = 10;
+/// The longest arena: twelve hours.
+pub const MAX_ARENA_SECS: u32 = 12 * 3600;
 
 /// The pairing system.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -35,8 +39,9 @@ pub enum TournamentSystem {
     /// Single elimination of best-of-`games` matches (a tie goes to an
     /// extra game).
     Knockout,
-    /// A time window of continuous pairing (not run by this server yet:
-    /// refused with `invalid_config`).
+    /// A time window of `duration_secs` from the start: a player whose
+    /// game ends is paired again at once with a free player close in
+    /// score; ranked by score, then fewer games, then more wins.
     Arena,
 }
 
@@ -158,6 +163,16 @@ pub struct TournamentSpec {
     /// pairings are reproducible; without it, the server draws.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
+    /// Arena: how long it runs from the start, in seconds
+    /// ([`MIN_ARENA_SECS`] to [`MAX_ARENA_SECS`]); no game is paired
+    /// after it, the games being played then finish and count.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration_secs: Option<u32>,
+    /// Knockout: a tied match's decider is played at this (faster) time
+    /// control instead of the event's; without it, at the event's. Its
+    /// initial time must be below the event's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decider_time: Option<TimeControl>,
 }
 
 impl TournamentSpec {
@@ -180,6 +195,42 @@ impl TournamentSpec {
             }
             (_, Some(_)) => return Err("games is for a knockout only".into()),
             _ => {}
+        }
+        match (self.system, self.duration_secs) {
+            (TournamentSystem::Arena, Some(d))
+                if (MIN_ARENA_SECS..=MAX_ARENA_SECS).contains(&d) => {}
+            (TournamentSystem::Arena, _) => {
+                return Err(format!(
+                    "an arena needs duration_secs, {MIN_ARENA_SECS} to {MAX_ARENA_SECS}"
+                ));
+            }
+            (_, Some(_)) => return Err("duration_secs is for an arena only".into()),
+            _ => {}
+        }
+        if let Some(tc) = self.decider_time {
+            if self.system != TournamentSystem::Knockout {
+                return Err("decider_time is for a knockout only".into());
+            }
+            // What a side starts with (unlimited: more than any).
+            let initial = |t: TimeControl| match t {
+                TimeControl::Unlimited => u64::MAX,
+                TimeControl::SuddenDeath { main_ms }
+                | TimeControl::Fischer { main_ms, .. }
+                | TimeControl::ByoYomi { main_ms, .. }
+                | TimeControl::EightStone { main_ms, .. } => main_ms,
+                TimeControl::Correspondence { move_ms, .. } => move_ms,
+            };
+            if initial(tc) >= initial(self.config.time) {
+                return Err("decider_time must start with less time than the event's".into());
+            }
+            self.config
+                .clone()
+                .with_time(tc)
+                .validate()
+                .map_err(|e| e.to_string())?;
+        }
+        if self.system == TournamentSystem::Arena && self.tie_breaks.is_some() {
+            return Err("an arena ranks by score, games and wins: no tie_breaks".into());
         }
         if self
             .wait_secs

@@ -49,6 +49,8 @@ fn spec(name: &str, system: TournamentSystem) -> TournamentSpec {
         tie_breaks: None,
         wait_secs: Some(4),
         seed: Some(7),
+        duration_secs: None,
+        decider_time: None,
     }
 }
 

@@ -78,6 +78,8 @@ fn spec() -> TournamentSpec {
         tie_breaks: None,
         wait_secs: None,
         seed: None,
+        duration_secs: None,
+        decider_time: None,
     }
 }
 

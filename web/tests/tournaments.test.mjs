@@ -10,7 +10,8 @@
 // under upcoming, then finished. In 中文 the page reads in Chinese. In a
 // best-of-3 knockout the organiser's buttons name the winner whichever
 // seat they hold in that game (the seats alternate), and the server
-// scores what they name.
+// scores what they name. An arena created from the form sends its
+// minutes and no tie-break order.
 //
 // Every name here is new (a suffix of the clock), and nothing is asserted
 // about events other than this test's: all test files share one server.
@@ -194,6 +195,32 @@ test('a guest sees the list and a page, and is asked to log in', async () => {
     assert.equal(await guest.$('form.create-tournament'), null);
     await guest.goto(`${BASE}/tournament/nosuchevent`);
     await until(guest, () => document.querySelector('.tournament p.error'));
+  } finally {
+    await b.close();
+  }
+});
+
+test('an arena created from the form: its minutes, no tie-break order', async () => {
+  const b = await browser();
+  try {
+    const org = await person(b, 'olga', '/tournaments');
+    await register(org, `are${TAG}`);
+    const title = `Arena ${TAG}`;
+    await org.waitForSelector('form.create-tournament');
+    await org.fill('input[name=tname]', title);
+    await org.selectOption('select[name=system]', 'arena');
+    assert.equal(await org.isVisible('input[name=minutes]'), true);
+    assert.equal(await org.isVisible('input[name=rounds]'), false);
+    await org.fill('input[name=minutes]', '45');
+    await org.selectOption('select[name=rule_set]', 'gomoku');
+    await org.selectOption('select[name=time]', 'unlimited');
+    // A tie-break chosen anyway is not sent: an arena ranks by its own.
+    await org.selectOption('select[name=tb1]', 'wins');
+    await org.click('form.create-tournament button[type=submit]');
+    await org.waitForURL('**/tournament/*');
+    await inState(org, 'open');
+    assert.equal(await org.textContent('.tournament h2'), title);
+    assert.match(await org.textContent('[data-setting=system]'), /^Arena · 45 min$/);
   } finally {
     await b.close();
   }

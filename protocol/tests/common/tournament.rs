@@ -30,6 +30,8 @@ pub fn spec() -> TournamentSpec {
         tie_breaks: Some(vec![TieBreakName::Buchholz]),
         wait_secs: None,
         seed: None,
+        duration_secs: None,
+        decider_time: None,
     }
 }
 

@@ -207,7 +207,7 @@ impl Director {
             .map(|e| e.id.clone())
             .collect();
         for id in due {
-            let r = self.change(&id, Event::start).await;
+            let r = self.change(&id, |e| e.start(now)).await;
             if r.is_ok() {
                 self.seat_games(&id).await;
             }

@@ -10,11 +10,12 @@ use tengen_protocol::{
     ErrorBody, ErrorCode, ReportedResult, TableId, TieBreakName, TournamentGame, TournamentSpec,
     TournamentState, TournamentSystem,
 };
+use tengen_rules::game::GameConfig;
 use tengen_store::name_key;
 use tengen_tournament::model::mix_lot;
 use tengen_tournament::{
-    BoardContent, Decider, GameRef, GameResult, MatchFormat, MatchLength, MatchState, PlayerId,
-    PointSystem, Seat, Settings, System, TieBreak, Tournament, TournamentError,
+    BoardContent, Decider, GameKind, GameRef, GameResult, MatchFormat, MatchLength, MatchState,
+    PlayerId, PointSystem, Seat, Settings, System, TieBreak, Tournament, TournamentError,
 };
 
 /// The most players one event takes.
@@ -35,6 +36,14 @@ pub struct Event {
     /// and the tables they were sent to ([`super::games`]).
     #[serde(default)]
     pub live: Vec<LiveGame>,
+    /// An arena's free players (engine id) and since when they are free
+    /// (Unix ms): their patience for a rematch (see the `arena` module).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub free_since: Vec<(u64, u64)>,
+    /// An arena's players paused after losing a game by absence (engine
+    /// ids): not paired until they make a tournament request again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub paused: Vec<u64>,
 }
 
 /// A game that is due: sent to a table, or waiting for its players.
@@ -73,15 +82,15 @@ pub fn settings(spec: &TournamentSpec) -> Result<Settings, ErrorBody> {
         TournamentSystem::Knockout => System::Knockout {
             format: MatchFormat {
                 length: MatchLength::BestOf(spec.games.unwrap_or(1)),
-                decider: Decider::ExtraGame,
+                decider: match spec.decider_time {
+                    Some(_) => Decider::FasterGame,
+                    None => Decider::ExtraGame,
+                },
             },
         },
-        TournamentSystem::Arena => {
-            return Err(refuse(
-                ErrorCode::InvalidConfig,
-                "arena tournaments are not run by this server yet",
-            ));
-        }
+        TournamentSystem::Arena => System::Arena {
+            secs: spec.duration_secs.unwrap_or(0),
+        },
     };
     let tie_breaks = spec
         .tie_breaks
@@ -142,6 +151,8 @@ impl Event {
             names: Vec::new(),
             engine,
             live: Vec::new(),
+            free_since: Vec::new(),
+            paused: Vec::new(),
         })
     }
 
@@ -233,18 +244,26 @@ impl Event {
         }
     }
 
-    /// Starts the event and pairs round 1.
-    pub fn start(&mut self) -> Result<(), ErrorBody> {
-        self.engine.start(self.lot(0)).map_err(engine_error)?;
+    /// Starts the event at `now` (Unix ms) and pairs round 1 (an arena:
+    /// every player).
+    pub fn start(&mut self, now: u64) -> Result<(), ErrorBody> {
+        if self.is_arena() {
+            self.engine.start_arena(now).map_err(engine_error)?;
+        } else {
+            self.engine.start(self.lot(0)).map_err(engine_error)?;
+        }
         self.pair_due();
         Ok(())
     }
 
-    /// Pairs the next round if the last one is complete and one is due;
-    /// whether it paired.
+    /// Pairs the next round if the last one is complete and one is due
+    /// (an arena: its free players, now); whether it paired.
     pub fn pair_due(&mut self) -> bool {
         if !self.engine.started() || self.engine.finished() {
             return false;
+        }
+        if self.is_arena() {
+            return self.arena_step(crate::accounts::unix_ms());
         }
         let next = self.engine.rounds().len() + 1;
         if next > 1 && !self.engine.round_complete(next - 1) {
@@ -278,17 +297,49 @@ impl Event {
     pub fn record(&mut self, game: GameRef, result: GameResult) -> Result<(), ErrorBody> {
         // The same result again is `Recorded::AlreadyRecorded`: counted
         // once, and no error.
-        self.engine
-            .record_result(game, result)
-            .map_err(engine_error)?;
+        if self.is_arena() {
+            self.arena_record(game.round, game.board, game.game, result)?;
+        } else {
+            self.engine
+                .record_result(game, result)
+                .map_err(engine_error)?;
+        }
         self.pair_due();
         Ok(())
+    }
+
+    /// The configuration game `at` is played with: the event's, or for
+    /// a decider at the faster control, the event's with `decider_time`.
+    pub fn config_for(&self, at: &TournamentGame) -> GameConfig {
+        let config = self.spec.config.clone();
+        let Some(fast) = self.spec.decider_time else {
+            return config;
+        };
+        let board = self
+            .engine
+            .rounds()
+            .get((at.round as usize).wrapping_sub(1))
+            .and_then(|r| r.boards.get((at.board as usize).wrapping_sub(1)));
+        match board.map(|b| &b.content) {
+            Some(BoardContent::Match(m)) => match m.state() {
+                MatchState::Playing {
+                    game,
+                    kind: GameKind::Decider { faster: true },
+                    ..
+                } if game == at.game as usize => config.with_time(fast),
+                _ => config,
+            },
+            _ => config,
+        }
     }
 
     /// The games due now: the next game of each board of the current
     /// round whose match is still being played, with its players (the
     /// opener first).
     pub fn due_games(&self) -> Vec<(TournamentGame, [String; 2])> {
+        if self.is_arena() {
+            return self.arena_due();
+        }
         let Some(round) = self.engine.rounds().last() else {
             return Vec::new();
         };

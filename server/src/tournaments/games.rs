@@ -99,6 +99,14 @@ fn plan(e: &mut Event, now: u64) -> bool {
             outcome::of_absence(g.absent)
         };
         tracing::info!(tournament = %e.id, round = g.at.round, board = g.at.board, game = g.at.game, absent = ?g.absent, "a game lost by absence");
+        if e.is_arena() {
+            let absent = if g.absent == [false; 2] {
+                [true; 2]
+            } else {
+                g.absent
+            };
+            e.arena_pause(&g.players, absent);
+        }
         if let Err(err) = e.record(game_ref(&g.at), result) {
             tracing::warn!(tournament = %e.id, error = %err.message, "absence not recorded");
         }
@@ -145,12 +153,13 @@ impl Director {
         if !changed {
             return;
         }
-        let (config, rated) = (next.spec.config.clone(), next.spec.rated);
+        let rated = next.spec.rated;
+        let configs: Vec<_> = send.iter().map(|(at, ..)| next.config_for(at)).collect();
         if let Err(e) = self.save(next).await {
             tracing::warn!(tournament = %id, error = %e.message, "tournament games not stored; trying again");
             return;
         }
-        for (game, players, table) in send {
+        for ((game, players, table), config) in send.into_iter().zip(configs) {
             let known = players
                 .each_ref()
                 .map(|p| self.known.get(&name_key(p)).cloned());
@@ -158,7 +167,7 @@ impl Director {
                 game: game.clone(),
                 players,
                 known,
-                config: config.clone(),
+                config,
                 rated,
                 table: table.clone(),
                 director: self.hosting.tournaments.clone(),
@@ -248,8 +257,24 @@ impl Director {
             .map(|e| e.id.clone())
             .collect();
         for id in running {
+            self.arena_tick(&id).await;
             self.seat_games(&id).await;
             self.poll_tables(&id).await;
+        }
+    }
+
+    /// An arena's pairing of players who have waited long enough for a
+    /// rematch, and its end ([`Event::arena_step`]), stored when anything
+    /// changed.
+    async fn arena_tick(&mut self, id: &str) {
+        let Some(e) = self.events.get(id).filter(|e| e.is_arena()) else {
+            return;
+        };
+        let mut next = e.clone();
+        if next.arena_step(unix_ms())
+            && let Err(e) = self.save(next).await
+        {
+            tracing::warn!(tournament = %id, error = %e.message, "arena not stored; trying again");
         }
     }
 

@@ -25,6 +25,10 @@ impl Director {
             return;
         }
         self.remember(&session);
+        // Back, unless leaving (a game paired now would only be forfeited).
+        if !matches!(msg, ClientMsg::WithdrawTournament { .. }) {
+            self.resume_paused(&session.player.name).await;
+        }
         let out = self.answer(&session, msg).await;
         match out {
             Ok(msg) => reply(&session, id, msg),
@@ -86,7 +90,7 @@ impl Director {
             }
             ClientMsg::StartTournament { tournament } => {
                 self.organiser(&tournament, &name)?;
-                self.change(&tournament, Event::start).await?;
+                self.change(&tournament, |e| e.start(unix_ms())).await?;
                 self.seat_games(&tournament).await;
                 Ok(ServerMsg::TournamentStarted { tournament })
             }
@@ -153,6 +157,22 @@ impl Director {
         let key = tengen_store::name_key(&s.player.name);
         if self.known.len() < MAX_KNOWN || self.known.contains_key(&key) {
             self.known.insert(key, s.clone());
+        }
+    }
+
+    /// A player paused in an arena after an absence is back: paired
+    /// again ([`super::arena`]).
+    async fn resume_paused(&mut self, name: &str) {
+        let paused: Vec<String> = self
+            .events
+            .values()
+            .filter(|e| e.arena_paused(name) && !e.engine.finished())
+            .map(|e| e.id.clone())
+            .collect();
+        for id in paused {
+            if self.change(&id, |e| e.arena_resume(name)).await.is_ok() {
+                self.seat_games(&id).await;
+            }
         }
     }
 

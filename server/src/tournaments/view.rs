@@ -8,6 +8,7 @@ use tengen_protocol::{
     BoardView, RoundView, StandingView, TieBreakValue, TournamentPlayer, TournamentSummary,
     TournamentView,
 };
+use tengen_tournament::arena::Arena;
 use tengen_tournament::{BoardContent, GameResult, Seat, export};
 
 use super::event::Event;
@@ -84,6 +85,9 @@ fn board_view(e: &Event, round: usize, number: usize, content: &BoardContent) ->
 }
 
 pub fn view(e: &Event) -> TournamentView {
+    if let Some(arena) = e.engine.arena() {
+        return arena_view(e, arena);
+    }
     let rounds = e
         .engine
         .rounds()
@@ -116,8 +120,18 @@ pub fn view(e: &Event) -> TournamentView {
                 .collect(),
         })
         .collect();
-    let players = e
-        .engine
+    TournamentView {
+        summary: summary(e),
+        spec: e.spec.clone(),
+        players: players(e),
+        rounds,
+        standings,
+        crosstable: export::crosstable(&e.engine),
+    }
+}
+
+fn players(e: &Event) -> Vec<TournamentPlayer> {
+    e.engine
         .entrants()
         .iter()
         .map(|p| TournamentPlayer {
@@ -125,21 +139,84 @@ pub fn view(e: &Event) -> TournamentView {
             rating: p.rating,
             withdrawn: p.withdrawn_after.is_some(),
         })
+        .collect()
+}
+
+/// An arena: its games as the boards of one round (board `id + 1`, in
+/// the order they were paired), the standings by score, then fewer
+/// games, then more wins (`Games` and `Wins` shown as tie-breaks), and
+/// a plain table of the same as the crosstable.
+fn arena_view(e: &Event, arena: &Arena) -> TournamentView {
+    let boards = arena
+        .games()
+        .iter()
+        .map(|g| {
+            let board = g.id as u32 + 1;
+            BoardView {
+                board,
+                first: e.name_of(g.first).to_owned(),
+                second: Some(e.name_of(g.second).to_owned()),
+                games: g
+                    .result
+                    .map(|r| vec![result_text(r, true).to_owned()])
+                    .unwrap_or_default(),
+                table: e
+                    .live
+                    .iter()
+                    .find(|l| l.at.board == board)
+                    .and_then(|l| l.table.clone()),
+                over: g.result.is_some(),
+            }
+        })
         .collect();
+    let table = arena.standings();
+    let mut standings: Vec<StandingView> = Vec::with_capacity(table.len());
+    let mut crosstable = String::from("rank  name                      points  games  wins\n");
+    for (i, s) in table.iter().enumerate() {
+        let rank = match i {
+            0 => 1,
+            _ if Arena::tied(&table[i - 1], s) => standings[i - 1].rank,
+            _ => i as u32 + 1,
+        };
+        let name = e.name_of(s.player).to_owned();
+        crosstable.push_str(&format!(
+            "{rank:>4}  {name:<24}  {:>6}  {:>5}  {:>4}{}\n",
+            s.score.to_string(),
+            s.games,
+            s.wins,
+            if s.withdrawn { "  (withdrawn)" } else { "" }
+        ));
+        standings.push(StandingView {
+            rank,
+            name,
+            points: s.score.to_string(),
+            tie_breaks: vec![
+                TieBreakValue {
+                    name: "Games".into(),
+                    value: s.games.to_string(),
+                },
+                TieBreakValue {
+                    name: "Wins".into(),
+                    value: s.wins.to_string(),
+                },
+            ],
+        });
+    }
     TournamentView {
         summary: summary(e),
         spec: e.spec.clone(),
-        players,
-        rounds,
+        players: players(e),
+        rounds: vec![RoundView { round: 1, boards }],
         standings,
-        crosstable: export::crosstable(&e.engine),
+        crosstable,
     }
 }
 
-/// The crosstable and the TRF file.
+/// The crosstable (an arena: its standings table) and the TRF file.
 pub fn export(e: &Event) -> (String, String) {
-    (
-        export::crosstable(&e.engine),
-        export::trf(&e.engine, &e.spec.name),
-    )
+    let crosstable = match e.engine.arena() {
+        Some(arena) => arena_view(e, arena).crosstable,
+        None => export::crosstable(&e.engine),
+    };
+    (crosstable, export::trf(&e.engine, &e.spec.name))
 }

@@ -31,6 +31,10 @@ pub struct Quirks {
     pub withdraw_at: Option<(u32, u32)>,
     /// Tables to follow again first (a resumed session's).
     pub watch: Vec<TableId>,
+    /// Withdraw instead of playing the game of this `matched` (0-based
+    /// count of the games it was seated at: for an arena, whose games
+    /// are all round 1, game 0).
+    pub withdraw_at_match: Option<usize>,
 }
 
 /// One table being played.
@@ -78,6 +82,8 @@ pub fn spawn_player(mut c: Connection, script: Script, quirks: Quirks) -> Player
         let mut tables: HashMap<TableId, Playing> = HashMap::new();
         let mut game_of: HashMap<TableId, (u32, u32)> = HashMap::new();
         let mut games_played = 0;
+        let mut matched = 0;
+        let mut skip: Vec<TableId> = Vec::new();
         let mut first = std::collections::VecDeque::new();
         for table in &quirks.watch {
             let watch = ClientMsg::Watch {
@@ -99,7 +105,12 @@ pub fn spawn_player(mut c: Connection, script: Script, quirks: Quirks) -> Player
                     table, tournament, ..
                 } => {
                     let t = tournament.expect("a tournament game");
-                    if quirks.withdraw_at == Some((t.round, t.game)) {
+                    matched += 1;
+                    let by_count = quirks.withdraw_at_match == Some(matched - 1);
+                    if by_count {
+                        skip.push(table.clone());
+                    }
+                    if by_count || quirks.withdraw_at == Some((t.round, t.game)) {
                         let w = ClientMsg::WithdrawTournament {
                             tournament: t.tournament.clone(),
                         };
@@ -119,7 +130,7 @@ pub fn spawn_player(mut c: Connection, script: Script, quirks: Quirks) -> Player
                     let first = s.players.first.as_ref().unwrap().name.clone();
                     let second = s.players.second.as_ref().unwrap().name.clone();
                     let (round, game) = game_of.get(&s.table).copied().unwrap_or((0, 0));
-                    if quirks.withdraw_at == Some((round, game)) {
+                    if quirks.withdraw_at == Some((round, game)) || skip.contains(&s.table) {
                         continue;
                     }
                     let plan = script(&first, &second, round, game);

@@ -7,6 +7,7 @@
 //! changes nothing, and the whole value is serde-serialisable, so the
 //! server can store it and replay the same calls after a restart.
 
+mod arena_play;
 mod pairing;
 mod records;
 mod state;
@@ -25,6 +26,9 @@ impl Tournament {
         check_order(&settings.tie_breaks)?;
         match settings.system {
             System::Swiss { rounds: 0 } => return Err(TournamentError::BadSettings("no rounds")),
+            System::Arena { secs: 0 } => {
+                return Err(TournamentError::BadSettings("an arena needs a duration"));
+            }
             System::Knockout { format } => {
                 format.validate()?;
                 if format.decider == Decider::None {
@@ -41,6 +45,7 @@ impl Tournament {
             numbers: Vec::new(),
             rounds: Vec::new(),
             started: false,
+            arena: None,
         })
     }
 
@@ -75,6 +80,9 @@ impl Tournament {
         if self.entrants[i].withdrawn_after.is_some() {
             return Err(TournamentError::AlreadyWithdrawn(id));
         }
+        if let Some(arena) = &mut self.arena {
+            arena.withdraw(id)?;
+        }
         self.entrants[i].withdrawn_after = Some(self.rounds.len());
         if let Some(round) = self.rounds.last_mut() {
             pairing::forfeit_in(round, id);
@@ -84,8 +92,17 @@ impl Tournament {
 
     /// Starts the tournament: fixes the seeding (rating down, then id)
     /// and the pairing numbers (a round robin's are drawn with `lot`, a
-    /// random value the caller drew).
+    /// random value the caller drew). An arena starts with
+    /// `start_arena`, which needs the time.
     pub fn start(&mut self, lot: u64) -> Result<(), TournamentError> {
+        if matches!(self.settings.system, System::Arena { .. }) {
+            return Err(TournamentError::BadSettings("an arena starts at a time"));
+        }
+        self.seed(lot)
+    }
+
+    /// Fixes the seeding and marks the event started.
+    fn seed(&mut self, lot: u64) -> Result<(), TournamentError> {
         if self.started {
             return Err(TournamentError::AlreadyStarted);
         }
@@ -117,6 +134,9 @@ impl Tournament {
     /// Whether the event is over: every round paired and complete (a
     /// knockout: the final decided).
     pub fn finished(&self) -> bool {
+        if matches!(self.settings.system, System::Arena { .. }) {
+            return self.arena.as_ref().is_some_and(|a| a.closed());
+        }
         self.started
             && self.rounds.len() == self.total_rounds()
             && self.rounds.last().is_none_or(Round::complete)

@@ -20,6 +20,7 @@ pub(super) fn total_rounds(system: System, players: usize) -> usize {
             if double { 2 * single } else { single }
         }
         System::Knockout { .. } => knockout::rounds(players),
+        System::Arena { .. } => 0,
     }
 }
 
@@ -48,6 +49,9 @@ pub(super) fn pair(t: &Tournament, round: usize, lot: u64) -> Result<Vec<Board>,
         System::Swiss { .. } => swiss(t, lot)?,
         System::RoundRobin { double } => round_robin(t, round, double)?,
         System::Knockout { format } => knockout_round(t, round, format, lot)?,
+        System::Arena { .. } => {
+            return Err(TournamentError::BadSettings("an arena has no rounds"));
+        }
     };
     let boards = contents
         .into_iter()

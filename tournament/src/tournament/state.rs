@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::arena::{Arena, ArenaError};
 use crate::matches::{Match, MatchError, MatchFormat};
 use crate::model::{PlayerId, PointSystem, Points};
 use crate::standings::{TieBreak, TieBreakError};
@@ -21,6 +22,9 @@ pub enum System {
     /// Single elimination of matches in this format (its decider must
     /// not be `Decider::None`: a knockout match needs a winner).
     Knockout { format: MatchFormat },
+    /// An arena of `secs` seconds (`crate::arena`): no rounds; players
+    /// are paired as they become free.
+    Arena { secs: u32 },
 }
 
 impl System {
@@ -35,6 +39,8 @@ impl System {
                 TieBreak::SonnebornBerger,
                 TieBreak::Wins,
             ],
+            // An arena ranks by its own order (`Arena::standings`).
+            System::Arena { .. } => Vec::new(),
             System::RoundRobin { .. } | System::Knockout { .. } => vec![
                 TieBreak::SonnebornBerger,
                 TieBreak::DirectEncounter,
@@ -153,6 +159,8 @@ pub enum TournamentError {
     Pairing(#[from] SwissError),
     #[error(transparent)]
     TieBreaks(#[from] TieBreakError),
+    #[error(transparent)]
+    Arena(#[from] ArenaError),
 }
 
 /// A tournament's whole state.
@@ -166,6 +174,9 @@ pub struct Tournament {
     pub(super) numbers: Vec<PlayerId>,
     pub(super) rounds: Vec<Round>,
     pub(super) started: bool,
+    /// An arena's games and standings (from its start).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) arena: Option<Arena>,
 }
 
 impl Tournament {
@@ -179,6 +190,11 @@ impl Tournament {
 
     pub fn rounds(&self) -> &[Round] {
         &self.rounds
+    }
+
+    /// An arena's state, once started.
+    pub fn arena(&self) -> Option<&Arena> {
+        self.arena.as_ref()
     }
 
     pub fn started(&self) -> bool {

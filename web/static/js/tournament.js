@@ -74,7 +74,7 @@ export function mountTournament(app, root, id) {
     const e = sp.entry || {};
     /** @type {[string, any][]} */
     const rows = [
-      ['tour.system', t(`tour.sys.${sp.system}`) + (sp.rounds ? ` · ${t('tour.n_rounds', { n: sp.rounds })}` : '') + (sp.games ? ` · ${t('tour.best_of', { n: sp.games })}` : '')],
+      ['tour.system', t(`tour.sys.${sp.system}`) + (sp.rounds ? ` · ${t('tour.n_rounds', { n: sp.rounds })}` : '') + (sp.games ? ` · ${t('tour.best_of', { n: sp.games })}` : '') + (sp.duration_secs ? ` · ${t('tour.n_minutes', { n: Math.round(sp.duration_secs / 60) })}` : '')],
       ['tour.game', configName(sp.config)],
       ['tour.kind', sp.rated ? t('lobby.rated') : t('lobby.casual')],
       ['tour.organiser', h('a', { href: `/@/${v.summary.organiser}`, 'data-link': true }, v.summary.organiser)],

@@ -8,7 +8,7 @@ import { h, fill } from './dom.js';
 import { t } from './i18n.js';
 import { gameFields, formValue, field, select, num } from './gameform.js';
 
-export const SYSTEMS = ['swiss', 'round_robin', 'double_round_robin', 'knockout'];
+export const SYSTEMS = ['swiss', 'round_robin', 'double_round_robin', 'knockout', 'arena'];
 export const TIE_BREAKS = ['buchholz', 'median_buchholz', 'sonneborn_berger', 'direct_encounter', 'wins', 'first_seat_games'];
 /** How many tie-break choices the form offers (the protocol takes up to six). */
 const TIE_BREAK_SLOTS = 3;
@@ -70,8 +70,9 @@ export function mountTournaments(app, root) {
 }
 
 /**
- * The form of `create_tournament`: name, system (rounds, games), the
- * game's configuration, rated, start time, entry limits, tie-break order.
+ * The form of `create_tournament`: name, system (rounds, games, an
+ * arena's minutes), the game's configuration, rated, start time, entry
+ * limits, tie-break order (not for an arena, which ranks by its own).
  * @param {any} app
  */
 function createForm(app) {
@@ -92,6 +93,7 @@ function createForm(app) {
     const s = { name: String(val('tname')).trim(), system, config: game.config(), entry: {} };
     if (system === 'swiss') s.rounds = Number(val('rounds'));
     if (system === 'knockout') s.games = Number(val('games'));
+    if (system === 'arena') s.duration_secs = Number(val('minutes')) * 60;
     if (val('trated', true)) s.rated = true;
     const start = String(val('start'));
     if (start) s.start_ms = new Date(start).getTime();
@@ -106,13 +108,14 @@ function createForm(app) {
       const v = String(val(`tb${i}`));
       if (v) order.push(v);
     }
-    if (order.length) s.tie_breaks = order;
+    if (order.length && system !== 'arena') s.tie_breaks = order;
     return s;
   };
   const sync = () => {
     const system = String(val('system'));
     /** @type {HTMLElement} */ (f.querySelector('[data-field="rounds"]')).hidden = system !== 'swiss';
     /** @type {HTMLElement} */ (f.querySelector('[data-field="games"]')).hidden = system !== 'knockout';
+    /** @type {HTMLElement} */ (f.querySelector('[data-field="minutes"]')).hidden = system !== 'arena';
   };
   const tbOptions = /** @type {[string, string][]} */ ([['', '—'], ...TIE_BREAKS.map((k) => [k, t(`tb.${k}`)])]);
   f.append(
@@ -120,6 +123,7 @@ function createForm(app) {
     field('tour.system', select('system', SYSTEMS.map((k) => [k, t(`tour.sys.${k}`)]), 'swiss')),
     field('tour.rounds', num('rounds', 5, 1, 30)),
     field('tour.games', select('games', ['1', '3', '5', '7', '9'].map((g) => [g, t('tour.best_of', { n: g })]), '3')),
+    field('tour.minutes', num('minutes', 30, 1, 720)),
     ...game.fields,
     h('label.check', null, h('input', { type: 'checkbox', name: 'trated' }), t('form.rated')),
     field('tour.start', h('input', { name: 'start', type: 'datetime-local' })),
