@@ -1,8 +1,10 @@
 //! The audit log's one writer on the server: every moderator action, with
 //! who did it, to what, when and why, appended *before* the action is
-//! done, so that no action happens unrecorded (an entry whose action then
-//! fails says so in its reason: `(failed: ...)` is appended by a second
-//! entry).
+//! done, so that no action happens unrecorded. An action that fails after
+//! its entry was written (a game that ended meanwhile, a room that closed)
+//! leaves the entry as it is: the log says what a moderator asked for, and
+//! the moderator's answer says whether it happened. (A second entry noting
+//! the failure is not written yet.)
 
 use tengen_protocol::{AuditItem, ErrorBody, ErrorCode};
 use tengen_store::{AuditEntry, Store};
