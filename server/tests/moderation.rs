@@ -11,10 +11,11 @@ mod common;
 use std::path::Path;
 use std::time::Duration;
 
+use common::moderation::{admin, moderate, refusal};
 use common::*;
 use tengen_client::{ClientError, Connection, Identity};
 use tengen_protocol::{
-    ClientMsg, Encoding, ErrorBody, ErrorCode, ModRequest, ReportReason, Role, ServerMsg, TableId,
+    ClientMsg, Encoding, ErrorCode, ModRequest, ReportReason, Role, ServerMsg, TableId,
 };
 use tengen_rules::game::{GameConfig, RuleSet, Seat};
 use tengen_server::Server;
@@ -28,25 +29,6 @@ async fn server_in(dir: &Path) -> Server {
         s.matchmaking.interval = Duration::from_millis(100);
     })
     .await
-}
-
-/// `tengen-server admin` (the real binary) on `dir`: its JSON answer.
-/// Waited for off the runtime, which serves the server it talks to.
-async fn admin(dir: &Path, args: &[&str]) -> (bool, serde_json::Value) {
-    let mut all = vec!["--data-dir".to_owned(), dir.display().to_string()];
-    all.extend(args.iter().map(|a| a.to_string()));
-    common::proc::admin(all).await
-}
-
-fn refusal(r: Result<ServerMsg, ClientError>) -> ErrorBody {
-    match r {
-        Err(ClientError::Refused(e)) => e,
-        other => panic!("expected a refusal, got {other:?}"),
-    }
-}
-
-async fn moderate(c: &mut Connection, req: ModRequest) -> Result<ServerMsg, ClientError> {
-    c.request(ClientMsg::Moderate(req)).await
 }
 
 fn mute(player: &str, minutes: u64) -> ModRequest {

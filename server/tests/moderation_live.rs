@@ -10,11 +10,12 @@ mod common;
 use std::path::Path;
 use std::time::Duration;
 
+use common::moderation::{admin, moderate, refusal};
 use common::*;
 use tengen_client::{ClientError, Connection};
 use tengen_protocol::{
-    ClientMsg, Encoding, ErrorBody, ErrorCode, ModRequest, Profile, RecordFormat, Role, RoomId,
-    ServerMsg, TableId,
+    ClientMsg, Encoding, ErrorCode, ModRequest, Profile, RecordFormat, Role, RoomId, ServerMsg,
+    TableId,
 };
 use tengen_rules::game::{
     Action, Event, GameConfig, GameError, Outcome, ResultReason, RuleSet, Seat,
@@ -24,23 +25,6 @@ use tengen_server::Server;
 async fn server_in(dir: &Path) -> Server {
     let dir = dir.to_path_buf();
     server_with(move |s| s.data_dir = dir).await
-}
-
-async fn admin(dir: &Path, args: &[&str]) -> (bool, serde_json::Value) {
-    let mut all = vec!["--data-dir".to_owned(), dir.display().to_string()];
-    all.extend(args.iter().map(|a| a.to_string()));
-    common::proc::admin(all).await
-}
-
-fn refusal(r: Result<ServerMsg, ClientError>) -> ErrorBody {
-    match r {
-        Err(ClientError::Refused(e)) => e,
-        other => panic!("expected a refusal, got {other:?}"),
-    }
-}
-
-async fn moderate(c: &mut Connection, req: ModRequest) -> Result<ServerMsg, ClientError> {
-    c.request(ClientMsg::Moderate(req)).await
 }
 
 /// `name`, made a moderator from the command line.

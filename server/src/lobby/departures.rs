@@ -15,11 +15,7 @@ impl Lobby {
         let Some(room) = self.rooms.get_mut(&room_id) else {
             return self.leave_elsewhere(session, id, room_id, cancel);
         };
-        let Some(seat) = room
-            .seats
-            .iter()
-            .position(|s| s.as_ref().is_some_and(|s| s.id == session.id))
-        else {
+        let Some(seat) = room.seat_of(&session.id) else {
             return refuse(
                 &session,
                 id,
@@ -91,10 +87,7 @@ impl Lobby {
             let Some(room) = self.rooms.get(&room_id) else {
                 continue;
             };
-            let seat = room
-                .seats
-                .iter()
-                .position(|s| s.as_ref().is_some_and(|s| s.id == *session));
+            let seat = room.seat_of(session);
             match (room.info.status, seat) {
                 (RoomStatus::Finished, Some(seat)) => self.vacate(&room_id, seat),
                 (RoomStatus::Waiting, Some(0)) => {

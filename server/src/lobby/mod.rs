@@ -51,6 +51,15 @@ struct Room {
     seats: [Option<Session>; 2],
 }
 
+impl Room {
+    /// The seat `session` sits in, if any.
+    fn seat_of(&self, session: &SessionId) -> Option<usize> {
+        self.seats
+            .iter()
+            .position(|s| s.as_ref().is_some_and(|s| s.id == *session))
+    }
+}
+
 struct Lobby {
     /// The store, settings, table directory, sessions, and this lobby's
     /// own mailbox (`hosting.lobby`), as the tables it starts get them.

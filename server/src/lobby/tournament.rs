@@ -75,10 +75,7 @@ impl Lobby {
             let Some(room) = self.rooms.get(&room_id) else {
                 continue;
             };
-            let seat = room
-                .seats
-                .iter()
-                .position(|s| s.as_ref().is_some_and(|s| s.id == *session));
+            let seat = room.seat_of(session);
             if let (RoomStatus::Finished, Some(seat)) = (room.info.status, seat) {
                 self.vacate(&room_id, seat);
             }

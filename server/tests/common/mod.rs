@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod moderation;
 pub mod proc;
 pub mod redis;
 pub mod scripted;
