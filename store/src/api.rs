@@ -56,7 +56,7 @@ pub fn name_key(name: &str) -> String {
 }
 
 /// A live table as stored: its metadata and its action log, in order.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LiveTable {
     pub id: String,
     pub meta: Vec<u8>,
@@ -65,7 +65,7 @@ pub struct LiveTable {
 
 /// A finished game, written once when the game ends, together with the
 /// rating changes it causes (none for unrated or aborted games).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FinishedGame {
     /// The game's id (the table's id).
     pub id: String,
@@ -157,7 +157,7 @@ pub struct HistoryPoint {
 /// the stored rating still has `expected_games` games (0 when the player
 /// had no rating in the family), else [`StoreError::Conflict`] and the
 /// whole write is refused.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RatingUpdate {
     pub expected_games: u32,
     pub rating: Rating,
@@ -167,7 +167,7 @@ pub struct RatingUpdate {
 /// One piece of a store's content, as [`Store::export`] gives it and
 /// [`Store::import`] takes it: what moving a community from one store to
 /// another carries.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Item {
     Account(Account),
     Token(AuthToken),

@@ -2,9 +2,10 @@
 //!
 //! One OS thread owns all write transactions. It blocks for the first
 //! waiting request, takes every other request already queued (at most
-//! [`MAX_BATCH`]), applies them in order in one write transaction, commits
-//! once with [`Durability::Immediate`] (fsync) and then answers each
-//! request. A request whose own precondition fails (an append at the wrong
+//! [`MAX_BATCH`]), applies them in order in one write transaction, appends
+//! what it applied to the [journal](super::journal) (synced), commits
+//! once with [`Durability::None`] and then answers each request; a durable
+//! checkpoint follows every few seconds. A request whose own precondition fails (an append at the wrong
 //! length, a taken id, a rating updated meanwhile) checks everything before
 //! it writes anything, so it fails alone and the rest of the batch commits;
 //! the later requests see the earlier ones' writes (the transaction's own
@@ -21,12 +22,15 @@ use std::time::{Duration, Instant};
 use redb::{Database, Durability, ReadableTable, ReadableTableMetadata, Table, WriteTransaction};
 use tokio::sync::{mpsc, oneshot};
 
+use super::journal::{Group, Journal, Replay};
+pub(super) use super::ops::{ModWrite, Op};
+
 use super::schema::{
     ACCOUNTS, COUNTERS, GAME_INFO, GAME_RECORD, GAMES_BY_PLAYER, GC_CURSOR, GameInfo, LIVE,
     LIVE_LOG, LIVE_META, NEXT_SEQ, ORPHANS, RATING_HISTORY, RATINGS, TOKENS, after, db_error,
     decode, encode,
 };
-use crate::{Account, AuthToken, FinishedGame, Rating, Result, StoreError, name_key};
+use crate::{Account, FinishedGame, Rating, Result, StoreError, name_key};
 
 /// The most requests one transaction takes.
 pub(super) const MAX_BATCH: usize = 1024;
@@ -48,48 +52,6 @@ const GC_MIN_ORPHANS: u64 = 4096;
 const GC_STEP: usize = 2 * 1024;
 const GC_EVERY: Duration = Duration::from_millis(20);
 
-/// A write, as the writer thread applies it.
-pub(super) enum Op {
-    Ping,
-    CreateTable {
-        id: String,
-        meta: Vec<u8>,
-    },
-    Append {
-        id: String,
-        at: u64,
-        entries: Vec<Vec<u8>>,
-    },
-    Discard {
-        id: String,
-    },
-    Finish(FinishedGame),
-    CreateAccount(Account),
-    MakeBot(String),
-    SetBotFilters {
-        name: String,
-        filters: String,
-    },
-    PutToken(AuthToken),
-    RevokeToken(String),
-    /// A tournament's whole state, replacing the stored one.
-    PutTournament {
-        id: String,
-        state: Vec<u8>,
-    },
-    Import(Vec<crate::Item>),
-    Moderation(ModWrite),
-}
-
-/// A moderation write (applied by `super::moderation`).
-pub(super) enum ModWrite {
-    Standing(crate::Standing),
-    Audit(crate::AuditEntry),
-    Report(crate::Report),
-    AddressBan(crate::AddressBan),
-    LiftAddressBan(String),
-}
-
 /// A write and where its outcome goes.
 pub(super) struct Request {
     pub op: Op,
@@ -105,8 +67,14 @@ pub(super) struct Counters {
     pub progress: crate::Progress,
 }
 
-/// The writer thread's loop; returns when every sender is gone.
-pub(super) fn run(db: Arc<Database>, mut rx: mpsc::Receiver<Request>, counters: Arc<Counters>) {
+/// The writer thread's loop; returns when every sender is gone, after a
+/// last checkpoint.
+pub(super) fn run(
+    db: Arc<Database>,
+    mut journal: Journal,
+    mut rx: mpsc::Receiver<Request>,
+    counters: Arc<Counters>,
+) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
     let mut last_start: Option<Instant> = None;
     let mut last_gc: Option<Instant> = None;
@@ -128,7 +96,7 @@ pub(super) fn run(db: Arc<Database>, mut rx: mpsc::Receiver<Request>, counters: 
         if gc {
             last_gc = Some(Instant::now());
         }
-        let outcomes = match commit(&db, &batch, gc) {
+        let outcomes = match commit(&db, &mut journal, &batch, gc) {
             Ok(outcomes) => {
                 counters.progress.mark();
                 outcomes
@@ -149,26 +117,89 @@ pub(super) fn run(db: Arc<Database>, mut rx: mpsc::Receiver<Request>, counters: 
             // The caller may have stopped waiting; the write stands anyway.
             let _ = request.reply.send(outcome);
         }
+        if journal.due() {
+            checkpoint(&db, &mut journal, &counters);
+        }
+    }
+    checkpoint(&db, &mut journal, &counters);
+}
+
+/// A durable commit that makes the journal's records redundant. If it
+/// fails, the journal keeps growing and the next group tries again.
+fn checkpoint(db: &Database, journal: &mut Journal, counters: &Counters) {
+    let start = Instant::now();
+    match replay_and_checkpoint(db, journal, &[]) {
+        Ok(()) => {
+            counters.progress.mark();
+            tracing::debug!("the store's checkpoint took {:?}", start.elapsed());
+        }
+        Err(e) => tracing::error!("the store's checkpoint failed: {e}"),
     }
 }
 
-/// Applies a batch in one transaction and commits it: each request's own
-/// outcome, or the error that spoiled the whole batch.
-fn commit(db: &Database, batch: &[Request], gc: bool) -> Result<Vec<Result<()>>> {
+/// One durable commit that applies `groups` (the journal's records found
+/// at open, in order; none for a plain checkpoint) and takes a checkpoint.
+pub(super) fn replay_and_checkpoint(
+    db: &Database,
+    journal: &mut Journal,
+    groups: &[Replay],
+) -> Result<()> {
     let mut txn = db.begin_write().map_err(db_error)?;
     txn.set_durability(Durability::Immediate)
         .map_err(db_error)?;
+    for group in groups {
+        let mut tables = Tables::open(&txn)?;
+        for op in &group.ops {
+            match tables.apply(op) {
+                Ok(()) => {}
+                // It succeeded on this very state before the crash.
+                Err(Failure::Refused(e)) => {
+                    tracing::warn!("a journalled write was refused on replay: {e}")
+                }
+                Err(Failure::Fatal(e)) => return Err(e),
+            }
+        }
+        tables.finish(group.gc)?;
+    }
+    let tag = journal.tag_checkpoint(&txn)?;
+    txn.commit().map_err(db_error)?;
+    journal.checkpointed(tag);
+    Ok(())
+}
+
+/// Applies a batch in one transaction, journals what it applied and
+/// commits it: each request's own outcome, or the error that spoiled the
+/// whole batch. An error after the journal was synced leaves the batch's
+/// writes to be replayed by a restart: like a timeout, it says the writes
+/// may or may not have happened.
+fn commit(
+    db: &Database,
+    journal: &mut Journal,
+    batch: &[Request],
+    gc: bool,
+) -> Result<Vec<Result<()>>> {
+    let mut txn = db.begin_write().map_err(db_error)?;
+    txn.set_durability(Durability::None).map_err(db_error)?;
     let mut outcomes = Vec::with_capacity(batch.len());
+    let mut applied = Vec::with_capacity(batch.len());
     {
         let mut tables = Tables::open(&txn)?;
         for request in batch {
             match tables.apply(&request.op) {
-                Ok(()) => outcomes.push(Ok(())),
+                Ok(()) => {
+                    outcomes.push(Ok(()));
+                    if !matches!(request.op, Op::Ping) {
+                        applied.push(&request.op);
+                    }
+                }
                 Err(Failure::Refused(e)) => outcomes.push(Err(e)),
                 Err(Failure::Fatal(e)) => return Err(e),
             }
         }
         tables.finish(gc)?;
+    }
+    if gc || !applied.is_empty() {
+        journal.append(&Group { gc, ops: applied })?;
     }
     txn.commit().map_err(db_error)?;
     Ok(outcomes)
@@ -215,7 +246,7 @@ pub(super) struct Tables<'txn> {
 }
 
 impl<'txn> Tables<'txn> {
-    fn open(txn: &'txn WriteTransaction) -> Result<Self> {
+    pub(super) fn open(txn: &'txn WriteTransaction) -> Result<Self> {
         let counters = txn.open_table(COUNTERS).map_err(db_error)?;
         let counter = |name| -> Result<u64> {
             Ok(counters
@@ -247,7 +278,7 @@ impl<'txn> Tables<'txn> {
         })
     }
 
-    fn apply(&mut self, op: &Op) -> Applied {
+    pub(super) fn apply(&mut self, op: &Op) -> Applied {
         match op {
             Op::Ping => Ok(()),
             Op::CreateTable { id, meta } => self.create_table(id, meta),
@@ -297,7 +328,7 @@ impl<'txn> Tables<'txn> {
 
     /// Writes back the counters and takes a step of garbage collection if
     /// one is due and `gc` allows it.
-    fn finish(&mut self, gc: bool) -> Result<()> {
+    pub(super) fn finish(&mut self, gc: bool) -> Result<()> {
         if gc
             && self.orphans >= GC_MIN_ORPHANS
             && self.orphans >= self.live_log.len().map_err(db_error)? / 4

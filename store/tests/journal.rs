@@ -1,0 +1,252 @@
+//! The embedded store's journal: writes that were answered survive a crash
+//! of the process (a real `abort()`, no destructor run), a record cut short
+//! is not replayed, and the records of an older checkpoint never are.
+//!
+//! The crashing process is this test binary again: each test starts
+//! `crash_child` (ignored unless started so) with `TENGEN_JOURNAL_CHILD`
+//! naming what it is to do, and reads the data directory it leaves.
+
+use std::path::Path;
+use std::process::Command;
+
+use tengen_store::embedded::{DB_FILE, JOURNAL_FILE};
+use tengen_store::{Account, EmbeddedStore, FinishedGame, Store};
+
+const CHILD: &str = "TENGEN_JOURNAL_CHILD";
+const DIR: &str = "TENGEN_JOURNAL_DIR";
+
+fn entry(i: u64) -> Vec<u8> {
+    format!("move {i}").into_bytes()
+}
+
+fn account(name: &str) -> Account {
+    Account {
+        name: name.into(),
+        password_hash: "$argon2id$not-a-real-hash".into(),
+        created_ms: 1,
+        bot: false,
+        bot_filters: None,
+    }
+}
+
+/// What a child does before it aborts: `writes` makes a table with 40
+/// entries (one append each), an account and a finished game;
+/// `many-then-few` makes 200 appends, stops cleanly (a checkpoint), opens
+/// again and makes 3 more.
+async fn child(mode: &str, dir: &Path) {
+    let store = EmbeddedStore::open(dir).unwrap();
+    match mode {
+        "writes" => {
+            store.create_table("t1", b"meta").await.unwrap();
+            for i in 0..40 {
+                store.append("t1", i, &[entry(i)]).await.unwrap();
+            }
+            store.create_account(&account("Alice")).await.unwrap();
+            store.create_table("t2", b"meta").await.unwrap();
+            store.append("t2", 0, &[entry(0)]).await.unwrap();
+            store.finish_game(&finished("t2")).await.unwrap();
+        }
+        "many-then-few" => {
+            store.create_table("t1", b"meta").await.unwrap();
+            for i in 0..200 {
+                store.append("t1", i, &[entry(i)]).await.unwrap();
+            }
+            drop(store);
+            let store = EmbeddedStore::open(dir).unwrap();
+            assert_eq!(store.replayed(), 0, "a clean stop left nothing to replay");
+            for i in 200..203 {
+                store.append("t1", i, &[entry(i)]).await.unwrap();
+            }
+            std::process::abort();
+        }
+        other => panic!("unknown child mode {other}"),
+    }
+    // Every write above was answered: now the crash.
+    std::process::abort();
+}
+
+fn finished(id: &str) -> FinishedGame {
+    FinishedGame {
+        id: id.into(),
+        players: vec!["Alice".into(), "Bob".into()],
+        finished_ms: 5,
+        record: b"the record".to_vec(),
+        ratings: Vec::new(),
+    }
+}
+
+#[tokio::test]
+#[ignore = "the crashing process of the other tests; they start it"]
+async fn crash_child() {
+    let mode = std::env::var(CHILD).expect("started by a journal test");
+    let dir = std::env::var(DIR).expect("started by a journal test");
+    child(&mode, Path::new(&dir)).await;
+}
+
+/// Runs `crash_child` in `mode` on `dir` and checks that it crashed.
+fn crash(mode: &str, dir: &Path) {
+    let status = Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "crash_child", "--ignored", "--nocapture"])
+        .env(CHILD, mode)
+        .env(DIR, dir)
+        .status()
+        .unwrap();
+    assert!(!status.success(), "the child was to abort: {status}");
+    assert!(dir.join(DB_FILE).is_file());
+}
+
+async fn check_writes(store: &EmbeddedStore) {
+    let t1 = store.live_table("t1").await.unwrap().expect("t1 is live");
+    assert_eq!(t1.entries, (0..40).map(entry).collect::<Vec<_>>());
+    assert!(store.account("alice").await.unwrap().is_some());
+    assert_eq!(store.game("t2").await.unwrap(), Some(finished("t2")));
+    assert!(store.live_table("t2").await.unwrap().is_none());
+}
+
+#[tokio::test]
+async fn answered_writes_survive_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    crash("writes", dir.path());
+    assert!(
+        std::fs::metadata(dir.path().join(JOURNAL_FILE))
+            .unwrap()
+            .len()
+            > 0
+    );
+    {
+        // The database alone is back at its last durable commit (the
+        // checkpoint taken when the child opened it): the journal is what
+        // kept the writes.
+        let alone = tempfile::tempdir().unwrap();
+        std::fs::copy(dir.path().join(DB_FILE), alone.path().join(DB_FILE)).unwrap();
+        let store = EmbeddedStore::open(alone.path()).unwrap();
+        assert_eq!(store.replayed(), 0);
+        assert!(store.live_table("t1").await.unwrap().is_none());
+        assert!(store.account("alice").await.unwrap().is_none());
+    }
+    {
+        let store = EmbeddedStore::open(dir.path()).unwrap();
+        // 1 create + 40 appends + account + create + append + finish, one
+        // group each (they were made one after the other).
+        assert_eq!(
+            store.replayed(),
+            45,
+            "the writes came back from the journal"
+        );
+        check_writes(&store).await;
+        // The store goes on from there.
+        store.append("t1", 40, &[entry(40)]).await.unwrap();
+    }
+    let store = EmbeddedStore::open(dir.path()).unwrap();
+    assert_eq!(store.replayed(), 0, "a clean stop leaves nothing to replay");
+    let t1 = store.live_table("t1").await.unwrap().unwrap();
+    assert_eq!(t1.entries.len(), 41);
+}
+
+/// The journal's records: (offset, length) of each, read from their
+/// headers (the format is in the journal module's documentation).
+fn records(journal: &[u8]) -> Vec<(usize, usize)> {
+    let mut at = 0;
+    let mut found = Vec::new();
+    while at + 20 <= journal.len() && &journal[at..at + 4] == b"TGJ1" {
+        let len = u32::from_le_bytes(journal[at + 4..at + 8].try_into().unwrap()) as usize;
+        found.push((at, 20 + len));
+        at += 20 + len;
+    }
+    found
+}
+
+#[tokio::test]
+async fn a_damaged_or_cut_record_ends_the_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    crash("writes", dir.path());
+    let path = dir.path().join(JOURNAL_FILE);
+    let journal = std::fs::read(&path).unwrap();
+    let found = records(&journal);
+    assert_eq!(found.len(), 45);
+
+    // Half of a record more at the end (a write cut by the crash) is
+    // ignored.
+    let mut cut = journal.clone();
+    let (at, len) = found[10];
+    cut.extend_from_slice(&journal[at..at + len / 2]);
+    std::fs::write(&path, &cut).unwrap();
+    let backup = tempfile::tempdir().unwrap();
+    copy_dir(dir.path(), backup.path());
+    {
+        let store = EmbeddedStore::open(dir.path()).unwrap();
+        assert_eq!(store.replayed(), 45);
+        check_writes(&store).await;
+    }
+
+    // A byte changed in the 31st record: the replay stops before it, so
+    // the table has the entries of the 29 appends before.
+    let mut damaged = journal.clone();
+    let (at, len) = found[30];
+    damaged[at + len - 1] ^= 0x40;
+    std::fs::write(backup.path().join(JOURNAL_FILE), &damaged).unwrap();
+    let store = EmbeddedStore::open(backup.path()).unwrap();
+    assert_eq!(store.replayed(), 30);
+    let t1 = store.live_table("t1").await.unwrap().unwrap();
+    assert_eq!(t1.entries, (0..29).map(entry).collect::<Vec<_>>());
+    assert!(store.account("alice").await.unwrap().is_none());
+}
+
+#[tokio::test]
+async fn records_of_an_older_checkpoint_are_never_replayed() {
+    let dir = tempfile::tempdir().unwrap();
+    crash("many-then-few", dir.path());
+    let journal = std::fs::read(dir.path().join(JOURNAL_FILE)).unwrap();
+    // The file is written from its start again after a checkpoint: the
+    // three new records are followed by what is left of the first run's.
+    let new: usize = records(&journal).iter().map(|(_, len)| len).sum();
+    assert!(records(&journal).len() < 200 && journal.len() > 30 * new);
+    let store = EmbeddedStore::open(dir.path()).unwrap();
+    assert_eq!(store.replayed(), 3);
+    let t1 = store.live_table("t1").await.unwrap().unwrap();
+    assert_eq!(t1.entries, (0..203).map(entry).collect::<Vec<_>>());
+}
+
+#[tokio::test]
+async fn an_unreadable_journal_record_refuses_the_open() {
+    let dir = tempfile::tempdir().unwrap();
+    crash("writes", dir.path());
+    let path = dir.path().join(JOURNAL_FILE);
+    let mut journal = std::fs::read(&path).unwrap();
+    // A record with a valid checksum whose payload is not a group of
+    // writes (as another version's would be): refused, not skipped.
+    let (at, len) = records(&journal)[0];
+    let tag: [u8; 8] = journal[at + 8..at + 16].try_into().unwrap();
+    let payload = vec![0xc1u8; len - 20]; // 0xc1 is never valid MessagePack
+    let mut hasher = crc32fast_checksum(&tag, &payload).to_le_bytes().to_vec();
+    journal[at + 16..at + 20].swap_with_slice(&mut hasher);
+    journal[at + 20..at + len].copy_from_slice(&payload);
+    std::fs::write(&path, &journal).unwrap();
+    let error = EmbeddedStore::open(dir.path()).err().expect("refused");
+    let shown = error.to_string();
+    assert!(shown.contains(JOURNAL_FILE), "{shown}");
+    assert!(shown.contains("another version"), "{shown}");
+}
+
+/// CRC-32 (IEEE) of `tag` then `payload`, bit by bit: the journal's
+/// checksum, computed here independently.
+fn crc32fast_checksum(tag: &[u8], payload: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &byte in tag.iter().chain(payload) {
+        crc ^= u32::from(byte);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    for name in [DB_FILE, JOURNAL_FILE] {
+        std::fs::copy(from.join(name), to.join(name)).unwrap();
+    }
+}
