@@ -93,8 +93,9 @@ pub(super) struct Replay {
 /// The open journal, owned by the writer thread.
 pub(super) struct Journal {
     file: File,
-    /// Where the next record goes.
+    /// Where the next record goes, and where the last one began.
     end: u64,
+    last: u64,
     /// The file's length: written (zeros or records) up to here.
     allocated: u64,
     tag: u64,
@@ -125,6 +126,7 @@ impl Journal {
         let journal = Journal {
             file,
             end: 0,
+            last: 0,
             allocated,
             tag,
             since: Instant::now(),
@@ -157,8 +159,17 @@ impl Journal {
             .write_all_at(&self.buffer, self.end)
             .and_then(|()| self.file.sync_data())
             .map_err(|e| StoreError::Unavailable(format!("cannot write the journal: {e}")))?;
+        self.last = self.end;
         self.end += self.buffer.len() as u64;
         Ok(())
+    }
+
+    /// The last record's group was not committed after all (redb failed):
+    /// the next record is written over it, so that it can be replayed only
+    /// if nothing was answered after it, like any write whose outcome was
+    /// an error.
+    pub(super) fn retract(&mut self) {
+        self.end = self.last;
     }
 
     /// Writes zeros from the file's end to past `end` and at least twice
@@ -208,6 +219,7 @@ impl Journal {
     pub(super) fn checkpointed(&mut self, tag: u64) {
         self.tag = tag;
         self.end = 0;
+        self.last = 0;
         self.since = Instant::now();
     }
 }

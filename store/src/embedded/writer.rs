@@ -169,9 +169,10 @@ pub(super) fn replay_and_checkpoint(
 
 /// Applies a batch in one transaction, journals what it applied and
 /// commits it: each request's own outcome, or the error that spoiled the
-/// whole batch. An error after the journal was synced leaves the batch's
-/// writes to be replayed by a restart: like a timeout, it says the writes
-/// may or may not have happened.
+/// whole batch. If redb fails after the journal was synced, the record is
+/// written over by the next one; a crash before that replays it, and the
+/// error the batch got said, like a timeout, that its writes may or may
+/// not have happened.
 fn commit(
     db: &Database,
     journal: &mut Journal,
@@ -198,10 +199,16 @@ fn commit(
         }
         tables.finish(gc)?;
     }
-    if gc || !applied.is_empty() {
+    let journalled = gc || !applied.is_empty();
+    if journalled {
         journal.append(&Group { gc, ops: applied })?;
     }
-    txn.commit().map_err(db_error)?;
+    if let Err(e) = txn.commit() {
+        if journalled {
+            journal.retract();
+        }
+        return Err(db_error(e));
+    }
     Ok(outcomes)
 }
 
