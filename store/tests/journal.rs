@@ -218,7 +218,7 @@ async fn an_unreadable_journal_record_refuses_the_open() {
     let (at, len) = records(&journal)[0];
     let tag: [u8; 8] = journal[at + 8..at + 16].try_into().unwrap();
     let payload = vec![0xc1u8; len - 20]; // 0xc1 is never valid MessagePack
-    let mut hasher = crc32fast_checksum(&tag, &payload).to_le_bytes().to_vec();
+    let mut hasher = crc32(&tag, &payload).to_le_bytes().to_vec();
     journal[at + 16..at + 20].swap_with_slice(&mut hasher);
     journal[at + 20..at + len].copy_from_slice(&payload);
     std::fs::write(&path, &journal).unwrap();
@@ -230,7 +230,7 @@ async fn an_unreadable_journal_record_refuses_the_open() {
 
 /// CRC-32 (IEEE) of `tag` then `payload`, bit by bit: the journal's
 /// checksum, computed here independently.
-fn crc32fast_checksum(tag: &[u8], payload: &[u8]) -> u32 {
+fn crc32(tag: &[u8], payload: &[u8]) -> u32 {
     let mut crc = !0u32;
     for &byte in tag.iter().chain(payload) {
         crc ^= u32::from(byte);

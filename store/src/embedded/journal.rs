@@ -51,7 +51,7 @@ use crate::{Result, StoreError};
 pub const JOURNAL_FILE: &str = "tengen.journal";
 
 /// The journal's size at which the writer takes a checkpoint ...
-pub(super) const CHECKPOINT_BYTES: u64 = 32 << 20;
+const CHECKPOINT_BYTES: u64 = 32 << 20;
 /// ... or the time since the last one after which it does. A checkpoint
 /// keeps the writer busy for one durable commit (tens of milliseconds
 /// under load), so they are rare; what they bound is the journal's size

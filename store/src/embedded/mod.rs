@@ -8,8 +8,9 @@
 //!
 //! # Files
 //! `DIR/tengen.redb` ([`DB_FILE`]) and its journal `DIR/tengen.journal`
-//! ([`JOURNAL_FILE`]; empty of anything that counts after a clean stop). [`EmbeddedStore::open`] creates the
-//! directory and the file if they are missing, and otherwise opens the
+//! ([`JOURNAL_FILE`]; empty of anything that counts after a clean stop).
+//! [`EmbeddedStore::open`] creates the directory and the file if they are
+//! missing, and otherwise opens the
 //! file as it is: a data directory that is a file, a file that is not a
 //! redb database, a redb database that is not a Tengen store, a store of
 //! another [`SCHEMA_VERSION`] and a store open elsewhere (redb locks the
@@ -69,8 +70,8 @@
 //! durable redb commit (a checkpoint) every 10 s, at 32 MiB of journal and
 //! at a clean stop makes the journal's records redundant; opening the
 //! store after a crash replays the records that followed the last
-//! checkpoint (see `journal`). Commits start at least 2 ms apart, so under load
-//! a group gathers the requests of that time (an idle writer starts at
+//! checkpoint (see `journal`). Commits start at least 2 ms apart, so under
+//! load a group gathers the requests of that time (an idle writer starts at
 //! once). Each commit marks the store's [`crate::Progress`], which tells a
 //! caller whose write is late that the store is behind, not down. A request whose own precondition fails (an append
 //! at the wrong length, a taken id, a rating updated meanwhile) checks
@@ -120,10 +121,11 @@ mod transfer;
 mod writer;
 
 pub use journal::JOURNAL_FILE;
+use ops::{ModWrite, Op};
 pub use readers::READERS;
 pub use schema::{DB_FILE, LogStats, SCHEMA_VERSION};
 use schema::{META, SCHEMA_VERSION_KEY, db_error};
-use writer::{Counters, ModWrite, Op, Request};
+use writer::{Counters, Request};
 
 /// How many writes may wait for the writer thread before callers wait to
 /// queue theirs.

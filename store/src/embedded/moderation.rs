@@ -7,8 +7,9 @@
 use redb::{Database, ReadableDatabase, ReadableTable};
 use serde::de::DeserializeOwned;
 
+use super::ops::ModWrite as Write;
 use super::schema::{MODERATION, db_error, decode, encode};
-use super::writer::{Applied, Failure, ModWrite as Write, Tables};
+use super::writer::{Applied, Failure, Tables};
 use crate::{AddressBan, AuditEntry, Report, Result, Standing, StoreError, name_key};
 
 const AUDIT_SEQ: &str = "audit_seq";

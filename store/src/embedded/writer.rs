@@ -5,11 +5,12 @@
 //! [`MAX_BATCH`]), applies them in order in one write transaction, appends
 //! what it applied to the [journal](super::journal) (synced), commits
 //! once with [`Durability::None`] and then answers each request; a durable
-//! checkpoint follows every few seconds. A request whose own precondition fails (an append at the wrong
-//! length, a taken id, a rating updated meanwhile) checks everything before
-//! it writes anything, so it fails alone and the rest of the batch commits;
-//! the later requests see the earlier ones' writes (the transaction's own
-//! view), so two appends to one table in one batch both succeed. If redb
+//! checkpoint follows every few seconds. A request whose own precondition
+//! fails (an append at the wrong length, a taken id, a rating updated
+//! meanwhile) checks everything before it writes anything, so it fails
+//! alone and the rest of the batch commits; the later requests see the
+//! earlier ones' writes (the transaction's own view), so two appends to one
+//! table in one batch both succeed. If redb
 //! fails (an I/O error, a failed commit), the whole batch is dropped and
 //! every request in it gets [`StoreError::Unavailable`]. Each commit also
 //! takes a bounded step of garbage collection of the live log when one is
@@ -23,7 +24,7 @@ use redb::{Database, Durability, ReadableTable, ReadableTableMetadata, Table, Wr
 use tokio::sync::{mpsc, oneshot};
 
 use super::journal::{Group, Journal, Replay};
-pub(super) use super::ops::{ModWrite, Op};
+use super::ops::Op;
 
 use super::schema::{
     ACCOUNTS, COUNTERS, GAME_INFO, GAME_RECORD, GAMES_BY_PLAYER, GC_CURSOR, GameInfo, LIVE,
