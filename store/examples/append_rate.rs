@@ -257,6 +257,14 @@ async fn append_rate(dir: &Path, tables: usize, seconds: f64, game_len: u64, red
         percentile(&latencies, 0.99),
         percentile(&latencies, 1.0),
     );
+    if embedded.is_some() {
+        let size = |name: &str| std::fs::metadata(dir.join(name)).map_or(0, |m| m.len());
+        println!(
+            "files after the run: database {:.1} MB, journal {:.1} MB",
+            size(tengen_store::embedded::DB_FILE) as f64 / 1e6,
+            size(tengen_store::embedded::JOURNAL_FILE) as f64 / 1e6,
+        );
+    }
 }
 
 /// Writes `tables` tables of `entries` entries each into the store in `dir`.
