@@ -38,6 +38,9 @@ impl<T> Clone for Mailbox<T> {
 pub struct Inbox<T> {
     rx: mpsc::Receiver<T>,
     notices: Option<mpsc::Receiver<T>>,
+    /// A command read while a notice sent before it was landing: it is
+    /// handed out after that notice (see [`Inbox::recv`]).
+    held: Option<T>,
 }
 
 /// A mailbox of `capacity` commands, and of `notices` notices beside them
@@ -52,7 +55,14 @@ pub fn mailbox<T>(capacity: usize, notices: usize) -> (Mailbox<T>, Inbox<T>) {
             (Some(t), Some(r))
         }
     };
-    (Mailbox { tx, notices: ntx }, Inbox { rx, notices: nrx })
+    (
+        Mailbox { tx, notices: ntx },
+        Inbox {
+            rx,
+            notices: nrx,
+            held: None,
+        },
+    )
 }
 
 /// Notices an actor that hears of every connection and table must hold at
@@ -129,14 +139,35 @@ impl<T> Inbox<T> {
 
     /// The next notice, or else the next command; `None` once every
     /// sender is gone.
+    ///
+    /// A notice sent before a command is read before it, even across the
+    /// two queues: a table tells the lobby of its end before any player
+    /// sees `game_over`, and a player's `leave_room` sent on seeing it
+    /// must find the room finished. Polling the notices first is not
+    /// enough for that, since the notice can land after they were found
+    /// empty and before the command is taken; so once a command is taken,
+    /// the notices are looked at again, and one found there goes first
+    /// while the command waits in `held`.
     pub async fn recv(&mut self) -> Option<T> {
         let Some(notices) = &mut self.notices else {
             return self.rx.recv().await;
         };
+        if let Ok(n) = notices.try_recv() {
+            return Some(n);
+        }
+        if let Some(cmd) = self.held.take() {
+            return Some(cmd);
+        }
         tokio::select! {
             biased;
             Some(n) = notices.recv() => Some(n),
-            cmd = self.rx.recv() => cmd,
+            cmd = self.rx.recv() => match (cmd, notices.try_recv()) {
+                (Some(cmd), Ok(n)) => {
+                    self.held = Some(cmd);
+                    Some(n)
+                }
+                (cmd, _) => cmd,
+            },
         }
     }
 }
@@ -162,5 +193,36 @@ mod tests {
         assert_eq!(got, vec![10, 11, 1, 2]);
         drop(tx);
         assert_eq!(rx.recv().await, None);
+    }
+
+    /// A notice sent before a command is read before it, even when it
+    /// lands while the receiver is between its two queues (a table's end,
+    /// then a player's `leave_room` sent on seeing it: the lobby must not
+    /// find the room still playing).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_notice_sent_before_a_command_is_read_before_it() {
+        const N: u32 = 50_000;
+        let (tx, mut rx) = mailbox::<(bool, u32)>(N as usize, N as usize);
+        let sender = std::thread::spawn(move || {
+            for i in 0..N {
+                // A pause of varying length, so that the receiver is
+                // sometimes caught up and polling when the pair lands.
+                for _ in 0..(i % 1024) {
+                    std::hint::spin_loop();
+                }
+                assert!(tx.notify((true, i)));
+                assert!(tx.try_send((false, i)));
+            }
+        });
+        let mut notices = 0;
+        while let Some((notice, i)) = rx.recv().await {
+            if notice {
+                notices = i + 1;
+            } else {
+                assert!(i < notices, "command {i} read before its notice");
+            }
+        }
+        sender.join().unwrap();
+        assert_eq!(notices, N);
     }
 }
