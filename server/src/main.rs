@@ -246,6 +246,9 @@ struct Migrate {
 /// threads.
 const MAX_BLOCKING_THREADS: usize = 16;
 
+#[global_allocator]
+static ALLOC: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 fn main() -> anyhow::Result<()> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -19,6 +19,12 @@
 //! the socket as fast as the socket takes it. Counting each of its frames
 //! against the queue instead would cut off a client that reads at full
 //! speed, only because it asked for more than the queue holds.
+//!
+//! The queue is a `flume` channel rather than tokio's: tokio's bounded
+//! channel allocates its first block of 32 slots (about 1.3 KB here) when
+//! it is made, for every connection, while most connections hold one or
+//! two frames at a time, or none. flume's queue is a `VecDeque` that
+//! allocates on first use and grows with what is actually queued.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering};
@@ -30,7 +36,7 @@ use futures_util::{Sink, SinkExt};
 use tengen_protocol::{
     CloseCode, Encoding, ErrorBody, ErrorCode, RequestId, ServerFrame, encode_server,
 };
-use tokio::sync::{Notify, mpsc};
+use tokio::sync::Notify;
 
 static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
 
@@ -144,7 +150,7 @@ impl Queued {
 /// The sending side of one connection's queue.
 #[derive(Clone)]
 pub struct Outbox {
-    tx: mpsc::Sender<Queued>,
+    tx: flume::Sender<Queued>,
     control: Arc<Control>,
     encoding: Encoding,
     /// Identifies the connection (for subscriber lists).
@@ -153,7 +159,7 @@ pub struct Outbox {
 
 /// The writer's side, owned by the connection's writer task.
 pub struct Inbox {
-    rx: mpsc::Receiver<Queued>,
+    rx: flume::Receiver<Queued>,
     control: Arc<Control>,
 }
 
@@ -167,7 +173,7 @@ pub fn detached() -> Outbox {
 
 /// A queue of `capacity` frames for connection `conn` speaking `encoding`.
 pub fn channel(conn: u64, encoding: Encoding, capacity: usize) -> (Outbox, Inbox) {
-    let (tx, rx) = mpsc::channel(capacity);
+    let (tx, rx) = flume::bounded(capacity.max(1));
     let control = Arc::new(Control {
         closed: AtomicBool::new(false),
         close_code: AtomicU16::new(CloseCode::Normal.code()),
@@ -215,14 +221,14 @@ impl Outbox {
                 metrics::counter!(crate::metrics::MESSAGES_OUT).increment(frames);
                 true
             }
-            Err(mpsc::error::TrySendError::Full(_)) => {
+            Err(flume::TrySendError::Full(_)) => {
                 metrics::counter!(crate::metrics::QUEUE_DROPS).increment(1);
                 crate::metrics::cap_hit(crate::metrics::Cap::OutboundQueue);
                 crate::metrics::error("slow_consumer");
                 self.close(CloseCode::SlowConsumer);
                 false
             }
-            Err(mpsc::error::TrySendError::Closed(_)) => false,
+            Err(flume::TrySendError::Disconnected(_)) => false,
         }
     }
 
@@ -282,7 +288,7 @@ impl Outbox {
     }
 
     pub fn is_closed(&self) -> bool {
-        self.control.closed.load(Ordering::Acquire) || self.tx.is_closed()
+        self.control.closed.load(Ordering::Acquire) || self.tx.is_disconnected()
     }
 }
 
@@ -313,7 +319,7 @@ impl Inbox {
     /// within `timers.write_timeout` (a peer that stopped reading, its TCP
     /// window shut) ends the writer as [`WriterEnd::Stalled`]: the socket
     /// is dropped, not waited on for ever.
-    pub async fn drain<S>(mut self, mut sink: S, timers: WriterTimers) -> WriterEnd
+    pub async fn drain<S>(self, mut sink: S, timers: WriterTimers) -> WriterEnd
     where
         S: Sink<Message> + Unpin,
     {
@@ -324,9 +330,9 @@ impl Inbox {
             let step = tokio::select! {
                 biased;
                 _ = self.control.notify.notified() => break,
-                entry = self.rx.recv() => {
-                    let Some(entry) = entry else { return WriterEnd::Gone };
-                    bounded(within, write_batch(&mut sink, entry, &mut self.rx)).await
+                entry = self.rx.recv_async() => {
+                    let Ok(entry) = entry else { return WriterEnd::Gone };
+                    bounded(within, write_batch(&mut sink, entry, &self.rx)).await
                 }
                 _ = ping.tick() => {
                     bounded(within, sink.send(Message::Ping(ping_payload()))).await
@@ -378,7 +384,7 @@ async fn bounded<E>(
 async fn write_batch<S>(
     sink: &mut S,
     first: Queued,
-    rx: &mut mpsc::Receiver<Queued>,
+    rx: &flume::Receiver<Queued>,
 ) -> Result<(), S::Error>
 where
     S: Sink<Message> + Unpin,
@@ -414,13 +420,13 @@ impl Inbox {
     /// (a node relaying a connection of another node's: `cluster`), until
     /// asked to close; returns the close code. A batch `send` refuses is
     /// dropped (the receiver sees the gap and resynchronises).
-    pub async fn relay(mut self, mut send: impl FnMut(Vec<Frame>) -> bool) -> u16 {
+    pub async fn relay(self, mut send: impl FnMut(Vec<Frame>) -> bool) -> u16 {
         loop {
             tokio::select! {
                 biased;
                 _ = self.control.notify.notified() => break,
-                entry = self.rx.recv() => {
-                    let Some(entry) = entry else { break };
+                entry = self.rx.recv_async() => {
+                    let Ok(entry) = entry else { break };
                     let mut batch: Vec<Frame> = entry.into_frames().collect();
                     while batch.len() < BATCH {
                         let Ok(entry) = self.rx.try_recv() else { break };
