@@ -10,6 +10,13 @@ use std::time::Duration;
 
 use tengen_server::{Server, Settings};
 
+/// The allocator of the shipped `tengen-server` (its `main.rs`): the soak
+/// run below judges the memory of the server in this process, which must
+/// be the shipped server's to mean anything (glibc's malloc fragments
+/// where jemalloc stays flat: BENCHMARKS.md, soak).
+#[global_allocator]
+static ALLOC: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 fn run(args: &[&str]) -> (std::process::ExitStatus, serde_json::Value, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_tengen-loadtest"))
         .args(args)
