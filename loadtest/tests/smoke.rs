@@ -17,6 +17,12 @@ use tengen_server::{Server, Settings};
 #[global_allocator]
 static ALLOC: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
+/// The runs take turns. Side by side they share the machine's two cores
+/// with each other (one of them starts CPU burners, one churns for a
+/// minute), and a run whose server is starved finishes too few games in
+/// its seconds and fails for a reason that is not its own.
+static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 fn run(args: &[&str]) -> (std::process::ExitStatus, serde_json::Value, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_tengen-loadtest"))
         .args(args)
@@ -78,6 +84,7 @@ async fn run_on_server(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_few_hundred_games_complete_without_an_error() {
+    let _turn = ONE_AT_A_TIME.lock().await;
     let server = server().await;
     let url = format!("ws://{}/ws", server.addr());
     let (status, json, stdout) = tokio::task::spawn_blocking(move || {
@@ -132,6 +139,7 @@ async fn a_few_hundred_games_complete_without_an_error() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn idle_connections_over_two_processes_are_all_held() {
+    let _turn = ONE_AT_A_TIME.lock().await;
     let server = server().await;
     let url = format!("ws://{}/ws", server.addr());
     let (status, json, stdout) = tokio::task::spawn_blocking(move || {
@@ -164,6 +172,7 @@ async fn idle_connections_over_two_processes_are_all_held() {
 /// overload run), and the CPU time they took.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn burners_take_the_cores_during_the_run() {
+    let _turn = ONE_AT_A_TIME.lock().await;
     let server = server().await;
     let url = format!("ws://{}/ws", server.addr());
     let (status, json, stdout) = tokio::task::spawn_blocking(move || {
@@ -196,6 +205,7 @@ async fn burners_take_the_cores_during_the_run() {
 /// their end; one still unfinished when the drain is over is an error.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn games_in_progress_at_the_deadline_finish_in_the_drain() {
+    let _turn = ONE_AT_A_TIME.lock().await;
     let server = server().await;
     let url = format!("ws://{}/ws", server.addr());
     let games = |drain: &'static str| {
@@ -271,6 +281,7 @@ fn a_connection_that_fails_is_an_error_and_a_non_zero_exit() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn churned_games_resume_without_losing_or_doubling_an_event() {
+    let _turn = ONE_AT_A_TIME.lock().await;
     let (status, json, stdout) = run_on_server(
         server().await,
         "churn",
@@ -317,6 +328,7 @@ async fn churned_games_resume_without_losing_or_doubling_an_event() {
 /// must reach.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_minute_of_soak_churns_players_and_keeps_memory_flat() {
+    let _turn = ONE_AT_A_TIME.lock().await;
     let (status, json, stdout) = run_on_server(
         server_with(Duration::from_secs(5), Duration::from_secs(5)).await,
         "soak",
