@@ -34,11 +34,21 @@ fn rand_u32() -> u32 {
     nanos ^ (std::process::id() << 8)
 }
 
-/// A running `tengen-server`.
+/// A running `tengen-server`, killed when dropped (a test that fails, or
+/// ends without stopping it, leaves no server behind).
 pub struct Proc {
     pub child: Child,
     pub addr: String,
-    stderr: std::thread::JoinHandle<String>,
+    stderr: Option<std::thread::JoinHandle<String>>,
+}
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
 }
 
 /// What a start that failed printed.
@@ -81,7 +91,7 @@ pub fn try_start_with(dir: &Path, extra: &[&str]) -> Result<Proc, Failed> {
         Some(addr) => Ok(Proc {
             addr: addr.to_string(),
             child,
-            stderr,
+            stderr: Some(stderr),
         }),
         None => {
             let status = child.wait().unwrap();
@@ -127,7 +137,8 @@ impl Proc {
     pub fn wait_exit(mut self) -> (ExitStatus, Duration, String) {
         let t0 = Instant::now();
         let status = self.child.wait().unwrap();
-        (status, t0.elapsed(), self.stderr.join().unwrap())
+        let stderr = self.stderr.take().expect("joined once").join().unwrap();
+        (status, t0.elapsed(), stderr)
     }
 
     /// The status line and body of `GET path`.
