@@ -87,6 +87,10 @@ impl PointSet {
         self.0[w] |= b;
         new
     }
+
+    fn contains(&self, i: usize) -> bool {
+        self.0[i / 64] & (1u64 << (i % 64)) != 0
+    }
 }
 
 /// The windows of one board size, built once per size.
@@ -264,6 +268,40 @@ impl Pos {
     fn own_other(&self, w: usize, c: Color) -> [u8; 2] {
         let counts = self.counts[w];
         [counts[side(c)], counts[1 - side(c)]]
+    }
+
+    /// The candidates of `c` in one pass over the windows: `fours` gets
+    /// those of [`Pos::candidates`] with `min_own = 3`, `threes` those with
+    /// 2 that are not already fours, each list in window order.
+    pub(crate) fn fours_and_threes(
+        &self,
+        c: Color,
+        fours: &mut Vec<Point>,
+        threes: &mut Vec<Point>,
+    ) {
+        fours.clear();
+        threes.clear();
+        let (mut in_fours, mut in_threes) = (PointSet::default(), PointSet::default());
+        for (w, cells) in self.geometry.windows.iter().enumerate() {
+            let [own, other] = self.own_other(w, c);
+            if own < 2 || own == 5 || other != 0 {
+                continue;
+            }
+            for &i in cells {
+                let p = self.point(i as usize);
+                if !self.is_empty(p) {
+                    continue;
+                }
+                if own >= 3 {
+                    if in_fours.insert(i as usize) {
+                        fours.push(p);
+                    }
+                } else if in_threes.insert(i as usize) {
+                    threes.push(p);
+                }
+            }
+        }
+        threes.retain(|p| !in_fours.contains(self.index(*p)));
     }
 
     /// Candidate moves of `c` from the windows holding at least `min_own`

@@ -114,18 +114,27 @@ impl VctSearch {
             return known;
         }
         let a = self.attacker;
-        let moves = match only {
-            Some(t) => vec![t],
+        let (moves, fours) = match only {
+            Some(t) => (vec![t], 1),
             None => attacker_moves(pos, a),
         };
         let mut buf = Vec::with_capacity(8);
         let mut complete = true;
-        for p in moves {
+        for (i, p) in moves.into_iter().enumerate() {
             if !pos.is_empty(p) || !pos.legal(p, a) {
                 continue;
             }
             if !nodes.spend() {
                 return Res::Fail { complete: false };
+            }
+            if depth <= 1 && i >= fours {
+                // A three's shot is quiet, and a quiet move wins nothing
+                // at the last depth (as the match below would find).
+                complete = false;
+                if nodes.exhausted() {
+                    return Res::Fail { complete: false };
+                }
+                continue;
             }
             pos.play(p, a);
             let res = match vcf::shot(pos, p, a, &mut buf) {
@@ -229,21 +238,23 @@ impl VctSearch {
     }
 }
 
-/// The attacker's candidate moves: fours first, then threes.
-fn attacker_moves(pos: &Pos, a: Color) -> Vec<Point> {
-    let mut fours = Vec::new();
-    pos.candidates(a, 3, &mut fours);
-    let mut all = Vec::new();
-    pos.candidates(a, 2, &mut all);
-    all.retain(|p| !fours.contains(p));
-    fours.extend(all);
-    fours
+/// The attacker's candidate moves, fours first, then threes, and how many
+/// of them are fours. A three cannot make a four, so its shot is quiet.
+fn attacker_moves(pos: &Pos, a: Color) -> (Vec<Point>, usize) {
+    let (mut fours, mut threes) = (Vec::new(), Vec::new());
+    pos.fours_and_threes(a, &mut fours, &mut threes);
+    let n = fours.len();
+    fours.extend(threes);
+    (fours, n)
 }
 
 /// The defender's legal moves after which `plan` (a VCF of the attacker,
 /// the attacker to move, the defender having passed) no longer wins as it
 /// stands. Only moves in the plan's [`Region`] can change its replay, so
-/// only those are replayed; every counter-four is a defence.
+/// only those are replayed; every counter-four is a defence. A move that is
+/// neither in the region nor in a window where the defender could make a
+/// four is refuted without being played, and legality (renju's judge, the
+/// dearest question) is asked only of the moves that would be defences.
 fn defences(pos: &mut Pos, attacker: Color, plan: &[Point]) -> Vec<Point> {
     let d = attacker.opponent();
     let mut buf = Vec::new();
@@ -251,18 +262,21 @@ fn defences(pos: &mut Pos, attacker: Color, plan: &[Point]) -> Vec<Point> {
     if !replays(pos, attacker, plan, &mut buf, Some(&mut region)) {
         region.add_everything();
     }
-    let points: Vec<Point> = pos.board.points().filter(|&r| pos.is_empty(r)).collect();
+    pos.candidates(d, 3, &mut buf);
+    let counter_fours = buf.clone();
+    let points: Vec<Point> = pos
+        .board
+        .points()
+        .filter(|&r| pos.is_empty(r) && (region.contains(r) || counter_fours.contains(&r)))
+        .collect();
     let mut out = Vec::new();
     for r in points {
-        if !pos.legal(r, d) {
-            continue;
-        }
         pos.play(r, d);
         pos.win_points_through(r, d, &mut buf);
         let refuted =
             buf.is_empty() && (!region.contains(r) || replays(pos, attacker, plan, &mut buf, None));
         pos.undo(r);
-        if !refuted {
+        if !refuted && pos.legal(r, d) {
             out.push(r);
         }
     }
