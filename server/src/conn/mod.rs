@@ -98,41 +98,56 @@ impl Drop for Live {
 type WsSink = futures_util::stream::SplitSink<WebSocket, Message>;
 type WsStream = futures_util::stream::SplitStream<WebSocket>;
 
-async fn serve(mut sink: WsSink, mut stream: WsStream, state: AppState, conn: u64, live: Live) {
-    // The handshake's future is large (identity, seats, failover) and runs
-    // once: boxed, it is freed when it ends, and the connection's task
-    // keeps only what the rest of its life needs.
-    // Its replies are writes too: a peer that sends but never reads is
-    // cut off when the hello deadline and a write's timeout have passed.
-    let caps = &state.hosting.settings.caps;
-    let within = caps.hello_timeout + caps.write_timeout;
-    let handshake = Box::pin(handshake(&mut sink, &mut stream, &state, conn));
-    let Ok(Some(hello)) = timeout(within, handshake).await else {
-        return;
-    };
-    let (outbox, mut writer, mut conn_state) = welcome(&state, hello, sink, conn, live.client);
-    read_loop(&state, &mut conn_state, &mut stream, &outbox, &mut writer).await;
-    forget(&state, &conn_state, conn);
-    if !writer.is_finished() {
-        outbox.close(CloseCode::Normal);
-        // The writer's own write timeout bounds this; never wait past it.
-        let within = state.hosting.settings.caps.write_timeout + Duration::from_secs(1);
-        if timeout(within, &mut writer).await.is_err() {
-            writer.abort();
-        }
-    }
-    // The closing handshake: read (and drop) what the peer still sends
-    // until its close frame or end of stream, briefly. Closing the socket
-    // on unread data would reset the connection, and the peer could lose
-    // the close frame (and the error before it) that says why.
-    let _ = timeout(Duration::from_secs(1), async {
-        while let Some(Ok(m)) = stream.next().await {
-            if matches!(m, Message::Close(_)) {
-                break;
+/// The connection's life. A function returning an `async move` block, not
+/// an `async fn`: an `async fn`'s future keeps each argument twice (as
+/// passed, and moved into the body), about 400 bytes a connection here.
+#[allow(clippy::manual_async_fn)]
+fn serve(
+    mut sink: WsSink,
+    mut stream: WsStream,
+    state: AppState,
+    conn: u64,
+    live: Live,
+) -> impl std::future::Future<Output = ()> + Send {
+    async move {
+        // Moved whole into the block, so that it lives (and counts the
+        // connection) until the end.
+        let live = live;
+        // The handshake's future is large (identity, seats, failover) and runs
+        // once: boxed, it is freed when it ends, and the connection's task
+        // keeps only what the rest of its life needs.
+        // Its replies are writes too: a peer that sends but never reads is
+        // cut off when the hello deadline and a write's timeout have passed.
+        let caps = &state.hosting.settings.caps;
+        let within = caps.hello_timeout + caps.write_timeout;
+        let handshake = Box::pin(handshake(&mut sink, &mut stream, &state, conn));
+        let Ok(Some(hello)) = timeout(within, handshake).await else {
+            return;
+        };
+        let (outbox, mut writer, mut conn_state) = welcome(&state, hello, sink, conn, live.client);
+        read_loop(&state, &mut conn_state, &mut stream, &outbox, &mut writer).await;
+        forget(&state, &conn_state, conn);
+        if !writer.is_finished() {
+            outbox.close(CloseCode::Normal);
+            // The writer's own write timeout bounds this; never wait past it.
+            let within = state.hosting.settings.caps.write_timeout + Duration::from_secs(1);
+            if timeout(within, &mut writer).await.is_err() {
+                writer.abort();
             }
         }
-    })
-    .await;
+        // The closing handshake: read (and drop) what the peer still sends
+        // until its close frame or end of stream, briefly. Closing the socket
+        // on unread data would reset the connection, and the peer could lose
+        // the close frame (and the error before it) that says why.
+        let _ = timeout(Duration::from_secs(1), async {
+            while let Some(Ok(m)) = stream.next().await {
+                if matches!(m, Message::Close(_)) {
+                    break;
+                }
+            }
+        })
+        .await;
+    }
 }
 
 /// After a good `hello`: the connection's outbox, its writer task and

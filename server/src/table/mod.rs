@@ -173,7 +173,10 @@ impl Table {
             crate::moderation::chat::learn(&self.hosting, &s.session.player);
         }
         metrics::gauge!(crate::metrics::TABLES).increment(1.0);
-        tokio::spawn(self.run(rx));
+        // Boxed: the task's future then holds a pointer where it would
+        // hold the whole state twice (an `async fn`'s argument and the
+        // local it is moved into each keep their own room).
+        tokio::spawn(Box::new(self).run(rx));
     }
 }
 
@@ -189,12 +192,15 @@ impl Table {
         self.started + std::time::Duration::from_millis(ms)
     }
 
-    async fn run(mut self, mut rx: crate::mailbox::Inbox<TableCmd>) {
+    /// The actor's loop. The rare, large steps (storing the table, the
+    /// finish, a deadline) are boxed so that the task's future is sized by
+    /// the step every command takes, not by the largest one.
+    async fn run(mut self: Box<Self>, mut rx: crate::mailbox::Inbox<TableCmd>) {
         tracing::debug!(table = %self.id, room = %self.meta.room, "table started");
         if !self.durable.created {
             // A new table: stored before anyone hears of it (a failure
             // freezes it until the store answers).
-            self.probe().await;
+            Box::pin(self.probe()).await;
         }
         self.refreeze();
         for seat in Seat::BOTH {
@@ -211,7 +217,7 @@ impl Table {
                     None => break,
                 },
                 _ = sleep_until(deadline.unwrap_or_else(Instant::now).into()), if deadline.is_some() => {
-                    if self.on_deadline(Instant::now()).await {
+                    if Box::pin(self.on_deadline(Instant::now())).await {
                         break;
                     }
                 }
@@ -221,20 +227,20 @@ impl Table {
                 && !self.durable.finish_stored
                 && self.durable.retry_at.is_none()
             {
-                let _ = self.store_finished().await;
+                let _ = Box::pin(self.store_finished()).await;
             }
         }
         if !self.tenure.stepped_down
             && self.game.is_over()
             && !self.durable.finish_stored
-            && self.store_finished().await.is_err()
+            && Box::pin(self.store_finished()).await.is_err()
         {
             tracing::error!(table = %self.id, "closing with the finished game unstored; the next start finishes it from the log");
         }
         // Kept until now (nothing is written after the finish) so that
         // other nodes find the finished table while it stays.
         if self.durable.finish_stored {
-            self.release_lease().await;
+            Box::pin(self.release_lease()).await;
         }
         self.hosting.directory.remove(&self.id);
         for s in &self.seats {

@@ -328,7 +328,7 @@ fn start(r: Rebuilt, lease: Lease, h: &Hosting) {
     table.events.seq = r.log.last().map_or(0, |e| e.seq);
     table.events.kept = r.log.into();
     if over {
-        tokio::spawn(table.finish_unseen());
+        tokio::spawn(Box::new(table).finish_unseen());
         return;
     }
     if !correspondence {
@@ -360,7 +360,7 @@ impl Table {
     /// already) and the lease given up, without the table ever opening.
     /// If the store refuses, the live table stays there with its lease
     /// lapsing, and the next takeover tries again.
-    async fn finish_unseen(mut self) {
+    async fn finish_unseen(mut self: Box<Self>) {
         match self.store_finished().await {
             Ok(()) => {
                 tracing::info!(table = %self.id, "a restored game was over: its record is stored, the table stays closed");
