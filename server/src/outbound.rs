@@ -72,6 +72,14 @@ impl Frame {
         }
     }
 
+    /// The encoded bytes.
+    pub fn bytes(&self) -> &[u8] {
+        match self {
+            Frame::Text(t) => t.as_bytes(),
+            Frame::Binary(b) => b,
+        }
+    }
+
     fn into_message(self) -> Message {
         match self {
             Frame::Text(t) => Message::Text(t),

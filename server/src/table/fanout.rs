@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use tengen_protocol::{
-    Envelope, Players, RequestId, ServerFrame, ServerMsg, TableEvent, TableSnapshot,
+    Encoding, Envelope, Players, RequestId, ServerFrame, ServerMsg, TableEvent, TableSnapshot,
 };
 use tengen_rules::game::{Event, Millis, Seat};
 
@@ -42,15 +42,24 @@ impl Table {
         let forbidden = self.game.forbidden_points_shown(ms);
         for mut te in stamped {
             te.forbidden.clone_from(&forbidden);
+            let seq = te.seq;
+            let frame = Envelope::push(ServerMsg::TableEvent(te));
+            let mut shared = Shared::new(&frame);
+            // Kept in MessagePack ([`parts::EventLog`]); a MessagePack
+            // subscriber gets the same encoding.
+            let packed = shared.get(Encoding::MsgPack);
             let limit = self.hosting.settings.event_log;
-            self.events.keep(te.clone(), limit);
-            self.send_to_all(&Envelope::push(ServerMsg::TableEvent(te)));
+            self.events.keep(seq, packed.bytes(), limit);
+            self.send_shared(&mut shared);
         }
     }
 
     /// Queues `frame` to both players (if subscribed) and every spectator.
     pub(super) fn send_to_all(&mut self, frame: &ServerFrame) {
-        let mut shared = Shared::new(frame);
+        self.send_shared(&mut Shared::new(frame));
+    }
+
+    fn send_shared(&mut self, shared: &mut Shared<'_>) {
         for s in &mut self.seats {
             if s.subscribed
                 && !s

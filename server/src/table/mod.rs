@@ -340,8 +340,9 @@ impl Table {
             }
         }
         match since {
-            Some(since) if self.events.replayable(since) => {
-                self.replay(&session.outbox, id, since);
+            Some(since)
+                if self.events.replayable(since) && self.replay(&session.outbox, id, since) =>
+            {
                 // A snapshot says whether the clocks stand still; a replay
                 // must too.
                 if let Some(reason) = self.freeze.since.and(self.freeze.announced) {

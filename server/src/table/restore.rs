@@ -325,8 +325,7 @@ fn start(r: Rebuilt, lease: Lease, h: &Hosting) {
     table.durable.created = true;
     table.hold(lease);
     table.durable.logged = r.entries;
-    table.events.seq = r.log.last().map_or(0, |e| e.seq);
-    table.events.kept = r.log.into();
+    table.events = super::parts::EventLog::restored(r.log);
     if over {
         tokio::spawn(Box::new(table).finish_unseen());
         return;

@@ -15,16 +15,13 @@ impl Table {
     /// Sends the logged events after `since`, in order, then `replayed`:
     /// one entry of the outbox, which the writer feeds to the socket at the
     /// socket's pace (a replay of the whole log is more frames than the
-    /// queue holds, and must not count as a slow reader).
-    pub(super) fn replay(&self, outbox: &Outbox, id: Option<RequestId>, since: u64) {
+    /// queue holds, and must not count as a slow reader). `false`, with
+    /// nothing sent, if the log could not give them all back.
+    pub(super) fn replay(&self, outbox: &Outbox, id: Option<RequestId>, since: u64) -> bool {
         let encoding = outbox.encoding();
-        let mut frames: Vec<Frame> = self
-            .events
-            .kept
-            .iter()
-            .filter(|e| e.seq > since)
-            .map(|te| Frame::encode(&Envelope::push(ServerMsg::TableEvent(te.clone())), encoding))
-            .collect();
+        let Some(mut frames) = self.events.frames_after(since, encoding) else {
+            return false;
+        };
         frames.push(Frame::encode(
             &Envelope::with_id(
                 id,
@@ -37,6 +34,7 @@ impl Table {
             encoding,
         ));
         outbox.send_all(frames);
+        true
     }
 
     /// A player's connection `conn` ended: the countdown to abandonment
