@@ -140,6 +140,10 @@ impl Spectator {
     /// Follows the slot's tables until the deadline.
     async fn follow(&mut self, w: &mut Watching<'_>, conn: &mut Connection) -> Stop {
         let ctx = w.ctx;
+        // The slot's players can be gone (their last game over) while this
+        // spectator still has that game's last events to read: it follows
+        // on until its games are over, not until they leave.
+        let mut players_gone = false;
         loop {
             // After the deadline, with `--drain`, a spectator stays until
             // the games it watches are over.
@@ -148,9 +152,10 @@ impl Spectator {
             }
             let frame = tokio::select! {
                 f = conn.next() => f,
-                changed = self.tables.changed(), if w.server && !w.fanout => {
+                changed = self.tables.changed(), if w.server && !w.fanout && !players_gone => {
                     if changed.is_err() {
-                        return Stop::Done;
+                        players_gone = true;
+                        continue;
                     }
                     let next = self.tables.borrow_and_update().clone();
                     if let Some(table) = next
