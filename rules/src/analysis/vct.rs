@@ -262,8 +262,8 @@ fn defences(pos: &mut Pos, attacker: Color, plan: &[Point]) -> Vec<Point> {
     if !replays(pos, attacker, plan, &mut buf, Some(&mut region)) {
         region.add_everything();
     }
-    pos.candidates(d, 3, &mut buf);
-    let counter_fours = buf.clone();
+    let mut counter_fours = Vec::new();
+    pos.candidates(d, 3, &mut counter_fours);
     let points: Vec<Point> = pos
         .board
         .points()
