@@ -327,32 +327,56 @@ impl Inbox {
     /// within `timers.write_timeout` (a peer that stopped reading, its TCP
     /// window shut) ends the writer as [`WriterEnd::Stalled`]: the socket
     /// is dropped, not waited on for ever.
-    pub async fn drain<S>(self, mut sink: S, timers: WriterTimers) -> WriterEnd
+    ///
+    /// The writer is one task per connection and mostly waits: its future
+    /// holds only what waiting needs. Each write step (a batch, a ping, the
+    /// close) is boxed for as long as it runs, not kept inline, where the
+    /// largest (800 bytes with its timer) would be held by every idle
+    /// connection; and this is a function returning an `async move` block,
+    /// not an `async fn`, which would keep its arguments twice.
+    #[allow(clippy::manual_async_fn)]
+    pub fn drain<S>(
+        self,
+        sink: S,
+        timers: WriterTimers,
+    ) -> impl std::future::Future<Output = WriterEnd> + Send
+    where
+        S: Sink<Message> + Unpin + Send,
+    {
+        async move {
+            let mut sink = sink;
+            let within = timers.write_timeout;
+            // The first tick is at once: the lag estimate starts early.
+            let mut ping = tokio::time::interval(timers.ping_every);
+            loop {
+                let step = tokio::select! {
+                    biased;
+                    _ = self.control.notify.notified() => break,
+                    entry = self.rx.recv_async() => {
+                        let Ok(entry) = entry else { return WriterEnd::Gone };
+                        Box::pin(bounded(within, write_batch(&mut sink, entry, &self.rx))).await
+                    }
+                    _ = ping.tick() => {
+                        let ping = Message::Ping(ping_payload());
+                        Box::pin(bounded(within, sink.send(ping))).await
+                    }
+                };
+                if let Some(end) = step {
+                    return end;
+                }
+            }
+            Box::pin(self.close_with(sink, within)).await
+        }
+    }
+
+    /// After a close was asked for: sends what was queued before it (an
+    /// error saying why), unless the queue is the problem, then the close
+    /// frame.
+    async fn close_with<S>(self, mut sink: S, within: Duration) -> WriterEnd
     where
         S: Sink<Message> + Unpin,
     {
-        let within = timers.write_timeout;
-        // The first tick is at once: the lag estimate starts early.
-        let mut ping = tokio::time::interval(timers.ping_every);
-        loop {
-            let step = tokio::select! {
-                biased;
-                _ = self.control.notify.notified() => break,
-                entry = self.rx.recv_async() => {
-                    let Ok(entry) = entry else { return WriterEnd::Gone };
-                    bounded(within, write_batch(&mut sink, entry, &self.rx)).await
-                }
-                _ = ping.tick() => {
-                    bounded(within, sink.send(Message::Ping(ping_payload()))).await
-                }
-            };
-            if let Some(end) = step {
-                return end;
-            }
-        }
         let code = self.control.close_code.load(Ordering::Acquire);
-        // What was queued before the close (an error saying why) still goes
-        // out, unless the queue is the problem.
         if code != CloseCode::SlowConsumer.code() {
             let mut fed = 0;
             while let Ok(entry) = self.rx.try_recv() {

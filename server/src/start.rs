@@ -193,7 +193,7 @@ impl Server {
             None => None,
         };
         let addresses = crate::addresses::Addresses::new(settings.caps.clone());
-        let state = AppState {
+        let state = AppState::new(crate::app::Shared {
             addresses: addresses.clone(),
             admission: admission::Admission::new(settings.max_connections),
             analysis: crate::analysis::Analyzer::new(settings.analysis.clone()),
@@ -202,7 +202,7 @@ impl Server {
             matchmaker,
             node,
             hosting,
-        };
+        });
         let directory = state.hosting.directory.clone();
         let app = http::router(state);
         let mut stop = shutdown_rx;
