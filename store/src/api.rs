@@ -59,7 +59,9 @@ pub fn name_key(name: &str) -> String {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LiveTable {
     pub id: String,
+    #[serde(with = "serde_bytes")]
     pub meta: Vec<u8>,
+    #[serde(with = "crate::codec::byte_lists")]
     pub entries: Vec<Vec<u8>>,
 }
 
@@ -74,6 +76,7 @@ pub struct FinishedGame {
     /// When it ended, in Unix milliseconds.
     pub finished_ms: u64,
     /// The full game record (the server's encoding).
+    #[serde(with = "serde_bytes")]
     pub record: Vec<u8>,
     /// The rating changes, applied in the same atomic write.
     pub ratings: Vec<RatingUpdate>,

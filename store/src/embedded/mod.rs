@@ -109,6 +109,7 @@ use crate::{
 };
 
 mod journal;
+mod lazy;
 mod lease;
 mod moderation;
 mod open;

@@ -8,8 +8,9 @@ use redb::{Database, ReadableDatabase, ReadableTable};
 use serde::de::DeserializeOwned;
 
 use super::ops::ModWrite as Write;
+use super::schema::{Applied, Failure};
 use super::schema::{MODERATION, db_error, decode, encode};
-use super::writer::{Applied, Failure, Tables};
+use super::writer::Tables;
 use crate::{AddressBan, AuditEntry, Report, Result, Standing, StoreError, name_key};
 
 const AUDIT_SEQ: &str = "audit_seq";
@@ -23,7 +24,12 @@ impl Tables<'_> {
         match write {
             Write::Standing(new) => {
                 let key = standing_key(&new.name);
-                let stored = match self.moderation.get(key.as_str()).map_err(Failure::fatal)? {
+                let stored = match self
+                    .moderation
+                    .open()?
+                    .get(key.as_str())
+                    .map_err(Failure::fatal)?
+                {
                     Some(v) => {
                         decode::<Standing>(v.value(), "a standing")
                             .map_err(Failure::Refused)?
@@ -56,6 +62,7 @@ impl Tables<'_> {
             Write::AddressBan(ban) => self.put(&format!("n/{}", ban.range), ban),
             Write::LiftAddressBan(range) => {
                 self.moderation
+                    .open()?
                     .remove(format!("n/{range}").as_str())
                     .map_err(Failure::fatal)?;
                 Ok(())
@@ -66,6 +73,7 @@ impl Tables<'_> {
     fn put(&mut self, key: &str, value: &impl serde::Serialize) -> Applied {
         let bytes = encode(value).map_err(Failure::Refused)?;
         self.moderation
+            .open()?
             .insert(key, bytes.as_slice())
             .map_err(Failure::fatal)?;
         Ok(())

@@ -105,3 +105,23 @@ pub struct LogStats {
     /// Entries of finished or discarded tables, not yet collected.
     pub orphans: u64,
 }
+
+/// Why a request was not applied.
+pub(super) enum Failure {
+    /// Its precondition failed; it wrote nothing, the batch goes on.
+    Refused(StoreError),
+    /// redb failed; the transaction cannot be trusted and is dropped.
+    Fatal(StoreError),
+}
+
+pub(super) fn fatal(e: impl Into<redb::Error>) -> Failure {
+    Failure::Fatal(db_error(e))
+}
+
+impl Failure {
+    pub(super) fn fatal(e: impl Into<redb::Error>) -> Failure {
+        fatal(e)
+    }
+}
+
+pub(super) type Applied = std::result::Result<(), Failure>;

@@ -12,11 +12,12 @@ use std::ops::Bound;
 use redb::{Database, ReadableDatabase};
 use serde::{Deserialize, Serialize};
 
+use super::schema::Failure;
 use super::schema::{
     ACCOUNTS, GAME_INFO, GAME_RECORD, GameInfo, LIVE, LIVE_META, RATING_HISTORY, RATINGS, TOKENS,
     db_error, decode, encode,
 };
-use super::writer::{Failure, Tables};
+use super::writer::Tables;
 use crate::{
     ExportCursor, ExportPage, FinishedGame, Item, LiveTable, Result, StoreError, name_key,
 };
@@ -223,12 +224,14 @@ impl Tables<'_> {
                 Item::Account(account) => {
                     let value = encode(account).map_err(Failure::Refused)?;
                     self.accounts
+                        .open()?
                         .insert(name_key(&account.name).as_str(), value.as_slice())
                         .map_err(Failure::fatal)?;
                 }
                 Item::Token(token) => {
                     let value = encode(token).map_err(Failure::Refused)?;
                     self.tokens
+                        .open()?
                         .insert(token.token.as_str(), value.as_slice())
                         .map_err(Failure::fatal)?;
                 }
@@ -237,9 +240,11 @@ impl Tables<'_> {
                     let family = rating.family.as_str();
                     let value = encode(rating).map_err(Failure::Refused)?;
                     self.ratings
+                        .open()?
                         .insert((family, player.as_str()), value.as_slice())
                         .map_err(Failure::fatal)?;
                     self.history
+                        .open()?
                         .retain_in(
                             (player.as_str(), family, 0)..=(player.as_str(), family, u64::MAX),
                             |_, _| false,
@@ -248,6 +253,7 @@ impl Tables<'_> {
                     for (seq, point) in (0u64..).zip(history) {
                         let value = encode(point).map_err(Failure::Refused)?;
                         self.history
+                            .open()?
                             .insert((player.as_str(), family, seq), value.as_slice())
                             .map_err(Failure::fatal)?;
                     }

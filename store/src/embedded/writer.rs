@@ -24,7 +24,9 @@ use redb::{Database, Durability, ReadableTable, ReadableTableMetadata, Table, Wr
 use tokio::sync::{mpsc, oneshot};
 
 use super::journal::{Group, Journal, Replay};
+use super::lazy::Lazy;
 use super::ops::Op;
+use super::schema::{Applied, Failure, fatal};
 
 use super::schema::{
     ACCOUNTS, COUNTERS, GAME_INFO, GAME_RECORD, GAMES_BY_PLAYER, GC_CURSOR, GameInfo, LIVE,
@@ -213,26 +215,6 @@ fn commit(
     Ok(outcomes)
 }
 
-/// Why a request was not applied.
-pub(super) enum Failure {
-    /// Its precondition failed; it wrote nothing, the batch goes on.
-    Refused(StoreError),
-    /// redb failed; the transaction cannot be trusted and is dropped.
-    Fatal(StoreError),
-}
-
-fn fatal(e: impl Into<redb::Error>) -> Failure {
-    Failure::Fatal(db_error(e))
-}
-
-impl Failure {
-    pub(super) fn fatal(e: impl Into<redb::Error>) -> Failure {
-        fatal(e)
-    }
-}
-
-pub(super) type Applied = std::result::Result<(), Failure>;
-
 /// Every table, open in one write transaction, and the counters as this
 /// transaction has them.
 pub(super) struct Tables<'txn> {
@@ -240,17 +222,17 @@ pub(super) struct Tables<'txn> {
     pub(super) next_seq: u64,
     pub(super) orphans: u64,
     pub(super) live: Table<'txn, &'static str, (u64, u64)>,
-    pub(super) live_meta: Table<'txn, &'static str, &'static [u8]>,
+    pub(super) live_meta: Lazy<'txn, &'static str, &'static [u8]>,
     pub(super) live_log: Table<'txn, u64, (u64, u64, &'static [u8])>,
-    pub(super) game_info: Table<'txn, &'static str, &'static [u8]>,
-    pub(super) game_record: Table<'txn, &'static str, &'static [u8]>,
-    pub(super) games_by_player: Table<'txn, (&'static str, u64, &'static str), &'static [u8]>,
-    pub(super) accounts: Table<'txn, &'static str, &'static [u8]>,
-    pub(super) tokens: Table<'txn, &'static str, &'static [u8]>,
-    pub(super) ratings: Table<'txn, (&'static str, &'static str), &'static [u8]>,
-    pub(super) history: Table<'txn, (&'static str, &'static str, u64), &'static [u8]>,
-    pub(super) moderation: Table<'txn, &'static str, &'static [u8]>,
-    pub(super) tournaments: Table<'txn, &'static str, &'static [u8]>,
+    pub(super) game_info: Lazy<'txn, &'static str, &'static [u8]>,
+    pub(super) game_record: Lazy<'txn, &'static str, &'static [u8]>,
+    pub(super) games_by_player: Lazy<'txn, (&'static str, u64, &'static str), &'static [u8]>,
+    pub(super) accounts: Lazy<'txn, &'static str, &'static [u8]>,
+    pub(super) tokens: Lazy<'txn, &'static str, &'static [u8]>,
+    pub(super) ratings: Lazy<'txn, (&'static str, &'static str), &'static [u8]>,
+    pub(super) history: Lazy<'txn, (&'static str, &'static str, u64), &'static [u8]>,
+    pub(super) moderation: Lazy<'txn, &'static str, &'static [u8]>,
+    pub(super) tournaments: Lazy<'txn, &'static str, &'static [u8]>,
 }
 
 impl<'txn> Tables<'txn> {
@@ -268,21 +250,17 @@ impl<'txn> Tables<'txn> {
             next_seq,
             orphans,
             live: txn.open_table(LIVE).map_err(db_error)?,
-            live_meta: txn.open_table(LIVE_META).map_err(db_error)?,
+            live_meta: Lazy::new(txn, LIVE_META),
             live_log: txn.open_table(LIVE_LOG).map_err(db_error)?,
-            game_info: txn.open_table(GAME_INFO).map_err(db_error)?,
-            game_record: txn.open_table(GAME_RECORD).map_err(db_error)?,
-            games_by_player: txn.open_table(GAMES_BY_PLAYER).map_err(db_error)?,
-            accounts: txn.open_table(ACCOUNTS).map_err(db_error)?,
-            tokens: txn.open_table(TOKENS).map_err(db_error)?,
-            ratings: txn.open_table(RATINGS).map_err(db_error)?,
-            history: txn.open_table(RATING_HISTORY).map_err(db_error)?,
-            moderation: txn
-                .open_table(super::schema::MODERATION)
-                .map_err(db_error)?,
-            tournaments: txn
-                .open_table(super::tournaments::TOURNAMENTS)
-                .map_err(db_error)?,
+            game_info: Lazy::new(txn, GAME_INFO),
+            game_record: Lazy::new(txn, GAME_RECORD),
+            games_by_player: Lazy::new(txn, GAMES_BY_PLAYER),
+            accounts: Lazy::new(txn, ACCOUNTS),
+            tokens: Lazy::new(txn, TOKENS),
+            ratings: Lazy::new(txn, RATINGS),
+            history: Lazy::new(txn, RATING_HISTORY),
+            moderation: Lazy::new(txn, super::schema::MODERATION),
+            tournaments: Lazy::new(txn, super::tournaments::TOURNAMENTS),
         })
     }
 
@@ -300,6 +278,7 @@ impl<'txn> Tables<'txn> {
             Op::PutToken(token) => {
                 let value = encode(token).map_err(Failure::Refused)?;
                 self.tokens
+                    .open()?
                     .insert(token.token.as_str(), value.as_slice())
                     .map_err(fatal)?;
                 Ok(())
@@ -319,12 +298,13 @@ impl<'txn> Tables<'txn> {
             }
             Op::PutTournament { id, state } => {
                 self.tournaments
+                    .open()?
                     .insert(id.as_str(), state.as_slice())
                     .map_err(fatal)?;
                 Ok(())
             }
             Op::RevokeToken(token) => {
-                self.tokens.remove(token.as_str()).map_err(fatal)?;
+                self.tokens.open()?.remove(token.as_str()).map_err(fatal)?;
                 Ok(())
             }
         }
@@ -386,8 +366,8 @@ impl<'txn> Tables<'txn> {
         Ok(())
     }
 
-    fn is_finished(&self, id: &str) -> std::result::Result<bool, Failure> {
-        Ok(self.game_info.get(id).map_err(fatal)?.is_some())
+    fn is_finished(&mut self, id: &str) -> std::result::Result<bool, Failure> {
+        Ok(self.game_info.open()?.get(id).map_err(fatal)?.is_some())
     }
 
     pub(super) fn create_table(&mut self, id: &str, meta: &[u8]) -> Applied {
@@ -403,7 +383,7 @@ impl<'txn> Tables<'txn> {
         }
         let generation = self.next_seq;
         self.next_seq += 1;
-        self.live_meta.insert(id, meta).map_err(fatal)?;
+        self.live_meta.open()?.insert(id, meta).map_err(fatal)?;
         self.live.insert(id, (generation, 0)).map_err(fatal)?;
         Ok(())
     }
@@ -441,7 +421,7 @@ impl<'txn> Tables<'txn> {
         let Some(len) = self.live.remove(id).map_err(fatal)?.map(|r| r.value().1) else {
             return Ok(());
         };
-        self.live_meta.remove(id).map_err(fatal)?;
+        self.live_meta.open()?.remove(id).map_err(fatal)?;
         self.orphans += len;
         Ok(())
     }
@@ -460,6 +440,7 @@ impl<'txn> Tables<'txn> {
             let player = name_key(&rating.player);
             let stored = match self
                 .ratings
+                .open()?
                 .get((rating.family.as_str(), player.as_str()))
                 .map_err(fatal)?
             {
@@ -483,10 +464,12 @@ impl<'txn> Tables<'txn> {
         self.put_game(game)?;
         for (player, family, value, point) in &ratings {
             self.ratings
+                .open()?
                 .insert((*family, player.as_str()), value.as_slice())
                 .map_err(fatal)?;
             let seq = match self
                 .history
+                .open()?
                 .range((player.as_str(), *family, 0)..=(player.as_str(), *family, u64::MAX))
                 .map_err(fatal)?
                 .next_back()
@@ -495,6 +478,7 @@ impl<'txn> Tables<'txn> {
                 None => 0,
             };
             self.history
+                .open()?
                 .insert((player.as_str(), *family, seq), point.as_slice())
                 .map_err(fatal)?;
         }
@@ -511,13 +495,18 @@ impl<'txn> Tables<'txn> {
         })
         .map_err(Failure::Refused)?;
         let players = encode(&game.players).map_err(Failure::Refused)?;
-        self.game_info.insert(id, info.as_slice()).map_err(fatal)?;
+        self.game_info
+            .open()?
+            .insert(id, info.as_slice())
+            .map_err(fatal)?;
         self.game_record
+            .open()?
             .insert(id, game.record.as_slice())
             .map_err(fatal)?;
         for player in &game.players {
             let key = name_key(player);
             self.games_by_player
+                .open()?
                 .insert((key.as_str(), game.finished_ms, id), players.as_slice())
                 .map_err(fatal)?;
         }
@@ -526,7 +515,13 @@ impl<'txn> Tables<'txn> {
 
     fn create_account(&mut self, account: &Account) -> Applied {
         let key = name_key(&account.name);
-        if self.accounts.get(key.as_str()).map_err(fatal)?.is_some() {
+        if self
+            .accounts
+            .open()?
+            .get(key.as_str())
+            .map_err(fatal)?
+            .is_some()
+        {
             return Err(Failure::Refused(StoreError::Exists(format!(
                 "the name {} is taken",
                 account.name
@@ -534,14 +529,20 @@ impl<'txn> Tables<'txn> {
         }
         let value = encode(account).map_err(Failure::Refused)?;
         self.accounts
+            .open()?
             .insert(key.as_str(), value.as_slice())
             .map_err(fatal)?;
         Ok(())
     }
 
     /// The stored account under `name` (any case), or `not_found`.
-    fn stored_account(&self, name: &str) -> std::result::Result<Account, Failure> {
-        match self.accounts.get(name_key(name).as_str()).map_err(fatal)? {
+    fn stored_account(&mut self, name: &str) -> std::result::Result<Account, Failure> {
+        match self
+            .accounts
+            .open()?
+            .get(name_key(name).as_str())
+            .map_err(fatal)?
+        {
             Some(value) => decode(value.value(), "an account").map_err(Failure::Refused),
             None => Err(Failure::Refused(StoreError::NotFound(format!(
                 "no account {name}"
@@ -560,6 +561,7 @@ impl<'txn> Tables<'txn> {
         account.bot_filters = Some(filters.to_owned());
         let value = encode(&account).map_err(Failure::Refused)?;
         self.accounts
+            .open()?
             .insert(name_key(name).as_str(), value.as_slice())
             .map_err(fatal)?;
         Ok(())
@@ -575,6 +577,7 @@ impl<'txn> Tables<'txn> {
         }
         let played = self
             .games_by_player
+            .open()?
             .range((key.as_str(), 0, "")..(after(&key).as_str(), 0, ""))
             .map_err(fatal)?
             .next()
@@ -587,6 +590,7 @@ impl<'txn> Tables<'txn> {
         account.bot = true;
         let value = encode(&account).map_err(Failure::Refused)?;
         self.accounts
+            .open()?
             .insert(key.as_str(), value.as_slice())
             .map_err(fatal)?;
         Ok(())
