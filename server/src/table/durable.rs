@@ -279,7 +279,20 @@ impl Table {
                 .store_call(self.hosting.store.create_table(self.id.as_str(), &meta))
                 .await
             {
-                Ok(()) | Err(StoreError::Exists(_)) => self.durable.created = true,
+                Ok(()) => {
+                    self.durable.created = true;
+                    // Just created, so its log is empty, and the store has
+                    // answered: nothing to catch up. (A read and a ping
+                    // here cost every new table two more trips through the
+                    // store, thousands of them when many games start at
+                    // once.)
+                    if self.durable.logged == 0 {
+                        return Ok(());
+                    }
+                }
+                // Created by an earlier try whose answer was lost: its log
+                // is read below like any other.
+                Err(StoreError::Exists(_)) => self.durable.created = true,
                 Err(e) => return Err(e),
             }
         }
