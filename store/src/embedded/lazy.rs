@@ -3,7 +3,7 @@
 //! Why: most of the writer's transactions are a group of appends, which
 //! touch three of the store's thirteen tables. Opening a table costs a
 //! lookup in redb's table of tables, and the commit looks each opened one
-//! up again; opening all of them for every group took about a quarter of
+//! up again; opening all of them for every group took about an eighth of
 //! the writer thread's time under load (`perf` at 2,000 games).
 
 use redb::{Key, Table, TableDefinition, Value, WriteTransaction};

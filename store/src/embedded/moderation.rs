@@ -8,8 +8,7 @@ use redb::{Database, ReadableDatabase, ReadableTable};
 use serde::de::DeserializeOwned;
 
 use super::ops::ModWrite as Write;
-use super::schema::{Applied, Failure};
-use super::schema::{MODERATION, db_error, decode, encode};
+use super::schema::{Applied, Failure, MODERATION, db_error, decode, encode};
 use super::writer::Tables;
 use crate::{AddressBan, AuditEntry, Report, Result, Standing, StoreError, name_key};
 

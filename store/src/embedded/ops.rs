@@ -60,7 +60,8 @@ mod tests {
     use serde::Serialize;
 
     /// The journal's records as versions before byte fields were written
-    /// as `bin` encoded them: the same shapes with plain byte vectors.
+    /// as `bin` encoded them: the same shapes with plain byte vectors (the
+    /// variants the tests do not write stay, so that each keeps its place).
     #[derive(Serialize)]
     enum OldOp {
         #[allow(dead_code)]
