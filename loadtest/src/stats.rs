@@ -349,12 +349,19 @@ impl Report {
     /// Our latency figures over the baseline's, by name.
     pub fn set_ratios(&mut self, base: Report) {
         let mut ratios = BTreeMap::new();
+        let none = Summary::default();
         let pairs = [
             ("opponent", &self.latency_opponent, &base.latency_opponent),
             (
                 "spectators",
                 &self.latency_spectators,
                 &base.latency_spectators,
+            ),
+            // Fan-out's own figure: each move's last spectator.
+            (
+                "last_spectator",
+                self.latency_last_spectator.as_ref().unwrap_or(&none),
+                base.latency_last_spectator.as_ref().unwrap_or(&none),
             ),
         ];
         for (name, ours, theirs) in pairs {
@@ -574,5 +581,28 @@ mod tests {
         assert_eq!(ours.ratio_to_baseline["opponent_p50"], 2.0);
         assert_eq!(ours.ratio_to_baseline["opponent_p99"], 1.5);
         assert!(!ours.ratio_to_baseline.contains_key("spectators_p50"));
+        assert!(!ours.ratio_to_baseline.contains_key("last_spectator_p99"));
+    }
+
+    #[test]
+    fn fanout_ratios_include_the_last_spectator() {
+        let last = |p99_ms| Summary {
+            count: 28,
+            p50_ms: 1.0,
+            p99_ms,
+            p999_ms: p99_ms,
+            max_ms: p99_ms,
+        };
+        let mut ours = Report {
+            latency_last_spectator: Some(last(60.0)),
+            ..Report::default()
+        };
+        let base = Report {
+            latency_last_spectator: Some(last(50.0)),
+            ..Report::default()
+        };
+        ours.set_ratios(base);
+        assert_eq!(ours.ratio_to_baseline["last_spectator_p99"], 1.2);
+        assert_eq!(ours.ratio_to_baseline["last_spectator_p50"], 1.0);
     }
 }

@@ -19,6 +19,15 @@ fn entry(i: u64) -> Vec<u8> {
     format!("move {i}").into_bytes()
 }
 
+const BIG_APPENDS: u64 = 200;
+
+/// 32 KiB, different for each `i`.
+fn big_entry(i: u64) -> Vec<u8> {
+    let mut e = vec![(i % 251) as u8; 32 << 10];
+    e[..8].copy_from_slice(&i.to_le_bytes());
+    e
+}
+
 fn account(name: &str) -> Account {
     Account {
         name: name.into(),
@@ -32,7 +41,7 @@ fn account(name: &str) -> Account {
 /// What a child does before it aborts: `writes` makes a table with 40
 /// entries (one append each), an account and a finished game;
 /// `many-then-few` makes 200 appends, stops cleanly (a checkpoint), opens
-/// again and makes 3 more.
+/// again and makes 3 more; `big` makes 200 appends of 32 KiB.
 async fn child(mode: &str, dir: &Path) {
     let store = EmbeddedStore::open(dir).unwrap();
     match mode {
@@ -58,6 +67,14 @@ async fn child(mode: &str, dir: &Path) {
                 store.append("t1", i, &[entry(i)]).await.unwrap();
             }
             std::process::abort();
+        }
+        "big" => {
+            // About 6 MiB of appends, each its own group: past the
+            // journal's checkpoint size several times over.
+            store.create_table("t1", b"meta").await.unwrap();
+            for i in 0..BIG_APPENDS {
+                store.append("t1", i, &[big_entry(i)]).await.unwrap();
+            }
         }
         other => panic!("unknown child mode {other}"),
     }
@@ -141,6 +158,35 @@ async fn answered_writes_survive_a_crash() {
     assert_eq!(store.replayed(), 0, "a clean stop leaves nothing to replay");
     let t1 = store.live_table("t1").await.unwrap().unwrap();
     assert_eq!(t1.entries.len(), 41);
+}
+
+/// The journal is checkpointed by its size, not only every few seconds:
+/// after 6 MiB of answered appends and a crash, the journal file stayed
+/// near the checkpoint size (1 MiB; it grows by doubling, so at most 2
+/// MiB), only the appends after the last checkpoint are replayed, and
+/// every answered append is there.
+#[tokio::test]
+async fn the_journal_is_checkpointed_by_its_size() {
+    let dir = tempfile::tempdir().unwrap();
+    crash("big", dir.path());
+    let journal = std::fs::metadata(dir.path().join(JOURNAL_FILE))
+        .unwrap()
+        .len();
+    assert!(
+        journal <= 2 << 20,
+        "the journal grew to {journal} bytes for 6 MiB of writes"
+    );
+    let store = EmbeddedStore::open(dir.path()).unwrap();
+    let replayed = store.replayed() as u64;
+    assert!(
+        replayed > 0 && replayed < BIG_APPENDS / 2,
+        "{replayed} groups replayed: checkpoints were taken along the way"
+    );
+    let t1 = store.live_table("t1").await.unwrap().expect("t1 is live");
+    assert_eq!(t1.entries.len() as u64, BIG_APPENDS);
+    for (i, e) in t1.entries.iter().enumerate() {
+        assert_eq!(*e, big_entry(i as u64), "entry {i}");
+    }
 }
 
 /// The journal's records: (offset, length) of each, read from their

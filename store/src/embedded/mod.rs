@@ -67,10 +67,10 @@
 //! with `fdatasync`) and commits the transaction without durability,
 //! before it answers any of them: a group commit, so that many tables
 //! appending at once share one sync of a few sequential kilobytes. A
-//! durable redb commit (a checkpoint) every 10 s, at 32 MiB of journal and
+//! durable redb commit (a checkpoint) at 1 MiB of journal, every 10 s and
 //! at a clean stop makes the journal's records redundant; opening the
 //! store after a crash replays the records that followed the last
-//! checkpoint (see `journal`). Commits start at least 2 ms apart, so under
+//! checkpoint (see `journal`). Commits start at least 0.5 ms apart, so under
 //! load a group gathers the requests of that time (an idle writer starts at
 //! once). Each commit marks the store's [`crate::Progress`], which tells a
 //! caller whose write is late that the store is behind, not down. A request whose own precondition fails (an append
