@@ -47,6 +47,7 @@ pub mod metrics;
 pub mod moderation;
 pub mod msg;
 pub mod outbound;
+pub mod pacing;
 pub mod pressure;
 pub mod ratings;
 pub mod records;

@@ -122,6 +122,14 @@ struct Serve {
     /// progress keep the machine. 0 never refuses.
     #[arg(long, env = "TENGEN_SHED_LAG_MS", default_value_t = 500)]
     shed_lag_ms: u64,
+    /// New games this server starts at most per second: a wave of games
+    /// starting at once (an event's round, a crowd that sat down together)
+    /// is spread out, each new game waiting its turn before its clocks
+    /// start, so that the games in progress keep their pace. 0 does not
+    /// pace. Default: 500 for each core the server may run on.
+    #[arg(long, env = "TENGEN_TABLE_START_RATE",
+          default_value_t = tengen_server::settings::default_table_start_rate())]
+    table_start_rate: u32,
     /// The embedded store's page cache in MiB: the most memory it keeps of
     /// the data file (the rest is read from the disk when needed).
     #[arg(long, env = "TENGEN_STORE_CACHE_MB", default_value_t = 64,
@@ -317,6 +325,7 @@ async fn serve(args: Serve) -> anyhow::Result<()> {
         bot_max_games: args.bot_max_games.max(1),
         bot_challenges_per_hour: args.bot_challenges_per_hour,
         shed_lag: Duration::from_millis(args.shed_lag_ms),
+        table_start_rate: args.table_start_rate,
         store_cache_bytes: (args.store_cache_mb as usize) << 20,
         analysis: tengen_server::settings::AnalysisSettings {
             slots: args.analysis_slots,

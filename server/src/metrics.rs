@@ -36,6 +36,8 @@ pub const STORE_SLOW: &str = "tengen_store_slow_waits_total";
 pub const STORE_APPEND_SECONDS: &str = "tengen_store_append_seconds";
 /// New work refused because the server was behind, by `what` (counter).
 pub const SHED: &str = "tengen_shed_total";
+/// New tables that waited for their turn to start (`crate::pacing`).
+pub const TABLE_STARTS_PACED: &str = "tengen_table_starts_paced_total";
 /// The runtime's lag, seconds (a moving average; gauge).
 pub const RUNTIME_LAG: &str = "tengen_runtime_lag_seconds";
 /// Post-game analyses finished (counter), and the milliseconds they took
@@ -190,6 +192,10 @@ fn describe() {
         "How long a table waited for the store to confirm an append"
     );
     metrics::describe_counter!(SHED, "New work refused because the server was behind");
+    metrics::describe_counter!(
+        TABLE_STARTS_PACED,
+        "New tables that waited for their turn to start (a wave of starts spread out)"
+    );
     metrics::describe_gauge!(
         RUNTIME_LAG,
         "How late the runtime wakes a timer (moving average)"

@@ -15,9 +15,13 @@
 //!   eighth), so a lone hiccup sheds nothing and lasting lag does.
 //! - the store: a table store call that outlasted the store timeout while
 //!   the store was busy with other writes ([`Pressure::store_behind`], from
-//!   the table's patient store call) sheds for [`STORE_SHED`].
+//!   the table's patient store call) sheds for [`STORE_SHED`];
+//! - new games only (not connections): the new tables waiting for their
+//!   turn to start (`crate::pacing`), once the turns handed out reach
+//!   [`crate::pacing::MAX_BACKLOG`] ahead ([`Pressure::shedding_games`]).
 //!
-//! The thresholds are settings (`--shed-lag-ms`, 0 turns shedding off).
+//! The thresholds are settings (`--shed-lag-ms`, 0 turns shedding off;
+//! `--table-start-rate`).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -25,6 +29,8 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::watch;
 use tokio::time::MissedTickBehavior;
+
+use crate::pacing::{MAX_BACKLOG, StartGate};
 
 /// How often the lag probe asks to wake.
 const TICK: Duration = Duration::from_millis(50);
@@ -58,17 +64,26 @@ pub struct Pressure {
     lag_us: AtomicU64,
     /// Milliseconds after `origin` until which the store counts as behind.
     store_until_ms: AtomicU64,
+    /// The turns of new tables.
+    starts: StartGate,
 }
 
 impl Pressure {
-    /// A gauge that sheds above `shed_lag` of runtime lag (zero: never).
-    pub fn new(shed_lag: Duration) -> Arc<Pressure> {
+    /// A gauge that sheds above `shed_lag` of runtime lag (zero: never),
+    /// with new tables paced to `start_rate` a second (zero: not paced).
+    pub fn new(shed_lag: Duration, start_rate: u32) -> Arc<Pressure> {
         Arc::new(Pressure {
             shed_lag,
             origin: Instant::now(),
             lag_us: AtomicU64::new(0),
             store_until_ms: AtomicU64::new(0),
+            starts: StartGate::new(start_rate),
         })
+    }
+
+    /// The schedule new tables wait on for their turn to start.
+    pub fn starts(&self) -> &StartGate {
+        &self.starts
     }
 
     /// The runtime's lag now (a moving average of the probe's lateness).
@@ -98,6 +113,19 @@ impl Pressure {
         } else {
             None
         }
+    }
+
+    /// `Some(retry_after)` while new games (rooms, challenges, queue
+    /// entries) must be refused: [`Pressure::shedding`], or new tables
+    /// waiting more than [`MAX_BACKLOG`] for their turn to start. (A
+    /// connection, which may only want to watch, is not refused for that.)
+    pub fn shedding_games(&self) -> Option<Duration> {
+        if self.shed_lag.is_zero() {
+            return None;
+        }
+        let starts = self.starts.backlog(Instant::now());
+        self.shedding()
+            .or_else(|| (starts > MAX_BACKLOG).then(|| starts - MAX_BACKLOG + RETRY_MIN))
     }
 
     /// Notes a refusal of new work of kind `what` (metrics).
@@ -137,7 +165,7 @@ mod tests {
 
     #[test]
     fn lasting_lag_sheds_a_lone_hiccup_does_not() {
-        let p = Pressure::new(Duration::from_millis(200));
+        let p = Pressure::new(Duration::from_millis(200), 0);
         assert_eq!(p.shedding(), None);
         p.sample(Duration::from_millis(400));
         assert_eq!(p.shedding(), None, "one late tick: {:?}", p.lag());
@@ -156,15 +184,28 @@ mod tests {
 
     #[test]
     fn a_late_store_call_sheds_for_a_while() {
-        let p = Pressure::new(Duration::from_millis(200));
+        let p = Pressure::new(Duration::from_millis(200), 0);
         p.store_behind();
         let retry = p.shedding().expect("a store behind sheds");
         assert!(retry <= STORE_SHED && retry >= RETRY_MIN, "{retry:?}");
     }
 
     #[test]
+    fn a_backlog_of_table_starts_sheds_until_it_is_worked_off() {
+        let p = Pressure::new(Duration::from_millis(200), 100);
+        let now = Instant::now();
+        while p.starts().backlog(now) <= MAX_BACKLOG {
+            p.starts().reserve(now);
+        }
+        let retry = p.shedding_games().expect("turns handed out too far ahead");
+        assert!(retry >= RETRY_MIN, "{retry:?}");
+        assert!(retry < RETRY_MIN + Duration::from_millis(100), "{retry:?}");
+        assert_eq!(p.shedding(), None, "connections are still taken");
+    }
+
+    #[test]
     fn zero_threshold_never_sheds() {
-        let p = Pressure::new(Duration::ZERO);
+        let p = Pressure::new(Duration::ZERO, 0);
         p.sample(Duration::from_secs(5));
         p.store_behind();
         assert_eq!(p.shedding(), None);

@@ -124,7 +124,7 @@ impl Server {
         let settings = Arc::new(settings);
         let (lobby, lobby_rx) = lobby::mailbox(settings.max_connections);
         let directory = msg::table::Directory::default();
-        let pressure = crate::pressure::Pressure::new(settings.shed_lag);
+        let pressure = crate::pressure::Pressure::new(settings.shed_lag, settings.table_start_rate);
         crate::pressure::spawn(pressure.clone(), shutdown_rx.clone());
         let keeper = keeper::spawn(
             store.clone(),

@@ -42,7 +42,7 @@ pub(super) fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], receive
         return;
     }
     if let Some(what) = new_work(&frame.msg)
-        && let Some(retry) = state.hosting.pressure.shedding()
+        && let Some(retry) = state.hosting.pressure.shedding_games()
     {
         state.hosting.pressure.shed(what);
         let mut body = ErrorBody::new(

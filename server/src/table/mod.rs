@@ -198,8 +198,10 @@ impl Table {
     async fn run(mut self: Box<Self>, mut rx: crate::mailbox::Inbox<TableCmd>) {
         tracing::debug!(table = %self.id, room = %self.meta.room, "table started");
         if !self.durable.created {
-            // A new table: stored before anyone hears of it (a failure
-            // freezes it until the store answers).
+            // A new table: its turn to start first (`crate::pacing`), then
+            // stored before anyone hears of it (a failure freezes it until
+            // the store answers).
+            self.wait_turn().await;
             Box::pin(self.probe()).await;
         }
         self.refreeze();
@@ -252,6 +254,22 @@ impl Table {
         });
         metrics::gauge!(crate::metrics::TABLES).decrement(1.0);
         tracing::debug!(table = %self.id, "table closed");
+    }
+
+    /// Waits for this new table's turn to start, if the node's starts are
+    /// paced; its clocks (and the wait for a first move) count from the
+    /// turn, so the wait costs neither player time.
+    async fn wait_turn(&mut self) {
+        let Some(turn) = self.hosting.pressure.starts().reserve(Instant::now()) else {
+            return;
+        };
+        metrics::counter!(crate::metrics::TABLE_STARTS_PACED).increment(1);
+        sleep_until(turn.into()).await;
+        let waited = Instant::now().saturating_duration_since(self.started);
+        self.started += waited;
+        if let Some(due) = self.timers.first_action_due.as_mut() {
+            *due += waited;
+        }
     }
 
     async fn handle(&mut self, cmd: TableCmd) {
