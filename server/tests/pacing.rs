@@ -43,26 +43,25 @@ async fn join(b: &mut Connection, room: RoomId) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_wave_of_starts_is_spread_and_the_wait_costs_no_clock_time() {
-    // A turn every 50 ms, one at once.
-    let server = server_with(|s| s.table_start_rate = 20).await;
+    // A turn every 200 ms, one at once.
+    let server = server_with(|s| s.table_start_rate = 5).await;
     let n = 8;
     let mut tables = rooms(&server, n).await;
     let t0 = Instant::now();
     // Every joiner joins at once.
     let joins = tables.iter_mut().map(|(_, b, room)| join(b, room.clone()));
     futures_util::future::join_all(joins).await;
-    let mut started = Vec::new();
-    for (a, b, _) in tables.iter_mut() {
-        let snap = snapshot_push(a).await;
-        started.push((Instant::now().duration_since(t0), snap.table.clone()));
-        let snap_b = snapshot_push(b).await;
-        assert_eq!(snap_b.table, snap.table);
-        // Seen at once by the opener: it moves at once.
+    // Each game's opener moves as soon as its snapshot comes (all games
+    // at once: a game read late would have its opener think meanwhile).
+    let plays = tables.into_iter().map(|(mut a, mut b, _)| async move {
+        let snap = snapshot_push(&mut a).await;
+        let at = t0.elapsed();
+        assert_eq!(snapshot_push(&mut b).await.table, snap.table);
         let opener = snap.snapshot.opener;
         let mover = if opener == Seat::First {
-            &mut *a
+            &mut a
         } else {
-            &mut *b
+            &mut b
         };
         common::act(mover, &snap.table, place("h8")).await;
         let after = snapshot_of(mover, &snap.table).await;
@@ -72,33 +71,38 @@ async fn a_wave_of_starts_is_spread_and_the_wait_costs_no_clock_time() {
             .expect("a timed game")
             .seat(opener)
             .main_ms;
+        (at, left)
+    });
+    let mut started = futures_util::future::join_all(plays).await;
+    for (at, left) in &started {
+        // Charged, the wait would have cost the last games a second.
         assert!(
-            left + 150 >= MAIN_MS,
-            "the opener of the game started after {:?} has {left} ms of {MAIN_MS} left",
-            started.last().unwrap().0
+            left + 400 >= MAIN_MS,
+            "the opener of the game started after {at:?} has {left} ms of {MAIN_MS} left"
         );
     }
     started.sort();
     let (first, last) = (started[0].0, started[n - 1].0);
-    // Eight starts, two within the first turn and the rest 50 ms apart:
-    // the last about 300 ms after the joins.
+    // Eight starts, two within the first turn and the rest 200 ms apart:
+    // the last about 1.2 s after the joins.
     assert!(
-        last >= Duration::from_millis(250),
+        last >= Duration::from_millis(1000),
         "the last of {n} games started {last:?} after the joins (the first {first:?})"
     );
-    assert!(last < Duration::from_secs(3), "{last:?}");
+    assert!(last < Duration::from_secs(5), "{last:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_wave_past_the_backlog_refuses_new_rooms_until_it_is_worked_off() {
-    // A turn every 250 ms: 16 starts reach 3.75 s ahead.
+    // A turn every 250 ms: 24 starts reach 5.75 s ahead (the backlog
+    // allowed is 3 s; the margin is for a slow machine).
     let server = server_with(|s| {
         s.table_start_rate = 4;
         // Lag never sheds here (the test's own runtime may run late).
         s.shed_lag = Duration::from_secs(3600);
     })
     .await;
-    let n = 16;
+    let n = 24;
     let mut tables = rooms(&server, n).await;
     let joins = tables.iter_mut().map(|(_, b, room)| join(b, room.clone()));
     futures_util::future::join_all(joins).await;
@@ -117,9 +121,9 @@ async fn a_wave_past_the_backlog_refuses_new_rooms_until_it_is_worked_off() {
             assert_eq!(e.code, ErrorCode::Unavailable, "{e:?}");
             e.retry_after_ms.expect("a time to retry")
         }
-        other => panic!("a new room while 16 games wait to start: {other:?}"),
+        other => panic!("a new room while {n} games wait to start: {other:?}"),
     };
-    assert!((1000..=2500).contains(&retry), "retry after {retry} ms");
+    assert!((1000..=3750).contains(&retry), "retry after {retry} ms");
     // A connection is still taken, and every game joined does start.
     let _watcher = client(&server, "watcher", Encoding::Json).await;
     for (a, _, _) in tables.iter_mut() {
