@@ -11,10 +11,10 @@ use tengen_protocol::Limits;
 use tengen_rules::game::TimeControl;
 
 /// New tables a second per core this node may use, by default: on one
-/// core of the project's machine, 2,000 games ending and starting within
-/// the same second delayed the moves of the games in progress (p99 10.6
-/// ms) unpaced, at 1,000 a second still (8.8 ms), at 500 no longer (4.8
-/// ms; see `crate::pacing`).
+/// core of the project's machine, with 2,000 games ending and starting
+/// within the same second, the moves' p99 was 10.6–12.5 ms unpaced, 8.8
+/// ms at 1,000 a second and 4.8–7.9 ms at 500 (single runs; see
+/// `crate::pacing` and BENCHMARKS.md).
 pub const TABLE_STARTS_PER_CORE: u32 = 500;
 
 /// The default of [`Settings::table_start_rate`]: [`TABLE_STARTS_PER_CORE`]
