@@ -201,6 +201,11 @@ impl Journal {
         Ok(())
     }
 
+    /// The bytes of records written since the last checkpoint.
+    pub(super) fn len(&self) -> u64 {
+        self.end
+    }
+
     /// Whether a checkpoint is due.
     pub(super) fn due(&self) -> bool {
         self.end >= CHECKPOINT_BYTES || (self.end > 0 && self.since.elapsed() >= CHECKPOINT_EVERY)

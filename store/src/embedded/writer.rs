@@ -135,10 +135,15 @@ pub(super) fn run(
 /// fails, the journal keeps growing and the next group tries again.
 fn checkpoint(db: &Database, journal: &mut Journal, counters: &Counters) {
     let start = Instant::now();
+    let journalled = journal.len();
     match replay_and_checkpoint(db, journal, &[]) {
         Ok(()) => {
             counters.progress.mark();
-            tracing::debug!("the store's checkpoint took {:?}", start.elapsed());
+            tracing::debug!(
+                journal_bytes = journalled,
+                "the store's checkpoint took {:?}",
+                start.elapsed()
+            );
         }
         Err(e) => tracing::error!("the store's checkpoint failed: {e}"),
     }
