@@ -414,3 +414,71 @@ async fn orphaned_log_entries_are_collected() {
     assert_eq!(store.live_tables().await.unwrap().len(), 11);
     assert_eq!(store.log_stats().await.unwrap(), stats);
 }
+
+/// Appends are answered once their journal record is synced and reach the
+/// database later (with the next write of another kind, before a read of
+/// live logs, past a thousand waiting entries, at a checkpoint): whatever
+/// the order of the writes, every check counts them, and the logs come out
+/// whole and in order, also after a reopen.
+#[tokio::test]
+async fn appends_waiting_for_the_database_count_for_every_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = open(dir.path());
+    let e = |i: u64| i.to_le_bytes().to_vec();
+    store.create_table("a", b"").await.unwrap();
+    store.create_table("b", b"").await.unwrap();
+    for i in 0..3 {
+        store.append("a", i, &[e(i)]).await.unwrap();
+    }
+    // Checked against the waiting entries: a stale append, one past the
+    // end and one to no table are refused.
+    for at in [2, 4] {
+        let r = store.append("a", at, &[e(at)]).await;
+        assert!(matches!(r, Err(StoreError::Conflict(_))), "at {at}: {r:?}");
+    }
+    let r = store.append("nowhere", 0, &[e(0)]).await;
+    assert!(matches!(r, Err(StoreError::NotFound(_))), "{r:?}");
+    // A write of another kind: the waiting entries go first, and the
+    // lengths are read from the database again after it.
+    store.create_table("c", b"").await.unwrap();
+    store.append("a", 3, &[e(3)]).await.unwrap();
+    let r = store.append("a", 3, &[e(3)]).await;
+    assert!(matches!(r, Err(StoreError::Conflict(_))), "{r:?}");
+    // A discarded table's waiting entries become orphans; it takes no
+    // more appends, and a new table of its id starts from nothing.
+    for i in 0..5 {
+        store.append("b", i, &[e(i)]).await.unwrap();
+    }
+    store.discard_table("b").await.unwrap();
+    let r = store.append("b", 5, &[e(5)]).await;
+    assert!(matches!(r, Err(StoreError::NotFound(_))), "{r:?}");
+    store.create_table("b", b"again").await.unwrap();
+    store.append("b", 0, &[e(100)]).await.unwrap();
+    // Past the waiting limit, several times over, in groups of two.
+    for i in (4..3004).step_by(2) {
+        store.append("a", i, &[e(i), e(i + 1)]).await.unwrap();
+    }
+    let stats = store.log_stats().await.unwrap();
+    assert_eq!((stats.entries, stats.orphans), (3004 + 5 + 1, 5));
+    let check = |tables: Vec<tengen_store::LiveTable>| {
+        let log = |id: &str| {
+            tables
+                .iter()
+                .find(|t| t.id == id)
+                .unwrap_or_else(|| panic!("{id} is live"))
+                .entries
+                .clone()
+        };
+        assert_eq!(log("a"), (0..3004).map(e).collect::<Vec<_>>());
+        assert_eq!(log("b"), vec![e(100)]);
+        assert_eq!(log("c"), Vec::<Vec<u8>>::new());
+        assert_eq!(tables.len(), 3);
+    };
+    check(store.live_tables().await.unwrap());
+    store.append("a", 3004, &[e(3004)]).await.unwrap();
+    drop(store);
+    let store = open(dir.path());
+    let a = store.live_table("a").await.unwrap().unwrap();
+    assert_eq!(a.entries.len(), 3005);
+    assert_eq!(a.entries[3004], e(3004));
+}

@@ -62,28 +62,36 @@
 //! # Writes and reads
 //! Every write goes to one writer OS thread through a bounded queue. The
 //! thread takes the first waiting request and every other one already
-//! queued (at most 1,024), applies them in order in one write transaction,
-//! appends what it applied to the journal (`DIR/tengen.journal`, synced
-//! with `fdatasync`) and commits the transaction without durability,
-//! before it answers any of them: a group commit, so that many tables
-//! appending at once share one sync of a few sequential kilobytes. A
-//! durable redb commit (a checkpoint) at 1 MiB of journal, every 10 s and
-//! at a clean stop makes the journal's records redundant; opening the
-//! store after a crash replays the records that followed the last
-//! checkpoint (see `journal`). Commits start at least 0.5 ms apart, so under
-//! load a group gathers the requests of that time (an idle writer starts at
-//! once). Each commit marks the store's [`crate::Progress`], which tells a
-//! caller whose write is late that the store is behind, not down. A request whose own precondition fails (an append
-//! at the wrong length, a taken id, a rating updated meanwhile) checks
-//! everything before it writes anything, so it fails alone and the rest of
-//! its group commits; later requests in a group see the earlier ones'
-//! writes, so two appends to one table in one group both succeed. If redb
-//! fails (an I/O error, a failed commit), every request of the group gets
-//! [`StoreError::Unavailable`]. Reads run each in
-//! one read transaction (a consistent snapshot), on one of a fixed set of
-//! reader threads (`readers`), and never wait for the writer. No async task waits on the disk; only [`EmbeddedStore::open`]
-//! (called once at start) and dropping the store (which waits for the
-//! writer thread to finish the writes already queued) block.
+//! queued (at most 1,024) and appends the group to the journal
+//! (`DIR/tengen.journal`, synced with `fdatasync`) before it answers any of
+//! them: a group commit, so that many tables appending at once share one
+//! sync of a few sequential kilobytes. A group of nothing but appends (a
+//! move's write, by far the most frequent) is checked against the logs and
+//! answered from the journal alone; its entries reach redb later, in the
+//! order they were answered (`pending`). Any other group is applied in
+//! order in one write transaction, after those waiting entries, and
+//! committed without durability. A durable redb commit (a checkpoint) at
+//! 1 MiB of journal, every 10 s and at a clean stop makes the journal's
+//! records redundant; opening the store after a crash replays the records
+//! that followed the last checkpoint (see `journal`). Commits start at
+//! least 0.5 ms apart, so under load a group gathers the requests of that
+//! time (an idle writer starts at once). Each commit marks the store's
+//! [`crate::Progress`], which tells a caller whose write is late that the
+//! store is behind, not down. A request whose own precondition fails (an
+//! append at the wrong length, a taken id, a rating updated meanwhile)
+//! checks everything before it writes anything, so it fails alone and the
+//! rest of its group commits; later requests in a group see the earlier
+//! ones' writes, so two appends to one table in one group both succeed. If
+//! the journal or redb fails (an I/O error, a failed commit), every request
+//! of the group gets [`StoreError::Unavailable`]. Reads run each in one
+//! read transaction (a consistent snapshot), on one of a fixed set of
+//! reader threads (`readers`), and never wait for the writer, except the
+//! reads of live logs (`live_table`, `live_tables`, `log_stats`, export),
+//! which first ask the writer to give redb the appends it holds, so that
+//! they see every append answered before them. No async task waits on the
+//! disk; only [`EmbeddedStore::open`] (called once at start) and dropping
+//! the store (which waits for the writer thread to finish the writes
+//! already queued) block.
 //!
 //! # Export and import
 //! `transfer`: an export reads one table after the other (accounts,
@@ -114,9 +122,11 @@ mod lease;
 mod moderation;
 mod open;
 mod ops;
+mod pending;
 mod read;
 mod readers;
 mod schema;
+mod tables;
 mod tournaments;
 mod transfer;
 mod writer;
@@ -167,7 +177,7 @@ impl EmbeddedStore {
         let path = open::data_file(dir)?;
         let db = Arc::new(open::open_store(&path, cache_bytes)?);
         let (mut journal, groups) = journal::Journal::open(dir, &db)?;
-        writer::replay_and_checkpoint(&db, &mut journal, &groups)?;
+        writer::replay_and_checkpoint(&db, &mut journal, &mut Default::default(), &groups)?;
         let replayed = groups.len();
         if replayed > 0 {
             tracing::info!(
@@ -221,7 +231,7 @@ impl EmbeddedStore {
 
     /// The live log's size, for metrics and tests.
     pub async fn log_stats(&self) -> Result<LogStats> {
-        self.read(read::log_stats).await
+        self.read_live(read::log_stats).await
     }
 
     async fn write(&self, op: Op) -> Result<()> {
@@ -239,6 +249,17 @@ impl EmbeddedStore {
         &self,
         read: impl FnOnce(&Database) -> Result<T> + Send + 'static,
     ) -> Result<T> {
+        self.readers.run(read).await
+    }
+
+    /// A read of live logs: the writer first gives redb the appends it
+    /// answered from its journal alone (see `pending`), so that the read
+    /// sees every write answered before it was asked for.
+    async fn read_live<T: Send + 'static>(
+        &self,
+        read: impl FnOnce(&Database) -> Result<T> + Send + 'static,
+    ) -> Result<T> {
+        self.write(Op::Flush).await?;
         self.readers.run(read).await
     }
 }
@@ -300,12 +321,12 @@ impl Store for EmbeddedStore {
     }
 
     async fn live_tables(&self) -> Result<Vec<LiveTable>> {
-        self.read(read::live_tables).await
+        self.read_live(read::live_tables).await
     }
 
     async fn live_table(&self, id: &str) -> Result<Option<LiveTable>> {
         let id = id.to_owned();
-        self.read(move |db| read::live_table(db, &id)).await
+        self.read_live(move |db| read::live_table(db, &id)).await
     }
 
     async fn discard_table(&self, id: &str) -> Result<()> {
@@ -472,7 +493,7 @@ impl Store for EmbeddedStore {
 
     async fn export(&self, from: Option<&ExportCursor>, limit: usize) -> Result<ExportPage> {
         let from = from.cloned();
-        self.read(move |db| transfer::export(db, from.as_ref(), limit))
+        self.read_live(move |db| transfer::export(db, from.as_ref(), limit))
             .await
     }
 

@@ -9,7 +9,7 @@ use serde::de::DeserializeOwned;
 
 use super::ops::ModWrite as Write;
 use super::schema::{Applied, Failure, MODERATION, db_error, decode, encode};
-use super::writer::Tables;
+use super::tables::Tables;
 use crate::{AddressBan, AuditEntry, Report, Result, Standing, StoreError, name_key};
 
 const AUDIT_SEQ: &str = "audit_seq";

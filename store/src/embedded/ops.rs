@@ -40,6 +40,9 @@ pub(super) enum Op {
     },
     Import(Vec<crate::Item>),
     Moderation(ModWrite),
+    /// Nothing: it makes the writer give redb the appends it holds (see
+    /// `pending`) before a read of live logs. Never journalled.
+    Flush,
 }
 
 /// A moderation write (applied by `super::moderation`).

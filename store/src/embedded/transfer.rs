@@ -17,7 +17,7 @@ use super::schema::{
     ACCOUNTS, GAME_INFO, GAME_RECORD, GameInfo, LIVE, LIVE_META, RATING_HISTORY, RATINGS, TOKENS,
     db_error, decode, encode,
 };
-use super::writer::Tables;
+use super::tables::Tables;
 use crate::{
     ExportCursor, ExportPage, FinishedGame, Item, LiveTable, Result, StoreError, name_key,
 };
