@@ -5,10 +5,13 @@
 //! header where they belong and syncing the file, which under load took
 //! most of a move's time (a commit's p99 was tens of milliseconds on the
 //! project's machine, while appending a few kilobytes to one file and
-//! `fdatasync` takes about 0.15 ms). So each group commit is committed to
-//! redb without durability (`Durability::None`: visible to every reader at
-//! once, persisted by the next durable commit) and the group's writes are
-//! appended to this file and synced before any request is answered. A
+//! `fdatasync` takes about 0.15 ms). So each group's writes are appended
+//! to this file and synced before any request is answered, and the group
+//! is committed to redb without durability (`Durability::None`: visible to
+//! every reader at once, persisted by the next durable commit); a group of
+//! appends only reaches redb later, with the next transaction (see
+//! `pending`), which changes nothing here: the records are in the order
+//! the writes were answered, and redb gets them in that order too. A
 //! *checkpoint* (a durable redb commit) every few seconds, or when the
 //! journal has grown to [`CHECKPOINT_BYTES`], makes the journal's records
 //! redundant, and the next record is written at the start of the file

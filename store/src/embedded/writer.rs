@@ -51,6 +51,12 @@ const COMMIT_SPACING: Duration = Duration::from_micros(500);
 /// `Tables::finish`).
 const GC_EVERY: Duration = Duration::from_millis(20);
 
+/// After a failed flush of the waiting appends, the least time before the
+/// writer tries one again on its own (every other transaction still tries
+/// first): a database that fails is not asked, and logged about, after
+/// every group.
+const FLUSH_RETRY: Duration = Duration::from_secs(1);
+
 /// A write and where its outcome goes.
 pub(super) struct Request {
     pub op: Op,
@@ -78,6 +84,7 @@ pub(super) fn run(
     let mut last_start: Option<Instant> = None;
     let mut last_gc: Option<Instant> = None;
     let mut pending = Pending::default();
+    let mut flush_failed: Option<Instant> = None;
     while let Some(first) = rx.blocking_recv() {
         if let Some(wait) = last_start.map(|t| COMMIT_SPACING.saturating_sub(t.elapsed()))
             && !wait.is_zero()
@@ -124,8 +131,8 @@ pub(super) fn run(
         }
         if journal.due() {
             checkpoint(&db, &mut journal, &mut pending, &counters);
-        } else if pending.full() {
-            flush(&db, &mut pending);
+        } else if pending.full() && flush_failed.is_none_or(|t| t.elapsed() >= FLUSH_RETRY) {
+            flush_failed = (!flush(&db, &mut pending)).then(Instant::now);
         }
     }
     checkpoint(&db, &mut journal, &mut pending, &counters);
@@ -189,8 +196,9 @@ pub(super) fn replay_and_checkpoint(
 
 /// Gives redb the appends waiting in `pending`, in a transaction of their
 /// own without durability (the journal holds them until the next
-/// checkpoint). If it fails, they wait for the next transaction.
-fn flush(db: &Database, pending: &mut Pending) {
+/// checkpoint); whether it did. If it fails, they wait for the next
+/// transaction, and the failure is logged.
+fn flush(db: &Database, pending: &mut Pending) -> bool {
     let given = (|| -> Result<()> {
         let mut txn = db.begin_write().map_err(db_error)?;
         txn.set_durability(Durability::None).map_err(db_error)?;
@@ -202,8 +210,14 @@ fn flush(db: &Database, pending: &mut Pending) {
         txn.commit().map_err(db_error)
     })();
     match given {
-        Ok(()) => pending.given(),
-        Err(e) => tracing::error!("the store could not give redb the journalled appends: {e}"),
+        Ok(()) => {
+            pending.given();
+            true
+        }
+        Err(e) => {
+            tracing::error!("the store could not give redb the journalled appends: {e}");
+            false
+        }
     }
 }
 
