@@ -260,7 +260,7 @@ impl EmbeddedStore {
         read: impl FnOnce(&Database) -> Result<T> + Send + 'static,
     ) -> Result<T> {
         self.write(Op::Flush).await?;
-        self.readers.run(read).await
+        self.read(read).await
     }
 }
 

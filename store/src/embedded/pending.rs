@@ -47,14 +47,17 @@ struct Log {
     entries: Vec<Vec<u8>>,
 }
 
-/// How to take back what one group added, if its journal record fails.
+/// How to take back what one group added, if its journal record fails:
+/// each table (named by the group's own request) and its waiting entries
+/// before.
 #[derive(Default)]
-pub(super) struct Undo(Vec<(String, usize)>);
+pub(super) struct Undo<'a>(Vec<(&'a str, usize)>);
 
 /// A read transaction opened at most once per group, on first need.
 pub(super) struct Snapshot<'db> {
     db: &'db Database,
     live: Option<ReadOnlyTable<&'static str, (u64, u64)>>,
+    /// Kept open while `live` is read (never read itself).
     _txn: Option<ReadTransaction>,
 }
 
@@ -93,13 +96,13 @@ impl Pending {
     /// Checks one append as redb would (the table is live, its log has
     /// `at` entries) and, if it passes, keeps its entries, noting in `undo`
     /// how to take them back.
-    pub(super) fn append(
+    pub(super) fn append<'a>(
         &mut self,
         snapshot: &mut Snapshot<'_>,
-        id: &str,
+        id: &'a str,
         at: u64,
         entries: &[Vec<u8>],
-        undo: &mut Undo,
+        undo: &mut Undo<'a>,
     ) -> Result<(), Failure> {
         if !self.tables.contains_key(id) {
             let Some(stored) = snapshot.stored_len(id)? else {
@@ -122,16 +125,16 @@ impl Pending {
                 "table {id}'s log has {len} entries, not {at}"
             ))));
         }
-        undo.0.push((id.to_owned(), log.entries.len()));
+        undo.0.push((id, log.entries.len()));
         log.entries.extend_from_slice(entries);
         self.entries += entries.len();
         Ok(())
     }
 
     /// Takes back a group's appends (its journal record failed).
-    pub(super) fn undo(&mut self, undo: Undo) {
+    pub(super) fn undo(&mut self, undo: Undo<'_>) {
         for (id, len) in undo.0.into_iter().rev() {
-            if let Some(log) = self.tables.get_mut(&id) {
+            if let Some(log) = self.tables.get_mut(id) {
                 self.entries -= log.entries.len() - len;
                 log.entries.truncate(len);
             }

@@ -24,7 +24,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use redb::{Database, Durability};
+use redb::{Database, Durability, WriteTransaction};
 use tokio::sync::{mpsc, oneshot};
 
 use super::journal::{Group, Journal, Replay};
@@ -183,9 +183,7 @@ pub(super) fn replay_and_checkpoint(
         tables.finish(group.gc)?;
     }
     if !pending.is_empty() {
-        let mut tables = Tables::open(&txn)?;
-        pending.apply(&mut tables)?;
-        tables.finish(false)?;
+        give(&txn, pending)?;
     }
     let tag = journal.tag_checkpoint(&txn)?;
     txn.commit().map_err(db_error)?;
@@ -202,11 +200,7 @@ fn flush(db: &Database, pending: &mut Pending) -> bool {
     let given = (|| -> Result<()> {
         let mut txn = db.begin_write().map_err(db_error)?;
         txn.set_durability(Durability::None).map_err(db_error)?;
-        {
-            let mut tables = Tables::open(&txn)?;
-            pending.apply(&mut tables)?;
-            tables.finish(false)?;
-        }
+        give(&txn, pending)?;
         txn.commit().map_err(db_error)
     })();
     match given {
@@ -219,6 +213,13 @@ fn flush(db: &Database, pending: &mut Pending) -> bool {
             false
         }
     }
+}
+
+/// Applies the appends waiting in `pending` in `txn`, with nothing else.
+fn give(txn: &WriteTransaction, pending: &Pending) -> Result<()> {
+    let mut tables = Tables::open(txn)?;
+    pending.apply(&mut tables)?;
+    tables.finish(false)
 }
 
 /// A group of appends only: each checked against the table logs as redb
