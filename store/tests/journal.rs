@@ -9,7 +9,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use tengen_store::embedded::{DB_FILE, JOURNAL_FILE};
+use tengen_store::embedded::{DB_FILE, DEFAULT_CACHE_BYTES, JOURNAL_FILE, SECOND_FILE};
 use tengen_store::{Account, EmbeddedStore, FinishedGame, Store};
 
 const CHILD: &str = "TENGEN_JOURNAL_CHILD";
@@ -19,7 +19,7 @@ fn entry(i: u64) -> Vec<u8> {
     format!("move {i}").into_bytes()
 }
 
-const BIG_APPENDS: u64 = 200;
+const BIG_APPENDS: u64 = 400;
 
 /// 32 KiB, different for each `i`.
 fn big_entry(i: u64) -> Vec<u8> {
@@ -43,7 +43,7 @@ fn account(name: &str) -> Account {
 /// `many-then-few` makes 200 appends, stops cleanly (a checkpoint), opens
 /// again and makes 3 more; `big` makes 200 appends of 32 KiB.
 async fn child(mode: &str, dir: &Path) {
-    let store = EmbeddedStore::open(dir).unwrap();
+    let store = open(dir);
     match mode {
         "writes" => {
             store.create_table("t1", b"meta").await.unwrap();
@@ -61,7 +61,7 @@ async fn child(mode: &str, dir: &Path) {
                 store.append("t1", i, &[entry(i)]).await.unwrap();
             }
             drop(store);
-            let store = EmbeddedStore::open(dir).unwrap();
+            let store = open(dir);
             assert_eq!(store.replayed(), 0, "a clean stop left nothing to replay");
             for i in 200..203 {
                 store.append("t1", i, &[entry(i)]).await.unwrap();
@@ -69,7 +69,7 @@ async fn child(mode: &str, dir: &Path) {
             std::process::abort();
         }
         "big" => {
-            // About 6 MiB of appends, each its own group: past the
+            // About 12.5 MiB of appends, each its own group: past the
             // journal's checkpoint size several times over.
             store.create_table("t1", b"meta").await.unwrap();
             for i in 0..BIG_APPENDS {
@@ -81,6 +81,14 @@ async fn child(mode: &str, dir: &Path) {
     // Every write above was answered: now the crash.
     std::process::abort();
 }
+
+/// The store with a checkpoint at every MiB of journal (8 by default), so
+/// that a test sees several.
+fn open(dir: &Path) -> EmbeddedStore {
+    EmbeddedStore::open_with_checkpoints(dir, DEFAULT_CACHE_BYTES, CHECKPOINT_BYTES).unwrap()
+}
+
+const CHECKPOINT_BYTES: u64 = 1 << 20;
 
 fn finished(id: &str) -> FinishedGame {
     FinishedGame {
@@ -161,25 +169,28 @@ async fn answered_writes_survive_a_crash() {
 }
 
 /// The journal is checkpointed by its size, not only every few seconds:
-/// after 6 MiB of answered appends and a crash, the journal file stayed
-/// near the checkpoint size (1 MiB; it grows by doubling, so at most 2
-/// MiB), only the appends after the last checkpoint are replayed, and
-/// every answered append is there.
+/// after 12.5 MiB of answered appends and a crash, each journal file stayed
+/// near the checkpoint size (1 MiB, and at most 2 MiB more while a
+/// checkpoint is taken; a file grows by doubling, so at most 4 MiB), only
+/// the appends after the last checkpoint are replayed, and every answered
+/// append is there.
 #[tokio::test]
 async fn the_journal_is_checkpointed_by_its_size() {
     let dir = tempfile::tempdir().unwrap();
     crash("big", dir.path());
-    let journal = std::fs::metadata(dir.path().join(JOURNAL_FILE))
-        .unwrap()
-        .len();
-    assert!(
-        journal <= 2 << 20,
-        "the journal grew to {journal} bytes for 6 MiB of writes"
-    );
+    for name in [JOURNAL_FILE, SECOND_FILE] {
+        let journal = std::fs::metadata(dir.path().join(name)).unwrap().len();
+        assert!(
+            journal <= 4 << 20,
+            "{name} grew to {journal} bytes for 12.5 MiB of writes"
+        );
+    }
     let store = EmbeddedStore::open(dir.path()).unwrap();
     let replayed = store.replayed() as u64;
     assert!(
-        replayed > 0 && replayed < BIG_APPENDS / 2,
+        // At most the two files' 2 MiB each (64 appends each, and the
+        // records that took them past it).
+        replayed > 0 && replayed <= 130,
         "{replayed} groups replayed: checkpoints were taken along the way"
     );
     let t1 = store.live_table("t1").await.unwrap().expect("t1 is live");
@@ -292,7 +303,7 @@ fn crc32(tag: &[u8], payload: &[u8]) -> u32 {
 }
 
 fn copy_dir(from: &Path, to: &Path) {
-    for name in [DB_FILE, JOURNAL_FILE] {
+    for name in [DB_FILE, JOURNAL_FILE, SECOND_FILE] {
         std::fs::copy(from.join(name), to.join(name)).unwrap();
     }
 }

@@ -116,6 +116,8 @@ use crate::{
     StoreError,
 };
 
+mod checkpointer;
+mod held;
 mod journal;
 mod lazy;
 mod lease;
@@ -131,12 +133,12 @@ mod tournaments;
 mod transfer;
 mod writer;
 
-pub use journal::JOURNAL_FILE;
-use ops::{ModWrite, Op};
+pub use journal::{CHECKPOINT_BYTES, JOURNAL_FILE, SECOND_FILE};
+use ops::{Message, ModWrite, Op, Request};
 pub use readers::READERS;
 pub use schema::{DB_FILE, LogStats, SCHEMA_VERSION};
 use schema::{META, SCHEMA_VERSION_KEY, db_error};
-use writer::{Counters, Request};
+use writer::Counters;
 
 /// How many writes may wait for the writer thread before callers wait to
 /// queue theirs.
@@ -147,7 +149,7 @@ pub use open::DEFAULT_CACHE_BYTES;
 /// The embedded store (see the [module documentation](self)).
 pub struct EmbeddedStore {
     path: PathBuf,
-    requests: Option<mpsc::Sender<Request>>,
+    requests: Option<mpsc::Sender<Message>>,
     writer: Option<JoinHandle<()>>,
     counters: Arc<Counters>,
     leases: lease::Leases,
@@ -174,9 +176,21 @@ impl EmbeddedStore {
 
     /// [`EmbeddedStore::open`] with a page cache of at most `cache_bytes`.
     pub fn open_with_cache(dir: &Path, cache_bytes: usize) -> Result<EmbeddedStore> {
+        EmbeddedStore::open_with_checkpoints(dir, cache_bytes, CHECKPOINT_BYTES)
+    }
+
+    /// [`EmbeddedStore::open_with_cache`] with a checkpoint taken at every
+    /// `checkpoint_bytes` of journal instead of [`CHECKPOINT_BYTES`], so
+    /// that tests can see several without writing tens of megabytes.
+    #[doc(hidden)]
+    pub fn open_with_checkpoints(
+        dir: &Path,
+        cache_bytes: usize,
+        checkpoint_bytes: u64,
+    ) -> Result<EmbeddedStore> {
         let path = open::data_file(dir)?;
         let db = Arc::new(open::open_store(&path, cache_bytes)?);
-        let (mut journal, groups) = journal::Journal::open(dir, &db)?;
+        let (mut journal, groups) = journal::Journal::open(dir, &db, checkpoint_bytes)?;
         writer::replay_and_checkpoint(&db, &mut journal, &mut Default::default(), &groups)?;
         let replayed = groups.len();
         if replayed > 0 {
@@ -187,12 +201,23 @@ impl EmbeddedStore {
 
         let (requests, queue) = mpsc::channel(QUEUE);
         let counters = Arc::new(Counters::default());
+        let checkpointer = {
+            // Weak: the writer still stops once every store handle is gone;
+            // a full queue wakes it anyway.
+            let queue = requests.downgrade();
+            let wake = move || {
+                if let Some(queue) = queue.upgrade() {
+                    let _ = queue.try_send(Message::Wake);
+                }
+            };
+            checkpointer::Checkpointer::start(db.clone(), wake)?
+        };
         let writer = {
             let db = db.clone();
             let counters = counters.clone();
             std::thread::Builder::new()
                 .name("tengen-store-writer".into())
-                .spawn(move || writer::run(db, journal, queue, counters))
+                .spawn(move || writer::run(db, journal, queue, counters, checkpointer))
                 .map_err(|e| {
                     StoreError::Unavailable(format!("cannot start the writer thread: {e}"))
                 })?
@@ -239,7 +264,7 @@ impl EmbeddedStore {
         let requests = self.requests.as_ref().ok_or_else(stopped)?;
         let (reply, outcome) = oneshot::channel();
         requests
-            .send(Request { op, reply })
+            .send(Message::Write(Request { op, reply }))
             .await
             .map_err(|_| stopped())?;
         outcome.await.map_err(|_| stopped())?

@@ -1,9 +1,28 @@
 //! The writes the embedded store's writer thread applies: plain data, so
-//! that the journal can keep them and a restart replay them.
+//! that the journal can keep them and a restart replay them; and the
+//! messages that bring them to that thread.
 
 use serde::{Deserialize, Serialize};
+use tokio::sync::oneshot;
 
-use crate::{Account, AuthToken, FinishedGame};
+use crate::{Account, AuthToken, FinishedGame, Result};
+
+/// A write and where its outcome goes.
+pub(super) struct Request {
+    pub op: Op,
+    pub reply: oneshot::Sender<Result<()>>,
+}
+
+/// What the writer thread's queue carries.
+// A wake-up is rare and small; boxing the write would cost an allocation
+// for every write.
+#[allow(clippy::large_enum_variant)]
+pub(super) enum Message {
+    Write(Request),
+    /// A checkpoint ended (`checkpointer`): nothing to write, but writes
+    /// held back for it may go now.
+    Wake,
+}
 
 /// A write, as the writer thread applies it (and the journal keeps it).
 #[derive(Serialize, Deserialize)]
@@ -43,6 +62,39 @@ pub(super) enum Op {
     /// Nothing: it makes the writer give redb the appends it holds (see
     /// `pending`) before a read of live logs. Never journalled.
     Flush,
+}
+
+/// Which table logs a write touches, for the writer to know which writes
+/// may go on while others wait (see `writer`).
+pub(super) enum Touches<'a> {
+    /// An append to this table's log.
+    Append(&'a str),
+    /// A write that creates, finishes or drops this table.
+    Table(&'a str),
+    /// A write that may touch any table.
+    Any,
+    /// A write that touches no table's log.
+    Nothing,
+}
+
+impl Op {
+    pub(super) fn table(&self) -> Touches<'_> {
+        match self {
+            Op::Append { id, .. } => Touches::Append(id),
+            Op::CreateTable { id, .. } | Op::Discard { id } => Touches::Table(id),
+            Op::Finish(game) => Touches::Table(&game.id),
+            Op::Import(_) => Touches::Any,
+            Op::Ping
+            | Op::CreateAccount(_)
+            | Op::MakeBot(_)
+            | Op::SetBotFilters { .. }
+            | Op::PutToken(_)
+            | Op::RevokeToken(_)
+            | Op::PutTournament { .. }
+            | Op::Moderation(_)
+            | Op::Flush => Touches::Nothing,
+        }
+    }
 }
 
 /// A moderation write (applied by `super::moderation`).

@@ -163,6 +163,47 @@ impl Pending {
         Ok(())
     }
 
+    /// Every waiting entry, taken out for a checkpoint on its own thread
+    /// (`checkpointer`) as if given to redb already: the lengths here count
+    /// them, so that later appends are checked against them meanwhile. If
+    /// that checkpoint fails, [`Pending::restore`] puts them back.
+    pub(super) fn take(&mut self) -> Pending {
+        let mut taken = Pending::default();
+        for (id, log) in &mut self.tables {
+            if log.entries.is_empty() {
+                continue;
+            }
+            let entries = std::mem::take(&mut log.entries);
+            let stored = log.stored;
+            log.stored += entries.len() as u64;
+            taken.entries += entries.len();
+            taken.tables.insert(id.clone(), Log { stored, entries });
+        }
+        self.entries = 0;
+        taken
+    }
+
+    /// Puts back entries [`Pending::take`] took (their checkpoint failed),
+    /// before the ones that came meanwhile. No transaction commits while a
+    /// checkpoint runs, so every table they came from is still counted here.
+    pub(super) fn restore(&mut self, taken: Pending) {
+        for (id, mut back) in taken.tables {
+            let log = self.tables.entry(id).or_insert_with(|| Log {
+                stored: back.stored + back.entries.len() as u64,
+                entries: Vec::new(),
+            });
+            log.stored = back.stored;
+            self.entries += back.entries.len();
+            back.entries.append(&mut log.entries);
+            log.entries = back.entries;
+        }
+    }
+
+    /// How many entries wait.
+    pub(super) fn len(&self) -> usize {
+        self.entries
+    }
+
     /// The transaction that applied the entries, and nothing else,
     /// committed: the lengths stay known.
     pub(super) fn given(&mut self) {
@@ -178,5 +219,67 @@ impl Pending {
     pub(super) fn forget(&mut self) {
         self.tables.clear();
         self.entries = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn log(stored: u64, entries: &[&str]) -> Log {
+        Log {
+            stored,
+            entries: entries.iter().map(|e| e.as_bytes().to_vec()).collect(),
+        }
+    }
+
+    fn shown(pending: &Pending) -> Vec<(String, u64, Vec<String>)> {
+        let mut shown: Vec<_> = pending
+            .tables
+            .iter()
+            .map(|(id, log)| {
+                let entries = log.entries.iter();
+                let entries = entries.map(|e| String::from_utf8(e.clone()).unwrap());
+                (id.clone(), log.stored, entries.collect())
+            })
+            .collect();
+        shown.sort();
+        shown
+    }
+
+    /// Taken entries count as stored while their checkpoint runs; put
+    /// back, they go before the entries that came meanwhile.
+    #[test]
+    fn taken_entries_count_and_come_back_first() {
+        let mut pending = Pending::default();
+        pending.tables.insert("a".into(), log(2, &["a2", "a3"]));
+        pending.tables.insert("b".into(), log(5, &[]));
+        pending.entries = 2;
+
+        let taken = pending.take();
+        assert!(pending.is_empty());
+        assert_eq!(taken.len(), 2);
+        assert_eq!(
+            shown(&taken),
+            [("a".into(), 2, vec!["a2".into(), "a3".into()])]
+        );
+        assert_eq!(shown(&pending)[0], ("a".into(), 4, vec![]));
+
+        pending
+            .tables
+            .get_mut("a")
+            .unwrap()
+            .entries
+            .push(b"a4".to_vec());
+        pending.entries += 1;
+        pending.restore(taken);
+        assert_eq!(pending.len(), 3);
+        assert_eq!(
+            shown(&pending),
+            [
+                ("a".into(), 2, vec!["a2".into(), "a3".into(), "a4".into()]),
+                ("b".into(), 5, vec![]),
+            ]
+        );
     }
 }

@@ -1,19 +1,21 @@
 //! The writer thread: group commit of every write the store is asked for.
 //!
-//! One OS thread owns all write transactions. It blocks for the first
-//! waiting request and takes every other request already queued (at most
-//! [`MAX_BATCH`]). A group of nothing but appends is checked against what
-//! the table logs hold ([`Pending`]), appended to the
-//! [journal](super::journal) (synced) and answered; its entries reach
-//! redb later, in order, in the next write transaction (see
-//! [`super::pending`]). Any other group is applied in order in one write
-//! transaction, after the appends still waiting, appended to the journal
-//! (synced), committed with [`Durability::None`] and then answered. A
-//! durable checkpoint follows every few seconds. A request whose own
-//! precondition fails (an append at the wrong length, a taken id, a rating
-//! updated meanwhile) checks everything before it writes anything, so it
-//! fails alone and the rest of the group commits; the later requests see
-//! the earlier ones' writes, so two appends to one table in one group both
+//! One OS thread makes all writes. It blocks for the first waiting request
+//! and takes every other request already queued (at most [`MAX_BATCH`]).
+//! A group of nothing but appends is checked against what the table logs
+//! hold ([`Pending`]), appended to the [journal](super::journal) (synced)
+//! and answered; its entries reach redb later, in order, in the next write
+//! transaction (see [`super::pending`]). Any other group is applied in
+//! order in one write transaction, after the appends still waiting,
+//! appended to the journal (synced), committed with [`Durability::None`]
+//! and then answered. A durable checkpoint follows every few seconds, on
+//! the checkpoint thread (`checkpointer`): while it holds redb's write
+//! transaction, groups of appends go on, and the writes that need a
+//! transaction wait for it (`held`). A request whose own precondition
+//! fails (an append at the wrong length, a taken id, a rating updated
+//! meanwhile) checks everything before it writes anything, so it fails
+//! alone and the rest of the group commits; the later requests see the
+//! earlier ones' writes, so two appends to one table in one group both
 //! succeed. If the journal or redb fails (an I/O error, a failed commit),
 //! the whole group is dropped and every request in it gets
 //! [`StoreError::Unavailable`]. Each transaction also takes a bounded step
@@ -25,10 +27,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use redb::{Database, Durability, WriteTransaction};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc;
 
+use super::checkpointer::{Checkpointer, Outcome};
+use super::held::Held;
 use super::journal::{Group, Journal, Replay};
-use super::ops::Op;
+use super::ops::{Message, Op, Request};
 use super::pending::{Pending, Snapshot, Undo};
 use super::schema::{Failure, db_error};
 use super::tables::Tables;
@@ -51,17 +55,16 @@ const COMMIT_SPACING: Duration = Duration::from_micros(500);
 /// `Tables::finish`).
 const GC_EVERY: Duration = Duration::from_millis(20);
 
+/// Appends that may wait for redb while a checkpoint is taken before the
+/// writer waits for that checkpoint to end (a disk that stalls the
+/// checkpoint stalls the appends too, and memory stays bounded).
+const MAX_WAITING: usize = 64 * 1024;
+
 /// After a failed flush of the waiting appends, the least time before the
 /// writer tries one again on its own (every other transaction still tries
 /// first): a database that fails is not asked, and logged about, after
 /// every group.
 const FLUSH_RETRY: Duration = Duration::from_secs(1);
-
-/// A write and where its outcome goes.
-pub(super) struct Request {
-    pub op: Op,
-    pub reply: oneshot::Sender<Result<()>>,
-}
 
 /// Counts of committed transactions and the requests they carried.
 #[derive(Default)]
@@ -76,41 +79,112 @@ pub(super) struct Counters {
 /// last checkpoint.
 pub(super) fn run(
     db: Arc<Database>,
-    mut journal: Journal,
-    mut rx: mpsc::Receiver<Request>,
+    journal: Journal,
+    mut rx: mpsc::Receiver<Message>,
     counters: Arc<Counters>,
+    checkpointer: Checkpointer,
 ) {
-    let mut batch = Vec::with_capacity(MAX_BATCH);
+    let mut writer = Writer {
+        db,
+        journal,
+        counters,
+        checkpointer,
+        pending: Pending::default(),
+        held: Held::default(),
+        checkpoint_failed: false,
+        last_gc: None,
+        flush_failed: None,
+    };
     let mut last_start: Option<Instant> = None;
-    let mut last_gc: Option<Instant> = None;
-    let mut pending = Pending::default();
-    let mut flush_failed: Option<Instant> = None;
-    while let Some(first) = rx.blocking_recv() {
-        if let Some(wait) = last_start.map(|t| COMMIT_SPACING.saturating_sub(t.elapsed()))
-            && !wait.is_zero()
-        {
-            std::thread::sleep(wait);
+    let mut incoming = Vec::with_capacity(MAX_BATCH);
+    while let Some(message) = rx.blocking_recv() {
+        if let Message::Write(request) = message {
+            if let Some(wait) = last_start.map(|t| COMMIT_SPACING.saturating_sub(t.elapsed()))
+                && !wait.is_zero()
+            {
+                std::thread::sleep(wait);
+            }
+            last_start = Some(Instant::now());
+            incoming.push(request);
         }
-        last_start = Some(Instant::now());
-        batch.push(first);
-        while batch.len() < MAX_BATCH {
+        while incoming.len() < MAX_BATCH {
             match rx.try_recv() {
-                Ok(request) => batch.push(request),
+                Ok(Message::Write(request)) => incoming.push(request),
+                Ok(Message::Wake) => {}
                 Err(_) => break,
             }
         }
-        let outcome = if batch.iter().all(|r| matches!(r.op, Op::Append { .. })) {
-            journal_appends(&db, &mut journal, &mut pending, &batch)
-        } else {
-            let gc = last_gc.is_none_or(|t| t.elapsed() >= GC_EVERY);
-            if gc {
-                last_gc = Some(Instant::now());
+        writer.step(&mut incoming);
+    }
+    writer.stop();
+}
+
+/// The writer thread's state between groups.
+struct Writer {
+    db: Arc<Database>,
+    journal: Journal,
+    counters: Arc<Counters>,
+    checkpointer: Checkpointer,
+    pending: Pending,
+    /// The writes held back while a checkpoint is taken.
+    held: Held,
+    /// The last checkpoint taken on the checkpoint thread failed: the
+    /// journal's other file still counts, so the writer takes the next one
+    /// itself.
+    checkpoint_failed: bool,
+    last_gc: Option<Instant>,
+    flush_failed: Option<Instant>,
+}
+
+impl Writer {
+    /// Handles the requests just received (all of them: `incoming` is left
+    /// empty) and takes a checkpoint or gives redb the waiting appends if
+    /// that is due.
+    fn step(&mut self, incoming: &mut Vec<Request>) {
+        if let Some(outcome) = self.checkpointer.outcome(false) {
+            self.checkpoint_ended(outcome);
+        }
+        if self.checkpointer.in_flight() {
+            // Only appends to tables no held write touches go on.
+            let appends: Vec<Request> = incoming
+                .drain(..)
+                .filter_map(|request| self.held.hold_unless_free(request))
+                .collect();
+            if !appends.is_empty() {
+                self.group(appends);
             }
-            commit(&db, &mut journal, &mut pending, &batch, gc)
+            if (self.held.len() >= MAX_BATCH
+                || self.pending.len() >= MAX_WAITING
+                || self.journal.full())
+                && let Some(outcome) = self.checkpointer.outcome(true)
+            {
+                self.checkpoint_ended(outcome);
+            }
+        }
+        if !self.checkpointer.in_flight() {
+            let mut batch = self.held.release();
+            batch.append(incoming);
+            if !batch.is_empty() {
+                self.group(batch);
+            }
+            self.maybe_checkpoint();
+        }
+    }
+
+    /// Commits one group and answers its requests.
+    fn group(&mut self, batch: Vec<Request>) {
+        let outcome = if batch.iter().all(|r| matches!(r.op, Op::Append { .. })) {
+            journal_appends(&self.db, &mut self.journal, &mut self.pending, &batch)
+        } else {
+            let gc = self.last_gc.is_none_or(|t| t.elapsed() >= GC_EVERY);
+            if gc {
+                self.last_gc = Some(Instant::now());
+            }
+            commit(&self.db, &mut self.journal, &mut self.pending, &batch, gc)
         };
         let outcomes = match outcome {
             Ok(outcomes) => {
-                counters.progress.mark();
+                self.counters.progress.mark();
                 outcomes
             }
             Err(e) => {
@@ -121,26 +195,87 @@ pub(super) fn run(
                     .collect()
             }
         };
-        counters.batches.fetch_add(1, Ordering::Relaxed);
-        counters
+        self.counters.batches.fetch_add(1, Ordering::Relaxed);
+        self.counters
             .requests
             .fetch_add(batch.len() as u64, Ordering::Relaxed);
-        for (request, outcome) in batch.drain(..).zip(outcomes) {
+        for (request, outcome) in batch.into_iter().zip(outcomes) {
             // The caller may have stopped waiting; the write stands anyway.
             let _ = request.reply.send(outcome);
         }
-        if journal.due() {
-            checkpoint(&db, &mut journal, &mut pending, &counters);
-        } else if pending.full() && flush_failed.is_none_or(|t| t.elapsed() >= FLUSH_RETRY) {
-            flush_failed = (!flush(&db, &mut pending)).then(Instant::now);
+    }
+
+    /// Starts a checkpoint if one is due (none is in flight), or gives
+    /// redb the waiting appends if enough wait.
+    fn maybe_checkpoint(&mut self) {
+        if self.journal.due() {
+            if self.checkpoint_failed {
+                self.checkpoint_failed = !checkpoint(
+                    &self.db,
+                    &mut self.journal,
+                    &mut self.pending,
+                    &self.counters,
+                );
+                return;
+            }
+            match self.journal.hand_over() {
+                Ok(tag) => {
+                    self.checkpointer.begin(self.pending.take(), tag);
+                    return;
+                }
+                Err(e) => tracing::error!("the store could not start a checkpoint: {e}"),
+            }
+        }
+        if self.pending.full() && self.flush_failed.is_none_or(|t| t.elapsed() >= FLUSH_RETRY) {
+            self.flush_failed = (!flush(&self.db, &mut self.pending)).then(Instant::now);
         }
     }
-    checkpoint(&db, &mut journal, &mut pending, &counters);
+
+    /// A checkpoint on the checkpoint thread ended.
+    fn checkpoint_ended(&mut self, outcome: Outcome) {
+        match outcome {
+            Ok(took) => {
+                self.counters.progress.mark();
+                tracing::debug!("the store's checkpoint took {took:?}");
+            }
+            Err((taken, e)) => {
+                tracing::error!("the store's checkpoint failed: {e}");
+                self.pending.restore(taken);
+                self.checkpoint_failed = true;
+            }
+        }
+    }
+
+    /// The last writes after every sender is gone: the checkpoint in
+    /// flight ends, the writes held back for it are committed and a last
+    /// checkpoint is taken.
+    fn stop(mut self) {
+        if let Some(outcome) = self.checkpointer.outcome(true) {
+            self.checkpoint_ended(outcome);
+        }
+        let held = self.held.release();
+        if !held.is_empty() {
+            self.group(held);
+        }
+        checkpoint(
+            &self.db,
+            &mut self.journal,
+            &mut self.pending,
+            &self.counters,
+        );
+    }
 }
 
-/// A durable commit that makes the journal's records redundant. If it
-/// fails, the journal keeps growing and the next group tries again.
-fn checkpoint(db: &Database, journal: &mut Journal, pending: &mut Pending, counters: &Counters) {
+/// A durable commit that makes the journal's records redundant, taken by
+/// the writer itself (at open, at a clean stop, after a checkpoint on the
+/// checkpoint thread failed); whether it committed. If it fails, the
+/// journal keeps growing and the next due checkpoint tries again.
+fn checkpoint(
+    db: &Database,
+    journal: &mut Journal,
+    pending: &mut Pending,
+    counters: &Counters,
+) -> bool {
     let start = Instant::now();
     let journalled = journal.len();
     match replay_and_checkpoint(db, journal, pending, &[]) {
@@ -151,8 +286,12 @@ fn checkpoint(db: &Database, journal: &mut Journal, pending: &mut Pending, count
                 "the store's checkpoint took {:?}",
                 start.elapsed()
             );
+            true
         }
-        Err(e) => tracing::error!("the store's checkpoint failed: {e}"),
+        Err(e) => {
+            tracing::error!("the store's checkpoint failed: {e}");
+            false
+        }
     }
 }
 
