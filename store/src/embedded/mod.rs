@@ -7,8 +7,9 @@
 //! servers cannot share one data directory by mistake.
 //!
 //! # Files
-//! `DIR/tengen.redb` ([`DB_FILE`]) and its journal `DIR/tengen.journal`
-//! ([`JOURNAL_FILE`]; empty of anything that counts after a clean stop).
+//! `DIR/tengen.redb` ([`DB_FILE`]) and its journal, `DIR/tengen.journal`
+//! and `DIR/tengen.journal.2` ([`JOURNAL_FILE`], [`SECOND_FILE`]; empty of
+//! anything that counts after a clean stop).
 //! [`EmbeddedStore::open`] creates the directory and the file if they are
 //! missing, and otherwise opens the
 //! file as it is: a data directory that is a file, a file that is not a
@@ -71,9 +72,12 @@
 //! order they were answered (`pending`). Any other group is applied in
 //! order in one write transaction, after those waiting entries, and
 //! committed without durability. A durable redb commit (a checkpoint) at
-//! 1 MiB of journal, every 10 s and at a clean stop makes the journal's
+//! 8 MiB of journal, every 10 s and at a clean stop makes the journal's
 //! records redundant; opening the store after a crash replays the records
-//! that followed the last checkpoint (see `journal`). Commits start at
+//! that followed the last checkpoint (see `journal`). A checkpoint is
+//! taken on a thread of its own (`checkpointer`): groups of appends go on
+//! meanwhile, into the journal's second file, and the writes that need a
+//! write transaction wait for it (`held`). Commits start at
 //! least 0.5 ms apart, so under load a group gathers the requests of that
 //! time (an idle writer starts at once). Each commit marks the store's
 //! [`crate::Progress`], which tells a caller whose write is late that the
