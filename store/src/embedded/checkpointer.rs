@@ -19,6 +19,8 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
+#[cfg(feature = "testing")]
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::mpsc as std_mpsc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -164,5 +166,36 @@ fn commit(db: &Database, taken: &Pending, tag: u64) -> Result<()> {
         tables.finish(false)?;
     }
     write_tag(&txn, tag)?;
+    #[cfg(feature = "testing")]
+    if FAIL_NEXT
+        .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+        .is_ok()
+    {
+        // Dropped, not committed: as a commit that failed leaves it.
+        return Err(StoreError::Unavailable(
+            "the checkpoint failed on purpose (a test asked for it)".into(),
+        ));
+    }
     txn.commit().map_err(db_error)
+}
+
+/// How many of the next checkpoints taken on the checkpoint thread fail
+/// on purpose (tests of the writer's recovery: there is no other way to
+/// make redb's durable commit fail on demand).
+#[cfg(feature = "testing")]
+static FAIL_NEXT: AtomicU32 = AtomicU32::new(0);
+
+/// Makes the next `n` checkpoints taken on the checkpoint thread of any
+/// store in this process fail, their transaction dropped as a failed
+/// commit leaves it.
+#[cfg(feature = "testing")]
+pub fn fail_next_checkpoints(n: u32) {
+    FAIL_NEXT.store(n, Ordering::SeqCst);
+}
+
+/// How many of the failures asked for with [`fail_next_checkpoints`] have
+/// not happened yet.
+#[cfg(feature = "testing")]
+pub fn checkpoint_failures_left() -> u32 {
+    FAIL_NEXT.load(Ordering::SeqCst)
 }

@@ -137,6 +137,9 @@ mod tournaments;
 mod transfer;
 mod writer;
 
+#[cfg(feature = "testing")]
+#[doc(hidden)]
+pub use checkpointer::{checkpoint_failures_left, fail_next_checkpoints};
 pub use journal::{CHECKPOINT_BYTES, JOURNAL_FILE, SECOND_FILE};
 use ops::{Message, ModWrite, Op, Request};
 pub use readers::READERS;
