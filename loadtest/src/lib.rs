@@ -8,6 +8,7 @@
 //! merges the children's JSON; with `--baseline` it then starts the bare
 //! relay ([`relay`]) as another process and runs the same scenario against it.
 //!
+//! - [`args`], the command line and its checks;
 //! - [`run`], what one load process shares: plan, clock, counters, due times;
 //! - [`games`], simulated players (`games`, `fanout`, and `soak`, where
 //!   they leave after each game and new ones come);
@@ -24,6 +25,7 @@
 //! - [`relay`], the bare relay;
 //! - [`parent`], spawning the load processes and merging their results.
 
+pub mod args;
 pub mod churn;
 pub mod connect;
 pub mod cpu;

@@ -5,7 +5,8 @@
 //! to the bare relay (the hidden `relay` scenario).
 
 use clap::Parser;
-use tengen_loadtest::parent::{self, Args};
+use tengen_loadtest::args::Args;
+use tengen_loadtest::parent;
 use tengen_loadtest::run::Scenario;
 
 fn main() -> anyhow::Result<()> {
