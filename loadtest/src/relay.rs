@@ -29,7 +29,7 @@ use tengen_protocol::{
 use tokio::net::TcpListener;
 use tokio::sync::mpsc;
 
-/// The server's sizes (server/src/settings.rs, outbound.rs), mirrored.
+/// The server's sizes (server/src/settings.rs, server/src/outbound/), mirrored.
 const READ_BUFFER: usize = 8 * 1024;
 const WRITE_BUFFER: usize = 8 * 1024;
 const MAX_WRITE_BUFFER: usize = 2 * 1024 * 1024;
