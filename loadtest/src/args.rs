@@ -96,6 +96,11 @@ pub struct Args {
     /// How long the `--burn` processes run.
     #[arg(long, default_value_t = 30.0)]
     pub burn_seconds: f64,
+    /// After the run (and its `--drain`), stop the server of
+    /// `--server-pid` with SIGTERM and report how long it took to exit;
+    /// over 5 s (what the server promises) is an error.
+    #[arg(long, requires = "server_pid")]
+    pub stop_server: bool,
     /// games, soak: after `--duration` no new game starts, and games in
     /// progress get this many seconds more to finish; every game started
     /// that has not finished by then is an error (`game_unfinished`). 0:

@@ -23,6 +23,7 @@
 //! - [`stats`], histograms, the report and merging;
 //! - [`memory`], the server's resident memory;
 //! - [`relay`], the bare relay;
+//! - [`stop`], the server stopped with SIGTERM after the load, timed;
 //! - [`parent`], spawning the load processes and merging their results.
 
 pub mod args;
@@ -41,3 +42,4 @@ pub mod script;
 pub mod soak;
 pub mod spectator;
 pub mod stats;
+pub mod stop;

@@ -36,6 +36,16 @@ pub async fn run(args: &Args) -> anyhow::Result<Report> {
         crate::cpu::pin_process(pid, cpus)?;
     }
     let mut report = phase(args, Target::Server, &args.urls, args.server_pid).await?;
+    if args.stop_server
+        && let Some(pid) = args.server_pid
+    {
+        let took = crate::stop::stop(pid).await?;
+        report.server_stop_s = Some((took.as_secs_f64() * 100.0).round() / 100.0);
+        if took > crate::stop::PROMISE {
+            *report.errors.entry("server_stop_slow".into()).or_default() += 1;
+            report.error_total += 1;
+        }
+    }
     if args.baseline {
         let (mut relay, url) = start_relay(args.server_cpus.as_deref()).await?;
         let pid = relay.id();

@@ -258,6 +258,9 @@ pub struct Report {
     /// The CPU seconds they took (so a run shows how much it was starved).
     #[serde(default, skip_serializing_if = "is_zero_f")]
     pub burn_cpu_s: f64,
+    /// `--stop-server`: seconds from the SIGTERM to the server's exit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_stop_s: Option<f64>,
     /// The same scenario against the bare relay, and our figure over its.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub baseline: Option<Box<Report>>,
@@ -409,6 +412,9 @@ impl Report {
             "  connections {}  games started {}  completed {}  moves {}",
             self.connections, self.games_started, self.games_completed, self.moves
         );
+        if let Some(t) = self.server_stop_s {
+            let _ = writeln!(s, "  server stopped (SIGTERM) in {t:.2} s");
+        }
         let line = |s: &mut String, name: &str, m: &Summary| {
             let _ = writeln!(
                 s,

@@ -8,58 +8,14 @@
 //! doubled, and spectators saw games to their end. Not how fast.
 
 use std::io::{BufRead, BufReader, Read};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use tengen_store::testing::RedisServer;
 
-/// The `tengen-server` binary: `$TENGEN_SERVER`, else built here (cargo
-/// builds a dependency's library for a test, not its binary) into the
-/// same target directory and profile as this crate's binary.
-fn server_binary() -> PathBuf {
-    if let Some(p) = std::env::var_os("TENGEN_SERVER") {
-        return PathBuf::from(p);
-    }
-    let ours = Path::new(env!("CARGO_BIN_EXE_tengen-loadtest"));
-    let profile_dir = ours.parent().expect("the binary's directory");
-    let target_dir = profile_dir.parent().expect("the target directory");
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let mut cmd = Command::new(cargo);
-    // Without the variables cargo set for this test (CARGO_PKG_*, OUT_DIR,
-    // ...): build scripts that watch them would otherwise see a change and
-    // make this build and the next `cargo test` rebuild each other's crates.
-    for (k, _) in std::env::vars_os() {
-        let k = k.to_string_lossy();
-        let keep = ["CARGO_HOME", "CARGO_INCREMENTAL", "CARGO_NET_OFFLINE"];
-        if (k.starts_with("CARGO_") && !keep.contains(&k.as_ref()))
-            || k == "OUT_DIR"
-            || k.starts_with("__CARGO")
-        {
-            cmd.env_remove(k.as_ref());
-        }
-    }
-    cmd.args([
-        "build",
-        "-q",
-        "-p",
-        "tengen-server",
-        "--bin",
-        "tengen-server",
-        "--locked",
-    ])
-    .arg("--target-dir")
-    .arg(target_dir)
-    .current_dir(env!("CARGO_MANIFEST_DIR"));
-    if profile_dir.file_name().is_some_and(|n| n == "release") {
-        cmd.arg("--release");
-    }
-    let status = cmd.status().expect("cargo runs");
-    assert!(status.success(), "building tengen-server: {status}");
-    let bin = profile_dir.join("tengen-server");
-    assert!(bin.is_file(), "no {}", bin.display());
-    bin
-}
+mod common;
+use common::server_binary;
 
 /// One node: a `tengen-server` process, stopped (SIGTERM) when dropped.
 struct Node {
