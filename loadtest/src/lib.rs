@@ -20,7 +20,7 @@
 //! - [`idle`], connections that only stay;
 //! - [`soak`], the server's memory sampled through a long run, judged flat or not;
 //! - [`script`], the precomputed legal game every table replays;
-//! - [`stats`], histograms, the report and merging;
+//! - [`stats`], histograms, the report and merging; [`human`], its wording;
 //! - [`memory`], the server's resident memory;
 //! - [`relay`], the bare relay;
 //! - [`stop`], the server stopped with SIGTERM after the load, timed;
@@ -32,6 +32,7 @@ pub mod connect;
 pub mod cpu;
 pub mod follow;
 pub mod games;
+pub mod human;
 pub mod idle;
 pub mod memory;
 pub mod parent;
