@@ -7,15 +7,14 @@
 //! spectator event came through the other node, in order, none lost or
 //! doubled, and spectators saw games to their end. Not how fast.
 
-use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::time::Duration;
 
 use tengen_store::testing::RedisServer;
 
 mod common;
-use common::server_binary;
+use common::{server_binary, start_server};
 
 /// One node: a `tengen-server` process, stopped (SIGTERM) when dropped.
 struct Node {
@@ -28,34 +27,14 @@ struct Node {
 impl Node {
     fn start(bin: &Path, redis: &RedisServer, name: &str) -> Node {
         let dir = tempfile::tempdir().unwrap();
-        let mut child = Command::new(bin)
-            .args(["--listen", "127.0.0.1:0", "--data-dir"])
-            .arg(dir.path())
-            .args(["--redis", &redis.url(), "--redis-prefix", "lt"])
-            .args(["--node-id", name, "--lease-seconds", "4"])
-            .env("TENGEN_LOG", "warn")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("tengen-server runs");
-        let mut err = child.stderr.take().unwrap();
-        let stderr = std::thread::spawn(move || {
-            let mut s = String::new();
-            let _ = err.read_to_string(&mut s);
-            s
-        });
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let Some(addr) = line.trim().strip_prefix("listening on ") else {
-            let _ = child.kill();
-            panic!("{name} did not start: {}", stderr.join().unwrap());
-        };
+        let redis_url = redis.url();
+        let args = ["--redis", &redis_url, "--redis-prefix", "lt"];
+        let more = ["--node-id", name, "--lease-seconds", "4"];
+        let started = start_server(bin, dir.path(), &[&args[..], &more[..]].concat());
         Node {
-            url: format!("ws://{addr}/ws"),
-            child,
-            stderr: Some(stderr),
+            url: format!("ws://{}/ws", started.addr),
+            child: started.child,
+            stderr: Some(started.stderr),
             _dir: dir,
         }
     }

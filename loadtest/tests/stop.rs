@@ -4,8 +4,7 @@
 //! server is this test's child, so the load generator sees it exit as a
 //! zombie; afterwards the store holds every game that ended as finished.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use tengen_store::{EmbeddedStore, Item, Store};
 
@@ -15,23 +14,8 @@ mod common;
 async fn the_server_is_stopped_after_the_drain_and_timed() {
     let bin = common::server_binary();
     let dir = tempfile::tempdir().unwrap();
-    let mut server = Command::new(&bin)
-        .args(["--listen", "127.0.0.1:0", "--data-dir"])
-        .arg(dir.path())
-        .env("TENGEN_LOG", "warn")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("tengen-server runs");
-    let mut line = String::new();
-    BufReader::new(server.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line
-        .trim()
-        .strip_prefix("listening on ")
-        .unwrap_or_else(|| panic!("the server said {line:?}"))
-        .to_owned();
+    let started = common::start_server(&bin, dir.path(), &[]);
+    let (mut server, addr, log) = (started.child, started.addr, started.stderr);
     let pid = server.id().to_string();
     let url = format!("ws://{addr}/ws");
     let out = tokio::task::spawn_blocking(move || {
@@ -62,7 +46,8 @@ async fn the_server_is_stopped_after_the_drain_and_timed() {
     let took = json["server_stop_s"].as_f64().expect("the stop was timed");
     assert!(took < 5.0, "{took} s");
     let status = server.wait().unwrap();
-    assert!(status.success(), "the server exited with {status}");
+    let log = log.join().unwrap();
+    assert!(status.success(), "the server exited with {status}: {log}");
     let started = json["games_started"].as_u64().unwrap();
     assert!(started >= 6, "{stdout}");
     assert_eq!(json["games_completed"].as_u64().unwrap(), started);

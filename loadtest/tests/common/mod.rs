@@ -1,7 +1,9 @@
 //! What the tests that run a real `tengen-server` binary share.
 
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Child, Command, Stdio};
+use std::thread::JoinHandle;
 
 /// The `tengen-server` binary: `$TENGEN_SERVER`, else built here (cargo
 /// builds a dependency's library for a test, not its binary) into the
@@ -48,4 +50,47 @@ pub fn server_binary() -> PathBuf {
     let bin = profile_dir.join("tengen-server");
     assert!(bin.is_file(), "no {}", bin.display());
     bin
+}
+
+/// A `tengen-server` process started on `data_dir` with `args` after
+/// `--listen 127.0.0.1:0 --data-dir DIR`.
+pub struct Started {
+    pub child: Child,
+    /// `HOST:PORT`, as the server printed it.
+    pub addr: String,
+    /// What it logs, once it has exited.
+    pub stderr: JoinHandle<String>,
+}
+
+/// Starts `bin` and waits for its `listening on ADDR` line; panics with
+/// what it logged if it does not start.
+pub fn start_server(bin: &Path, data_dir: &Path, args: &[&str]) -> Started {
+    let mut child = Command::new(bin)
+        .args(["--listen", "127.0.0.1:0", "--data-dir"])
+        .arg(data_dir)
+        .args(args)
+        .env("TENGEN_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tengen-server runs");
+    let mut err = child.stderr.take().unwrap();
+    let stderr = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = err.read_to_string(&mut s);
+        s
+    });
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let Some(addr) = line.trim().strip_prefix("listening on ") else {
+        let _ = child.kill();
+        panic!("the server did not start: {}", stderr.join().unwrap());
+    };
+    Started {
+        addr: addr.to_owned(),
+        child,
+        stderr,
+    }
 }
