@@ -47,9 +47,12 @@ fn epoch() -> Instant {
 }
 
 /// A socket's deadline, shared by its stream and the requests on it:
-/// milliseconds after [`epoch`], or 0 for none.
+/// milliseconds after [`epoch`], 0 for none, or [`UPGRADED`].
 #[derive(Debug, Default)]
 pub struct Deadline(AtomicU64);
+
+/// [`Deadline`]'s value once the socket is upgraded: no deadline, for good.
+const UPGRADED: u64 = u64::MAX;
 
 impl Deadline {
     /// The socket must make its next request within `after`.
@@ -58,9 +61,14 @@ impl Deadline {
         self.0.store(at.max(1), Ordering::Release);
     }
 
-    /// No deadline (a request is being handled, or the socket upgraded).
+    /// No deadline (a request is being handled).
     pub fn lift(&self) {
         self.0.store(0, Ordering::Release);
+    }
+
+    /// No deadline, for good (the socket was upgraded).
+    pub fn lift_for_good(&self) {
+        self.0.store(UPGRADED, Ordering::Release);
     }
 
     fn get(&self) -> u64 {
@@ -119,6 +127,7 @@ impl axum::serve::Listener for Gate {
                 io,
                 deadline,
                 timer: None,
+                upgraded: false,
                 _place: place,
             };
             return (io, peer);
@@ -152,14 +161,21 @@ pub struct GuardedStream {
     /// The timer for the deadline it was set for (none once lifted: an
     /// upgraded socket keeps no timer).
     timer: Option<(u64, Pin<Box<Sleep>>)>,
+    /// The deadline was lifted for good: every read and write of an
+    /// upgraded socket checks this flag only, not the shared deadline.
+    upgraded: bool,
     _place: Option<Place>,
 }
 
 impl GuardedStream {
     /// `Err` once the deadline has passed; else registers the timer.
     fn check(&mut self, cx: &mut Context<'_>) -> io::Result<()> {
+        if self.upgraded {
+            return Ok(());
+        }
         let at = self.deadline.get();
-        if at == 0 {
+        if at == 0 || at == UPGRADED {
+            self.upgraded = at == UPGRADED;
             self.timer = None;
             return Ok(());
         }
@@ -244,10 +260,12 @@ pub async fn deadline_layer(
         d.lift();
     }
     let response = next.run(request).await;
-    if let Some(d) = deadline
-        && response.status() != StatusCode::SWITCHING_PROTOCOLS
-    {
-        d.set(after);
+    if let Some(d) = deadline {
+        if response.status() == StatusCode::SWITCHING_PROTOCOLS {
+            d.lift_for_good();
+        } else {
+            d.set(after);
+        }
     }
     response
 }

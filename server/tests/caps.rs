@@ -2,8 +2,8 @@
 //! (loopback counted: `limit_loopback`), with short deadlines set in the
 //! settings: per-address connections and handshakes (HTTP 429 before the
 //! upgrade), the HTTP and `hello` deadlines, a slowloris trickle, a client
-//! that never reads, a trusted proxy's forwarded clients, registrations
-//! per address, and failed logins slowed,
+//! that never reads, a silent peer (pinged, then closed as idle), a trusted
+//! proxy's forwarded clients, registrations per address, and failed logins slowed,
 //! locked per (account, address) while the owner, from another address,
 //! still logs in.
 
@@ -431,4 +431,50 @@ async fn failed_logins_slow_then_lock_the_address_and_the_owner_still_logs_in() 
     let mut owner = hello_from(&server, "127.0.0.9", "owner-g").await;
     let r = login(&mut owner, "owner", "long enough", 2).await;
     assert_eq!(r["type"], "logged_in", "{r}");
+}
+
+#[tokio::test]
+async fn a_silent_peer_is_pinged_then_closed_when_idle_and_a_ponging_one_stays() {
+    let server = capped(|s| {
+        s.limits.idle_timeout_ms = 1_000;
+        s.ping_interval = Duration::from_millis(200);
+    })
+    .await;
+    let mut silent = hello_from(&server, "127.0.0.1", "silent").await;
+    let mut alive = hello_from(&server, "127.0.0.2", "alive").await;
+    let t0 = Instant::now();
+    // `alive` reads all along, so the client library answers each ping
+    // with a pong: the server hears from it, though it sends nothing else.
+    // `silent` reads nothing (and so answers nothing) for 2.5 s.
+    let mut alive_pings = 0;
+    while t0.elapsed() < Duration::from_millis(2_500) {
+        match tokio::time::timeout(Duration::from_millis(100), alive.next()).await {
+            Err(_) => {}
+            Ok(Some(Ok(Message::Ping(_)))) => alive_pings += 1,
+            Ok(other) => panic!("alive got {other:?}"),
+        }
+    }
+    assert!(alive_pings >= 8, "a ping every 200 ms: {alive_pings}");
+    send(&mut alive, json!({"type":"ping","id":2})).await;
+    assert_eq!(reply(&mut alive).await["type"], "pong", "still open");
+    // `silent` was pinged, then closed for idleness (4004). Read from the
+    // socket itself: the client library would answer the first ping it
+    // read, fail on the closed socket and drop the frames after it.
+    let tcp = silent.get_mut();
+    let mut bytes = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(5), tcp.read_to_end(&mut bytes)).await;
+    let (mut pings, mut close, mut at) = (0, None, 0);
+    // Unmasked server frames, each shorter than 126 bytes here.
+    while at + 2 <= bytes.len() {
+        let (opcode, len) = (bytes[at] & 0x0f, usize::from(bytes[at + 1] & 0x7f));
+        let payload = &bytes[at + 2..(at + 2 + len).min(bytes.len())];
+        match opcode {
+            0x9 => pings += 1,
+            0x8 => close = Some(u16::from_be_bytes([payload[0], payload[1]])),
+            _ => {}
+        }
+        at += 2 + len;
+    }
+    assert!(pings >= 3, "pinged before it was closed: {pings}");
+    assert_eq!(close, Some(4004));
 }

@@ -163,11 +163,8 @@ fn welcome(
         outbound::channel(conn, hello.encoding, state.hosting.settings.outbound_queue);
     let session = open_session(state, hello.body, hello.id, &hello.identity, &outbox);
     tracing::debug!(conn, session = %session.id, encoding = ?hello.encoding, "welcome");
-    let timers = outbound::WriterTimers {
-        ping_every: state.hosting.settings.ping_interval,
-        write_timeout: state.hosting.settings.caps.write_timeout,
-    };
-    let writer = tokio::spawn(inbox.drain(sink, timers));
+    let write_timeout = state.hosting.settings.caps.write_timeout;
+    let writer = tokio::spawn(inbox.drain(sink, write_timeout));
     let conn_state = ConnState {
         ranked: accounts::ConnRanked::new(state, &hello.identity, client),
         session,
@@ -334,7 +331,15 @@ fn open_session(
 }
 
 /// After `welcome`: reads, rate-limits and routes every frame until the
-/// connection ends, goes idle, floods, or the server stops.
+/// connection ends, goes idle, floods, or the server stops. Also asks the
+/// writer for a ping every `ping_interval`.
+///
+/// One timer serves both the pings and the idle timeout, and a frame read
+/// only notes the time: a timer set again for every frame (a `timeout`
+/// around each read) was a timer-wheel insertion and removal per move.
+/// When the timer fires it looks at what is due: the connection has been
+/// silent for the idle timeout (it is closed), or a ping is (it is asked
+/// for); then it is set for whichever comes next.
 async fn read_loop(
     state: &AppState,
     conn_state: &mut ConnState,
@@ -344,34 +349,51 @@ async fn read_loop(
 ) {
     let limits = state.hosting.settings.limits;
     let idle = Duration::from_millis(limits.idle_timeout_ms);
+    let ping_every = state.hosting.settings.ping_interval;
     let mut bot_rate = conn_state.session.player.bot;
     let mut bucket = Bucket::for_player(&limits, bot_rate);
     let mut refused_in_row = 0u32;
     let mut shutdown = state.shutdown.clone();
+    let mut shutdown = std::pin::pin!(shutdown.wait_for(|s| *s));
+    let mut last_read = Instant::now();
+    // The first ping at once: the lag estimate starts early.
+    let mut next_ping = last_read;
+    let mut timer = std::pin::pin!(tokio::time::sleep_until(next_ping.into()));
     loop {
         let read = tokio::select! {
-            _ = shutdown.wait_for(|s| *s) => {
+            _ = &mut shutdown => {
                 outbox.close(CloseCode::ServiceRestart);
                 return;
             }
             _ = &mut *writer => return,
-            read = timeout(idle, stream.next()) => read,
-        };
-        let msg = match read {
-            Err(_) => {
-                crate::metrics::error("idle_timeout");
-                crate::metrics::cap_hit(crate::metrics::Cap::IdleTimeout);
-                outbox.close(CloseCode::IdleTimeout);
-                return;
+            () = &mut timer => {
+                let now = Instant::now();
+                if now >= last_read + idle {
+                    crate::metrics::error("idle_timeout");
+                    crate::metrics::cap_hit(crate::metrics::Cap::IdleTimeout);
+                    outbox.close(CloseCode::IdleTimeout);
+                    return;
+                }
+                if now >= next_ping {
+                    outbox.ping();
+                    next_ping = now + ping_every;
+                }
+                timer.as_mut().reset(next_ping.min(last_read + idle).into());
+                continue;
             }
-            Ok(None) => return,
-            Ok(Some(Err(e))) => {
+            read = stream.next() => read,
+        };
+        let now = Instant::now();
+        last_read = now;
+        let msg = match read {
+            None => return,
+            Some(Err(e)) => {
                 if let Some(code) = read_error_close(e) {
                     outbox.close(code);
                 }
                 return;
             }
-            Ok(Some(Ok(m))) => m,
+            Some(Ok(m)) => m,
         };
         let bytes = match data(msg) {
             Ok(Data { bytes, encoding }) if encoding == conn_state.encoding => bytes,
@@ -387,7 +409,7 @@ async fn read_loop(
             }
             Err(_) => continue,
         };
-        if !bucket.take(Instant::now()) {
+        if !bucket.take(now) {
             // Dropped with a reply; flooding on regardless ends it.
             refused_in_row += 1;
             if refused_in_row > limits.rate_burst {
@@ -411,7 +433,7 @@ async fn read_loop(
             bot_rate = conn_state.session.player.bot;
             bucket = Bucket::for_player(&limits, bot_rate);
         }
-        handle(state, conn_state, &bytes, Instant::now());
+        handle(state, conn_state, &bytes, now);
     }
 }
 

@@ -32,7 +32,7 @@ mod writer;
 pub use queue::{
     Frame, Inbox, MAX_WRITE_BUFFER, Outbox, Shared, WRITE_BUFFER, channel, detached, next_conn_id,
 };
-pub use writer::{WriterEnd, WriterTimers};
+pub use writer::WriterEnd;
 
 #[cfg(test)]
 mod tests {
@@ -44,10 +44,7 @@ mod tests {
 
     use super::*;
 
-    const TIMERS: WriterTimers = WriterTimers {
-        ping_every: Duration::from_secs(60),
-        write_timeout: Duration::from_secs(5),
-    };
+    const WRITE_TIMEOUT: Duration = Duration::from_secs(5);
 
     fn pong(n: u64) -> ServerFrame {
         Envelope::push(ServerMsg::Pong { time_ms: n })
@@ -88,7 +85,7 @@ mod tests {
         assert!(outbox.is_closed());
         assert!(!outbox.send_msg(&pong(4)), "nothing more is queued");
         let (sink, log) = recorder();
-        let end = inbox.drain(sink, TIMERS).await;
+        let end = inbox.drain(sink, WRITE_TIMEOUT).await;
         let sent = log.lock().unwrap().clone();
         assert!(matches!(end, WriterEnd::Closed(4002)));
         assert_eq!(sent.len(), 1, "the backlog is dropped: {sent:?}");
@@ -103,7 +100,7 @@ mod tests {
         outbox.close(CloseCode::PolicyViolation);
         outbox.close(CloseCode::Normal);
         let (sink, log) = recorder();
-        let end = inbox.drain(sink, TIMERS).await;
+        let end = inbox.drain(sink, WRITE_TIMEOUT).await;
         let sent = log.lock().unwrap().clone();
         assert!(
             matches!(end, WriterEnd::Closed(1008)),
@@ -118,10 +115,10 @@ mod tests {
     async fn a_waiting_writer_is_woken_by_a_close() {
         let (outbox, inbox) = channel(1, Encoding::Json, 8);
         let (sink, log) = recorder();
-        let writer = tokio::spawn(inbox.drain(sink, TIMERS));
+        let writer = tokio::spawn(inbox.drain(sink, WRITE_TIMEOUT));
         assert!(outbox.send_msg(&pong(1)));
-        // The writer sends the frame (and its first ping), then waits.
-        while log.lock().unwrap().len() < 2 {
+        // The writer sends the frame, then waits.
+        while log.lock().unwrap().is_empty() {
             tokio::time::sleep(Duration::from_millis(5)).await;
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
@@ -133,6 +130,56 @@ mod tests {
         assert!(matches!(end, WriterEnd::Closed(1008)));
         let sent = log.lock().unwrap().clone();
         assert_eq!(close_code(sent.last().unwrap()), Some(1008));
+    }
+
+    #[tokio::test]
+    async fn a_ping_asked_for_is_stamped_when_it_is_written() {
+        let (outbox, inbox) = channel(1, Encoding::Json, 8);
+        let (sink, log) = recorder();
+        let writer = tokio::spawn(inbox.drain(sink, WRITE_TIMEOUT));
+        assert!(outbox.send_msg(&pong(1)));
+        outbox.ping();
+        while log.lock().unwrap().len() < 2 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        // The pong carries the ping's payload back: the lag estimate.
+        let Message::Ping(payload) = log.lock().unwrap()[1].clone() else {
+            panic!("the second message is the ping")
+        };
+        assert_eq!(outbox.lag_ms(), 0, "no pong yet");
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        outbox.record_pong(&payload);
+        assert!(
+            outbox.lag_ms() >= 10,
+            "half of a round trip of 30 ms or more"
+        );
+        outbox.close(CloseCode::Normal);
+        assert!(matches!(writer.await.unwrap(), WriterEnd::Closed(1000)));
+    }
+
+    #[tokio::test]
+    async fn a_peer_that_stops_reading_is_cut_off_after_the_write_timeout() {
+        let (outbox, inbox) = channel(1, Encoding::Json, 8);
+        // A sink that takes the first frame and then never any other.
+        let taken = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let t = taken.clone();
+        let sink = Box::pin(futures_util::sink::unfold((), move |(), _m: Message| {
+            let first = t.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == 0;
+            async move {
+                if !first {
+                    std::future::pending::<()>().await;
+                }
+                Ok::<_, std::convert::Infallible>(())
+            }
+        }));
+        let writer = tokio::spawn(inbox.drain(sink, Duration::from_millis(100)));
+        assert!(outbox.send_msg(&pong(1)));
+        assert!(outbox.send_msg(&pong(2)));
+        let end = tokio::time::timeout(Duration::from_secs(5), writer)
+            .await
+            .expect("the stalled write is given up")
+            .unwrap();
+        assert!(matches!(end, WriterEnd::Stalled), "{end:?}");
     }
 
     #[test]

@@ -8,7 +8,6 @@ use std::sync::atomic::{AtomicU16, AtomicU64, Ordering};
 
 use axum::extract::ws::{Message, Utf8Bytes};
 use bytes::Bytes;
-use futures_util::task::AtomicWaker;
 use tengen_protocol::{
     CloseCode, Encoding, ErrorBody, ErrorCode, RequestId, ServerFrame, encode_server,
 };
@@ -93,13 +92,12 @@ impl<'a> Shared<'a> {
 
 pub(super) struct Control {
     /// The close code asked for, [`NO_CLOSE`] until then; the first close
-    /// asked for wins. Once it is set, `writer` is woken: the writer looks
-    /// at it on every turn of its loop, which costs two atomic operations
-    /// (a `Notify` took its waiter list's lock and linked and unlinked a
-    /// waiter each turn: 5 % of the server's time when one table fans out
-    /// to 5,000 spectators).
+    /// asked for wins. The writer looks at it before each entry it takes;
+    /// a writer waiting on an empty queue is woken by a [`Queued::Wake`]
+    /// entry. (A waker of its own, registered on every turn of the writer's
+    /// loop, and a `Notify` before it, cost 2 to 5 % of the server's time
+    /// when one table fans out to 5,000 spectators.)
     close_code: AtomicU16,
-    writer: AtomicWaker,
     /// The estimated one-way lag in microseconds (half the ping round
     /// trip, smoothed); 0 until the first pong.
     lag_us: AtomicU64,
@@ -113,23 +111,6 @@ impl Control {
     /// The close code asked for, if one was.
     pub(super) fn asked_code(&self) -> Option<u16> {
         Some(self.close_code.load(Ordering::Acquire)).filter(|&c| c != NO_CLOSE)
-    }
-
-    /// Ready once a close was asked for.
-    pub(super) fn close_asked(&self) -> impl std::future::Future<Output = ()> + '_ {
-        std::future::poll_fn(|cx| {
-            if self.asked_code().is_some() {
-                return std::task::Poll::Ready(());
-            }
-            // Registered before the second look: a close asked for in
-            // between wakes this waker.
-            self.writer.register(cx.waker());
-            if self.asked_code().is_some() {
-                std::task::Poll::Ready(())
-            } else {
-                std::task::Poll::Pending
-            }
-        })
     }
 }
 
@@ -146,18 +127,24 @@ pub(super) fn ping_payload() -> Bytes {
 }
 
 /// One entry of a connection's queue: a frame, or a burst of frames that
-/// belong together (see the module doc).
+/// belong together (see the module doc), or a signal to the writer.
 #[derive(Debug)]
 pub(super) enum Queued {
     One(Frame),
     Many(Vec<Frame>),
+    /// Send a ping, stamped when it is written ([`Outbox::ping`]).
+    Ping,
+    /// Nothing to send: a close was asked for ([`Outbox::close`]).
+    Wake,
 }
 
 impl Queued {
+    /// The data frames of this entry (none for a signal).
     pub(super) fn into_frames(self) -> impl Iterator<Item = Frame> {
         let (one, many) = match self {
             Queued::One(f) => (Some(f), Vec::new()),
             Queued::Many(v) => (None, v),
+            Queued::Ping | Queued::Wake => (None, Vec::new()),
         };
         one.into_iter().chain(many)
     }
@@ -192,7 +179,6 @@ pub fn channel(conn: u64, encoding: Encoding, capacity: usize) -> (Outbox, Inbox
     let (tx, rx) = flume::bounded(capacity.max(1));
     let control = Arc::new(Control {
         close_code: AtomicU16::new(NO_CLOSE),
-        writer: AtomicWaker::new(),
         lag_us: AtomicU64::new(0),
     });
     (
@@ -233,7 +219,7 @@ impl Outbox {
         }
         match self.tx.try_send(entry) {
             Ok(()) => {
-                metrics::counter!(crate::metrics::MESSAGES_OUT).increment(frames);
+                crate::metrics::messages_out(frames);
                 true
             }
             Err(flume::TrySendError::Full(_)) => {
@@ -278,8 +264,17 @@ impl Outbox {
             Ordering::Acquire,
         );
         if first.is_ok() {
-            self.control.writer.wake();
+            // A full queue needs no wake-up: the writer is busy with it and
+            // looks at the close code before its next entry.
+            let _ = self.tx.try_send(Queued::Wake);
         }
+    }
+
+    /// Asks the writer to ping the peer (the connection's reader does,
+    /// every `ping_interval`). A full queue skips this ping: the peer is
+    /// behind already, and the queue's own limit deals with that.
+    pub fn ping(&self) {
+        let _ = self.tx.try_send(Queued::Ping);
     }
 
     /// A pong arrived with `payload` (the ping's send time): the round trip

@@ -1,18 +1,32 @@
 //! The writer task's side of a connection's queue: draining it into the
-//! socket a batch at a time (fed, then flushed once), pinging, ending on a
-//! stalled peer, and the close; or, for a connection another node relays,
-//! into that node's link.
+//! socket a batch at a time (fed, then flushed once), sending the pings the
+//! connection's reader asks for, ending on a stalled peer, and the close;
+//! or, for a connection another node relays, into that node's link.
 //!
 //! Why apart from the queue: the queue (`Outbox`) is what every sender
 //! sees and must never wait on; this side is the one task per connection
 //! that waits on the socket, and its future's size is paid by every idle
 //! connection (see [`Inbox::drain`]).
+//!
+//! Why so plain: when a table fans a move out to 5,000 spectators, every
+//! one of their writers wakes, writes one frame and waits again, and
+//! whatever the writer does per turn is paid 5,000 times a move. So it
+//! waits on one thing only, the queue: a close asked for and a ping due
+//! arrive as queue entries, not as futures of their own polled (and their
+//! wakers registered) on every turn, and a write is put under its timeout
+//! only once the socket has not taken it at once (no clock read, no timer
+//! for a write that goes straight through, which on loopback or a healthy
+//! link is nearly every one).
 
+use std::future::Future;
+use std::pin::Pin;
+use std::task::Poll;
 use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
 use futures_util::{Sink, SinkExt};
 use tengen_protocol::CloseCode;
+use tokio::time::Sleep;
 
 use super::queue::{BATCH, Frame, Inbox, Queued, ping_payload};
 
@@ -28,56 +42,38 @@ pub enum WriterEnd {
     Stalled,
 }
 
-/// The writer's timers: how often it pings, and how long one write may
-/// make no progress before the peer is taken as a stalled reader.
-#[derive(Clone, Copy, Debug)]
-pub struct WriterTimers {
-    pub ping_every: Duration,
-    pub write_timeout: Duration,
-}
-
 impl Inbox {
     /// Drains the queue into `sink` until asked to close (then sends the
-    /// close frame) or the socket fails. Pings every `timers.ping_every`
-    /// so that idle peers are noticed. A write the socket does not take
-    /// within `timers.write_timeout` (a peer that stopped reading, its TCP
-    /// window shut) ends the writer as [`WriterEnd::Stalled`]: the socket
-    /// is dropped, not waited on for ever.
+    /// close frame) or the socket fails. A write the socket does not take
+    /// within `write_timeout` (a peer that stopped reading, its TCP window
+    /// shut) ends the writer as [`WriterEnd::Stalled`]: the socket is
+    /// dropped, not waited on for ever.
     ///
     /// The writer is one task per connection and mostly waits: its future
-    /// holds only what waiting needs. Each write step (a batch, a ping, the
-    /// close) is boxed for as long as it runs, not kept inline, where the
-    /// largest (800 bytes with its timer) would be held by every idle
-    /// connection; and this is a function returning an `async move` block,
-    /// not an `async fn`, which would keep its arguments twice.
+    /// holds the queue's receive while it waits and one write step while it
+    /// writes; a write step's timer is boxed, and made only when a write
+    /// has to wait. This is a function returning an `async move` block, not
+    /// an `async fn`, which would keep its arguments twice.
     #[allow(clippy::manual_async_fn)]
     pub fn drain<S>(
         self,
         sink: S,
-        timers: WriterTimers,
-    ) -> impl std::future::Future<Output = WriterEnd> + Send
+        write_timeout: Duration,
+    ) -> impl Future<Output = WriterEnd> + Send
     where
         S: Sink<Message> + Unpin + Send,
     {
         async move {
             let mut sink = sink;
-            let within = timers.write_timeout;
-            // The first tick is at once: the lag estimate starts early.
-            let mut ping = tokio::time::interval(timers.ping_every);
-            loop {
-                let step = tokio::select! {
-                    biased;
-                    () = self.control.close_asked() => break,
-                    entry = self.rx.recv_async() => {
-                        let Ok(entry) = entry else { return WriterEnd::Gone };
-                        Box::pin(bounded(within, write_batch(&mut sink, entry, &self.rx))).await
-                    }
-                    _ = ping.tick() => {
-                        let ping = Message::Ping(ping_payload());
-                        Box::pin(bounded(within, sink.send(ping))).await
-                    }
+            let within = write_timeout;
+            while self.control.asked_code().is_none() {
+                let Ok(entry) = self.rx.recv_async().await else {
+                    return WriterEnd::Gone;
                 };
-                if let Some(end) = step {
+                if matches!(entry, Queued::Wake) {
+                    continue;
+                }
+                if let Some(end) = bounded(within, write_batch(&mut sink, entry, &self.rx)).await {
                     return end;
                 }
             }
@@ -114,16 +110,28 @@ impl Inbox {
     }
 }
 
-/// Runs one write step within `within`: `None` when it went through,
-/// else how the writer ends (the socket failed, or stalled).
+/// Runs one write step, within `within` of the first time it has to wait:
+/// `None` when it went through, else how the writer ends (the socket
+/// failed, or stalled). A step that completes at once reads no clock and
+/// makes no timer.
 async fn bounded<E>(
     within: Duration,
-    step: impl std::future::Future<Output = Result<(), E>>,
+    step: impl Future<Output = Result<(), E>>,
 ) -> Option<WriterEnd> {
-    match tokio::time::timeout(within, step).await {
-        Ok(Ok(())) => None,
-        Ok(Err(_)) => Some(WriterEnd::Gone),
-        Err(_) => {
+    let mut step = std::pin::pin!(step);
+    let mut timer: Option<Pin<Box<Sleep>>> = None;
+    let outcome = std::future::poll_fn(|cx| {
+        if let Poll::Ready(done) = step.as_mut().poll(cx) {
+            return Poll::Ready(Some(done));
+        }
+        let timer = timer.get_or_insert_with(|| Box::pin(tokio::time::sleep(within)));
+        timer.as_mut().poll(cx).map(|()| None)
+    })
+    .await;
+    match outcome {
+        Some(Ok(())) => None,
+        Some(Err(_)) => Some(WriterEnd::Gone),
+        None => {
             crate::metrics::cap_hit(crate::metrics::Cap::WriteTimeout);
             Some(WriterEnd::Stalled)
         }
@@ -149,13 +157,17 @@ where
     sink.flush().await
 }
 
-/// Feeds an entry's frames to `sink`, counting them in `fed`; a long burst
-/// is flushed every [`BATCH`] frames, so it goes out as the socket takes it
-/// rather than piling up in the write buffer.
+/// Feeds an entry's frames (or its ping) to `sink`, counting them in
+/// `fed`; a long burst is flushed every [`BATCH`] frames, so it goes out as
+/// the socket takes it rather than piling up in the write buffer.
 async fn feed<S>(sink: &mut S, entry: Queued, fed: &mut usize) -> Result<(), S::Error>
 where
     S: Sink<Message> + Unpin,
 {
+    if matches!(entry, Queued::Ping) {
+        *fed += 1;
+        return sink.feed(Message::Ping(ping_payload())).await;
+    }
     for frame in entry.into_frames() {
         sink.feed(frame.into_message()).await?;
         *fed += 1;
@@ -172,19 +184,17 @@ impl Inbox {
     /// asked to close; returns the close code. A batch `send` refuses is
     /// dropped (the receiver sees the gap and resynchronises).
     pub async fn relay(self, mut send: impl FnMut(Vec<Frame>) -> bool) -> u16 {
-        loop {
-            tokio::select! {
-                biased;
-                () = self.control.close_asked() => break,
-                entry = self.rx.recv_async() => {
-                    let Ok(entry) = entry else { break };
-                    let mut batch: Vec<Frame> = entry.into_frames().collect();
-                    while batch.len() < BATCH {
-                        let Ok(entry) = self.rx.try_recv() else { break };
-                        batch.extend(entry.into_frames());
-                    }
-                    let _ = send(batch);
-                }
+        while self.control.asked_code().is_none() {
+            let Ok(entry) = self.rx.recv_async().await else {
+                break;
+            };
+            let mut batch: Vec<Frame> = entry.into_frames().collect();
+            while batch.len() < BATCH {
+                let Ok(entry) = self.rx.try_recv() else { break };
+                batch.extend(entry.into_frames());
+            }
+            if !batch.is_empty() {
+                let _ = send(batch);
             }
         }
         let mut rest = Vec::new();
