@@ -482,3 +482,65 @@ async fn appends_waiting_for_the_database_count_for_every_check() {
     assert_eq!(a.entries.len(), 3005);
     assert_eq!(a.entries[3004], e(3004));
 }
+
+/// Writes that need a transaction (tables created and dropped) arriving a
+/// millisecond apart, as when hundreds of games end and start at once,
+/// share transactions (they are spaced), while a playing table goes on
+/// appending; all of it holds, in each table's order, after a reopen.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_burst_of_table_writes_shares_transactions_while_appends_go_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let played = {
+        let store = Arc::new(open(dir.path()));
+        store.create_table("playing", b"").await.unwrap();
+        let before = store.write_stats();
+        let mut tasks = Vec::new();
+        for t in 0..100u64 {
+            let store = store.clone();
+            tasks.push(tokio::spawn(async move {
+                tokio::time::sleep(std::time::Duration::from_millis(t)).await;
+                let id = format!("new{t}");
+                store.create_table(&id, b"m").await.unwrap();
+                store.append(&id, 0, &[b"first".to_vec()]).await.unwrap();
+                if t % 2 == 0 {
+                    store.discard_table(&id).await.unwrap();
+                }
+            }));
+        }
+        let mut at = 0u64;
+        while !tasks.iter().all(|t| t.is_finished()) {
+            store
+                .append("playing", at, &[at.to_le_bytes().to_vec()])
+                .await
+                .unwrap();
+            at += 1;
+        }
+        for task in tasks {
+            task.await.unwrap();
+        }
+        let after = store.write_stats();
+        let transactions = after.transactions - before.transactions;
+        // One a millisecond, each in a transaction of its own, would be 150.
+        assert!(
+            transactions <= 75,
+            "{transactions} transactions for 150 table writes"
+        );
+        assert!(at > 0);
+        at
+    };
+    let store = open(dir.path());
+    let mut tables = store.live_tables().await.unwrap();
+    tables.sort_by(|a, b| a.id.cmp(&b.id));
+    assert_eq!(tables.len(), 51, "the playing table and the 50 kept");
+    for table in &tables {
+        if table.id == "playing" {
+            let expected: Vec<Vec<u8>> = (0..played).map(|i| i.to_le_bytes().to_vec()).collect();
+            assert_eq!(table.entries, expected);
+        } else {
+            let t: u64 = table.id.trim_start_matches("new").parse().unwrap();
+            assert_eq!(t % 2, 1, "{} was dropped", table.id);
+            assert_eq!(table.entries, vec![b"first".to_vec()]);
+            assert_eq!(table.meta, b"m");
+        }
+    }
+}
