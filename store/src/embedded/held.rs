@@ -1,11 +1,9 @@
-//! The writes the writer holds back while a checkpoint is taken, or until
-//! its next transaction is due.
+//! The writes the writer holds back while a checkpoint is taken.
 //!
 //! Why: the checkpoint thread holds redb's only write transaction for as
-//! long as its durable commit takes (see `checkpointer`), and the writer
-//! spaces the transactions it makes itself (`writer::TXN_SPACING`). Appends
-//! need no transaction (see `pending`) and go on; a write that needs one
-//! waits here, and so does every append to a table such a write creates,
+//! long as its durable commit takes (see `checkpointer`). Appends need no
+//! transaction (see `pending`) and go on; a write that needs one waits
+//! here, and so does every append to a table such a write creates,
 //! finishes or drops, so that each table's writes keep their order (an
 //! append is checked against what came before it). Writes to different
 //! tables are independent, so the rest may overtake them: the journal
@@ -16,7 +14,7 @@ use std::collections::HashSet;
 use super::ops::{Request, Touches};
 
 /// The writes held back while a checkpoint is taken (it holds redb's write
-/// transaction) or until the next transaction is due: every write that needs a transaction of its own, and every
+/// transaction): every write that needs a transaction of its own, and every
 /// append to a table such a write touches, in the order they came.
 #[derive(Default)]
 pub(super) struct Held {
@@ -29,10 +27,6 @@ pub(super) struct Held {
 impl Held {
     pub(super) fn len(&self) -> usize {
         self.requests.len()
-    }
-
-    pub(super) fn is_empty(&self) -> bool {
-        self.requests.is_empty()
     }
 
     /// The request back if it is an append that may go on now; otherwise

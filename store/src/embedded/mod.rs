@@ -171,9 +171,6 @@ pub struct WriteStats {
     pub batches: u64,
     /// Write requests they carried.
     pub requests: u64,
-    /// Of the groups, those that needed a write transaction (any write but
-    /// appends; see the writer's `TXN_SPACING`).
-    pub transactions: u64,
 }
 
 impl EmbeddedStore {
@@ -261,7 +258,6 @@ impl EmbeddedStore {
         WriteStats {
             batches: self.counters.batches.load(Ordering::Relaxed),
             requests: self.counters.requests.load(Ordering::Relaxed),
-            transactions: self.counters.transactions.load(Ordering::Relaxed),
         }
     }
 

@@ -11,12 +11,7 @@
 //! and then answered. A durable checkpoint follows every few seconds, on
 //! the checkpoint thread (`checkpointer`): while it holds redb's write
 //! transaction, groups of appends go on, and the writes that need a
-//! transaction wait for it (`held`). Writes that need a transaction are
-//! also spaced: once one was made, the next waits (held the same way) until
-//! [`TXN_SPACING`] has passed, so that a burst of them (games ending and
-//! starting by the hundred) shares a few transactions, and the appends of
-//! the games still playing, which go on meanwhile, never wait behind a
-//! transaction per group. A request whose own precondition
+//! transaction wait for it (`held`). A request whose own precondition
 //! fails (an append at the wrong length, a taken id, a rating updated
 //! meanwhile) checks everything before it writes anything, so it fails
 //! alone and the rest of the group commits; the later requests see the
@@ -56,17 +51,6 @@ pub(super) const MAX_BATCH: usize = 1024;
 /// more server CPU per move (more, smaller groups).
 const COMMIT_SPACING: Duration = Duration::from_micros(500);
 
-/// The least time between two write transactions made for writes other
-/// than appends (a table created or finished, an account, a token...), as
-/// long as such writes keep coming; one that finds the last transaction
-/// older than this is committed at once. A transaction's cost is mostly its
-/// own (redb's commit bookkeeping, the appends waiting for redb), so when
-/// hundreds of games end and start within a second, one every group (every
-/// half millisecond) made the writer thread the busiest on the machine, and
-/// every move of every other game waited for it. Such a write waits at most
-/// this long more; appends to the tables they touch wait with them.
-const TXN_SPACING: Duration = Duration::from_millis(4);
-
 /// The least time between two steps of garbage collection (see
 /// `Tables::finish`).
 const GC_EVERY: Duration = Duration::from_millis(20);
@@ -87,7 +71,6 @@ const FLUSH_RETRY: Duration = Duration::from_secs(1);
 pub(super) struct Counters {
     pub batches: AtomicU64,
     pub requests: AtomicU64,
-    pub transactions: AtomicU64,
     /// The latest successful commit.
     pub progress: crate::Progress,
 }
@@ -111,27 +94,11 @@ pub(super) fn run(
         checkpoint_failed: false,
         last_gc: None,
         flush_failed: None,
-        last_txn: None,
     };
     let mut last_start: Option<Instant> = None;
     let mut incoming = Vec::with_capacity(MAX_BATCH);
-    loop {
-        let message = if let Some(due) = writer.txn_due_in() {
-            // Writes are held for the next transaction: wait for it, or for
-            // the next group of appends, whichever comes first.
-            std::thread::sleep(due.min(COMMIT_SPACING));
-            match rx.try_recv() {
-                Ok(message) => Some(message),
-                Err(mpsc::error::TryRecvError::Empty) => None,
-                Err(mpsc::error::TryRecvError::Disconnected) => break,
-            }
-        } else {
-            match rx.blocking_recv() {
-                Some(message) => Some(message),
-                None => break,
-            }
-        };
-        if let Some(Message::Write(request)) = message {
+    while let Some(message) = rx.blocking_recv() {
+        if let Message::Write(request) = message {
             if let Some(wait) = last_start.map(|t| COMMIT_SPACING.saturating_sub(t.elapsed()))
                 && !wait.is_zero()
             {
@@ -167,8 +134,6 @@ struct Writer {
     checkpoint_failed: bool,
     last_gc: Option<Instant>,
     flush_failed: Option<Instant>,
-    /// When the last group that needed a transaction was committed.
-    last_txn: Option<Instant>,
 }
 
 impl Writer {
@@ -179,8 +144,7 @@ impl Writer {
         if let Some(outcome) = self.checkpointer.outcome(false) {
             self.checkpoint_ended(outcome);
         }
-        let in_flight = self.checkpointer.in_flight();
-        if in_flight || !self.txn_due() {
+        if self.checkpointer.in_flight() {
             // Only appends to tables no held write touches go on.
             let appends: Vec<Request> = incoming
                 .drain(..)
@@ -189,44 +153,22 @@ impl Writer {
             if !appends.is_empty() {
                 self.group(appends);
             }
-            if in_flight
-                && (self.held.len() >= MAX_BATCH
-                    || self.pending.len() >= MAX_WAITING
-                    || self.journal.full())
+            if (self.held.len() >= MAX_BATCH
+                || self.pending.len() >= MAX_WAITING
+                || self.journal.full())
                 && let Some(outcome) = self.checkpointer.outcome(true)
             {
                 self.checkpoint_ended(outcome);
             }
         }
         if !self.checkpointer.in_flight() {
-            if self.txn_due() {
-                let mut batch = self.held.release();
-                batch.append(incoming);
-                if !batch.is_empty() {
-                    self.group(batch);
-                }
+            let mut batch = self.held.release();
+            batch.append(incoming);
+            if !batch.is_empty() {
+                self.group(batch);
             }
             self.maybe_checkpoint();
         }
-    }
-
-    /// Whether writes that need a transaction may have one now: the last
-    /// was [`TXN_SPACING`] ago, or enough are held.
-    fn txn_due(&self) -> bool {
-        self.held.len() >= MAX_BATCH || self.last_txn.is_none_or(|t| t.elapsed() >= TXN_SPACING)
-    }
-
-    /// How long until the writes held for the next transaction may have
-    /// it; `None` when none are held for that (nothing is held, or what is
-    /// held waits for the checkpoint in flight, which wakes the writer).
-    fn txn_due_in(&self) -> Option<Duration> {
-        if self.held.is_empty() || self.checkpointer.in_flight() {
-            return None;
-        }
-        Some(match self.last_txn {
-            Some(t) if self.held.len() < MAX_BATCH => TXN_SPACING.saturating_sub(t.elapsed()),
-            _ => Duration::ZERO,
-        })
     }
 
     /// Commits one group and answers its requests.
@@ -238,8 +180,6 @@ impl Writer {
             if gc {
                 self.last_gc = Some(Instant::now());
             }
-            self.last_txn = Some(Instant::now());
-            self.counters.transactions.fetch_add(1, Ordering::Relaxed);
             commit(&self.db, &mut self.journal, &mut self.pending, &batch, gc)
         };
         let outcomes = match outcome {
