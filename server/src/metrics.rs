@@ -178,8 +178,9 @@ pub fn install() {
         // Every family is on the page from the start, not from its first use.
         metrics::gauge!(CONNECTIONS).set(0.0);
         metrics::gauge!(TABLES).set(0.0);
-        metrics::counter!(MESSAGES_OUT).absolute(0);
-        let _ = OUT.set(metrics::counter!(MESSAGES_OUT));
+        let out = metrics::counter!(MESSAGES_OUT);
+        out.absolute(0);
+        let _ = OUT.set(out);
         metrics::counter!(QUEUE_DROPS).absolute(0);
         metrics::counter!(STORE_SLOW).absolute(0);
         metrics::gauge!(RUNTIME_LAG).set(0.0);

@@ -354,14 +354,14 @@ async fn read_loop(
     let mut bucket = Bucket::for_player(&limits, bot_rate);
     let mut refused_in_row = 0u32;
     let mut shutdown = state.shutdown.clone();
-    let mut shutdown = std::pin::pin!(shutdown.wait_for(|s| *s));
+    let mut stopping = std::pin::pin!(shutdown.wait_for(|s| *s));
     let mut last_read = Instant::now();
     // The first ping at once: the lag estimate starts early.
     let mut next_ping = last_read;
     let mut timer = std::pin::pin!(tokio::time::sleep_until(next_ping.into()));
     loop {
         let read = tokio::select! {
-            _ = &mut shutdown => {
+            _ = &mut stopping => {
                 outbox.close(CloseCode::ServiceRestart);
                 return;
             }
