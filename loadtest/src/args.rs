@@ -68,6 +68,16 @@ pub struct Args {
     /// Also run the scenario against a bare relay and report the ratios.
     #[arg(long)]
     pub baseline: bool,
+    /// Also run it against a durable relay, one that syncs every frame to
+    /// a journal before forwarding it (as the server stores every move
+    /// before broadcasting it), and report the ratios to that.
+    #[arg(long)]
+    pub baseline_durable: bool,
+    /// Where the durable relay writes its journal (64 MiB): put it on the
+    /// disk of the server's data directory. Default: a fresh directory in
+    /// the system's temporary directory, removed afterwards.
+    #[arg(long)]
+    pub journal_dir: Option<PathBuf>,
     /// End the output with one JSON line.
     #[arg(long)]
     pub json: bool,
@@ -173,7 +183,7 @@ impl Args {
             crate::cpu::check_list(list)?;
         }
         if self.scenario == Scenario::Churn {
-            if self.baseline {
+            if self.baseline || self.baseline_durable {
                 bail!("churn has no --baseline: the bare relay cannot resume a session");
             }
             if self.drop_every.is_nan() || self.drop_every <= 0.0 {
@@ -197,6 +207,9 @@ impl Args {
         }
         if self.drain > 0.0 && !matches!(self.scenario, Scenario::Games | Scenario::Soak) {
             bail!("--drain is for the games and soak scenarios");
+        }
+        if self.journal_dir.is_some() && !self.baseline_durable {
+            bail!("--journal-dir is where --baseline-durable's relay writes: give both");
         }
         if self.processes == 0 {
             bail!("--processes must be at least 1");
@@ -222,7 +235,7 @@ impl Args {
 impl Args {
     /// The soak's own option checks.
     pub fn check_soak(&self) -> anyhow::Result<()> {
-        if self.baseline {
+        if self.baseline || self.baseline_durable {
             bail!("soak has no --baseline: the bare relay keeps no state to leak");
         }
         if self.memory_bound.is_nan() || self.memory_bound < 0.0 {
@@ -267,6 +280,26 @@ mod tests {
             "0",
         ]);
         assert!(c.check().is_err());
+    }
+
+    #[test]
+    fn the_durable_baseline_is_refused_where_the_bare_one_is_and_its_dir_needs_it() {
+        let parse = |extra: &[&str]| {
+            let mut a = vec!["tengen-loadtest"];
+            a.extend_from_slice(extra);
+            a.extend_from_slice(&["--url", "ws://127.0.0.1:1/ws"]);
+            Args::parse_from(a).check()
+        };
+        parse(&["games", "--baseline-durable", "--journal-dir", "/tmp"]).unwrap();
+        for scenario in ["churn", "soak"] {
+            let e = parse(&[scenario, "--baseline-durable"]).unwrap_err();
+            assert!(
+                e.to_string().contains("has no --baseline"),
+                "{scenario}: {e}"
+            );
+        }
+        let e = parse(&["games", "--journal-dir", "/tmp"]).unwrap_err();
+        assert!(e.to_string().contains("give both"), "{e}");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! Why apart from `stats`: the counting, merging and ratios are what the
 //! figures rest on; this is only their wording, which changes on its own.
 
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use crate::stats::{Cpu, Memory, Report, Summary};
@@ -32,13 +33,6 @@ impl Report {
         if let Some(t) = self.server_stop_s {
             let _ = writeln!(s, "  server stopped (SIGTERM) in {t:.2} s");
         }
-        let line = |s: &mut String, name: &str, m: &Summary| {
-            let _ = writeln!(
-                s,
-                "  {name:<16} n={:<9} p50 {:>8.3} ms  p99 {:>8.3} ms  p99.9 {:>8.3} ms  max {:>8.3} ms",
-                m.count, m.p50_ms, m.p99_ms, m.p999_ms, m.max_ms
-            );
-        };
         line(&mut s, "→ opponent", &self.latency_opponent);
         line(&mut s, "→ spectators", &self.latency_spectators);
         if self.spectator_events > 0 {
@@ -79,15 +73,43 @@ impl Report {
             let _ = writeln!(s, "  errors: {} {:?}", self.error_total, self.errors);
         }
         if let Some(b) = &self.baseline {
-            let _ = writeln!(s, "baseline (bare relay):");
-            line(&mut s, "→ opponent", &b.latency_opponent);
-            line(&mut s, "→ spectators", &b.latency_spectators);
-            memory_line(&mut s, b.memory.as_ref());
-            cpu_line(&mut s, b.cpu.as_ref());
-            let _ = writeln!(s, "  ratio to baseline: {:?}", self.ratio_to_baseline);
+            baseline(&mut s, "bare relay", b, &self.ratio_to_baseline);
+        }
+        if let Some(b) = &self.durable_baseline {
+            let name = "durable relay: every frame synced first";
+            baseline(&mut s, name, b, &self.ratio_to_durable_baseline);
         }
         s
     }
+}
+
+/// One latency histogram's line.
+fn line(s: &mut String, name: &str, m: &Summary) {
+    let _ = writeln!(
+        s,
+        "  {name:<16} n={:<9} p50 {:>8.3} ms  p99 {:>8.3} ms  p99.9 {:>8.3} ms  max {:>8.3} ms",
+        m.count, m.p50_ms, m.p99_ms, m.p999_ms, m.max_ms
+    );
+}
+
+/// A baseline's figures, its journal's work if it kept one, and our ratios.
+fn baseline(s: &mut String, name: &str, b: &Report, ratios: &BTreeMap<String, f64>) {
+    let _ = writeln!(s, "baseline ({name}):");
+    line(s, "→ opponent", &b.latency_opponent);
+    line(s, "→ spectators", &b.latency_spectators);
+    memory_line(s, b.memory.as_ref());
+    cpu_line(s, b.cpu.as_ref());
+    if let Some(j) = &b.journal {
+        let _ = writeln!(
+            s,
+            "  journal: {} frames in {} syncs ({:.1} a sync), {:.1} MiB",
+            j.frames,
+            j.syncs,
+            j.frames as f64 / j.syncs.max(1) as f64,
+            j.bytes as f64 / 1048576.0
+        );
+    }
+    let _ = writeln!(s, "  ratio to baseline: {ratios:?}");
 }
 
 fn cpu_line(s: &mut String, c: Option<&Cpu>) {

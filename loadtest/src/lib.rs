@@ -6,7 +6,9 @@
 //! (children: one process can hold only so many sockets), samples the
 //! server's memory, starts a fan-out game when every spectator watches, and
 //! merges the children's JSON; with `--baseline` it then starts the bare
-//! relay ([`relay`]) as another process and runs the same scenario against it.
+//! relay ([`relay`]) as another process and runs the same scenario against
+//! it, and with `--baseline-durable` the relay again with every forwarded
+//! frame synced to a [`journal`] first.
 //!
 //! - [`args`], the command line and its checks;
 //! - [`run`], what one load process shares: plan, clock, counters, due times;
@@ -22,7 +24,7 @@
 //! - [`script`], the precomputed legal game every table replays;
 //! - [`stats`], histograms, the report and merging; [`human`], its wording;
 //! - [`memory`], the server's resident memory;
-//! - [`relay`], the bare relay;
+//! - [`relay`], the bare relay; [`journal`], what makes it durable;
 //! - [`stop`], the server stopped with SIGTERM after the load, timed;
 //! - [`parent`], spawning the load processes and merging their results.
 
@@ -34,6 +36,7 @@ pub mod follow;
 pub mod games;
 pub mod human;
 pub mod idle;
+pub mod journal;
 pub mod memory;
 pub mod parent;
 pub mod relay;

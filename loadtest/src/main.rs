@@ -18,7 +18,10 @@ fn main() -> anyhow::Result<()> {
         let rt = tokio::runtime::Builder::new_multi_thread()
             .enable_all()
             .build()?;
-        return rt.block_on(tengen_loadtest::relay::serve(listen));
+        return rt.block_on(tengen_loadtest::relay::serve(
+            listen,
+            args.journal_dir.as_deref(),
+        ));
     }
     if args.scenario == Scenario::Burn {
         parent::burn(args.duration());
@@ -35,7 +38,12 @@ fn main() -> anyhow::Result<()> {
     if args.json {
         println!("{}", serde_json::to_string(&report)?);
     }
-    let errors = report.error_total + report.baseline.as_ref().map_or(0, |b| b.error_total);
+    let errors = report.error_total
+        + [&report.baseline, &report.durable_baseline]
+            .into_iter()
+            .flatten()
+            .map(|b| b.error_total)
+            .sum::<u64>();
     if errors > 0 {
         eprintln!("tengen-loadtest: {errors} errors");
         std::process::exit(1);

@@ -47,18 +47,61 @@ pub async fn run(args: &Args) -> anyhow::Result<Report> {
         }
     }
     if args.baseline {
-        let (mut relay, url) = start_relay(args.server_cpus.as_deref()).await?;
+        let (mut relay, url) = start_relay(args.server_cpus.as_deref(), None).await?;
         let pid = relay.id();
         let base = phase(args, Target::Relay, &[url], pid).await;
         let _ = relay.kill().await;
         report.set_ratios(base?);
     }
+    if args.baseline_durable {
+        let base = durable_phase(args).await?;
+        report.set_durable_ratios(base);
+    }
     Ok(report)
 }
 
-async fn start_relay(cpus: Option<&str>) -> anyhow::Result<(Child, String)> {
-    let mut child = crate::cpu::command(&std::env::current_exe()?, cpus)
-        .args(["relay", "--listen", "127.0.0.1:0"])
+/// The scenario against the durable relay, its journal's work counted.
+async fn durable_phase(args: &Args) -> anyhow::Result<Report> {
+    let (dir, _temp) = match &args.journal_dir {
+        Some(d) => (d.clone(), None),
+        None => {
+            let t = tempfile::Builder::new()
+                .prefix("tengen-loadtest-journal-")
+                .tempdir()
+                .context("making a directory for the relay's journal")?;
+            (t.path().to_path_buf(), Some(t))
+        }
+    };
+    let (mut relay, url) = start_relay(args.server_cpus.as_deref(), Some(&dir)).await?;
+    let pid = relay.id();
+    let before = journal_use(&url).await;
+    let base = phase(args, Target::Relay, std::slice::from_ref(&url), pid).await;
+    let after = journal_use(&url).await;
+    let _ = relay.kill().await;
+    let _ = relay.wait().await;
+    let _ = std::fs::remove_file(dir.join(crate::journal::FILE));
+    let mut base = base?;
+    base.target = format!("durable relay {url}, journal in {}", dir.display());
+    base.journal = Some(before?.since(&after?));
+    Ok(base)
+}
+
+/// The durable relay's journal counters, from its `/metrics`.
+async fn journal_use(url: &str) -> anyhow::Result<crate::stats::JournalUse> {
+    let page = memory::metrics_page(url).await?;
+    crate::stats::JournalUse::from_metrics(&page).context("no journal on the relay's /metrics")
+}
+
+async fn start_relay(
+    cpus: Option<&str>,
+    journal_dir: Option<&std::path::Path>,
+) -> anyhow::Result<(Child, String)> {
+    let mut cmd = crate::cpu::command(&std::env::current_exe()?, cpus);
+    cmd.args(["relay", "--listen", "127.0.0.1:0"]);
+    if let Some(dir) = journal_dir {
+        cmd.arg("--journal-dir").arg(dir);
+    }
+    let mut child = cmd
         .stdout(Stdio::piped())
         .kill_on_drop(true)
         .spawn()

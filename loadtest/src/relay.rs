@@ -10,12 +10,20 @@
 //! It runs as its own process (`tengen-loadtest relay --listen ADDR`), so a
 //! baseline run has the same shape as a server run: one process serving,
 //! others loading.
+//!
+//! With `--journal-dir DIR` (what `--baseline-durable` starts) it is the
+//! *durable* relay: each data frame is appended to a [`Journal`] in `DIR`
+//! and forwarded only once the journal has synced it, as the server
+//! broadcasts a move only once its store has. `/metrics` then also counts
+//! the journal's syncs, frames and bytes (`relay_journal_*_total`).
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
+use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
+use anyhow::Context;
 use axum::Router;
 use axum::extract::State;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
@@ -28,6 +36,8 @@ use tengen_protocol::{
 };
 use tokio::net::TcpListener;
 use tokio::sync::mpsc;
+
+use crate::journal::Journal;
 
 /// The server's sizes (server/src/settings.rs, server/src/outbound/), mirrored.
 const READ_BUFFER: usize = 8 * 1024;
@@ -42,26 +52,57 @@ type Group = Arc<Mutex<Vec<(u64, mpsc::Sender<Message>)>>>;
 struct Relay {
     groups: Arc<Mutex<HashMap<String, Group>>>,
     next: Arc<AtomicU64>,
+    journal: Option<Journal>,
 }
 
-/// Serves until the process is killed; prints `listening on ADDR` first.
-pub async fn serve(listen: SocketAddr) -> anyhow::Result<()> {
+/// Serves until the process is killed; prints `listening on ADDR` first
+/// (once the journal, if any, is ready).
+pub async fn serve(listen: SocketAddr, journal_dir: Option<&Path>) -> anyhow::Result<()> {
+    let journal = match journal_dir {
+        Some(dir) => {
+            // 64 MiB of zeros written and synced: not on a runtime thread.
+            let d = dir.to_path_buf();
+            let opened = tokio::task::spawn_blocking(move || Journal::open(&d)).await?;
+            Some(
+                opened
+                    .with_context(|| format!("opening the relay's journal in {}", dir.display()))?,
+            )
+        }
+        None => None,
+    };
     let listener = TcpListener::bind(listen).await?;
     println!("listening on {}", listener.local_addr()?);
+    let relay = Relay {
+        journal,
+        ..Relay::default()
+    };
     let app = Router::new()
         .route(tengen_protocol::WS_PATH, get(upgrade))
-        .route(
-            "/metrics",
-            get(|| async {
-                format!(
-                    "process_resident_memory_bytes {}\n",
-                    crate::memory::own_rss().unwrap_or(0)
-                )
-            }),
-        )
-        .with_state(Relay::default());
+        .route("/metrics", get(metrics))
+        .with_state(relay);
     axum::serve(listener, app).await?;
     Ok(())
+}
+
+async fn metrics(State(relay): State<Relay>) -> String {
+    let mut page = format!(
+        "process_resident_memory_bytes {}\n",
+        crate::memory::own_rss().unwrap_or(0)
+    );
+    if let Some(j) = &relay.journal {
+        let c = j.counters();
+        for (name, n) in [
+            ("syncs", &c.syncs),
+            ("frames", &c.frames),
+            ("bytes", &c.bytes),
+        ] {
+            page.push_str(&format!(
+                "relay_journal_{name}_total {}\n",
+                n.load(Ordering::Relaxed)
+            ));
+        }
+    }
+    page
 }
 
 async fn upgrade(ws: WebSocketUpgrade, State(relay): State<Relay>) -> impl IntoResponse {
@@ -182,6 +223,11 @@ async fn conn(socket: WebSocket, relay: Relay) {
                 break;
             }
             continue;
+        }
+        if let (Some(j), Some((bytes, _))) = (&relay.journal, data(&msg))
+            && j.append(bytes.to_vec()).await.is_err()
+        {
+            break;
         }
         let members = group.lock().unwrap_or_else(|e| e.into_inner());
         for (_, m) in members.iter() {

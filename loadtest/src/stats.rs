@@ -195,6 +195,39 @@ impl Cpu {
     }
 }
 
+/// What the durable relay's journal did over a run (its `/metrics`).
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct JournalUse {
+    pub syncs: u64,
+    pub frames: u64,
+    pub bytes: u64,
+}
+
+impl JournalUse {
+    /// The `relay_journal_*_total` counters of a `/metrics` page.
+    pub fn from_metrics(page: &str) -> Option<JournalUse> {
+        let get = |name: &str| {
+            page.lines()
+                .find_map(|l| l.strip_prefix(&format!("relay_journal_{name}_total ")))
+                .and_then(|v| v.trim().parse::<u64>().ok())
+        };
+        Some(JournalUse {
+            syncs: get("syncs")?,
+            frames: get("frames")?,
+            bytes: get("bytes")?,
+        })
+    }
+
+    /// What happened between `self` (before) and `after`.
+    pub fn since(&self, after: &JournalUse) -> JournalUse {
+        JournalUse {
+            syncs: after.syncs.saturating_sub(self.syncs),
+            frames: after.frames.saturating_sub(self.frames),
+            bytes: after.bytes.saturating_sub(self.bytes),
+        }
+    }
+}
+
 /// One run's figures: what `--json` prints as its last line.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Report {
@@ -267,6 +300,15 @@ pub struct Report {
     pub baseline: Option<Box<Report>>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub ratio_to_baseline: BTreeMap<String, f64>,
+    /// The same scenario against the durable relay (`--baseline-durable`),
+    /// and our figure over its.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub durable_baseline: Option<Box<Report>>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub ratio_to_durable_baseline: BTreeMap<String, f64>,
+    /// The durable relay's journal over its run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub journal: Option<JournalUse>,
     /// Serialized histograms, for merging (children only).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub histograms: BTreeMap<String, String>,
@@ -350,8 +392,20 @@ impl Report {
         self.last_spectator_per_move.clear();
     }
 
-    /// Our latency figures over the baseline's, by name.
+    /// Our figures over the bare relay's, by name.
     pub fn set_ratios(&mut self, base: Report) {
+        self.ratio_to_baseline = self.ratios(&base);
+        self.baseline = Some(Box::new(base));
+    }
+
+    /// Our figures over the durable relay's, by name.
+    pub fn set_durable_ratios(&mut self, base: Report) {
+        self.ratio_to_durable_baseline = self.ratios(&base);
+        self.durable_baseline = Some(Box::new(base));
+    }
+
+    /// Our latency and CPU figures over `base`'s, by name.
+    fn ratios(&self, base: &Report) -> BTreeMap<String, f64> {
         let mut ratios = BTreeMap::new();
         let none = Summary::default();
         let pairs = [
@@ -388,8 +442,7 @@ impl Report {
             let r = ours.per_1000_moves_s / theirs.per_1000_moves_s;
             ratios.insert("cpu_per_1000_moves".into(), (r * 100.0).round() / 100.0);
         }
-        self.ratio_to_baseline = ratios;
-        self.baseline = Some(Box::new(base));
+        ratios
     }
 }
 
@@ -482,6 +535,44 @@ mod tests {
         assert_eq!(ours.ratio_to_baseline["opponent_p99"], 1.5);
         assert!(!ours.ratio_to_baseline.contains_key("spectators_p50"));
         assert!(!ours.ratio_to_baseline.contains_key("last_spectator_p99"));
+    }
+
+    #[test]
+    fn the_journal_counters_are_read_and_differenced() {
+        let page = |n: u64| {
+            format!(
+                "process_resident_memory_bytes 1\nrelay_journal_syncs_total {n}\n\
+                 relay_journal_frames_total {}\nrelay_journal_bytes_total {}\n",
+                n * 3,
+                n * 300
+            )
+        };
+        let before = JournalUse::from_metrics(&page(10)).unwrap();
+        let after = JournalUse::from_metrics(&page(25)).unwrap();
+        assert_eq!(
+            before.since(&after),
+            JournalUse {
+                syncs: 15,
+                frames: 45,
+                bytes: 4500
+            }
+        );
+        assert_eq!(
+            JournalUse::from_metrics("process_resident_memory_bytes 1\n"),
+            None,
+            "the bare relay has no journal"
+        );
+        let mut ours = Report {
+            cpu: Some(Cpu::new("x".into(), 3.0, 1000)),
+            ..Report::default()
+        };
+        let base = Report {
+            cpu: Some(Cpu::new("y".into(), 1.0, 1000)),
+            ..Report::default()
+        };
+        ours.set_durable_ratios(base);
+        assert_eq!(ours.ratio_to_durable_baseline["cpu_per_1000_moves"], 3.0);
+        assert!(ours.ratio_to_baseline.is_empty() && ours.baseline.is_none());
     }
 
     #[test]

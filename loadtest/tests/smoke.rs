@@ -142,6 +142,67 @@ async fn a_few_hundred_games_complete_without_an_error() {
     server.shutdown();
 }
 
+/// `--baseline` and `--baseline-durable`: the same games against the bare
+/// relay and against the relay that syncs every frame to its journal before
+/// forwarding it; each reported with its ratios, and the journal's work
+/// counted from the durable relay's own `/metrics`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn both_baselines_run_and_the_durable_one_syncs_every_frame_it_forwards() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let server = server().await;
+    let journal_dir = tempfile::tempdir().unwrap();
+    let dir = journal_dir.path().to_str().unwrap().to_string();
+    let args = "--games 40 --spectators 1 --move-interval 0.2 --game-moves 9 --duration 3 \
+                --baseline --baseline-durable --journal-dir";
+    let args: Vec<&str> = args.split_whitespace().chain([dir.as_str()]).collect();
+    let (status, json, stdout) = run_on_server(server, "games", &args).await;
+    assert!(status.success(), "exit {status}: {stdout}");
+    for (base, ratios) in [
+        ("baseline", "ratio_to_baseline"),
+        ("durable_baseline", "ratio_to_durable_baseline"),
+    ] {
+        let b = &json[base];
+        assert_eq!(b["error_total"], 0, "{stdout}");
+        assert!(b["moves"].as_u64().unwrap() > 40, "{base}: {stdout}");
+        assert!(b["cpu"]["per_1000_moves_s"].as_f64().unwrap() > 0.0);
+        for key in ["opponent_p50", "opponent_p99"] {
+            assert!(
+                json[ratios][key].as_f64().unwrap() > 0.0,
+                "{ratios}.{key}: {stdout}"
+            );
+        }
+        // (The in-process server's CPU, from its /metrics in hundredths of a
+        // second, can round to 0 in so short a run.)
+        assert!(json[ratios]["cpu_per_1000_moves"].is_f64(), "{stdout}");
+    }
+    assert!(
+        json["baseline"]["journal"].is_null(),
+        "the bare relay writes nothing"
+    );
+    let durable = &json["durable_baseline"];
+    assert!(durable["target"].as_str().unwrap().contains(&dir));
+    let journal = &durable["journal"];
+    let (syncs, frames) = (
+        journal["syncs"].as_u64().unwrap(),
+        journal["frames"].as_u64().unwrap(),
+    );
+    // Every move a player sent went through the journal (a move in flight
+    // when the run stopped may not have reached the relay).
+    let moves = durable["moves"].as_u64().unwrap();
+    assert!(
+        frames >= moves * 9 / 10 && frames <= moves + 80,
+        "{frames} frames, {moves} moves"
+    );
+    assert!(
+        syncs >= 1 && syncs <= frames,
+        "{syncs} syncs for {frames} frames"
+    );
+    assert!(journal["bytes"].as_u64().unwrap() > frames * 4);
+    assert!(stdout.contains("baseline (durable relay"), "{stdout}");
+    // The relay's 64 MiB journal is removed with it.
+    assert!(!journal_dir.path().join("tengen-relay.journal").exists());
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn idle_connections_over_two_processes_are_all_held() {
     let _turn = ONE_AT_A_TIME.lock().await;
