@@ -240,6 +240,24 @@ fn bot_pair(url: &str, dirs: [&Path; 2], args: [&[&str]; 2]) -> [Vec<String>; 2]
     [o1, o2]
 }
 
+/// `tengen ARGS` in `dir`, run again until its standard output satisfies
+/// `done` (for at most 10 s); the last output. The server stores a
+/// finished game's record and rating changes just after `game_over` has
+/// gone out, so a command run the moment the bots have exited can still
+/// see the state before the game.
+fn eventually(url: &str, dir: &Path, args: &[&str], done: impl Fn(&str) -> bool) -> String {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let out = tengen_in(url, dir, args).output().unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let said = text(&out.stdout);
+        if done(&said) || std::time::Instant::now() > deadline {
+            return said;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 #[test]
 fn two_accounts_queue_play_a_rated_game_and_its_record_is_saved() {
     let url = server();
@@ -268,9 +286,7 @@ fn two_accounts_queue_play_a_rated_game_and_its_record_is_saved() {
     assert_eq!(result_line(&o1), result_line(&o2));
 
     // The game is in both players' histories.
-    let out = tengen_in(&url, a.path(), &["history"]).output().unwrap();
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let hist = text(&out.stdout);
+    let hist = eventually(&url, a.path(), &["history"], |h| h.contains(&table));
     assert!(hist.starts_with("GAME "), "{hist}");
     let line = hist.lines().nth(1).unwrap();
     assert!(line.starts_with(&table), "{hist}");
@@ -354,9 +370,10 @@ fn two_accounts_queue_play_a_rated_game_and_its_record_is_saved() {
         ],
     );
     assert_eq!(result_line(&r1), result_line(&r2));
-    let out = tengen_in(&url, a.path(), &["profile"]).output().unwrap();
-    let renju = text(&out.stdout);
-    let line = renju.lines().find(|l| l.starts_with("renju ")).unwrap();
-    let games: u32 = line.split_whitespace().nth(3).unwrap().parse().unwrap();
-    assert_eq!(games, 2, "{renju}");
+    let games = |profile: &str| -> Option<u32> {
+        let line = profile.lines().find(|l| l.starts_with("renju "))?;
+        line.split_whitespace().nth(3)?.parse().ok()
+    };
+    let renju = eventually(&url, a.path(), &["profile"], |p| games(p) == Some(2));
+    assert_eq!(games(&renju), Some(2), "{renju}");
 }
