@@ -28,10 +28,10 @@ use tokio::sync::{mpsc, oneshot};
 /// The journal's file inside the directory it is given.
 pub const FILE: &str = "tengen-relay.journal";
 /// The ring's size: written with zeros when the journal opens.
-pub const SIZE: u64 = 64 << 20;
+const SIZE: u64 = 64 << 20;
 /// The least time between the starts of two commits (the embedded store's
 /// writer uses the same).
-pub const COMMIT_SPACING: Duration = Duration::from_micros(500);
+const COMMIT_SPACING: Duration = Duration::from_micros(500);
 /// The most appends one commit takes (the store's writer: the same).
 const MAX_GROUP: usize = 1024;
 /// Appends waiting for the writer; a full queue makes a connection wait.

@@ -213,18 +213,18 @@ async fn conn(socket: WebSocket, relay: Relay) {
         if matches!(msg, Message::Close(_)) {
             break;
         }
-        if data(&msg).is_none() {
+        let Some((bytes, frame_encoding)) = data(&msg) else {
             continue;
-        }
+        };
         if idle {
-            let id = data(&msg).and_then(|(b, e)| decode_client(b, e).ok()?.id);
+            let id = decode_client(bytes, frame_encoding).ok().and_then(|e| e.id);
             let pong = Envelope::with_id(id, ServerMsg::Pong { time_ms: 0 });
             if tx.try_send(encode(&pong, encoding)).is_err() {
                 break;
             }
             continue;
         }
-        if let (Some(j), Some((bytes, _))) = (&relay.journal, data(&msg))
+        if let Some(j) = &relay.journal
             && j.append(bytes.to_vec()).await.is_err()
         {
             break;
