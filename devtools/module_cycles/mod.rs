@@ -1,6 +1,6 @@
 //! Finds dependency cycles among a crate's modules: the check that
 //! `cargo modules dependencies --lib --acyclic` makes, without building
-//! rust-analyzer. Every crate's `tests/module_cycles.rs` includes this file
+//! rust-analyzer. Every crate's `tests/it/module_cycles.rs` includes this file
 //! (`#[path = "../../devtools/module_cycles/mod.rs"]`) and asserts
 //! [`assert_no_cycles`]; it needs nothing but `std`.
 //!

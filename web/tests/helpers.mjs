@@ -3,7 +3,7 @@
 // storage, so its own session), and helpers that act through the page as a
 // person would: clicking points by their accessible name, pressing buttons.
 //
-// The server is a real tengen-server at TENGEN_URL (server/tests/web.rs
+// The server is a real tengen-server at TENGEN_URL (server/tests/it/web.rs
 // starts one and runs these tests; see web/README.md to run them by hand).
 
 import { chromium } from 'playwright-core';

@@ -1,9 +1,0 @@
-//! No cycle among this crate's modules (see `devtools/module_cycles`).
-
-#[path = "../../devtools/module_cycles/mod.rs"]
-mod module_cycles;
-
-#[test]
-fn no_cycle_among_the_modules() {
-    module_cycles::assert_no_cycles(env!("CARGO_MANIFEST_DIR"));
-}

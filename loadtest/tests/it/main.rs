@@ -1,0 +1,9 @@
+//! The crate's integration tests, one binary: each module was a test
+//! binary of its own; linking the crate once instead of once per file
+//! is most of what the suite's build costs.
+
+mod cluster;
+mod common;
+mod module_cycles;
+mod smoke;
+mod stop;

@@ -1,0 +1,266 @@
+//! Several nodes on one Redis: one lobby.
+//!
+//! Two `tengen-server` processes share a real `redis-server`. A room
+//! created on node A is seen by a lobby watcher on node B (added, playing,
+//! finished, removed, as on one node), a player on B joins it and both
+//! play the game to the end through their own nodes while a spectator
+//! watches; and when A is killed, its rooms leave B's lobby.
+
+use crate::common;
+
+use std::time::{Duration, Instant};
+
+use common::proc::{self, DataDir, Proc};
+use common::scripted::{self, Game};
+use tengen_client::{ClientError, Connection};
+use tengen_protocol::{ClientMsg, ErrorCode, LobbyUpdate, RoomId, RoomInfo, RoomStatus, ServerMsg};
+use tengen_store::testing::RedisServer;
+use tengen_store::{RedisOptions, RedisStore};
+
+/// A lease of 2 s: a dead node's rooms go within about 4 s.
+const LEASE: &str = "2";
+
+fn node(redis: &RedisServer, dir: &DataDir, prefix: &str, name: &str) -> Proc {
+    proc::start_node(&dir.0, &redis.url(), prefix, name, LEASE)
+}
+
+/// The next `lobby_update` at `c` for which `pred` holds (others skipped),
+/// within 10 s.
+async fn update_where(
+    c: &mut Connection,
+    what: &str,
+    pred: impl Fn(&LobbyUpdate) -> bool,
+) -> LobbyUpdate {
+    let t0 = Instant::now();
+    loop {
+        let left = Duration::from_secs(10).saturating_sub(t0.elapsed());
+        let f = tokio::time::timeout(left, c.next())
+            .await
+            .unwrap_or_else(|_| panic!("no lobby update: {what}"))
+            .unwrap_or_else(|e| panic!("{what}: {e:?}"));
+        if let ServerMsg::LobbyUpdate(u) = f.msg
+            && pred(&u)
+        {
+            return u;
+        }
+    }
+}
+
+fn has(rooms: &[RoomInfo], room: &RoomId) -> Option<RoomInfo> {
+    rooms.iter().find(|r| r.room == *room).cloned()
+}
+
+async fn create(c: &mut Connection, name: &str, public: bool) -> RoomId {
+    match c
+        .request(ClientMsg::CreateRoom {
+            rated: false,
+            config: scripted::config(),
+            public,
+            name: Some(name.into()),
+            chat: true,
+        })
+        .await
+        .unwrap()
+    {
+        ServerMsg::RoomCreated { room, .. } => room,
+        other => panic!("{other:?}"),
+    }
+}
+
+/// A room created on node A shows in node B's lobby; a player on B joins
+/// it and the game is played to the end, each player through their own
+/// node, while a spectator on B sees every event; the watcher at B sees
+/// the room added, playing, finished and (once both players left) gone.
+/// A room of A's lobby is `not_found` through B once gone, and private
+/// rooms of A are joinable from B by id but never listed there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_room_on_one_node_is_seen_and_joined_through_another() {
+    let redis = RedisServer::start();
+    let (dir_a, dir_b) = (DataDir::new("lobby-a"), DataDir::new("lobby-b"));
+    let a = node(&redis, &dir_a, "lobby", "node-a");
+    let b = node(&redis, &dir_b, "lobby", "node-b");
+    // The watcher at B.
+    let (mut w, _, _) = scripted::connect(&b.url(), "walt").await;
+    match w.request(ClientMsg::LobbySubscribe).await.unwrap() {
+        ServerMsg::Rooms { rooms, .. } => assert!(rooms.is_empty(), "{rooms:?}"),
+        other => panic!("{other:?}"),
+    }
+    let (mut ann, an, at) = scripted::connect(&a.url(), "ann").await;
+    let (mut bob, bn, bt) = scripted::connect(&b.url(), "bob").await;
+    let room = create(&mut ann, "across", true).await;
+    let u = update_where(&mut w, "the room of A added at B", |u| {
+        has(&u.added, &room).is_some()
+    })
+    .await;
+    let info = has(&u.added, &room).unwrap();
+    assert_eq!(info.status, RoomStatus::Waiting);
+    assert_eq!(info.players.first.as_ref().unwrap().name, an);
+    // B lists it too.
+    match bob.request(ClientMsg::ListRooms).await.unwrap() {
+        ServerMsg::Rooms { rooms, .. } => assert!(has(&rooms, &room).is_some(), "{rooms:?}"),
+        other => panic!("{other:?}"),
+    }
+    // Bob joins through B.
+    match bob
+        .request(ClientMsg::JoinRoom { room: room.clone() })
+        .await
+    {
+        Ok(ServerMsg::Joined { room: r, .. }) => assert_eq!(r, room),
+        other => panic!("bob's join through B: {other:?}"),
+    }
+    let snap = scripted::snapshot_push(&mut ann).await;
+    let snap_b = scripted::snapshot_push(&mut bob).await;
+    assert_eq!(snap.table, snap_b.table);
+    let u = update_where(&mut w, "the room playing", |u| {
+        has(&u.changed, &room).is_some_and(|r| r.status == RoomStatus::Playing)
+    })
+    .await;
+    let playing = has(&u.changed, &room).unwrap();
+    assert_eq!(playing.table.as_ref(), Some(&snap.table));
+    assert_eq!(playing.players.second.as_ref().unwrap().name, bn);
+    // A spectator at B, from the start.
+    let (mut sam, _, _) = scripted::connect(&b.url(), "sam").await;
+    match sam
+        .request(ClientMsg::Watch {
+            table: snap.table.clone(),
+            since: Some(0),
+        })
+        .await
+    {
+        Ok(ServerMsg::Replayed { .. }) => {}
+        other => panic!("the spectator's watch through B: {other:?}"),
+    }
+    let mut g = Game {
+        name: [an, bn],
+        conn: [ann, bob],
+        token: [at, bt],
+        table: snap.table.clone(),
+        opener: snap.snapshot.opener,
+        played: 0,
+        seq: 0,
+        clocks: None,
+    };
+    while !g.play_next().await {}
+    assert_eq!(g.played, 9);
+    let seqs = scripted::seqs_to_game_over(&mut sam).await;
+    assert_eq!(
+        seqs,
+        (1..=g.seq).collect::<Vec<_>>(),
+        "every event once, in order"
+    );
+    update_where(&mut w, "the room finished", |u| {
+        has(&u.changed, &room).is_some_and(|r| r.status == RoomStatus::Finished)
+    })
+    .await;
+    // Both leave, each through their own node: the room goes.
+    for c in g.conn.iter_mut() {
+        match c.request(ClientMsg::LeaveRoom { room: room.clone() }).await {
+            Ok(ServerMsg::Left { room: r }) => assert_eq!(r, room),
+            other => panic!("leaving: {other:?}"),
+        }
+    }
+    update_where(&mut w, "the room gone", |u| u.removed.contains(&room)).await;
+    let check = RedisStore::connect(
+        &redis.url(),
+        RedisOptions {
+            prefix: "lobby".into(),
+            ..RedisOptions::default()
+        },
+    )
+    .await
+    .unwrap();
+    scripted::check_records(&check, std::slice::from_ref(&g)).await;
+    // Gone everywhere: not_found through B.
+    let [_, bob] = &mut g.conn;
+    match bob
+        .request(ClientMsg::JoinRoom { room: room.clone() })
+        .await
+    {
+        Err(ClientError::Refused(e)) => assert_eq!(e.code, ErrorCode::NotFound),
+        other => panic!("{other:?}"),
+    }
+    // A private room of A: never listed at B, but joinable there by id.
+    let (mut cat, _, _) = scripted::connect(&a.url(), "cat").await;
+    let (mut dan, _, _) = scripted::connect(&b.url(), "dan").await;
+    let private = create(&mut cat, "secret", false).await;
+    let t0 = Instant::now();
+    loop {
+        match dan
+            .request(ClientMsg::JoinRoom {
+                room: private.clone(),
+            })
+            .await
+        {
+            Ok(ServerMsg::Joined { .. }) => break,
+            Err(ClientError::Refused(e)) if e.code == ErrorCode::NotFound => {
+                assert!(t0.elapsed() < Duration::from_secs(5), "never joinable");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            other => panic!("dan's join of a private room through B: {other:?}"),
+        }
+    }
+    scripted::snapshot_push(&mut dan).await;
+    match w.request(ClientMsg::ListRooms).await.unwrap() {
+        ServerMsg::Rooms { rooms, .. } => {
+            assert!(has(&rooms, &private).is_none(), "{rooms:?}")
+        }
+        other => panic!("{other:?}"),
+    }
+    for p in [a, b] {
+        let (status, _, stderr) = p.terminate();
+        assert!(status.success(), "{status:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}
+
+/// Node A is killed (SIGKILL) with a room waiting: it leaves node B's
+/// lobby within 10 s, while B's own room stays.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dead_nodes_rooms_leave_the_lobby() {
+    let redis = RedisServer::start();
+    let (dir_a, dir_b) = (DataDir::new("lobby-a"), DataDir::new("lobby-b"));
+    let a = node(&redis, &dir_a, "dead", "node-a");
+    let b = node(&redis, &dir_b, "dead", "node-b");
+    let (mut ann, _, _) = scripted::connect(&a.url(), "ann").await;
+    let (mut bea, _, _) = scripted::connect(&b.url(), "bea").await;
+    let at_a = create(&mut ann, "on a", true).await;
+    let at_b = create(&mut bea, "on b", true).await;
+    // A watcher at B that came after the room of A: the list has both.
+    let (mut w, _, _) = scripted::connect(&b.url(), "walt").await;
+    let t0 = Instant::now();
+    loop {
+        match w.request(ClientMsg::LobbySubscribe).await.unwrap() {
+            ServerMsg::Rooms { rooms, .. }
+                if has(&rooms, &at_a).is_some() && has(&rooms, &at_b).is_some() =>
+            {
+                break;
+            }
+            ServerMsg::Rooms { rooms, .. } => {
+                assert!(t0.elapsed() < Duration::from_secs(5), "{rooms:?}");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    a.kill();
+    let killed = Instant::now();
+    update_where(&mut w, "the dead node's room gone", |u| {
+        u.removed.contains(&at_a)
+    })
+    .await;
+    eprintln!(
+        "node A's room left B's lobby {:?} after A died",
+        killed.elapsed()
+    );
+    assert!(killed.elapsed() < Duration::from_secs(10));
+    match w.request(ClientMsg::ListRooms).await.unwrap() {
+        ServerMsg::Rooms { rooms, .. } => {
+            assert!(has(&rooms, &at_a).is_none(), "{rooms:?}");
+            assert!(has(&rooms, &at_b).is_some(), "{rooms:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+    let (status, _, stderr) = b.terminate();
+    assert!(status.success(), "{status:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

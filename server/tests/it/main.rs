@@ -1,0 +1,50 @@
+//! The crate's integration tests, one binary: each module was a test
+//! binary of its own; linking the crate once instead of once per file
+//! is most of what the suite's build costs.
+
+mod accounts;
+mod analysis;
+mod bad_input;
+mod binary;
+mod bot_accounts;
+mod bot_challenges;
+mod bots;
+mod bus;
+mod caps;
+mod clock_kinds;
+mod cluster;
+mod cluster_lobby;
+mod common;
+mod deploy;
+mod durable;
+mod failover;
+mod forbidden_points;
+mod games;
+mod lag;
+mod lobby;
+mod lobby_promises;
+mod local_cluster;
+mod moderation;
+mod moderation_admin;
+mod moderation_cluster;
+mod moderation_live;
+mod module_cycles;
+mod my_tables;
+mod no_secrets_logged;
+mod openings;
+mod pacing;
+mod playbans;
+mod promises;
+mod ranked;
+mod readme_client;
+mod redis;
+mod referee;
+mod resume;
+mod social;
+mod store_down;
+mod tournament_arena;
+mod tournament_decider;
+mod tournament_tables;
+mod tournaments;
+mod twin;
+mod web;
