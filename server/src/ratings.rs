@@ -6,8 +6,8 @@
 //!   (every opening rule: RIF, Yamaguchi, Soosõrv, Jonsson, Taraguchi, Tarannikov,
 //!   Sakata, Super Sakata, Swap2,
 //!   free; they are one game with different first moves), `gomoku`
-//!   (standard, free or swap openings) and `freestyle` (15 x 15 and
-//!   19 x 19). Not per speed class: a young server's players would be
+//!   (standard, free or swap openings), `freestyle` (15 x 15 and
+//!   19 x 19) and `twin` (two boards, docs/rules.md §9). Not per speed class: a young server's players would be
 //!   spread over too many pools to ever leave the provisional rule.
 //! - **Each game is its own rating period.** Ratings change as soon as a
 //!   game ends, as players expect online; the update is Glicko-2's for a

@@ -1,6 +1,19 @@
 //! Starting and stopping a server in-process: [`Server::start`] opens the
 //! store, restores the live games, starts the actors and serves; the binary
 //! and the tests both use it.
+//!
+//! The order matters: the lease keeper, moderation and the lobby exist
+//! before the live games come back (a restored table takes its lease and
+//! hands its room to the lobby), then the matchmaker, the tournament
+//! director and, with Redis, the node actor start, and only then does the
+//! port serve. A data directory that is not this build's store (not a
+//! redb file, not Tengen's, another layout version, open elsewhere) is
+//! refused before anything is written; a Redis whose persistence could
+//! lose an acknowledged move is named in a warning at start.
+//! [`Server::shutdown`] is the graceful stop: `/healthz` answers 503, every
+//! table hands its game over, connections close with 1012 (restarting)
+//! and the listener closes after the drain delay. Nothing needs flushing:
+//! every accepted action is already stored.
 
 use std::net::SocketAddr;
 use std::sync::Arc;

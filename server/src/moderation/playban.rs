@@ -3,7 +3,7 @@
 //! before the next rated game, longer at each further offence.
 //!
 //! Pure policy, no I/O and no clock (times are arguments), so that every
-//! rule here is tested exactly; `super::playban_record` stores it and
+//! rule here is tested exactly; `super::fairplay` stores it and
 //! the lobby and the matchmaker's door ask [`refusal`].
 //!
 //! **What counts** ([`offender`]), in a finished *rated* game only (a
