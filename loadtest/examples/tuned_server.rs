@@ -1,6 +1,6 @@
 //! A prototype, not a product: the Tengen server with settings its binary
-//! does not expose yet, for measuring what they change (BENCHMARKS.md, the
-//! idle memory note). `cargo run --release -p tengen-loadtest --example
+//! does not expose yet, for measuring what they change beside the idle
+//! memory figure of BENCHMARKS.md. `cargo run --release -p tengen-loadtest --example
 //! tuned_server -- 127.0.0.1:18416 4096` serves with a 4 KiB read buffer.
 
 use tengen_server::{Server, Settings};

@@ -14,7 +14,7 @@ use tengen_rules::game::TimeControl;
 /// core of the project's machine, with 2,000 games ending and starting
 /// within the same second, the moves' p99 was 10.6–12.5 ms unpaced, 8.8
 /// ms at 1,000 a second and 4.8–7.9 ms at 500 (single runs; see
-/// `crate::pacing` and BENCHMARKS.md).
+/// `crate::pacing`).
 pub const TABLE_STARTS_PER_CORE: u32 = 500;
 
 /// The default of [`Settings::table_start_rate`]: [`TABLE_STARTS_PER_CORE`]
