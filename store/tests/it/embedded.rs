@@ -264,7 +264,7 @@ fn a_dir_open_in_another_process_is_refused() {
     let mut child = Command::new(std::env::current_exe().unwrap())
         .args([
             "--exact",
-            "a_dir_open_in_another_process_is_refused",
+            "embedded::a_dir_open_in_another_process_is_refused",
             "--nocapture",
             "--test-threads=1",
         ])

@@ -141,7 +141,12 @@ async fn crash_child() {
 /// Runs `crash_child` in `mode` on `dir` and checks that it crashed.
 fn crash(mode: &str, dir: &Path) {
     let status = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "crash_child", "--ignored", "--nocapture"])
+        .args([
+            "--exact",
+            "journal::crash_child",
+            "--ignored",
+            "--nocapture",
+        ])
         .env(CHILD, mode)
         .env(DIR, dir)
         .status()

@@ -1,6 +1,5 @@
-//! The crate's integration tests, one binary: each module was a test
-//! binary of its own; linking the crate once instead of once per file
-//! is most of what the suite's build costs.
+//! The crate's integration tests: one binary, a module per subject, so
+//! the crate is linked once rather than once per file (docs/testing.md).
 
 mod berger_fide;
 mod common;
