@@ -499,6 +499,72 @@ export type ServerMsg =
 export type ServerMsgOf<T extends ServerMsg["type"]> = Extract<ServerMsg, { type: T }>;
 
 /**
+ * Why the server closed the WebSocket (the close frame's code; the reason text
+ * is for people).
+ */
+export type CloseCode =
+  /** The exchange is over (the client closed, or a session ended normally). */
+  | 1000
+  /**
+   * The server is shutting down or restarting; reconnect (with backoff) to
+   * another or the same node.
+   */
+  | 1001
+  /**
+   * The server is restarting (it stopped on SIGTERM or SIGINT after saving
+   * everything); reconnect with backoff and resume with the token: live games
+   * continue where they were.
+   */
+  | 1012
+  /**
+   * The WebSocket protocol itself was broken (bad framing, continuation
+   * errors).
+   */
+  | 1002
+  /**
+   * A frame of the other kind than the connection's encoding after the
+   * handshake (binary on a JSON connection or text on a MessagePack one).
+   */
+  | 1003
+  /**
+   * Policy violation; the client kept sending after being told `rate_limited`.
+   */
+  | 1008
+  /**
+   * A message larger than 65536 bytes, which the server does not even read. (A
+   * frame over `max_frame_bytes` but under this bound only gets a `too_large`
+   * error.)
+   */
+  | 1009
+  /** An internal error ended the connection. Reconnect (with backoff). */
+  | 1011
+  /** No `hello` within 10000 ms of connecting. */
+  | 4001
+  /**
+   * The client read too slowly and its outbound queue filled; the server cut
+   * it off rather than slow a table. Reconnect and resync from a snapshot.
+   */
+  | 4002
+  /**
+   * `hello.version` is not supported (after an `unsupported_version` error
+   * naming the supported versions).
+   */
+  | 4003
+  /**
+   * Nothing was received (no message, no WebSocket pong) for
+   * `welcome.limits.idle_timeout_ms`. Reconnect (with backoff).
+   */
+  | 4004
+  /**
+   * This session was resumed on another connection (`hello.resume` with its
+   * token); this one is closed. Do not reconnect with the same token from
+   * here.
+   */
+  | 4005
+  /** The account was banned (its logins are refused with `banned`). */
+  | 4006;
+
+/**
  * Something a seat asks the machine to do (docs/rules.md §3–§5). Unknown
  * fields are rejected on input, for every action (read through `WireAction`);
  * `offer_draw` may be left out.
@@ -2311,8 +2377,8 @@ export interface TournamentSpec {
    */
   decider_time?: TimeControl;
   /**
-   * Arena: how long it runs from the start, in seconds (10 to 43200); no game
-   * is paired after it, the games being played then finish and count.
+   * Arena: how long it runs from the start, in seconds (10 s to 43200 s); no
+   * game is paired after it, the games being played then finish and count.
    */
   duration_secs?: number;
   /** Knockout: games per match, odd (best of; 1 by default). */
@@ -2341,7 +2407,7 @@ export interface TournamentSpec {
   /**
    * Seconds a game waits for an absent player (offline, or seated at as many
    * tables as allowed) before they lose it by forfeit (both absent: a double
-   * forfeit); 60 when left out, 1 to 600.
+   * forfeit); 60 s when left out, 1 to 600 s.
    */
   wait_secs?: number;
 }
@@ -2359,8 +2425,8 @@ export interface TournamentSpecInput {
    */
   decider_time?: TimeControlInput;
   /**
-   * Arena: how long it runs from the start, in seconds (10 to 43200); no game
-   * is paired after it, the games being played then finish and count.
+   * Arena: how long it runs from the start, in seconds (10 s to 43200 s); no
+   * game is paired after it, the games being played then finish and count.
    */
   duration_secs?: number;
   /** @default {} */
@@ -2391,7 +2457,7 @@ export interface TournamentSpecInput {
   /**
    * Seconds a game waits for an absent player (offline, or seated at as many
    * tables as allowed) before they lose it by forfeit (both absent: a double
-   * forfeit); 60 when left out, 1 to 600.
+   * forfeit); 60 s when left out, 1 to 600 s.
    */
   wait_secs?: number;
 }

@@ -29,6 +29,7 @@ use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value, json};
 
 use crate::client::ClientMsg;
+use crate::close::CloseCode;
 use crate::codec::{ClientFrame, ServerFrame};
 use crate::server::ServerMsg;
 
@@ -47,6 +48,7 @@ pub fn json_schema() -> Value {
     let client =
         contract::<ClientMsg, ClientFrame>(SchemaSettings::draft2020_12().for_deserialize());
     let mut defs = merge(server, client);
+    defs.insert("CloseCode".into(), close_codes());
     for def in defs.values_mut() {
         clean_docs(def);
     }
@@ -54,7 +56,7 @@ pub fn json_schema() -> Value {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$comment": "Generated from tengen-protocol's types; do not edit (protocol/README.md says how to regenerate).",
         "title": format!("The Tengen wire protocol, version {}", crate::PROTOCOL_VERSION),
-        "description": "Every frame of the Tengen WebSocket protocol: `ClientFrame` is what a client may send, `ServerFrame` what a server sends. JSON in text frames; MessagePack (maps with the same names) in binary frames.",
+        "description": "Every frame of the Tengen WebSocket protocol: `ClientFrame` is what a client may send, `ServerFrame` what a server sends. JSON in text frames; MessagePack (maps with the same names) in binary frames. `CloseCode` lists the codes the server closes the WebSocket with.",
         "anyOf": [
             { "$ref": format!("{DEFS}ClientFrame") },
             { "$ref": format!("{DEFS}ServerFrame") },
@@ -102,6 +104,48 @@ fn contract<Msg: JsonSchema, Frame: JsonSchema>(settings: SchemaSettings) -> Map
         never_null_when_left_out(def);
     }
     defs
+}
+
+/// The WebSocket close codes, as numbers, each with its documentation and
+/// whether a client should reconnect by itself. Not a frame, but a client
+/// acts on them as on error codes.
+fn close_codes() -> Value {
+    let mut generator = SchemaSettings::draft2020_12().into_generator();
+    let mut schema = generator.root_schema_for::<CloseCode>().to_value();
+    let variants = schema
+        .get_mut("oneOf")
+        .and_then(Value::as_array_mut)
+        .expect("close codes are a oneOf of documented variants");
+    for variant in variants.iter_mut() {
+        let name = variant["const"].as_str().expect("a variant's name");
+        let code = CloseCode::ALL
+            .into_iter()
+            .find(|c| format!("{c:?}") == name)
+            .expect("every variant is in CloseCode::ALL");
+        let doc = variant["description"].as_str().unwrap_or_default();
+        let doc = doc
+            .strip_prefix(&format!("{}: ", code.code()))
+            .unwrap_or(doc);
+        let mut chars = doc.chars();
+        let doc: String = chars
+            .next()
+            .map(|c| c.to_uppercase().chain(chars).collect())
+            .unwrap_or_default();
+        let advice = if code.should_reconnect() && !doc.to_lowercase().contains("reconnect") {
+            " Reconnect (with backoff)."
+        } else {
+            ""
+        };
+        *variant = json!({
+            "description": format!("{doc}{advice}"),
+            "type": "integer",
+            "const": code.code(),
+        });
+    }
+    json!({
+        "description": "Why the server closed the WebSocket (the close frame's code; the reason text is for people).",
+        "oneOf": variants,
+    })
 }
 
 /// A field that may be left out is left out, never written as `null`: so
@@ -331,7 +375,13 @@ fn wire_name(path: &str, constants: &BTreeMap<&'static str, String>) -> String {
         .collect();
     let last = segments.last().copied().unwrap_or(path);
     if let Some(value) = constants.get(last) {
-        return value.clone();
+        let unit = match last.rsplit('_').next() {
+            Some("MS") => " ms",
+            Some("BYTES") => " bytes",
+            Some("SECS") => " s",
+            _ => "",
+        };
+        return format!("{value}{unit}");
     }
     match segments.as_slice() {
         [_, member] if member.starts_with(char::is_uppercase) => {

@@ -37,7 +37,13 @@ const DESCRIPTIVE: &[&str] = &[
 ];
 
 /// The definitions declared first, in this order; the rest follow by name.
-const FIRST: &[&str] = &["ClientFrame", "ClientMsg", "ServerFrame", "ServerMsg"];
+const FIRST: &[&str] = &[
+    "ClientFrame",
+    "ClientMsg",
+    "ServerFrame",
+    "ServerMsg",
+    "CloseCode",
+];
 
 /// The declarations of every definition of `schema` (as made by
 /// [`crate::schema::json_schema`]), as one `.d.ts` module.

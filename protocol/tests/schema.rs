@@ -4,8 +4,12 @@
 //!
 //! Regenerate: `REGENERATE=1 cargo test -p tengen-protocol --test schema`.
 
+mod common;
+
 use std::path::PathBuf;
 
+use common::*;
+use serde_json::{Value, json};
 use tengen_protocol::{schema, typescript};
 
 const REGENERATE: &str = "REGENERATE=1 cargo test -p tengen-protocol --test schema";
@@ -49,4 +53,100 @@ fn the_committed_reference_is_what_the_types_make() {
     json.push('\n');
     check("tengen.schema.json", &json);
     check("tengen.d.ts", &typescript::typescript(&schema));
+}
+
+/// A validator of the generated schema's definition `def`.
+fn validator(def: &str) -> jsonschema::Validator {
+    let mut root = schema::json_schema();
+    let object = root.as_object_mut().unwrap();
+    object.remove("anyOf");
+    object.insert("$ref".into(), format!("#/$defs/{def}").into());
+    jsonschema::validator_for(&root).expect("the schema compiles")
+}
+
+fn errors(validator: &jsonschema::Validator, frame: &Value) -> Vec<String> {
+    validator
+        .iter_errors(frame)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect()
+}
+
+#[test]
+fn the_schema_is_valid_json_schema() {
+    let schema = schema::json_schema();
+    if let Err(e) = jsonschema::meta::validate(&schema) {
+        panic!("the generated schema breaks the 2020-12 meta-schema: {e}");
+    }
+}
+
+/// Every example message the guide and the codec tests are built from
+/// (every client and server message, the walk-throughs' frames) is valid
+/// against the schema, in its direction.
+#[test]
+fn every_example_frame_is_valid() {
+    let (client, server) = (validator("ClientFrame"), validator("ServerFrame"));
+    let mut frames: Vec<(bool, Value)> = Vec::new();
+    for f in client_examples() {
+        frames.push((true, serde_json::to_value(&f).unwrap()));
+    }
+    for f in server_examples() {
+        frames.push((false, serde_json::to_value(&f).unwrap()));
+    }
+    for walk in [
+        walkthrough(),
+        rif_walkthrough(),
+        reconnect_walkthrough(),
+        chat_rematch_walkthrough(),
+    ] {
+        for said in walk {
+            frames.push(match said {
+                Said::Client(_, f) => (true, serde_json::to_value(&f).unwrap()),
+                Said::Server(_, f) => (false, serde_json::to_value(&f).unwrap()),
+            });
+        }
+    }
+    assert!(frames.len() > 300, "{} frames", frames.len());
+    for (from_client, frame) in &frames {
+        let v = if *from_client { &client } else { &server };
+        let e = errors(v, frame);
+        assert!(e.is_empty(), "{frame}\n{}", e.join("\n"));
+    }
+}
+
+/// The schema is not a blank cheque: frames a server would refuse, or
+/// never write, are invalid.
+#[test]
+fn frames_off_the_wire_form_are_invalid() {
+    let (client, server) = (validator("ClientFrame"), validator("ServerFrame"));
+    let act = |action: Value| json!({ "type": "act", "table": "t1", "action": action, "id": 3 });
+    assert!(errors(&client, &act(json!({ "type": "place", "point": "h8" }))).is_empty());
+    let bad_client = [
+        json!({ "type": "teleport" }),
+        json!({ "type": "join_room" }),
+        json!({ "type": "join_room", "room": "UPPER" }),
+        json!({ "type": "ping", "id": -1 }),
+        act(json!({ "type": "place", "point": "H0" })),
+        act(json!({ "type": "place", "point": { "x": 7, "y": 7 } })),
+        act(json!({ "type": "resign", "seat": "first" })),
+        act(
+            json!({ "type": "offer_fifths", "points": ["A1","A2","A3","A4","A5","A6","A7","A8","A9","A10","A11"] }),
+        ),
+        json!({ "type": "create_room", "config": { "rule_set": "renju", "opening": "free", "board_size": 15 } }),
+        json!({ "type": "watch", "table": "t1", "since": "3" }),
+    ];
+    for frame in bad_client {
+        assert!(!errors(&client, &frame).is_empty(), "accepted: {frame}");
+    }
+    let pong = json!({ "type": "pong", "time_ms": 5 });
+    assert!(errors(&server, &pong).is_empty());
+    let bad_server = [
+        json!({ "type": "pong" }),
+        json!({ "type": "error", "code": "other", "message": "?" }),
+        json!({ "type": "error", "code": "rate_limited", "message": "?", "retry_after_ms": null }),
+        json!({ "type": "acted", "table": "t1", "seq": 2, "id": null }),
+        json!({ "type": "joined", "room": "r1", "seat": "third" }),
+    ];
+    for frame in bad_server {
+        assert!(!errors(&server, &frame).is_empty(), "accepted: {frame}");
+    }
 }
