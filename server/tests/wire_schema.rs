@@ -279,6 +279,31 @@ impl Wire {
         }
     }
 
+    /// Opens a room (public, chat on, casual); its id.
+    async fn create_room(&mut self, config: GameConfig, public: bool) -> RoomId {
+        match self
+            .ok(ClientMsg::CreateRoom {
+                config,
+                public,
+                name: Some("schema room".into()),
+                chat: true,
+                rated: false,
+            })
+            .await
+        {
+            ServerMsg::RoomCreated { room, .. } => room,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// Creates a tournament; its id.
+    async fn create_tournament(&mut self, tournament: TournamentSpec) -> String {
+        match self.ok(ClientMsg::CreateTournament { tournament }).await {
+            ServerMsg::TournamentCreated { tournament } => tournament.id,
+            other => panic!("{other:?}"),
+        }
+    }
+
     async fn snapshot(&mut self) -> TableSnapshot {
         match self
             .next_matching(|m| matches!(m, ServerMsg::TableSnapshot(_)))
@@ -310,19 +335,7 @@ impl Game {
     /// `creator` opens a room with `config`, `joiner` joins: both get
     /// their snapshot.
     async fn start(mut creator: Wire, mut joiner: Wire, config: GameConfig) -> (Game, RoomId) {
-        let room = match creator
-            .ok(ClientMsg::CreateRoom {
-                config,
-                public: true,
-                name: Some("schema room".into()),
-                chat: true,
-                rated: false,
-            })
-            .await
-        {
-            ServerMsg::RoomCreated { room, .. } => room,
-            other => panic!("{other:?}"),
-        };
+        let room = creator.create_room(config, true).await;
         joiner.ok(ClientMsg::JoinRoom { room: room.clone() }).await;
         let game = Game::seated(creator, joiner).await;
         (game, room)
@@ -548,19 +561,9 @@ async fn lobby_game_and_table(log: &Log) {
     dan.next_matching(|m| matches!(m, ServerMsg::Challenged { .. }))
         .await;
     dan.ok(ClientMsg::DeclineChallenge { room }).await;
-    let own = match dan
-        .ok(ClientMsg::CreateRoom {
-            config: GameConfig::new(RuleSet::Freestyle),
-            public: false,
-            name: None,
-            chat: false,
-            rated: false,
-        })
-        .await
-    {
-        ServerMsg::RoomCreated { room, .. } => room,
-        other => panic!("{other:?}"),
-    };
+    let own = dan
+        .create_room(GameConfig::new(RuleSet::Freestyle), false)
+        .await;
     dan.ok(ClientMsg::CancelRoom { room: own }).await;
     cat.ok(ClientMsg::LobbyUnsubscribe).await;
     cat.ok(ClientMsg::Ping).await;
@@ -839,21 +842,10 @@ async fn accounts_ranked_moderation_tournament(log: &Log) {
     // A game aborted and its room closed by a moderator, seen by a player.
     {
         let mut cy = Wire::guest(&server, Encoding::Json, log, "cy").await;
-        let room = match cy
-            .ok(ClientMsg::CreateRoom {
-                config: GameConfig::new(RuleSet::Freestyle),
-                public: true,
-                name: None,
-                chat: true,
-                rated: false,
-            })
-            .await
-        {
-            ServerMsg::RoomCreated { room, .. } => room,
-            other => panic!("{other:?}"),
-        };
-        let dee = Wire::guest(&server, Encoding::Json, log, "dee").await;
-        let mut dee = dee;
+        let room = cy
+            .create_room(GameConfig::new(RuleSet::Freestyle), true)
+            .await;
+        let mut dee = Wire::guest(&server, Encoding::Json, log, "dee").await;
         dee.ok(ClientMsg::JoinRoom { room: room.clone() }).await;
         let mut game = Game::seated(cy, dee).await;
         ada.ok(ClientMsg::Moderate(ModRequest::AbortGame {
@@ -890,15 +882,7 @@ async fn accounts_ranked_moderation_tournament(log: &Log) {
         duration_secs: None,
         decider_time: None,
     };
-    let id = match ada
-        .ok(ClientMsg::CreateTournament {
-            tournament: spec.clone(),
-        })
-        .await
-    {
-        ServerMsg::TournamentCreated { tournament } => tournament.id,
-        other => panic!("{other:?}"),
-    };
+    let id = ada.create_tournament(spec.clone()).await;
     ada.ok(ClientMsg::Tournaments).await;
     ada.ok(ClientMsg::WatchTournament {
         tournament: id.clone(),
@@ -967,13 +951,7 @@ async fn accounts_ranked_moderation_tournament(log: &Log) {
         seed: None,
         ..spec
     };
-    let spare = match ada
-        .ok(ClientMsg::CreateTournament { tournament: spare })
-        .await
-    {
-        ServerMsg::TournamentCreated { tournament } => tournament.id,
-        other => panic!("{other:?}"),
-    };
+    let spare = ada.create_tournament(spare).await;
     late.ok(ClientMsg::JoinTournament {
         tournament: spare.clone(),
     })
