@@ -2,17 +2,17 @@
 //! change a message and this test fails until the reference is
 //! regenerated, so a client author never reads a stale one.
 //!
-//! Regenerate: `REGENERATE=1 cargo test -p tengen-protocol --test schema`.
+//! Regenerate: `REGENERATE=1 cargo test -p tengen-protocol --test it schema::`.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 
-use common::*;
+use common::schema::{example_frames, validator};
 use serde_json::{Value, json};
 use tengen_protocol::{schema, typescript};
 
-const REGENERATE: &str = "REGENERATE=1 cargo test -p tengen-protocol --test schema";
+const REGENERATE: &str = "REGENERATE=1 cargo test -p tengen-protocol --test it schema::";
 
 fn path(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -55,15 +55,6 @@ fn the_committed_reference_is_what_the_types_make() {
     check("tengen.d.ts", &typescript::typescript(&schema));
 }
 
-/// A validator of the generated schema's definition `def`.
-fn validator(def: &str) -> jsonschema::Validator {
-    let mut root = schema::json_schema();
-    let object = root.as_object_mut().unwrap();
-    object.remove("anyOf");
-    object.insert("$ref".into(), format!("#/$defs/{def}").into());
-    jsonschema::validator_for(&root).expect("the schema compiles")
-}
-
 fn errors(validator: &jsonschema::Validator, frame: &Value) -> Vec<String> {
     validator
         .iter_errors(frame)
@@ -85,26 +76,10 @@ fn the_schema_is_valid_json_schema() {
 #[test]
 fn every_example_frame_is_valid() {
     let (client, server) = (validator("ClientFrame"), validator("ServerFrame"));
-    let mut frames: Vec<(bool, Value)> = Vec::new();
-    for f in client_examples() {
-        frames.push((true, serde_json::to_value(&f).unwrap()));
-    }
-    for f in server_examples() {
-        frames.push((false, serde_json::to_value(&f).unwrap()));
-    }
-    for walk in [
-        walkthrough(),
-        rif_walkthrough(),
-        reconnect_walkthrough(),
-        chat_rematch_walkthrough(),
-    ] {
-        for said in walk {
-            frames.push(match said {
-                Said::Client(_, f) => (true, serde_json::to_value(&f).unwrap()),
-                Said::Server(_, f) => (false, serde_json::to_value(&f).unwrap()),
-            });
-        }
-    }
+    let frames: Vec<(bool, Value)> = example_frames()
+        .into_iter()
+        .map(|(from_client, f)| (from_client, serde_json::from_str(&f).unwrap()))
+        .collect();
     assert!(frames.len() > 300, "{} frames", frames.len());
     for (from_client, frame) in &frames {
         let v = if *from_client { &client } else { &server };

@@ -9,7 +9,7 @@
 //! tournament, and the refusals a client can provoke; the test fails if
 //! they stop covering the message kinds listed below.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeSet, VecDeque};
 use std::sync::{Arc, Mutex, OnceLock};
