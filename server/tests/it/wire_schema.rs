@@ -279,6 +279,17 @@ impl Wire {
         }
     }
 
+    /// Whether the next `player_status` says the player is connected.
+    async fn player_status(&mut self) -> bool {
+        match self
+            .next_matching(|m| matches!(m, ServerMsg::PlayerStatus { .. }))
+            .await
+        {
+            ServerMsg::PlayerStatus { connected, .. } => connected,
+            _ => unreachable!(),
+        }
+    }
+
     /// Opens a room (public, chat on, casual); its id.
     async fn create_room(&mut self, config: GameConfig, public: bool) -> RoomId {
         match self
@@ -502,16 +513,7 @@ async fn lobby_game_and_table(log: &Log) {
     let rematch = game.table.clone();
     let [mut ann, bob] = game.players;
     drop(bob);
-    let status = ann
-        .next_matching(|m| matches!(m, ServerMsg::PlayerStatus { .. }))
-        .await;
-    assert!(matches!(
-        status,
-        ServerMsg::PlayerStatus {
-            connected: false,
-            ..
-        }
-    ));
+    assert!(!ann.player_status().await, "Bob is away");
     let token = bob_welcome.resume_token.expect("a resume token");
     let (mut bob, welcome) =
         Wire::hello(&server, Encoding::MsgPack, log, "bob", None, Some(&token)).await;
@@ -521,16 +523,7 @@ async fn lobby_game_and_table(log: &Log) {
         since: Some(0),
     })
     .await;
-    let status = ann
-        .next_matching(|m| matches!(m, ServerMsg::PlayerStatus { .. }))
-        .await;
-    assert!(matches!(
-        status,
-        ServerMsg::PlayerStatus {
-            connected: true,
-            ..
-        }
-    ));
+    assert!(ann.player_status().await, "Bob is back");
     // Leaving a room whose game runs is refused; resigning ends it.
     ann.refused(
         ClientMsg::LeaveRoom { room: room.clone() },
