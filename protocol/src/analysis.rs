@@ -15,6 +15,7 @@ use crate::ids::TableId;
 /// One move of a finished game where the side to move had a forced win in
 /// the position before it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MoveVerdict {
     /// The move's number, from 1, counting every stone and pass of the game
     /// in order (as `game_record`'s renju notation lists them for the
@@ -42,6 +43,7 @@ pub struct MoveVerdict {
 
 /// The reply to `analyze_game`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct GameAnalysis {
     pub game: TableId,
     /// Whether VCTs were looked for (as asked).

@@ -8,6 +8,7 @@ use tengen_rules::game::{RuleSet, TimeControl};
 
 /// The kind of a time control, without its times.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum TimeKind {
     Unlimited,
@@ -35,6 +36,7 @@ impl TimeKind {
 /// What challenges a bot account takes. An empty list means any; a field
 /// left out takes its default (everything allowed).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BotFilters {
     /// The rule sets it plays (empty: all).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

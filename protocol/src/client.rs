@@ -21,6 +21,7 @@ use crate::tournament::{ReportedResult, TournamentSpec, check_tournament_id};
 
 /// The first message of every connection.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Hello {
     /// The protocol version the client speaks ([`crate::PROTOCOL_VERSION`]).
     pub version: u32,
@@ -50,6 +51,7 @@ pub struct Hello {
 /// A client message. The wire form is a map with `"type"` set to the
 /// snake_case variant name and the fields below; the envelope adds `"id"`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ClientMsg {
     /// Opens the session; answered by `welcome` (or `unsupported_version`).

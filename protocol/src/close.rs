@@ -7,6 +7,7 @@
 
 /// A close code sent by the server.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum CloseCode {
     /// 1000: the exchange is over (the client closed, or a session ended
     /// normally).

@@ -21,6 +21,7 @@ use crate::server::ServerMsg;
 
 /// A message with its optional request id: `{"type": ..., ...fields, "id": n}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Envelope<M> {
     #[serde(flatten)]
     pub msg: M,

@@ -13,6 +13,7 @@ use tengen_rules::game::GameError;
 
 /// Why a request was refused. The wire form is the snake_case name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
     /// The frame could not be decoded at all: not JSON / MessagePack, not a
@@ -125,6 +126,7 @@ pub enum ErrorCode {
     /// A code this version of the protocol does not know (a newer server's):
     /// decoding maps any unknown code here. Never sent.
     #[serde(other)]
+    #[cfg_attr(feature = "schema", schemars(skip))]
     Other,
 }
 
@@ -229,6 +231,7 @@ impl std::fmt::Display for ErrorCode {
 
 /// The protocol versions a server speaks, inclusive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Versions {
     pub min: u32,
     pub max: u32,
@@ -242,6 +245,7 @@ impl Versions {
 
 /// The body of an `error` message.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ErrorBody {
     pub code: ErrorCode,
     /// For people and logs; wording may change at any time.

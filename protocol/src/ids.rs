@@ -64,8 +64,8 @@ fn check(s: &str) -> Result<(), IdError> {
 }
 
 macro_rules! id_type {
-    ($(#[$doc:meta])* $name:ident) => {
-        $(#[$doc])*
+    ($(#[doc = $doc_text:literal])* $name:ident) => {
+        $(#[doc = $doc_text])*
         #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
         #[serde(try_from = "String", into = "String")]
         pub struct $name(String);
@@ -107,7 +107,32 @@ macro_rules! id_type {
                 f.write_str(&self.0)
             }
         }
+
+        #[cfg(feature = "schema")]
+        impl schemars::JsonSchema for $name {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                stringify!($name).into()
+            }
+
+            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                id_schema(concat!($($doc_text,)*))
+            }
+        }
     };
+}
+
+/// An id's schema: the form [`check`] accepts, with the type's own
+/// documentation.
+#[cfg(feature = "schema")]
+fn id_schema(doc: &str) -> schemars::Schema {
+    let doc = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+    schemars::json_schema!({
+        "description": format!("{doc} Opaque: compare as strings."),
+        "type": "string",
+        "pattern": "^[0-9a-z_-]+$",
+        "minLength": 1,
+        "maxLength": MAX_ID_CHARS,
+    })
 }
 
 id_type!(

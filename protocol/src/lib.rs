@@ -44,7 +44,10 @@
 //! - [`error`], refusals and their codes;
 //! - [`close`], WebSocket close codes;
 //! - [`limits`], every size, rate and time bound;
-//! - [`codec`], the envelope, JSON and MessagePack, and decode failures.
+//! - [`codec`], the envelope, JSON and MessagePack, and decode failures;
+//! - `schema` and `typescript` (feature `schema`), the reference generated
+//!   from these types: a JSON Schema of every frame, and TypeScript
+//!   declarations made from it.
 
 pub mod analysis;
 pub mod bots;
@@ -57,8 +60,12 @@ pub mod limits;
 pub mod lobby;
 pub mod moderation;
 pub mod ranked;
+#[cfg(feature = "schema")]
+pub mod schema;
 pub mod server;
 pub mod tournament;
+#[cfg(feature = "schema")]
+pub mod typescript;
 
 pub use analysis::{GameAnalysis, MoveVerdict};
 pub use bots::{BotFilters, TimeKind};

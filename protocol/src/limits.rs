@@ -59,6 +59,7 @@ pub const MAX_RATING_POINTS: usize = 50;
 
 /// The limits a client must respect, announced in `welcome`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Limits {
     /// Largest frame the server accepts, in bytes.
     pub max_frame_bytes: u32,

@@ -13,6 +13,7 @@ use crate::ids::{RoomId, TableId};
 /// A person at a table, as others see them. Later versions add optional
 /// fields (rating, provisional, title): ignore what you do not know.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Player {
     pub name: String,
     /// A guest session (no account).
@@ -25,6 +26,7 @@ pub struct Player {
 
 /// Who sits in each seat (`null`: free).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Players {
     pub first: Option<Player>,
     pub second: Option<Player>,
@@ -53,6 +55,7 @@ impl Players {
 
 /// Where a room is in its life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum RoomStatus {
     /// A seat is free: `join_room` starts the game.
@@ -65,6 +68,7 @@ pub enum RoomStatus {
 
 /// A room as the lobby lists it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RoomInfo {
     pub room: RoomId,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -100,6 +104,7 @@ fn is_false(b: &bool) -> bool {
 /// at most one list, and clients apply `removed`, then `changed`, then
 /// `added`. A room added and removed within one period is not mentioned.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct LobbyUpdate {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub added: Vec<RoomInfo>,
@@ -117,6 +122,7 @@ impl LobbyUpdate {
 
 /// Why a room went away before its game started.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum CancelReason {
     /// Its creator sent `cancel_room` (or left it).
@@ -131,6 +137,7 @@ pub enum CancelReason {
     Declined,
     /// A reason this version does not know (a newer server's). Never sent.
     #[serde(other)]
+    #[cfg_attr(feature = "schema", schemars(skip))]
     Other,
 }
 

@@ -22,6 +22,7 @@ pub const MAX_AUDIT_ENTRIES: u32 = 200;
 
 /// An account's role.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Role {
     /// No moderation rights.
@@ -61,6 +62,7 @@ impl Role {
 /// action but the reading ones (`audit_log`, `reports`) is written to the
 /// audit log with its `reason`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "action", rename_all = "snake_case")]
 pub enum ModRequest {
     /// An admin gives `player` a role.
@@ -227,6 +229,7 @@ fn check_player_reason(player: &str, reason: &str) -> Result<(), String> {
 
 /// Why a player reports another.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ReportReason {
     ChatAbuse,
@@ -248,6 +251,7 @@ impl ReportReason {
 
 /// A ban as a refused login carries it (`error.ban`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Sanction {
     pub reason: String,
     /// When it ends (Unix ms); absent: for good.
@@ -258,6 +262,7 @@ pub struct Sanction {
 /// A fair-play wait running (`logged_in.playban`): rated games are
 /// refused with `playbanned` until it ends; casual games are not.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Playban {
     /// When it ends (Unix ms).
     pub until_ms: u64,
@@ -269,6 +274,7 @@ pub struct Playban {
 
 /// One entry of the audit log.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct AuditItem {
     pub at_ms: u64,
     pub by: String,
@@ -279,6 +285,7 @@ pub struct AuditItem {
 
 /// An open report, as moderators list it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ReportItem {
     pub id: String,
     pub at_ms: u64,

@@ -17,6 +17,7 @@ use crate::lobby::Player;
 /// rule is one family; standard gomoku, free-style and twin (two boards)
 /// are the others. The wire form is the snake_case name (`"renju"`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum RatingFamily {
     Renju,
@@ -69,6 +70,7 @@ impl std::fmt::Display for RatingFamily {
 
 /// The reply to `login` and `register`: this session is now the account's.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct LoggedIn {
     /// You, as others see you now (`guest: false`).
     pub player: Player,
@@ -86,6 +88,7 @@ pub struct LoggedIn {
 
 /// One line of a leaderboard.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Standing {
     /// 1 for the highest rating of the list.
     pub rank: u32,
@@ -105,6 +108,7 @@ fn is_false(b: &bool) -> bool {
 
 /// A family's leaderboard.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Leaderboard {
     pub family: RatingFamily,
     /// Bot accounts' leaderboard (`true`) or people's (absent).
@@ -121,6 +125,7 @@ pub struct Leaderboard {
 
 /// One point of a rating's history: the rating after a game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RatingPoint {
     pub game: TableId,
     /// When the game ended, in Unix milliseconds.
@@ -134,6 +139,7 @@ pub struct RatingPoint {
 
 /// A player's rating in one family.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FamilyRating {
     pub family: RatingFamily,
     pub rating: f64,
@@ -156,6 +162,7 @@ pub struct FamilyRating {
 
 /// A registered player's profile.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Profile {
     pub player: Player,
     /// When the account was registered, in Unix milliseconds.
@@ -167,6 +174,7 @@ pub struct Profile {
 
 /// One finished game in a player's history.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct GameSummary {
     /// The game's id (the id of the table it was played at): fetch it with
     /// `game_record`.
@@ -183,6 +191,7 @@ pub struct GameSummary {
 
 /// A table where one of an account's sessions sits (a `my_tables` entry).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SeatedTable {
     /// The table: `watch` it after resuming the session.
     pub table: TableId,
@@ -196,6 +205,7 @@ pub struct SeatedTable {
 
 /// The formats a finished game's record can be fetched in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum RecordFormat {
     /// The full record (every action with its time and clocks, the
@@ -209,6 +219,7 @@ pub enum RecordFormat {
 
 /// The reply to `game_record`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RecordExport {
     pub game: TableId,
     pub format: RecordFormat,

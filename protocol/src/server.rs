@@ -23,6 +23,7 @@ use crate::tournament::{TournamentSummary, TournamentView};
 
 /// The server's name and build, for logs and bug reports.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ServerInfo {
     pub name: String,
     pub version: String,
@@ -30,6 +31,7 @@ pub struct ServerInfo {
 
 /// The answer to `hello`: the session is open.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Welcome {
     /// The protocol version this session speaks (the client's).
     pub version: u32,
@@ -63,6 +65,7 @@ fn is_false(b: &bool) -> bool {
 
 /// Who may read a chat message: the two players, or the spectators.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ChatChannel {
     Players,
@@ -73,6 +76,7 @@ pub enum ChatChannel {
 /// and on `snapshot` requests. Events with `seq` greater than this `seq`
 /// follow; apply none with a smaller or equal one.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TableSnapshot {
     pub table: TableId,
     pub room: RoomId,
@@ -98,6 +102,7 @@ pub struct TableSnapshot {
 
 /// Why a table's clocks stand still.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum PauseReason {
     /// The server restarted and restored the game; the clocks wait for both
@@ -110,6 +115,7 @@ pub enum PauseReason {
 
 /// One thing that happened at a table.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TableEvent {
     pub table: TableId,
     /// 1 for a table's first event, then +1 for each: no gaps, no repeats.
@@ -152,6 +158,7 @@ impl TableEvent {
 /// snake_case variant name and the fields below; the envelope adds `"id"`
 /// to replies.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMsg {
     /// Reply to `hello`.
@@ -181,7 +188,8 @@ pub enum ServerMsg {
     /// cancels the room.
     RoomCancelled { room: RoomId, reason: CancelReason },
     /// Reply to `watch` and `snapshot`; a push to both players when their
-    /// game starts. (Boxed: it is by far the largest message.)
+    /// game starts.
+    // Boxed: it is by far the largest message.
     TableSnapshot(Box<TableSnapshot>),
     /// Push to a table's players and spectators.
     TableEvent(TableEvent),

@@ -28,6 +28,7 @@ pub const MAX_ARENA_SECS: u32 = 12 * 3600;
 
 /// The pairing system.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum TournamentSystem {
     /// Swiss (Dutch system) over `rounds` rounds.
@@ -49,6 +50,7 @@ pub enum TournamentSystem {
 /// listed order after the score. The engine defines each
 /// (`docs/tournaments.md`, "Standings and tie-breaks").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum TieBreakName {
     /// The opponents' scores summed (shown `Buch`).
@@ -107,6 +109,7 @@ impl std::str::FromStr for TieBreakName {
 
 /// Who may enter.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct EntryLimits {
     /// The lowest rating (in the event's rating family) that may join.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -127,6 +130,7 @@ pub struct EntryLimits {
 
 /// What `create_tournament` asks for.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TournamentSpec {
     pub name: String,
     pub system: TournamentSystem,
@@ -257,6 +261,7 @@ impl TournamentSpec {
 
 /// Where an event is in its life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum TournamentState {
     /// Taking entries.
@@ -268,6 +273,7 @@ pub enum TournamentState {
 
 /// An event as lists show it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TournamentSummary {
     pub id: String,
     pub name: String,
@@ -286,6 +292,7 @@ pub struct TournamentSummary {
 
 /// A player on the entry list.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TournamentPlayer {
     pub name: String,
     pub rating: i32,
@@ -295,11 +302,12 @@ pub struct TournamentPlayer {
 
 /// One board of a round.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BoardView {
     pub board: u32,
     /// The first seat of the match's first game (a bye: the player).
     pub first: String,
-    /// `None`: a bye.
+    /// Absent: a bye.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub second: Option<String>,
     /// Each game's result from `first`'s side: `1-0`, `0-1`, `½-½`, `+-`,
@@ -315,6 +323,7 @@ pub struct BoardView {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RoundView {
     pub round: u32,
     pub boards: Vec<BoardView>,
@@ -322,6 +331,7 @@ pub struct RoundView {
 
 /// A tie-break's value, as text (`7.5`, `3`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TieBreakValue {
     /// `Buch`, `MBuch`, `SB`, `DE`, `Wins`, `1st`.
     pub name: String,
@@ -330,6 +340,7 @@ pub struct TieBreakValue {
 
 /// One line of the standings.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct StandingView {
     pub rank: u32,
     pub name: String,
@@ -340,6 +351,7 @@ pub struct StandingView {
 
 /// An event in full: `tournament` and `tournament_update`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TournamentView {
     pub summary: TournamentSummary,
     pub spec: TournamentSpec,
@@ -353,6 +365,7 @@ pub struct TournamentView {
 /// A game's result as the organiser reports it (`tournament_result`),
 /// by the seats of that game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ReportedResult {
     /// The first seat (black) won.
@@ -372,6 +385,7 @@ pub enum ReportedResult {
 /// record tags): round and board 1-based as the views number them, `game`
 /// the 0-based game of the board's match.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TournamentGame {
     pub tournament: String,
     pub round: u32,

@@ -23,6 +23,7 @@ use crate::point::{Color, Point};
 /// The kind of a forbidden point. When several apply the one reported is the
 /// first of overline, double four, double three.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Forbidden {
     /// Six or more black stones in a row (长连).

@@ -17,6 +17,7 @@ pub const STANDARD_SIZE: u8 = 15;
 
 /// A stone colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Color {
     Black,
@@ -157,6 +158,33 @@ impl<'de> Deserialize<'de> for Point {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Point, D::Error> {
         let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
         s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// On the wire a point is its notation, not a map of `x` and `y`: the
+/// schema says so, and what each side writes and reads.
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for Point {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Point".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        if generator.contract().is_serialize() {
+            schemars::json_schema!({
+                "description": "A point in renju notation: a column letter from A (none is skipped), a row number from 1, bottom to top; H8 is the centre of a 15 x 15 board. Written in upper case.",
+                "type": "string",
+                "pattern": "^[A-S](?:[1-9]|1[0-9])$",
+                "examples": ["H8"]
+            })
+        } else {
+            schemars::json_schema!({
+                "description": "A point in renju notation: a column letter from A (none is skipped; either case), a row number from 1 without leading zeros, bottom to top; H8 is the centre of a 15 x 15 board. Whether it lies on the board is the referee's to judge (`off_board`).",
+                "type": "string",
+                "pattern": "^\\s*[A-Za-z][1-9][0-9]?\\s*$",
+                "examples": ["H8"]
+            })
+        }
     }
 }
 

@@ -6,4 +6,5 @@ mod common;
 mod module_cycles;
 mod print;
 mod readme;
+mod schema;
 mod tie_breaks;

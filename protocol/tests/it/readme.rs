@@ -1,32 +1,77 @@
-//! `protocol/README.md` shows every example exactly as the types produce it,
-//! and documents every message, error code and close code: the page cannot
-//! drift from the code. (To refresh the examples after changing a type, run
-//! the `print` test and update the page.)
+//! `protocol/README.md`, the client author's guide, cannot drift from the
+//! code: every frame it shows is one the types make and is valid against
+//! the generated schema, its walk-throughs are shown whole and in order,
+//! and every error code, close code and limit is in it. (To refresh its
+//! frames after changing a type, run the `print` test and paste.)
 
 use crate::common;
 
+use common::schema::{example_frames, validator};
 use common::*;
+use serde_json::Value;
 use tengen_protocol::*;
 
 fn readme() -> String {
     std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap()
 }
 
-fn assert_shown(readme: &str, line: &str) {
-    assert!(
-        readme.lines().any(|l| l.contains(line)),
-        "README.md lacks the example:\n{line}\n(run: cargo test -p tengen-protocol --test it print:: -- --ignored --nocapture)"
-    );
+/// How the guide shows a frame: sent by a client, received by clients, or
+/// on its own.
+#[derive(Debug)]
+enum Shown {
+    Sent(String),
+    Received(String),
+    Alone(String),
+}
+
+/// Every frame in the guide's code blocks.
+fn shown_frames(readme: &str) -> Vec<Shown> {
+    let mut frames = Vec::new();
+    let mut in_block = false;
+    for line in readme.lines() {
+        if line.starts_with("```") {
+            in_block = !in_block;
+            continue;
+        }
+        if !in_block {
+            continue;
+        }
+        if let Some((who, json)) = line.split_once(" -> ")
+            && !who.contains(' ')
+        {
+            frames.push(Shown::Sent(json.to_string()));
+        } else if let Some(rest) = line.strip_prefix("-> ") {
+            let (_, json) = rest.split_once(": ").expect("`-> who: {...}`");
+            frames.push(Shown::Received(json.to_string()));
+        } else if line.starts_with('{') {
+            frames.push(Shown::Alone(line.to_string()));
+        }
+    }
+    frames
 }
 
 #[test]
-fn every_message_example_is_shown_exactly() {
+fn every_frame_shown_is_made_by_the_types_and_valid() {
     let r = readme();
-    for f in client_examples() {
-        assert_shown(&r, &json(&f));
-    }
-    for f in server_examples() {
-        assert_shown(&r, &json(&f));
+    let frames = shown_frames(&r);
+    assert!(frames.len() > 80, "{} frames", frames.len());
+    let made: Vec<String> = example_frames().into_iter().map(|(_, f)| f).collect();
+    let (client, server) = (validator("ClientFrame"), validator("ServerFrame"));
+    for frame in &frames {
+        let (text, validators): (&str, Vec<&jsonschema::Validator>) = match frame {
+            Shown::Sent(t) => (t, vec![&client]),
+            Shown::Received(t) => (t, vec![&server]),
+            Shown::Alone(t) => (t, vec![&client, &server]),
+        };
+        assert!(
+            made.iter().any(|m| m == text),
+            "README.md shows a frame the types do not make (run the print test):\n{text}"
+        );
+        let value: Value = serde_json::from_str(text).unwrap();
+        assert!(
+            validators.iter().any(|v| v.is_valid(&value)),
+            "README.md shows a frame the schema does not allow:\n{text}"
+        );
     }
 }
 
@@ -34,7 +79,7 @@ fn every_message_example_is_shown_exactly() {
 fn assert_walk_in_order(readme: &str, heading: &str, walk: Vec<Said>) {
     let mut from = readme
         .find(heading)
-        .unwrap_or_else(|| panic!("README.md lacks the heading {heading}"));
+        .unwrap_or_else(|| panic!("README.md lacks {heading:?}"));
     for said in walk {
         let line = match said {
             Said::Client(who, f) => format!("{who} -> {}", json(&f)),
@@ -48,86 +93,27 @@ fn assert_walk_in_order(readme: &str, heading: &str, walk: Vec<Said>) {
 }
 
 #[test]
-fn the_walkthrough_is_shown_exactly_and_in_order() {
-    assert_walk_in_order(
-        &readme(),
-        "\n## Walk-through: a renju game, free opening\n",
-        walkthrough(),
-    );
-}
-
-#[test]
-fn the_rif_walkthrough_is_shown_exactly_and_in_order() {
-    assert_walk_in_order(
-        &readme(),
-        "\n## Walk-through: a renju game with the RIF opening\n",
-        rif_walkthrough(),
-    );
-    let (moves, board) = rif_final();
+fn the_walkthroughs_are_shown_whole_and_in_order() {
     let r = readme();
-    assert!(
-        r.contains(&moves),
-        "README.md lacks the RIF game's moves:\n{moves}"
-    );
-    assert!(
-        r.contains(&board),
-        "README.md lacks the RIF game's board:\n{board}"
-    );
+    assert_walk_in_order(&r, "\n### The walk-through\n", walkthrough());
+    assert_walk_in_order(&r, "\n## Opening rules\n", rif_opening());
+    assert_walk_in_order(&r, "\n## Reconnecting\n", reconnect_walkthrough());
+    assert_walk_in_order(&r, "\n## Chat and rematch\n", chat_rematch_walkthrough());
 }
 
 #[test]
-fn the_reconnection_walkthrough_is_shown_exactly_and_in_order() {
-    assert_walk_in_order(&readme(), "\n## Reconnecting\n", reconnect_walkthrough());
-}
-
-#[test]
-fn the_chat_and_rematch_walkthrough_is_shown_exactly_and_in_order() {
-    assert_walk_in_order(
-        &readme(),
-        "\n## Chat and rematch\n",
-        chat_rematch_walkthrough(),
-    );
-}
-
-#[test]
-fn game_values_and_refusals_are_shown_exactly() {
+fn every_code_and_limit_is_in_the_guide() {
     let r = readme();
-    for v in game_values() {
-        assert_shown(&r, &v);
-    }
-    for e in game_errors() {
-        assert_shown(&r, &format!("| `{}` | {} |", json(&e), e));
-    }
-}
-
-#[test]
-fn every_type_code_and_limit_is_documented() {
-    let r = readme();
-    for t in ClientMsg::TYPES.iter().chain(ServerMsg::TYPES) {
-        assert!(r.contains(&format!("\n### `{t}`\n")), "no section for {t}");
-    }
-    for t in ClientMsg::TYPES {
-        assert!(
-            r.contains(&format!("| `{t}` |")),
-            "{t} missing from the request table"
-        );
-    }
     for code in ErrorCode::ALL {
         assert!(
-            r.contains(&format!("| `{code}` |")),
-            "error code {code} undocumented"
+            r.contains(&format!("`{code}` |")) || r.contains(&format!("`{code}`,")),
+            "error code {code} is not in the errors table"
         );
     }
     for c in CloseCode::ALL {
         assert!(
-            r.contains(&format!("| {} |", c.code())),
-            "close code {c:?} undocumented"
-        );
-    }
-    for name in RESERVED_CLIENT_TYPES.iter().chain(RESERVED_SERVER_TYPES) {
-        assert!(
-            r.contains(&format!("`{name}`")),
-            "reserved {name} not listed"
+            r.contains(&format!("\n| {} |", c.code())),
+            "close code {c:?} is not in the close codes table"
         );
     }
     let l = Limits::DEFAULT;
@@ -144,12 +130,63 @@ fn every_type_code_and_limit_is_documented() {
             "limit {name}"
         );
     }
-    assert!(r.contains(&format!("Protocol version: **{PROTOCOL_VERSION}**")));
-    assert!(r.contains(&format!("close 1009 beyond {MAX_WS_MESSAGE_BYTES}")));
-    assert!(r.contains(&format!("{} rooms in one `rooms`", MAX_ROOMS_LISTED)));
-    assert!(r.contains(&format!("`hello` within {} s", HELLO_TIMEOUT_MS / 1000)));
-    assert!(r.contains(&format!("deeper than {MAX_DEPTH}")));
-    assert!(r.contains(&format!("`{WS_PATH}` path")));
+    let flat = r.replace('\n', " ");
+    for fact in [
+        format!("Protocol version: **{PROTOCOL_VERSION}**"),
+        format!("close 1009 beyond {MAX_WS_MESSAGE_BYTES} bytes"),
+        format!("at most {MAX_ROOMS_LISTED} rooms in one `rooms`"),
+        format!("`hello` within {} s", HELLO_TIMEOUT_MS / 1000),
+        format!("deeper than {MAX_DEPTH} in MessagePack"),
+        format!("`{WS_PATH}` path"),
+    ] {
+        assert!(flat.contains(&fact), "README.md lacks {fact:?}");
+    }
+    // Every task a prompt may carry has its row in the guide's table.
+    let schema = tengen_protocol::schema::json_schema();
+    let tasks = schema["$defs"]["Prompt"]["oneOf"].as_array().unwrap();
+    for task in tasks {
+        let name = task["properties"]["task"]["const"].as_str().unwrap();
+        assert!(r.contains(&format!("| `{name}` |")), "task {name}");
+    }
+}
+
+/// The guide is short, points at the reference and the example client on
+/// its first screen, and keeps the anchors other documents link to.
+#[test]
+fn the_guide_is_short_and_points_at_the_reference() {
+    let r = readme();
+    let lines = r.lines().count();
+    assert!(lines <= 620, "README.md has {lines} lines: keep it a guide");
+    let first_screen: String = r.lines().take(30).collect::<Vec<_>>().join("\n");
+    for link in [
+        "(schema/tengen.schema.json)",
+        "(schema/tengen.d.ts)",
+        "(examples/readme_client.py)",
+    ] {
+        assert!(first_screen.contains(link), "the first screen lacks {link}");
+        let path = format!(
+            "{}/{}",
+            env!("CARGO_MANIFEST_DIR"),
+            link.trim_matches(['(', ')'])
+        );
+        assert!(std::path::Path::new(&path).exists(), "{path}");
+    }
+    for heading in [
+        "## Accounts and ranked play",
+        "## Moderation",
+        "### `become_bot`",
+        "## Twin rooms",
+        "### When a node or Redis fails",
+        "## Reconnecting",
+        "## Order of messages",
+        "## Limits",
+        "## Tournaments",
+    ] {
+        assert!(
+            r.contains(&format!("\n{heading}\n")),
+            "README.md lacks {heading:?}, which other documents link to"
+        );
+    }
 }
 
 #[test]
@@ -159,102 +196,6 @@ fn the_messagepack_example_is_exact() {
         Encoding::MsgPack,
     );
     let hex: Vec<String> = bytes.iter().map(|b| format!("{b:02x}")).collect();
-    let r = readme().replace("\n", " ");
+    let r = readme().replace('\n', " ");
     assert!(r.contains(&format!("the {} bytes `{}`", bytes.len(), hex.join(" "))));
-}
-
-/// The variants of `pub enum {name}` in a source file of the rules crate,
-/// in snake case, or as a `#[serde(rename = "...")]` line just above one
-/// says: the wire names of its values.
-fn wire_names(file: &str, name: &str) -> Vec<String> {
-    let path = format!("{}/../rules/src/{file}", env!("CARGO_MANIFEST_DIR"));
-    let src = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let start = src
-        .find(&format!("pub enum {name} {{"))
-        .unwrap_or_else(|| panic!("no enum {name} in {path}"));
-    let mut names = Vec::new();
-    let mut renamed = None;
-    for line in src[start..].lines().skip(1) {
-        if line == "}" {
-            break;
-        }
-        if let Some(r) = line.trim().strip_prefix("#[serde(rename = \"") {
-            renamed = r.split('"').next().map(str::to_string);
-            continue;
-        }
-        let Some(rest) = line.strip_prefix("    ") else {
-            continue;
-        };
-        if let Some(wire) = renamed.take() {
-            names.push(wire);
-            continue;
-        }
-        let ident: String = rest
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric())
-            .collect();
-        if !ident.starts_with(|c: char| c.is_ascii_uppercase()) {
-            continue;
-        }
-        let mut snake = String::new();
-        for (i, c) in ident.chars().enumerate() {
-            if c.is_ascii_uppercase() {
-                if i > 0 {
-                    snake.push('_');
-                }
-                snake.push(c.to_ascii_lowercase());
-            } else {
-                snake.push(c);
-            }
-        }
-        names.push(snake);
-    }
-    assert!(!names.is_empty(), "no variants of {name} in {path}");
-    names
-}
-
-/// Every value of the rules' wire enums (a new opening rule adds some) has
-/// an example on the page, and those examples are checked above to be
-/// exactly what the types produce.
-#[test]
-fn every_rules_value_has_an_example() {
-    let r = readme();
-    let has = |what: &str, pattern: String| {
-        assert!(
-            r.contains(&pattern),
-            "README.md has no example of the {what} ({pattern})"
-        )
-    };
-    for o in wire_names("game/opening_rule.rs", "Opening") {
-        let plain = format!("\"opening\":\"{o}\"");
-        let with_n = format!("\"opening\":{{\"{o}\":");
-        assert!(
-            r.contains(&plain) || r.contains(&with_n),
-            "README.md has no configuration with the opening {o}"
-        );
-    }
-    for o in wire_names("game/opening_rule.rs", "TaraguchiOption") {
-        has("Taraguchi option", format!("\"option\":\"{o}\""));
-    }
-    for a in wire_names("game/action.rs", "Action") {
-        has("action", format!("{{\"type\":\"{a}\""));
-    }
-    for k in wire_names("game/action.rs", "ActionKind") {
-        has("action kind", format!("\"{k}\""));
-    }
-    for t in wire_names("game/action.rs", "Task") {
-        has("task", format!("\"task\":\"{t}\""));
-    }
-    for e in wire_names("game/event.rs", "Event") {
-        has("event", format!("{{\"type\":\"{e}\""));
-    }
-    for k in wire_names("game/event.rs", "ResultReason") {
-        assert!(
-            r.contains(&format!("`{k}`")),
-            "result reason {k} undocumented"
-        );
-    }
-    for c in wire_names("game/error.rs", "GameError") {
-        has("refusal", format!("| `{{\"code\":\"{c}\""));
-    }
 }

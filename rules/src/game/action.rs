@@ -14,6 +14,7 @@ use crate::point::{Color, Point};
 /// they are assigned at the start (the *opener* starts as black) and change
 /// hands when a swap is taken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Seat {
     First,
@@ -50,6 +51,7 @@ impl std::fmt::Display for Seat {
 /// fields are rejected on input, for every action (read through
 /// [`WireAction`]); `offer_draw` may be left out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(
     tag = "type",
     rename_all = "snake_case",
@@ -129,6 +131,7 @@ pub(crate) fn is_zero(b: &u8) -> bool {
 /// "seat":"first"}` would be read as a plain resignation; here every
 /// variant has braces, and any field it does not have is refused.
 #[derive(Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 enum WireAction {
     Place {
@@ -201,6 +204,7 @@ impl From<WireAction> for Action {
 /// The kind of an [`Action`], without its data: what a prompt lists as
 /// allowed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum ActionKind {
@@ -279,6 +283,7 @@ impl Action {
 
 /// What the seat that must act is asked to do to move the game on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "task", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Task {
@@ -319,7 +324,7 @@ pub enum Task {
     /// Super Sakata, after black 5 and after each option (c): the seat that
     /// did not place the last two stones chooses. `color` is the colour it
     /// holds now; [`Action::Keep`] keeps it and [`Action::Swap`] takes the
-    /// other, as for `DecideSwap` (whoever then holds white plays the next
+    /// other, as for `decide_swap` (whoever then holds white plays the next
     /// stone: option (a) is taking white, option (b) taking black), or
     /// [`Action::PlaceTwo`] puts a white and then a black stone on any free
     /// points and hands the choice to the other seat (option (c)).
@@ -347,6 +352,7 @@ impl Task {
 /// a draw offer after its move, a claim): see
 /// [`crate::game::Game::allowed`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Prompt {
     pub seat: Seat,
     #[serde(flatten)]

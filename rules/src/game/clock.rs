@@ -27,6 +27,7 @@ use super::config::{Millis, TimeControl};
 /// play. For correspondence, `main_ms` is the time left for this move and
 /// `vacation_ms` the vacation left.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SeatClock {
     pub main_ms: Millis,
     #[serde(default, skip_serializing_if = "is_zero_u32")]
@@ -234,6 +235,7 @@ impl SeatClock {
 /// Both clocks as a client renders them: each seat's time as of the moment
 /// of the event, and whose clock is running from that moment on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ClockSnapshot {
     pub running: Option<Seat>,
     pub first: SeatClock,

@@ -25,6 +25,7 @@ pub type Millis = u64;
 
 /// Which lines win and whether black has forbidden moves (docs/rules.md §4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum RuleSet {
     /// Five or more wins, for both colours; no forbidden moves.
@@ -116,6 +117,7 @@ impl std::str::FromStr for RuleSet {
 /// What happens when black plays a forbidden point (docs/rules.md §3). Only
 /// meaningful for rule sets where black has forbidden moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ForbiddenHandling {
     /// The competition rule: the stone stands unless white claims it before
@@ -130,6 +132,7 @@ pub enum ForbiddenHandling {
 
 /// A time control (docs/rules.md §7). Times in milliseconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum TimeControl {
     /// No clocks at all.
@@ -207,11 +210,12 @@ impl TimeControl {
 /// player's offers may exceed the opponent's by at most two always applies;
 /// these are the room's extra limits.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DrawPolicy {
-    /// At most this many offers per player and game (`None`: no cap).
+    /// At most this many offers per player and game (absent: no cap).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_offers: Option<u32>,
-    /// An offer not answered within this time lapses (`None`: it stands
+    /// An offer not answered within this time lapses (absent: it stands
     /// until answered or declined by a move).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answer_ms: Option<Millis>,
@@ -226,13 +230,14 @@ pub const DEFAULT_LAG_CREDIT_CAP_MS: Millis = 1_000;
 /// A table's configuration. Build one, then [`GameConfig::validate`] it (the
 /// machine refuses an invalid one).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct GameConfig {
     pub rule_set: RuleSet,
     pub opening: Opening,
     /// 15, or 19 in free-style rooms; 19 (each board) in twin rooms.
     pub board_size: u8,
-    /// For rule sets with forbidden moves; `None` there means `claim`, the
-    /// competition rule. Must be `None` for the others.
+    /// For rule sets with forbidden moves; absent there means `claim`, the
+    /// competition rule. Must be absent for the others.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forbidden: Option<ForbiddenHandling>,
     pub time: TimeControl,

@@ -12,6 +12,7 @@ use crate::forbidden::Forbidden;
 use crate::point::Point;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "code", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum GameError {

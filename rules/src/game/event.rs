@@ -18,11 +18,12 @@ use crate::point::{Color, Point};
 /// black's are odd, white's even (in twin rooms every stone is a move and
 /// turns are of two: black 1, white 2–3, black 4–5, ...).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Move {
     pub number: u32,
     pub seat: Seat,
     pub color: Color,
-    /// `None` for a pass.
+    /// `null` for a pass.
     pub point: Option<Point>,
     /// The board the stone is on: 0 or 1 in twin rooms, 0 (left out on the
     /// wire) everywhere else.
@@ -33,6 +34,7 @@ pub struct Move {
 /// A black stone that was forbidden when it was played, revealed when a
 /// `claim` game ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ForbiddenStone {
     pub move_number: u32,
     pub point: Point,
@@ -41,6 +43,7 @@ pub struct ForbiddenStone {
 
 /// Who won, if anyone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Outcome {
     /// `seat` won, holding `color` at the end.
@@ -56,6 +59,7 @@ pub enum Outcome {
 /// Why the game ended. Where a seat is named it is the one the reason is
 /// about (the loser, or the seat that aborted).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ResultReason {
     /// The winner made a winning line (the stones of the line).
@@ -105,7 +109,7 @@ pub enum ResultReason {
         board: u8,
         line: Vec<Point>,
     },
-    /// Aborted by `seat`, or by the server (`None`).
+    /// Aborted by `seat`, or by the server (`seat: null`).
     Aborted {
         seat: Option<Seat>,
     },
@@ -115,6 +119,7 @@ pub enum ResultReason {
 
 /// The end of a game.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct GameResult {
     pub outcome: Outcome,
     pub reason: ResultReason,
@@ -189,6 +194,7 @@ fn join_points(line: &[Point]) -> String {
 
 /// Why an action was a violation (docs/rules.md §3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum ViolationKind {
@@ -196,12 +202,13 @@ pub enum ViolationKind {
     FalseClaim,
 }
 
-/// Something that happened, in order. `clocks` is `None` in untimed games.
+/// Something that happened, in order. `clocks` is `null` in untimed games.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Event {
-    /// A stone was placed, or (`point: None`) a move was passed.
+    /// A stone was placed, or (`point: null`) a move was passed.
     Moved {
         #[serde(flatten)]
         mv: Move,

@@ -47,6 +47,7 @@ pub const SUPER_SAKATA_MAX_ROUNDS: u8 = 5;
 /// [`std::str::FromStr`]) is `soosorv-8`, `taraguchi-10`, `rif`, ...;
 /// `soosorv` alone means the default N.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Opening {
@@ -92,8 +93,8 @@ pub enum Opening {
     Jonsson,
     /// Yamaguchi with the 52 openings: as [`Opening::Yamaguchi`], but black
     /// 3 anywhere in the 7x7 square (one of the 26 or of their 26
-    /// extensions, `crate::opening::extended`; the variants list rule 8).
-    /// Renju only.
+    /// extensions; the variants list rule 8). Renju only.
+    // The extensions: `crate::opening::extended`.
     #[serde(rename = "yamaguchi_52")]
     Yamaguchi52,
     /// The Yamaguchi variant: black 1 on H8, white 2 (by the second seat)
@@ -179,6 +180,7 @@ impl std::fmt::Display for Opening {
 /// Taraguchi's choice after move 4 (the variants list rule 6, docs/rules.md
 /// §6), made by the seat holding black.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum TaraguchiOption {
     /// Option (a): a swap option, black 5 inside the 9x9 square, another
@@ -261,6 +263,25 @@ impl<'de> Deserialize<'de> for OfferSet {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<OfferSet, D::Error> {
         let points = Vec::<Point>::deserialize(d)?;
         OfferSet::new(&points).map_err(serde::de::Error::custom)
+    }
+}
+
+/// An offer set is a list of points on the wire (at most
+/// [`MAX_FIFTH_OFFERS`]); the schema says so.
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for OfferSet {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "OfferSet".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let point = generator.subschema_for::<Point>();
+        schemars::json_schema!({
+            "description": "Black's fifth-move offers, in the order given. Whether they are on the board, free and pairwise non-equivalent is the referee's to judge.",
+            "type": "array",
+            "items": point,
+            "maxItems": MAX_FIFTH_OFFERS
+        })
     }
 }
 

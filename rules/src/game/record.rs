@@ -75,6 +75,7 @@ pub const RECORD_VERSION: u32 = 1;
 
 /// One accepted input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "input", rename_all = "snake_case")]
 pub enum Input {
     /// A seat's action; `lag_credit_ms` is the credit it was granted.
@@ -100,6 +101,7 @@ fn is_zero(v: &Millis) -> bool {
 
 /// An input with the instant it was accepted and the clocks after it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RecordEntry {
     pub at: Millis,
     #[serde(flatten)]
@@ -111,6 +113,7 @@ pub struct RecordEntry {
 /// A whole game (or a game so far). See the module documentation for the
 /// JSON form.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct GameRecord {
     pub version: u32,
     pub config: GameConfig,

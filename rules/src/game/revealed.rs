@@ -15,6 +15,7 @@ use crate::{Color, Point};
 
 /// A point where a black stone would be forbidden, and why.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ForbiddenPoint {
     pub point: Point,
     pub kind: Forbidden,

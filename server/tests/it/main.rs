@@ -48,3 +48,4 @@ mod tournament_tables;
 mod tournaments;
 mod twin;
 mod web;
+mod wire_schema;

@@ -1,7 +1,8 @@
-//! The protocol README is enough to write a client: `readme_client.py`, a
-//! Python client written from `protocol/README.md` alone with the standard
-//! library only (its own WebSocket framing over `socket`), plays a whole RIF
-//! game with a spectator against the real server binary.
+//! The protocol guide is enough to write a client:
+//! `protocol/examples/readme_client.py`, a Python client written from
+//! `protocol/README.md` alone with the standard library only (its own
+//! WebSocket framing over `socket`), plays a whole RIF game with a
+//! spectator against the real server binary.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -42,7 +43,8 @@ fn a_python_client_written_from_the_readme_plays_a_rif_game() {
         .unwrap_or_else(|| panic!("first line: {line:?}"))
         .to_string();
 
-    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/readme_client.py");
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../protocol/examples/readme_client.py");
     let out = Command::new("python3")
         .arg(&script)
         .arg(format!("ws://{addr}/ws"))

@@ -14,6 +14,7 @@ use tengen_rules::game::{
 };
 use tengen_rules::{Color, Forbidden};
 
+pub mod schema;
 pub mod tournament;
 mod twin;
 
@@ -1673,6 +1674,46 @@ pub const RIF_MIDDLE: [(&str, Millis); 11] = [
 /// keeps one of his two offers; Bob wins with a five.
 pub fn rif_walkthrough() -> Vec<Said> {
     rif_game().0
+}
+
+/// The opening of the RIF walk-through, as the guide shows it: from the
+/// game's start to white 6, the players' frames only.
+pub fn rif_opening() -> Vec<Said> {
+    let frames = rif_walkthrough();
+    let start = frames
+        .iter()
+        .position(
+            |s| matches!(s, Said::Server(_, f) if matches!(f.msg, ServerMsg::TableSnapshot(_))),
+        )
+        .expect("the game starts");
+    let mut out = Vec::new();
+    let mut sixth = false;
+    for said in frames.into_iter().skip(start) {
+        let msg = match &said {
+            Said::Client(..) => None,
+            Said::Server(_, f) => Some(&f.msg),
+        };
+        match &said {
+            Said::Client(who, _) if *who == "carol" => continue,
+            Said::Server(to, f)
+                if *to == "carol" || matches!(f.msg, ServerMsg::Spectators { .. }) =>
+            {
+                continue;
+            }
+            _ => {}
+        }
+        if let Some(ServerMsg::TableEvent(e)) = msg
+            && matches!(e.event, Event::Moved { mv, .. } if mv.number == 6)
+        {
+            sixth = true;
+        }
+        let done = sixth && matches!(msg, Some(ServerMsg::Acted { .. }));
+        out.push(said);
+        if done {
+            return out;
+        }
+    }
+    panic!("the RIF walk-through has no white 6");
 }
 
 /// The RIF walk-through's game at its end, as the README shows it: the

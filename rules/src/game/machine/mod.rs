@@ -65,6 +65,7 @@ impl std::fmt::Debug for Notes {
 /// The public state of a game, for a client that (re)joins: everything a
 /// player or spectator may know.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Snapshot {
     pub config: GameConfig,
     pub opener: Seat,
@@ -72,7 +73,7 @@ pub struct Snapshot {
     pub black: Seat,
     pub moves: Vec<Move>,
     /// Whether the latest swap option was taken, once one was decided
-    /// (`None` before, or when the opening has none).
+    /// (`null` before, or when the opening has none).
     pub swapped: Option<bool>,
     pub prompt: Option<Prompt>,
     pub clocks: Option<ClockSnapshot>,

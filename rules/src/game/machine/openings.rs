@@ -263,6 +263,7 @@ fn super_sakata(f: &OpeningFacts, n: usize) -> Option<Step> {
 /// Where the opening stands, for a client that (re)joins: the decisions
 /// that the moves list does not show.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct OpeningProgress {
     /// The canonical opening the first three stones form (its code, e.g.
     /// `D4`), in the renju opening rules.

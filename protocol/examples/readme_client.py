@@ -667,7 +667,7 @@ def play(url):
         if task not in tasks_seen:
             fail(f"the RIF game never asked for {task}: {tasks_seen}")
 
-    # README (Room entries, walk-through "After the game"): a finished room
+    # README (the walk-through, after the game): a finished room
     # stays, status `finished`, until its players leave it with leave_room.
     # The server at hand drops the room at game over instead (list_rooms no
     # longer lists it, leave_room answers not_found): accept both.
