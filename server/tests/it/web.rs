@@ -2,8 +2,10 @@
 //!
 //! This test starts a server on a free loopback port and runs the browser
 //! tests of `web/tests/` (Node's built-in test runner driving the system's
-//! Chromium through `playwright-core`) against it, plus the type check of
-//! the client's JSDoc types (`tsc --noEmit --checkJs`). Both need the
+//! Chromium through `playwright-core`) against it, plus the strict type
+//! check of the client's JSDoc types (`tsc`; the messages are typed by the
+//! declarations generated from the protocol, `protocol/schema/tengen.d.ts`)
+//! and a check that no type there is `any`. Both need the
 //! packages of `web/package-lock.json` (`npm ci` in `web/`) and Debian's
 //! `chromium`: `./scripts/test` installs them. Screenshots go under
 //! `target/tmp/web-screenshots/`.
@@ -61,5 +63,61 @@ fn the_web_client_type_checks() {
         .current_dir(&web)
         .status()
         .expect("node runs");
-    assert!(status.success(), "tsc --noEmit --checkJs found errors");
+    assert!(
+        status.success(),
+        "tsc (strict) found errors in the web client's types"
+    );
+}
+
+/// `strict` lets a JSDoc type say `any` outright, and one `any` undoes the
+/// checking of everything that flows through it: the client has none.
+#[test]
+fn the_web_client_has_no_any_type() {
+    let mut found = Vec::new();
+    let mut dirs = vec![web_dir().join("static/js")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir)
+            .expect("web/static/js readable")
+            .flatten()
+        {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "js") {
+                let text = std::fs::read_to_string(&path).expect("a UTF-8 module");
+                for line in any_types(&text) {
+                    found.push(format!("{}:{line}", path.display()));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "`any` in a type: {found:?}");
+}
+
+/// The lines where `any` stands in a type: next to type punctuation
+/// (`{any}`, `any[]`, `Record<string, any>`, `(x: any) => any`), not in
+/// prose or a string (`step: 'any'`).
+fn any_types(text: &str) -> Vec<usize> {
+    let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    let mut lines = Vec::new();
+    for (i, _) in text.match_indices("any") {
+        let (before, after) = (&text[..i], &text[i + 3..]);
+        if before.chars().next_back().is_some_and(ident) || after.chars().next().is_some_and(ident)
+        {
+            continue;
+        }
+        let prev = before.trim_end().chars().next_back();
+        let next = after.trim_start().chars().next();
+        if prev.is_some_and(|c| "{<(:|,>".contains(c)) || next.is_some_and(|c| "}>[|)=".contains(c))
+        {
+            lines.push(before.matches('\n').count() + 1);
+        }
+    }
+    lines
+}
+
+#[test]
+fn the_any_check_sees_types_not_prose() {
+    let js = "/** @param {any} a @type {Record<string, any>} */\n// for any code\nconst x = { step: 'any' };\n/** @type {(m: any) => void} */\n/** @type {any[]} */";
+    assert_eq!(any_types(js), vec![1, 1, 4, 5]);
 }

@@ -2,7 +2,14 @@
 // coordinate as its accessible name), stones, marks and a keyboard cursor.
 // It draws what it is given and reports clicks; it judges nothing.
 
-import { COLS, xy, pointAt } from './table.js';
+export const COLS = 'ABCDEFGHIJKLMNOPQRS';
+
+/** "H8" -> [x, y] from 0 (column A, row 1). @param {string} p @returns {[number, number]} */
+export function xy(p) {
+  return [p.toUpperCase().charCodeAt(0) - 65, Number(p.slice(1)) - 1];
+}
+/** @param {number} x @param {number} y */
+export function pointAt(x, y) { return `${COLS[x]}${y + 1}`; }
 
 const NS = 'http://www.w3.org/2000/svg';
 const CELL = 40;
@@ -23,9 +30,17 @@ function stars(n) {
 }
 
 /**
- * @typedef {{color: string, number: number}} Stone
- * @typedef {{stones: Map<string, Stone>, last?: string|null, line?: string[], forbidden?: {point: string, kind: string}[],
- *   marks?: {point: string, label: string, cls: string}[], numbers?: boolean, ghost?: string|null, missed?: string[]}} Picture
+ * A stone: its colour and move number.
+ * @typedef {{color: import('tengen-protocol').Color, number: number}} Stone
+ * A point marked with a label (offers being placed, a line's ghost stones); `cls` styles it.
+ * @typedef {{point: string, label: string, cls: string}} Mark
+ * What to draw: the stones (by point), the last move, the winning line, the
+ * forbidden points revealed, the marks, whether stones show their numbers,
+ * and the stones that let a forced win go (the viewer's analysis).
+ * @typedef {{stones: Map<string, Stone>, last?: string|null, line?: string[], forbidden?: import('tengen-protocol').ForbiddenPoint[],
+ *   marks?: Mark[], numbers?: boolean, missed?: string[]}} Picture
+ * What a point shows: `key` sums it up, to redraw only what changed.
+ * @typedef {{key: string, stone?: Stone, mark?: Mark, forbidden?: string}} Look
  */
 
 export class Board {
@@ -162,7 +177,7 @@ export class Board {
    * @param {Picture} pic
    */
   draw(pic) {
-    /** @type {Map<string, {key: string, stone?: Stone, mark?: {label: string, cls: string}, forbidden?: string}>} */
+    /** @type {Map<string, Look>} */
     const want = new Map();
     const line = new Set(pic.line || []);
     const missed = new Set(pic.missed || []);
@@ -176,7 +191,7 @@ export class Board {
     for (const m of pic.marks || []) {
       if (!want.has(m.point) || want.get(m.point)?.forbidden) want.set(m.point, { key: `m${m.label}${m.cls}`, mark: m });
     }
-    for (const [p, key] of this.drawn) if (!want.has(p)) { this.paint(p, null, pic); this.drawn.delete(p); void key; }
+    for (const p of this.drawn.keys()) if (!want.has(p)) { this.paint(p, null, pic); this.drawn.delete(p); }
     for (const [p, w] of want) {
       if (this.drawn.get(p) === w.key) continue;
       this.paint(p, w, pic);
@@ -184,9 +199,9 @@ export class Board {
     }
   }
 
-  /** @param {string} p @param {any} w @param {Picture} pic */
+  /** @param {string} p @param {Look|null} w @param {Picture} pic */
   paint(p, w, pic) {
-    const g = /** @type {SVGGElement} */ (this.points.get(p.toUpperCase()));
+    const g = this.points.get(p.toUpperCase());
     if (!g) return;
     while (g.childNodes.length > 1) g.lastChild?.remove();
     g.removeAttribute('data-stone');

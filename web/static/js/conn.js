@@ -6,15 +6,35 @@
 import { errorText } from './i18n.js';
 import { claim, forget, release, setTabToken } from './keep.js';
 
-/** @typedef {{type: string, id?: number, [k: string]: any}} Msg */
+/**
+ * @typedef {import('tengen-protocol').ClientMsg} ClientMsg
+ * @typedef {import('tengen-protocol').ServerMsg} ServerMsg
+ * @typedef {import('tengen-protocol').ServerFrame} ServerFrame
+ * @typedef {import('tengen-protocol').Welcome} Welcome
+ * @typedef {import('tengen-protocol').ErrorBody} ErrorBody
+ */
+/**
+ * @template {ServerMsg['type']} T
+ * @typedef {import('tengen-protocol').ServerMsgOf<T>} ServerMsgOf
+ */
+/**
+ * What listeners hear: every frame the server sends (replies too), and
+ * `_welcome`, made here (never sent), each time a connection has opened a
+ * session, new or resumed.
+ * @typedef {ServerFrame | {type: '_welcome', welcome: Welcome, id?: undefined}} Incoming
+ */
+/** @typedef {'connecting'|'open'|'reconnecting'|'closed'} ConnState */
 
-/** A refusal from the server (an `error` reply), or a lost connection. */
+/**
+ * A refusal from the server (an `error` reply, its `body`), or a lost
+ * connection (`code` `disconnected`, `offline`, `closed`; no body).
+ */
 export class ProtoError extends Error {
-  /** @param {string} code @param {string} message @param {any} [body] */
-  constructor(code, message, body) {
+  /** @param {string} code @param {string} message @param {ErrorBody|null} [body] */
+  constructor(code, message, body = null) {
     super(message);
     this.code = code;
-    this.body = body || {};
+    this.body = body;
   }
 }
 
@@ -37,22 +57,22 @@ export class Conn {
     this.url = url;
     /** @type {WebSocket|null} */
     this.ws = null;
-    /** @type {'connecting'|'open'|'reconnecting'|'closed'} */
+    /** @type {ConnState} */
     this.state = 'connecting';
-    /** @type {Msg|null} */
+    /** @type {Welcome|null} */
     this.welcome = null;
     this.nextId = 1;
-    /** @type {Map<number, {resolve: (m: Msg) => void, reject: (e: Error) => void}>} */
+    /** @type {Map<number, {resolve: (m: ServerFrame) => void, reject: (e: Error) => void}>} */
     this.pending = new Map();
-    /** @type {Set<(m: Msg) => void>} */
+    /** @type {Set<(m: Incoming) => void>} */
     this.listeners = new Set();
-    /** @type {Set<(s: string) => void>} */
+    /** @type {Set<(s: ConnState) => void>} */
     this.statusListeners = new Set();
     /** Tables followed, with the last `seq` held: re-watched on reconnect. @type {Map<string, () => number>} */
     this.tables = new Map();
     this.lobby = false;
     this.attempt = 0;
-    /** @type {Promise<Msg>|null} */
+    /** @type {Promise<Welcome>|null} */
     this.ready = null;
     /** The session to resume (see keep.js, which picks it at boot). @type {string|null} */
     this.resumeToken = null;
@@ -65,15 +85,15 @@ export class Conn {
 
   /** The login token kept in the browser (never in a URL). */
   get token() { return load(localStorage, TOKEN_KEY); }
-  set token(t) { save(localStorage, TOKEN_KEY, t); }
+  set token(/** @type {string|null} */ t) { save(localStorage, TOKEN_KEY, t); }
 
-  /** Opens the connection (and reopens it after a drop). @returns {Promise<Msg>} the welcome */
+  /** Opens the connection (and reopens it after a drop). @returns {Promise<Welcome>} the welcome */
   start() {
     this.ready = new Promise((resolve, reject) => this.open(resolve, reject));
     return this.ready;
   }
 
-  /** @param {(m: Msg) => void} resolve @param {(e: Error) => void} reject */
+  /** @param {(m: Welcome) => void} resolve @param {(e: Error) => void} reject */
   open(resolve, reject) {
     const ws = new WebSocket(this.url);
     this.ws = ws;
@@ -111,15 +131,17 @@ export class Conn {
       this.switching = false;
       const delay = Math.min(5000, 200 * 2 ** this.attempt++) * (0.75 + Math.random() / 2);
       const wait = this.attempt === 1 ? 50 : delay;
-      this.ready = new Promise((res, rej) => setTimeout(() => this.open(res, rej), wait));
+      /** @type {Promise<Welcome>} */
+      const next = new Promise((res, rej) => setTimeout(() => this.open(res, rej), wait));
+      this.ready = next;
       // A first connection that never got its welcome is settled by the retry.
-      this.ready.then(resolve, reject);
+      next.then(resolve, reject);
     };
   }
 
   /** Sends `hello` (resuming if it can), retrying as a guest if the login token is refused. */
   async hello() {
-    /** @type {Msg} */
+    /** @type {import('tengen-protocol').ClientMsgOf<'hello'>} */
     const hello = { type: 'hello', version: 1, client: CLIENT };
     const name = load(localStorage, 'tengen.name');
     if (name) hello.name = name;
@@ -128,12 +150,12 @@ export class Conn {
     if (token) hello.token = token;
     let welcome;
     try {
-      welcome = await this.send(hello);
+      welcome = await this.send(hello, 'welcome');
     } catch (e) {
       if (!(e instanceof ProtoError) || !['token_expired', 'bad_credentials'].includes(e.code)) throw e;
       this.token = null;
       delete hello.token;
-      welcome = await this.send(hello);
+      welcome = await this.send(hello, 'welcome');
     }
     this.welcome = welcome;
     const asked = this.resumeToken;
@@ -167,12 +189,12 @@ export class Conn {
     this.ws?.close(4000, 'switching session');
   }
 
-  /** After a reconnect: every table again from its last `seq`, and the lobby. @param {Msg} welcome */
+  /** After a reconnect: every table again from its last `seq`, and the lobby. @param {Welcome} welcome */
   resubscribe(welcome) {
     const tables = new Set([...(welcome.tables || []), ...this.tables.keys()]);
     for (const table of tables) {
       const since = this.tables.get(table)?.();
-      /** @type {Msg} */
+      /** @type {import('tengen-protocol').ClientMsgOf<'watch'>} */
       const msg = { type: 'watch', table };
       if (since != null && since >= 0) msg.since = since;
       this.send(msg).catch(() => {});
@@ -181,9 +203,9 @@ export class Conn {
     for (const f of this.listeners) f({ type: '_welcome', welcome });
   }
 
-  /** @param {string} s */
+  /** @param {ConnState} s */
   setState(s) {
-    this.state = /** @type {any} */ (s);
+    this.state = s;
     for (const f of this.statusListeners) f(s);
   }
 
@@ -192,13 +214,13 @@ export class Conn {
     if (typeof data !== 'string') return;
     /** When the frame being handled arrived (for the draw-time budget). */
     this.arrived = performance.now();
-    /** @type {Msg} */
+    /** @type {ServerFrame} the server's word (protocol/schema/tengen.d.ts) */
     let msg;
     try { msg = JSON.parse(data); } catch { return; }
     const p = msg.id != null ? this.pending.get(msg.id) : undefined;
-    if (p) {
-      this.pending.delete(/** @type {number} */ (msg.id));
-      if (msg.type === 'error') p.reject(new ProtoError(msg.code, errorText(/** @type {any} */ (msg)), msg));
+    if (p && msg.id != null) {
+      this.pending.delete(msg.id);
+      if (msg.type === 'error') p.reject(new ProtoError(msg.code, errorText(msg), msg));
       else p.resolve(msg);
     }
     // Replies are shown to listeners too: a `table_snapshot` or `chat`
@@ -206,26 +228,44 @@ export class Conn {
     for (const f of this.listeners) f(msg);
   }
 
-  /** Sends a request and waits for its reply. @param {Msg} msg @returns {Promise<Msg>} */
-  send(msg) {
+  /**
+   * Sends a request and waits for its reply: of type `want` when given (a
+   * reply of another type is refused as `unexpected`), else of any type.
+   * An `error` reply rejects with a ProtoError.
+   * @template {ServerMsg['type']} [T=ServerMsg['type']]
+   * @param {ClientMsg} msg @param {T} [want]
+   * @returns {Promise<ServerMsgOf<T>>}
+   */
+  send(msg, want) {
     const ws = this.ws;
     if (!ws || ws.readyState !== WebSocket.OPEN) {
       return Promise.reject(new ProtoError('offline', 'not connected: reconnecting'));
     }
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, {
+        resolve: (m) => {
+          if (want == null || m.type === want) resolve(/** @type {ServerMsgOf<T>} */ (m));
+          else reject(new ProtoError('unexpected', `${msg.type} answered by ${m.type}`));
+        },
+        reject,
+      });
       ws.send(JSON.stringify({ ...msg, id }));
     });
   }
 
-  /** Sends once the connection is up (waits through a reconnect). @param {Msg} msg */
-  async request(msg) {
+  /**
+   * As `send`, once the connection is up (waits through a reconnect).
+   * @template {ServerMsg['type']} [T=ServerMsg['type']]
+   * @param {ClientMsg} msg @param {T} [want]
+   * @returns {Promise<ServerMsgOf<T>>}
+   */
+  async request(msg, want) {
     if (this.state !== 'open') await this.ready;
-    return this.send(msg);
+    return this.send(msg, want);
   }
 
-  /** @param {(m: Msg) => void} f @returns {() => void} */
+  /** @param {(m: Incoming) => void} f @returns {() => void} */
   listen(f) {
     this.listeners.add(f);
     return () => this.listeners.delete(f);

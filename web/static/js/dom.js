@@ -2,9 +2,18 @@
 // markup, so nothing a player typed can become an element or a script.
 
 /**
+ * An attribute's value: `true` sets it empty, `false`, null and undefined
+ * leave it out; a function under `on…` is a listener.
+ * @typedef {string|number|boolean|null|undefined|((ev: Event) => unknown)} Attr
+ * A child: an element, or text; nothing for null, undefined and false.
+ * @typedef {Node|string|number|null|undefined|false|Kids} Kid
+ * @typedef {Kid[]} Kids
+ */
+
+/**
  * @param {string} tag "div", "button.primary", "span#id.a.b"
- * @param {Record<string, any>|null} [attrs] attributes; `on*` functions become listeners
- * @param {...(Node|string|number|null|undefined|false|(Node|string)[])} kids
+ * @param {Record<string, Attr>|null} [attrs] attributes; `on*` functions become listeners
+ * @param {...Kid} kids
  * @returns {HTMLElement}
  */
 export function h(tag, attrs, ...kids) {
@@ -16,8 +25,8 @@ export function h(tag, attrs, ...kids) {
   }
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v == null || v === false) continue;
-    if (k.startsWith('on') && typeof v === 'function') e.addEventListener(k.slice(2), v);
-    else if (k === 'value') /** @type {HTMLInputElement} */ (e).value = v;
+    if (typeof v === 'function') { if (k.startsWith('on')) e.addEventListener(k.slice(2), v); }
+    else if (k === 'value') /** @type {HTMLInputElement} */ (e).value = String(v);
     else if (k === 'checked') /** @type {HTMLInputElement} */ (e).checked = !!v;
     else e.setAttribute(k, v === true ? '' : String(v));
   }
@@ -25,7 +34,7 @@ export function h(tag, attrs, ...kids) {
   return e;
 }
 
-/** @param {Node} e @param {any[]} kids */
+/** @param {Node} e @param {Kid[]} kids */
 function append(e, kids) {
   for (const k of kids) {
     if (k == null || k === false) continue;
@@ -34,16 +43,16 @@ function append(e, kids) {
   }
 }
 
-/** Replaces the children of `e`. @param {Element} e @param {...any} kids */
 /**
  * A bot account's mark after its name (nothing for a person).
- * @param {any} p a protocol player, or nothing
+ * @param {import('tengen-protocol').Player|null|undefined} p
  * @param {string} label the mark's text (`player.bot`, translated)
  */
 export function botMark(p, label) {
   return p?.bot ? h('span.bot', { title: label, 'data-bot': '' }, label) : null;
 }
 
+/** Replaces the children of `e`. @template {Element} E @param {E} e @param {...Kid} kids @returns {E} */
 export function fill(e, ...kids) {
   e.replaceChildren();
   append(e, kids);

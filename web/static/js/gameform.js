@@ -7,18 +7,35 @@
 import { h, fill } from './dom.js';
 import { t, DAY_MS } from './i18n.js';
 
-const OPENINGS = /** @type {Record<string, string[]>} */ ({
+/**
+ * @typedef {import('tengen-protocol').GameConfigInput} GameConfigInput
+ * @typedef {import('tengen-protocol').TimeControlInput} TimeControlInput
+ * @typedef {import('tengen-protocol').OpeningInput} OpeningInput
+ * @typedef {import('tengen-protocol').RuleSet} RuleSet
+ * @typedef {import('tengen-protocol').ForbiddenHandling} ForbiddenHandling
+ */
+
+/** The opening rules each rule set offers. @type {Record<RuleSet, string[]>} */
+const OPENINGS = ({
   renju: ['free', 'rif', 'yamaguchi', 'yamaguchi_52', 'yamaguchi_variant', 'soosorv', 'jonsson', 'taraguchi', 'tarannikov', 'sakata', 'super_sakata'],
   gomoku: ['free', 'swap_after_three', 'swap2'],
   freestyle: ['free', 'swap_after_three', 'swap2'],
   twin: ['free'],
 });
 
-/** A form's field by name: its value, or with `check` whether it is ticked. @param {HTMLFormElement} f */
-export function formValue(f) {
-  return (/** @type {string} */ name, /** @type {boolean} */ check = false) => {
-    const e = /** @type {HTMLInputElement} */ (f.elements.namedItem(name));
-    return check ? e.checked : e.value;
+/**
+ * A form's fields by name: `text` their value, `checked` whether a box is
+ * ticked.
+ * @param {HTMLFormElement} f
+ */
+export function formValues(f) {
+  /** @param {string} name */
+  const input = (name) => /** @type {HTMLInputElement} */ (f.elements.namedItem(name));
+  return {
+    /** @param {string} name */
+    text: (name) => input(name).value,
+    /** @param {string} name */
+    checked: (name) => input(name).checked,
   };
 }
 
@@ -35,10 +52,10 @@ export const num = (name, value, min, max) => h('input', { name, type: 'number',
 /**
  * The game fields for form `f` (append `fields`, then call `sync` once).
  * @param {HTMLFormElement} f
- * @returns {{fields: Node[], config: () => any, sync: () => void}}
+ * @returns {{fields: Node[], config: () => GameConfigInput, sync: () => void}}
  */
 export function gameFields(f) {
-  const val = formValue(f);
+  const { text: val } = formValues(f);
   const ruleSet = select('rule_set', ['renju', 'gomoku', 'freestyle', 'twin'].map((r) => [r, t(`rule.${r}`)]), 'renju');
   const opening = h('select', { name: 'opening' });
   const n = num('n', 8, 1, 10);
@@ -46,7 +63,7 @@ export function gameFields(f) {
   const time = select('time', ['fischer', 'sudden_death', 'byo_yomi', 'eight_stone', 'correspondence', 'unlimited'].map((k) => [k, t(`time.${k}`)]), 'fischer');
   const forbidden = select('forbidden', ['claim', 'block', 'lose'].map((k) => [k, t(`forbidden.${k}`)]), 'claim');
   const sync = () => {
-    const rs = /** @type {HTMLSelectElement} */ (ruleSet).value;
+    const rs = /** @type {RuleSet} */ (/** @type {HTMLSelectElement} */ (ruleSet).value);
     const current = /** @type {HTMLSelectElement} */ (opening).value;
     fill(opening, OPENINGS[rs].map((o) => h('option', { value: o, selected: o === current }, t(`open.${o}`))));
     const op = /** @type {HTMLSelectElement} */ (opening).value;
@@ -60,36 +77,38 @@ export function gameFields(f) {
       if (label) /** @type {HTMLElement} */ (label).hidden = !show;
     }
   };
-  /** The configuration the form describes. */
-  const config = () => {
-    const rs = String(val('rule_set'));
-    const op = String(val('opening'));
+  /** The time control the form describes. @returns {TimeControlInput} */
+  const timeControl = () => {
     const main = Math.round(Number(val('main')) * 60000);
-    /** @type {any} */
-    let tc = { kind: val('time') };
-    if (tc.kind === 'sudden_death') tc.main_ms = main;
-    if (tc.kind === 'fischer') tc = { ...tc, main_ms: main, increment_ms: Math.round(Number(val('increment')) * 1000) };
-    if (tc.kind === 'byo_yomi') {
-      tc = { ...tc, main_ms: main, periods: Number(val('periods')), period_ms: Math.round(Number(val('period')) * 1000), moves_per_period: Number(val('moves')) };
+    const secs = (/** @type {string} */ name) => Math.round(Number(val(name)) * 1000);
+    const days = (/** @type {string} */ name) => Math.round(Number(val(name)) * DAY_MS);
+    switch (val('time')) {
+      case 'sudden_death': return { kind: 'sudden_death', main_ms: main };
+      case 'fischer': return { kind: 'fischer', main_ms: main, increment_ms: secs('increment') };
+      case 'byo_yomi':
+        return { kind: 'byo_yomi', main_ms: main, periods: Number(val('periods')), period_ms: secs('period'), moves_per_period: Number(val('moves')) };
+      case 'eight_stone': return { kind: 'eight_stone', main_ms: main, move_ms: secs('move'), stones: Number(val('stones')) };
+      case 'correspondence': return { kind: 'correspondence', move_ms: days('days'), vacation_ms: days('vacation') };
+      default: return { kind: 'unlimited' };
     }
-    if (tc.kind === 'eight_stone') tc = { ...tc, main_ms: main, move_ms: Math.round(Number(val('move')) * 1000), stones: Number(val('stones')) };
-    if (tc.kind === 'correspondence') {
-      tc = { ...tc, move_ms: Math.round(Number(val('days')) * DAY_MS), vacation_ms: Math.round(Number(val('vacation')) * DAY_MS) };
-    }
-    /** @type {any} */
+  };
+  /** The configuration the form describes. @returns {GameConfigInput} */
+  const config = () => {
+    const rs = /** @type {RuleSet} */ (val('rule_set'));
+    const op = val('opening');
+    /** @type {import('tengen-protocol').DrawPolicy} */
     const draw = {};
     if (val('draw_max') !== '') draw.max_offers = Number(val('draw_max'));
     if (val('draw_answer') !== '') draw.answer_ms = Math.round(Number(val('draw_answer')) * 1000);
-    /** @type {any} */
     const c = {
       rule_set: rs,
-      opening: op === 'soosorv' || op === 'taraguchi' ? { [op]: { n: Number(val('n')) } } : op,
+      opening: op === 'soosorv' ? { soosorv: { n: Number(val('n')) } }
+        : op === 'taraguchi' ? { taraguchi: { n: Number(val('n')) } } : /** @type {OpeningInput} */ (op),
       // Twin rooms are two 19×19 boards; free-style chooses; the rest are 15×15.
       board_size: rs === 'freestyle' ? Number(val('board_size')) : rs === 'twin' ? 19 : 15,
-      time: tc, draw, lag_credit_cap_ms: 1000,
+      time: timeControl(), draw, lag_credit_cap_ms: 1000,
     };
-    if (rs === 'renju') c.forbidden = val('forbidden');
-    return c;
+    return rs === 'renju' ? { ...c, forbidden: /** @type {ForbiddenHandling} */ (val('forbidden')) } : c;
   };
   const fields = [
     field('form.rule_set', ruleSet), field('form.opening', opening), field('form.n', n), field('form.board', board),

@@ -174,7 +174,14 @@ export function setLang(l) {
   document.documentElement.lang = lang === 'zh' ? 'zh-Hans' : 'en';
 }
 
-/** The string `key` with `{var}`s filled in. @param {string} key @param {Record<string, any>} [vars] */
+/**
+ * @typedef {import('tengen-protocol').ErrorBody} ErrorBody
+ * @typedef {import('tengen-protocol').GameConfigInput} GameConfigInput
+ * @typedef {import('tengen-protocol').OpeningInput} OpeningInput
+ * @typedef {import('tengen-protocol').TimeControlInput} TimeControlInput
+ */
+
+/** The string `key` with `{var}`s filled in. @param {string} key @param {Record<string, string|number>} [vars] */
 export function t(key, vars) {
   let s = STRINGS[lang][key] ?? STRINGS.en[key] ?? key;
   if (vars) for (const [k, v] of Object.entries(vars)) s = s.replaceAll(`{${k}}`, String(v));
@@ -218,10 +225,11 @@ const FORBIDDEN_ZH = { 'double-three': '三三', 'double-four': '四四', overli
 /** A refusal's text in the page's language: the server's message on the
  * English page; on the Chinese page the translation of its code, with the
  * points, kinds and counts it names, or the server's message for a code
- * not translated. @param {{code: string, message?: string, game_error?: any, retry_after_ms?: number}} err */
+ * not translated. @param {ErrorBody} err */
 export function errorText(err) {
   const fallback = err.message ?? err.code;
   if (lang !== 'zh') return fallback;
+  /** The code to translate and the values its text names. @type {Record<string, unknown> & {code: string}} */
   const detail = err.code === 'game' && err.game_error ? err.game_error
     : err.code === 'playbanned' ? { code: err.code, left: waitZh(err.retry_after_ms ?? 0) }
     : { code: err.code };
@@ -230,7 +238,7 @@ export function errorText(err) {
   return text.replace(/\{(\w+)\}/g, (/** @type {string} */ m, /** @type {string} */ k) => {
     const v = detail[k];
     if (v == null) return m;
-    return k === 'kind' ? (FORBIDDEN_ZH[v] ?? String(v)) : String(v);
+    return k === 'kind' ? (FORBIDDEN_ZH[String(v)] ?? String(v)) : String(v);
   });
 }
 
@@ -242,7 +250,7 @@ function waitZh(ms) {
   return [[d, '天'], [h, '小时'], [m, '分钟']].filter(([n]) => n).map(([n, u]) => `${n} ${u}`).join(' ');
 }
 
-/** An opening rule's name (with its N). @param {any} opening */
+/** An opening rule's name (with its N). @param {OpeningInput} opening */
 export function openingName(opening) {
   if (typeof opening === 'string') return t(`open.${opening}`);
   const [k, v] = Object.entries(opening)[0];
@@ -252,7 +260,7 @@ export function openingName(opening) {
 /** A day in milliseconds: correspondence times are given in days. */
 export const DAY_MS = 86400000;
 
-/** A time control in short form ("5+5", "10 min", "10+3×30s"). @param {any} tc */
+/** A time control in short form ("5+5", "10 min", "10+3×30s"). @param {TimeControlInput} tc */
 export function timeName(tc) {
   const min = (/** @type {number} */ ms) => `${Math.round(ms / 6000) / 10}`;
   switch (tc.kind) {
@@ -265,7 +273,7 @@ export function timeName(tc) {
   }
 }
 
-/** A configuration in one line. @param {any} c */
+/** A configuration in one line (a server's, or a form's). @param {GameConfigInput} c */
 export function configName(c) {
   const forb = c.rule_set === 'renju' && c.forbidden && c.forbidden !== 'claim' ? ` · ${t(`forbidden.${c.forbidden}`)}` : '';
   return `${t(`rule.${c.rule_set}`)} ${c.board_size}×${c.board_size} · ${openingName(c.opening)} · ${timeName(c.time)}${forb}`;

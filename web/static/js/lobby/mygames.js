@@ -6,14 +6,21 @@
 // holds it), so a game started in a browser closed since, or on another
 // device, is found; one that another tab holds is pointed to.
 
-import { h, fill } from './dom.js';
-import { t, configName } from './i18n.js';
-import { claim } from './keep.js';
-
-/** @typedef {{table: string, room: string, seat: string, snap: any}} Row */
+import { h, fill } from '../dom.js';
+import { t, configName } from '../i18n.js';
+import { claim } from '../keep.js';
 
 /**
- * @param {any} app @param {() => void} changed called when the list (and
+ * @typedef {import('../app.js').App} App
+ * @typedef {import('../conn.js').Incoming} Incoming
+ * @typedef {import('tengen-protocol').Seat} Seat
+ * @typedef {import('tengen-protocol').SeatedTable} SeatedTable
+ * @typedef {import('tengen-protocol').ServerMsgOf<'table_snapshot'>} SnapshotMsg
+ * @typedef {{table: string, room: string, seat: Seat, snap: SnapshotMsg}} Row
+ */
+
+/**
+ * @param {App} app @param {() => void} changed called when the list (and
  *   `app.seated`) changed, for the room list's "your game" buttons
  * @returns {{el: HTMLElement, stop: () => void}}
  */
@@ -31,7 +38,7 @@ export function myGames(app, changed) {
     const rows = [];
     for (const table of tables) {
       try {
-        const s = await app.conn.request({ type: 'watch', table });
+        const s = await app.conn.request({ type: 'watch', table }, 'table_snapshot');
         if (!s.seat) { app.conn.send({ type: 'unwatch', table }).catch(() => {}); continue; }
         app.seated.set(s.room, table);
         rows.push({ table, room: s.room, seat: s.seat, snap: s });
@@ -40,12 +47,12 @@ export function myGames(app, changed) {
     return rows;
   };
 
-  /** The account's tables held by its other sessions. @returns {Promise<any[]>} */
+  /** The account's tables held by its other sessions. @returns {Promise<SeatedTable[]>} */
   const otherSessions = async () => {
-    if (!app.me || app.me.guest) return [];
+    if (!app.loggedIn) return [];
     try {
-      const r = await app.conn.request({ type: 'my_tables' });
-      return r.tables.filter((/** @type {any} */ e) => e.resume_token !== app.conn.resumeToken);
+      const r = await app.conn.request({ type: 'my_tables' }, 'my_tables');
+      return r.tables.filter((e) => e.resume_token !== app.conn.resumeToken);
     } catch { return []; }
   };
 
@@ -95,7 +102,7 @@ export function myGames(app, changed) {
 
   let timer = 0;
   const soon = () => { clearTimeout(timer); timer = setTimeout(refresh, 100); };
-  const off = app.conn.listen((/** @type {any} */ m) => {
+  const off = app.conn.listen((/** @type {Incoming} */ m) => {
     if (m.type === '_welcome' || m.type === 'logged_in' || m.type === 'registered') soon();
     else if (m.type === 'table_event' && shown.has(m.table)) soon();
   });

@@ -3,34 +3,36 @@
 // client's TableView). It never decides a rule: whose turn it is, what may
 // be done and which points are forbidden all come from the server.
 
-/** @typedef {{number: number, seat: string, color: string, point: string|null, board?: number}} Move */
-
-export const COLS = 'ABCDEFGHIJKLMNOPQRS';
-
-/** "H8" -> [x, y] from 0 (column A, row 1). @param {string} p @returns {[number, number]} */
-export function xy(p) {
-  return [p.toUpperCase().charCodeAt(0) - 65, Number(p.slice(1)) - 1];
-}
-/** @param {number} x @param {number} y */
-export function pointAt(x, y) { return `${COLS[x]}${y + 1}`; }
+/**
+ * @typedef {import('tengen-protocol').Seat} Seat
+ * @typedef {import('tengen-protocol').Color} Color
+ * @typedef {import('tengen-protocol').Move} Move
+ * @typedef {import('tengen-protocol').SeatClock} SeatClock
+ * @typedef {import('tengen-protocol').ServerMsgOf<'table_snapshot'>} SnapshotMsg
+ * @typedef {import('tengen-protocol').TableEvent} TableEvent
+ * @typedef {import('tengen-protocol').Event} Event
+ * @typedef {import('./../board.js').Stone} Stone
+ */
+/** The names the server gives the canonical opening formed (`opening_formed`). @typedef {Extract<Event, {type: 'opening_formed'}>} Canonical */
 
 /** Missed events: the caller asks for a fresh snapshot. */
 export class Gap extends Error {}
 
-export class TableState {
-  /** @param {any} msg a `table_snapshot` */
-  constructor(msg) { this.reset(msg); }
+/** @param {Seat} seat @returns {Seat} */
+export function other(seat) { return seat === 'first' ? 'second' : 'first'; }
 
-  /** Replaces the whole state with a `table_snapshot`. @param {any} msg */
-  reset(msg) {
+export class TableState {
+  /**
+   * The table as a `table_snapshot` shows it. `before`, this page's state
+   * of the table until then, lends the times the moves took as seen here
+   * (the live record's), which a snapshot does not carry.
+   * @param {SnapshotMsg} msg @param {TableState|null} [before]
+   */
+  constructor(msg, before = null) {
     const s = msg.snapshot;
-    // The times the moves took as this page saw them (for the live record),
-    // kept across a fresh snapshot of the same table.
-    /** @type {(number|null)[]} */
-    const seen = msg.table === this.table && this.moveMs ? this.moveMs : [];
+    const seen = before && before.table === msg.table ? before : null;
     this.table = msg.table;
     this.room = msg.room;
-    /** @type {string|null} */
     this.seat = msg.seat ?? null;
     this.players = msg.players;
     this.spectators = msg.spectators;
@@ -44,19 +46,20 @@ export class TableState {
     this.moves = [];
     /** How many boards: 2 in twin rooms (their moves name the board), else 1. */
     this.boards = s.config.rule_set === 'twin' ? 2 : 1;
-    /** @type {Map<string, {color: string, number: number}>[]} the stones on each board */
+    /** The stones on each board. @type {Map<string, Stone>[]} */
     this.stonesOn = Array.from({ length: this.boards }, () => new Map());
     /** The stones on the (first) board. */
     this.stones = this.stonesOn[0];
     for (const m of s.moves) this.addMove(m);
-    /** @type {(number|null)[]} the time each move took, seen from here (null: unknown) */
-    this.moveMs = this.moves.map((_, i) => seen[i] ?? null);
-    /** @type {number|null} when the last stone (or, with none yet, the game) was seen */
-    this.lastMoveAt = this.moves.length === 0 ? performance.now() : (seen.length === this.moves.length ? this.lastMoveAt ?? null : null);
-    this.opening = s.opening || {};
-    const offers = this.opening.fifth_offers || null;
-    /** Black's fifth-move offers, until one stands as move 5. */
-    this.pendingFifths = offers && offers.every((/** @type {string} */ p) => !this.stones.has(p)) ? offers : null;
+    /** The time each move took, seen from here (null: unknown). @type {(number|null)[]} */
+    this.moveMs = this.moves.map((_, i) => seen?.moveMs[i] ?? null);
+    /** When the last stone (or, with none yet, the game) was seen. @type {number|null} */
+    this.lastMoveAt = this.moves.length === 0 ? performance.now()
+      : seen && seen.moveMs.length === this.moves.length ? seen.lastMoveAt : null;
+    this.opening = s.opening ?? {};
+    const offers = this.opening.fifth_offers ?? null;
+    /** Black's fifth-move offers, until one stands as move 5. @type {string[]|null} */
+    this.pendingFifths = offers && offers.every((p) => !this.stones.has(p)) ? offers : null;
     this.prompt = s.prompt;
     this.clocks = s.clocks;
     this.clocksAt = performance.now();
@@ -66,12 +69,12 @@ export class TableState {
     this.violations = s.violations;
     this.result = s.result;
     /** Black stones that were forbidden when played (claim rooms, at the end). */
-    this.forbidden = s.forbidden || [];
+    this.forbidden = s.forbidden ?? [];
     /** Forbidden points the server reveals now (block and lose rooms). */
-    this.revealed = msg.forbidden || [];
-    /** @type {any} */
+    this.revealed = msg.forbidden ?? [];
+    /** @type {Event|null} */
     this.lastEvent = null;
-    /** @type {any} */
+    /** @type {Canonical|null} */
     this.canonical = null;
   }
 
@@ -83,7 +86,7 @@ export class TableState {
 
   /**
    * Applies the next `table_event`: 'new', or 'dup' for a repeat.
-   * @param {any} te @returns {'new'|'dup'}
+   * @param {TableEvent} te @returns {'new'|'dup'}
    */
   apply(te) {
     if (te.seq <= this.seq) return 'dup';
@@ -107,18 +110,18 @@ export class TableState {
         break;
       case 'fifth_kept': this.pendingFifths = null; break;
       case 'option_chosen': this.opening = { ...this.opening, option: e.option }; break;
-      case 'draw_offered': this.drawOffer = e.seat; this.offers = this.withSeat(this.offers, e.seat, e.offers); break;
+      case 'draw_offered': this.drawOffer = e.seat; this.offers = withSeat(this.offers, e.seat, e.offers); break;
       case 'draw_declined': case 'draw_offer_lapsed': case 'draw_accepted': this.drawOffer = null; break;
-      case 'violation': this.violations = this.withSeat(this.violations, e.seat, e.count); break;
+      case 'violation': this.violations = withSeat(this.violations, e.seat, e.count); break;
       case 'game_over':
         this.result = e.result;
-        this.forbidden = e.forbidden || [];
+        this.forbidden = e.forbidden ?? [];
         this.drawOffer = null;
         break;
       default: break;
     }
     this.prompt = te.prompt;
-    this.revealed = te.forbidden || [];
+    this.revealed = te.forbidden ?? [];
     this.seq = te.seq;
     this.lastEvent = e;
     return 'new';
@@ -131,30 +134,26 @@ export class TableState {
     this.lastMoveAt = now;
   }
 
-  /** @param {number[]} pair @param {string} seat @param {number} v */
-  withSeat(pair, seat, v) {
-    const out = [...pair];
-    out[seat === 'first' ? 0 : 1] = v;
-    return out;
-  }
-
-  /** The seat holding `color` now. @param {string} color */
+  /** The seat holding `color` now. @param {Color} color */
   seatOf(color) { return color === 'black' ? this.black : other(this.black); }
-  /** The colour `seat` holds now. @param {string} seat */
+  /** The colour `seat` holds now. @param {Seat} seat @returns {Color} */
   colorOf(seat) { return seat === this.black ? 'black' : 'white'; }
   /** Whether the game is over. */
   get over() { return this.result != null; }
 
-  /** The clock of `seat` now, counted down locally from the server's last figures. @param {string} seat */
+  /**
+   * The clock of `seat` now, counted down locally from the server's last figures.
+   * @param {Seat} seat @returns {SeatClock|null}
+   */
   clockNow(seat) {
     if (!this.clocks) return null;
     const c = { ...this.clocks[seat] };
-    const kind = this.config.time.kind;
+    const tc = this.config.time;
     const runner = this.clocks.running;
     if (runner !== seat || this.paused || this.over) {
       // The eight-stone overtime is both sides' at once: the waiting side's
       // main time lapses when the running side's runs out.
-      if (kind === 'eight_stone' && runner && runner !== seat && !this.paused && !this.over && !this.clockNow(runner)?.main_ms) c.main_ms = 0;
+      if (tc.kind === 'eight_stone' && runner && runner !== seat && !this.paused && !this.over && !this.clockNow(runner)?.main_ms) c.main_ms = 0;
       return c;
     }
     let left = performance.now() - this.clocksAt;
@@ -166,23 +165,25 @@ export class TableState {
       // Byo-yomi: the current period runs down; one that runs out is used
       // up and the next starts full (the server's figures replace these
       // with its next event; the flag is only ever the server's).
-      const full = this.config.time?.period_ms || 0;
+      const full = tc.kind === 'byo_yomi' ? tc.period_ms : 0;
       let period = c.period_ms || 0;
       while (left >= period && c.periods > 1 && full > 0) {
         left -= period;
         period = full;
         c.periods -= 1;
-        c.period_moves = this.config.time?.moves_per_period ?? 1;
+        c.period_moves = tc.kind === 'byo_yomi' ? tc.moves_per_period : 1;
       }
       c.period_ms = Math.max(0, period - left);
-    } else if (kind === 'eight_stone') {
+    } else if (tc.kind === 'eight_stone') {
       c.period_ms = Math.max(0, (c.period_ms || 0) - left);
-    } else if (kind === 'correspondence') {
+    } else if (tc.kind === 'correspondence') {
       c.vacation_ms = Math.max(0, (c.vacation_ms || 0) - left);
     }
     return c;
   }
 }
 
-/** @param {string} seat */
-export function other(seat) { return seat === 'first' ? 'second' : 'first'; }
+/** A pair of per-seat counts with `seat`'s replaced. @param {[number, number]} pair @param {Seat} seat @param {number} v @returns {[number, number]} */
+function withSeat(pair, seat, v) {
+  return seat === 'first' ? [v, pair[1]] : [pair[0], v];
+}

@@ -9,9 +9,14 @@
 // (the first from the game's start when the page saw it); a move the page
 // only knows from a snapshot (it joined or reloaded later) has 0.
 
-import { t } from './i18n.js';
+import { t } from '../i18n.js';
+import { other } from './table.js';
 
-/** @typedef {import('./table.js').TableState} TableState */
+/**
+ * @typedef {import('./table.js').TableState} TableState
+ * @typedef {import('tengen-protocol').Seat} Seat
+ * @typedef {import('tengen-protocol').RecordFormat} RecordFormat
+ */
 
 /**
  * The moves in renju notation: `h8 i9 pass j10`, as the server writes it
@@ -23,9 +28,9 @@ export function renjuText(st) {
   return st.moves.map((m) => (!m.point ? 'pass' : twin ? `${(m.board ?? 0) + 1}:${m.point.toLowerCase()}` : m.point.toLowerCase())).join(' ');
 }
 
-/** A seat's name for a record (the server tags records with the same). @param {TableState} st @param {string} seat */
+/** A seat's name for a record (the server tags records with the same). @param {TableState} st @param {Seat} seat */
 function nameOf(st, seat) {
-  return st.players?.[seat]?.name ?? `${seat} seat`;
+  return st.players[seat]?.name ?? `${seat} seat`;
 }
 
 /** A pass cannot be written as PSQ (the server refuses it the same way). */
@@ -51,7 +56,7 @@ export function psqText(st) {
     lines.push(`${col + 1},${size + 1 - row},${st.moveMs[i] ?? 0}`);
   });
   const opener = st.opener;
-  lines.push(nameOf(st, opener), nameOf(st, opener === 'first' ? 'second' : 'first'), '-1');
+  lines.push(nameOf(st, opener), nameOf(st, other(opener)), '-1');
   return `${lines.join('\n')}\n`;
 }
 
@@ -89,7 +94,7 @@ export function jsonRecord(st) {
 /**
  * A record in `format` (`json`, `renju` or `psq`): the file name's
  * extension, its MIME type and its text.
- * @param {TableState} st @param {string} format
+ * @param {TableState} st @param {RecordFormat} format
  * @returns {{ext: string, type: string, text: string}}
  */
 export function liveRecord(st, format) {

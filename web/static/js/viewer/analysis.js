@@ -4,14 +4,16 @@
 // only shows where the side to move had a forced win and did not keep it,
 // and the winning line, as numbered ghost stones.
 
-import { h, fill } from './dom.js';
-import { t } from './i18n.js';
-import { ProtoError } from './conn.js';
+import { h, fill } from '../dom.js';
+import { t } from '../i18n.js';
+import { ProtoError } from '../conn.js';
+import { errorMessage } from '../app.js';
 
 /**
- * @typedef {{number: number, color: string, played: string, vcf?: string, vct?: string, kept: boolean|null}} Verdict
- * @typedef {{game: string, vct: boolean, moves: Verdict[], undecided?: number[]}} Analysis
- * @typedef {{point: string, label: string, cls: string}} Mark
+ * @typedef {import('tengen-protocol').MoveVerdict} Verdict
+ * @typedef {import('tengen-protocol').GameAnalysis} Analysis
+ * @typedef {import('../board.js').Mark} Mark
+ * @typedef {import('../app.js').App} App
  */
 
 /** The winning line of a verdict, as upper-case points. @param {Verdict} v */
@@ -47,7 +49,7 @@ export function moveIndex(moves, v) {
 /**
  * The analysis panel: the Analyze button, the VCT choice, and once
  * analysed the missed wins, each a button that shows its line.
- * @param {any} app @param {string} id
+ * @param {App} app @param {string} id
  * @param {(a: Analysis) => void} onDone the analysis arrived
  * @param {(v: Verdict) => void} onShow a missed win was picked
  */
@@ -61,7 +63,7 @@ export function analysisPanel(app, id, onDone, onShow) {
     status.setAttribute('data-state', 'running');
     fill(status, t('an.running'));
     try {
-      const a = /** @type {Analysis} */ (await app.conn.request({ type: 'analyze_game', game: id, vct: vct.checked }));
+      const a = await app.conn.request({ type: 'analyze_game', game: id, vct: vct.checked }, 'game_analysis');
       const gone = missed(a);
       status.setAttribute('data-state', 'done');
       status.setAttribute('data-missed', String(gone.length));
@@ -72,8 +74,8 @@ export function analysisPanel(app, id, onDone, onShow) {
       onDone(a);
     } catch (e) {
       status.setAttribute('data-state', 'error');
-      const busy = e instanceof ProtoError && e.code === 'unavailable' && e.body.retry_after_ms;
-      fill(status, busy ? t('an.busy', { s: Math.ceil(e.body.retry_after_ms / 1000) }) : (e instanceof Error ? e.message : String(e)));
+      const wait = e instanceof ProtoError && e.code === 'unavailable' ? e.body?.retry_after_ms : undefined;
+      fill(status, wait ? t('an.busy', { s: Math.ceil(wait / 1000) }) : errorMessage(e));
     } finally {
       button.disabled = false;
     }

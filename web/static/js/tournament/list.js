@@ -4,11 +4,24 @@
 // again every few seconds while the page is open; an event's own page is
 // live (tournament.js).
 
-import { h, fill } from './dom.js';
-import { t } from './i18n.js';
-import { gameFields, formValue, field, select, num } from './gameform.js';
+import { h, fill } from '../dom.js';
+import { t } from '../i18n.js';
+import { errorMessage } from '../app.js';
+import { gameFields, formValues, field, select, num } from '../gameform.js';
 
+/**
+ * @typedef {import('../app.js').App} App
+ * @typedef {import('../conn.js').Incoming} Incoming
+ * @typedef {import('tengen-protocol').TournamentSummary} TournamentSummary
+ * @typedef {import('tengen-protocol').TournamentState} TournamentState
+ * @typedef {import('tengen-protocol').TournamentSystem} TournamentSystem
+ * @typedef {import('tengen-protocol').TournamentSpecInput} TournamentSpecInput
+ * @typedef {import('tengen-protocol').TieBreakName} TieBreakName
+ */
+
+/** @type {TournamentSystem[]} */
 export const SYSTEMS = ['swiss', 'round_robin', 'double_round_robin', 'knockout', 'arena'];
+/** @type {TieBreakName[]} */
 export const TIE_BREAKS = ['buchholz', 'median_buchholz', 'sonneborn_berger', 'direct_encounter', 'wins', 'first_seat_games'];
 /** How many tie-break choices the form offers (the protocol takes up to six). */
 const TIE_BREAK_SLOTS = 3;
@@ -17,15 +30,15 @@ const REFRESH_MS = 5000;
 /** A start time as the page's locale shows it. @param {number} ms */
 export const when = (ms) => new Date(ms).toLocaleString();
 
-/** @param {any} app @param {HTMLElement} root */
+/** @param {App} app @param {HTMLElement} root */
 export function mountTournaments(app, root) {
   let stopped = false;
   let timer = 0;
   const lists = h('div.tournament-lists');
   const formBox = h('div.tournament-create');
 
-  const draw = (/** @type {any[]} */ all) => {
-    const part = (/** @type {string} */ state) => {
+  const draw = (/** @type {TournamentSummary[]} */ all) => {
+    const part = (/** @type {TournamentState} */ state) => {
       const mine = all.filter((e) => e.state === state);
       return h('section', { 'data-list': state },
         h('h2', null, t(`tour.list.${state}`)),
@@ -36,7 +49,7 @@ export function mountTournaments(app, root) {
     };
     fill(lists, part('open'), part('running'), part('finished'));
   };
-  /** @param {any} e a TournamentSummary */
+  /** @param {TournamentSummary} e */
   const row = (e) => h('tr', { 'data-tournament': e.id },
     h('td', null, h('a', { href: `/tournament/${e.id}`, 'data-link': true }, e.name), e.rated ? h('span.small', null, ` · ${t('lobby.rated')}`) : null),
     h('td', null, t(`tour.sys.${e.system}`)),
@@ -48,19 +61,18 @@ export function mountTournaments(app, root) {
   const refresh = async () => {
     clearTimeout(timer);
     try {
-      const r = await app.conn.request({ type: 'tournaments' });
+      const r = await app.conn.request({ type: 'tournaments' }, 'tournament_list');
       if (stopped) return;
       draw(r.tournaments);
-    } catch (e) { if (!stopped) fill(lists, h('p.error', null, e instanceof Error ? e.message : String(e))); }
+    } catch (e) { if (!stopped) fill(lists, h('p.error', null, errorMessage(e))); }
     if (!stopped) timer = setTimeout(refresh, REFRESH_MS);
   };
 
   const drawForm = () => {
-    const me = app.me;
     fill(formBox, h('h2', null, t('tour.create')),
-      !me || me.guest ? h('p.small', null, t('tour.login')) : createForm(app));
+      app.loggedIn ? createForm(app) : h('p.small', null, t('tour.login')));
   };
-  const off = app.conn.listen((/** @type {any} */ m) => {
+  const off = app.conn.listen((/** @type {Incoming} */ m) => {
     if (['logged_in', 'registered', 'logged_out', '_welcome'].includes(m.type)) drawForm();
   });
   fill(root, h('section.tournaments-page', null, h('div', null, lists), formBox));
@@ -73,46 +85,47 @@ export function mountTournaments(app, root) {
  * The form of `create_tournament`: name, system (rounds, games, an
  * arena's minutes), the game's configuration, rated, start time, entry
  * limits, tie-break order (not for an arena, which ranks by its own).
- * @param {any} app
+ * @param {App} app
  */
 function createForm(app) {
   const f = /** @type {HTMLFormElement} */ (h('form.create-room.create-tournament', { onsubmit: async (/** @type {Event} */ e) => {
     e.preventDefault();
     try {
-      const r = await app.conn.request({ type: 'create_tournament', tournament: spec() });
+      const r = await app.conn.request({ type: 'create_tournament', tournament: spec() }, 'tournament_created');
       app.go(`/tournament/${r.tournament.id}`);
     } catch (err) { app.fail(err); }
   } }));
-  const val = formValue(f);
+  const { text: val, checked } = formValues(f);
   const game = gameFields(f);
-  /** An optional number field: its value, or nothing when empty. @param {string} name */
-  const opt = (name) => (val(name) === '' ? undefined : Number(val(name)));
+  /** @returns {TournamentSpecInput} */
   const spec = () => {
-    const system = String(val('system'));
-    /** @type {any} */
-    const s = { name: String(val('tname')).trim(), system, config: game.config(), entry: {} };
+    const system = /** @type {TournamentSystem} */ (val('system'));
+    /** @type {import('tengen-protocol').EntryLimits} */
+    const entry = {};
+    /** @type {TournamentSpecInput} */
+    const s = { name: val('tname').trim(), system, config: game.config(), entry };
     if (system === 'swiss') s.rounds = Number(val('rounds'));
     if (system === 'knockout') s.games = Number(val('games'));
     if (system === 'arena') s.duration_secs = Number(val('minutes')) * 60;
-    if (val('trated', true)) s.rated = true;
-    const start = String(val('start'));
+    if (checked('trated')) s.rated = true;
+    const start = val('start');
     if (start) s.start_ms = new Date(start).getTime();
-    for (const name of ['min_rating', 'max_rating', 'max_players']) {
-      const v = opt(name);
-      if (v != null) s.entry[name] = v;
+    for (const name of /** @type {const} */ (['min_rating', 'max_rating', 'max_players'])) {
+      if (val(name) !== '') entry[name] = Number(val(name));
     }
-    if (val('accounts_only', true)) s.entry.accounts_only = true;
-    if (val('bots', true)) s.entry.bots = true;
+    if (checked('accounts_only')) entry.accounts_only = true;
+    if (checked('bots')) entry.bots = true;
+    /** @type {TieBreakName[]} */
     const order = [];
     for (let i = 1; i <= TIE_BREAK_SLOTS; i++) {
-      const v = String(val(`tb${i}`));
-      if (v) order.push(v);
+      const v = val(`tb${i}`);
+      if (v) order.push(/** @type {TieBreakName} */ (v));
     }
     if (order.length && system !== 'arena') s.tie_breaks = order;
     return s;
   };
   const sync = () => {
-    const system = String(val('system'));
+    const system = val('system');
     /** @type {HTMLElement} */ (f.querySelector('[data-field="rounds"]')).hidden = system !== 'swiss';
     /** @type {HTMLElement} */ (f.querySelector('[data-field="games"]')).hidden = system !== 'knockout';
     /** @type {HTMLElement} */ (f.querySelector('[data-field="minutes"]')).hidden = system !== 'arena';

@@ -1,0 +1,94 @@
+// The two seats of a game page: each player's colour, name and clock,
+// whether they are away (and how long they have to come back), a draw or
+// rematch they offer. The clocks count down from the server's last
+// figures (TableState.clockNow) ten times a second and never decide
+// anything; low time on one's own running clock is warned once a spell.
+
+import { h, fill, botMark } from '../dom.js';
+import { t } from '../i18n.js';
+import { clockFace } from './clockface.js';
+import { sounds } from '../sound.js';
+
+/**
+ * @typedef {import('./page.js').GamePage} GamePage
+ * @typedef {import('tengen-protocol').Seat} Seat
+ * @typedef {import('tengen-protocol').ServerMsgOf<'player_status'>} PlayerStatus
+ */
+
+/** @type {Seat[]} */
+const SEATS = ['first', 'second'];
+
+/** @param {GamePage} g */
+export function seatsPiece(g) {
+  const els = { first: h('div.seat', { 'data-seat': 'first' }), second: h('div.seat', { 'data-seat': 'second' }) };
+  // Each seat's clock and away notice, kept across redraws (tick updates them).
+  const clocks = { first: h('span.clock', { 'data-clock': 'first' }), second: h('span.clock', { 'data-clock': 'second' }) };
+  const aways = { first: h('span.away', { 'data-away': 'first' }), second: h('span.away', { 'data-away': 'second' }) };
+  /** A player whose connection is lost, and when their grace ends. @type {{seat: Seat, until: number}|null} */
+  let away = null;
+  /** Seats that offer a rematch. @type {Set<Seat>} */
+  const rematch = new Set();
+  let warned = false;
+
+  const tick = () => {
+    const st = g.st;
+    if (!st) return;
+    for (const seat of SEATS) {
+      aways[seat].textContent = away && away.seat === seat && !st.over
+        ? t('game.away', { who: '', s: Math.max(0, Math.ceil((away.until - performance.now()) / 1000)) }).trim() : '';
+      const c = st.clockNow(seat);
+      const el = clocks[seat];
+      if (!c) { el.textContent = ''; continue; }
+      const face = clockFace(c, st.config.time);
+      const running = st.clocks?.running === seat && !st.over && !st.paused;
+      const low = face.low && !st.over;
+      if (el.textContent !== face.text) el.textContent = face.text;
+      el.setAttribute('data-phase', face.phase);
+      if (face.periods) el.setAttribute('data-periods', String(face.periods)); else el.removeAttribute('data-periods');
+      el.classList.toggle('low', low);
+      el.toggleAttribute('data-low', low);
+      el.classList.toggle('running', running);
+      // One warning per spell of low time on one's own running clock.
+      if (seat === g.mine() && running && low && !warned) { warned = true; sounds.low(); }
+      if (seat === g.mine() && !low) warned = false;
+    }
+  };
+
+  const render = () => {
+    const st = g.st;
+    if (!st) return;
+    for (const seat of SEATS) {
+      const p = st.players[seat];
+      const color = st.colorOf(seat);
+      const el = els[seat];
+      el.classList.toggle('turn', !st.over && st.prompt?.seat === seat);
+      const profile = p && !p.guest;
+      fill(el,
+        h(`span.stone-icon.${color}`, { title: t(`color.${color}`) }),
+        h('a.name', { href: profile ? `/@/${p.name}` : null, 'data-link': profile ? true : null }, p ? p.name : '—'),
+        botMark(p, t('player.bot')),
+        seat === g.mine() ? h('span.you', null, ` (${t('game.you')})`) : null,
+        clocks[seat],
+        aways[seat],
+        st.drawOffer === seat ? h('span.badge', null, t('game.draw_offered', { who: '' }).trim()) : null,
+        rematch.has(seat) ? h('span.badge', null, t('act.rematch')) : null);
+    }
+    tick();
+  };
+
+  return {
+    els,
+    render,
+    tick,
+    /** A player's connection was lost (with the grace left) or is back. @param {PlayerStatus} m */
+    status(m) {
+      // No `grace_ms`: a correspondence game, where absence is normal and nothing counts down.
+      away = m.connected || m.grace_ms == null ? null : { seat: m.seat, until: performance.now() + m.grace_ms };
+      tick();
+    },
+    /** The game is over: nobody is away any more. */
+    over() { away = null; },
+    /** `seat` offers a rematch. @param {Seat} seat */
+    rematch(seat) { rematch.add(seat); render(); },
+  };
+}
