@@ -18,7 +18,11 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+// tokio's clock (the monotonic clock, paused in tests) so that the grace
+// can be tested to the second without waiting it out.
+use tokio::time::Instant;
 
 use tengen_protocol::{Player, SeatedTable, SessionId, TableId};
 
@@ -531,5 +535,32 @@ mod tests {
         let back = sessions.open_as(Some(&seated.token), guest("s"), outbox(5));
         assert!(back.resumed, "the seated one stays");
         assert_eq!(back.tables, vec![table]);
+    }
+
+    /// The grace on paused time, to the second: a session whose connection
+    /// ended is resumable for the whole of it and forgotten after; one
+    /// seated at an open table outlives it.
+    #[tokio::test(start_paused = true)]
+    async fn a_gone_session_is_resumable_for_the_grace_and_no_longer() {
+        let grace = Duration::from_secs(300);
+        let sessions = Sessions::new(grace, 16);
+        let outbox = |conn| crate::outbound::channel(conn, Encoding::Json, 4).0;
+        let a = sessions.open_as(None, guest("a"), outbox(1));
+        let b = sessions.open_as(None, guest("b"), outbox(2));
+        let seated = sessions.open_as(None, guest("s"), outbox(3));
+        sessions.seat(&seated.id, &TableId::from_u64(9), true);
+        for (s, conn) in [(&a, 1), (&b, 2), (&seated, 3)] {
+            sessions.closed(&s.id, conn);
+        }
+        tokio::time::advance(grace - Duration::from_secs(1)).await;
+        let back = sessions.open_as(Some(&a.token), guest("a"), outbox(4));
+        assert!(back.resumed, "a second before the grace ends");
+        tokio::time::advance(Duration::from_secs(2)).await;
+        assert!(!sessions.token_known(&b.token), "b's grace is over");
+        let late = sessions.open_as(Some(&b.token), guest("b"), outbox(5));
+        assert!(!late.resumed, "a fresh session, not b's");
+        assert!(sessions.token_known(&seated.token), "seated: still there");
+        let again = sessions.open_as(Some(&seated.token), guest("s"), outbox(6));
+        assert!(again.resumed);
     }
 }

@@ -111,7 +111,7 @@ mod tests {
         assert_eq!(close_code(&sent[2]), Some(1008));
     }
 
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn a_waiting_writer_is_woken_by_a_close() {
         let (outbox, inbox) = channel(1, Encoding::Json, 8);
         let (sink, log) = recorder();
@@ -157,7 +157,7 @@ mod tests {
         assert!(matches!(writer.await.unwrap(), WriterEnd::Closed(1000)));
     }
 
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn a_peer_that_stops_reading_is_cut_off_after_the_write_timeout() {
         let (outbox, inbox) = channel(1, Encoding::Json, 8);
         // A sink that takes the first frame and then never any other.
@@ -172,14 +172,22 @@ mod tests {
                 Ok::<_, std::convert::Infallible>(())
             }
         }));
-        let writer = tokio::spawn(inbox.drain(sink, Duration::from_millis(100)));
+        let t0 = tokio::time::Instant::now();
+        let writer = tokio::spawn(inbox.drain(sink, WRITE_TIMEOUT));
         assert!(outbox.send_msg(&pong(1)));
         assert!(outbox.send_msg(&pong(2)));
-        let end = tokio::time::timeout(Duration::from_secs(5), writer)
+        let end = tokio::time::timeout(WRITE_TIMEOUT * 2, writer)
             .await
             .expect("the stalled write is given up")
             .unwrap();
         assert!(matches!(end, WriterEnd::Stalled), "{end:?}");
+        // On paused time the cut comes exactly at the write timeout: not
+        // before (a slow peer is given all of it), not much after.
+        let took = t0.elapsed();
+        assert!(
+            took >= WRITE_TIMEOUT && took < WRITE_TIMEOUT + Duration::from_millis(10),
+            "{took:?}"
+        );
     }
 
     #[test]
