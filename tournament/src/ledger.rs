@@ -105,6 +105,18 @@ impl Record {
             .collect()
     }
 
+    /// The opponents met over the board (a forfeited game was not
+    /// played: its two players may still meet).
+    pub fn played_opponents(&self) -> Vec<PlayerId> {
+        self.entries
+            .iter()
+            .filter_map(|e| match *e {
+                Entry::Played { opponent, .. } | Entry::Pending { opponent, .. } => Some(opponent),
+                _ => None,
+            })
+            .collect()
+    }
+
     pub fn opponents(&self) -> Vec<PlayerId> {
         self.entries.iter().filter_map(Entry::opponent).collect()
     }

@@ -1,24 +1,24 @@
-//! Swiss pairing by the Dutch system (FIDE C.04.3), done as bbpPairings
-//! does it: one maximum-weight matching over every pair of players, each
-//! pair's weight encoding the Dutch criteria in priority order, so the
-//! best pairing by the first criterion wins, ties broken by the next, and
-//! so on (see `weights`). The absolute criteria are not weights: a pair
-//! that would break one (a rematch, two players who must both open or
-//! both answer, a second bye) has no edge at all. The matching maximises
-//! the number of pairs first, so a legal pairing is found whenever one
-//! exists; when none does the round is refused with a typed error.
+//! Swiss pairing by the Dutch system: FIDE Handbook C.04.3, the edition
+//! applied from 1 February 2026 (with C.04.1 and C.04.2 of the same
+//! date). `dutch` pairs the brackets from the top down by the criteria
+//! C1 to C21 in their order, as bbpPairings does; `colours` holds the
+//! preferences and the allocation of seats (article 5). When no pairing
+//! satisfies the absolute criteria the round is refused with a typed
+//! error, so the organiser can end the event or pair it by hand.
 
 mod colours;
+mod dutch;
 mod player;
-mod weights;
+mod wide;
 
-pub use colours::{Preference, Strength, hi_opens, preference, seat_difference};
+pub use colours::{Preference, Strength, preference, seat_difference};
 pub use player::{Float, SwissPlayer};
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::model::{PlayerId, Seat, mix_lot};
+use crate::model::{PlayerId, Points, Seat};
+use colours::{Colours, seat_for};
 
 /// One round's pairing: boards (first seat, second seat) in board order,
 /// and the bye.
@@ -26,6 +26,21 @@ use crate::model::{PlayerId, Seat, mix_lot};
 pub struct SwissPairing {
     pub boards: Vec<(PlayerId, PlayerId)>,
     pub bye: Option<PlayerId>,
+}
+
+/// The round being paired, beyond its players.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SwissRound {
+    /// The round's number (1-based).
+    pub number: usize,
+    /// The event's number of rounds: the last round lets topscorers
+    /// (above half the points so far) break the seat rules (C3).
+    pub of: usize,
+    /// What a win is worth (the most a round can give).
+    pub win: Points,
+    /// The initial colour, drawn by lot before round 1 (5.1): the seat
+    /// the top seed takes in round 1.
+    pub initial: Seat,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -38,10 +53,8 @@ pub enum SwissError {
     NoLegalPairing,
 }
 
-/// Pairs one round. `lot` (a random value the caller drew) decides the top
-/// seed's seat in a round where nobody has a preference (the first round);
-/// the seats then alternate down the boards.
-pub fn pair_round(players: &[SwissPlayer], lot: u64) -> Result<SwissPairing, SwissError> {
+/// Pairs one round.
+pub fn pair_round(players: &[SwissPlayer], round: SwissRound) -> Result<SwissPairing, SwissError> {
     if players.len() < 2 {
         return Err(SwissError::TooFewPlayers);
     }
@@ -50,46 +63,42 @@ pub fn pair_round(players: &[SwissPlayer], lot: u64) -> Result<SwissPairing, Swi
     if let Some(w) = ids.windows(2).find(|w| w[0] == w[1]) {
         return Err(SwissError::Duplicate(w[0]));
     }
-    // Order: score down, then pairing number.
-    let mut order: Vec<&SwissPlayer> = players.iter().collect();
-    order.sort_by(|a, b| b.score.cmp(&a.score).then(a.rank.cmp(&b.rank)));
-    let mate = weights::solve(&order).ok_or(SwissError::NoLegalPairing)?;
-    let initial = if mix_lot(lot, 0) & 1 == 0 {
-        Seat::First
-    } else {
-        Seat::Second
+    let cx = dutch::Context {
+        played_rounds: round.number.saturating_sub(1) as u32,
+        last_round: round.number >= round.of,
+        round_max: round.win.0,
     };
+    let mates = dutch::pair(players, &cx).ok_or(SwissError::NoLegalPairing)?;
+    // Higher in the order: more points, then the lower pairing number.
+    let above = |a: &SwissPlayer, b: &SwissPlayer| (b.score, a.rank) < (a.score, b.rank);
     let mut bye = None;
-    let mut pairs: Vec<(usize, usize)> = Vec::new();
-    for (i, m) in mate.iter().enumerate() {
-        match m {
-            None => bye = Some(order[i].id),
-            Some(j) if i < *j => pairs.push((i, *j)),
+    let mut pairs: Vec<(&SwissPlayer, &SwissPlayer)> = Vec::new();
+    for (i, m) in mates.iter().enumerate() {
+        match *m {
+            None => bye = Some(players[i].id),
+            Some(j) if above(&players[i], &players[j]) => pairs.push((&players[i], &players[j])),
             Some(_) => {}
         }
     }
-    // Board order: the higher score of the pair, then the better-ranked
-    // player (the order index already sorts both).
-    pairs.sort_by_key(|&(i, j)| i.min(j));
+    // Board order: the higher player's score, then the lower player's,
+    // then the higher player's pairing number.
+    pairs.sort_by(|(h1, l1), (h2, l2)| {
+        (h2.score, l2.score, h1.rank).cmp(&(h1.score, l1.score, h2.rank))
+    });
     let boards = pairs
         .into_iter()
-        .map(|(i, j)| {
-            let (hi, lo) = if order[i].rank <= order[j].rank {
-                (order[i], order[j])
+        .map(|(h, l)| {
+            let seat = seat_for(
+                (&Colours::of(&h.seats), &h.seats),
+                (&Colours::of(&l.seats), &l.seats),
+                true,
+                h.rank % 2 == 0,
+                round.initial,
+            );
+            if seat == Seat::First {
+                (h.id, l.id)
             } else {
-                (order[j], order[i])
-            };
-            // With no preferences, odd pairing numbers (rank 0, 2, ..)
-            // take the initial seat, even ones the other (FIDE E.5).
-            let default = if hi.rank % 2 == 0 {
-                initial
-            } else {
-                initial.other()
-            };
-            if hi_opens(&hi.seats, &lo.seats, default) {
-                (hi.id, lo.id)
-            } else {
-                (lo.id, hi.id)
+                (l.id, h.id)
             }
         })
         .collect();
@@ -106,25 +115,28 @@ mod tests {
             .collect()
     }
 
+    fn round(number: usize) -> SwissRound {
+        SwissRound {
+            number,
+            of: 9,
+            win: Points::ONE,
+            initial: Seat::First,
+        }
+    }
+
     #[test]
     fn round_one_pairs_top_half_against_bottom_half_with_alternating_seats() {
-        let p = pair_round(&fresh(8), 0).unwrap();
+        let p = pair_round(&fresh(8), round(1)).unwrap();
         let ids = |a: u64, b: u64| (PlayerId(a), PlayerId(b));
-        let initial_first = mix_lot(0, 0) & 1 == 0;
-        let expected = if initial_first {
-            vec![ids(1, 5), ids(6, 2), ids(3, 7), ids(8, 4)]
-        } else {
-            vec![ids(5, 1), ids(2, 6), ids(7, 3), ids(4, 8)]
-        };
-        assert_eq!(p.boards, expected);
+        assert_eq!(p.boards, vec![ids(1, 5), ids(6, 2), ids(3, 7), ids(8, 4)]);
         assert_eq!(p.bye, None);
     }
 
     #[test]
-    fn an_odd_field_gives_the_bye_to_the_lowest_ranked_without_one() {
+    fn an_odd_field_gives_the_bye_to_the_lowest_ranked_eligible_player() {
         let mut players = fresh(5);
-        players[4].had_bye = true;
-        let p = pair_round(&players, 7).unwrap();
+        players[4].bye_barred = true;
+        let p = pair_round(&players, round(1)).unwrap();
         assert_eq!(p.bye, Some(PlayerId(4)));
         assert_eq!(p.boards.len(), 2);
     }
@@ -134,7 +146,13 @@ mod tests {
         let mut players = fresh(2);
         players[0].opponents.push(PlayerId(2));
         players[1].opponents.push(PlayerId(1));
-        assert_eq!(pair_round(&players, 0), Err(SwissError::NoLegalPairing));
-        assert_eq!(pair_round(&players[..1], 0), Err(SwissError::TooFewPlayers));
+        assert_eq!(
+            pair_round(&players, round(2)),
+            Err(SwissError::NoLegalPairing)
+        );
+        assert_eq!(
+            pair_round(&players[..1], round(2)),
+            Err(SwissError::TooFewPlayers)
+        );
     }
 }

@@ -1,13 +1,16 @@
-//! What the Swiss pairing knows about a player: score, rank, seats,
-//! opponents, byes and floats. The caller (the `Tournament`, or a TRF
-//! reader) builds these from its records.
+//! What the Swiss pairing knows about a player: score, pairing number,
+//! the seats of the games played, whom they met over the board, whether
+//! they may still get the bye, and how they floated in the last two
+//! rounds. The caller (the `Tournament`, or a TRF reader) builds these
+//! from its records.
 
 use serde::{Deserialize, Serialize};
 
 use crate::model::{PlayerId, Points, Seat};
 
-/// Which way a player floated in a round: paired with a lower-scored
-/// player (down, the bye counts as down) or a higher-scored one (up).
+/// A float (FIDE C.04.3 1.4): paired with a lower-scored player, or given
+/// the bye or a point without playing (down); paired with a higher-scored
+/// player (up).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Float {
     Down,
@@ -21,17 +24,18 @@ pub struct SwissPlayer {
     /// Pairing number order: 0 is the top seed (by rating).
     pub rank: usize,
     pub score: Points,
-    /// Seats of the games played over the board, oldest first.
+    /// Seats of the games played over the board, oldest first (unplayed
+    /// rounds do not count for colours).
     pub seats: Vec<Seat>,
-    /// Everyone already paired with (played or forfeited): never again.
+    /// Everyone met over the board: never again. A forfeited game was not
+    /// played, so its two players may still meet.
     pub opponents: Vec<PlayerId>,
-    /// Already had a bye or a point without playing: no bye again.
-    pub had_bye: bool,
-    /// Rounds so far without a game played over the board (byes,
-    /// forfeits, absences): the bye goes to someone with fewer.
-    pub unplayed_rounds: u32,
-    /// How they floated in the last round, if they did.
-    pub last_float: Option<Float>,
+    /// Already had the pairing-allocated bye, or scored a win's points in
+    /// a round without playing: no bye again (C.04.1 article 4).
+    pub bye_barred: bool,
+    /// How they floated in the last round (`[0]`) and the round before
+    /// (`[1]`).
+    pub floats: [Option<Float>; 2],
 }
 
 impl SwissPlayer {
@@ -43,9 +47,13 @@ impl SwissPlayer {
             score: Points::ZERO,
             seats: vec![],
             opponents: vec![],
-            had_bye: false,
-            unplayed_rounds: 0,
-            last_float: None,
+            bye_barred: false,
+            floats: [None, None],
         }
+    }
+
+    /// Games played over the board.
+    pub fn played(&self) -> usize {
+        self.seats.len()
     }
 }

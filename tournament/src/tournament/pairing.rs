@@ -8,9 +8,9 @@ use super::state::{Board, BoardContent, Round, System, Tournament, TournamentErr
 use crate::knockout;
 use crate::ledger::Entry;
 use crate::matches::{Match, MatchFormat};
-use crate::model::{PlayerId, Points, mix_lot};
+use crate::model::{PlayerId, Points, Seat, mix_lot};
 use crate::round_robin::{Board as RrBoard, berger_rounds, double_berger_rounds};
-use crate::swiss::{Float, SwissPlayer, pair_round};
+use crate::swiss::{Float, SwissPlayer, SwissRound, pair_round};
 
 pub(super) fn total_rounds(system: System, players: usize) -> usize {
     match system {
@@ -46,7 +46,7 @@ pub(super) fn forfeit_in(round: &mut Round, player: PlayerId) {
 
 pub(super) fn pair(t: &Tournament, round: usize, lot: u64) -> Result<Vec<Board>, TournamentError> {
     let contents = match t.settings.system {
-        System::Swiss { .. } => swiss(t, lot)?,
+        System::Swiss { .. } => swiss(t, round, lot)?,
         System::RoundRobin { double } => round_robin(t, round, double)?,
         System::Knockout { format } => knockout_round(t, round, format, lot)?,
         System::Arena { .. } => {
@@ -79,34 +79,39 @@ fn single(first: PlayerId, second: PlayerId) -> Result<BoardContent, TournamentE
     )?))
 }
 
-fn swiss(t: &Tournament, lot: u64) -> Result<Vec<BoardContent>, TournamentError> {
+fn swiss(t: &Tournament, round: usize, lot: u64) -> Result<Vec<BoardContent>, TournamentError> {
     let records = records::build(t);
     let done = t.rounds.len();
     let points = &t.settings.points;
-    let score_at = |p: PlayerId, n: usize| {
+    let record = |p: PlayerId| {
         records
             .iter()
             .find(|r| r.player == p)
-            .map_or(Points::ZERO, |r| r.score_after(n, points))
+            .expect("every entrant has a record")
+    };
+    // How `p` floated in round `k` (0-based): against a player with a
+    // different score before it (FIDE C.04.3 1.4.2), or given the bye or
+    // a win without playing (1.4.3).
+    let float = |p: PlayerId, k: usize| -> Option<Float> {
+        let entry = record(p).entries.get(k)?;
+        match *entry {
+            Entry::Played { opponent, .. } => {
+                let mine = record(p).score_after(k, points);
+                let theirs = record(opponent).score_after(k, points);
+                (mine != theirs).then_some(if mine > theirs {
+                    Float::Down
+                } else {
+                    Float::Up
+                })
+            }
+            Entry::Bye { .. } | Entry::ForfeitWin { .. } => Some(Float::Down),
+            _ => None,
+        }
     };
     let players: Vec<SwissPlayer> = t
         .active()
         .map(|e| {
-            let r = records
-                .iter()
-                .find(|r| r.player == e.id)
-                .expect("every entrant has a record");
-            let last_float = r.entries.last().and_then(|last| match last.opponent() {
-                Some(o) => {
-                    let (mine, theirs) = (score_at(e.id, done - 1), score_at(o, done - 1));
-                    (mine != theirs).then_some(if mine > theirs {
-                        Float::Down
-                    } else {
-                        Float::Up
-                    })
-                }
-                None => last.unplayed_point().then_some(Float::Down),
-            });
+            let r = record(e.id);
             SwissPlayer {
                 id: e.id,
                 rank: t
@@ -116,14 +121,27 @@ fn swiss(t: &Tournament, lot: u64) -> Result<Vec<BoardContent>, TournamentError>
                     .unwrap_or(usize::MAX),
                 score: r.score(points),
                 seats: r.seats(),
-                opponents: r.opponents(),
-                had_bye: r.entries.iter().any(Entry::unplayed_point),
-                unplayed_rounds: r.unplayed_rounds(),
-                last_float,
+                opponents: r.played_opponents(),
+                bye_barred: r
+                    .entries
+                    .iter()
+                    .any(|x| matches!(x, Entry::Bye { .. } | Entry::ForfeitWin { .. })),
+                floats: [
+                    done.checked_sub(1).and_then(|k| float(e.id, k)),
+                    done.checked_sub(2).and_then(|k| float(e.id, k)),
+                ],
             }
         })
         .collect();
-    let pairing = pair_round(&players, lot)?;
+    let pairing = pair_round(
+        &players,
+        SwissRound {
+            number: round,
+            of: total_rounds(t.settings.system, t.entrants.len()),
+            win: points.win.max(points.draw),
+            initial: initial_seat(t, lot),
+        },
+    )?;
     let mut out = Vec::with_capacity(pairing.boards.len() + 1);
     for (f, s) in pairing.boards {
         out.push(single(f, s)?);
@@ -135,6 +153,28 @@ fn swiss(t: &Tournament, lot: u64) -> Result<Vec<BoardContent>, TournamentError>
         });
     }
     Ok(out)
+}
+
+/// The initial colour (FIDE C.04.3 5.1): drawn by lot for round 1, then
+/// the seat the top seed took in round 1, where nobody had a preference.
+pub(super) fn initial_seat(t: &Tournament, lot: u64) -> Seat {
+    let drawn = if mix_lot(lot, 0) & 1 == 0 {
+        Seat::First
+    } else {
+        Seat::Second
+    };
+    let Some(first) = t.rounds.first() else {
+        return drawn;
+    };
+    let top = t.numbers[0];
+    first
+        .boards
+        .iter()
+        .find_map(|b| match &b.content {
+            BoardContent::Match(m) if m.players().contains(&top) => Some(m.seat_of(0, top)),
+            _ => None,
+        })
+        .unwrap_or(drawn)
 }
 
 fn round_robin(

@@ -4,10 +4,10 @@
 use crate::common;
 
 use tengen_tournament::export::{crosstable, trf};
-use tengen_tournament::swiss::pair_round;
+use tengen_tournament::swiss::{SwissRound, pair_round};
 use tengen_tournament::{
-    BoardContent, GameRef, GameResult, PlayerId, PointSystem, Seat, Settings, System, TieBreak,
-    Tournament,
+    BoardContent, GameRef, GameResult, PlayerId, PointSystem, Points, Seat, Settings, System,
+    TieBreak, Tournament,
 };
 
 /// Four players, one round played (the better seed wins), round 2 paired.
@@ -120,8 +120,15 @@ fn a_trf_export_read_back_pairs_the_next_round_as_the_tournament_does() {
     for r in 1..=6usize {
         let lot = 1000 + r as u64;
         if r > 1 {
-            let players = common::trf::players_for(&trf(&t, "Read back"), r);
-            let expected = pair_round(&players, lot).unwrap();
+            let file = trf(&t, "Read back");
+            let players = common::trf::players_for(&file, r);
+            let this = SwissRound {
+                number: r,
+                of: 6,
+                win: Points::ONE,
+                initial: common::trf::initial(&file),
+            };
+            let expected = pair_round(&players, this).unwrap();
             // The TRF names players by pairing number.
             let id = |p: PlayerId| t.numbers()[p.0 as usize - 1];
             let expected_boards: Vec<(PlayerId, PlayerId)> = expected

@@ -3,10 +3,17 @@
 //! preferences, and a downfloater chosen and paired as the Dutch system
 //! asks.
 
-use tengen_tournament::swiss::{Float, SwissPlayer, pair_round};
+use tengen_tournament::swiss::{Float, SwissPlayer, SwissRound, pair_round};
 use tengen_tournament::{PlayerId, Points, Seat};
 
 use Seat::{First as F, Second as S};
+
+const ROUND_TWO: SwissRound = SwissRound {
+    number: 2,
+    of: 5,
+    win: Points::ONE,
+    initial: Seat::First,
+};
 
 /// A player after round 1: id = pairing number, their score, their seat
 /// and opponent.
@@ -17,9 +24,8 @@ fn after_one(id: u64, score: Points, seat: Seat, opponent: u64) -> SwissPlayer {
         score,
         seats: vec![seat],
         opponents: vec![PlayerId(opponent)],
-        had_bye: false,
-        unplayed_rounds: 0,
-        last_float: None::<Float>,
+        bye_barred: false,
+        floats: [None::<Float>, None],
     }
 }
 
@@ -53,7 +59,7 @@ fn a_transposition_gives_both_players_of_each_board_their_seat() {
         (7, false, S, 3),
         (8, false, F, 4),
     ]);
-    let p = pair_round(&players, 0).unwrap();
+    let p = pair_round(&players, ROUND_TWO).unwrap();
     assert_eq!(p.boards, boards(&[(4, 1), (2, 3), (5, 8), (7, 6)]));
     assert_eq!(p.bye, None);
 }
@@ -72,6 +78,6 @@ fn an_odd_group_floats_its_lowest_player_to_the_top_of_the_next() {
         (5, false, F, 2),
         (6, false, S, 3),
     ]);
-    let p = pair_round(&players, 0).unwrap();
+    let p = pair_round(&players, ROUND_TWO).unwrap();
     assert_eq!(p.boards, boards(&[(2, 1), (4, 3), (6, 5)]));
 }

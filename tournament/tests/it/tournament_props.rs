@@ -1,6 +1,7 @@
 //! Random Swiss events through the `Tournament` value, with withdrawals:
 //! every round keeps the absolute rules (read back from the players'
-//! records), replaying a round's pairing or its results changes nothing,
+//! records; the seat rules before the last round, where topscorers may
+//! break them), replaying a round's pairing or its results changes nothing,
 //! and a stored-and-restored tournament is the same value.
 
 use proptest::prelude::*;
@@ -11,9 +12,9 @@ use tengen_tournament::{
     TieBreak, Tournament, TournamentError,
 };
 
-fn check_absolute_rules(t: &Tournament) {
+fn check_absolute_rules(t: &Tournament, last_round: bool) {
     for rec in t.records() {
-        let opponents = rec.opponents();
+        let opponents = rec.played_opponents();
         for (i, o) in opponents.iter().enumerate() {
             assert!(!opponents[..i].contains(o), "{} met {o} twice", rec.player);
         }
@@ -23,6 +24,9 @@ fn check_absolute_rules(t: &Tournament) {
             .filter(|e| matches!(e, Entry::Bye { .. }))
             .count();
         assert!(byes <= 1, "{} had {byes} byes", rec.player);
+        if last_round {
+            continue;
+        }
         let seats = rec.seats();
         assert!(
             seat_difference(&seats).abs() <= 2,
@@ -94,7 +98,7 @@ proptest! {
                 prop_assert_eq!(&t, &before);
             }
             prop_assert!(t.round_complete(r));
-            check_absolute_rules(&t);
+            check_absolute_rules(&t, r == 7);
             let json = serde_json::to_string(&t).unwrap();
             let back: Tournament = serde_json::from_str(&json).unwrap();
             prop_assert_eq!(&back, &t);

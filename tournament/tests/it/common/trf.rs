@@ -55,19 +55,20 @@ pub fn players_for(trf: &str, round: usize) -> Vec<SwissPlayer> {
         .filter(|(_, es)| es.len() == round - 1)
         .map(|(id, es)| {
             let played = |e: &Entry| e.opp != 0 && matches!(e.result, '1' | '0' | '=');
-            let last_float = es.last().and_then(|e| {
-                let mine = score_before(*id, round - 2);
-                if e.opp == 0 || !played(e) {
-                    (points(e.result) > Points::ZERO).then_some(Float::Down)
-                } else {
-                    let theirs = score_before(e.opp, round - 2);
-                    (mine != theirs).then_some(if mine > theirs {
-                        Float::Down
-                    } else {
-                        Float::Up
-                    })
+            // How the player floated in round k (0-based): against a
+            // player with another score, or scoring without playing.
+            let float = |k: usize| -> Option<Float> {
+                let e = es.get(k)?;
+                if !played(e) {
+                    return (points(e.result) > Points::ZERO).then_some(Float::Down);
                 }
-            });
+                let (mine, theirs) = (score_before(*id, k), score_before(e.opp, k));
+                (mine != theirs).then_some(if mine > theirs {
+                    Float::Down
+                } else {
+                    Float::Up
+                })
+            };
             SwissPlayer {
                 id: PlayerId(*id),
                 rank: *id as usize - 1,
@@ -85,13 +86,30 @@ pub fn players_for(trf: &str, round: usize) -> Vec<SwissPlayer> {
                     .collect(),
                 opponents: es
                     .iter()
-                    .filter(|e| e.opp != 0)
+                    .filter(|e| played(e))
                     .map(|e| PlayerId(e.opp))
                     .collect(),
-                had_bye: es.iter().any(|e| matches!(e.result, 'U' | 'F' | '+')),
-                unplayed_rounds: es.iter().filter(|e| !played(e)).count() as u32,
-                last_float,
+                bye_barred: es.iter().any(|e| matches!(e.result, 'U' | 'F' | '+')),
+                floats: [
+                    (round - 1).checked_sub(1).and_then(float),
+                    (round - 1).checked_sub(2).and_then(float),
+                ],
             }
         })
         .collect()
+}
+
+/// The initial colour: the seat pairing number 1 took in round 1 (`w` is
+/// our first seat), where nobody had a preference.
+#[allow(dead_code)] // not every test binary that shares this module uses it
+pub fn initial(trf: &str) -> Seat {
+    let all = parse(trf);
+    match all
+        .iter()
+        .find(|(id, _)| *id == 1)
+        .and_then(|(_, es)| es.first())
+    {
+        Some(e) if e.colour == 'b' => Seat::Second,
+        _ => Seat::First,
+    }
 }
