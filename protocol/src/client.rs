@@ -248,6 +248,21 @@ pub enum ClientMsg {
         game: u32,
         result: ReportedResult,
     },
+    /// The organiser ends a running event now (its current round must be
+    /// over): no more rounds, the standings are final. Answered by
+    /// `tournament_ended`.
+    EndTournament { tournament: String },
+    /// The organiser pairs a Swiss round by hand (when the rules leave
+    /// none, see `tournament_stalled`): `boards` as [first seat, second
+    /// seat] player names, every player still in the event placed once.
+    /// Answered by `tournament_paired`.
+    PairTournament {
+        tournament: String,
+        round: u32,
+        boards: Vec<[String; 2]>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bye: Option<String>,
+    },
 }
 
 fn yes() -> bool {
@@ -312,6 +327,8 @@ impl ClientMsg {
         "unwatch_tournament",
         "tournament_export",
         "tournament_result",
+        "end_tournament",
+        "pair_tournament",
     ];
 
     /// This message's `type`.
@@ -361,6 +378,8 @@ impl ClientMsg {
             ClientMsg::UnwatchTournament { .. } => "unwatch_tournament",
             ClientMsg::TournamentExport { .. } => "tournament_export",
             ClientMsg::TournamentResult { .. } => "tournament_result",
+            ClientMsg::EndTournament { .. } => "end_tournament",
+            ClientMsg::PairTournament { .. } => "pair_tournament",
         }
     }
 
@@ -420,7 +439,23 @@ impl ClientMsg {
             | ClientMsg::WatchTournament { tournament }
             | ClientMsg::UnwatchTournament { tournament }
             | ClientMsg::TournamentExport { tournament }
-            | ClientMsg::TournamentResult { tournament, .. } => check_tournament_id(tournament),
+            | ClientMsg::TournamentResult { tournament, .. }
+            | ClientMsg::EndTournament { tournament } => check_tournament_id(tournament),
+            ClientMsg::PairTournament {
+                tournament,
+                boards,
+                bye,
+                ..
+            } => {
+                check_tournament_id(tournament)?;
+                if boards.len() > crate::tournament::MAX_BOARDS {
+                    return Err(format!("at most {} boards", crate::tournament::MAX_BOARDS));
+                }
+                for name in boards.iter().flatten().chain(bye) {
+                    check_text("name", name, MAX_NAME_CHARS)?;
+                }
+                Ok(())
+            }
             _ => Ok(()),
         }
     }

@@ -349,6 +349,19 @@ pub enum ServerMsg {
     },
     /// Reply to `tournament_result`.
     TournamentRecorded { tournament: String },
+    /// Reply to `end_tournament`.
+    TournamentEnded { tournament: String },
+    /// Reply to `pair_tournament`.
+    TournamentPaired { tournament: String, round: u32 },
+    /// Push to the organiser and the players (connected to the directing
+    /// node) when a round cannot be paired: no pairing satisfies the
+    /// rules. The event waits for the organiser: `pair_tournament` or
+    /// `end_tournament`. Also in the view as `stalled`.
+    TournamentStalled {
+        tournament: String,
+        round: u32,
+        reason: String,
+    },
 }
 
 /// Type names kept for later versions. None at present.
@@ -410,6 +423,9 @@ impl ServerMsg {
         "tournament_unwatched",
         "tournament_exported",
         "tournament_recorded",
+        "tournament_ended",
+        "tournament_paired",
+        "tournament_stalled",
     ];
 
     /// This message's `type`.
@@ -468,6 +484,9 @@ impl ServerMsg {
             ServerMsg::TournamentUnwatched { .. } => "tournament_unwatched",
             ServerMsg::TournamentExported { .. } => "tournament_exported",
             ServerMsg::TournamentRecorded { .. } => "tournament_recorded",
+            ServerMsg::TournamentEnded { .. } => "tournament_ended",
+            ServerMsg::TournamentPaired { .. } => "tournament_paired",
+            ServerMsg::TournamentStalled { .. } => "tournament_stalled",
         }
     }
 

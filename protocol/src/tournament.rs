@@ -360,6 +360,15 @@ pub struct TournamentView {
     pub standings: Vec<StandingView>,
     /// The crosstable as fixed-width text.
     pub crosstable: String,
+    /// Why the next round cannot be paired, while the event waits for
+    /// the organiser to pair it by hand or end it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stalled: Option<String>,
+    /// A Swiss with too many rounds for its field: why not every round
+    /// may be pairable (or, past the most its field can play, why it
+    /// will not start).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warning: Option<String>,
 }
 
 /// A game's result as the organiser reports it (`tournament_result`),
@@ -392,6 +401,10 @@ pub struct TournamentGame {
     pub board: u32,
     pub game: u32,
 }
+
+/// The most boards a round paired by hand can have (the most players an
+/// event takes, halved).
+pub const MAX_BOARDS: usize = 128;
 
 /// Checks a tournament id as a client sends it.
 pub fn check_tournament_id(id: &str) -> Result<(), String> {

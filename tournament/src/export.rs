@@ -10,7 +10,7 @@ use std::fmt::Write;
 
 use crate::ledger::Entry;
 use crate::model::{Outcome, PlayerId, Points, Seat};
-use crate::tournament::Tournament;
+use crate::tournament::{BoardContent, Tournament};
 
 /// The result letter of a round, shared by both formats.
 fn result_char(e: &Entry, bye: Points) -> char {
@@ -42,6 +42,19 @@ fn seat_of(e: &Entry) -> Option<Seat> {
         Entry::Played { seat, .. } | Entry::Pending { seat, .. } => Some(seat),
         _ => None,
     }
+}
+
+/// The seat `p` was paired in for round `k` (0-based): game 1's seat of
+/// their match, played or not.
+fn scheduled_seat(t: &Tournament, k: usize, p: PlayerId) -> Option<Seat> {
+    t.rounds()
+        .get(k)?
+        .boards
+        .iter()
+        .find_map(|b| match &b.content {
+            BoardContent::Match(m) if m.players().contains(&p) => Some(m.seat_of(0, p)),
+            _ => None,
+        })
 }
 
 /// Points as "2.5" (whole and half points).
@@ -145,15 +158,18 @@ pub fn trf(t: &Tournament, event: &str) -> String {
             .iter()
             .find(|r| r.player == *id)
             .expect("a record per entrant");
-        for entry in &rec.entries {
-            let colour = match seat_of(entry) {
+        for (k, entry) in rec.entries.iter().enumerate() {
+            // A forfeit keeps the seat it was scheduled in (TRF-16 writes
+            // the colour with the `+`/`-` result).
+            let colour = match seat_of(entry).or_else(|| scheduled_seat(t, k, *id)) {
                 Some(Seat::First) => 'w',
                 Some(Seat::Second) => 'b',
                 None => '-',
             };
+            // No opponent (a bye, an absence) is `0000`, as TRF-16 has it.
             let opp = entry.opponent().map_or(0, number);
             let res = result_char(entry, t.settings().points.bye);
-            let _ = write!(out, "  {opp:>4} {colour} {res}");
+            let _ = write!(out, "  {opp:04} {colour} {res}");
         }
         out.push('\n');
     }

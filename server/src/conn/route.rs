@@ -111,7 +111,9 @@ pub(super) fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], receive
         | ClientMsg::WatchTournament { .. }
         | ClientMsg::UnwatchTournament { .. }
         | ClientMsg::TournamentExport { .. }
-        | ClientMsg::TournamentResult { .. }) => {
+        | ClientMsg::TournamentResult { .. }
+        | ClientMsg::EndTournament { .. }
+        | ClientMsg::PairTournament { .. }) => {
             let cmd = crate::msg::tournament::TournamentCmd {
                 session: cs.session.clone(),
                 id,

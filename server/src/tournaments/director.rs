@@ -255,9 +255,45 @@ impl Director {
             ));
         }
         let id = event.id.clone();
+        let stalled = event
+            .stalled
+            .clone()
+            .filter(|_| self.events.get(&id).is_none_or(|old| old.stalled.is_none()));
         self.events.insert(id.clone(), event);
         self.push(&id);
+        if let Some(stall) = stalled {
+            self.tell_stalled(&id, stall);
+        }
         Ok(())
+    }
+
+    /// Tells the organiser and the players (those known on this node) that
+    /// the event's next round cannot be paired.
+    fn tell_stalled(&mut self, id: &str, stall: super::event::Stall) {
+        let Some(event) = self.events.get(id) else {
+            return;
+        };
+        tracing::warn!(tournament = %id, round = stall.round, "round cannot be paired: the organiser decides");
+        let msg = Envelope::push(ServerMsg::TournamentStalled {
+            tournament: id.to_owned(),
+            round: stall.round,
+            reason: stall.reason,
+        });
+        let mut names: Vec<String> = event
+            .engine
+            .entrants()
+            .iter()
+            .filter(|e| e.withdrawn_after.is_none())
+            .map(|e| tengen_store::name_key(&e.name))
+            .collect();
+        names.push(tengen_store::name_key(&event.organiser));
+        names.sort();
+        names.dedup();
+        for key in names {
+            if let Some(s) = self.known.get(&key) {
+                s.outbox.send_msg(&msg);
+            }
+        }
     }
 
     /// Sends the event to its watchers (dropping the ones gone).

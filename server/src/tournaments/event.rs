@@ -44,6 +44,17 @@ pub struct Event {
     /// ids): not paired until they make a tournament request again.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub paused: Vec<u64>,
+    /// The next round cannot be paired (no pairing satisfies the rules):
+    /// the event waits for the organiser to pair it by hand or end it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stalled: Option<Stall>,
+}
+
+/// A round no legal pairing exists for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stall {
+    pub round: u32,
+    pub reason: String,
 }
 
 /// A game that is due: sent to a table, or waiting for its players.
@@ -121,7 +132,10 @@ pub fn engine_error(e: TournamentError) -> ErrorBody {
         }
         TournamentError::DuplicatePlayer(_) => ErrorCode::AlreadyJoined,
         TournamentError::NoSuchGame(_) => ErrorCode::NotFound,
-        TournamentError::BadSettings(_) | TournamentError::TieBreaks(_) => ErrorCode::InvalidConfig,
+        TournamentError::BadSettings(_)
+        | TournamentError::TieBreaks(_)
+        | TournamentError::TooManyRounds { .. }
+        | TournamentError::BadPairing(_) => ErrorCode::InvalidConfig,
         _ => ErrorCode::TournamentClosed,
     };
     refuse(code, e.to_string())
@@ -153,6 +167,7 @@ impl Event {
             live: Vec::new(),
             free_since: Vec::new(),
             paused: Vec::new(),
+            stalled: None,
         })
     }
 
@@ -272,10 +287,53 @@ impl Event {
         match self.engine.pair_next_round(next, self.lot(next as u64)) {
             Ok(_) => true,
             Err(e) => {
+                // No legal pairing (or any refusal): the event waits for
+                // its organiser, who is told (see `Director::save`).
                 tracing::warn!(tournament = %self.id, round = next, error = %e, "round not paired");
+                self.stalled = Some(Stall {
+                    round: next as u32,
+                    reason: e.to_string(),
+                });
                 false
             }
         }
+    }
+
+    /// The organiser ends the event now: standings final.
+    pub fn end(&mut self) -> Result<(), ErrorBody> {
+        if self.is_arena() {
+            return Err(refuse(
+                ErrorCode::TournamentClosed,
+                "an arena ends at its time",
+            ));
+        }
+        self.engine.end().map_err(engine_error)?;
+        self.stalled = None;
+        Ok(())
+    }
+
+    /// The organiser pairs the next Swiss round by hand (names: first
+    /// seat, second seat; the bye).
+    pub fn pair_by_hand(
+        &mut self,
+        round: u32,
+        boards: &[[String; 2]],
+        bye: Option<&str>,
+    ) -> Result<(), ErrorBody> {
+        let id = |name: &str| {
+            self.id_of(name)
+                .ok_or_else(|| refuse(ErrorCode::InvalidConfig, format!("{name} is not entered")))
+        };
+        let boards = boards
+            .iter()
+            .map(|[a, b]| Ok((id(a)?, id(b)?)))
+            .collect::<Result<Vec<_>, ErrorBody>>()?;
+        let bye = bye.map(id).transpose()?;
+        self.engine
+            .pair_by_hand(round as usize, &boards, bye)
+            .map_err(engine_error)?;
+        self.stalled = None;
+        Ok(())
     }
 
     /// Records a result reported by the organiser (then pairs the next

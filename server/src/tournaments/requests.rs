@@ -111,6 +111,25 @@ impl Director {
                 self.seat_games(&tournament).await;
                 Ok(ServerMsg::TournamentRecorded { tournament })
             }
+            ClientMsg::EndTournament { tournament } => {
+                self.organiser(&tournament, &name)?;
+                self.change(&tournament, Event::end).await?;
+                Ok(ServerMsg::TournamentEnded { tournament })
+            }
+            ClientMsg::PairTournament {
+                tournament,
+                round,
+                boards,
+                bye,
+            } => {
+                self.organiser(&tournament, &name)?;
+                self.change(&tournament, |e| {
+                    e.pair_by_hand(round, &boards, bye.as_deref())
+                })
+                .await?;
+                self.seat_games(&tournament).await;
+                Ok(ServerMsg::TournamentPaired { tournament, round })
+            }
             ClientMsg::WatchTournament { tournament } => {
                 let e = self.events.get(&tournament).ok_or_else(not_found)?;
                 let watchers = self.watchers.entry(tournament.clone()).or_default();

@@ -127,6 +127,13 @@ pub fn view(e: &Event) -> TournamentView {
         rounds,
         standings,
         crosstable: export::crosstable(&e.engine),
+        stalled: e
+            .stalled
+            .as_ref()
+            .map(|s| format!("round {} cannot be paired: {}", s.round, s.reason)),
+        warning: (!e.engine.finished())
+            .then(|| e.engine.rounds_warning())
+            .flatten(),
     }
 }
 
@@ -209,6 +216,8 @@ fn arena_view(e: &Event, arena: &Arena) -> TournamentView {
         rounds: vec![RoundView { round: 1, boards }],
         standings,
         crosstable,
+        stalled: None,
+        warning: None,
     }
 }
 

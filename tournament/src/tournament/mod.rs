@@ -16,8 +16,18 @@ pub use state::{
     Board, BoardContent, Entrant, GameRef, Round, Settings, System, Tournament, TournamentError,
 };
 
+/// The most Swiss rounds `players` can play: no two meet twice, so an
+/// even field has n - 1 rounds, an odd one n (each player's bye once).
+pub fn max_swiss_rounds(players: usize) -> usize {
+    if players % 2 == 0 {
+        players.saturating_sub(1)
+    } else {
+        players
+    }
+}
+
 use crate::ledger::Record;
-use crate::matches::{Decider, Recorded};
+use crate::matches::{Decider, Match, MatchFormat, Recorded};
 use crate::model::{GameResult, PlayerId};
 use crate::standings::{Standing, check_order, standings};
 
@@ -46,6 +56,7 @@ impl Tournament {
             rounds: Vec::new(),
             started: false,
             arena: None,
+            ended_after: None,
         })
     }
 
@@ -113,6 +124,17 @@ impl Tournament {
                 got: self.entrants.len(),
             });
         }
+        if let System::Swiss { rounds } = self.settings.system {
+            let (rounds, players) = (rounds as usize, self.entrants.len());
+            let max = max_swiss_rounds(players);
+            if rounds > max {
+                return Err(TournamentError::TooManyRounds {
+                    rounds,
+                    players,
+                    max,
+                });
+            }
+        }
         self.entrants
             .sort_by(|a, b| b.rating.cmp(&a.rating).then(a.id.cmp(&b.id)));
         self.numbers = self.entrants.iter().map(|e| e.id).collect();
@@ -123,12 +145,136 @@ impl Tournament {
         Ok(())
     }
 
-    /// The number of rounds the event will have (0 before the start).
+    /// The number of rounds the event will have (0 before the start; the
+    /// rounds played if the organiser ended it early).
     pub fn total_rounds(&self) -> usize {
         if !self.started {
             return 0;
         }
+        if let Some(n) = self.ended_after {
+            return n;
+        }
         pairing::total_rounds(self.settings.system, self.entrants.len())
+    }
+
+    /// Why this Swiss may not pair all its rounds with the players entered
+    /// now, if it may not: too many rounds for the field (the start is
+    /// refused), or so many that a round with no legal pairing is likely
+    /// (more rounds than half the players). `None` for other systems.
+    pub fn rounds_warning(&self) -> Option<String> {
+        let System::Swiss { rounds } = self.settings.system else {
+            return None;
+        };
+        let (rounds, players) = (rounds as usize, self.entrants.len());
+        if players < 2 {
+            return None;
+        }
+        let max = max_swiss_rounds(players);
+        if rounds > max {
+            Some(format!(
+                "{players} players cannot play {rounds} Swiss rounds: no two may meet twice, so {max} is the most"
+            ))
+        } else if 2 * rounds > players {
+            Some(format!(
+                "{rounds} rounds for {players} players: a Swiss this long for its field may reach a round that no legal pairing exists for; the organiser can then end the event or pair that round by hand"
+            ))
+        } else {
+            None
+        }
+    }
+
+    /// Ends the event now (the organiser's call, e.g. when no legal
+    /// pairing exists for the next round): no more rounds, the standings
+    /// are final. The current round must be complete.
+    pub fn end(&mut self) -> Result<(), TournamentError> {
+        if !self.started || self.arena.is_some() {
+            return Err(TournamentError::NotStarted);
+        }
+        if self.finished() {
+            return Err(TournamentError::Finished);
+        }
+        if let Some(last) = self.rounds.last()
+            && !last.complete()
+        {
+            return Err(TournamentError::RoundIncomplete(last.number));
+        }
+        self.ended_after = Some(self.rounds.len());
+        Ok(())
+    }
+
+    /// Pairs Swiss round `round` by hand (the organiser's pairing, e.g.
+    /// when no legal pairing exists): `boards` as (first seat, second
+    /// seat), and the bye. Every player still in the event must be placed
+    /// once; the pairing rules are the organiser's to keep or break.
+    pub fn pair_by_hand(
+        &mut self,
+        round: usize,
+        boards: &[(PlayerId, PlayerId)],
+        bye: Option<PlayerId>,
+    ) -> Result<&Round, TournamentError> {
+        if !matches!(self.settings.system, System::Swiss { .. }) {
+            return Err(TournamentError::BadSettings(
+                "only a Swiss round is paired by hand",
+            ));
+        }
+        if !self.started {
+            return Err(TournamentError::NotStarted);
+        }
+        let next = self.rounds.len() + 1;
+        if round < next {
+            return Err(TournamentError::AlreadyPaired(round));
+        }
+        if round != next {
+            return Err(TournamentError::WrongRound { got: round, next });
+        }
+        if self.finished() {
+            return Err(TournamentError::Finished);
+        }
+        if let Some(last) = self.rounds.last()
+            && !last.complete()
+        {
+            return Err(TournamentError::RoundIncomplete(last.number));
+        }
+        let bad = |m: String| Err(TournamentError::BadPairing(m));
+        let mut placed: Vec<PlayerId> = boards.iter().flat_map(|&(a, b)| [a, b]).collect();
+        placed.extend(bye);
+        let active: Vec<PlayerId> = self.active().map(|e| e.id).collect();
+        for p in &placed {
+            if !active.contains(p) {
+                return bad(format!("{p} is not a player still in the event"));
+            }
+        }
+        let mut sorted = placed.clone();
+        sorted.sort();
+        if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
+            return bad(format!("{} is placed twice", w[0]));
+        }
+        if let Some(p) = active.iter().find(|p| !placed.contains(p)) {
+            return bad(format!("{p} is not placed"));
+        }
+        let mut contents = Vec::with_capacity(boards.len() + 1);
+        for &(a, b) in boards {
+            contents.push(BoardContent::Match(Match::new(a, b, MatchFormat::SINGLE)?));
+        }
+        if let Some(p) = bye {
+            contents.push(BoardContent::Bye {
+                player: p,
+                points: self.settings.points.bye,
+            });
+        }
+        let boards = contents
+            .into_iter()
+            .enumerate()
+            .map(|(i, content)| Board {
+                number: i + 1,
+                content,
+            })
+            .collect();
+        self.rounds.push(Round {
+            number: next,
+            boards,
+        });
+        Ok(&self.rounds[next - 1])
     }
 
     /// Whether the event is over: every round paired and complete (a
@@ -136,6 +282,9 @@ impl Tournament {
     pub fn finished(&self) -> bool {
         if matches!(self.settings.system, System::Arena { .. }) {
             return self.arena.as_ref().is_some_and(|a| a.closed());
+        }
+        if self.ended_after.is_some() {
+            return true;
         }
         self.started
             && self.rounds.len() == self.total_rounds()

@@ -53,7 +53,10 @@ fn match_entry(m: &Match, p: PlayerId) -> Entry {
     if !m.is_over() {
         return Entry::Pending { opponent, seat };
     }
-    let played = m.games().iter().any(|g| g.played());
+    // A match counts as played only if it was decided over the board: a
+    // withdrawal or a forfeited last game makes it a forfeit, whatever
+    // was played before.
+    let played = m.forfeited_by().is_none() && m.games().last().is_some_and(|g| g.played());
     match (m.winner(), played) {
         (Some(w), true) => Entry::Played {
             opponent,

@@ -149,6 +149,16 @@ pub enum TournamentError {
     WrongRound { got: usize, next: usize },
     #[error("round {0} is not complete")]
     RoundIncomplete(usize),
+    #[error(
+        "{players} players cannot play {rounds} Swiss rounds: no two may meet twice, so {max} is the most"
+    )]
+    TooManyRounds {
+        rounds: usize,
+        players: usize,
+        max: usize,
+    },
+    #[error("a pairing by hand must place every player still in the event once: {0}")]
+    BadPairing(String),
     #[error("the tournament is over")]
     Finished,
     #[error("no game at round {}, board {}", .0.round, .0.board)]
@@ -177,6 +187,10 @@ pub struct Tournament {
     /// An arena's games and standings (from its start).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(super) arena: Option<Arena>,
+    /// Ended by the organiser after this many rounds (the standings are
+    /// final), before the rounds planned were paired.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) ended_after: Option<usize>,
 }
 
 impl Tournament {
@@ -199,6 +213,11 @@ impl Tournament {
 
     pub fn started(&self) -> bool {
         self.started
+    }
+
+    /// Whether the organiser ended the event early.
+    pub fn ended_early(&self) -> bool {
+        self.ended_after.is_some()
     }
 
     /// Pairing numbers: `numbers()[0]` is number 1.

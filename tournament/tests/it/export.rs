@@ -174,3 +174,107 @@ fn a_trf_export_read_back_pairs_the_next_round_as_the_tournament_does() {
         }
     }
 }
+
+/// The result cell of round `round` (1-based) on a TRF 001 line: opponent,
+/// colour, result.
+fn cell(line: &str, round: usize) -> (String, char, char) {
+    let at = 91 + 10 * (round - 1);
+    let e = &line[at..at + 8];
+    (
+        e[0..4].trim().to_owned(),
+        e.as_bytes()[5] as char,
+        e.as_bytes()[7] as char,
+    )
+}
+
+#[test]
+fn a_forfeit_keeps_its_scheduled_colour_in_the_trf() {
+    let (mut t, _) = event();
+    let r2 = t.rounds()[1].clone();
+    for b in &r2.boards {
+        let BoardContent::Match(m) = &b.content else {
+            continue;
+        };
+        t.record_result(
+            GameRef {
+                round: 2,
+                board: b.number,
+                game: 0,
+            },
+            GameResult::Forfeit(Seat::Second),
+        )
+        .unwrap();
+        let _ = m;
+    }
+    let text = trf(&t, "Forfeits");
+    let lines: Vec<&str> = text.lines().skip(2).collect();
+    for b in &r2.boards {
+        let BoardContent::Match(m) = &b.content else {
+            continue;
+        };
+        let [f, s] = m.players();
+        let number = |p: PlayerId| t.numbers().iter().position(|n| *n == p).unwrap() + 1;
+        let (first, second) = (cell(lines[number(f) - 1], 2), cell(lines[number(s) - 1], 2));
+        assert_eq!(
+            first,
+            (number(s).to_string(), 'w', '-'),
+            "the first seat forfeited"
+        );
+        assert_eq!(
+            second,
+            (number(f).to_string(), 'b', '+'),
+            "the second seat won by forfeit"
+        );
+    }
+}
+
+#[test]
+fn a_knockout_final_won_by_forfeit_reads_as_a_forfeit() {
+    use tengen_tournament::{Decider, MatchFormat, MatchLength};
+    let format = MatchFormat {
+        length: MatchLength::BestOf(3),
+        decider: Decider::ExtraGame,
+    };
+    let mut t = Tournament::new(Settings::new(
+        System::Knockout { format },
+        PointSystem::default(),
+        None,
+    ))
+    .unwrap();
+    t.join(PlayerId(1), "Ann", 2000).unwrap();
+    t.join(PlayerId(2), "Bo", 1900).unwrap();
+    t.start(3).unwrap();
+    t.pair_next_round(1, 4).unwrap();
+    // Game 1 is played, then Bo withdraws: Ann wins the final by forfeit.
+    t.record_result(
+        GameRef {
+            round: 1,
+            board: 1,
+            game: 0,
+        },
+        GameResult::Draw,
+    )
+    .unwrap();
+    t.withdraw(PlayerId(2)).unwrap();
+    assert!(t.finished());
+    let text = trf(&t, "Final");
+    let lines: Vec<&str> = text.lines().skip(2).collect();
+    let BoardContent::Match(m) = &t.rounds()[0].boards[0].content else {
+        panic!("a match")
+    };
+    let colour = |p: PlayerId| {
+        if m.seat_of(0, p) == Seat::First {
+            'w'
+        } else {
+            'b'
+        }
+    };
+    assert_eq!(
+        cell(lines[0], 1),
+        ("2".to_owned(), colour(PlayerId(1)), '+')
+    );
+    assert_eq!(
+        cell(lines[1], 1),
+        ("1".to_owned(), colour(PlayerId(2)), '-')
+    );
+}

@@ -329,3 +329,105 @@ fn bad_settings_and_entries_are_refused() {
         Err(TournamentError::UnknownPlayer(PlayerId(1)))
     );
 }
+
+/// Six players, four rounds, every game drawn: after round 3 no legal
+/// round 4 exists (each remaining pair has met or must take the same
+/// seat). The pairing says so; the organiser can pair it by hand or end
+/// the event with the standings final.
+#[test]
+fn an_unpairable_swiss_round_is_refused_then_paired_by_hand_or_ended() {
+    let start = || {
+        let mut t = Tournament::new(Settings::new(
+            System::Swiss { rounds: 4 },
+            PointSystem::default(),
+            None,
+        ))
+        .unwrap();
+        for i in 0..6u64 {
+            t.join(PlayerId(i), &format!("p{i}"), 2000 - 10 * i as i32)
+                .unwrap();
+        }
+        assert!(
+            t.rounds_warning()
+                .unwrap()
+                .contains("4 rounds for 6 players")
+        );
+        t.start(7).unwrap();
+        for r in 1..=3 {
+            t.pair_next_round(r, r as u64).unwrap();
+            for b in t.rounds()[r - 1].boards.clone() {
+                t.record_result(
+                    GameRef {
+                        round: r,
+                        board: b.number,
+                        game: 0,
+                    },
+                    GameResult::Draw,
+                )
+                .unwrap();
+            }
+        }
+        t
+    };
+    let mut t = start();
+    assert_eq!(
+        t.pair_next_round(4, 4).err(),
+        Some(TournamentError::Pairing(
+            tengen_tournament::swiss::SwissError::NoLegalPairing
+        ))
+    );
+    assert!(!t.finished());
+    // By hand: a rematch is the organiser's call; a player left out is not.
+    let [a, b, c, d, e, f] = [0, 1, 2, 3, 4, 5].map(PlayerId);
+    assert!(matches!(
+        t.pair_by_hand(4, &[(a, b), (c, d)], Some(e)),
+        Err(TournamentError::BadPairing(_))
+    ));
+    t.pair_by_hand(4, &[(a, b), (c, d), (e, f)], None).unwrap();
+    for b in t.rounds()[3].boards.clone() {
+        t.record_result(
+            GameRef {
+                round: 4,
+                board: b.number,
+                game: 0,
+            },
+            GameResult::Draw,
+        )
+        .unwrap();
+    }
+    assert!(t.finished());
+    // Or ended: four rounds planned, three played, standings final.
+    let mut t = start();
+    t.end().unwrap();
+    assert!(t.finished() && t.ended_early());
+    assert_eq!(t.total_rounds(), 3);
+    assert_eq!(
+        t.pair_next_round(4, 4).err(),
+        Some(TournamentError::Finished)
+    );
+    assert_eq!(t.end(), Err(TournamentError::Finished));
+}
+
+#[test]
+fn a_swiss_with_more_rounds_than_its_field_allows_does_not_start() {
+    let mut t = Tournament::new(Settings::new(
+        System::Swiss { rounds: 4 },
+        PointSystem::default(),
+        None,
+    ))
+    .unwrap();
+    for i in 0..4u64 {
+        t.join(PlayerId(i), &format!("p{i}"), 2000).unwrap();
+    }
+    assert!(t.rounds_warning().unwrap().contains("3 is the most"));
+    assert_eq!(
+        t.start(1),
+        Err(TournamentError::TooManyRounds {
+            rounds: 4,
+            players: 4,
+            max: 3
+        })
+    );
+    t.join(PlayerId(9), "p9", 1900).unwrap();
+    assert!(t.start(1).is_ok(), "five players can play five rounds");
+}

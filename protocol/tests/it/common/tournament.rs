@@ -119,6 +119,8 @@ fn view() -> TournamentView {
             },
         ],
         crosstable: "1 alice 2b1 1\n".into(),
+        stalled: None,
+        warning: None,
     }
 }
 
@@ -140,6 +142,13 @@ pub fn client_examples() -> Vec<ClientFrame> {
             board: 1,
             game: 0,
             result: ReportedResult::First,
+        },
+        ClientMsg::EndTournament { tournament: t() },
+        ClientMsg::PairTournament {
+            tournament: t(),
+            round: 4,
+            boards: vec![["alice".into(), "bob".into()]],
+            bye: Some("dave".into()),
         },
     ];
     msgs.into_iter()
@@ -208,5 +217,19 @@ pub fn server_examples() -> Vec<ServerFrame> {
             },
         ),
         Envelope::with_id(Some(110), ServerMsg::TournamentRecorded { tournament: t() }),
+        Envelope::with_id(Some(111), ServerMsg::TournamentEnded { tournament: t() }),
+        Envelope::with_id(
+            Some(112),
+            ServerMsg::TournamentPaired {
+                tournament: t(),
+                round: 4,
+            },
+        ),
+        Envelope::push(ServerMsg::TournamentStalled {
+            tournament: t(),
+            round: 4,
+            reason: "no pairing respects the absolute rules (no rematch, seats, one bye each)"
+                .into(),
+        }),
     ]
 }
