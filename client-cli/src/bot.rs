@@ -35,7 +35,9 @@ use tengen_client::Session;
 use tengen_client::bot::{Situation, decide};
 use tengen_client::follow::{Follow, Step, reconnected};
 use tengen_client::view::{TableView, ViewError};
-use tengen_protocol::{ClientMsg, ErrorCode, RequestId, ServerMsg};
+use tengen_protocol::{
+    ClientMsg, ErrorCode, RequestId, ServerMsg, TournamentState, TournamentSystem, TournamentView,
+};
 use tengen_rules::game::Action;
 
 use crate::describe;
@@ -87,15 +89,22 @@ pub async fn run(args: &BotArgs) -> Result<ExitCode> {
             None if args.find.queue => Ask::Queue(args.find.room.config()?, false),
             None => Ask::Create(args.find.room.request()?),
         };
-        let view = wait_game(args, &mut session, ask).await?;
+        let Some(view) = wait_game(args, &mut session, ask, "").await? else {
+            return Ok(ExitCode::SUCCESS);
+        };
         let code = play(args, &mut session, view).await?;
         let _ = session.close().await;
         return Ok(code);
     };
-    // A tournament: every game it seats us at, until it is over.
+    // A tournament: every game it seats us at, until no game will come:
+    // the event is over, we withdrew, or a knockout put us out.
+    let me = session.welcome().player.name.clone();
     loop {
         let ask = Ask::Tournament(id.clone());
-        let view = wait_game(args, &mut session, ask).await?;
+        let Some(view) = wait_game(args, &mut session, ask, &me).await? else {
+            let _ = session.close().await;
+            return Ok(ExitCode::SUCCESS);
+        };
         let (table, room) = (view.table().clone(), view.room().clone());
         play(args, &mut session, view).await?;
         let _ = session.request(ClientMsg::LeaveRoom { room }).await;
@@ -105,24 +114,51 @@ pub async fn run(args: &BotArgs) -> Result<ExitCode> {
             })
             .await;
         session.forget(&table);
-        let show = ClientMsg::Tournament {
-            tournament: id.clone(),
-        };
-        if let Ok(ServerMsg::TournamentInfo { tournament }) = session.request(show).await
-            && tournament.summary.state == tengen_protocol::TournamentState::Finished
-        {
-            say(format!("tournament {id} is over"))?;
-            let _ = session.close().await;
-            return Ok(ExitCode::SUCCESS);
-        }
     }
 }
 
-/// Waits for a game as `ask` says; its view once it starts.
-async fn wait_game(args: &BotArgs, session: &mut Session, ask: Ask) -> Result<TableView> {
+/// Why no more tournament games will come for `me`, if none will.
+fn no_more_games(t: &TournamentView, me: &str) -> Option<String> {
+    let id = &t.summary.id;
+    let key = |n: &str| n.to_lowercase();
+    if t.summary.state == TournamentState::Finished {
+        return Some(format!("tournament {id} is over"));
+    }
+    if t.players
+        .iter()
+        .any(|p| key(&p.name) == key(me) && p.withdrawn)
+    {
+        return Some(format!("withdrawn from tournament {id}"));
+    }
+    let in_round = |r: &tengen_protocol::RoundView| {
+        r.boards.iter().any(|b| {
+            key(&b.first) == key(me) || b.second.as_deref().is_some_and(|s| key(s) == key(me))
+        })
+    };
+    if t.summary.system == TournamentSystem::Knockout
+        && t.summary.state == TournamentState::Running
+        && t.rounds.last().is_some_and(|r| !in_round(r))
+    {
+        return Some(format!("out of tournament {id}"));
+    }
+    None
+}
+
+/// Waits for a game as `ask` says; its view once it starts, or `None`
+/// (said why) when a tournament will seat `me` at no more games.
+async fn wait_game(
+    args: &BotArgs,
+    session: &mut Session,
+    ask: Ask,
+    me: &str,
+) -> Result<Option<TableView>> {
     let (mut waiter, news) = Waiter::start(session, ask).await?;
     let mut news = news;
     loop {
+        if let Some(why) = waiter.tournament.take().and_then(|t| no_more_games(&t, me)) {
+            say(why)?;
+            return Ok(None);
+        }
         if let Some(n) = news.take() {
             match n {
                 News::Room(room) => say(format!("room: {room}"))?,
@@ -141,7 +177,7 @@ async fn wait_game(args: &BotArgs, session: &mut Session, ask: Ask) -> Result<Ta
             }
         }
         if let Some(view) = waiter.started.take() {
-            return Ok(view);
+            return Ok(Some(view));
         }
         news = waiter.step(session).await?;
     }

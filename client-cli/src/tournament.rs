@@ -80,6 +80,37 @@ pub enum TournamentCommand {
     },
     /// Create an event you organise: NAME, then the game (RULESET TIMECONTROL).
     Create(CreateArgs),
+    /// End your running event now (its round over): standings final. For
+    /// a round no legal pairing exists for.
+    End {
+        #[command(flatten)]
+        server: ServerArgs,
+        id: String,
+    },
+    /// Pair your Swiss's next round by hand (when the rules leave none):
+    /// each --board FIRST,SECOND; every player still in the event once.
+    Pair {
+        #[command(flatten)]
+        server: ServerArgs,
+        id: String,
+        /// The round (the next one).
+        round: u32,
+        /// A board: the first seat's name, a comma, the second's.
+        #[arg(long = "board", value_name = "FIRST,SECOND", value_parser = parse_board)]
+        boards: Vec<[String; 2]>,
+        /// The player left out (gets a bye's points).
+        #[arg(long)]
+        bye: Option<String>,
+    },
+}
+
+fn parse_board(s: &str) -> Result<[String; 2], String> {
+    match s.split_once(',') {
+        Some((a, b)) if !a.trim().is_empty() && !b.trim().is_empty() => {
+            Ok([a.trim().to_owned(), b.trim().to_owned()])
+        }
+        _ => Err(format!("a board is FIRST,SECOND, not {s:?}")),
+    }
 }
 
 #[derive(clap::Args)]
@@ -177,6 +208,15 @@ fn header() -> String {
 pub fn render(v: &TournamentView) -> String {
     let mut out = header();
     out.push_str(&line(&v.summary));
+    if let Some(why) = &v.stalled {
+        out.push_str(&format!(
+            "stalled: {why}\n  the organiser decides: tengen tournament pair {id} ROUND --board A,B ..., or tengen tournament end {id}\n",
+            id = v.summary.id
+        ));
+    }
+    if let Some(w) = &v.warning {
+        out.push_str(&format!("warning: {w}\n"));
+    }
     if let Some(secs) = v.spec.duration_secs {
         out.push_str(&format!("arena: {} min\n", secs.div_ceil(60)));
     }
@@ -257,6 +297,27 @@ pub async fn run(args: &TournamentArgs) -> Result<ExitCode> {
             },
         ),
         C::Create(c) => (&c.server, create_msg(c)?),
+        C::End { server, id } => (
+            server,
+            ClientMsg::EndTournament {
+                tournament: id.clone(),
+            },
+        ),
+        C::Pair {
+            server,
+            id,
+            round,
+            boards,
+            bye,
+        } => (
+            server,
+            ClientMsg::PairTournament {
+                tournament: id.clone(),
+                round: *round,
+                boards: boards.clone(),
+                bye: bye.clone(),
+            },
+        ),
     };
     let trf = matches!(args.command, C::Export { trf: true, .. });
     let text = match ask(server, msg).await? {
@@ -274,6 +335,10 @@ pub async fn run(args: &TournamentArgs) -> Result<ExitCode> {
         ServerMsg::TournamentJoined { tournament } => format!("joined {tournament}\n"),
         ServerMsg::TournamentWithdrawn { tournament } => format!("withdrew from {tournament}\n"),
         ServerMsg::TournamentStarted { tournament } => format!("started {tournament}\n"),
+        ServerMsg::TournamentEnded { tournament } => format!("ended {tournament}\n"),
+        ServerMsg::TournamentPaired { tournament, round } => {
+            format!("paired round {round} of {tournament}\n")
+        }
         ServerMsg::TournamentExported {
             crosstable,
             trf: file,

@@ -21,7 +21,7 @@ use std::time::Instant;
 use anyhow::{Result, bail};
 use tengen_client::view::TableView;
 use tengen_client::{ClientError, Delivery, Session, SessionError};
-use tengen_protocol::{ClientMsg, ErrorCode, Player, RoomId, ServerMsg, TableId};
+use tengen_protocol::{ClientMsg, ErrorCode, Player, RoomId, ServerMsg, TableId, TournamentView};
 use tengen_rules::game::GameConfig;
 
 use crate::net::session_error;
@@ -76,6 +76,9 @@ pub struct Waiter {
     queued: bool,
     /// The game, once its snapshot came.
     pub started: Option<TableView>,
+    /// A tournament wait: the event as last seen (it is watched while we
+    /// wait), for the caller to tell when no game will come.
+    pub tournament: Option<Box<TournamentView>>,
 }
 
 impl Waiter {
@@ -87,6 +90,7 @@ impl Waiter {
             room: None,
             queued: false,
             started: None,
+            tournament: None,
         };
         let news = w.ask(session).await?;
         Ok((w, news))
@@ -100,18 +104,26 @@ impl Waiter {
                 let join = ClientMsg::JoinTournament {
                     tournament: id.clone(),
                 };
-                return match session.request(join).await {
-                    Ok(_) => Ok(Some(News::Entered)),
+                let news = match session.request(join).await {
+                    Ok(_) => Some(News::Entered),
                     Err(SessionError::Client(ClientError::Refused(b)))
                         if matches!(
                             b.code,
                             ErrorCode::AlreadyJoined | ErrorCode::TournamentClosed
                         ) =>
                     {
-                        Ok(None)
+                        None
                     }
                     Err(e) => bail!("cannot enter tournament {id}: {}", session_error(&e)),
                 };
+                // Watched while we wait: its updates tell when it is over.
+                let watch = ClientMsg::WatchTournament {
+                    tournament: id.clone(),
+                };
+                if let Ok(ServerMsg::TournamentInfo { tournament }) = session.request(watch).await {
+                    self.tournament = Some(tournament);
+                }
+                return Ok(news);
             }
             Ask::Join(room) => ClientMsg::JoinRoom { room: room.clone() },
             Ask::Queue(config, bots) => ClientMsg::Queue {
@@ -161,6 +173,11 @@ impl Waiter {
                 ServerMsg::Matched {
                     opponent, table, ..
                 } => Ok(Some(News::Matched { opponent, table })),
+                ServerMsg::TournamentUpdate { tournament } if matches!(&self.ask, Ask::Tournament(id) if *id == tournament.summary.id) =>
+                {
+                    self.tournament = Some(tournament);
+                    Ok(None)
+                }
                 ServerMsg::Challenged {
                     room, from, rated, ..
                 } if matches!(self.ask, Ask::Accept) => {
