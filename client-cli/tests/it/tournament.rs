@@ -228,3 +228,59 @@ fn bots_play_a_tournament_to_its_end() {
     let shown = ok(run(1, &["tournament", "show", &id]).output().unwrap());
     assert!(shown.contains("finished"), "{shown}");
 }
+
+/// Four `tengen bot --tournament` processes in a knockout: one withdraws
+/// at the start (by `tengen tournament withdraw`), one loses its first
+/// match, two play the final. Each leaves as soon as no game will come:
+/// withdrawn, out, or the event over.
+#[test]
+fn tournament_bots_leave_when_withdrawn_out_or_over() {
+    let url = server();
+    let names = ["kora", "kb1", "kb2", "kb3", "kb4"];
+    let dirs: Vec<TempDir> = names.iter().map(|_| TempDir::new().unwrap()).collect();
+    for (d, name) in dirs.iter().zip(names) {
+        register(&url, d.path(), name);
+    }
+    let run = |i: usize, args: &[&str]| tengen_in(&url, dirs[i].path(), args);
+    let create = [
+        "tournament",
+        "create",
+        "Bots' Knockout",
+        "gomoku",
+        "5+3",
+        "--system",
+        "knockout",
+        "--games",
+        "1",
+        "--seed",
+        "5",
+    ];
+    let id = created_id(&ok(run(0, &create).output().unwrap()));
+    let mut bots = Vec::new();
+    for i in 1..=4 {
+        let mut child = run(i, &["bot", "--tournament", &id]).spawn().unwrap();
+        let mut lines = Lines::new(child.stdout.take().unwrap());
+        until(&mut lines, "entry", |l| l == "entered the tournament");
+        bots.push((child, lines));
+    }
+    ok(run(0, &["tournament", "start", &id]).output().unwrap());
+    ok(run(4, &["tournament", "withdraw", &id]).output().unwrap());
+    let mut last = Vec::new();
+    for (child, lines) in &mut bots {
+        let status = wait(child, Duration::from_secs(120), "a tournament bot");
+        let out = lines.rest(Duration::from_secs(1));
+        assert!(status.success(), "{out:#?} {}", stderr_of(child));
+        last.push(out.last().cloned().unwrap_or_default());
+    }
+    assert_eq!(
+        last[3],
+        format!("withdrawn from tournament {id}"),
+        "{last:?}"
+    );
+    let over = format!("tournament {id} is over");
+    let out = format!("out of tournament {id}");
+    assert_eq!(last.iter().filter(|l| **l == over).count(), 2, "{last:?}");
+    assert_eq!(last.iter().filter(|l| **l == out).count(), 1, "{last:?}");
+    let shown = ok(run(1, &["tournament", "show", &id]).output().unwrap());
+    assert!(shown.contains("finished"), "{shown}");
+}
