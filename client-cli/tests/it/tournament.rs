@@ -42,7 +42,7 @@ fn create_join_withdraw_start_show_and_export() {
             "gomoku",
             "5+3",
             "--rounds",
-            "3",
+            "1",
         ],
     ));
     let id = created_id(&said);
