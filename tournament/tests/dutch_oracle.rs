@@ -28,7 +28,10 @@
 //!
 //! `TENGEN_PAIRING_ORACLE` names another Python with the package;
 //! `TENGEN_ORACLE_EVENTS` sets the number of events (200 by default);
-//! `TENGEN_ORACLE_RECORD=1` rewrites the list of cases from this run.
+//! `TENGEN_ORACLE_RECORD=1` rewrites the list of cases from this run
+//! (keeping the rules given for boards); `TENGEN_ORACLE_DUMP=DIR` writes
+//! the TRF of the event before each unexplained round, to check it with
+//! another program.
 
 use std::collections::{BTreeSet, HashMap};
 use std::io::{BufRead, BufReader, Write};
