@@ -267,6 +267,24 @@ export type ClientMsg =
       result: ReportedResult;
       /** @default 0 */
       game?: number;
+    }
+  /**
+   * The organiser ends a running event now (its current round must be over):
+   * no more rounds, the standings are final. Answered by `tournament_ended`.
+   */
+  | { type: "end_tournament"; tournament: string }
+  /**
+   * The organiser pairs a Swiss round by hand (when the rules leave none, see
+   * `tournament_stalled`): `boards` as [first seat, second seat] player names,
+   * every player still in the event placed once. Answered by
+   * `tournament_paired`.
+   */
+  | {
+      type: "pair_tournament";
+      tournament: string;
+      round: number;
+      boards: ([string, string])[];
+      bye?: string;
     };
 
 /** The `ClientMsg` of one `type`: `ClientMsgOf<"act">`. */
@@ -493,7 +511,23 @@ export type ServerMsg =
       trf: string;
     }
   /** Reply to `tournament_result`. */
-  | { type: "tournament_recorded"; tournament: string };
+  | { type: "tournament_recorded"; tournament: string }
+  /** Reply to `end_tournament`. */
+  | { type: "tournament_ended"; tournament: string }
+  /** Reply to `pair_tournament`. */
+  | { type: "tournament_paired"; tournament: string; round: number }
+  /**
+   * Push to the organiser and the players (connected to the directing node)
+   * when a round cannot be paired: no pairing satisfies the rules. The event
+   * waits for the organiser: `pair_tournament` or `end_tournament`. Also in
+   * the view as `stalled`.
+   */
+  | {
+      type: "tournament_stalled";
+      tournament: string;
+      round: number;
+      reason: string;
+    };
 
 /** The `ServerMsg` of one `type`: `ServerMsgOf<"table_event">`. */
 export type ServerMsgOf<T extends ServerMsg["type"]> = Extract<ServerMsg, { type: T }>;
@@ -2515,6 +2549,16 @@ export interface TournamentView {
   standings: StandingView[];
   /** The crosstable as fixed-width text. */
   crosstable: string;
+  /**
+   * Why the next round cannot be paired, while the event waits for the
+   * organiser to pair it by hand or end it.
+   */
+  stalled?: string;
+  /**
+   * A Swiss with too many rounds for its field: why not every round may be
+   * pairable (or, past the most its field can play, why it will not start).
+   */
+  warning?: string;
 }
 
 /** The protocol versions a server speaks, inclusive. */

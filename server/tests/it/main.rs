@@ -44,6 +44,7 @@ mod social;
 mod store_down;
 mod tournament_arena;
 mod tournament_decider;
+mod tournament_stall;
 mod tournament_tables;
 mod tournaments;
 mod twin;

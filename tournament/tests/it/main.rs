@@ -3,6 +3,7 @@
 
 mod berger_fide;
 mod common;
+mod dutch_oracle;
 mod export;
 mod module_cycles;
 mod standings;

@@ -23,7 +23,7 @@
 //! ```text
 //! python3 -m venv target/pairing-oracle
 //! target/pairing-oracle/bin/pip install -r tournament/tests/oracle/requirements.txt
-//! cargo test -p tengen-tournament --test dutch_oracle
+//! cargo test -p tengen-tournament --test it dutch_oracle
 //! ```
 //!
 //! `TENGEN_PAIRING_ORACLE` names another Python with the package;

@@ -8,7 +8,7 @@
 //! event is ended instead, its standings final after three rounds. A
 //! Swiss with more rounds than its field can play does not start.
 
-mod common;
+use crate::common;
 
 use tengen_client::{ClientError, Connection};
 use tengen_protocol::{
