@@ -167,9 +167,11 @@ pub fn trf(t: &Tournament, event: &str) -> String {
                 None => '-',
             };
             // No opponent (a bye, an absence) is `0000`, as TRF-16 has it.
-            let opp = entry.opponent().map_or(0, number);
+            let opp = entry
+                .opponent()
+                .map_or_else(|| "0000".to_owned(), |o| format!("{:>4}", number(o)));
             let res = result_char(entry, t.settings().points.bye);
-            let _ = write!(out, "  {opp:04} {colour} {res}");
+            let _ = write!(out, "  {opp} {colour} {res}");
         }
         out.push('\n');
     }
