@@ -4,8 +4,9 @@
 // (parts.js): settings, players, each round's boards with their results
 // and a link to the game being played, standings with the event's
 // tie-breaks in its order, and the crosstable. Joining and withdrawing
-// are a logged-in account's; starting and recording results the
-// organiser's. Pairing and scoring are the server's.
+// are a logged-in account's; starting, recording results, and pairing by
+// hand or ending a round no legal pairing exists for the organiser's.
+// Pairing and scoring are the server's.
 
 import { h, fill, download } from '../dom.js';
 import { t } from '../i18n.js';
@@ -59,6 +60,27 @@ export function mountTournament(app, root, id) {
     } catch (e) { app.fail(e); }
   };
 
+  /** The organiser's answers to a stalled round. @param {number} next */
+  const stalledActions = (next) => {
+    const text = /** @type {HTMLTextAreaElement} */ (h('textarea', { rows: 4, 'data-pairing': '', placeholder: t('tour.pair_help') }));
+    const pair = () => {
+      /** @type {[string, string][]} */
+      const boards = [];
+      /** @type {string|undefined} */
+      let bye;
+      for (const line of text.value.split('\n').map((l) => l.trim()).filter(Boolean)) {
+        const b = line.match(/^bye\s*:\s*(.+)$/i);
+        if (b) { bye = b[1].trim(); continue; }
+        const [first, second] = line.split(',').map((x) => x.trim());
+        if (first && second) boards.push([first, second]);
+      }
+      act({ type: 'pair_tournament', tournament: id, round: next, boards, ...(bye ? { bye } : {}) });
+    };
+    return h('div.tournament-actions', null, text,
+      h('button.primary', { type: 'button', 'data-act': 'pair', onclick: pair }, t('tour.pair_hand')),
+      h('button', { type: 'button', 'data-act': 'end', onclick: () => act({ type: 'end_tournament', tournament: id }) }, t('tour.end')));
+  };
+
   /** @param {TournamentView} v */
   const draw = (v) => {
     const s = v.summary;
@@ -72,6 +94,12 @@ export function mountTournament(app, root, id) {
       s.state === 'open' && organiser ? h('button.primary', { type: 'button', 'data-act': 'start', onclick: () => act({ type: 'start_tournament', tournament }) }, t('tour.start_now')) : null,
       s.state === 'open' && !me ? h('span.small', null, t('tour.login_join')) : null,
       v.rounds.length ? h('button', { type: 'button', 'data-act': 'export', onclick: exportTrf }, t('tour.export')) : null);
+    // A round no legal pairing exists for waits for the organiser: pair
+    // it by hand (a board a line, "first, second"; "bye: name") or end
+    // the event.
+    const stalled = v.stalled ? h('div.tournament-stalled', { 'data-stalled': '' },
+      h('p.error', null, `${t('tour.stalled')}: ${v.stalled}`),
+      organiser ? stalledActions(s.round + 1) : null) : null;
     /** @type {import('./parts.js').Record|null} */
     const record = organiser ? (r, board, game, result) => act({ type: 'tournament_result', tournament, round: r, board, game, result }) : null;
     fill(box,
@@ -79,6 +107,8 @@ export function mountTournament(app, root, id) {
       h('p.tournament-state', { 'data-state': s.state }, t(`tour.state.${s.state}`),
         s.rounds ? ` · ${t('tour.round_of', { r: s.round, n: s.rounds })}` : ''),
       settings(v),
+      v.warning ? h('p.tournament-warning', { 'data-warning': '' }, v.warning) : null,
+      stalled,
       actions,
       players(v),
       v.rounds.length ? h('div.rounds', null, h('h3', null, t('tour.pairings')), [...v.rounds].reverse().map((r) => round(r, record))) : null,
