@@ -19,7 +19,7 @@ pub use state::{
 /// The most Swiss rounds `players` can play: no two meet twice, so an
 /// even field has n - 1 rounds, an odd one n (each player's bye once).
 pub fn max_swiss_rounds(players: usize) -> usize {
-    if players % 2 == 0 {
+    if players.is_multiple_of(2) {
         players.saturating_sub(1)
     } else {
         players

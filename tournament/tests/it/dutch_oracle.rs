@@ -485,10 +485,13 @@ fn result(rng: &mut Rng) -> GameResult {
     }
 }
 
-/// Plays generated event `e`; returns its rounds compared, whether it
-/// ended on a round with no legal pairing, and the listed cases (or the
-/// first unexplained difference).
-fn event(e: u64, oracle: &mut Oracle) -> Result<(usize, bool, Vec<String>), String> {
+/// One event's outcome: rounds compared, whether it ended on a round with
+/// no legal pairing, and the cases to list; or the first unexplained
+/// difference.
+type Outcome = Result<(usize, bool, Vec<String>), String>;
+
+/// Plays generated event `e`.
+fn event(e: u64, oracle: &mut Oracle) -> Outcome {
     let mut rng = Rng(0x7E46E4 ^ e.wrapping_mul(0x9E37_79B9_7F4A_7C15));
     // Mostly small fields (the oracle takes up to a second a round at 40).
     let n = 5 + (35.0 * rng.unit().powf(2.2)) as usize;
@@ -563,7 +566,7 @@ fn the_swiss_pairs_as_an_independent_dutch_implementation_or_as_the_rules_decide
         .and_then(|v| v.parse().ok())
         .unwrap_or(200);
     let workers = 2;
-    let results: Vec<Result<(usize, bool, Vec<String>), String>> = std::thread::scope(|s| {
+    let results: Vec<Outcome> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..workers)
             .map(|w| {
                 s.spawn(move || {
