@@ -217,24 +217,7 @@ impl Tournament {
                 "only a Swiss round is paired by hand",
             ));
         }
-        if !self.started {
-            return Err(TournamentError::NotStarted);
-        }
-        let next = self.rounds.len() + 1;
-        if round < next {
-            return Err(TournamentError::AlreadyPaired(round));
-        }
-        if round != next {
-            return Err(TournamentError::WrongRound { got: round, next });
-        }
-        if self.finished() {
-            return Err(TournamentError::Finished);
-        }
-        if let Some(last) = self.rounds.last()
-            && !last.complete()
-        {
-            return Err(TournamentError::RoundIncomplete(last.number));
-        }
+        let next = self.due(round)?;
         let bad = |m: String| Err(TournamentError::BadPairing(m));
         let mut placed: Vec<PlayerId> = boards.iter().flat_map(|&(a, b)| [a, b]).collect();
         placed.extend(bye);
@@ -296,11 +279,9 @@ impl Tournament {
         round >= 1 && self.rounds.get(round - 1).is_some_and(Round::complete)
     }
 
-    /// Pairs round `round` (1-based), which must be the next one; pairing
-    /// a round already paired is refused (`AlreadyPaired`), so a replayed
-    /// call changes nothing. `lot` is a random value the caller drew (it
-    /// decides seats where the rules leave them to lot).
-    pub fn pair_next_round(&mut self, round: usize, lot: u64) -> Result<&Round, TournamentError> {
+    /// Checks that round `round` (1-based) may be paired now: the event
+    /// started, not over, the round the next one, the last one complete.
+    fn due(&self, round: usize) -> Result<usize, TournamentError> {
         if !self.started {
             return Err(TournamentError::NotStarted);
         }
@@ -319,6 +300,15 @@ impl Tournament {
         {
             return Err(TournamentError::RoundIncomplete(last.number));
         }
+        Ok(next)
+    }
+
+    /// Pairs round `round` (1-based), which must be the next one; pairing
+    /// a round already paired is refused (`AlreadyPaired`), so a replayed
+    /// call changes nothing. `lot` is a random value the caller drew (it
+    /// decides seats where the rules leave them to lot).
+    pub fn pair_next_round(&mut self, round: usize, lot: u64) -> Result<&Round, TournamentError> {
+        let next = self.due(round)?;
         let boards = pairing::pair(self, next, lot)?;
         self.rounds.push(Round {
             number: next,

@@ -246,19 +246,10 @@ fn compare(t: &mut Tournament, r: usize, lot: u64, oracle: &mut Oracle) -> Round
             record: rec(e.id).clone(),
         })
         .collect();
-    let initial = match t.rounds().first() {
-        None => Seat::First,
-        Some(first) => first
-            .boards
-            .iter()
-            .find_map(|b| match &b.content {
-                BoardContent::Match(m) if m.players().contains(&numbers[0]) => {
-                    Some(m.seat_of(0, numbers[0]))
-                }
-                _ => None,
-            })
-            .unwrap_or(Seat::First),
-    };
+    let initial = t
+        .rounds()
+        .first()
+        .map_or(Seat::First, |r| top_seat(r, numbers[0]));
     // The oracle's input, built from the records as its own checker does.
     let mut previous = BTreeSet::new();
     let players: Vec<Value> = active
@@ -322,16 +313,7 @@ fn compare(t: &mut Tournament, r: usize, lot: u64, oracle: &mut Oracle) -> Round
     };
     // Round 1's initial colour was drawn by lot: the top seed's seat.
     let initial = match (&ours, r) {
-        (Some(round), 1) => round
-            .boards
-            .iter()
-            .find_map(|b| match &b.content {
-                BoardContent::Match(m) if m.players().contains(&numbers[0]) => {
-                    Some(m.seat_of(0, numbers[0]))
-                }
-                _ => None,
-            })
-            .unwrap_or(initial),
+        (Some(round), 1) => top_seat(round, numbers[0]),
         _ => initial,
     };
     let total = t.total_rounds();
@@ -427,6 +409,18 @@ fn compare(t: &mut Tournament, r: usize, lot: u64, oracle: &mut Oracle) -> Round
         cases.push(format!("round {r} board {f}-{s} rule {rule}"));
     }
     Round::Agree(cases)
+}
+
+/// The seat the top seed took in `round` (round 1: the initial colour).
+fn top_seat(round: &tengen_tournament::Round, top: PlayerId) -> Seat {
+    round
+        .boards
+        .iter()
+        .find_map(|b| match &b.content {
+            BoardContent::Match(m) if m.players().contains(&top) => Some(m.seat_of(0, top)),
+            _ => None,
+        })
+        .unwrap_or(Seat::First)
 }
 
 /// Whether the oracle's pairing breaks C1 (a rematch), C2 (a bye to a
