@@ -41,6 +41,7 @@ pub mod hosting;
 pub mod http;
 pub mod keeper;
 pub mod lobby;
+pub mod logging;
 pub mod mailbox;
 pub mod matchmaker;
 pub mod metrics;

@@ -15,7 +15,6 @@ use clap::{Args, Parser, Subcommand};
 use tengen_server::settings::{AccountSettings, CapSettings};
 use tengen_server::{RedisSettings, Server, Settings};
 use tengen_store::EmbeddedStore;
-use tracing_subscriber::EnvFilter;
 
 /// The Tengen gomoku and renju server (WebSocket at /ws, /healthz, /metrics).
 ///
@@ -266,13 +265,7 @@ fn main() -> anyhow::Result<()> {
 }
 
 async fn run() -> anyhow::Result<()> {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            EnvFilter::try_from_env("TENGEN_LOG").unwrap_or_else(|_| EnvFilter::new("info")),
-        )
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .init();
+    tengen_server::logging::init(std::env::var("TENGEN_LOG").ok().as_deref());
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Migrate(args)) => migrate(args).await,

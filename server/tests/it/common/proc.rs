@@ -65,6 +65,11 @@ pub fn try_start(dir: &Path) -> Result<Proc, Failed> {
 
 /// [`try_start`] with more flags (`--redis URL`).
 pub fn try_start_with(dir: &Path, extra: &[&str]) -> Result<Proc, Failed> {
+    try_start_logging(dir, extra, "warn")
+}
+
+/// [`try_start_with`] logging at `log` (`TENGEN_LOG`).
+pub fn try_start_logging(dir: &Path, extra: &[&str], log: &str) -> Result<Proc, Failed> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tengen-server"))
         .args(["--listen", "127.0.0.1:0", "--data-dir"])
         .arg(dir)
@@ -72,7 +77,7 @@ pub fn try_start_with(dir: &Path, extra: &[&str]) -> Result<Proc, Failed> {
         .env_remove("TENGEN_REDIS")
         .env_remove("TENGEN_REDIS_PREFIX")
         .env_remove("TENGEN_REDIS_CA")
-        .env("TENGEN_LOG", "warn")
+        .env("TENGEN_LOG", log)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
