@@ -5,7 +5,8 @@
 //! MessagePack with named fields (`rmp_serde::to_vec_named`) in binary
 //! frames, so a field added later is skipped by an old reader in either.
 //! Decoding never panics and never trusts the input: the size is checked
-//! before a byte is parsed, nesting is bounded ([`MAX_DEPTH`]), a frame must
+//! before a byte is parsed, nesting is bounded ([`MAX_DEPTH`], JSON
+//! [`MAX_JSON_DEPTH`]), a frame must
 //! hold exactly one message, and a failure is classified into the error code
 //! the peer should get (`too_large`, `bad_frame`, `unknown_type`,
 //! `bad_request`), echoing the frame's `id` whenever it can be read.
@@ -16,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use crate::client::ClientMsg;
 use crate::error::{ErrorBody, ErrorCode};
 use crate::ids::RequestId;
-use crate::limits::{MAX_DEPTH, MAX_FRAME_BYTES, MAX_SERVER_FRAME_BYTES};
+use crate::limits::{MAX_DEPTH, MAX_FRAME_BYTES, MAX_JSON_DEPTH, MAX_SERVER_FRAME_BYTES};
 use crate::server::ServerMsg;
 
 /// A message with its optional request id: `{"type": ..., ...fields, "id": n}`.
@@ -317,18 +318,57 @@ fn type_of<M: Message>(bytes: &[u8], encoding: Encoding) -> &'static str {
     }
 }
 
+/// The deepest nesting of arrays and objects in a JSON text (brackets
+/// inside strings do not count). Not a validation: what is malformed is
+/// left to the parser.
+fn json_depth(bytes: &[u8]) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    let (mut in_string, mut escaped) = (false, false);
+    for &b in bytes {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
+}
+
 /// Parses exactly one value from the frame, with nesting bounded.
 fn parse<T: DeserializeOwned>(bytes: &[u8], encoding: Encoding) -> Result<T, String> {
     match encoding {
         Encoding::Json => {
-            // serde_json bounds nesting itself (128 levels) and rejects
-            // trailing characters.
-            serde_json::from_slice(bytes).map_err(|e| e.to_string())
+            // serde_json's own bound refuses the 128th level; the frame's
+            // depth is measured first instead, and the parser's bound
+            // lifted, so that exactly MAX_JSON_DEPTH levels are read.
+            if json_depth(bytes) > MAX_JSON_DEPTH {
+                return Err(format!("nested deeper than {MAX_JSON_DEPTH}"));
+            }
+            let mut de = serde_json::Deserializer::from_slice(bytes);
+            de.disable_recursion_limit();
+            let value = T::deserialize(&mut de).map_err(|e| e.to_string())?;
+            de.end().map_err(|e| e.to_string())?;
+            Ok(value)
         }
         Encoding::MsgPack => {
             let mut rest = bytes;
             let mut de = rmp_serde::Deserializer::new(&mut rest);
-            de.set_max_depth(MAX_DEPTH);
+            // rmp-serde refuses the level at which its count reaches the
+            // bound: one more, so that MAX_DEPTH levels are read.
+            de.set_max_depth(MAX_DEPTH + 1);
             let value = T::deserialize(&mut de).map_err(|e| e.to_string())?;
             drop(de);
             if rest.is_empty() {

@@ -78,8 +78,8 @@ pub use codec::{
 pub use error::{ErrorBody, ErrorCode, Versions};
 pub use ids::{IdError, RequestId, RoomId, SessionId, TableId};
 pub use limits::{
-    HELLO_TIMEOUT_MS, Limits, MAX_DEPTH, MAX_FRAME_BYTES, MAX_ROOMS_LISTED, MAX_SERVER_FRAME_BYTES,
-    MAX_WS_MESSAGE_BYTES,
+    HELLO_TIMEOUT_MS, Limits, MAX_DEPTH, MAX_FRAME_BYTES, MAX_JSON_DEPTH, MAX_ROOMS_LISTED,
+    MAX_SERVER_FRAME_BYTES, MAX_WS_MESSAGE_BYTES,
 };
 pub use lobby::{CancelReason, LobbyUpdate, Player, Players, RoomInfo, RoomStatus};
 pub use moderation::{AuditItem, ModRequest, Playban, ReportItem, ReportReason, Role, Sanction};

@@ -24,10 +24,15 @@ pub const MAX_WS_MESSAGE_BYTES: usize = 64 * 1024;
 /// [`MAX_ROOMS_LISTED`] rooms with the longest names under 400 KiB.
 pub const MAX_SERVER_FRAME_BYTES: usize = 1024 * 1024;
 
-/// Maximum nesting of maps and arrays in a decoded frame. Real messages
-/// nest less than 8 deep; the bound keeps a hostile frame from exhausting
-/// the decoder's stack.
+/// Maximum nesting of maps and arrays in a decoded MessagePack frame,
+/// counting the message's own map (a message nested exactly this deep is
+/// read; one level more is `bad_frame`). Real messages nest less than 8
+/// deep; the bound keeps a hostile frame from exhausting the decoder's
+/// stack.
 pub const MAX_DEPTH: usize = 32;
+
+/// The same bound for a JSON frame (serde_json's customary 128).
+pub const MAX_JSON_DEPTH: usize = 128;
 
 /// How long the server waits for `hello` after the WebSocket opens before
 /// closing with 4001.

@@ -253,7 +253,6 @@ fn deep_nesting_is_refused_without_exhausting_the_stack() {
         "[".repeat(120),
         "]".repeat(120)
     );
-    assert!(dec(&inner).is_ok(), "serde_json's own 128 levels hold");
     let deeper = format!(
         r#"{{"type":"ping","id":4,"x":{}{}}}"#,
         "[".repeat(200),
@@ -272,6 +271,40 @@ fn deep_nesting_is_refused_without_exhausting_the_stack() {
     let v: serde_json::Value = serde_json::from_str(&inner).unwrap();
     let e = decode_client(&rmp_serde::to_vec_named(&v).unwrap(), Encoding::MsgPack).unwrap_err();
     assert_eq!(e.code(), ErrorCode::BadFrame);
+}
+
+/// A `ping` whose ignored field `x` nests arrays so that the whole
+/// message (its own map counted) is `depth` deep (and whose field `y`
+/// holds brackets and an escaped quote in a string).
+fn ping_nested(depth: usize) -> String {
+    let arrays = depth - 1;
+    format!(
+        r#"{{"type":"ping","id":4,"y":"[{{]}}\"","x":{}{}}}"#,
+        "[".repeat(arrays),
+        "]".repeat(arrays)
+    )
+}
+
+#[test]
+fn nesting_is_read_to_exactly_the_documented_depth() {
+    // JSON: MAX_JSON_DEPTH levels read, one more refused (brackets in a
+    // string do not count).
+    assert_eq!(MAX_JSON_DEPTH, 128);
+    let ok = dec(&ping_nested(MAX_JSON_DEPTH)).unwrap();
+    assert_eq!(ok, Envelope::with_id(Some(4), ClientMsg::Ping));
+    let e = dec(&ping_nested(MAX_JSON_DEPTH + 1)).unwrap_err();
+    assert_eq!(e.code(), ErrorCode::BadFrame, "{e}");
+    assert!(e.to_string().contains("deeper than 128"), "{e}");
+    // MessagePack: MAX_DEPTH levels read, one more refused.
+    assert_eq!(MAX_DEPTH, 32);
+    let packed = |depth: usize| {
+        let v: serde_json::Value = serde_json::from_str(&ping_nested(depth)).unwrap();
+        rmp_serde::to_vec_named(&v).unwrap()
+    };
+    let ok = decode_client(&packed(MAX_DEPTH), Encoding::MsgPack).unwrap();
+    assert_eq!(ok, Envelope::with_id(Some(4), ClientMsg::Ping));
+    let e = decode_client(&packed(MAX_DEPTH + 1), Encoding::MsgPack).unwrap_err();
+    assert_eq!(e.code(), ErrorCode::BadFrame, "{e}");
 }
 
 #[test]

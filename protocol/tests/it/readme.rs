@@ -136,7 +136,7 @@ fn every_code_and_limit_is_in_the_guide() {
         format!("close 1009 beyond {MAX_WS_MESSAGE_BYTES} bytes"),
         format!("at most {MAX_ROOMS_LISTED} rooms in one `rooms`"),
         format!("`hello` within {} s", HELLO_TIMEOUT_MS / 1000),
-        format!("deeper than {MAX_DEPTH} in MessagePack"),
+        format!("deeper than {MAX_DEPTH} in MessagePack (JSON: {MAX_JSON_DEPTH})"),
         format!("`{WS_PATH}` path"),
     ] {
         assert!(flat.contains(&fact), "README.md lacks {fact:?}");

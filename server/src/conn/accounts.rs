@@ -7,7 +7,8 @@
 //!
 //! The connection task never waits: each of these requests that needs the
 //! store or a password hash runs as its own task (at most
-//! [`MAX_IN_FLIGHT`] per connection; more are refused as `rate_limited`),
+//! [`MAX_IN_FLIGHT`] per connection, more refused as `rate_limited`;
+//! `register` and `login` have their own bucket instead),
 //! which answers straight into the connection's outbox. A login or logout
 //! changes who the session is: the task records it in the session registry,
 //! then queues the change for the connection (applied before the
@@ -184,6 +185,28 @@ where
     let Ok(permit) = rc.in_flight.clone().try_acquire_owned() else {
         return refuse(session, id, ErrorBody::rate_limited(100));
     };
+    run(session, id, Some(permit), work);
+}
+
+/// Runs a `register` or `login` that its connection's attempts allowed
+/// ([`ConnAttempts`]: 5 at once, then one per 12 s). That bucket bounds
+/// how many run at once, so they take no [`MAX_IN_FLIGHT`] permit: the
+/// whole burst the protocol promises is taken at once.
+fn spawn_attempt<F>(session: &Session, id: Option<RequestId>, work: F)
+where
+    F: std::future::Future<Output = Result<ServerMsg, ErrorBody>> + Send + 'static,
+{
+    run(session, id, None, work);
+}
+
+fn run<F>(
+    session: &Session,
+    id: Option<RequestId>,
+    permit: Option<tokio::sync::OwnedSemaphorePermit>,
+    work: F,
+) where
+    F: std::future::Future<Output = Result<ServerMsg, ErrorBody>> + Send + 'static,
+{
     let session = session.clone();
     tokio::spawn(async move {
         match work.await {
@@ -298,7 +321,7 @@ fn identity_request(ask: Ask<'_>, msg: ClientMsg) {
             let in_use = state.hosting.sessions.guest_uses(&name);
             let from = rc.client.limited.then(|| AddrKey::of(rc.client.ip));
             let (st, sid, tx) = (state.clone(), session.id.clone(), rc.changes.clone());
-            spawn(rc, session, id, async move {
+            spawn_attempt(session, id, async move {
                 let li = st.accounts.register(&name, &password, in_use, from).await?;
                 signed_in(&st, &sid, &tx, li.player.clone(), &li.token);
                 Ok(ServerMsg::Registered(li))
@@ -311,7 +334,7 @@ fn identity_request(ask: Ask<'_>, msg: ClientMsg) {
             let (st, sid, tx) = (state.clone(), session.id.clone(), rc.changes.clone());
             let queued_as = session.clone();
             let from = AddrKey::of(rc.client.ip);
-            spawn(rc, session, id, async move {
+            spawn_attempt(session, id, async move {
                 let li = st.accounts.login(&name, &password, from).await?;
                 if li.player.bot {
                     load_filters(&st, &li.player.name).await;

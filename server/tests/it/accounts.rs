@@ -243,6 +243,57 @@ async fn login_attempts_are_limited_per_name_and_per_connection() {
     refused(login(&mut d, "other", "x").await, ErrorCode::RateLimited);
 }
 
+/// Sends `n` logins as `name` at once on `c`, and their answers by id.
+async fn logins_at_once(c: &mut Connection, n: usize, name: &str) -> Vec<ServerMsg> {
+    let mut ids = Vec::new();
+    for _ in 0..n {
+        let login = ClientMsg::Login {
+            name: name.into(),
+            password: "five at once".into(),
+        };
+        ids.push(c.send(login).await.unwrap());
+    }
+    let mut answers = std::collections::HashMap::new();
+    while answers.len() < n {
+        let f = tokio::time::timeout(Duration::from_secs(20), c.next())
+            .await
+            .expect("answers come")
+            .unwrap();
+        if let Some(id) = f.id {
+            answers.insert(id, f.msg);
+        }
+    }
+    ids.iter().map(|id| answers.remove(id).unwrap()).collect()
+}
+
+#[tokio::test]
+async fn a_fresh_connection_makes_five_logins_at_once_then_one_every_12_s() {
+    // The defaults, as protocol/README.md and SECURITY.md give them.
+    let server = server().await;
+    let mut a = client(&server, "x", Encoding::Json).await;
+    register(&mut a, "burster", "five at once").await;
+    let mut c = client(&server, "y", Encoding::Json).await;
+    for answer in logins_at_once(&mut c, 5, "burster").await {
+        assert!(matches!(answer, ServerMsg::LoggedIn(_)), "{answer:?}");
+    }
+    let wait = match login(&mut c, "burster", "five at once").await {
+        Err(ClientError::Refused(b)) if b.code == ErrorCode::RateLimited => {
+            b.retry_after_ms.expect("a wait")
+        }
+        other => panic!("the sixth: {other:?}"),
+    };
+    assert!((10_000..=12_000).contains(&wait), "{wait} ms");
+    tokio::time::sleep(Duration::from_millis(wait + 100)).await;
+    assert!(matches!(
+        login(&mut c, "burster", "five at once").await,
+        Ok(ServerMsg::LoggedIn(_))
+    ));
+    refused(
+        login(&mut c, "burster", "five at once").await,
+        ErrorCode::RateLimited,
+    );
+}
+
 #[tokio::test]
 async fn guests_play_casual_only() {
     let server = server().await;

@@ -97,6 +97,42 @@ async fn malformed_unknown_and_oversize_frames_get_typed_errors() {
     assert_eq!(close_code(&mut c).await, 1009);
 }
 
+/// A `ping` (id 9) whose ignored field nests arrays so that the message
+/// is `depth` deep, its own map counted.
+fn nested_ping(depth: usize) -> serde_json::Value {
+    let mut x = serde_json::json!([]);
+    for _ in 2..depth {
+        x = serde_json::json!([x]);
+    }
+    serde_json::json!({"type": "ping", "id": 9, "x": x})
+}
+
+/// Sends `frame` and reads the answer's type (`pong` or an error's code;
+/// a frame too deep to read has no id to echo).
+async fn answer_to(c: &mut Connection, frame: Message) -> String {
+    c.send_raw(frame).await.unwrap();
+    let f = c.next().await.expect("an answer");
+    match f.msg {
+        ServerMsg::Pong { .. } if f.id == Some(9) => "pong".into(),
+        ServerMsg::Error(e) => e.code.as_str().into(),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn nesting_is_read_to_the_documented_depth_and_no_deeper() {
+    let server = server().await;
+    let mut j = client(&server, "deep-json", Encoding::Json).await;
+    let text = |d: usize| Message::Text(nested_ping(d).to_string().into());
+    assert_eq!(answer_to(&mut j, text(128)).await, "pong");
+    assert_eq!(answer_to(&mut j, text(129)).await, "bad_frame");
+    let mut m = client(&server, "deep-msgpack", Encoding::MsgPack).await;
+    let packed =
+        |d: usize| Message::Binary(rmp_serde::to_vec_named(&nested_ping(d)).unwrap().into());
+    assert_eq!(answer_to(&mut m, packed(32)).await, "pong");
+    assert_eq!(answer_to(&mut m, packed(33)).await, "bad_frame");
+}
+
 #[tokio::test]
 async fn handshake_rules() {
     let server = server().await;
