@@ -95,6 +95,10 @@ pub struct BecomeBotArgs {
 pub struct LogoutArgs {
     #[command(flatten)]
     pub server: ServerArgs,
+    /// Log the account out on every device: revoke all its login tokens
+    /// and close all its sessions (for a token someone else may have).
+    #[arg(long)]
+    pub everywhere: bool,
 }
 
 pub async fn register(args: &RegisterArgs) -> Result<ExitCode> {
@@ -167,15 +171,19 @@ pub async fn logout(args: &LogoutArgs) -> Result<ExitCode> {
         name: None,
         login: Some(login.token.clone()),
     };
+    let (msg, done) = match args.everywhere {
+        true => (ClientMsg::LogoutEverywhere, " everywhere"),
+        false => (ClientMsg::Logout, ""),
+    };
     match args.server.connect_as(&who, None).await {
         Ok((mut conn, _)) => {
-            conn.request(ClientMsg::Logout)
+            conn.request(msg)
                 .await
                 .map_err(|e| anyhow!(net::explain(&e)))
                 .context("the server did not log us out (the token is kept: try again)")?;
             let _ = conn.close().await;
             config::forget_login(server)?;
-            println!("logged out {} on {server}", login.name);
+            println!("logged out {}{done} on {server}", login.name);
         }
         Err(ClientError::Refused(e)) if net::stale_login(&e) => {
             config::forget_login(server)?;
@@ -183,6 +191,12 @@ pub async fn logout(args: &LogoutArgs) -> Result<ExitCode> {
                 "the login of {} on {server} was no longer valid; forgot it",
                 login.name
             );
+            if args.everywhere {
+                bail!(
+                    "log in again (tengen login {}), then log out everywhere",
+                    login.name
+                );
+            }
         }
         Err(e) => {
             return Err(anyhow!(net::explain(&e))).with_context(|| {

@@ -143,9 +143,16 @@ export type ClientMsg =
   | { type: "login"; name: string; password: string }
   /**
    * Logs out: revokes the login token and makes this session a guest again;
-   * answered by `logged_out`.
+   * answered by `logged_out`. Every other session that holds the same token is
+   * closed with 4007.
    */
   | { type: "logout" }
+  /**
+   * Logs the account out everywhere: revokes every login token it has (those
+   * of other devices too), closes every other session of it on every node with
+   * 4007, and makes this session a guest again; answered by `logged_out`.
+   */
+  | { type: "logout_everywhere" }
   /**
    * Waits for a rated opponent for `config` (feature `queue`); answered by
    * `queued`, then a `matched` push when paired.
@@ -596,7 +603,13 @@ export type CloseCode =
    */
   | 4005
   /** The account was banned (its logins are refused with `banned`). */
-  | 4006;
+  | 4006
+  /**
+   * The login token this session was the account with was revoked (a `logout`
+   * on another connection with the same token, or `logout_everywhere`). The
+   * session is over and cannot be resumed; log in again.
+   */
+  | 4007;
 
 /**
  * Something a seat asks the machine to do (docs/rules.md §3–§5). Unknown

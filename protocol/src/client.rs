@@ -147,8 +147,14 @@ pub enum ClientMsg {
     /// Logs this session in to an account; answered by `logged_in`.
     Login { name: String, password: String },
     /// Logs out: revokes the login token and makes this session a guest
-    /// again; answered by `logged_out`.
+    /// again; answered by `logged_out`. Every other session that holds the
+    /// same token is closed with 4007.
     Logout,
+    /// Logs the account out everywhere: revokes every login token it has
+    /// (those of other devices too), closes every other session of it on
+    /// every node with 4007, and makes this session a guest again;
+    /// answered by `logged_out`.
+    LogoutEverywhere,
     /// Waits for a rated opponent for `config` (feature `queue`); answered
     /// by `queued`, then a `matched` push when paired.
     Queue {
@@ -303,6 +309,7 @@ impl ClientMsg {
         "register",
         "login",
         "logout",
+        "logout_everywhere",
         "queue",
         "unqueue",
         "become_bot",
@@ -354,6 +361,7 @@ impl ClientMsg {
             ClientMsg::Register { .. } => "register",
             ClientMsg::Login { .. } => "login",
             ClientMsg::Logout => "logout",
+            ClientMsg::LogoutEverywhere => "logout_everywhere",
             ClientMsg::Queue { .. } => "queue",
             ClientMsg::Unqueue => "unqueue",
             ClientMsg::BecomeBot => "become_bot",

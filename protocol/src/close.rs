@@ -3,7 +3,7 @@
 //! They live with the wire format because a client reacts to them: reconnect
 //! at once (1001, 1012, 4002, 4004), fix itself (1002, 1003, 1009, 4003), or slow
 //! down (1008). Codes from 4000 are Tengen's own (RFC 6455 leaves 4000-4999
-//! to applications); 4007 to 4099 are reserved for later versions.
+//! to applications); 4008 to 4099 are reserved for later versions.
 
 /// A close code sent by the server.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -53,11 +53,16 @@ pub enum CloseCode {
     SessionTakenOver,
     /// 4006: the account was banned (its logins are refused with `banned`).
     Banned,
+    /// 4007: the login token this session was the account with was
+    /// revoked (a `logout` on another connection with the same token, or
+    /// `logout_everywhere`). The session is over and cannot be resumed;
+    /// log in again.
+    LoggedOut,
 }
 
 impl CloseCode {
     /// Every code, in documentation order.
-    pub const ALL: [CloseCode; 14] = [
+    pub const ALL: [CloseCode; 15] = [
         CloseCode::Normal,
         CloseCode::GoingAway,
         CloseCode::ServiceRestart,
@@ -72,6 +77,7 @@ impl CloseCode {
         CloseCode::IdleTimeout,
         CloseCode::SessionTakenOver,
         CloseCode::Banned,
+        CloseCode::LoggedOut,
     ];
 
     /// The number sent in the close frame.
@@ -91,6 +97,7 @@ impl CloseCode {
             CloseCode::IdleTimeout => 4004,
             CloseCode::SessionTakenOver => 4005,
             CloseCode::Banned => 4006,
+            CloseCode::LoggedOut => 4007,
         }
     }
 
@@ -112,6 +119,7 @@ impl CloseCode {
             CloseCode::IdleTimeout => "idle timeout",
             CloseCode::SessionTakenOver => "session resumed elsewhere",
             CloseCode::Banned => "banned",
+            CloseCode::LoggedOut => "logged out: the login token was revoked",
         }
     }
 
@@ -151,5 +159,7 @@ mod tests {
         assert_eq!(CloseCode::PolicyViolation.code(), 1008);
         assert!(CloseCode::SlowConsumer.should_reconnect());
         assert!(!CloseCode::UnsupportedVersion.should_reconnect());
+        assert!(!CloseCode::LoggedOut.should_reconnect());
+        assert_eq!(CloseCode::from_code(4007), Some(CloseCode::LoggedOut));
     }
 }

@@ -332,22 +332,30 @@ impl Accounts {
     /// The account a login token opens: its name as registered, and
     /// whether it is a bot.
     pub async fn check_token(&self, token: &str) -> Result<(String, bool), ErrorBody> {
-        let name = match self.bounded(self.store.token(token)).await? {
-            None => {
-                return Err(refuse(
-                    ErrorCode::BadCredentials,
-                    "unknown login token; log in again",
-                ));
-            }
+        let unknown = || {
+            refuse(
+                ErrorCode::BadCredentials,
+                "unknown login token; log in again",
+            )
+        };
+        let stored = match self.bounded(self.store.token(token)).await? {
+            None => return Err(unknown()),
             Some(t) if t.expires_ms <= unix_ms() => {
                 return Err(refuse(
                     ErrorCode::TokenExpired,
                     "the login token has expired; log in again",
                 ));
             }
-            Some(t) => t.account,
+            Some(t) => t,
         };
-        crate::moderation::gate::check_login(&self.moderation, &*self.store, &name).await?;
+        let name = stored.account.clone();
+        let standing =
+            crate::moderation::gate::check_login(&self.moderation, &*self.store, &name).await?;
+        // Logged out everywhere since it was issued.
+        let after = standing.map_or(0, |s| s.tokens_after_ms);
+        if !crate::signout::opens(&stored, after, self.settings.token_ttl, unix_ms()) {
+            return Err(unknown());
+        }
         let bot = self
             .bounded(self.store.account(&name))
             .await?
@@ -378,6 +386,19 @@ impl Accounts {
     /// Revokes a login token.
     pub async fn logout(&self, token: &str) -> Result<(), ErrorBody> {
         self.bounded(self.store.revoke_token(token)).await
+    }
+
+    /// Voids every login token of the account `name` issued until now (its
+    /// standing's `tokens_after_ms`).
+    pub async fn logout_everywhere(&self, name: &str) -> Result<(), ErrorBody> {
+        let now = unix_ms();
+        let stamp = crate::moderation::standing::update(&*self.store, name, |s| {
+            s.tokens_after_ms = s.tokens_after_ms.max(now);
+            true
+        });
+        self.bounded(stamp).await?;
+        tracing::info!(account = %name, "logged out everywhere");
+        Ok(())
     }
 
     /// The name a guest asking for `wanted` gets: `wanted`, unless an

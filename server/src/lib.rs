@@ -54,6 +54,7 @@ pub mod ratings;
 pub mod records;
 pub mod sessions;
 pub mod settings;
+pub mod signout;
 pub mod start;
 pub mod table;
 pub mod takeovers;

@@ -45,6 +45,10 @@ struct Entry {
     /// When a session without a connection stops being resumable.
     expires: Option<Instant>,
     tables: BTreeSet<TableId>,
+    /// The login token the session is its account with (from
+    /// `hello.token`, a `login` or a `register`); `None` for a guest, and
+    /// for a session restored or learnt from another node.
+    login: Option<String>,
 }
 
 #[derive(Default)]
@@ -89,8 +93,15 @@ impl Sessions {
 
     /// Opens a session for a new connection: the one `resume` names if it
     /// is still resumable, otherwise a new one for `player` (a guest's name
-    /// made unique; an account's kept as it is).
-    pub fn open_as(&self, resume: Option<&str>, player: Player, outbox: Outbox) -> Opened {
+    /// made unique; an account's kept as it is, with the login token
+    /// `login` that opened it).
+    pub fn open_as(
+        &self,
+        resume: Option<&str>,
+        player: Player,
+        login: Option<String>,
+        outbox: Outbox,
+    ) -> Opened {
         let now = Instant::now();
         let Ok(mut inner) = self.inner.lock() else {
             return fresh_without_registry(player);
@@ -110,7 +121,8 @@ impl Sessions {
         }
         inner.make_room(self.max);
         let id = SessionId::from_u64(rand::random());
-        let token = format!("{:032x}", rand::random::<u128>());
+        let token = fresh_token();
+        let login = login.filter(|_| !player.guest);
         let player = inner.take_name(player, &id);
         inner.token_of.insert(id.clone(), token.clone());
         inner.by_token.insert(
@@ -121,6 +133,7 @@ impl Sessions {
                 holder: Some(outbox),
                 expires: None,
                 tables: BTreeSet::new(),
+                login,
             },
         );
         Opened {
@@ -179,6 +192,7 @@ impl Sessions {
                 holder: None,
                 expires: Some(Instant::now() + self.grace),
                 tables: BTreeSet::new(),
+                login: None,
             },
         );
         inner.token_of.insert(id.clone(), token.to_string());
@@ -249,6 +263,7 @@ impl Sessions {
                 holder: None,
                 expires,
                 tables: BTreeSet::new(),
+                login: None,
             });
         entry.tables.insert(table.clone());
         inner.token_of.insert(id.clone(), token.to_string());
@@ -380,6 +395,11 @@ impl Inner {
     }
 }
 
+/// A new resume token: 128 random bits.
+fn fresh_token() -> String {
+    format!("{:032x}", rand::random::<u128>())
+}
+
 /// A session that cannot be resumed (only if the registry's lock was
 /// poisoned by a panic elsewhere; the connection still works).
 fn fresh_without_registry(player: Player) -> Opened {
@@ -396,10 +416,33 @@ fn fresh_without_registry(player: Player) -> Opened {
 // ---- accounts (`crate::conn::accounts`): who a session is can change ----
 
 impl Sessions {
-    /// Makes session `id` be `player` from now on (a login or logout) and
-    /// returns the player as registered (a guest's name made unique). The
-    /// session's resume token, tables and seats stay.
+    /// Makes session `id` be `player` from now on (it became a bot) and
+    /// returns the player as registered. The session's resume token,
+    /// login token, tables and seats stay.
     pub fn set_player(&self, id: &SessionId, player: Player) -> Player {
+        self.change_player(id, player, None)
+    }
+
+    /// Makes session `id` be `player`, with the login token `login`, from
+    /// now on (a login or a registration; a logout with `None` and a
+    /// guest) and returns the player as registered (a guest's name made
+    /// unique). The session's resume token, tables and seats stay.
+    pub fn sign(&self, id: &SessionId, player: Player, login: Option<String>) -> Player {
+        self.change_player(id, player, Some(login))
+    }
+
+    /// The login token session `id` is its account with.
+    pub fn login(&self, id: &SessionId) -> Option<String> {
+        let inner = self.inner.lock().ok()?;
+        inner.by_token.get(inner.token_of.get(id)?)?.login.clone()
+    }
+
+    fn change_player(
+        &self,
+        id: &SessionId,
+        player: Player,
+        login: Option<Option<String>>,
+    ) -> Player {
         let Ok(mut inner) = self.inner.lock() else {
             return player;
         };
@@ -413,8 +456,65 @@ impl Sessions {
         let player = inner.take_name(player, id);
         if let Some(e) = inner.by_token.get_mut(&token) {
             e.player = player.clone();
+            if let Some(login) = login {
+                e.login = login;
+            }
         }
         player
+    }
+
+    /// Ends every session that is an account with the login token `token`
+    /// (revoked): see [`Sessions::end_logins`].
+    pub fn end_login(&self, token: &str) -> Vec<Outbox> {
+        self.end_where(|e| e.login.as_deref() == Some(token))
+    }
+
+    /// Ends the sessions of the account `name` (any case) for which `void`
+    /// says so, given the login token each holds. Each gets a new resume
+    /// token that nobody knows, so that none can be resumed, and loses its
+    /// login token; the connections that held them are returned for the
+    /// caller to close (4007). A session seated at a table stays seated
+    /// under its new token: its tables hear that its connection went, as
+    /// for any drop, and a later login of the account finds it with
+    /// `my_tables`.
+    pub fn end_logins(&self, name: &str, void: impl Fn(Option<&str>) -> bool) -> Vec<Outbox> {
+        let key = tengen_store::name_key(name);
+        self.end_where(|e| {
+            !e.player.guest
+                && tengen_store::name_key(&e.player.name) == key
+                && void(e.login.as_deref())
+        })
+    }
+
+    fn end_where(&self, ends: impl Fn(&Entry) -> bool) -> Vec<Outbox> {
+        let Ok(mut inner) = self.inner.lock() else {
+            return Vec::new();
+        };
+        let gone: Vec<String> = inner
+            .by_token
+            .iter()
+            .filter(|(_, e)| ends(e))
+            .map(|(t, _)| t.clone())
+            .collect();
+        gone.iter().filter_map(|t| inner.rekey(t)).collect()
+    }
+
+    /// The login tokens the sessions of the account `name` (any case)
+    /// hold here.
+    pub fn logins_of(&self, name: &str) -> Vec<String> {
+        let Ok(inner) = self.inner.lock() else {
+            return Vec::new();
+        };
+        let key = tengen_store::name_key(name);
+        let mut logins: Vec<String> = inner
+            .by_token
+            .values()
+            .filter(|e| !e.player.guest && tengen_store::name_key(&e.player.name) == key)
+            .filter_map(|e| e.login.clone())
+            .collect();
+        logins.sort_unstable();
+        logins.dedup();
+        logins
     }
 
     /// The tables where the sessions of account `name` sit (connected or
@@ -476,6 +576,18 @@ impl Inner {
         }
     }
 
+    /// Moves the session of resume token `old` to a fresh token nobody
+    /// knows, without its login token; the connection holding it.
+    fn rekey(&mut self, old: &str) -> Option<Outbox> {
+        let mut e = self.by_token.remove(old)?;
+        e.login = None;
+        let holder = e.holder.clone();
+        let token = fresh_token();
+        self.token_of.insert(e.id.clone(), token.clone());
+        self.by_token.insert(token, e);
+        holder
+    }
+
     /// Frees `name` if session `id` holds it.
     fn release_name(&mut self, name: &str, id: &SessionId) {
         if self.names.get(name) == Some(id) {
@@ -501,20 +613,20 @@ mod tests {
     async fn a_full_registry_forgets_the_oldest_gone_sessions_first() {
         let sessions = Sessions::new(Duration::from_secs(300), 3);
         let outbox = |conn| crate::outbound::channel(conn, Encoding::Json, 4).0;
-        let a = sessions.open_as(None, guest("a"), outbox(1));
-        let b = sessions.open_as(None, guest("b"), outbox(2));
-        let c = sessions.open_as(None, guest("c"), outbox(3));
+        let a = sessions.open_as(None, guest("a"), None, outbox(1));
+        let b = sessions.open_as(None, guest("b"), None, outbox(2));
+        let c = sessions.open_as(None, guest("c"), None, outbox(3));
         // b's connection ends first, then a's; c stays connected.
         sessions.closed(&b.id, 2);
         sessions.closed(&a.id, 1);
         assert!(sessions.token_known(&b.token));
         // A fourth session makes room by forgetting b, the oldest gone.
-        let d = sessions.open_as(None, guest("d"), outbox(4));
+        let d = sessions.open_as(None, guest("d"), None, outbox(4));
         assert!(!d.resumed);
         assert!(!sessions.token_known(&b.token), "b is forgotten");
         assert!(sessions.token_known(&a.token), "a is still resumable");
         assert!(sessions.token_known(&c.token), "c is connected");
-        let again = sessions.open_as(Some(&b.token), guest("b"), outbox(5));
+        let again = sessions.open_as(Some(&b.token), guest("b"), None, outbox(5));
         assert!(!again.resumed, "b's token opens a fresh session");
     }
 
@@ -523,16 +635,16 @@ mod tests {
         let sessions = Sessions::new(Duration::from_secs(300), 3);
         let outbox = |conn| crate::outbound::channel(conn, Encoding::Json, 4).0;
         let table = TableId::from_u64(7);
-        let seated = sessions.open_as(None, guest("s"), outbox(1));
+        let seated = sessions.open_as(None, guest("s"), None, outbox(1));
         sessions.seat(&seated.id, &table, true);
-        let b = sessions.open_as(None, guest("b"), outbox(2));
-        let _c = sessions.open_as(None, guest("c"), outbox(3));
+        let b = sessions.open_as(None, guest("b"), None, outbox(2));
+        let _c = sessions.open_as(None, guest("c"), None, outbox(3));
         // The seated session's connection ends first (days ago, say).
         sessions.closed(&seated.id, 1);
         sessions.closed(&b.id, 2);
-        sessions.open_as(None, guest("d"), outbox(4));
+        sessions.open_as(None, guest("d"), None, outbox(4));
         assert!(!sessions.token_known(&b.token), "the unseated one goes");
-        let back = sessions.open_as(Some(&seated.token), guest("s"), outbox(5));
+        let back = sessions.open_as(Some(&seated.token), guest("s"), None, outbox(5));
         assert!(back.resumed, "the seated one stays");
         assert_eq!(back.tables, vec![table]);
     }
@@ -545,22 +657,22 @@ mod tests {
         let grace = Duration::from_secs(300);
         let sessions = Sessions::new(grace, 16);
         let outbox = |conn| crate::outbound::channel(conn, Encoding::Json, 4).0;
-        let a = sessions.open_as(None, guest("a"), outbox(1));
-        let b = sessions.open_as(None, guest("b"), outbox(2));
-        let seated = sessions.open_as(None, guest("s"), outbox(3));
+        let a = sessions.open_as(None, guest("a"), None, outbox(1));
+        let b = sessions.open_as(None, guest("b"), None, outbox(2));
+        let seated = sessions.open_as(None, guest("s"), None, outbox(3));
         sessions.seat(&seated.id, &TableId::from_u64(9), true);
         for (s, conn) in [(&a, 1), (&b, 2), (&seated, 3)] {
             sessions.closed(&s.id, conn);
         }
         tokio::time::advance(grace - Duration::from_secs(1)).await;
-        let back = sessions.open_as(Some(&a.token), guest("a"), outbox(4));
+        let back = sessions.open_as(Some(&a.token), guest("a"), None, outbox(4));
         assert!(back.resumed, "a second before the grace ends");
         tokio::time::advance(Duration::from_secs(2)).await;
         assert!(!sessions.token_known(&b.token), "b's grace is over");
-        let late = sessions.open_as(Some(&b.token), guest("b"), outbox(5));
+        let late = sessions.open_as(Some(&b.token), guest("b"), None, outbox(5));
         assert!(!late.resumed, "a fresh session, not b's");
         assert!(sessions.token_known(&seated.token), "seated: still there");
-        let again = sessions.open_as(Some(&seated.token), guest("s"), outbox(6));
+        let again = sessions.open_as(Some(&seated.token), guest("s"), None, outbox(6));
         assert!(again.resumed);
     }
 }

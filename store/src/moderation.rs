@@ -1,5 +1,6 @@
 //! What moderation keeps: an account's standing (its role, a ban, a mute,
-//! the players it blocks, its fair-play record), the append-only audit
+//! the players it blocks, its fair-play record, when it last logged out
+//! everywhere), the append-only audit
 //! log of moderators' actions, players' reports, and banned address
 //! ranges. Plain values: the store knows no rule and no policy; the
 //! server decides what a ban or a mute means.
@@ -28,6 +29,10 @@ pub struct Standing {
     /// Rated games abandoned (aborted, left, timed out without a move).
     #[serde(default)]
     pub playban: Playban,
+    /// Login tokens issued before this (Unix ms) no longer open the
+    /// account: its owner logged out everywhere (0: never).
+    #[serde(default)]
+    pub tokens_after_ms: u64,
     /// How many times the standing was written (0: never); a write must
     /// carry the version it read.
     #[serde(default)]

@@ -206,6 +206,62 @@ fn an_expired_token_is_dropped_with_a_clear_word() {
     assert!(login_file(dir.path()).is_none());
 }
 
+#[test]
+fn logout_everywhere_ends_the_other_devices_logins_and_nothing_secret_is_printed() {
+    let url = server();
+    let (a, b) = (TempDir::new().unwrap(), TempDir::new().unwrap());
+    // Whatever a logger would read: the CLI installs none, and prints no
+    // password or token.
+    let verbose = |mut c: std::process::Command| {
+        c.env("RUST_LOG", "trace").env("TENGEN_LOG", "trace");
+        c
+    };
+    let mut printed = String::new();
+    let mut run = |c: std::process::Command, input: Option<&str>| {
+        let out = match input {
+            Some(i) => run_with_input(verbose(c), i),
+            None => verbose(c).output().unwrap(),
+        };
+        printed.push_str(&text(&out.stdout));
+        printed.push_str(&text(&out.stderr));
+        out
+    };
+    let input = format!("{PASSWORD}\n");
+    let register = tengen_in(&url, a.path(), &["register", "dora", "--password-stdin"]);
+    assert!(run(register, Some(&input)).status.success());
+    let login = tengen_in(&url, b.path(), &["login", "dora", "--password-stdin"]);
+    assert!(run(login, Some(&input)).status.success());
+    let wrong = tengen_in(&url, b.path(), &["login", "dora", "--password-stdin"]);
+    assert!(!run(wrong, Some("a wrong password\n")).status.success());
+    let token = |dir: &Path| -> String {
+        let kept: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(login_file(dir).unwrap()).unwrap())
+                .unwrap();
+        kept["token"].as_str().unwrap().to_string()
+    };
+    let (token_a, token_b) = (token(a.path()), token(b.path()));
+
+    let out = run(tengen_in(&url, b.path(), &["logout", "--everywhere"]), None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("logged out dora everywhere"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert!(login_file(b.path()).is_none());
+    // The other device's token no longer opens the account.
+    let out = run(tengen_in(&url, a.path(), &["lobby", "--once"]), None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("your login as dora") && err.contains("no longer valid"),
+        "{err}"
+    );
+    for secret in [PASSWORD, "a wrong password", &token_a, &token_b] {
+        assert!(!printed.contains(secret), "{secret} printed: {printed}");
+    }
+}
+
 fn result_line(out: &[String]) -> String {
     out.iter()
         .rev()

@@ -1,5 +1,6 @@
 //! A connection's side of accounts and ranked play: who a `hello` makes
-//! you, and the requests `register`, `login`, `logout`, `queue`
+//! you, and the requests `register`, `login`, `logout` (and
+//! `logout_everywhere`; ending the other sessions is `crate::signout`'s), `queue`
 //! (`become_bot` is `super::bots`'s),
 //! `unqueue`, `leaderboard`, `profile`, `history`, `game_record`,
 //! `analyze_game` (the search itself is `crate::analysis`'s) and
@@ -99,7 +100,10 @@ fn signed_in(
     player: Player,
     token: &str,
 ) {
-    let player = st.hosting.sessions.set_player(sid, player);
+    let player = st
+        .hosting
+        .sessions
+        .sign(sid, player, Some(token.to_owned()));
     queue_change(
         changes,
         Change {
@@ -276,9 +280,10 @@ pub fn handle(
         id,
     };
     match msg {
-        msg @ (ClientMsg::Register { .. } | ClientMsg::Login { .. } | ClientMsg::Logout) => {
-            identity_request(ask(rc), msg)
-        }
+        msg @ (ClientMsg::Register { .. }
+        | ClientMsg::Login { .. }
+        | ClientMsg::Logout
+        | ClientMsg::LogoutEverywhere) => identity_request(ask(rc), msg),
         ClientMsg::Queue { config, bots } => queue(ask(rc), config, bots),
         ClientMsg::Unqueue => {
             let cmd = RemoteMatchCmd::Unqueue { id, reply: true };
@@ -344,7 +349,7 @@ fn identity_request(ask: Ask<'_>, msg: ClientMsg) {
                 Ok(ServerMsg::LoggedIn(li))
             });
         }
-        ClientMsg::Logout => {
+        msg @ (ClientMsg::Logout | ClientMsg::LogoutEverywhere) => {
             if session.player.guest {
                 return refuse(
                     session,
@@ -352,31 +357,54 @@ fn identity_request(ask: Ask<'_>, msg: ClientMsg) {
                     ErrorBody::new(ErrorCode::LoginRequired, "you are not logged in"),
                 );
             }
-            let token = rc.token.clone();
+            let everywhere = matches!(msg, ClientMsg::LogoutEverywhere);
+            // The session's own login token (a resumed session's too).
+            let token = state
+                .hosting
+                .sessions
+                .login(&session.id)
+                .or(rc.token.clone());
             let (st, tx, s) = (state.clone(), rc.changes.clone(), session.clone());
             spawn(rc, session, id, async move {
+                let name = s.player.name.clone();
+                if everywhere {
+                    st.accounts.logout_everywhere(&name).await?;
+                }
                 if let Some(t) = &token {
                     st.accounts.logout(t).await?;
                 }
                 unqueue_quietly(&st, s.clone());
-                let guest = Player {
-                    name: format!("guest-{}", s.outbox.conn),
-                    guest: true,
-                    bot: false,
-                };
-                let player = st.hosting.sessions.set_player(&s.id, guest);
-                queue_change(
-                    &tx,
-                    Change {
-                        player: player.clone(),
-                        token: None,
-                    },
-                );
+                let player = as_guest(&st, &s, &tx);
+                let (sessions, m) = (&st.hosting.sessions, &st.hosting.moderation);
+                match (everywhere, &token) {
+                    (true, _) => crate::signout::logged_out_everywhere(sessions, m, &name),
+                    (false, Some(t)) => crate::signout::logged_out(sessions, m, &name, t),
+                    (false, None) => {}
+                }
                 Ok(ServerMsg::LoggedOut { player })
             });
         }
         other => refuse(session, id, not_ours(&other)),
     }
+}
+
+/// Makes session `s` a guest again (`guest-<conn>`), for the connection
+/// from its next frame; the guest as registered.
+fn as_guest(st: &AppState, s: &Session, changes: &Mutex<Vec<Change>>) -> Player {
+    let guest = Player {
+        name: format!("guest-{}", s.outbox.conn),
+        guest: true,
+        bot: false,
+    };
+    let player = st.hosting.sessions.sign(&s.id, guest, None);
+    queue_change(
+        changes,
+        Change {
+            player: player.clone(),
+            token: None,
+        },
+    );
+    player
 }
 
 /// `queue`: an account's rating in the rule family, then a place in the

@@ -291,11 +291,16 @@ fn open_session(
     identity: &accounts::Identity,
     outbox: &outbound::Outbox,
 ) -> Session {
-    let opened =
-        state
-            .hosting
-            .sessions
-            .open_as(hello.resume.as_deref(), identity.player(), outbox.clone());
+    let login = match identity {
+        accounts::Identity::Account { token, .. } => Some(token.clone()),
+        accounts::Identity::Guest(_) => None,
+    };
+    let opened = state.hosting.sessions.open_as(
+        hello.resume.as_deref(),
+        identity.player(),
+        login,
+        outbox.clone(),
+    );
     if let Some(previous) = &opened.previous {
         previous.close(CloseCode::SessionTakenOver);
     }

@@ -92,6 +92,7 @@ pub(super) fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], receive
         msg @ (ClientMsg::Register { .. }
         | ClientMsg::Login { .. }
         | ClientMsg::Logout
+        | ClientMsg::LogoutEverywhere
         | ClientMsg::Queue { .. }
         | ClientMsg::Unqueue
         | ClientMsg::Leaderboard { .. }

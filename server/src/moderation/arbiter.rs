@@ -219,7 +219,7 @@ pub fn heard(h: &Hosting, news: &News) {
                 received: Instant::now(),
             })));
         }
-        News::Standing { .. } | News::AddressBans => {}
+        News::Standing { .. } | News::AddressBans | News::Logout { .. } => {}
     }
 }
 

@@ -8,15 +8,20 @@
 use std::net::IpAddr;
 
 use tengen_protocol::{ErrorBody, ErrorCode, Sanction as WireSanction};
-use tengen_store::{Sanction, Store};
+use tengen_store::{Sanction, Standing, Store};
 
 use super::state::Moderation;
 use super::state::unix_ms;
 
-/// Refuses a banned account; notes its standing otherwise. A store that
-/// cannot answer refuses the login (`unavailable`) rather than let a
-/// banned account in.
-pub async fn check_login(m: &Moderation, store: &dyn Store, name: &str) -> Result<(), ErrorBody> {
+/// Refuses a banned account; notes its standing otherwise, and returns it
+/// (the caller checks a login token against its `tokens_after_ms`). A
+/// store that cannot answer refuses the login (`unavailable`) rather than
+/// let a banned account in.
+pub async fn check_login(
+    m: &Moderation,
+    store: &dyn Store,
+    name: &str,
+) -> Result<Option<Standing>, ErrorBody> {
     let standing = store.standing(name).await.map_err(|e| {
         tracing::warn!(error = %e, "cannot read a standing at login");
         ErrorBody::new(
@@ -25,7 +30,7 @@ pub async fn check_login(m: &Moderation, store: &dyn Store, name: &str) -> Resul
         )
     })?;
     let Some(standing) = standing else {
-        return Ok(());
+        return Ok(None);
     };
     if let Some(ban) = standing.ban.as_ref().filter(|b| b.active(unix_ms())) {
         return Err(banned(ban));
@@ -41,8 +46,8 @@ pub async fn check_login(m: &Moderation, store: &dyn Store, name: &str) -> Resul
             name: standing.name.clone(),
         });
     }
-    m.book.set(standing);
-    Ok(())
+    m.book.set(standing.clone());
+    Ok(Some(standing))
 }
 
 /// The `banned` refusal for `ban`.

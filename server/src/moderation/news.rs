@@ -39,8 +39,9 @@ pub async fn apply(m: &Moderation, store: &dyn Store, sessions: &Sessions, news:
                 tracing::warn!(error = %e, "cannot read the address bans");
             }
         }
-        // Commands for live rooms and games: `super::arbiter::heard`.
-        News::CloseRoom { .. } | News::AbortGame { .. } => {}
+        // Commands for live rooms and games: `super::arbiter::heard`;
+        // revoked logins: `crate::signout::recheck`.
+        News::CloseRoom { .. } | News::AbortGame { .. } | News::Logout { .. } => {}
     }
 }
 
@@ -93,6 +94,9 @@ pub async fn listen(config: BusConfig, l: Listener) -> Result<(), crate::cluster
                 Some(Delivery::Node { .. }) => continue,
             };
             super::arbiter::heard(&l.hosting, &news);
+            if let News::Logout { name, everywhere } = &news {
+                crate::signout::recheck(&l.hosting, name, *everywhere).await;
+            }
             apply(&l.moderation, &*l.store, &l.sessions, &news).await;
         }
     });

@@ -32,6 +32,10 @@ pub enum News {
         by: String,
         reason: String,
     },
+    /// Login tokens of the account `name` were revoked (`logout`; with
+    /// `everywhere`, all of them): each node ends the sessions whose token
+    /// the store no longer accepts (`crate::signout`).
+    Logout { name: String, everywhere: bool },
 }
 
 impl News {

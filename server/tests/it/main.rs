@@ -24,6 +24,7 @@ mod lag;
 mod lobby;
 mod lobby_promises;
 mod local_cluster;
+mod logout;
 mod moderation;
 mod moderation_admin;
 mod moderation_cluster;

@@ -692,6 +692,8 @@ async fn accounts_ranked_moderation_tournament(log: &Log) {
         ErrorCode::BadCredentials,
     )
     .await;
+    // Out everywhere, then in again.
+    ann.ok(ClientMsg::LogoutEverywhere).await;
     let token = match ann
         .ok(ClientMsg::Login {
             name: "Ann".into(),

@@ -260,6 +260,7 @@ fn base_client_examples() -> Vec<ClientFrame> {
         ),
         req(1, hello_with_token()),
         req(22, ClientMsg::Logout),
+        req(22, ClientMsg::LogoutEverywhere),
         req(
             23,
             ClientMsg::Queue {
