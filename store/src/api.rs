@@ -359,6 +359,18 @@ pub trait Store: Send + Sync + 'static {
     /// The account under `name` (any case).
     async fn account(&self, name: &str) -> Result<Option<Account>>;
 
+    /// The names (as registered) of the accounts whose
+    /// [`crate::name_skeleton`] is that of `name`: the accounts a reader
+    /// could take `name` for (the account `name` itself among them, if it
+    /// is registered), in name order.
+    async fn accounts_like(&self, name: &str) -> Result<Vec<String>>;
+
+    /// The groups of accounts whose names share a skeleton (registered
+    /// before the server compared them, or at the same moment): each group
+    /// two or more names in name order, the groups in skeleton order, at
+    /// most `limit` groups.
+    async fn lookalike_accounts(&self, limit: usize) -> Result<Vec<Vec<String>>>;
+
     /// Makes the account under `name` (any case) a bot account, for good:
     /// [`StoreError::NotFound`] if there is no such account,
     /// [`StoreError::Conflict`] if a finished game of that name is stored

@@ -38,6 +38,7 @@ mod helpers;
 mod lease;
 mod live;
 mod moderation;
+mod names;
 mod racing;
 mod tournaments;
 mod transfer;
@@ -47,6 +48,7 @@ pub use games::*;
 pub use lease::*;
 pub use live::*;
 pub use moderation::*;
+pub use names::*;
 pub use racing::*;
 pub use tournaments::*;
 pub use transfer::*;
@@ -84,6 +86,7 @@ checks!(
     bots,
     bot_filters,
     tokens,
+    accounts_by_skeleton,
     export_everything,
     import_items,
     lease_is_exclusive,

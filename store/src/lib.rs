@@ -14,7 +14,8 @@
 //! game records are opaque bytes the server encodes (JSON), and ratings are
 //! plain numbers. Keys are strings (table, game and player ids). Player
 //! names are matched case-insensitively: the store keys them by
-//! [`name_key`].
+//! [`name_key`]; accounts are also indexed by [`name_skeleton`], so that
+//! a name made to look like an account's finds it.
 //!
 //! Every write is durable when its future resolves `Ok` (fsync'd, for the
 //! embedded store; for the Redis store, as durable as that Redis's
@@ -31,6 +32,7 @@ pub mod conformance;
 pub mod embedded;
 pub mod migrate;
 pub mod moderation;
+pub mod names;
 mod progress;
 pub mod redis;
 #[cfg(feature = "testing")]
@@ -42,5 +44,6 @@ pub use api::{
 };
 pub use embedded::EmbeddedStore;
 pub use moderation::{AddressBan, AuditEntry, Playban, Report, ReportClosed, Sanction, Standing};
+pub use names::{SKELETON_VERSION, name_skeleton};
 pub use progress::Progress;
 pub use redis::{RedisOptions, RedisStore};

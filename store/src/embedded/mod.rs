@@ -36,6 +36,7 @@
 //! | `rating_history` | (name_key(player), family, seq `u64`) | [`crate::HistoryPoint`] (encoded) |
 //! | `moderation` | `s/`name_key, `a/`seq, `r/`report id, `n/`range | standing, audit entry, report, address ban (encoded) |
 //! | `tournaments` | tournament id | the server's state of the event (raw bytes; `tournaments`) |
+//! | `name_skeletons` | (name_skeleton(name), name_key(name)) | `()`: the accounts by what their names look like (`skeletons`; built at open, `meta` `"name_skeletons"` holding its version) |
 //!
 //! The live log is one sequence for all tables, keyed by a number that
 //! grows with every append: a commit of a thousand appends to a thousand
@@ -132,6 +133,7 @@ mod pending;
 mod read;
 mod readers;
 mod schema;
+mod skeletons;
 mod tables;
 mod tournaments;
 mod transfer;
@@ -152,6 +154,8 @@ use writer::Counters;
 const QUEUE: usize = 8 * writer::MAX_BATCH;
 
 pub use open::DEFAULT_CACHE_BYTES;
+#[doc(hidden)]
+pub use skeletons::forget_for_tests as forget_name_index_for_tests;
 
 /// The embedded store (see the [module documentation](self)).
 pub struct EmbeddedStore {
@@ -199,6 +203,7 @@ impl EmbeddedStore {
         let db = Arc::new(open::open_store(&path, cache_bytes)?);
         let (mut journal, groups) = journal::Journal::open(dir, &db, checkpoint_bytes)?;
         writer::replay_and_checkpoint(&db, &mut journal, &mut Default::default(), &groups)?;
+        skeletons::build_if_needed(&db)?;
         let replayed = groups.len();
         if replayed > 0 {
             tracing::info!(
@@ -437,6 +442,17 @@ impl Store for EmbeddedStore {
     async fn account(&self, name: &str) -> Result<Option<Account>> {
         let name = name.to_owned();
         self.read(move |db| read::account(db, &name)).await
+    }
+
+    async fn accounts_like(&self, name: &str) -> Result<Vec<String>> {
+        let name = name.to_owned();
+        self.read(move |db| skeletons::accounts_like(db, &name))
+            .await
+    }
+
+    async fn lookalike_accounts(&self, limit: usize) -> Result<Vec<Vec<String>>> {
+        self.read(move |db| skeletons::lookalike_accounts(db, limit))
+            .await
     }
 
     async fn make_bot(&self, name: &str) -> Result<()> {

@@ -54,6 +54,11 @@ pub(super) const RATINGS: TableDefinition<(&str, &str), &[u8]> = TableDefinition
 pub(super) const RATING_HISTORY: TableDefinition<(&str, &str, u64), &[u8]> =
     TableDefinition::new("rating_history");
 
+/// (name_skeleton(name), name_key(name)) of every account: the accounts
+/// by what their names look like (`skeletons`).
+pub(super) const NAME_SKELETONS: TableDefinition<(&str, &str), ()> =
+    TableDefinition::new("name_skeletons");
+
 /// Moderation, one table of prefixed keys (`embedded::moderation`):
 /// `s/NAME` a standing, `a/SEQ` (20 digits) an audit entry, `r/ID` a
 /// report, `n/RANGE` an address ban; values encoded.

@@ -42,6 +42,7 @@ pub(super) struct Tables<'txn> {
     pub(super) history: Lazy<'txn, (&'static str, &'static str, u64), &'static [u8]>,
     pub(super) moderation: Lazy<'txn, &'static str, &'static [u8]>,
     pub(super) tournaments: Lazy<'txn, &'static str, &'static [u8]>,
+    pub(super) skeletons: Lazy<'txn, (&'static str, &'static str), ()>,
 }
 
 impl<'txn> Tables<'txn> {
@@ -70,6 +71,7 @@ impl<'txn> Tables<'txn> {
             history: Lazy::new(txn, RATING_HISTORY),
             moderation: Lazy::new(txn, super::schema::MODERATION),
             tournaments: Lazy::new(txn, super::tournaments::TOURNAMENTS),
+            skeletons: Lazy::new(txn, super::schema::NAME_SKELETONS),
         })
     }
 
@@ -341,7 +343,7 @@ impl<'txn> Tables<'txn> {
             .open()?
             .insert(key.as_str(), value.as_slice())
             .map_err(fatal)?;
-        Ok(())
+        self.index_name(&account.name)
     }
 
     /// The stored account under `name` (any case), or `not_found`.

@@ -227,6 +227,7 @@ impl Tables<'_> {
                         .open()?
                         .insert(name_key(&account.name).as_str(), value.as_slice())
                         .map_err(Failure::fatal)?;
+                    self.index_name(&account.name)?;
                 }
                 Item::Token(token) => {
                     let value = encode(token).map_err(Failure::Refused)?;

@@ -119,6 +119,7 @@ impl RedisStore {
             progress: Default::default(),
         };
         store.check_schema().await?;
+        store.index_names_if_needed().await?;
         Ok(store)
     }
 

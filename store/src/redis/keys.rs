@@ -18,6 +18,7 @@ pub(super) const TOKENS: (&str, &str) = ("k", ":token");
 pub(super) const RATINGS: (&str, &str) = ("f", ":ratings");
 pub(super) const GAMES: (&str, &str) = ("t", ":game");
 pub(super) const LIVE: (&str, &str) = ("t", ":meta");
+pub(super) const SKELETONS: (&str, &str) = ("s", ":accounts");
 
 impl Keys {
     pub fn new(prefix: &str) -> Keys {
@@ -147,6 +148,16 @@ impl Keys {
     /// The hash of every tournament's state (field: tournament id).
     pub fn tournaments(&self) -> String {
         format!("{}:{{t}}:tournaments", self.prefix)
+    }
+
+    /// The name keys of the accounts whose names have this skeleton.
+    pub fn skeleton(&self, skeleton: &str) -> String {
+        format!("{}:{{s:{skeleton}}}:accounts", self.prefix)
+    }
+
+    /// The version of the skeleton index ([`crate::SKELETON_VERSION`]).
+    pub fn skeletons_version(&self) -> String {
+        format!("{}:name_skeletons", self.prefix)
     }
 
     pub fn token(&self, token: &str) -> String {

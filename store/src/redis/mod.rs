@@ -42,6 +42,8 @@
 //! | `P:{r:TOKEN}:tables` | set | the tables a resume token's session sits at (expires a week after the last one) |
 //! | `P:{a:NAME}:account` | string | [`crate::Account`] (encoded) |
 //! | `P:{k:TOKEN}:token` | string | [`crate::AuthToken`] (encoded) |
+//! | `P:{s:SKELETON}:accounts` | set | the name keys of the accounts whose names have this [`crate::name_skeleton`] (`skeletons`) |
+//! | `P:name_skeletons` | string | the version of that index ([`crate::SKELETON_VERSION`]), built at connect when it differs |
 //! | `P:{t}:tournaments` | hash | tournament id → the server's state of the event (raw bytes; `tournaments`) |
 //!
 //! A table and the game it becomes share the tag `{t:ID}`, so creating a
@@ -178,6 +180,7 @@ mod moderation;
 mod persistence;
 mod reads;
 mod scripts;
+mod skeletons;
 mod tournaments;
 mod transfer;
 mod writes;
@@ -343,6 +346,14 @@ impl Store for RedisStore {
 
     async fn account(&self, name: &str) -> Result<Option<Account>> {
         self.account_impl(name).await
+    }
+
+    async fn accounts_like(&self, name: &str) -> Result<Vec<String>> {
+        self.accounts_like_impl(name).await
+    }
+
+    async fn lookalike_accounts(&self, limit: usize) -> Result<Vec<Vec<String>>> {
+        self.lookalike_accounts_impl(limit).await
     }
 
     async fn make_bot(&self, name: &str) -> Result<()> {

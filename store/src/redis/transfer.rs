@@ -47,7 +47,7 @@ impl Cursor {
 
 impl RedisStore {
     /// One `SCAN` step over one kind of key: the next cursor and the keys.
-    async fn scan(
+    pub(super) async fn scan(
         &self,
         cursor: u64,
         kind: (&str, &str),
@@ -183,6 +183,7 @@ impl RedisStore {
         for item in items {
             match item {
                 Item::Account(account) => {
+                    pipe.add_command(self.index_name(&account.name)).ignore();
                     pipe.cmd("SET")
                         .arg(self.keys.account(&account.name))
                         .arg(encode(account)?)

@@ -96,6 +96,12 @@ impl RedisStore {
     }
 
     pub(super) async fn create_account_impl(&self, account: &Account) -> Result<()> {
+        // Indexed first: a crash between the two leaves an index entry
+        // without its account (which readers skip), never an account
+        // missing from the index.
+        let _: i64 = self
+            .query("indexing an account name", self.index_name(&account.name))
+            .await?;
         let mut set = redis::cmd("SET");
         set.arg(self.keys.account(&account.name))
             .arg(encode(account)?)

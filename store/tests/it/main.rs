@@ -5,6 +5,7 @@ mod embedded;
 mod journal;
 mod migrate;
 mod module_cycles;
+mod name_index;
 mod read_threads;
 mod redis;
 mod redis_outbox;
