@@ -49,6 +49,11 @@ export type ClientMsg =
       config: GameConfigInput;
       /** Table chat on (`true`, the default) or off for this room's games. */
       chat?: boolean;
+      /**
+       * Shown in the lobby: its NFKC form, without invisible or
+       * direction-changing characters, not one that looks like another
+       * account's name or like `guest-<n>` (`invalid_name`).
+       */
       name?: string;
       /**
        * Listed in the lobby (`true`, the default), or joinable only by its id.
@@ -487,6 +492,11 @@ export type ServerMsg =
   | { type: "audit_log"; entries: AuditItem[] }
   /** The open reports, oldest first (reply to `moderate` `reports`). */
   | { type: "reports"; reports: ReportItem[] }
+  /**
+   * The groups of accounts whose names look alike, each two or more names
+   * (reply to `moderate` `lookalikes`; at most 500 groups).
+   */
+  | { type: "lookalikes"; groups: string[][] }
   /** The players you block now (reply to `block` and `unblock`). */
   | { type: "blocks"; players: string[] }
   /** Your report is queued for the moderators. */
@@ -921,12 +931,14 @@ export type ErrorCode =
   /** No rematch now: the game is not over, or a player has left the room. */
   | "no_rematch"
   /**
-   * `register`: the name is registered already (in any case), or a guest
-   * online uses it.
+   * `register`: the name is registered already (in any case), looks like a
+   * registered account's name, or a guest online uses it.
    */
   | "name_taken"
   /**
-   * `register`: the name is not a valid account name (the message says why).
+   * `register`: the name is not a valid account name (the message says why);
+   * `create_room`, `create_tournament`: the name hides characters, or looks
+   * like another account's name or like `guest-<n>`.
    */
   | "invalid_name"
   /** `register`: the password is too short. */
@@ -1290,7 +1302,10 @@ export interface Hello {
   client?: string;
   /**
    * The display name a guest would like; the server may alter it to keep names
-   * unique (`welcome.player.name` is the one given).
+   * unique (`welcome.player.name` is the one given). Taken in its NFKC form,
+   * in one script, without invisible or direction-changing characters
+   * (`bad_request` otherwise); one that looks like a registered account's name
+   * or like `guest-<n>` gives `guest-<n>`.
    */
   name?: string;
   /**
@@ -1377,8 +1392,8 @@ export interface LoggedIn {
 
 /**
  * What a moderator asks, in `{"type":"moderate","action":...}`. Every action
- * but the reading ones (`audit_log`, `reports`) is written to the audit log
- * with its `reason`.
+ * but the reading ones (`audit_log`, `reports`, `lookalikes`) is written to
+ * the audit log with its `reason`.
  */
 export type ModRequest =
   /** An admin gives `player` a role. */
@@ -1396,6 +1411,11 @@ export type ModRequest =
   | { action: "audit_log"; limit?: number }
   /** The open reports, oldest first. */
   | { action: "reports" }
+  /**
+   * The groups of accounts whose names look alike (registered before such
+   * names were refused, or at the same moment), answered by `lookalikes`.
+   */
+  | { action: "lookalikes" }
   /** Closes report `report` with a note. */
   | { action: "close_report"; report: string; reason: string }
   /** Refuses WebSocket upgrades from an address or a CIDR range. */
@@ -2412,6 +2432,7 @@ export interface TournamentPlayer {
 
 /** What `create_tournament` asks for. */
 export interface TournamentSpec {
+  /** Shown to everyone, as a room's name is (`invalid_name`). */
   name: string;
   system: TournamentSystem;
   /** Every game's configuration, as `create_room` takes it. */
@@ -2461,6 +2482,7 @@ export interface TournamentSpec {
 
 /** What `create_tournament` asks for. */
 export interface TournamentSpecInput {
+  /** Shown to everyone, as a room's name is (`invalid_name`). */
   name: string;
   system: TournamentSystem;
   /** Every game's configuration, as `create_room` takes it. */

@@ -30,7 +30,10 @@ pub struct Hello {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub client: Option<String>,
     /// The display name a guest would like; the server may alter it to keep
-    /// names unique (`welcome.player.name` is the one given).
+    /// names unique (`welcome.player.name` is the one given). Taken in its
+    /// NFKC form, in one script, without invisible or direction-changing
+    /// characters (`bad_request` otherwise); one that looks like a
+    /// registered account's name or like `guest-<n>` gives `guest-<n>`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// The `resume_token` of an earlier session (from its `welcome`): if it
@@ -75,6 +78,9 @@ pub enum ClientMsg {
         /// its id.
         #[serde(default = "yes")]
         public: bool,
+        /// Shown in the lobby: its NFKC form, without invisible or
+        /// direction-changing characters, not one that looks like another
+        /// account's name or like `guest-<n>` (`invalid_name`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,
         /// Table chat on (`true`, the default) or off for this room's games.

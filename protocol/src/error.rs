@@ -74,11 +74,13 @@ pub enum ErrorCode {
     ChatOff,
     /// No rematch now: the game is not over, or a player has left the room.
     NoRematch,
-    /// `register`: the name is registered already (in any case), or a
-    /// guest online uses it.
+    /// `register`: the name is registered already (in any case), looks
+    /// like a registered account's name, or a guest online uses it.
     NameTaken,
     /// `register`: the name is not a valid account name (the message says
-    /// why).
+    /// why); `create_room`, `create_tournament`: the name hides
+    /// characters, or looks like another account's name or like
+    /// `guest-<n>`.
     InvalidName,
     /// `register`: the password is too short.
     WeakPassword,

@@ -19,6 +19,8 @@ pub const MAX_MINUTES: u64 = 366 * 24 * 60;
 pub const MAX_RANGE_CHARS: usize = 50;
 /// The most audit entries one `audit_log` answer carries.
 pub const MAX_AUDIT_ENTRIES: u32 = 200;
+/// The most groups one `lookalikes` answer carries.
+pub const MAX_LOOKALIKE_GROUPS: usize = 500;
 
 /// An account's role.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -59,8 +61,8 @@ impl Role {
 }
 
 /// What a moderator asks, in `{"type":"moderate","action":...}`. Every
-/// action but the reading ones (`audit_log`, `reports`) is written to the
-/// audit log with its `reason`.
+/// action but the reading ones (`audit_log`, `reports`, `lookalikes`) is
+/// written to the audit log with its `reason`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "action", rename_all = "snake_case")]
@@ -101,6 +103,10 @@ pub enum ModRequest {
     },
     /// The open reports, oldest first.
     Reports,
+    /// The groups of accounts whose names look alike (registered before
+    /// such names were refused, or at the same moment), answered by
+    /// `lookalikes`.
+    Lookalikes,
     /// Closes report `report` with a note.
     CloseReport {
         report: String,
@@ -156,6 +162,7 @@ impl ModRequest {
             ModRequest::Unmute { .. } => "unmute",
             ModRequest::AuditLog { .. } => "audit_log",
             ModRequest::Reports => "reports",
+            ModRequest::Lookalikes => "lookalikes",
             ModRequest::CloseReport { .. } => "close_report",
             ModRequest::BanAddress { .. } => "ban_address",
             ModRequest::UnbanAddress { .. } => "unban_address",
@@ -194,7 +201,7 @@ impl ModRequest {
                 check_player_reason(player, reason)?;
                 minutes(Some(*m))
             }
-            ModRequest::AuditLog { .. } | ModRequest::Reports => Ok(()),
+            ModRequest::AuditLog { .. } | ModRequest::Reports | ModRequest::Lookalikes => Ok(()),
             ModRequest::CloseReport { report, reason } => {
                 check_text("report", report, MAX_NAME_CHARS)?;
                 check_text("reason", reason, MAX_REASON_CHARS)

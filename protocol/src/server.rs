@@ -321,6 +321,9 @@ pub enum ServerMsg {
     Reports {
         reports: Vec<crate::moderation::ReportItem>,
     },
+    /// The groups of accounts whose names look alike, each two or more
+    /// names (reply to `moderate` `lookalikes`; at most 500 groups).
+    Lookalikes { groups: Vec<Vec<String>> },
     /// The players you block now (reply to `block` and `unblock`).
     Blocks { players: Vec<String> },
     /// Your report is queued for the moderators.
@@ -411,6 +414,7 @@ impl ServerMsg {
         "game_aborted",
         "audit_log",
         "reports",
+        "lookalikes",
         "blocks",
         "reported",
         "tournament_created",
@@ -472,6 +476,7 @@ impl ServerMsg {
             ServerMsg::GameAborted { .. } => "game_aborted",
             ServerMsg::AuditLog { .. } => "audit_log",
             ServerMsg::Reports { .. } => "reports",
+            ServerMsg::Lookalikes { .. } => "lookalikes",
             ServerMsg::Blocks { .. } => "blocks",
             ServerMsg::Reported { .. } => "reported",
             ServerMsg::TournamentCreated { .. } => "tournament_created",

@@ -132,6 +132,7 @@ pub struct EntryLimits {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TournamentSpec {
+    /// Shown to everyone, as a room's name is (`invalid_name`).
     pub name: String,
     pub system: TournamentSystem,
     /// Swiss: the number of rounds (1 to [`MAX_SWISS_ROUNDS`]).

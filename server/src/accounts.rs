@@ -66,7 +66,7 @@ pub fn check_name(name: &str) -> Result<(), String> {
     {
         return Err("an account name has only letters, digits, '_' and '-'".into());
     }
-    if name_key(name).starts_with("guest") {
+    if crate::names::guest_like(name) {
         return Err("names starting with 'guest' are kept for guests".into());
     }
     Ok(())
@@ -237,6 +237,13 @@ impl Accounts {
         if name_in_use || self.bounded(self.store.account(name)).await?.is_some() {
             return Err(taken());
         }
+        let like = crate::names::account_like(&*self.store, name, None);
+        if let Some(other) = self.bounded(like).await? {
+            return Err(refuse(
+                ErrorCode::NameTaken,
+                format!("the name {name} looks like {other}'s, which is taken"),
+            ));
+        }
         let pw = password.to_string();
         let hash = self
             .hash_job(move || {
@@ -401,11 +408,16 @@ impl Accounts {
         Ok(())
     }
 
-    /// The name a guest asking for `wanted` gets: `wanted`, unless an
-    /// account is registered under it (in any case): then `guest-<n>`. A
-    /// store that cannot answer in time gives `guest-<n>` too.
+    /// The name a guest asking for `wanted` (as shown, `crate::names`)
+    /// gets: `wanted`, unless it looks like a registered account's name
+    /// or like a name the server gives guests: then `guest-<n>`. A store
+    /// that cannot answer in time gives `guest-<n>` too.
     pub async fn guest_name(&self, wanted: &str, n: u64) -> String {
-        match self.bounded(self.store.account(wanted)).await {
+        if crate::names::guest_like(wanted) {
+            return format!("guest-{n}");
+        }
+        let like = crate::names::account_like(&*self.store, wanted, None);
+        match self.bounded(like).await {
             Ok(None) => wanted.to_string(),
             _ => format!("guest-{n}"),
         }

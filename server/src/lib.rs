@@ -47,6 +47,7 @@ pub mod matchmaker;
 pub mod metrics;
 pub mod moderation;
 pub mod msg;
+pub mod names;
 pub mod outbound;
 pub mod pacing;
 pub mod pressure;

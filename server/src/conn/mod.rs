@@ -267,6 +267,22 @@ async fn read_hello(
         let body = ErrorBody::new(ErrorCode::BadRequest, why);
         return Err((ServerFrame::error(id, body), None));
     }
+    // A guest's name as others will see it (`crate::names`).
+    let mut h = h;
+    if let Some(wanted) = &h.name {
+        let shown = crate::names::shown("name", wanted, tengen_protocol::limits::MAX_NAME_CHARS)
+            .and_then(|n| match crate::names::one_script(&n) {
+                true => Ok(n),
+                false => Err("name mixes scripts (letters of one script, or Chinese, Japanese or Korean with Latin)".into()),
+            });
+        match shown {
+            Ok(n) => h.name = Some(n),
+            Err(why) => {
+                let body = ErrorBody::new(ErrorCode::BadRequest, why);
+                return Err((ServerFrame::error(id, body), None));
+            }
+        }
+    }
     // Accounts: the login token's account, or a guest name no account has
     // (`accounts`); then, with several nodes, the seats of a resumed session.
     let refuse = |body| (ServerFrame::error(id, body), None);

@@ -53,13 +53,44 @@ pub(super) fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], receive
         outbox.refuse_with(id, body);
         return;
     }
-    match frame.msg {
+    let msg = match shown_names(frame.msg) {
+        Ok(msg) => msg,
+        Err(why) => return reply_error(outbox, id, ErrorCode::InvalidName, &why),
+    };
+    match msg {
         ClientMsg::Hello(_) => reply_error(
             outbox,
             id,
             ErrorCode::BadRequest,
             "hello was already received",
         ),
+        // A room or an event named like an account: the store is asked
+        // first, off this task; the request goes on from there.
+        msg @ (ClientMsg::CreateRoom { .. } | ClientMsg::CreateTournament { .. })
+            if named_like_an_account(&msg) =>
+        {
+            let (state, session) = (state.clone(), cs.session.clone());
+            tokio::spawn(async move {
+                let own = (!session.player.guest).then_some(session.player.name.as_str());
+                let store = state.accounts.store().clone();
+                let like = crate::names::account_like(&*store, shown_name(&msg), own);
+                match tokio::time::timeout(state.hosting.settings.store_timeout, like).await {
+                    Ok(Ok(None)) => {}
+                    Ok(Ok(Some(other))) => {
+                        let why = format!("that name looks like the account {other}'s");
+                        return reply_error(&session.outbox, id, ErrorCode::InvalidName, &why);
+                    }
+                    _ => {
+                        let why = "the store is unavailable; try again";
+                        return reply_error(&session.outbox, id, ErrorCode::Unavailable, why);
+                    }
+                }
+                match msg {
+                    ClientMsg::CreateTournament { .. } => to_director(&state, session, id, msg),
+                    msg => to_lobby(&state, &session, id, lobby_create(session.clone(), id, msg)),
+                }
+            });
+        }
         ClientMsg::Ping => {
             let time_ms = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
@@ -76,12 +107,7 @@ pub(super) fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], receive
         | ClientMsg::Challenge { .. }
         | ClientMsg::DeclineChallenge { .. }) => {
             let cmd = lobby_cmd(cs, id, msg);
-            if !state.hosting.lobby.try_send(cmd) {
-                let why = "the lobby is busy; try again";
-                cs.session
-                    .outbox
-                    .refuse_with(id, crate::pressure::busy(why));
-            }
+            to_lobby(state, &cs.session, id, cmd);
         }
         msg @ (ClientMsg::Watch { .. }
         | ClientMsg::Unwatch { .. }
@@ -114,26 +140,7 @@ pub(super) fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], receive
         | ClientMsg::TournamentExport { .. }
         | ClientMsg::TournamentResult { .. }
         | ClientMsg::EndTournament { .. }
-        | ClientMsg::PairTournament { .. }) => {
-            let cmd = crate::msg::tournament::TournamentCmd {
-                session: cs.session.clone(),
-                id,
-                msg,
-            };
-            let sent = match &state.node {
-                Some(node) => node.try_send(NodeCmd::Tournament(Box::new(cmd))),
-                None => {
-                    let cmd = crate::msg::tournament::DirectorCmd::Request(Box::new(cmd));
-                    state.hosting.tournaments.try_send(cmd)
-                }
-            };
-            if !sent {
-                let why = "the tournament director is busy; try again";
-                cs.session
-                    .outbox
-                    .refuse_with(id, crate::pressure::busy(why));
-            }
-        }
+        | ClientMsg::PairTournament { .. }) => to_director(state, cs.session.clone(), id, msg),
         ClientMsg::BecomeBot => super::bots::become_bot(state, &cs.ranked, &cs.session, id),
         ClientMsg::SetBotFilters { filters } => {
             super::bots::set_filters(state, &cs.ranked, &cs.session, id, filters)
@@ -143,6 +150,66 @@ pub(super) fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], receive
             crate::moderation::players::handle(state, &cs.session, id, msg)
         }
     }
+}
+
+/// The lobby gets `cmd` (or the client hears it is busy).
+fn to_lobby(state: &AppState, session: &Session, id: Option<RequestId>, cmd: LobbyCmd) {
+    if !state.hosting.lobby.try_send(cmd) {
+        let why = "the lobby is busy; try again";
+        session.outbox.refuse_with(id, crate::pressure::busy(why));
+    }
+}
+
+/// The tournament director gets `msg` (here, or through the node actor,
+/// which finds the node running the event).
+fn to_director(state: &AppState, session: Session, id: Option<RequestId>, msg: ClientMsg) {
+    let outbox = session.outbox.clone();
+    let cmd = crate::msg::tournament::TournamentCmd { session, id, msg };
+    let sent = match &state.node {
+        Some(node) => node.try_send(NodeCmd::Tournament(Box::new(cmd))),
+        None => {
+            let cmd = crate::msg::tournament::DirectorCmd::Request(Box::new(cmd));
+            state.hosting.tournaments.try_send(cmd)
+        }
+    };
+    if !sent {
+        let why = "the tournament director is busy; try again";
+        outbox.refuse_with(id, crate::pressure::busy(why));
+    }
+}
+
+/// The names in `msg` that others will see (a room's, a tournament's),
+/// as shown (`crate::names`), or why one cannot be: with a character that
+/// hides or turns text around, or looking like a guest name of the
+/// server's (`guest-<n>`).
+fn shown_names(mut msg: ClientMsg) -> Result<ClientMsg, String> {
+    use tengen_protocol::limits::MAX_ROOM_NAME_CHARS;
+    let name = match &mut msg {
+        ClientMsg::CreateRoom { name: Some(n), .. } => n,
+        ClientMsg::CreateTournament { tournament } => &mut tournament.name,
+        _ => return Ok(msg),
+    };
+    let shown = crate::names::shown("name", name, MAX_ROOM_NAME_CHARS)?;
+    if crate::names::guest_number_like(&shown) {
+        return Err("that name looks like a guest's (guest-<n>)".into());
+    }
+    *name = shown;
+    Ok(msg)
+}
+
+/// The room's or tournament's name in `msg` (empty for any other).
+fn shown_name(msg: &ClientMsg) -> &str {
+    match msg {
+        ClientMsg::CreateRoom { name: Some(n), .. } => n,
+        ClientMsg::CreateTournament { tournament } => &tournament.name,
+        _ => "",
+    }
+}
+
+/// Whether `msg` names a room or a tournament as an account could be
+/// named (then the accounts are looked up before it goes on).
+fn named_like_an_account(msg: &ClientMsg) -> bool {
+    crate::names::may_look_like_an_account(shown_name(msg))
 }
 
 /// Whether `msg` starts new work (a game that is not running yet), which
@@ -169,22 +236,7 @@ fn lobby_cmd(cs: &mut ConnState, id: Option<RequestId>, msg: ClientMsg) -> Lobby
             cs.lobby_subscribed = false;
             LobbyCmd::Unsubscribe { session, id }
         }
-        ClientMsg::CreateRoom {
-            config,
-            public,
-            name,
-            chat,
-            rated,
-        } => {
-            let room = NewRoom {
-                config,
-                public,
-                name,
-                chat,
-                rated,
-            };
-            LobbyCmd::Create { session, id, room }
-        }
+        msg @ ClientMsg::CreateRoom { .. } => lobby_create(session, id, msg),
         ClientMsg::JoinRoom { room } => LobbyCmd::Join { session, id, room },
         ClientMsg::LeaveRoom { room } => LobbyCmd::Leave { session, id, room },
         ClientMsg::CancelRoom { room } => LobbyCmd::Cancel { session, id, room },
@@ -203,6 +255,29 @@ fn lobby_cmd(cs: &mut ConnState, id: Option<RequestId>, msg: ClientMsg) -> Lobby
         },
         ClientMsg::DeclineChallenge { room } => LobbyCmd::DeclineChallenge { session, id, room },
         // `ListRooms`, and nothing else reaches here (see `handle`).
+        _ => LobbyCmd::List { session, id },
+    }
+}
+
+/// The lobby's command for `create_room` (a list for anything else).
+fn lobby_create(session: Session, id: Option<RequestId>, msg: ClientMsg) -> LobbyCmd {
+    match msg {
+        ClientMsg::CreateRoom {
+            config,
+            public,
+            name,
+            chat,
+            rated,
+        } => {
+            let room = NewRoom {
+                config,
+                public,
+                name,
+                chat,
+                rated,
+            };
+            LobbyCmd::Create { session, id, room }
+        }
         _ => LobbyCmd::List { session, id },
     }
 }

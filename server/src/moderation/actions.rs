@@ -180,6 +180,13 @@ impl Ctx<'_> {
             ModRequest::Reports => Ok(ServerMsg::Reports {
                 reports: open_reports(self.store).await?,
             }),
+            ModRequest::Lookalikes => Ok(ServerMsg::Lookalikes {
+                groups: self
+                    .store
+                    .lookalike_accounts(tengen_protocol::moderation::MAX_LOOKALIKE_GROUPS)
+                    .await
+                    .map_err(store_failed)?,
+            }),
             ModRequest::CloseReport { report, reason } => {
                 self.close_report(&report, &reason).await?;
                 Ok(done(&report))

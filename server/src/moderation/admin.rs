@@ -104,6 +104,9 @@ pub enum AdminAction {
     },
     /// Lists the open reports, oldest first.
     Reports,
+    /// Lists the groups of accounts whose names look alike (registered
+    /// before such names were refused).
+    Lookalikes,
     /// Closes a report with a note.
     CloseReport {
         report: String,
@@ -199,6 +202,7 @@ impl AdminAction {
                 ModRequest::UnbanAddress { range, reason }
             }
             AdminAction::Reports => ModRequest::Reports,
+            AdminAction::Lookalikes => ModRequest::Lookalikes,
             AdminAction::CloseReport { report, reason } => {
                 ModRequest::CloseReport { report, reason }
             }

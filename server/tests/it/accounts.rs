@@ -297,7 +297,7 @@ async fn a_fresh_connection_makes_five_logins_at_once_then_one_every_12_s() {
 #[tokio::test]
 async fn guests_play_casual_only() {
     let server = server().await;
-    let mut guest = client(&server, "guesty", Encoding::Json).await;
+    let mut guest = client(&server, "visitor", Encoding::Json).await;
     let config = GameConfig::new(RuleSet::Renju);
     refused(
         guest

@@ -31,6 +31,7 @@ mod moderation_cluster;
 mod moderation_live;
 mod module_cycles;
 mod my_tables;
+mod names;
 mod no_secrets_logged;
 mod openings;
 mod pacing;

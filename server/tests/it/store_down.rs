@@ -140,6 +140,14 @@ impl Store for Switched {
         self.check()?;
         self.inner.account(name).await
     }
+    async fn accounts_like(&self, name: &str) -> Result<Vec<String>> {
+        self.check()?;
+        self.inner.accounts_like(name).await
+    }
+    async fn lookalike_accounts(&self, limit: usize) -> Result<Vec<Vec<String>>> {
+        self.check()?;
+        self.inner.lookalike_accounts(limit).await
+    }
     async fn make_bot(&self, name: &str) -> Result<()> {
         self.check()?;
         self.inner.make_bot(name).await

@@ -825,6 +825,7 @@ async fn accounts_ranked_moderation_tournament(log: &Log) {
     .await;
     for req in [
         ModRequest::Reports,
+        ModRequest::Lookalikes,
         ModRequest::AuditLog { limit: Some(10) },
         ModRequest::Mute {
             player: "Botty".into(),

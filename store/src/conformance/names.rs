@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use super::helpers::{expect_err, ok, same};
-use crate::{Account, Item, Store, StoreError};
+use crate::{Account, Item, Store};
 
 fn account(name: &str) -> Account {
     Account {

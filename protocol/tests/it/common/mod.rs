@@ -388,6 +388,7 @@ fn base_client_examples() -> Vec<ClientFrame> {
             ClientMsg::Moderate(ModRequest::AuditLog { limit: Some(20) }),
         ),
         req(45, ClientMsg::Moderate(ModRequest::Reports)),
+        req(53, ClientMsg::Moderate(ModRequest::Lookalikes)),
         req(
             46,
             ClientMsg::Moderate(ModRequest::CloseReport {
@@ -779,6 +780,12 @@ pub fn ranked_server_examples() -> Vec<ServerFrame> {
                     reason: ReportReason::ChatAbuse,
                     text: "insults after the game".into(),
                 }],
+            },
+        ),
+        reply(
+            53,
+            ServerMsg::Lookalikes {
+                groups: vec![vec!["Carol".into(), "caroI".into()]],
             },
         ),
         reply(
