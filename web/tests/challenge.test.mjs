@@ -44,9 +44,26 @@ test('challenge by name, click twice to play, invite link, log out', async () =>
     const erin = await person(b, 'erin');
     await register(erin, `erin${tag}`);
     await erin.click('#account-btn');
-    await erin.click('dialog button:text("Log out")');
+    await erin.click('dialog button:text-is("Log out")');
     await until(erin, () => /\(guest\)/.test(document.querySelector('#me-name')?.textContent || ''));
     assert.equal(await erin.evaluate(() => localStorage.getItem('tengen.token')), null);
+
+    // Logged in on two devices, then out everywhere from one: the other
+    // is closed (4007), comes back a guest and forgets the token.
+    const phone = await person(b, 'phone');
+    for (const p of [erin, phone]) {
+      await p.click('#account-btn');
+      await p.fill('dialog input[name=name]', `erin${tag}`);
+      await p.fill('dialog input[name=password]', 'correct horse battery');
+      await p.click('dialog button:text("Log in")');
+      await until(p, (n) => document.querySelector('#me-name')?.textContent === n, `erin${tag}`);
+    }
+    await erin.click('#account-btn');
+    await erin.click('dialog button:text("Log out everywhere")');
+    for (const p of [erin, phone]) {
+      await until(p, () => /\(guest\)/.test(document.querySelector('#me-name')?.textContent || ''));
+      assert.equal(await p.evaluate(() => localStorage.getItem('tengen.token')), null);
+    }
   } finally {
     await b.close();
   }

@@ -73,8 +73,9 @@ function accountDialog(app) {
       err.textContent = errorMessage(e);
     }
   };
-  const logout = async () => {
-    try { await app.conn.request({ type: 'logout' }, 'logged_out'); } catch (e) { app.fail(e); }
+  /** Here, or on every device (every login token of the account revoked). @param {'logout'|'logout_everywhere'} type */
+  const logout = async (type) => {
+    try { await app.conn.request({ type }, 'logged_out'); } catch (e) { app.fail(e); }
     app.conn.token = null;
     dlg.close();
   };
@@ -82,7 +83,8 @@ function accountDialog(app) {
   fill(dlg, h('form', { method: 'dialog', class: 'account', onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); submit('login'); } },
     me && !me.guest
       ? [h('p', null, h('a', { href: `/@/${me.name}`, 'data-link': true }, t('acct.profile'))),
-        h('button', { type: 'button', onclick: logout }, t('acct.logout'))]
+        h('button', { type: 'button', onclick: () => logout('logout') }, t('acct.logout')),
+        h('button', { type: 'button', onclick: () => logout('logout_everywhere') }, t('acct.logoutEverywhere'))]
       : [h('label', null, t('acct.name'), name), h('label', null, t('acct.password'), pass),
         h('div.row', null,
           h('button', { type: 'submit' }, t('acct.login')),
