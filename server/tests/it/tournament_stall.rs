@@ -37,12 +37,29 @@ fn spec(rounds: u32) -> TournamentSpec {
     }
 }
 
+/// A request that waits out the rate limit: the organiser's burst of
+/// reports is faster than the per-connection message rate allows.
+async fn ask(c: &mut Connection, msg: ClientMsg) -> Result<ServerMsg, ClientError> {
+    common::schema::assert_client_valid(&msg);
+    loop {
+        match c.request(msg.clone()).await {
+            Err(ClientError::Refused(b)) if b.code == ErrorCode::RateLimited => {
+                let wait = b.retry_after_ms.unwrap_or(50).max(5);
+                tokio::time::sleep(std::time::Duration::from_millis(wait)).await;
+            }
+            other => return other,
+        }
+    }
+}
+
 async fn show(c: &mut Connection, t: &str) -> TournamentView {
-    match c
-        .request(ClientMsg::Tournament {
+    match ask(
+        c,
+        ClientMsg::Tournament {
             tournament: t.into(),
-        })
-        .await
+        },
+    )
+    .await
     {
         Ok(ServerMsg::TournamentInfo { tournament }) => *tournament,
         other => panic!("{other:?}"),
@@ -57,11 +74,13 @@ fn refused(r: Result<ServerMsg, ClientError>) -> ErrorCode {
 }
 
 async fn create(org: &mut Connection, rounds: u32) -> String {
-    match org
-        .request(ClientMsg::CreateTournament {
+    match ask(
+        org,
+        ClientMsg::CreateTournament {
             tournament: spec(rounds),
-        })
-        .await
+        },
+    )
+    .await
     {
         Ok(ServerMsg::TournamentCreated { tournament }) => tournament.id,
         other => panic!("{other:?}"),
@@ -74,7 +93,7 @@ async fn join_all(players: &mut [Connection], t: &str) {
             tournament: t.into(),
         };
         assert!(matches!(
-            c.request(join).await,
+            ask(c, join).await,
             Ok(ServerMsg::TournamentJoined { .. })
         ));
     }
@@ -103,7 +122,7 @@ async fn report_round(org: &mut Connection, t: &str, forfeit: bool) -> u32 {
             result,
         };
         assert!(matches!(
-            org.request(msg).await,
+            ask(org, msg).await,
             Ok(ServerMsg::TournamentRecorded { .. })
         ));
     }
@@ -116,7 +135,7 @@ async fn three_rounds(org: &mut Connection, t: &str) {
         tournament: t.into(),
     };
     assert!(matches!(
-        org.request(start).await,
+        ask(org, start).await,
         Ok(ServerMsg::TournamentStarted { .. })
     ));
     for r in 1..=3 {
@@ -132,7 +151,13 @@ async fn stalled_push(c: &mut Connection, t: &str) -> (u32, String) {
         .await
         .expect("a tournament_stalled push");
     match f.msg {
-        ServerMsg::TournamentStalled { round, reason, .. } => (round, reason),
+        msg @ ServerMsg::TournamentStalled { .. } => {
+            common::schema::assert_valid(&msg);
+            let ServerMsg::TournamentStalled { round, reason, .. } = msg else {
+                unreachable!()
+            };
+            (round, reason)
+        }
         _ => unreachable!(),
     }
 }
@@ -157,12 +182,15 @@ async fn an_unpairable_round_is_told_and_paired_by_hand_or_ended() {
     let start = ClientMsg::StartTournament {
         tournament: long.clone(),
     };
-    assert_eq!(refused(org.request(start).await), ErrorCode::InvalidConfig);
+    assert_eq!(
+        refused(ask(&mut org, start).await),
+        ErrorCode::InvalidConfig
+    );
     for c in players.iter_mut() {
         let leave = ClientMsg::WithdrawTournament {
             tournament: long.clone(),
         };
-        assert!(c.request(leave).await.is_ok());
+        assert!(ask(c, leave).await.is_ok());
     }
 
     // Four rounds for six: warned of, then stalled after round 3.
@@ -202,17 +230,19 @@ async fn an_unpairable_round_is_told_and_paired_by_hand_or_ended() {
     };
     let all = [["sa1", "sa2"], ["sa3", "sa4"], ["sa5", "sa6"]];
     assert_eq!(
-        refused(players[0].request(pair(&all)).await),
+        refused(ask(&mut players[0], pair(&all)).await),
         ErrorCode::NotOrganiser
     );
     assert_eq!(
-        refused(org.request(pair(&all[..2])).await),
+        refused(ask(&mut org, pair(&all[..2])).await),
         ErrorCode::InvalidConfig
     );
+    let paired = ask(&mut org, pair(&all)).await.expect("paired by hand");
     assert!(matches!(
-        org.request(pair(&all)).await,
-        Ok(ServerMsg::TournamentPaired { round: 4, .. })
+        paired,
+        ServerMsg::TournamentPaired { round: 4, .. }
     ));
+    common::schema::assert_valid(&paired);
     let view = show(&mut org, &t).await;
     assert!(view.stalled.is_none());
     let boards: Vec<[String; 2]> = view.rounds[3]
@@ -228,11 +258,13 @@ async fn an_unpairable_round_is_told_and_paired_by_hand_or_ended() {
     // Round 4, board 1 was forfeited by its second seat: in the TRF the
     // scheduled colours with + and -.
     let first = view.rounds[3].boards[0].clone();
-    let trf = match org
-        .request(ClientMsg::TournamentExport {
+    let trf = match ask(
+        &mut org,
+        ClientMsg::TournamentExport {
             tournament: t.clone(),
-        })
-        .await
+        },
+    )
+    .await
     {
         Ok(ServerMsg::TournamentExported { trf, .. }) => trf,
         other => panic!("{other:?}"),
@@ -260,13 +292,12 @@ async fn an_unpairable_round_is_told_and_paired_by_hand_or_ended() {
         tournament: twin.clone(),
     };
     assert_eq!(
-        refused(players[1].request(end.clone()).await),
+        refused(ask(&mut players[1], end.clone()).await),
         ErrorCode::NotOrganiser
     );
-    assert!(matches!(
-        org.request(end.clone()).await,
-        Ok(ServerMsg::TournamentEnded { .. })
-    ));
+    let ended = ask(&mut org, end.clone()).await.expect("ended");
+    assert!(matches!(ended, ServerMsg::TournamentEnded { .. }));
+    common::schema::assert_valid(&ended);
     let view = show(&mut org, &twin).await;
     assert_eq!(view.summary.state, TournamentState::Finished);
     assert_eq!(view.summary.rounds, 3);

@@ -6,6 +6,7 @@
 pub mod moderation;
 pub mod proc;
 pub mod redis;
+pub mod schema;
 pub mod scripted;
 pub mod tournament_players;
 
