@@ -12,7 +12,7 @@
 use crate::common;
 
 use std::collections::{BTreeSet, VecDeque};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use common::moderation::admin;
