@@ -5,11 +5,14 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::thread::JoinHandle;
 
-/// The `tengen-server` binary: `$TENGEN_SERVER`, else built here (cargo
-/// builds a dependency's library for a test, not its binary) into the
-/// same target directory and profile as this crate's binary.
+/// The `tengen-server` binary: `$TENGEN_SERVER_BIN`, else built here
+/// (cargo builds a dependency's library for a test, not its binary) into
+/// the same target directory and profile as this crate's binary.
+/// `scripts/test` sets the variable to the binary its workspace build
+/// made: a build of the one package here would resolve features without
+/// the workspace's dev-dependencies and compile much of it again.
 pub fn server_binary() -> PathBuf {
-    if let Some(p) = std::env::var_os("TENGEN_SERVER") {
+    if let Some(p) = std::env::var_os("TENGEN_SERVER_BIN") {
         return PathBuf::from(p);
     }
     let ours = Path::new(env!("CARGO_BIN_EXE_tengen-loadtest"));
