@@ -1,0 +1,70 @@
+//! The open database as the writer and the reader threads share it, and
+//! whether the store refuses writes now.
+//!
+//! Why: after an I/O error (a full disk, a failing device) redb refuses
+//! every later operation on that handle ("Previous I/O error occurred.
+//! Please close and re-open the database."), so the store must close its
+//! files and open them again once writing works (see `writer`). The
+//! writer owns that; readers take the current database for each read, and
+//! fail as unavailable, with the reason, while there is none.
+
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
+
+use redb::Database;
+
+use crate::StoreError;
+
+#[derive(Default)]
+pub(super) struct Handle {
+    db: RwLock<Option<Arc<Database>>>,
+    /// Why the store refuses writes, while it does.
+    refusing: Mutex<Option<String>>,
+}
+
+impl Handle {
+    pub(super) fn new(db: Arc<Database>) -> Handle {
+        Handle {
+            db: RwLock::new(Some(db)),
+            refusing: Mutex::new(None),
+        }
+    }
+
+    /// The database now, or why there is none.
+    pub(super) fn db(&self) -> Result<Arc<Database>, StoreError> {
+        let db = self
+            .db
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        db.ok_or_else(|| StoreError::Unavailable(self.why()))
+    }
+
+    /// Takes the database away (readers fail meanwhile).
+    pub(super) fn take(&self) -> Option<Arc<Database>> {
+        self.db
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
+    }
+
+    pub(super) fn put(&self, db: Arc<Database>) {
+        *self.db.write().unwrap_or_else(PoisonError::into_inner) = Some(db);
+    }
+
+    /// Why the store refuses writes now, if it does.
+    pub(super) fn refusing(&self) -> Option<String> {
+        self.refusing
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    pub(super) fn set_refusing(&self, why: Option<String>) {
+        *self.refusing.lock().unwrap_or_else(PoisonError::into_inner) = why;
+    }
+
+    fn why(&self) -> String {
+        self.refusing()
+            .unwrap_or_else(|| "the store is reopening its files".into())
+    }
+}
