@@ -245,7 +245,9 @@ struct Salvage {
 
 #[derive(Args)]
 struct Migrate {
-    /// The data directory of the embedded store to read (it is not changed).
+    /// The data directory of the embedded store to read (not changed, but
+    /// for bringing a store an earlier version wrote up to date, as a start
+    /// would).
     #[arg(long)]
     from_data_dir: PathBuf,
     /// The Redis to write to (redis:// or rediss://).

@@ -691,6 +691,48 @@ mod tests {
         assert!(!again.resumed, "b's token opens a fresh session");
     }
 
+    /// A session restored from a table's stored seats (the digest of its
+    /// token) is resumed by the token; an account's, whose token this
+    /// process never saw, gets a new one from `tables_of`, and the old
+    /// one still resumes it.
+    #[tokio::test]
+    async fn a_restored_session_is_found_by_the_digest_of_its_token() {
+        let sessions = Sessions::new(Duration::from_secs(300), 10);
+        let outbox = |conn| crate::outbound::channel(conn, Encoding::Json, 4).0;
+        let table = TableId::from_u64(9);
+        let token = "00112233445566778899aabbccddeeff";
+        let ann = Player {
+            name: "ann".into(),
+            guest: false,
+            bot: false,
+        };
+        let id = SessionId::from_u64(5);
+        sessions.restore(&token_digest(token), &id, &ann, &table);
+        assert!(sessions.token_known(token));
+        assert!(
+            !sessions.token_known(&token_digest(token)),
+            "a digest is no token"
+        );
+        let listed = sessions.tables_of("ann", 5);
+        assert_eq!(listed.len(), 1);
+        let new = listed[0].resume_token.clone();
+        assert!(new.len() == 32 && new != token);
+        assert_eq!(
+            sessions.tables_of("ann", 5)[0].resume_token,
+            new,
+            "given once"
+        );
+        for t in [new.as_str(), token] {
+            let back = sessions.open_as(Some(t), ann.clone(), outbox(1));
+            assert!(back.resumed, "{t}");
+            assert_eq!(
+                (back.id.clone(), back.tables.clone()),
+                (id.clone(), vec![table.clone()])
+            );
+        }
+        assert_eq!(sessions.token_digest(&id), Some(token_digest(&new)));
+    }
+
     #[tokio::test]
     async fn seated_sessions_are_forgotten_only_after_every_other_gone_one() {
         let sessions = Sessions::new(Duration::from_secs(300), 3);

@@ -357,8 +357,9 @@ pub trait Store: Send + Sync + 'static {
     /// that died left behind, for another node to take over.
     async fn unleased_tables(&self) -> Result<Vec<String>>;
 
-    /// Notes that the session with resume token `token` (kept as its
-    /// digest, like every token) sits at live table `id`, so that a node that takes the table over can tell a
+    /// Notes that the session with resume token `token` sits at live
+    /// table `id` (`token` may be given as its digest; either way the
+    /// store keeps the digest), so that a node that takes the table over can tell a
     /// player's reconnection to it apart from a stranger's (the table's
     /// metadata holds the tokens too, but cannot be looked up by token).
     /// Kept at least a week; a token's entries may outlive their tables.

@@ -6,8 +6,10 @@
 //! session. A token is 128 random bits, so its digest can neither be
 //! turned back nor guessed: no slow hash is needed (a password's is for
 //! secrets people choose). Every store method that takes a token hashes
-//! it, so a digest given as a token matches nothing; only an import takes
-//! a digest as it is (what an export gives).
+//! it, so a digest given as a login token matches nothing; an import takes
+//! a digest as it is (what an export gives), and so does the seat index
+//! (the server keeps only a resume token's digest with a table's seats;
+//! the index is no authority, the session registry is).
 
 use sha2::{Digest, Sha256};
 

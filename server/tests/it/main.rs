@@ -46,6 +46,7 @@ mod resume;
 mod social;
 mod store_damage;
 mod store_down;
+mod tokens_at_rest;
 mod tournament_arena;
 mod tournament_decider;
 mod tournament_stall;

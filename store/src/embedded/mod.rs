@@ -443,11 +443,11 @@ impl Store for EmbeddedStore {
     }
 
     async fn index_seat(&self, token: &str, id: &str) -> Result<()> {
-        self.leases.index_seat(&token_digest(token), id)
+        self.leases.index_seat(&crate::tokens::at_rest(token), id)
     }
 
     async fn seat_tables(&self, token: &str) -> Result<Vec<String>> {
-        self.leases.seat_tables(&token_digest(token))
+        self.leases.seat_tables(&crate::tokens::at_rest(token))
     }
 
     async fn unleased_tables(&self) -> Result<Vec<String>> {

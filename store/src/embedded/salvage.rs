@@ -48,6 +48,11 @@ pub fn salvage(dir: &Path, options: &EmbeddedOptions) -> Result<Salvaged> {
     let copy = keep_copy(dir)?;
     let mut db = match open::open_store(&db_file, options.cache_bytes) {
         Ok((db, _)) => Arc::new(db),
+        // A server runs on it: nothing to salvage from here.
+        Err(e @ StoreError::Unavailable(_)) => {
+            let _ = fs::remove_dir_all(&copy);
+            return Err(e);
+        }
         Err(e) => {
             return Err(StoreError::Corrupt(format!(
                 "{e}. A salvage keeps what the journal holds on top of the database file, \

@@ -19,7 +19,7 @@ use redis::Script;
 use std::sync::LazyLock;
 
 use super::handle::RedisStore;
-use crate::{Acquired, Lease, Result, StoreError, token_digest};
+use crate::{Acquired, Lease, Result, StoreError};
 
 /// How long a resume token's seat index outlives its last entry.
 const SEATS_TTL_S: u64 = 7 * 24 * 3600;
@@ -257,7 +257,7 @@ impl RedisStore {
     }
 
     pub(super) async fn index_seat_impl(&self, token: &str, id: &str) -> Result<()> {
-        let key = self.keys.seats(&token_digest(token));
+        let key = self.keys.seats(&crate::tokens::at_rest(token));
         let mut pipe = redis::pipe();
         pipe.atomic()
             .cmd("SADD")
@@ -277,7 +277,7 @@ impl RedisStore {
 
     pub(super) async fn seat_tables_impl(&self, token: &str) -> Result<Vec<String>> {
         let mut members = redis::cmd("SMEMBERS");
-        members.arg(self.keys.seats(&token_digest(token)));
+        members.arg(self.keys.seats(&crate::tokens::at_rest(token)));
         self.query("reading a seat index", members).await
     }
 

@@ -219,9 +219,9 @@ impl Store for RedisStore {
     }
 
     async fn ping(&self) -> Result<()> {
-        // A write, not a PING: a Redis that cannot write its append-only
-        // file (a full disk) or is out of memory still answers PING, but
-        // refuses writes (`MISCONF`, `OOM`) until it can again.
+        // A write, not a PING: a Redis out of memory (`maxmemory`) still
+        // answers PING but refuses writes (`OOM`); one that cannot write
+        // its append-only file refuses both (`MISCONF`) until it can.
         let mut set = redis::cmd("SET");
         set.arg(self.keys.probe()).arg(1).arg("PX").arg(60_000);
         self.exec("writing the probe key", set).await

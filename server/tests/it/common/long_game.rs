@@ -58,7 +58,7 @@ impl LongGame {
     pub async fn try_next(&mut self) -> Result<(), ErrorBody> {
         let n = self.acked.len();
         assert!(n < MAX_PLIES, "the pattern has no room left");
-        let seat = if n % 2 == 0 {
+        let seat = if n.is_multiple_of(2) {
             self.opener
         } else {
             self.opener.other()
