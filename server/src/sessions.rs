@@ -723,7 +723,7 @@ mod tests {
             "given once"
         );
         for t in [new.as_str(), token] {
-            let back = sessions.open_as(Some(t), ann.clone(), outbox(1));
+            let back = sessions.open_as(Some(t), ann.clone(), None, outbox(1));
             assert!(back.resumed, "{t}");
             assert_eq!(
                 (back.id.clone(), back.tables.clone()),

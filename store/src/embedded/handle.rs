@@ -9,6 +9,7 @@
 //! fail as unavailable, with the reason, while there is none.
 
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
+use std::time::Instant;
 
 use redb::Database;
 
@@ -17,8 +18,8 @@ use crate::StoreError;
 #[derive(Default)]
 pub(super) struct Handle {
     db: RwLock<Option<Arc<Database>>>,
-    /// Why the store refuses writes, while it does.
-    refusing: Mutex<Option<String>>,
+    /// Why the store refuses writes, and since when, while it does.
+    refusing: Mutex<Option<(String, Instant)>>,
 }
 
 impl Handle {
@@ -51,16 +52,22 @@ impl Handle {
         *self.db.write().unwrap_or_else(PoisonError::into_inner) = Some(db);
     }
 
-    /// Why the store refuses writes now, if it does.
+    /// Why the store refuses writes now, and for how long it has, if it
+    /// does.
     pub(super) fn refusing(&self) -> Option<String> {
-        self.refusing
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
+        let refusing = self.refusing.lock().unwrap_or_else(PoisonError::into_inner);
+        let (why, since) = refusing.as_ref()?;
+        Some(format!("{why} (for {} s)", since.elapsed().as_secs()))
     }
 
+    /// Says why the store refuses writes (`None`: it takes them again); a
+    /// new reason while it already refuses keeps the time it began.
     pub(super) fn set_refusing(&self, why: Option<String>) {
-        *self.refusing.lock().unwrap_or_else(PoisonError::into_inner) = why;
+        let mut refusing = self.refusing.lock().unwrap_or_else(PoisonError::into_inner);
+        *refusing = why.map(|why| {
+            let since = refusing.as_ref().map_or_else(Instant::now, |r| r.1);
+            (why, since)
+        });
     }
 
     fn why(&self) -> String {

@@ -31,7 +31,7 @@
 //! | `game_record` | game id | the record (raw bytes) |
 //! | `games_by_player` | (name_key(player), finished_ms, game id) | the players (encoded), read newest first |
 //! | `accounts` | name_key(name) | [`crate::Account`] (encoded) |
-//! | `tokens` | token | [`crate::AuthToken`] (encoded) |
+//! | `tokens` | the token's digest (`sha256:` hex) | [`crate::AuthToken`] (encoded; its `token` the digest too) |
 //! | `ratings` | (family, name_key(player)) | [`crate::Rating`] (encoded) |
 //! | `rating_history` | (name_key(player), family, seq `u64`) | [`crate::HistoryPoint`] (encoded) |
 //! | `moderation` | `s/`name_key, `a/`seq, `r/`report id, `n/`range | standing, audit entry, report, address ban (encoded) |

@@ -2,7 +2,9 @@
 //!
 //! Why by hand: damage with acknowledged commits after it means players
 //! were told of moves the store can no longer give back. The open refuses
-//! that and changes nothing; only an operator may accept the loss. A
+//! that and leaves the journal as it is (after a crash, redb's own
+//! recovery has rewritten its bookkeeping in the database file by then);
+//! only an operator may accept the loss. A
 //! salvage keeps a copy of the three files as they are, replays the
 //! commits that precede the damage, takes a checkpoint and empties the
 //! journal, and says how many commits were lost.

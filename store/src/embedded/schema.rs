@@ -98,7 +98,10 @@ pub(super) fn db_error(e: impl Into<redb::Error>) -> StoreError {
 }
 
 /// The layout version this build reads and writes: 2 keeps tokens as
-/// their digests (`crate::token_digest`).
+/// their digests (`crate::token_digest`) and indexes the accounts by
+/// their names' skeleton (`name_skeletons`). A store of version 1 (tokens
+/// as they are, with or without that index) is brought up to date at
+/// open (`upgrade`, then `skeletons`).
 pub const SCHEMA_VERSION: u32 = 2;
 /// The earlier layout this build brings up to date at open (`upgrade`).
 pub(super) const UPGRADABLE: u32 = 1;

@@ -458,10 +458,8 @@ impl Writer {
                 let why = e.to_string();
                 if broken.last.as_deref() != Some(why.as_str()) {
                     tracing::warn!("the store still cannot write: {why}");
-                    self.handle.set_refusing(Some(format!(
-                        "the store cannot write (since {:?}): {why}",
-                        broken.since.elapsed()
-                    )));
+                    self.handle
+                        .set_refusing(Some(format!("the store cannot write: {why}")));
                     broken.last = Some(why);
                 }
             }

@@ -12,8 +12,10 @@ use crate::{Result, StoreError};
 use super::keys;
 
 /// The layout version this build reads and writes (`P:schema`): 2 keeps
-/// tokens as their digests. A prefix of version 1 is brought up to date
-/// at connect (`upgrade`).
+/// tokens as their digests and indexes the accounts by their names'
+/// skeleton (`skeletons`). A prefix of version 1 (tokens as they are,
+/// with or without that index) is brought up to date at connect
+/// (`upgrade`, then `skeletons`).
 pub const SCHEMA_VERSION: u32 = 2;
 const UPGRADABLE: u32 = 1;
 

@@ -194,8 +194,9 @@ impl Journal {
             };
             return Err(StoreError::Corrupt(format!(
                 "{whose}{damage}. Those commits were acknowledged, so the server does not \
-                 start on what precedes the damage; nothing was changed. `tengen-server \
-                 salvage` keeps a copy of the files and starts over from what precedes it"
+                 start on what precedes the damage; the journal was left as it is. \
+                 `tengen-server salvage` keeps a copy of the files and starts over from what \
+                 precedes it"
             )));
         }
         if let Some(cut) = &found.cut {
