@@ -10,7 +10,7 @@ use std::sync::Arc;
 use tokio::sync::watch;
 
 use crate::hosting::Hosting;
-use crate::{accounts, addresses, admission, analysis, msg};
+use crate::{accounts, addresses, admission, analysis, health, msg};
 
 /// What every connection shares: a reference to [`Shared`], which derefs
 /// to it; cloning is one reference count.
@@ -49,4 +49,6 @@ pub struct Shared {
     pub admission: Arc<admission::Admission>,
     /// The per-address caps (`addresses`).
     pub addresses: Arc<addresses::Addresses>,
+    /// Whether the store takes writes (`health`).
+    pub store_health: health::StoreHealth,
 }

@@ -1,6 +1,7 @@
 //! The HTTP side of the one port: `/ws` (upgraded to a WebSocket and handed
-//! to [`crate::conn`]), `/healthz` (503 once a graceful stop began, for
-//! load balancers), `/metrics`, and the web client ([`crate::web`]).
+//! to [`crate::conn`]), `/healthz` (503 once a graceful stop began or while
+//! the store refuses writes, for load balancers), `/metrics`, and the web
+//! client ([`crate::web`]).
 //!
 //! An upgrade passes, in order: the graceful stop (503), the per-address
 //! caps (429 with `Retry-After`, [`crate::addresses`]), overload (503
@@ -47,10 +48,15 @@ pub fn router(state: AppState) -> Router {
         ))
 }
 
-/// 200 `ok` while serving; 503 `shutting down` once a graceful stop began.
+/// 200 `ok` while serving; 503 `shutting down` once a graceful stop
+/// began, and 503 with the reason while the store refuses writes (every
+/// move would be refused here; `health`).
 async fn healthz(State(state): State<AppState>) -> axum::response::Response {
     if *state.shutdown.borrow() {
         (StatusCode::SERVICE_UNAVAILABLE, "shutting down").into_response()
+    } else if let Some(why) = state.store_health.refusing(state.hosting.store.as_ref()) {
+        let body = format!("the store refuses writes: {why}");
+        (StatusCode::SERVICE_UNAVAILABLE, body).into_response()
     } else {
         "ok".into_response()
     }

@@ -37,6 +37,7 @@ pub mod cidr;
 pub mod cluster;
 pub mod conn;
 pub mod gate;
+pub mod health;
 pub mod hosting;
 pub mod http;
 pub mod keeper;

@@ -3,6 +3,7 @@
 //! Parses flags (each with an environment variable), sets up logging, and
 //! runs [`tengen_server::Server`] until SIGINT/SIGTERM; or, with the
 //! `migrate` subcommand, moves a community from a data directory to Redis;
+//! with `salvage`, keeps what precedes the damage in a damaged journal;
 //! or, with `admin`, moderates (`tengen_server::moderation::admin`).
 
 use std::net::SocketAddr;
@@ -15,6 +16,7 @@ use clap::{Args, Parser, Subcommand};
 use tengen_server::settings::{AccountSettings, CapSettings};
 use tengen_server::{RedisSettings, Server, Settings};
 use tengen_store::EmbeddedStore;
+use tengen_store::embedded::{DEFAULT_CACHE_BYTES, salvage as salvage_store};
 
 /// The Tengen gomoku and renju server (WebSocket at /ws, /healthz, /metrics).
 ///
@@ -42,6 +44,14 @@ enum Command {
     /// from the embedded store in a data directory to Redis. Stop the server that uses the directory first.
     /// Refuses a Redis prefix that already holds data unless --force.
     Migrate(Migrate),
+    /// Salvages a data directory whose journal is damaged: the server
+    /// refuses to start on one (naming the file, the offset and the
+    /// commits after it, which players were told of). Keeps a copy of the
+    /// files as they are in a `salvaged-TIME` directory inside the data
+    /// directory, keeps every commit that precedes the damage, and says
+    /// how many were lost. Stop the server first. A journal without damage
+    /// is left as it is.
+    Salvage(Salvage),
     /// Moderation from the command line: roles, bans and unbans of
     /// accounts and addresses, mutes, fair-play waits, closing rooms,
     /// aborting games, resetting a game's rating changes, reports, the
@@ -227,8 +237,17 @@ fn caps(args: &Serve) -> anyhow::Result<(CapSettings, AccountSettings)> {
 }
 
 #[derive(Args)]
+struct Salvage {
+    /// The data directory to salvage.
+    #[arg(long, env = "TENGEN_DATA_DIR", default_value = "tengen-data")]
+    data_dir: PathBuf,
+}
+
+#[derive(Args)]
 struct Migrate {
-    /// The data directory of the embedded store to read (it is not changed).
+    /// The data directory of the embedded store to read (not changed, but
+    /// for bringing a store an earlier version wrote up to date, as a start
+    /// would).
     #[arg(long)]
     from_data_dir: PathBuf,
     /// The Redis to write to (redis:// or rediss://).
@@ -269,6 +288,7 @@ async fn run() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Migrate(args)) => migrate(args).await,
+        Some(Command::Salvage(args)) => salvage(args).await,
         Some(Command::Admin(args)) => admin(args).await,
         None => serve(cli.serve).await,
     }
@@ -366,7 +386,8 @@ async fn migrate(args: Migrate) -> anyhow::Result<()> {
             tengen_store::embedded::DB_FILE
         );
     }
-    let from = tokio::task::spawn_blocking(move || EmbeddedStore::open(&dir))
+    let options = tengen_server::start::embedded_options(DEFAULT_CACHE_BYTES);
+    let from = tokio::task::spawn_blocking(move || EmbeddedStore::open_with(&dir, &options))
         .await
         .context("opening the data directory")?
         .with_context(|| {
@@ -388,6 +409,29 @@ async fn migrate(args: Migrate) -> anyhow::Result<()> {
     println!("migrated {report}");
     println!("from {}", tengen_store::Store::describe(from.as_ref()));
     println!("to {}", tengen_store::Store::describe(&to));
+    Ok(())
+}
+
+/// `tengen-server salvage`: prints what was kept and lost.
+async fn salvage(args: Salvage) -> anyhow::Result<()> {
+    let dir = args.data_dir.clone();
+    let options = tengen_server::start::embedded_options(DEFAULT_CACHE_BYTES);
+    let salvaged = tokio::task::spawn_blocking(move || salvage_store(&dir, &options))
+        .await
+        .context("salvaging")?
+        .with_context(|| format!("cannot salvage {}", args.data_dir.display()))?;
+    match (&salvaged.damage, &salvaged.copy) {
+        (Some(damage), Some(copy)) => {
+            println!("found: {damage}");
+            println!("kept {} commits that preceded the damage", salvaged.kept);
+            println!("lost {} commits", salvaged.lost);
+            println!("the files as they were are in {}", copy.display());
+        }
+        _ => println!(
+            "the journal in {} has no damage; nothing was changed",
+            args.data_dir.display()
+        ),
+    }
     Ok(())
 }
 

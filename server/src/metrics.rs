@@ -9,6 +9,9 @@ use std::sync::OnceLock;
 
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
 
+/// 1 while the store takes writes, 0 while it refuses them (gauge; the
+/// reason is on `/healthz`).
+pub const STORE_UP: &str = "tengen_store_up";
 /// Open WebSocket connections (gauge).
 pub const CONNECTIONS: &str = "tengen_connections";
 /// Upgrades refused because the connection cap was reached (HTTP 503).
@@ -178,6 +181,7 @@ pub fn install() {
         // Every family is on the page from the start, not from its first use.
         metrics::gauge!(CONNECTIONS).set(0.0);
         metrics::gauge!(TABLES).set(0.0);
+        metrics::gauge!(STORE_UP).set(1.0);
         let out = metrics::counter!(MESSAGES_OUT);
         out.absolute(0);
         let _ = OUT.set(out);
@@ -196,6 +200,10 @@ pub fn install() {
 fn describe() {
     metrics::describe_gauge!(CONNECTIONS, "Open WebSocket connections");
     metrics::describe_gauge!(TABLES, "Live table actors");
+    metrics::describe_gauge!(
+        STORE_UP,
+        "1 while the store takes writes, 0 while it refuses them (/healthz says why)"
+    );
     metrics::describe_counter!(MESSAGES_IN, "Messages received from clients");
     metrics::describe_counter!(MESSAGES_OUT, "Frames queued to clients");
     metrics::describe_counter!(ERRORS, "Error replies and forced closes, by kind");

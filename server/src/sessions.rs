@@ -1,7 +1,11 @@
 //! Sessions outlive connections: a resume token brings a player back to the
 //! same session (id, name, seats) on a new connection.
 //!
-//! The registry maps each token to its session and remembers which
+//! The registry maps each token's digest (`tengen_store::token_digest`) to
+//! its session, so that a session restored from the store, which keeps
+//! only digests, is found by the token its player presents; the token
+//! itself is known while this process issued it or was shown it. It
+//! remembers which
 //! connection holds it now and which tables it sits at. When a connection
 //! ends, its session stays resumable for the grace the settings give, or
 //! for as long as it sits at an open table (a correspondence game lasts
@@ -27,6 +31,16 @@ use tokio::time::Instant;
 use tengen_protocol::{Player, SeatedTable, SessionId, TableId};
 
 use crate::outbound::Outbox;
+use tengen_store::{is_digest, token_digest};
+
+/// A token's digest; a digest as it is.
+fn digest_of(token: &str) -> String {
+    if is_digest(token) {
+        token.to_owned()
+    } else {
+        token_digest(token)
+    }
+}
 
 /// Who is on the other end of a connection, as the lobby, the tables and
 /// the matchmaker know them: the session, its player, and where to send.
@@ -40,6 +54,9 @@ pub struct Session {
 struct Entry {
     id: SessionId,
     player: Player,
+    /// The resume token, when this process knows it (it issued it, or a
+    /// `hello` presented it since a restore).
+    token: Option<String>,
     /// The connection holding the session now, with its outbox.
     holder: Option<Outbox>,
     /// When a session without a connection stops being resumable.
@@ -53,8 +70,12 @@ struct Entry {
 
 #[derive(Default)]
 struct Inner {
+    /// By the digest of the resume token.
     by_token: HashMap<String, Entry>,
     token_of: HashMap<SessionId, String>,
+    /// The digest of a restored session's token, once `tables_of` gave
+    /// that session a new token: the old one still resumes it.
+    aliases: HashMap<String, String>,
     /// Names in use by live (connected or resumable) sessions: each unique.
     names: HashMap<String, SessionId>,
     last_purge: Option<Instant>,
@@ -107,13 +128,16 @@ impl Sessions {
             return fresh_without_registry(player);
         };
         inner.purge(now);
-        if let Some(entry) = resume.and_then(|t| inner.by_token.get_mut(t)) {
+        if let Some(resume) = resume
+            && let Some(entry) = inner.by_digest(&token_digest(resume))
+        {
             let previous = entry.holder.replace(outbox);
             entry.expires = None;
+            entry.token.get_or_insert_with(|| resume.to_owned());
             return Opened {
                 id: entry.id.clone(),
                 player: entry.player.clone(),
-                token: resume.unwrap_or_default().to_string(),
+                token: resume.to_string(),
                 resumed: true,
                 tables: entry.tables.iter().cloned().collect(),
                 previous,
@@ -124,12 +148,14 @@ impl Sessions {
         let token = fresh_token();
         let login = login.filter(|_| !player.guest);
         let player = inner.take_name(player, &id);
-        inner.token_of.insert(id.clone(), token.clone());
+        let digest = token_digest(&token);
+        inner.token_of.insert(id.clone(), digest.clone());
         inner.by_token.insert(
-            token.clone(),
+            digest,
             Entry {
                 id: id.clone(),
                 player: player.clone(),
+                token: Some(token.clone()),
                 holder: Some(outbox),
                 expires: None,
                 tables: BTreeSet::new(),
@@ -171,9 +197,10 @@ impl Sessions {
 
     /// Learns a session of another node (connected there, speaking to this
     /// node through a relay, `crate::cluster`), so that a table started
-    /// here keeps its resume token. It is resumable here for the grace,
-    /// like a session whose connection just ended: its player may come
-    /// back through this node. Nothing changes if the token is known.
+    /// here keeps its resume token's digest (what `token` is). It is
+    /// resumable here for the grace, like a session whose connection just
+    /// ended: its player may come back through this node. Nothing changes
+    /// if the token is known.
     pub fn remember(&self, token: &str, id: &SessionId, player: &Player) {
         if token.is_empty() {
             return;
@@ -181,21 +208,23 @@ impl Sessions {
         let Ok(mut inner) = self.inner.lock() else {
             return;
         };
-        if inner.by_token.contains_key(token) {
+        let digest = digest_of(token);
+        if inner.by_token.contains_key(&digest) {
             return;
         }
         inner.by_token.insert(
-            token.to_string(),
+            digest.clone(),
             Entry {
                 id: id.clone(),
                 player: player.clone(),
+                token: None,
                 holder: None,
                 expires: Some(Instant::now() + self.grace),
                 tables: BTreeSet::new(),
                 login: None,
             },
         );
-        inner.token_of.insert(id.clone(), token.to_string());
+        inner.token_of.insert(id.clone(), digest);
     }
 
     /// Whether the session sits at a table here.
@@ -226,26 +255,27 @@ impl Sessions {
         }
     }
 
-    /// The resume token of a live session.
-    pub fn token(&self, id: &SessionId) -> Option<String> {
+    /// The digest of a live session's resume token (what the store and
+    /// other nodes are given).
+    pub fn token_digest(&self, id: &SessionId) -> Option<String> {
         self.inner.lock().ok()?.token_of.get(id).cloned()
     }
 
     /// Whether a session with this resume token is resumable now.
     pub fn token_known(&self, token: &str) -> bool {
         let now = Instant::now();
-        self.inner.lock().is_ok_and(|inner| {
+        self.inner.lock().is_ok_and(|mut inner| {
             inner
-                .by_token
-                .get(token)
+                .by_digest(&token_digest(token))
                 .is_some_and(|e| e.expires.is_none_or(|t| t > now) || !e.tables.is_empty())
         })
     }
 
     /// Brings back, after a restart, the session of a player seated at the
-    /// restored `table`: resumable with its old token for the grace, as if
-    /// its connection had just ended. A session seated at several tables
-    /// is restored once per table and keeps them all.
+    /// restored `table`, by its resume token's digest (what the store
+    /// keeps; a token is taken too): resumable with its old token for the
+    /// grace, as if its connection had just ended. A session seated at
+    /// several tables is restored once per table and keeps them all.
     pub fn restore(&self, token: &str, id: &SessionId, player: &Player, table: &TableId) {
         if token.is_empty() {
             return;
@@ -254,19 +284,22 @@ impl Sessions {
             return;
         };
         let expires = Some(Instant::now() + self.grace);
+        let digest = digest_of(token);
+        let digest = inner.aliases.get(&digest).cloned().unwrap_or(digest);
         let entry = inner
             .by_token
-            .entry(token.to_string())
+            .entry(digest.clone())
             .or_insert_with(|| Entry {
                 id: id.clone(),
                 player: player.clone(),
+                token: None,
                 holder: None,
                 expires,
                 tables: BTreeSet::new(),
                 login: None,
             });
         entry.tables.insert(table.clone());
-        inner.token_of.insert(id.clone(), token.to_string());
+        inner.token_of.insert(id.clone(), digest);
         inner.names.insert(player.name.clone(), id.clone());
     }
 
@@ -324,6 +357,13 @@ impl Sessions {
 }
 
 impl Inner {
+    /// The session whose token has `digest` (or had it, before
+    /// `tables_of` gave it another).
+    fn by_digest(&mut self, digest: &str) -> Option<&mut Entry> {
+        let key = self.aliases.get(digest).map_or(digest, String::as_str);
+        self.by_token.get_mut(key)
+    }
+
     /// Forgets sessions whose grace ran out (at most once a second, so a
     /// burst of reconnections does not scan the map each time).
     /// Below `max` sessions, room for one more: the resumable sessions
@@ -375,6 +415,8 @@ impl Inner {
                 self.release_name(&e.player.name, &e.id);
             }
         }
+        let by_token = &self.by_token;
+        self.aliases.retain(|_, key| by_token.contains_key(key));
     }
 
     /// `wanted`, or `wanted-2`, `wanted-3`, ... if a live session has it
@@ -521,16 +563,35 @@ impl Sessions {
     /// resumable), each with its session's resume token and whether a
     /// connection holds the session now: at most `max`, in table order. A
     /// session that logged out since is a guest now, and not listed.
+    /// A session restored from the store, whose token this process was
+    /// never shown, gets a new one here (its old one still resumes it).
     pub fn tables_of(&self, name: &str, max: usize) -> Vec<SeatedTable> {
-        let Ok(inner) = self.inner.lock() else {
+        let Ok(mut inner) = self.inner.lock() else {
             return Vec::new();
         };
-        let mut found: Vec<SeatedTable> = inner
+        let unknown: Vec<String> = inner
             .by_token
             .iter()
-            .filter(|(_, e)| !e.player.guest && e.player.name == name)
-            .flat_map(|(token, e)| {
-                e.tables.iter().map(|table| SeatedTable {
+            .filter(|(_, e)| !e.player.guest && e.player.name == name && e.token.is_none())
+            .map(|(digest, _)| digest.clone())
+            .collect();
+        for old in unknown {
+            let token = format!("{:032x}", rand::random::<u128>());
+            let digest = token_digest(&token);
+            if let Some(mut e) = inner.by_token.remove(&old) {
+                e.token = Some(token);
+                inner.token_of.insert(e.id.clone(), digest.clone());
+                inner.by_token.insert(digest.clone(), e);
+                inner.aliases.insert(old, digest);
+            }
+        }
+        let mut found: Vec<SeatedTable> = inner
+            .by_token
+            .values()
+            .filter(|e| !e.player.guest && e.player.name == name)
+            .flat_map(|e| {
+                let token = e.token.clone().unwrap_or_default();
+                e.tables.iter().map(move |table| SeatedTable {
                     table: table.clone(),
                     resume_token: token.clone(),
                     online: e.holder.is_some(),
@@ -628,6 +689,48 @@ mod tests {
         assert!(sessions.token_known(&c.token), "c is connected");
         let again = sessions.open_as(Some(&b.token), guest("b"), None, outbox(5));
         assert!(!again.resumed, "b's token opens a fresh session");
+    }
+
+    /// A session restored from a table's stored seats (the digest of its
+    /// token) is resumed by the token; an account's, whose token this
+    /// process never saw, gets a new one from `tables_of`, and the old
+    /// one still resumes it.
+    #[tokio::test]
+    async fn a_restored_session_is_found_by_the_digest_of_its_token() {
+        let sessions = Sessions::new(Duration::from_secs(300), 10);
+        let outbox = |conn| crate::outbound::channel(conn, Encoding::Json, 4).0;
+        let table = TableId::from_u64(9);
+        let token = "00112233445566778899aabbccddeeff";
+        let ann = Player {
+            name: "ann".into(),
+            guest: false,
+            bot: false,
+        };
+        let id = SessionId::from_u64(5);
+        sessions.restore(&token_digest(token), &id, &ann, &table);
+        assert!(sessions.token_known(token));
+        assert!(
+            !sessions.token_known(&token_digest(token)),
+            "a digest is no token"
+        );
+        let listed = sessions.tables_of("ann", 5);
+        assert_eq!(listed.len(), 1);
+        let new = listed[0].resume_token.clone();
+        assert!(new.len() == 32 && new != token);
+        assert_eq!(
+            sessions.tables_of("ann", 5)[0].resume_token,
+            new,
+            "given once"
+        );
+        for t in [new.as_str(), token] {
+            let back = sessions.open_as(Some(t), ann.clone(), None, outbox(1));
+            assert!(back.resumed, "{t}");
+            assert_eq!(
+                (back.id.clone(), back.tables.clone()),
+                (id.clone(), vec![table.clone()])
+            );
+        }
+        assert_eq!(sessions.token_digest(&id), Some(token_digest(&new)));
     }
 
     #[tokio::test]

@@ -18,6 +18,7 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
+use tengen_store::embedded::EmbeddedOptions;
 use tengen_store::{EmbeddedStore, RedisOptions, RedisStore, Store, StoreError};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
@@ -104,7 +105,8 @@ impl Server {
         });
         let dir = settings.data_dir.clone();
         let cache = settings.store_cache_bytes;
-        let open = tokio::task::spawn_blocking(move || EmbeddedStore::open_with_cache(&dir, cache))
+        let options = embedded_options(cache);
+        let open = tokio::task::spawn_blocking(move || EmbeddedStore::open_with(&dir, &options))
             .await
             .map_err(|e| StoreError::Unavailable(e.to_string()));
         let store = open.and_then(|r| r).map_err(|source| StartError::Store {
@@ -206,6 +208,13 @@ impl Server {
             None => None,
         };
         let addresses = crate::addresses::Addresses::new(settings.caps.clone());
+        let store_health = crate::health::StoreHealth::default();
+        crate::health::spawn(
+            store.clone(),
+            store_health.clone(),
+            settings.store_timeout,
+            shutdown_rx.clone(),
+        );
         let state = AppState::new(crate::app::Shared {
             addresses: addresses.clone(),
             admission: admission::Admission::new(settings.max_connections),
@@ -215,6 +224,7 @@ impl Server {
             matchmaker,
             node,
             hosting,
+            store_health,
         });
         let directory = state.hosting.directory.clone();
         let app = http::router(state);
@@ -277,11 +287,23 @@ impl Server {
     }
 }
 
+/// How the server opens an embedded store: with a page cache of
+/// `cache_bytes`, and its own upgrade of a table's stored seats (resume
+/// tokens to their digests) for a store an earlier version wrote.
+pub fn embedded_options(cache_bytes: usize) -> EmbeddedOptions {
+    EmbeddedOptions {
+        cache_bytes,
+        upgrade_meta: Some(table::upgrade_stored),
+        ..EmbeddedOptions::default()
+    }
+}
+
 /// Connects to the Redis store and checks how Redis keeps its data: a
 /// loud warning when an accepted move could be lost (no append-only file,
 /// or an fsync policy that loses the last second on a power loss).
 pub async fn open_redis(redis: &RedisSettings) -> Result<RedisStore, StartError> {
     let options = RedisOptions {
+        upgrade_meta: Some(table::upgrade_stored),
         prefix: redis.prefix.clone(),
         ca_file: redis.ca_file.clone(),
         ..RedisOptions::default()

@@ -55,6 +55,13 @@ pub fn name_key(name: &str) -> String {
     name.to_lowercase()
 }
 
+/// Rewrites a live table's metadata (opaque to the store) into the form
+/// the current server keeps, or gives `None` when it already is. The
+/// server gives it at open, and a store that an earlier version wrote
+/// applies it to every live table when it brings its layout up to date
+/// (the server's turns the resume tokens in the metadata into digests).
+pub type MetaUpgrade = fn(&[u8]) -> Option<Vec<u8>>;
+
 /// A live table as stored: its metadata and its action log, in order.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LiveTable {
@@ -111,7 +118,9 @@ pub struct Account {
 }
 
 /// A login token: a 128-bit random value (hex), valid until `expires_ms`
-/// unless revoked.
+/// unless revoked. Stores keep only its digest ([`crate::token_digest`]):
+/// [`Store::token`] gives back the token it was asked with, and an export
+/// gives the digest in `token` (which an import keeps as it is).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AuthToken {
     pub token: String,
@@ -223,8 +232,16 @@ pub trait Store: Send + Sync + 'static {
     /// What this store is, for logs (`embedded store at tengen-data`).
     fn describe(&self) -> String;
 
-    /// Succeeds when the store can confirm writes now.
+    /// Succeeds when the store can confirm writes now (a write of its
+    /// own: the embedded store commits, the Redis store sets a key).
     async fn ping(&self) -> Result<()>;
+
+    /// Why the store refuses writes now, when it knows without asking
+    /// (the embedded store after an I/O error, until it has opened its
+    /// files again); `None` otherwise (ask [`Store::ping`]).
+    fn refusing(&self) -> Option<String> {
+        None
+    }
 
     /// When the store last completed a write (any caller's), or `None` if
     /// it cannot say. A caller whose own write is late keeps waiting while
@@ -341,7 +358,8 @@ pub trait Store: Send + Sync + 'static {
     async fn unleased_tables(&self) -> Result<Vec<String>>;
 
     /// Notes that the session with resume token `token` sits at live
-    /// table `id`, so that a node that takes the table over can tell a
+    /// table `id` (`token` may be given as its digest; either way the
+    /// store keeps the digest), so that a node that takes the table over can tell a
     /// player's reconnection to it apart from a stranger's (the table's
     /// metadata holds the tokens too, but cannot be looked up by token).
     /// Kept at least a week; a token's entries may outlive their tables.

@@ -87,6 +87,7 @@ checks!(
     bot_filters,
     tokens,
     accounts_by_skeleton,
+    tokens_at_rest,
     export_everything,
     import_items,
     lease_is_exclusive,

@@ -37,13 +37,15 @@ mod progress;
 pub mod redis;
 #[cfg(feature = "testing")]
 pub mod testing;
+mod tokens;
 
 pub use api::{
     Account, Acquired, AuthToken, ExportCursor, ExportPage, FinishedGame, GameRef, HistoryPoint,
-    Item, Lease, LiveTable, Rating, RatingUpdate, Result, Store, StoreError, name_key,
+    Item, Lease, LiveTable, MetaUpgrade, Rating, RatingUpdate, Result, Store, StoreError, name_key,
 };
 pub use embedded::EmbeddedStore;
 pub use moderation::{AddressBan, AuditEntry, Playban, Report, ReportClosed, Sanction, Standing};
 pub use names::{SKELETON_VERSION, name_skeleton};
 pub use progress::Progress;
 pub use redis::{RedisOptions, RedisStore};
+pub use tokens::{is_digest, token_digest};

@@ -82,7 +82,18 @@ impl RedisServer {
         RedisServer::start_with(true, false)
     }
 
+    /// [`RedisServer::start`] with more `redis-server` flags, after the
+    /// usual ones (a later flag wins: `--dir` elsewhere, `--appendfsync
+    /// everysec`).
+    pub fn start_with_flags(flags: &[&str]) -> RedisServer {
+        RedisServer::start_flagged(false, false, flags)
+    }
+
     fn start_with(tls: bool, cluster: bool) -> RedisServer {
+        RedisServer::start_flagged(tls, cluster, &[])
+    }
+
+    fn start_flagged(tls: bool, cluster: bool, flags: &[&str]) -> RedisServer {
         let dir = tempfile::Builder::new()
             .prefix("tengen-redis-")
             .tempdir()
@@ -114,6 +125,7 @@ impl RedisServer {
                 }
                 None => Vec::new(),
             };
+            extra.extend(flags.iter().map(|f| f.to_string()));
             if cluster {
                 extra.extend([
                     "--cluster-enabled".into(),

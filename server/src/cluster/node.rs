@@ -397,7 +397,11 @@ impl Node {
         RemoteSession {
             id: session.id.clone(),
             player: session.player.clone(),
-            token: self.hosting.sessions.token(&session.id).unwrap_or_default(),
+            token: self
+                .hosting
+                .sessions
+                .token_digest(&session.id)
+                .unwrap_or_default(),
             binary: session.outbox.encoding() == tengen_protocol::Encoding::MsgPack,
         }
     }

@@ -217,8 +217,9 @@ pub enum LobbyNews {
 pub struct RemoteSession {
     pub id: SessionId,
     pub player: Player,
-    /// Its resume token, so that a table started on another node keeps it
-    /// (in the table's stored seats) for failover and resuming anywhere.
+    /// Its resume token's digest, so that a table started on another node
+    /// keeps it (in the table's stored seats) for failover and resuming
+    /// anywhere.
     #[serde(default)]
     pub token: String,
     /// Text (JSON) or binary (MessagePack) frames.

@@ -279,7 +279,8 @@ pub async fn run(args: AdminArgs) -> anyhow::Result<ServerMsg> {
         return through_socket(stream, AdminRequest { by, request }).await;
     }
     let dir = args.data_dir.clone();
-    let store = tokio::task::spawn_blocking(move || EmbeddedStore::open(&dir))
+    let options = crate::start::embedded_options(tengen_store::embedded::DEFAULT_CACHE_BYTES);
+    let store = tokio::task::spawn_blocking(move || EmbeddedStore::open_with(&dir, &options))
         .await?
         .with_context(|| format!("cannot open the data directory {}", args.data_dir.display()))?;
     let store = Arc::new(store);

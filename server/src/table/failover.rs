@@ -90,7 +90,7 @@ pub async fn claim_seats(token: &str, h: &Hosting) -> Result<Vec<Remote>, Moving
         takeovers,
         ..
     } = h;
-    let ids = match store.seat_tables(token).await {
+    let ids = match store.seat_tables(&tengen_store::token_digest(token)).await {
         Ok(ids) => ids,
         Err(e) => {
             takeovers.store_failed();
@@ -191,6 +191,7 @@ async fn stored_seat(
 ) -> Option<(tengen_protocol::SessionId, tengen_protocol::Player)> {
     let t = store.live_table(id).await.ok()??;
     let meta = serde_json::from_slice::<TableMeta>(&t.meta).ok()?;
-    let seat = meta.seats.iter().find(|s| s.token == token)?;
+    let digest = tengen_store::token_digest(token);
+    let seat = meta.seats.iter().find(|s| s.token == digest)?;
     Some((seat.session.clone(), seat.player.clone()))
 }

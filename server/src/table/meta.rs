@@ -26,8 +26,8 @@ pub struct TableMeta {
     pub rated: bool,
     pub config: GameConfig,
     pub opener: Seat,
-    /// The players by seat (first, second), with the resume tokens that
-    /// bring them back to their sessions after a restart.
+    /// The players by seat (first, second), with the digests of the resume
+    /// tokens that bring them back to their sessions after a restart.
     pub seats: [SeatMeta; 2],
     /// The table seat of the room's first seat (its creator).
     pub room_first: Seat,
@@ -44,18 +44,40 @@ pub struct TableMeta {
 pub struct SeatMeta {
     pub session: SessionId,
     pub player: Player,
+    /// The resume token's digest (`tengen_store::token_digest`): never the
+    /// token (empty for a session without one).
     pub token: String,
 }
 
 impl SeatMeta {
-    /// How the store keeps `session`'s seat: with its resume token.
+    /// How the store keeps `session`'s seat: with its resume token's
+    /// digest.
     pub fn of(session: &Session, sessions: &Sessions) -> SeatMeta {
         SeatMeta {
             session: session.id.clone(),
             player: session.player.clone(),
-            token: sessions.token(&session.id).unwrap_or_default(),
+            token: sessions.token_digest(&session.id).unwrap_or_default(),
         }
     }
+}
+
+/// The stored metadata of a table an earlier version wrote, with each
+/// seat's resume token turned into its digest; `None` if there is none to
+/// turn (the store's [`tengen_store::MetaUpgrade`]). Every other field is
+/// kept as it is.
+pub fn upgrade_stored(meta: &[u8]) -> Option<Vec<u8>> {
+    let mut value: serde_json::Value = serde_json::from_slice(meta).ok()?;
+    let mut changed = false;
+    for seat in value.get_mut("seats")?.as_array_mut()? {
+        if let Some(serde_json::Value::String(token)) = seat.get_mut("token")
+            && !token.is_empty()
+            && !tengen_store::is_digest(token)
+        {
+            *token = tengen_store::token_digest(token);
+            changed = true;
+        }
+    }
+    changed.then(|| serde_json::to_vec(&value).expect("a JSON value serializes"))
 }
 
 /// Milliseconds since the Unix epoch, now.

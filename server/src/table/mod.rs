@@ -59,7 +59,9 @@ pub mod restore;
 mod resume;
 mod social;
 
-pub use meta::{META_VERSION, SeatMeta, TableMeta, decode_entries, encode_entries, unix_ms};
+pub use meta::{
+    META_VERSION, SeatMeta, TableMeta, decode_entries, encode_entries, unix_ms, upgrade_stored,
+};
 pub use parts::QUOTA_MAX_MS;
 
 /// Everything a table needs to start: what the store keeps of it, its

@@ -154,6 +154,57 @@ pub async fn tokens(store: Arc<dyn Store>) {
     );
 }
 
+/// A store keeps tokens only as their digests: a login token's digest
+/// (what anyone reading the data finds) logs nobody in, the seat index
+/// answers for a resume token or its digest alike, and nothing an export
+/// gives holds a token.
+pub async fn tokens_at_rest(store: Arc<dyn Store>) {
+    let store = &*store;
+    let login = AuthToken {
+        token: "5c0559a61a3599b32a2fa7e0766b2784".into(),
+        account: "Ann".into(),
+        expires_ms: u64::MAX,
+    };
+    let resume = "9ab2e0c5f3d1a7b4c6e8f0a2b4c6d8e0";
+    ok(store.put_token(&login).await, "put_token");
+    ok(store.create_table("t1", b"m").await, "create t1");
+    ok(store.index_seat(resume, "t1").await, "index_seat");
+    let digest = crate::token_digest(&login.token);
+    same(
+        ok(store.token(&digest).await, "token"),
+        None,
+        "the digest of a stored token, as a token",
+    );
+    same(
+        ok(store.seat_tables(resume).await, "seats"),
+        vec!["t1".to_string()],
+        "the tables of a resume token",
+    );
+    same(
+        ok(
+            store.seat_tables(&crate::token_digest(resume)).await,
+            "seats",
+        ),
+        vec!["t1".to_string()],
+        "the tables of a resume token, asked by its digest",
+    );
+    same(
+        ok(store.token(&login.token).await, "token").map(|t| t.token),
+        Some(login.token.clone()),
+        "the token itself",
+    );
+    let exported = super::transfer::export_all(store, 100).await;
+    let shown = format!("{exported:?}");
+    assert!(
+        !shown.contains(&login.token) && !shown.contains(resume),
+        "an export holds a token: {shown}"
+    );
+    assert!(
+        shown.contains(&digest),
+        "the export lacks the token's digest"
+    );
+}
+
 /// An account becomes a bot once, for good, and only before any game of
 /// its name is stored; a refusal changes nothing.
 pub async fn bots(store: Arc<dyn Store>) {

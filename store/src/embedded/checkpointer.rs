@@ -35,8 +35,10 @@ use crate::{Result, StoreError};
 
 /// A checkpoint to take.
 struct Job {
+    db: Arc<Database>,
     taken: Pending,
-    tag: u64,
+    /// The tag and the number of the handover record that began it.
+    tag: (u64, u64),
 }
 
 /// A checkpoint's outcome: how long it took, or why it failed and the
@@ -56,7 +58,7 @@ pub(super) struct Checkpointer {
 impl Checkpointer {
     /// Starts the thread. When a checkpoint ends it calls `wake`, which
     /// wakes the writer if it is waiting for writes.
-    pub(super) fn start(db: Arc<Database>, wake: impl Fn() + Send + 'static) -> Result<Self> {
+    pub(super) fn start(wake: impl Fn() + Send + 'static) -> Result<Self> {
         let (jobs, job_rx) = std_mpsc::sync_channel::<Job>(1);
         let (done_tx, done) = std_mpsc::sync_channel(1);
         let thread = std::thread::Builder::new()
@@ -64,9 +66,11 @@ impl Checkpointer {
             .spawn(move || {
                 for job in job_rx {
                     let start = Instant::now();
-                    let Job { taken, tag } = job;
-                    let outcome = match catch_unwind(AssertUnwindSafe(|| commit(&db, &taken, tag)))
-                    {
+                    let Job { db, taken, tag } = job;
+                    let committed = catch_unwind(AssertUnwindSafe(|| commit(&db, &taken, tag)));
+                    // Not kept between jobs: the writer may close it.
+                    drop(db);
+                    let outcome = match committed {
                         Ok(Ok(())) => Ok(start.elapsed()),
                         Ok(Err(e)) => Err((taken, e)),
                         Err(_) => Err((
@@ -97,11 +101,11 @@ impl Checkpointer {
         self.in_flight
     }
 
-    /// Starts a checkpoint that gives redb `taken` and writes `tag`; none
-    /// may be in flight.
-    pub(super) fn begin(&mut self, taken: Pending, tag: u64) {
+    /// Starts a checkpoint that gives `db` `taken` and writes `tag` (the
+    /// tag and the handover's number); none may be in flight.
+    pub(super) fn begin(&mut self, db: Arc<Database>, taken: Pending, tag: (u64, u64)) {
         debug_assert!(!self.in_flight);
-        let job = Job { taken, tag };
+        let job = Job { db, taken, tag };
         let sent = match &self.jobs {
             Some(jobs) => jobs.send(job).map_err(|e| e.0),
             None => Err(job),
@@ -156,7 +160,7 @@ fn gone() -> Outcome {
 }
 
 /// One durable commit that gives redb `taken` and writes `tag`.
-fn commit(db: &Database, taken: &Pending, tag: u64) -> Result<()> {
+fn commit(db: &Database, taken: &Pending, (tag, seq): (u64, u64)) -> Result<()> {
     let mut txn = db.begin_write().map_err(db_error)?;
     txn.set_durability(Durability::Immediate)
         .map_err(db_error)?;
@@ -165,7 +169,7 @@ fn commit(db: &Database, taken: &Pending, tag: u64) -> Result<()> {
         taken.apply(&mut tables)?;
         tables.finish(false)?;
     }
-    write_tag(&txn, tag)?;
+    write_tag(&txn, tag, seq)?;
     #[cfg(feature = "testing")]
     if FAIL_NEXT
         .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))

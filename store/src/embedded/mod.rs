@@ -31,7 +31,7 @@
 //! | `game_record` | game id | the record (raw bytes) |
 //! | `games_by_player` | (name_key(player), finished_ms, game id) | the players (encoded), read newest first |
 //! | `accounts` | name_key(name) | [`crate::Account`] (encoded) |
-//! | `tokens` | token | [`crate::AuthToken`] (encoded) |
+//! | `tokens` | the token's digest (`sha256:` hex) | [`crate::AuthToken`] (encoded; its `token` the digest too) |
 //! | `ratings` | (family, name_key(player)) | [`crate::Rating`] (encoded) |
 //! | `rating_history` | (name_key(player), family, seq `u64`) | [`crate::HistoryPoint`] (encoded) |
 //! | `moderation` | `s/`name_key, `a/`seq, `r/`report id, `n/`range | standing, audit entry, report, address ban (encoded) |
@@ -118,10 +118,11 @@ use tokio::sync::{mpsc, oneshot};
 use crate::{
     Account, Acquired, AddressBan, AuditEntry, AuthToken, ExportCursor, ExportPage, FinishedGame,
     GameRef, HistoryPoint, Item, Lease, LiveTable, Rating, Report, Result, Standing, Store,
-    StoreError,
+    StoreError, token_digest,
 };
 
 mod checkpointer;
+mod handle;
 mod held;
 mod journal;
 mod lazy;
@@ -130,30 +131,42 @@ mod moderation;
 mod open;
 mod ops;
 mod pending;
+#[cfg(feature = "testing")]
+mod previous;
 mod read;
 mod readers;
+mod salvage;
 mod schema;
 mod skeletons;
 mod tables;
 mod tournaments;
 mod transfer;
+mod upgrade;
 mod writer;
 
 #[cfg(feature = "testing")]
 #[doc(hidden)]
 pub use checkpointer::{checkpoint_failures_left, fail_next_checkpoints};
+#[cfg(feature = "testing")]
+#[doc(hidden)]
+pub use journal::record_spans;
 pub use journal::{CHECKPOINT_BYTES, JOURNAL_FILE, SECOND_FILE};
 use ops::{Message, ModWrite, Op, Request};
+#[cfg(feature = "testing")]
+#[doc(hidden)]
+pub use previous::as_previous_version;
 pub use readers::READERS;
+pub use salvage::{Salvaged, salvage};
 pub use schema::{DB_FILE, LogStats, SCHEMA_VERSION};
 use schema::{META, SCHEMA_VERSION_KEY, db_error};
 use writer::Counters;
+pub use writer::{PROBE_BYTES, RETRY_EVERY};
 
 /// How many writes may wait for the writer thread before callers wait to
 /// queue theirs.
 const QUEUE: usize = 8 * writer::MAX_BATCH;
 
-pub use open::DEFAULT_CACHE_BYTES;
+pub use open::{DEFAULT_CACHE_BYTES, EmbeddedOptions};
 #[doc(hidden)]
 pub use skeletons::forget_for_tests as forget_name_index_for_tests;
 
@@ -165,6 +178,7 @@ pub struct EmbeddedStore {
     counters: Arc<Counters>,
     leases: lease::Leases,
     readers: readers::Readers,
+    handle: Arc<handle::Handle>,
     replayed: usize,
 }
 
@@ -199,18 +213,34 @@ impl EmbeddedStore {
         cache_bytes: usize,
         checkpoint_bytes: u64,
     ) -> Result<EmbeddedStore> {
-        let path = open::data_file(dir)?;
-        let db = Arc::new(open::open_store(&path, cache_bytes)?);
-        let (mut journal, groups) = journal::Journal::open(dir, &db, checkpoint_bytes)?;
-        writer::replay_and_checkpoint(&db, &mut journal, &mut Default::default(), &groups)?;
-        skeletons::build_if_needed(&db)?;
-        let replayed = groups.len();
+        EmbeddedStore::open_with(
+            dir,
+            &EmbeddedOptions {
+                cache_bytes,
+                checkpoint_bytes,
+                ..EmbeddedOptions::default()
+            },
+        )
+    }
+
+    /// Opens the store in `dir` as `options` say (see
+    /// [`EmbeddedStore::open`]).
+    pub fn open_with(dir: &Path, options: &EmbeddedOptions) -> Result<EmbeddedStore> {
+        let files = writer::Files {
+            dir: dir.to_owned(),
+            db_file: open::data_file(dir)?,
+            cache_bytes: options.cache_bytes,
+            checkpoint_bytes: options.checkpoint_bytes,
+            upgrade_meta: options.upgrade_meta,
+        };
+        let (db, journal, replayed) = files.open()?;
         if replayed > 0 {
             tracing::info!(
                 "the store replayed {replayed} journalled commits that followed its last checkpoint"
             );
         }
-
+        let path = files.db_file.clone();
+        let handle = Arc::new(handle::Handle::new(db.clone()));
         let (requests, queue) = mpsc::channel(QUEUE);
         let counters = Arc::new(Counters::default());
         let checkpointer = {
@@ -222,19 +252,21 @@ impl EmbeddedStore {
                     let _ = queue.try_send(Message::Wake);
                 }
             };
-            checkpointer::Checkpointer::start(db.clone(), wake)?
+            checkpointer::Checkpointer::start(wake)?
         };
         let writer = {
-            let db = db.clone();
             let counters = counters.clone();
+            let handle = handle.clone();
             std::thread::Builder::new()
                 .name("tengen-store-writer".into())
-                .spawn(move || writer::run(db, journal, queue, counters, checkpointer))
+                .spawn(move || {
+                    writer::run(files, (db, journal), handle, queue, counters, checkpointer)
+                })
                 .map_err(|e| {
                     StoreError::Unavailable(format!("cannot start the writer thread: {e}"))
                 })?
         };
-        let readers = readers::Readers::start(&db)?;
+        let readers = readers::Readers::start(&handle, &path)?;
         Ok(EmbeddedStore {
             path,
             requests: Some(requests),
@@ -242,6 +274,7 @@ impl EmbeddedStore {
             counters,
             leases: lease::Leases::default(),
             readers,
+            handle,
             replayed,
         })
     }
@@ -336,6 +369,10 @@ impl Store for EmbeddedStore {
         self.write(Op::Ping).await
     }
 
+    fn refusing(&self) -> Option<String> {
+        self.handle.refusing()
+    }
+
     fn last_progress(&self) -> Option<std::time::Instant> {
         self.counters.progress.last()
     }
@@ -406,11 +443,11 @@ impl Store for EmbeddedStore {
     }
 
     async fn index_seat(&self, token: &str, id: &str) -> Result<()> {
-        self.leases.index_seat(token, id)
+        self.leases.index_seat(&crate::tokens::at_rest(token), id)
     }
 
     async fn seat_tables(&self, token: &str) -> Result<Vec<String>> {
-        self.leases.seat_tables(token)
+        self.leases.seat_tables(&crate::tokens::at_rest(token))
     }
 
     async fn unleased_tables(&self) -> Result<Vec<String>> {
@@ -468,16 +505,24 @@ impl Store for EmbeddedStore {
     }
 
     async fn put_token(&self, token: &AuthToken) -> Result<()> {
-        self.write(Op::PutToken(token.clone())).await
+        let stored = AuthToken {
+            token: token_digest(&token.token),
+            ..token.clone()
+        };
+        self.write(Op::PutToken(stored)).await
     }
 
     async fn token(&self, token: &str) -> Result<Option<AuthToken>> {
-        let token = token.to_owned();
-        self.read(move |db| read::token(db, &token)).await
+        let digest = token_digest(token);
+        let found = self.read(move |db| read::token(db, &digest)).await?;
+        Ok(found.map(|stored| AuthToken {
+            token: token.to_owned(),
+            ..stored
+        }))
     }
 
     async fn revoke_token(&self, token: &str) -> Result<()> {
-        self.write(Op::RevokeToken(token.to_owned())).await
+        self.write(Op::RevokeToken(token_digest(token))).await
     }
 
     async fn rating(&self, player: &str, family: &str) -> Result<Option<Rating>> {
@@ -546,7 +591,8 @@ impl Store for EmbeddedStore {
     }
 
     async fn import(&self, items: &[Item]) -> Result<()> {
-        self.write(Op::Import(items.to_vec())).await
+        let items = items.iter().map(crate::tokens::importable).collect();
+        self.write(Op::Import(items)).await
     }
 
     async fn put_tournament(&self, id: &str, state: &[u8]) -> Result<()> {

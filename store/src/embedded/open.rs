@@ -1,13 +1,46 @@
 //! Opening the database file: checks that refuse, without writing, what
-//! is not this build's store, and the schema written into a new one.
+//! is not this build's store, redb's check of every page, and the schema
+//! written into a new one. The directory is the server's user's alone
+//! (0700) and the file too (0600): it holds password hashes, and tokens'
+//! digests.
 
 use std::fs;
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use redb::{Database, DatabaseError, ReadTransaction, ReadableDatabase, StorageError};
 
-use super::schema::{self, DB_FILE, META, SCHEMA_VERSION, SCHEMA_VERSION_KEY, db_error};
+use super::journal::CHECKPOINT_BYTES;
+use super::schema::{
+    self, DB_FILE, META, SCHEMA_VERSION, SCHEMA_VERSION_KEY, UPGRADABLE, db_error,
+};
 use crate::{Result, StoreError};
+
+/// How [`super::EmbeddedStore::open_with`] opens a store.
+#[derive(Clone, Debug)]
+pub struct EmbeddedOptions {
+    /// The most memory redb keeps of the file ([`DEFAULT_CACHE_BYTES`]).
+    pub cache_bytes: usize,
+    /// The server's rewrite of live tables' metadata, applied once when
+    /// the store's layout is brought up to date ([`crate::MetaUpgrade`]).
+    pub upgrade_meta: Option<crate::MetaUpgrade>,
+    /// A checkpoint at every this many bytes of journal
+    /// ([`super::CHECKPOINT_BYTES`]; less in tests, to see several).
+    #[doc(hidden)]
+    pub checkpoint_bytes: u64,
+}
+
+impl Default for EmbeddedOptions {
+    fn default() -> EmbeddedOptions {
+        EmbeddedOptions {
+            cache_bytes: DEFAULT_CACHE_BYTES,
+            upgrade_meta: None,
+            checkpoint_bytes: CHECKPOINT_BYTES,
+        }
+    }
+}
 
 /// Makes sure `dir` is a directory (creating it if missing) and returns
 /// the database file's path in it.
@@ -19,14 +52,18 @@ pub(super) fn data_file(dir: &Path) -> Result<std::path::PathBuf> {
                 dir.display()
             )));
         }
-        Ok(_) => {}
+        Ok(_) => restrict(dir, 0o700),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            fs::create_dir_all(dir).map_err(|e| {
-                StoreError::Unavailable(format!(
-                    "cannot create the data directory {}: {e}",
-                    dir.display()
-                ))
-            })?;
+            fs::DirBuilder::new()
+                .recursive(true)
+                .mode(0o700)
+                .create(dir)
+                .map_err(|e| {
+                    StoreError::Unavailable(format!(
+                        "cannot create the data directory {}: {e}",
+                        dir.display()
+                    ))
+                })?;
         }
         Err(e) => {
             return Err(StoreError::Unavailable(format!(
@@ -36,38 +73,71 @@ pub(super) fn data_file(dir: &Path) -> Result<std::path::PathBuf> {
         }
     }
     let path = dir.join(DB_FILE);
-    if let Ok(m) = fs::metadata(&path)
-        && !m.is_file()
-    {
-        return Err(StoreError::Unavailable(format!(
-            "{} is not a file",
-            path.display()
-        )));
+    match fs::metadata(&path) {
+        Ok(m) if !m.is_file() => {
+            return Err(StoreError::Unavailable(format!(
+                "{} is not a file",
+                path.display()
+            )));
+        }
+        Ok(_) => restrict(&path, 0o600),
+        // redb creates the file with the default mode: it is made first.
+        Err(_) => {
+            fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .mode(0o600)
+                .open(&path)
+                .map_err(|e| {
+                    StoreError::Unavailable(format!("cannot create {}: {e}", path.display()))
+                })?;
+        }
     }
     Ok(path)
 }
 
+/// Takes away what others than the server's user may do with `path`
+/// (made by an earlier version, or by hand); a warning if that fails (a
+/// directory the server's user does not own).
+fn restrict(path: &Path, mode: u32) {
+    let Ok(m) = fs::metadata(path) else { return };
+    if m.permissions().mode() & 0o077 != 0
+        && let Err(e) = fs::set_permissions(path, fs::Permissions::from_mode(mode))
+    {
+        tracing::warn!(path = %path.display(), "cannot make it the server's user's alone: {e}");
+    }
+}
+
 /// Opens the store's database at `path`, creating it when the file is
-/// missing or empty. An existing file is first opened read-only, so that a
+/// missing or empty, with redb's check of every page's checksum (the
+/// figure for a 1 GiB store is in BENCHMARKS.md). An existing file is
+/// first opened read-only, so that a
 /// file that is not a redb database, a redb database that is not a Tengen
 /// store, or a store of another schema version is refused before anything
 /// could write to it. (A clean read-write open and close rewrites redb's
 /// own bookkeeping, never the data.)
-pub(super) fn open_store(path: &Path, cache_bytes: usize) -> Result<Database> {
+///
+/// Also says whether redb found its last commit damaged and went back to
+/// the one before (which it does after a crash cut that commit short):
+/// the journal then tells whether anything acknowledged went with it.
+pub(super) fn open_store(path: &Path, cache_bytes: usize) -> Result<(Database, bool)> {
     let existing = fs::metadata(path).map(|m| m.len() > 0).unwrap_or(false);
     if existing {
         probe(path)?;
     }
-    let db = open_database_with(path, cache_bytes)?;
+    let fell_back = Arc::new(AtomicBool::new(false));
+    let db = open_database_with(path, cache_bytes, fell_back.clone())?;
+    let fell_back = fell_back.load(Ordering::SeqCst);
     match read_version(&db.begin_read().map_err(db_error)?, path)? {
-        Some(SCHEMA_VERSION) => Ok(db),
+        Some(SCHEMA_VERSION | UPGRADABLE) => Ok((db, fell_back)),
         Some(found) => Err(StoreError::Version {
             found,
             supported: SCHEMA_VERSION,
         }),
         None => {
             create_schema(&db)?;
-            Ok(db)
+            Ok((db, fell_back))
         }
     }
 }
@@ -81,15 +151,37 @@ pub const DEFAULT_CACHE_BYTES: usize = 64 << 20;
 /// Opens `path` read-write (or creates it), with redb's failures named
 /// and the default cache.
 pub(super) fn open_database(path: &Path) -> Result<Database> {
-    open_database_with(path, DEFAULT_CACHE_BYTES)
+    open_database_with(path, DEFAULT_CACHE_BYTES, Default::default())
 }
 
 /// [`open_database`] with a cache of `cache_bytes` (redb's own default, 1
 /// GiB, would let the process grow with the file up to that).
-fn open_database_with(path: &Path, cache_bytes: usize) -> Result<Database> {
+/// `fell_back` is set if redb's repair went back to the commit before
+/// the last (its last one failed its checksums).
+fn open_database_with(
+    path: &Path,
+    cache_bytes: usize,
+    fell_back: Arc<AtomicBool>,
+) -> Result<Database> {
     // redb asserts on some impossible states in debug builds; a damaged
     // file must give an error instead.
-    let open = || Database::builder().set_cache_size(cache_bytes).create(path);
+    let open = || {
+        let mut builder = Database::builder();
+        builder
+            .set_cache_size(cache_bytes)
+            // Every page's checksum, at every open: damage is refused
+            // here, naming the file, not found later by a read.
+            .set_check_integrity_on_open(true)
+            // redb's repair reports this point (a third of the way) only
+            // when the last commit fails its checksums and it goes back
+            // to the one before.
+            .set_repair_callback(move |session| {
+                if (session.progress() - 0.3).abs() < 1e-9 {
+                    fell_back.store(true, Ordering::SeqCst);
+                }
+            });
+        builder.create(path)
+    };
     match std::panic::catch_unwind(open) {
         Ok(Ok(db)) => Ok(db),
         Ok(Err(e)) => Err(open_error(path, e)),
@@ -109,7 +201,7 @@ fn probe(path: &Path) -> Result<()> {
         Err(_) => return Err(unreadable(path)),
     };
     match read_version(&db.begin_read().map_err(db_error)?, path)? {
-        Some(found) if found != SCHEMA_VERSION => Err(StoreError::Version {
+        Some(found) if found != SCHEMA_VERSION && found != UPGRADABLE => Err(StoreError::Version {
             found,
             supported: SCHEMA_VERSION,
         }),

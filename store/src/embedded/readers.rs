@@ -2,7 +2,10 @@
 //! transaction at a time. A read waits (without a thread) for a free
 //! reader, so a burst of reads costs no more threads than [`READERS`];
 //! tokio's blocking pool would start one thread per waiting read, up to
-//! hundreds under load.
+//! hundreds under load. Each read takes the database the store has open
+//! now (`handle`: none while the writer reopens the files), and damage a
+//! read runs into (redb reports it, or fails on it) fails that read as
+//! [`StoreError::Corrupt`], logged with the file's name.
 
 use std::panic::AssertUnwindSafe;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
@@ -12,14 +15,17 @@ use std::thread::JoinHandle;
 use redb::Database;
 use tokio::sync::{Semaphore, oneshot};
 
+use super::handle::Handle;
 use crate::{Result, StoreError};
 
 /// How many reads run at once, each on its own thread.
 pub const READERS: usize = 8;
 
-type Job = Box<dyn FnOnce(&Database) + Send>;
+type Job = Box<dyn FnOnce(&Handle) + Send>;
 
 pub(super) struct Readers {
+    /// The database file, for the log line of a read that found damage.
+    file: Arc<str>,
     jobs: Option<SyncSender<Job>>,
     /// One per reader: a read holds one from before it is queued until it
     /// is answered, so the queue (as long as there are readers) never fills.
@@ -28,21 +34,22 @@ pub(super) struct Readers {
 }
 
 impl Readers {
-    pub(super) fn start(db: &Arc<Database>) -> Result<Readers> {
+    pub(super) fn start(handle: &Arc<Handle>, file: &std::path::Path) -> Result<Readers> {
         let (jobs, queue) = sync_channel::<Job>(READERS);
         let queue = Arc::new(Mutex::new(queue));
         let mut threads = Vec::with_capacity(READERS);
         for _ in 0..READERS {
-            let (db, queue) = (db.clone(), queue.clone());
+            let (handle, queue) = (handle.clone(), queue.clone());
             let thread = std::thread::Builder::new()
                 .name("tengen-store-rd".into())
-                .spawn(move || serve(&db, &queue))
+                .spawn(move || serve(&handle, &queue))
                 .map_err(|e| {
                     StoreError::Unavailable(format!("cannot start a reader thread: {e}"))
                 })?;
             threads.push(thread);
         }
         Ok(Readers {
+            file: file.display().to_string().into(),
             jobs: Some(jobs),
             slots: Arc::new(Semaphore::new(READERS)),
             threads,
@@ -62,8 +69,21 @@ impl Readers {
             .await
             .map_err(|_| stopped())?;
         let (reply, answer) = oneshot::channel();
-        let job: Job = Box::new(move |db| {
-            let _ = reply.send(read(db));
+        let file = self.file.clone();
+        let job: Job = Box::new(move |handle| {
+            let outcome = handle.db().and_then(|db| {
+                // redb asserts on some impossible states in debug builds
+                // (a damaged page): that read fails, the thread goes on.
+                std::panic::catch_unwind(AssertUnwindSafe(|| read(&db))).unwrap_or_else(|_| {
+                    Err(StoreError::Corrupt(format!(
+                        "{file}: a read failed on what redb found there"
+                    )))
+                })
+            });
+            if let Err(StoreError::Corrupt(why)) = &outcome {
+                tracing::error!(file = %file, "a read found damage and was refused: {why}");
+            }
+            let _ = reply.send(outcome);
             drop(slot);
         });
         let jobs = self.jobs.as_ref().ok_or_else(stopped)?;
@@ -83,18 +103,15 @@ impl Readers {
     }
 }
 
-/// One reader thread: takes jobs until the store is dropped. A read that
-/// panics fails alone (its caller gets `Unavailable`); the thread goes on.
-fn serve(db: &Database, queue: &Mutex<Receiver<Job>>) {
+/// One reader thread: takes jobs until the store is dropped.
+fn serve(handle: &Handle, queue: &Mutex<Receiver<Job>>) {
     loop {
         let job = match queue.lock() {
             Ok(queue) => queue.recv(),
             Err(_) => return,
         };
         match job {
-            Ok(job) => {
-                let _ = std::panic::catch_unwind(AssertUnwindSafe(|| job(db)));
-            }
+            Ok(job) => job(handle),
             Err(_) => return,
         }
     }

@@ -44,7 +44,8 @@ pub(super) const GAMES_BY_PLAYER: TableDefinition<(&str, u64, &str), &[u8]> =
 
 /// name_key(account name) → [`crate::Account`] (encoded).
 pub(super) const ACCOUNTS: TableDefinition<&str, &[u8]> = TableDefinition::new("accounts");
-/// token → [`crate::AuthToken`] (encoded).
+/// A token's digest → [`crate::AuthToken`] (encoded, its `token` the
+/// digest too).
 pub(super) const TOKENS: TableDefinition<&str, &[u8]> = TableDefinition::new("tokens");
 
 /// (family, name_key(player)) → [`crate::Rating`] (encoded).
@@ -96,8 +97,14 @@ pub(super) fn db_error(e: impl Into<redb::Error>) -> StoreError {
     }
 }
 
-/// The layout version this build reads and writes.
-pub const SCHEMA_VERSION: u32 = 1;
+/// The layout version this build reads and writes: 2 keeps tokens as
+/// their digests (`crate::token_digest`) and indexes the accounts by
+/// their names' skeleton (`name_skeletons`). A store of version 1 (tokens
+/// as they are, with or without that index) is brought up to date at
+/// open (`upgrade`, then `skeletons`).
+pub const SCHEMA_VERSION: u32 = 2;
+/// The earlier layout this build brings up to date at open (`upgrade`).
+pub(super) const UPGRADABLE: u32 = 1;
 
 /// The database file's name inside the data directory.
 pub const DB_FILE: &str = "tengen.redb";

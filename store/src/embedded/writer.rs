@@ -16,12 +16,25 @@
 //! meanwhile) checks everything before it writes anything, so it fails
 //! alone and the rest of the group commits; the later requests see the
 //! earlier ones' writes, so two appends to one table in one group both
-//! succeed. If the journal or redb fails (an I/O error, a failed commit),
-//! the whole group is dropped and every request in it gets
-//! [`StoreError::Unavailable`]. Each transaction also takes a bounded step
-//! of garbage collection of the live log when one is due (see the
+//! succeed. Each transaction also takes a bounded step of garbage
+//! collection of the live log when one is due (see the
 //! [module documentation](super)).
+//!
+//! # When writing fails
+//! If the journal or redb fails (an I/O error, a full disk, a failed
+//! commit), the whole group is dropped and every request in it gets
+//! [`StoreError::Unavailable`]. redb then refuses every later operation
+//! on that handle, so the writer closes the files and refuses every write
+//! with the reason (which the store reports, for `/healthz`) until it has
+//! opened them again: every [`RETRY_EVERY`] it first writes and syncs a
+//! probe file of [`PROBE_BYTES`] in the data directory, and once that
+//! works opens the files as the store's open does (the database at its
+//! last durable checkpoint, the journal's records after it replayed, a new
+//! checkpoint taken). Every write answered `Ok` before the failure is in
+//! the journal, so it comes back exactly once; a write of the failed
+//! group may or may not come back, as its error said.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -30,6 +43,7 @@ use redb::{Database, Durability, WriteTransaction};
 use tokio::sync::mpsc;
 
 use super::checkpointer::{Checkpointer, Outcome};
+use super::handle::Handle;
 use super::held::Held;
 use super::journal::{Group, Journal, Replay};
 use super::ops::{Message, Op, Request};
@@ -66,6 +80,17 @@ const MAX_WAITING: usize = 64 * 1024;
 /// every group.
 const FLUSH_RETRY: Duration = Duration::from_secs(1);
 
+/// While writing fails, how often the writer tries to open the files
+/// again...
+pub const RETRY_EVERY: Duration = Duration::from_secs(1);
+/// ... or, when they are damaged (nothing an operator has not fixed will
+/// change that), how often.
+const RETRY_DAMAGED: Duration = Duration::from_secs(30);
+/// The probe file written and synced before each try: a disk that cannot
+/// take this cannot take a checkpoint either.
+pub const PROBE_BYTES: usize = 256 << 10;
+const PROBE_FILE: &str = "tengen.probe";
+
 /// Counts of committed transactions and the requests they carried.
 #[derive(Default)]
 pub(super) struct Counters {
@@ -75,18 +100,65 @@ pub(super) struct Counters {
     pub progress: crate::Progress,
 }
 
+/// Where the store's files are, and how they are opened: at the store's
+/// open, and by the writer again after writing failed.
+#[derive(Clone)]
+pub(super) struct Files {
+    pub dir: PathBuf,
+    pub db_file: PathBuf,
+    pub cache_bytes: usize,
+    pub checkpoint_bytes: u64,
+    pub upgrade_meta: Option<crate::MetaUpgrade>,
+}
+
+impl Files {
+    /// Opens the database and its journal, replays the journal's records
+    /// that follow the last checkpoint and takes a checkpoint: the
+    /// database, the journal, and how many commits were replayed.
+    pub(super) fn open(&self) -> Result<(Arc<Database>, Journal, usize)> {
+        let (db, fell_back) = super::open::open_store(&self.db_file, self.cache_bytes)?;
+        let mut db = Arc::new(db);
+        let fell_back = fell_back.then_some(self.db_file.as_path());
+        let (mut journal, groups) =
+            Journal::open(&self.dir, &db, self.checkpoint_bytes, fell_back)?;
+        replay_and_checkpoint(&db, &mut journal, &mut Pending::default(), &groups)?;
+        super::upgrade::upgrade(&mut db, &mut journal, self.upgrade_meta)?;
+        super::skeletons::build_if_needed(&db)?;
+        Ok((db, journal, groups.len()))
+    }
+}
+
+/// What the writer holds while the files are open.
+struct Core {
+    db: Arc<Database>,
+    journal: Journal,
+}
+
+/// Writing failed: the files are closed until a try to open them again
+/// works.
+struct Broken {
+    since: Instant,
+    next_try: Instant,
+    /// Why the last try failed.
+    last: Option<String>,
+}
+
 /// The writer thread's loop; returns when every sender is gone, after a
 /// last checkpoint.
 pub(super) fn run(
-    db: Arc<Database>,
-    journal: Journal,
+    files: Files,
+    opened: (Arc<Database>, Journal),
+    handle: Arc<Handle>,
     mut rx: mpsc::Receiver<Message>,
     counters: Arc<Counters>,
     checkpointer: Checkpointer,
 ) {
+    let (db, journal) = opened;
     let mut writer = Writer {
-        db,
-        journal,
+        files,
+        handle,
+        core: Some(Core { db, journal }),
+        broken: None,
         counters,
         checkpointer,
         pending: Pending::default(),
@@ -97,7 +169,7 @@ pub(super) fn run(
     };
     let mut last_start: Option<Instant> = None;
     let mut incoming = Vec::with_capacity(MAX_BATCH);
-    while let Some(message) = rx.blocking_recv() {
+    while let Some(message) = next(&mut rx, writer.broken.as_ref().map(|b| b.next_try)) {
         if let Message::Write(request) = message {
             if let Some(wait) = last_start.map(|t| COMMIT_SPACING.saturating_sub(t.elapsed()))
                 && !wait.is_zero()
@@ -119,10 +191,33 @@ pub(super) fn run(
     writer.stop();
 }
 
+/// The next message; with a deadline (while writing fails), a wake-up at
+/// the latest then. `None` once every sender is gone.
+fn next(rx: &mut mpsc::Receiver<Message>, until: Option<Instant>) -> Option<Message> {
+    let Some(until) = until else {
+        return rx.blocking_recv();
+    };
+    loop {
+        match rx.try_recv() {
+            Ok(message) => return Some(message),
+            Err(mpsc::error::TryRecvError::Disconnected) => return None,
+            Err(mpsc::error::TryRecvError::Empty) => {}
+        }
+        let left = until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Some(Message::Wake);
+        }
+        std::thread::sleep(left.min(Duration::from_millis(10)));
+    }
+}
+
 /// The writer thread's state between groups.
 struct Writer {
-    db: Arc<Database>,
-    journal: Journal,
+    files: Files,
+    handle: Arc<Handle>,
+    /// `None` while writing fails (`broken` says since when).
+    core: Option<Core>,
+    broken: Option<Broken>,
     counters: Arc<Counters>,
     checkpointer: Checkpointer,
     pending: Pending,
@@ -139,8 +234,16 @@ struct Writer {
 impl Writer {
     /// Handles the requests just received (all of them: `incoming` is left
     /// empty) and takes a checkpoint or gives redb the waiting appends if
-    /// that is due.
+    /// that is due. While writing fails, tries to open the files again if
+    /// that is due, and refuses the requests if it still fails.
     fn step(&mut self, incoming: &mut Vec<Request>) {
+        if self.core.is_none() {
+            self.reopen();
+            if self.core.is_none() {
+                self.refuse(incoming.drain(..));
+                return;
+            }
+        }
         if let Some(outcome) = self.checkpointer.outcome(false) {
             self.checkpoint_ended(outcome);
         }
@@ -153,13 +256,18 @@ impl Writer {
             if !appends.is_empty() {
                 self.group(appends);
             }
-            if (self.held.len() >= MAX_BATCH
-                || self.pending.len() >= MAX_WAITING
-                || self.journal.full())
+            if self.core.is_some()
+                && (self.held.len() >= MAX_BATCH
+                    || self.pending.len() >= MAX_WAITING
+                    || self.journal().full())
                 && let Some(outcome) = self.checkpointer.outcome(true)
             {
                 self.checkpoint_ended(outcome);
             }
+        }
+        if self.core.is_none() {
+            self.refuse(incoming.drain(..));
+            return;
         }
         if !self.checkpointer.in_flight() {
             let mut batch = self.held.release();
@@ -167,32 +275,43 @@ impl Writer {
             if !batch.is_empty() {
                 self.group(batch);
             }
-            self.maybe_checkpoint();
+            if self.core.is_some() {
+                self.maybe_checkpoint();
+            }
         }
+    }
+
+    fn journal(&mut self) -> &mut Journal {
+        &mut self.core.as_mut().expect("the files are open").journal
     }
 
     /// Commits one group and answers its requests.
     fn group(&mut self, batch: Vec<Request>) {
+        let Some(core) = &mut self.core else {
+            self.refuse(batch.into_iter());
+            return;
+        };
         let outcome = if batch.iter().all(|r| matches!(r.op, Op::Append { .. })) {
-            journal_appends(&self.db, &mut self.journal, &mut self.pending, &batch)
+            journal_appends(&core.db, &mut core.journal, &mut self.pending, &batch)
         } else {
             let gc = self.last_gc.is_none_or(|t| t.elapsed() >= GC_EVERY);
             if gc {
                 self.last_gc = Some(Instant::now());
             }
-            commit(&self.db, &mut self.journal, &mut self.pending, &batch, gc)
+            commit(&core.db, &mut core.journal, &mut self.pending, &batch, gc)
         };
-        let outcomes = match outcome {
+        let (outcomes, failed) = match outcome {
             Ok(outcomes) => {
                 self.counters.progress.mark();
-                outcomes
+                (outcomes, None)
             }
             Err(e) => {
                 let message = format!("the write was not committed: {e}");
-                batch
+                let outcomes = batch
                     .iter()
                     .map(|_| Err(StoreError::Unavailable(message.clone())))
-                    .collect()
+                    .collect();
+                (outcomes, Some(e))
             }
         };
         self.counters.batches.fetch_add(1, Ordering::Relaxed);
@@ -203,31 +322,66 @@ impl Writer {
             // The caller may have stopped waiting; the write stands anyway.
             let _ = request.reply.send(outcome);
         }
+        if let Some(e) = failed {
+            self.fail(&e);
+        }
+    }
+
+    /// Answers `requests` with the reason writes are refused now.
+    fn refuse(&self, requests: impl Iterator<Item = Request>) {
+        let why = self
+            .handle
+            .refusing()
+            .unwrap_or_else(|| "the store refuses writes".into());
+        for request in requests {
+            let _ = request
+                .reply
+                .send(Err(StoreError::Unavailable(why.clone())));
+        }
     }
 
     /// Starts a checkpoint if one is due (none is in flight), or gives
     /// redb the waiting appends if enough wait.
     fn maybe_checkpoint(&mut self) {
-        if self.journal.due() {
+        let Some(core) = &mut self.core else { return };
+        if core.journal.due() {
             if self.checkpoint_failed {
-                self.checkpoint_failed = !checkpoint(
-                    &self.db,
-                    &mut self.journal,
-                    &mut self.pending,
-                    &self.counters,
-                );
+                let start = Instant::now();
+                let journalled = core.journal.len();
+                match replay_and_checkpoint(&core.db, &mut core.journal, &mut self.pending, &[]) {
+                    Ok(()) => {
+                        self.checkpoint_failed = false;
+                        self.counters.progress.mark();
+                        tracing::debug!(
+                            journal_bytes = journalled,
+                            "the store's checkpoint took {:?}",
+                            start.elapsed()
+                        );
+                    }
+                    Err(e) => self.fail(&e),
+                }
                 return;
             }
-            match self.journal.hand_over() {
+            match core.journal.hand_over() {
                 Ok(tag) => {
-                    self.checkpointer.begin(self.pending.take(), tag);
+                    self.checkpointer
+                        .begin(core.db.clone(), self.pending.take(), tag);
                     return;
                 }
-                Err(e) => tracing::error!("the store could not start a checkpoint: {e}"),
+                Err(e) => {
+                    self.fail(&e);
+                    return;
+                }
             }
         }
         if self.pending.full() && self.flush_failed.is_none_or(|t| t.elapsed() >= FLUSH_RETRY) {
-            self.flush_failed = (!flush(&self.db, &mut self.pending)).then(Instant::now);
+            match flush(&core.db, &mut self.pending) {
+                Ok(()) => self.flush_failed = None,
+                Err(e) => {
+                    self.flush_failed = Some(Instant::now());
+                    self.fail(&e);
+                }
+            }
         }
     }
 
@@ -246,6 +400,72 @@ impl Writer {
         }
     }
 
+    /// Writing failed: closes the files (redb refuses every later
+    /// operation on this handle) and refuses writes until they open again.
+    fn fail(&mut self, e: &StoreError) {
+        if self.core.is_none() {
+            return;
+        }
+        let why = format!("the store cannot write: {e}");
+        tracing::error!(
+            "{why}; it refuses writes until it has opened its files again (tried every {RETRY_EVERY:?})"
+        );
+        self.handle.set_refusing(Some(why));
+        // The checkpoint in flight holds the database: it ends first.
+        let _ = self.checkpointer.outcome(true);
+        let held = self.held.release();
+        self.refuse(held.into_iter());
+        // What waits for redb is in the journal: the open replays it.
+        self.pending = Pending::default();
+        self.checkpoint_failed = false;
+        self.flush_failed = None;
+        drop(self.handle.take());
+        self.core = None;
+        let now = Instant::now();
+        self.broken = Some(Broken {
+            since: now,
+            next_try: now + RETRY_EVERY,
+            last: None,
+        });
+    }
+
+    /// Opens the files again if a try is due and the probe passes.
+    fn reopen(&mut self) {
+        let Some(broken) = &mut self.broken else {
+            return;
+        };
+        let now = Instant::now();
+        if now < broken.next_try {
+            return;
+        }
+        let tried = probe(&self.files.dir).and_then(|()| self.files.open());
+        match tried {
+            Ok((db, journal, replayed)) => {
+                tracing::info!(
+                    replayed,
+                    "the store writes again: it opened its files again {:?} after writing failed",
+                    broken.since.elapsed()
+                );
+                self.handle.put(db.clone());
+                self.handle.set_refusing(None);
+                self.core = Some(Core { db, journal });
+                self.broken = None;
+                self.counters.progress.mark();
+            }
+            Err(e) => {
+                let damaged = matches!(e, StoreError::Corrupt(_));
+                broken.next_try = now + if damaged { RETRY_DAMAGED } else { RETRY_EVERY };
+                let why = e.to_string();
+                if broken.last.as_deref() != Some(why.as_str()) {
+                    tracing::warn!("the store still cannot write: {why}");
+                    self.handle
+                        .set_refusing(Some(format!("the store cannot write: {why}")));
+                    broken.last = Some(why);
+                }
+            }
+        }
+    }
+
     /// The last writes after every sender is gone: the checkpoint in
     /// flight ends, the writes held back for it are committed and a last
     /// checkpoint is taken.
@@ -257,42 +477,38 @@ impl Writer {
         if !held.is_empty() {
             self.group(held);
         }
-        checkpoint(
-            &self.db,
-            &mut self.journal,
-            &mut self.pending,
-            &self.counters,
-        );
+        if let Some(core) = &mut self.core
+            && let Err(e) =
+                replay_and_checkpoint(&core.db, &mut core.journal, &mut self.pending, &[])
+        {
+            tracing::error!("the store's last checkpoint failed: {e}");
+        }
     }
 }
 
-/// A durable commit that makes the journal's records redundant, taken by
-/// the writer itself (at open, at a clean stop, after a checkpoint on the
-/// checkpoint thread failed); whether it committed. If it fails, the
-/// journal keeps growing and the next due checkpoint tries again.
-fn checkpoint(
-    db: &Database,
-    journal: &mut Journal,
-    pending: &mut Pending,
-    counters: &Counters,
-) -> bool {
-    let start = Instant::now();
-    let journalled = journal.len();
-    match replay_and_checkpoint(db, journal, pending, &[]) {
-        Ok(()) => {
-            counters.progress.mark();
-            tracing::debug!(
-                journal_bytes = journalled,
-                "the store's checkpoint took {:?}",
-                start.elapsed()
-            );
-            true
-        }
-        Err(e) => {
-            tracing::error!("the store's checkpoint failed: {e}");
-            false
-        }
-    }
+/// Writes and syncs [`PROBE_BYTES`] in the data directory, then removes
+/// them: whether the disk takes writes again.
+fn probe(dir: &std::path::Path) -> Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let path = dir.join(PROBE_FILE);
+    let written = (|| {
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(0o600)
+            .open(&path)?;
+        file.write_all(&vec![0u8; PROBE_BYTES])?;
+        file.sync_all()
+    })();
+    let _ = std::fs::remove_file(&path);
+    written.map_err(|e| {
+        StoreError::Unavailable(format!(
+            "the data directory {} does not take writes yet: {e}",
+            dir.display()
+        ))
+    })
 }
 
 /// One durable commit that applies `groups` (the journal's records found
@@ -333,25 +549,14 @@ pub(super) fn replay_and_checkpoint(
 
 /// Gives redb the appends waiting in `pending`, in a transaction of their
 /// own without durability (the journal holds them until the next
-/// checkpoint); whether it did. If it fails, they wait for the next
-/// transaction, and the failure is logged.
-fn flush(db: &Database, pending: &mut Pending) -> bool {
-    let given = (|| -> Result<()> {
-        let mut txn = db.begin_write().map_err(db_error)?;
-        txn.set_durability(Durability::None).map_err(db_error)?;
-        give(&txn, pending)?;
-        txn.commit().map_err(db_error)
-    })();
-    match given {
-        Ok(()) => {
-            pending.given();
-            true
-        }
-        Err(e) => {
-            tracing::error!("the store could not give redb the journalled appends: {e}");
-            false
-        }
-    }
+/// checkpoint).
+fn flush(db: &Database, pending: &mut Pending) -> Result<()> {
+    let mut txn = db.begin_write().map_err(db_error)?;
+    txn.set_durability(Durability::None).map_err(db_error)?;
+    give(&txn, pending)?;
+    txn.commit().map_err(db_error)?;
+    pending.given();
+    Ok(())
 }
 
 /// Applies the appends waiting in `pending` in `txn`, with nothing else.

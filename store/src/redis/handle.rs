@@ -11,8 +11,13 @@ use crate::{Result, StoreError};
 
 use super::keys;
 
-/// The layout version this build reads and writes (`P:schema`).
-pub const SCHEMA_VERSION: u32 = 1;
+/// The layout version this build reads and writes (`P:schema`): 2 keeps
+/// tokens as their digests and indexes the accounts by their names'
+/// skeleton (`skeletons`). A prefix of version 1 (tokens as they are,
+/// with or without that index) is brought up to date at connect
+/// (`upgrade`, then `skeletons`).
+pub const SCHEMA_VERSION: u32 = 2;
+const UPGRADABLE: u32 = 1;
 
 /// How a [`RedisStore`] is set up besides its URL.
 #[derive(Clone, Debug)]
@@ -30,6 +35,9 @@ pub struct RedisOptions {
     /// finishing, between two reads of [`Store::live_tables`], before a
     /// reader drops it (1 minute; see *Key layout*).
     pub stale_after: Duration,
+    /// The server's rewrite of live tables' metadata, applied once when
+    /// the prefix's layout is brought up to date ([`crate::MetaUpgrade`]).
+    pub upgrade_meta: Option<crate::MetaUpgrade>,
 }
 
 impl Default for RedisOptions {
@@ -39,6 +47,7 @@ impl Default for RedisOptions {
             timeout: Duration::from_secs(2),
             ca_file: None,
             stale_after: Duration::from_secs(60),
+            upgrade_meta: None,
         }
     }
 }
@@ -118,13 +127,14 @@ impl RedisStore {
             shown: format!("Redis store at {shown}, prefix {}", options.prefix),
             progress: Default::default(),
         };
-        store.check_schema().await?;
+        store.check_schema(options.upgrade_meta).await?;
         store.index_names_if_needed().await?;
         Ok(store)
     }
 
-    /// Writes the layout version into an empty prefix, or checks it.
-    async fn check_schema(&self) -> Result<()> {
+    /// Writes the layout version into an empty prefix, or checks it
+    /// (bringing the earlier one up to date).
+    async fn check_schema(&self, upgrade_meta: Option<crate::MetaUpgrade>) -> Result<()> {
         let key = self.keys.schema();
         // SET NX, then GET (SET NX GET needs Redis 7).
         let mut set = redis::cmd("SET");
@@ -139,6 +149,12 @@ impl RedisStore {
             ))),
             Some(v) => match v.parse::<u32>() {
                 Ok(SCHEMA_VERSION) => Ok(()),
+                Ok(UPGRADABLE) => {
+                    self.upgrade(upgrade_meta).await?;
+                    let mut set = redis::cmd("SET");
+                    set.arg(&key).arg(SCHEMA_VERSION);
+                    self.query::<()>("writing the layout version", set).await
+                }
                 Ok(found) => Err(StoreError::Version {
                     found,
                     supported: SCHEMA_VERSION,

@@ -15,6 +15,7 @@ pub(super) struct Keys {
 /// The kinds of key an export scans for: `(tag letter, suffix)`.
 pub(super) const ACCOUNTS: (&str, &str) = ("a", ":account");
 pub(super) const TOKENS: (&str, &str) = ("k", ":token");
+pub(super) const SEATS: (&str, &str) = ("r", ":tables");
 pub(super) const RATINGS: (&str, &str) = ("f", ":ratings");
 pub(super) const GAMES: (&str, &str) = ("t", ":game");
 pub(super) const LIVE: (&str, &str) = ("t", ":meta");
@@ -37,6 +38,11 @@ impl Keys {
 
     pub fn schema(&self) -> String {
         format!("{}:schema", self.prefix)
+    }
+
+    /// What [`crate::Store::ping`] writes (expiring a minute later).
+    pub fn probe(&self) -> String {
+        format!("{}:probe", self.prefix)
     }
 
     /// The set of live table ids.
@@ -76,7 +82,8 @@ impl Keys {
         self.table(id, "finishing")
     }
 
-    /// The tables a resume token's session sits at.
+    /// The tables a resume token's session sits at, by the token's
+    /// digest.
     pub fn seats(&self, token: &str) -> String {
         format!("{}:{{r:{token}}}:tables", self.prefix)
     }
@@ -160,6 +167,7 @@ impl Keys {
         format!("{}:name_skeletons", self.prefix)
     }
 
+    /// A login token, by its digest.
     pub fn token(&self, token: &str) -> String {
         format!("{}:{{k:{token}}}:token", self.prefix)
     }

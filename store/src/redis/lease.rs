@@ -257,7 +257,7 @@ impl RedisStore {
     }
 
     pub(super) async fn index_seat_impl(&self, token: &str, id: &str) -> Result<()> {
-        let key = self.keys.seats(token);
+        let key = self.keys.seats(&crate::tokens::at_rest(token));
         let mut pipe = redis::pipe();
         pipe.atomic()
             .cmd("SADD")
@@ -277,7 +277,7 @@ impl RedisStore {
 
     pub(super) async fn seat_tables_impl(&self, token: &str) -> Result<Vec<String>> {
         let mut members = redis::cmd("SMEMBERS");
-        members.arg(self.keys.seats(token));
+        members.arg(self.keys.seats(&crate::tokens::at_rest(token)));
         self.query("reading a seat index", members).await
     }
 

@@ -20,11 +20,13 @@
 //! braces is the key's *hash tag*: Redis Cluster puts keys with the same
 //! tag in the same slot, so everything one operation must change
 //! atomically shares a tag. `NAME` is [`crate::name_key`] of a player or
-//! account name, `ID` a table (= game) id.
+//! account name, `ID` a table (= game) id, `DIGEST` a token's digest
+//! ([`crate::token_digest`]: no key or value holds a usable token).
 //!
 //! | key | type | holds |
 //! |---|---|---|
 //! | `P:schema` | string | the layout version, [`SCHEMA_VERSION`] |
+//! | `P:probe` | string | written by [`Store::ping`], which a Redis that refuses writes fails (expires after a minute) |
 //! | `P:live` | set | candidate ids: live tables, and finishes in progress (a table is live iff its `meta` key exists) |
 //! | `P:stale` | hash | ids of `P:live` seen neither live nor finishing → when first seen so (ms) |
 //! | `P:{t:ID}:meta` | string | a live table's metadata (raw bytes) |
@@ -39,9 +41,9 @@
 //! | `P:{f:FAMILY}:applied` | hash | `NONCE` → `NONCE ID` of the finishes whose updates the family applied, until they commit (empty at rest) |
 //! | `P:{t:ID}:lease` | string | the table's lease, `EPOCH NODE`, expiring with it ([`lease`]) |
 //! | `P:{t:ID}:epoch` | string | the table's last lease epoch (a counter; expires a day after its last use) |
-//! | `P:{r:TOKEN}:tables` | set | the tables a resume token's session sits at (expires a week after the last one) |
+//! | `P:{r:DIGEST}:tables` | set | the tables a resume token's session sits at (expires a week after the last one) |
 //! | `P:{a:NAME}:account` | string | [`crate::Account`] (encoded) |
-//! | `P:{k:TOKEN}:token` | string | [`crate::AuthToken`] (encoded) |
+//! | `P:{k:DIGEST}:token` | string | [`crate::AuthToken`] (encoded; its `token` the digest too) |
 //! | `P:{s:SKELETON}:accounts` | set | the name keys of the accounts whose names have this [`crate::name_skeleton`] (`skeletons`) |
 //! | `P:name_skeletons` | string | the version of that index ([`crate::SKELETON_VERSION`]), built at connect when it differs |
 //! | `P:{t}:tournaments` | hash | tournament id → the server's state of the event (raw bytes; `tournaments`) |
@@ -169,7 +171,6 @@ use async_trait::async_trait;
 use crate::{
     Account, Acquired, AddressBan, AuditEntry, AuthToken, ExportCursor, ExportPage, FinishedGame,
     GameRef, HistoryPoint, Item, Lease, LiveTable, Rating, Report, Result, Standing, Store,
-    StoreError,
 };
 
 mod finish;
@@ -183,6 +184,7 @@ mod scripts;
 mod skeletons;
 mod tournaments;
 mod transfer;
+mod upgrade;
 mod writes;
 
 pub use handle::{RedisOptions, RedisStore, SCHEMA_VERSION, redact};
@@ -217,12 +219,12 @@ impl Store for RedisStore {
     }
 
     async fn ping(&self) -> Result<()> {
-        let pong: String = self.query("PING", redis::cmd("PING")).await?;
-        if pong == "PONG" {
-            Ok(())
-        } else {
-            Err(StoreError::Unavailable(format!("PING answered {pong:?}")))
-        }
+        // A write, not a PING: a Redis out of memory (`maxmemory`) still
+        // answers PING but refuses writes (`OOM`); one that cannot write
+        // its append-only file refuses both (`MISCONF`) until it can.
+        let mut set = redis::cmd("SET");
+        set.arg(self.keys.probe()).arg(1).arg("PX").arg(60_000);
+        self.exec("writing the probe key", set).await
     }
 
     async fn create_table(&self, id: &str, meta: &[u8]) -> Result<()> {

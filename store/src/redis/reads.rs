@@ -10,7 +10,7 @@ use super::scripts;
 use crate::codec::decode;
 use crate::{
     Account, AuthToken, FinishedGame, GameRef, HistoryPoint, LiveTable, Rating, Result, StoreError,
-    name_key,
+    name_key, token_digest,
 };
 
 /// How many reads of single tables or games are in flight at once.
@@ -212,8 +212,17 @@ impl RedisStore {
     }
 
     pub(super) async fn token_impl(&self, token: &str) -> Result<Option<AuthToken>> {
+        let found = self.stored_token(&token_digest(token)).await?;
+        Ok(found.map(|stored| AuthToken {
+            token: token.to_owned(),
+            ..stored
+        }))
+    }
+
+    /// A token as stored, under its digest.
+    pub(super) async fn stored_token(&self, digest: &str) -> Result<Option<AuthToken>> {
         let mut get = redis::cmd("GET");
-        get.arg(self.keys.token(token));
+        get.arg(self.keys.token(digest));
         let value: Option<Vec<u8>> = self.query("reading a token", get).await?;
         value.map(|v| decode(&v, "a token")).transpose()
     }

@@ -14,7 +14,7 @@ use super::handle::RedisStore;
 use super::reads::READ_AHEAD;
 use super::{keys, scripts};
 use crate::codec::{decode, encode};
-use crate::{ExportCursor, ExportPage, Item, Result, StoreError, name_key};
+use crate::{AuthToken, ExportCursor, ExportPage, Item, Result, StoreError, name_key};
 
 const ACCOUNTS: u8 = 0;
 const TOKENS: u8 = 1;
@@ -136,7 +136,7 @@ impl RedisStore {
         Ok(match section {
             // The key holds the name key; any case finds the account.
             ACCOUNTS => self.account_impl(id).await?.map(Item::Account),
-            TOKENS => self.token_impl(id).await?.map(Item::Token),
+            TOKENS => self.stored_token(id).await?.map(Item::Token),
             GAMES => self.game_impl(id).await?.map(Item::Game),
             _ => self.live_table_impl(id).await?.map(Item::Live),
         })
@@ -190,9 +190,13 @@ impl RedisStore {
                         .ignore();
                 }
                 Item::Token(token) => {
+                    let stored = AuthToken {
+                        token: crate::tokens::at_rest(&token.token),
+                        ..token.clone()
+                    };
                     pipe.cmd("SET")
-                        .arg(self.keys.token(&token.token))
-                        .arg(encode(token)?)
+                        .arg(self.keys.token(&stored.token))
+                        .arg(encode(&stored)?)
                         .ignore();
                 }
                 Item::Rating { rating, history } => {

@@ -6,7 +6,7 @@ use super::finish::Run;
 use super::handle::{RedisStore, unexpected};
 use super::scripts;
 use crate::codec::{decode, encode};
-use crate::{Account, AuthToken, FinishedGame, Result, StoreError};
+use crate::{Account, AuthToken, FinishedGame, Result, StoreError, token_digest};
 
 impl RedisStore {
     /// Runs a script invocation within the timeout; its status answer.
@@ -178,14 +178,19 @@ impl RedisStore {
     }
 
     pub(super) async fn put_token_impl(&self, token: &AuthToken) -> Result<()> {
+        let stored = AuthToken {
+            token: token_digest(&token.token),
+            ..token.clone()
+        };
         let mut set = redis::cmd("SET");
-        set.arg(self.keys.token(&token.token)).arg(encode(token)?);
+        set.arg(self.keys.token(&stored.token))
+            .arg(encode(&stored)?);
         self.exec("storing a token", set).await
     }
 
     pub(super) async fn revoke_token_impl(&self, token: &str) -> Result<()> {
         let mut del = redis::cmd("DEL");
-        del.arg(self.keys.token(token));
+        del.arg(self.keys.token(&token_digest(token)));
         self.exec("revoking a token", del).await
     }
 }

@@ -482,3 +482,58 @@ async fn appends_waiting_for_the_database_count_for_every_check() {
     assert_eq!(a.entries.len(), 3005);
     assert_eq!(a.entries[3004], e(3004));
 }
+
+/// Damage that appears while the store is open (redb checks every page
+/// at open only) and that a read runs into: that read is refused as
+/// `Corrupt`, and the store goes on serving the rest.
+#[tokio::test]
+async fn damage_a_read_runs_into_refuses_that_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let account = |name: &str, hash: &str| Account {
+        name: name.into(),
+        password_hash: hash.into(),
+        created_ms: 1,
+        bot: false,
+        bot_filters: None,
+    };
+    {
+        let store = open(dir.path());
+        let zed = account("Zed", "$argon2id$a-hash-to-find-in-the-file");
+        store.create_account(&zed).await.unwrap();
+        store
+            .create_account(&account("Amy", "$argon2id$x"))
+            .await
+            .unwrap();
+    }
+    // No page cache of redb's own: every read goes to the file.
+    let options = tengen_store::embedded::EmbeddedOptions {
+        cache_bytes: 0,
+        ..Default::default()
+    };
+    let store = EmbeddedStore::open_with(dir.path(), &options).unwrap();
+    assert!(store.account("zed").await.unwrap().is_some());
+    let path = dir.path().join(DB_FILE);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let marker = b"a-hash-to-find-in-the-file";
+    let found: Vec<usize> = bytes
+        .windows(marker.len())
+        .enumerate()
+        .filter(|(_, w)| w == marker)
+        .map(|(at, _)| at)
+        .collect();
+    assert!(!found.is_empty(), "the value is in the file");
+    // Each copy's string header before it (an older page's too): a byte
+    // MessagePack never uses.
+    for at in found {
+        bytes[at - "$argon2id$".len() - 1] = 0xc1;
+    }
+    std::fs::write(&path, &bytes).unwrap();
+    match store.account("zed").await {
+        Err(StoreError::Corrupt(why)) => assert!(why.contains("account"), "{why}"),
+        other => panic!("the damaged read answered {other:?}"),
+    }
+    assert!(
+        store.account("amy").await.unwrap().is_some(),
+        "the rest is served"
+    );
+}

@@ -1,6 +1,8 @@
 //! The embedded store's journal: writes that were answered survive a crash
 //! of the process (a real `abort()`, no destructor run), a record cut short
-//! is not replayed, and the records of an older checkpoint never are.
+//! is dropped, damage before acknowledged records refuses the open (and
+//! `salvage` keeps what precedes it), the records of an older checkpoint
+//! are never replayed, and a journal of the previous format still is.
 //!
 //! The crashing process is this test binary again: each test starts
 //! `crash_child` (ignored unless started so) with `TENGEN_JOURNAL_CHILD`
@@ -9,7 +11,9 @@
 use std::path::Path;
 use std::process::Command;
 
-use tengen_store::embedded::{DB_FILE, DEFAULT_CACHE_BYTES, JOURNAL_FILE, SECOND_FILE};
+use tengen_store::embedded::{
+    DB_FILE, DEFAULT_CACHE_BYTES, JOURNAL_FILE, SECOND_FILE, record_spans,
+};
 use tengen_store::{Account, EmbeddedStore, FinishedGame, Store};
 
 const CHILD: &str = "TENGEN_JOURNAL_CHILD";
@@ -278,53 +282,115 @@ async fn a_failed_checkpoint_loses_nothing() {
     assert_eq!(t1.entries.len() as u64, answered);
 }
 
-/// The journal's records: (offset, length) of each, read from their
-/// headers (the format is in the journal module's documentation).
-fn records(journal: &[u8]) -> Vec<(usize, usize)> {
-    let mut at = 0;
-    let mut found = Vec::new();
-    while at + 20 <= journal.len() && &journal[at..at + 4] == b"TGJ1" {
-        let len = u32::from_le_bytes(journal[at + 4..at + 8].try_into().unwrap()) as usize;
-        found.push((at, 20 + len));
-        at += 20 + len;
-    }
-    found
+/// The three files' bytes.
+fn files(dir: &Path) -> Vec<Vec<u8>> {
+    [DB_FILE, JOURNAL_FILE, SECOND_FILE]
+        .iter()
+        .map(|name| std::fs::read(dir.join(name)).unwrap())
+        .collect()
 }
 
+/// A last record whose write was cut short by the crash (its header
+/// written, the rest not) is dropped: it was never answered.
 #[tokio::test]
-async fn a_damaged_or_cut_record_ends_the_replay() {
+async fn a_cut_last_record_is_dropped() {
     let dir = tempfile::tempdir().unwrap();
     crash("writes", dir.path());
     let path = dir.path().join(JOURNAL_FILE);
-    let journal = std::fs::read(&path).unwrap();
-    let found = records(&journal);
+    let mut journal = std::fs::read(&path).unwrap();
+    let found = record_spans(&journal);
     assert_eq!(found.len(), 45);
+    let (at, len) = found[44];
+    journal[at + 40..at + len].fill(0);
+    std::fs::write(&path, &journal).unwrap();
+    let store = EmbeddedStore::open(dir.path()).unwrap();
+    assert_eq!(store.replayed(), 44);
+    // The last write was the finish of t2: it is still live.
+    assert!(store.game("t2").await.unwrap().is_none());
+    assert_eq!(
+        store.live_table("t2").await.unwrap().unwrap().entries.len(),
+        1
+    );
+}
 
-    // Half of a record more at the end (a write cut by the crash) is
-    // ignored.
-    let mut cut = journal.clone();
-    let (at, len) = found[10];
-    cut.extend_from_slice(&journal[at..at + len / 2]);
-    std::fs::write(&path, &cut).unwrap();
-    let backup = tempfile::tempdir().unwrap();
-    copy_dir(dir.path(), backup.path());
+/// A record damaged before others refuses the open, naming the file, the
+/// offset and what follows, and changes none of the files; `salvage`
+/// keeps a copy of them, replays what precedes the damage and says how
+/// many commits were lost.
+#[tokio::test]
+async fn damage_before_acknowledged_records_refuses_the_open_until_salvaged() {
+    let dir = tempfile::tempdir().unwrap();
+    crash("writes", dir.path());
+    // The crash left redb to recover its file: the first open does, and
+    // the files are a clean store's plus the journal.
+    let path = dir.path().join(JOURNAL_FILE);
+    let journal = std::fs::read(&path).unwrap();
+    let found = record_spans(&journal);
+    let mut damaged = journal.clone();
+    let (at, len) = found[30];
+    damaged[at + len / 2] ^= 0x40;
+    std::fs::write(&path, &damaged).unwrap();
+    let before = files(dir.path());
+
+    let error = EmbeddedStore::open(dir.path()).err().expect("refused");
+    let shown = error.to_string();
+    assert!(
+        matches!(error, tengen_store::StoreError::Corrupt(_)),
+        "{shown}"
+    );
+    assert!(shown.contains(&path.display().to_string()), "{shown}");
+    assert!(shown.contains(&format!("offset {at}")), "{shown}");
+    assert!(shown.contains("14 intact commits follow it"), "{shown}");
+    assert!(shown.contains("salvage"), "{shown}");
+    assert_eq!(
+        files(dir.path())[1..],
+        before[1..],
+        "the journal is left as it was"
+    );
+    // And again: the same answer, nothing written meanwhile.
+    assert!(EmbeddedStore::open(dir.path()).is_err());
+    assert_eq!(files(dir.path())[1..], before[1..]);
+
+    let salvaged = tengen_store::embedded::salvage(dir.path(), &Default::default()).unwrap();
+    assert_eq!((salvaged.kept, salvaged.lost), (30, 15));
+    let copy = salvaged.copy.unwrap();
+    assert_eq!(
+        files(&copy)[1..],
+        before[1..],
+        "the copy is the files as they were"
+    );
+    let store = EmbeddedStore::open(dir.path()).unwrap();
+    assert_eq!(store.replayed(), 0);
+    let t1 = store.live_table("t1").await.unwrap().unwrap();
+    assert_eq!(t1.entries, (0..29).map(entry).collect::<Vec<_>>());
+    assert!(store.account("alice").await.unwrap().is_none());
+    // It goes on from there, and a crash later replays only the new.
+    store.append("t1", 29, &[entry(29)]).await.unwrap();
+}
+
+/// A server upgraded after a crash replays the journal the previous
+/// version wrote (its own format, its own rules), then writes the current
+/// one.
+#[tokio::test]
+async fn a_journal_of_the_previous_format_is_replayed() {
+    let dir = tempfile::tempdir().unwrap();
+    crash("writes", dir.path());
+    // Opening recovers redb's file once: as the previous version would
+    // have found it, with its journal.
+    tengen_store::embedded::as_previous_version(dir.path(), &[]).unwrap();
+    let journal = std::fs::read(dir.path().join(JOURNAL_FILE)).unwrap();
+    assert_eq!(&journal[..4], b"TGJ1");
     {
         let store = EmbeddedStore::open(dir.path()).unwrap();
         assert_eq!(store.replayed(), 45);
         check_writes(&store).await;
+        store.append("t1", 40, &[entry(40)]).await.unwrap();
     }
-
-    // A byte changed in the 31st record: the replay stops before it, so
-    // the table has the entries of the 29 appends before.
-    let mut damaged = journal.clone();
-    let (at, len) = found[30];
-    damaged[at + len - 1] ^= 0x40;
-    std::fs::write(backup.path().join(JOURNAL_FILE), &damaged).unwrap();
-    let store = EmbeddedStore::open(backup.path()).unwrap();
-    assert_eq!(store.replayed(), 30);
-    let t1 = store.live_table("t1").await.unwrap().unwrap();
-    assert_eq!(t1.entries, (0..29).map(entry).collect::<Vec<_>>());
-    assert!(store.account("alice").await.unwrap().is_none());
+    let store = EmbeddedStore::open(dir.path()).unwrap();
+    assert_eq!(
+        store.live_table("t1").await.unwrap().unwrap().entries.len(),
+        41
+    );
 }
 
 #[tokio::test]
@@ -334,8 +400,8 @@ async fn records_of_an_older_checkpoint_are_never_replayed() {
     let journal = std::fs::read(dir.path().join(JOURNAL_FILE)).unwrap();
     // The file is written from its start again after a checkpoint: the
     // three new records are followed by what is left of the first run's.
-    let new: usize = records(&journal).iter().map(|(_, len)| len).sum();
-    assert!(records(&journal).len() < 200 && journal.len() > 30 * new);
+    let new: usize = record_spans(&journal).iter().map(|(_, len)| len).sum();
+    assert!(record_spans(&journal).len() < 200 && journal.len() > 30 * new);
     let store = EmbeddedStore::open(dir.path()).unwrap();
     assert_eq!(store.replayed(), 3);
     let t1 = store.live_table("t1").await.unwrap().unwrap();
@@ -348,14 +414,17 @@ async fn an_unreadable_journal_record_refuses_the_open() {
     crash("writes", dir.path());
     let path = dir.path().join(JOURNAL_FILE);
     let mut journal = std::fs::read(&path).unwrap();
-    // A record with a valid checksum whose payload is not a group of
+    // A record with valid checksums whose payload is not a group of
     // writes (as another version's would be): refused, not skipped.
-    let (at, len) = records(&journal)[0];
-    let tag: [u8; 8] = journal[at + 8..at + 16].try_into().unwrap();
-    let payload = vec![0xc1u8; len - 20]; // 0xc1 is never valid MessagePack
-    let mut hasher = crc32(&tag, &payload).to_le_bytes().to_vec();
-    journal[at + 16..at + 20].swap_with_slice(&mut hasher);
-    journal[at + 20..at + len].copy_from_slice(&payload);
+    let (at, len) = record_spans(&journal)[0];
+    let payload_len = len - 56;
+    let payload = vec![0xc1u8; payload_len]; // 0xc1 is never valid MessagePack
+    let sum = crc32(&[], &payload).to_le_bytes();
+    journal[at + 36..at + 36 + payload_len].copy_from_slice(&payload);
+    journal[at + 24..at + 28].copy_from_slice(&sum);
+    journal[at + 36 + payload_len + 8..at + 36 + payload_len + 12].copy_from_slice(&sum);
+    let header = crc32(&[], &journal[at..at + 32]).to_le_bytes();
+    journal[at + 32..at + 36].copy_from_slice(&header);
     std::fs::write(&path, &journal).unwrap();
     let error = EmbeddedStore::open(dir.path()).err().expect("refused");
     let shown = error.to_string();
@@ -364,7 +433,7 @@ async fn an_unreadable_journal_record_refuses_the_open() {
 }
 
 /// CRC-32 (IEEE) of `tag` then `payload`, bit by bit: the journal's
-/// checksum, computed here independently.
+/// checksums, computed here independently.
 fn crc32(tag: &[u8], payload: &[u8]) -> u32 {
     let mut crc = !0u32;
     for &byte in tag.iter().chain(payload) {
@@ -378,10 +447,4 @@ fn crc32(tag: &[u8], payload: &[u8]) -> u32 {
         }
     }
     !crc
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    for name in [DB_FILE, JOURNAL_FILE, SECOND_FILE] {
-        std::fs::copy(from.join(name), to.join(name)).unwrap();
-    }
 }

@@ -338,3 +338,119 @@ async fn conformance_suite_on_a_cluster_node() {
     })
     .await;
 }
+
+/// A prefix of the previous layout (tokens as they are, in key names and
+/// values, and in a live table's metadata) is brought up to date at
+/// connect: after it, no key or value holds a token, and the tokens work.
+#[tokio::test]
+async fn a_prefix_of_the_previous_layout_keeps_no_token_after_connect() {
+    let redis = RedisServer::start();
+    let mut conn = raw(&redis).await;
+    let login = "0d1e2f3a4b5c6d7e8f90a1b2c3d4e5f6";
+    let resume = "f6e5d4c3b2a1908f7e6d5c4b3a2f1e0d";
+    let old = tengen_store::AuthToken {
+        token: login.into(),
+        account: "Ann".into(),
+        expires_ms: 1_900_000_000_000,
+    };
+    let value = rmp_serde::to_vec_named(&old).unwrap();
+    let meta = format!("{{\"seats\":[\"{resume}\"]}}");
+    let mut setup = redis::pipe();
+    setup
+        .cmd("SET")
+        .arg("old:schema")
+        .arg(1)
+        .ignore()
+        .cmd("SET")
+        .arg(format!("old:{{k:{login}}}:token"))
+        .arg(value)
+        .ignore()
+        .cmd("SADD")
+        .arg(format!("old:{{r:{resume}}}:tables"))
+        .arg("t1")
+        .ignore()
+        .cmd("EXPIRE")
+        .arg(format!("old:{{r:{resume}}}:tables"))
+        .arg(3600)
+        .ignore()
+        .cmd("SET")
+        .arg("old:{t:t1}:meta")
+        .arg(meta)
+        .ignore()
+        .cmd("SADD")
+        .arg("old:live")
+        .arg("t1")
+        .ignore();
+    let () = setup.query_async(&mut conn).await.unwrap();
+
+    fn upgrade(meta: &[u8]) -> Option<Vec<u8>> {
+        let text = std::str::from_utf8(meta).ok()?;
+        let token = text.split('"').nth(3)?;
+        (!tengen_store::is_digest(token)).then(|| {
+            text.replace(token, &tengen_store::token_digest(token))
+                .into_bytes()
+        })
+    }
+    let store = RedisStore::connect(
+        &redis.url(),
+        RedisOptions {
+            prefix: "old".into(),
+            upgrade_meta: Some(upgrade),
+            ..RedisOptions::default()
+        },
+    )
+    .await
+    .unwrap();
+    let found = store
+        .token(login)
+        .await
+        .unwrap()
+        .expect("the login token works");
+    assert_eq!(
+        (found.token.as_str(), found.account.as_str()),
+        (login, "Ann")
+    );
+    assert_eq!(
+        store.seat_tables(resume).await.unwrap(),
+        vec!["t1".to_string()]
+    );
+    let table = store.live_table("t1").await.unwrap().expect("t1 is live");
+    let digest = tengen_store::token_digest(resume);
+    assert_eq!(
+        table.meta,
+        format!("{{\"seats\":[\"{digest}\"]}}").into_bytes()
+    );
+
+    let version: u32 = redis::cmd("GET")
+        .arg("old:schema")
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(version, tengen_store::redis::SCHEMA_VERSION);
+    let keys: Vec<String> = redis::cmd("KEYS")
+        .arg("old:*")
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+    for key in keys {
+        assert!(!key.contains(login) && !key.contains(resume), "{key}");
+        let dump: Option<Vec<u8>> = redis::cmd("DUMP")
+            .arg(&key)
+            .query_async(&mut conn)
+            .await
+            .unwrap();
+        let dump = dump.unwrap_or_default();
+        for token in [login, resume] {
+            assert!(
+                !dump.windows(token.len()).any(|w| w == token.as_bytes()),
+                "{key} holds a token"
+            );
+        }
+    }
+    let ttl: i64 = redis::cmd("TTL")
+        .arg(format!("old:{{r:{digest}}}:tables"))
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+    assert!(ttl > 3000, "the seat index keeps its expiry ({ttl})");
+}

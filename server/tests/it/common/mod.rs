@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod long_game;
 pub mod moderation;
 pub mod proc;
 pub mod redis;
