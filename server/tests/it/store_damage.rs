@@ -86,6 +86,10 @@ fn sweep(written: &Path, file: &str, offsets: &[usize], game: &LongGame) -> Outc
         std::fs::create_dir_all(&case).unwrap();
         copy_files(written, &case);
         invert(&case.join(file), at);
+        let before: Vec<Vec<u8>> = FILES
+            .iter()
+            .map(|f| std::fs::read(case.join(f)).unwrap())
+            .collect();
         let table = game.table.as_str().to_owned();
         let dir = case.clone();
         let outcome = std::thread::spawn(move || open(&dir, &table))
@@ -107,6 +111,21 @@ fn sweep(written: &Path, file: &str, offsets: &[usize], game: &LongGame) -> Outc
                 assert!(
                     why.contains(&named),
                     "{file} damaged at {at}: refused without naming it: {why}"
+                );
+                for (f, bytes) in FILES.iter().zip(&before) {
+                    assert!(
+                        std::fs::read(case.join(f)).unwrap() == *bytes,
+                        "{file} damaged at {at}: the refused start changed {f}"
+                    );
+                }
+                let names: Vec<_> = std::fs::read_dir(&case)
+                    .unwrap()
+                    .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                    .filter(|n| !FILES.contains(&n.as_str()))
+                    .collect();
+                assert!(
+                    names.iter().all(|n| n.ends_with(".lock") || n == "lock"),
+                    "{file} damaged at {at}: the refused start left {names:?}"
                 );
                 outcomes.refused += 1;
             }

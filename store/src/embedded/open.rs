@@ -122,23 +122,100 @@ fn restrict(path: &Path, mode: u32) {
 /// the one before (which it does after a crash cut that commit short):
 /// the journal then tells whether anything acknowledged went with it.
 pub(super) fn open_store(path: &Path, cache_bytes: usize) -> Result<(Database, bool)> {
-    let existing = fs::metadata(path).map(|m| m.len() > 0).unwrap_or(false);
-    if existing {
-        probe(path)?;
+    let (db, fell_back, before) = open_store_keeping(path, cache_bytes)?;
+    if let Some(before) = before {
+        before.discard();
     }
+    Ok((db, fell_back))
+}
+
+/// [`open_store`], keeping a copy of a file that redb has to repair (a
+/// crash left it open), for the caller to put back if the start then
+/// refuses the directory (the journal is damaged): a refused start leaves
+/// every file as the crash left it.
+pub(super) fn open_store_keeping(
+    path: &Path,
+    cache_bytes: usize,
+) -> Result<(Database, bool, Option<BeforeRepair>)> {
+    let existing = fs::metadata(path).map(|m| m.len() > 0).unwrap_or(false);
+    let before = if existing && probe(path)? == Probed::NeedsRepair {
+        BeforeRepair::take(path)
+    } else {
+        None
+    };
     let fell_back = Arc::new(AtomicBool::new(false));
-    let db = open_database_with(path, cache_bytes, fell_back.clone())?;
-    let fell_back = fell_back.load(Ordering::SeqCst);
-    match read_version(&db.begin_read().map_err(db_error)?, path)? {
-        Some(SCHEMA_VERSION | UPGRADABLE) => Ok((db, fell_back)),
-        Some(found) => Err(StoreError::Version {
-            found,
-            supported: SCHEMA_VERSION,
-        }),
-        None => {
-            create_schema(&db)?;
-            Ok((db, fell_back))
+    let opened =
+        open_database_with(path, cache_bytes, fell_back.clone()).and_then(|db| match read_version(
+            &db.begin_read().map_err(db_error)?,
+            path,
+        )? {
+            Some(SCHEMA_VERSION | UPGRADABLE) => Ok(db),
+            Some(found) => Err(StoreError::Version {
+                found,
+                supported: SCHEMA_VERSION,
+            }),
+            None => {
+                create_schema(&db)?;
+                Ok(db)
+            }
+        });
+    match opened {
+        Ok(db) => Ok((db, fell_back.load(Ordering::SeqCst), before)),
+        Err(e) => {
+            if let Some(before) = before {
+                before.put_back();
+            }
+            Err(e)
         }
+    }
+}
+
+/// The bytes of a database file as a crash left them, copied beside it
+/// before redb's repair rewrites its bookkeeping.
+pub(super) struct BeforeRepair {
+    copy: std::path::PathBuf,
+    original: std::path::PathBuf,
+}
+
+impl BeforeRepair {
+    /// Copies `path`; without room for the copy the start goes on
+    /// without one (said in the log).
+    fn take(path: &Path) -> Option<BeforeRepair> {
+        let mut name = path.as_os_str().to_owned();
+        name.push(".before-repair");
+        let copy = std::path::PathBuf::from(name);
+        match fs::copy(path, &copy) {
+            Ok(_) => Some(BeforeRepair {
+                copy,
+                original: path.to_path_buf(),
+            }),
+            Err(e) => {
+                let _ = fs::remove_file(&copy);
+                tracing::warn!(
+                    "could not copy {} before redb repairs it ({e}); a refused start will \
+                     leave the repaired file",
+                    path.display()
+                );
+                None
+            }
+        }
+    }
+
+    /// Puts the copy back in place of the repaired file (whose database
+    /// must be closed).
+    pub(super) fn put_back(self) {
+        if let Err(e) = fs::rename(&self.copy, &self.original) {
+            tracing::error!(
+                "could not put {} back in place of {}: {e}",
+                self.copy.display(),
+                self.original.display()
+            );
+        }
+    }
+
+    /// The start went on: the copy is not needed.
+    pub(super) fn discard(self) {
+        let _ = fs::remove_file(&self.copy);
     }
 }
 
@@ -193,10 +270,10 @@ fn open_database_with(
 /// not a store of this schema version. A database that was not closed
 /// cleanly cannot be opened read-only; the read-write open repairs it and
 /// checks it then.
-fn probe(path: &Path) -> Result<()> {
+fn probe(path: &Path) -> Result<Probed> {
     let db = match std::panic::catch_unwind(|| Database::builder().open_read_only(path)) {
         Ok(Ok(db)) => db,
-        Ok(Err(DatabaseError::RepairAborted)) => return Ok(()),
+        Ok(Err(DatabaseError::RepairAborted)) => return Ok(Probed::NeedsRepair),
         Ok(Err(e)) => return Err(open_error(path, e)),
         Err(_) => return Err(unreadable(path)),
     };
@@ -205,8 +282,17 @@ fn probe(path: &Path) -> Result<()> {
             found,
             supported: SCHEMA_VERSION,
         }),
-        _ => Ok(()),
+        _ => Ok(Probed::Clean),
     }
+}
+
+/// What [`probe`] found of a file it did not refuse.
+#[derive(Debug, PartialEq, Eq)]
+enum Probed {
+    /// Closed cleanly: readable without a write.
+    Clean,
+    /// Left open by a crash: the read-write open will repair it.
+    NeedsRepair,
 }
 
 fn unreadable(path: &Path) -> StoreError {

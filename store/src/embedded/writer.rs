@@ -116,11 +116,26 @@ impl Files {
     /// that follow the last checkpoint and takes a checkpoint: the
     /// database, the journal, and how many commits were replayed.
     pub(super) fn open(&self) -> Result<(Arc<Database>, Journal, usize)> {
-        let (db, fell_back) = super::open::open_store(&self.db_file, self.cache_bytes)?;
+        let (db, fell_back, before) =
+            super::open::open_store_keeping(&self.db_file, self.cache_bytes)?;
         let mut db = Arc::new(db);
         let fell_back = fell_back.then_some(self.db_file.as_path());
         let (mut journal, groups) =
-            Journal::open(&self.dir, &db, self.checkpoint_bytes, fell_back)?;
+            match Journal::open(&self.dir, &db, self.checkpoint_bytes, fell_back) {
+                Ok(opened) => opened,
+                Err(e) => {
+                    // Refused (damage): the database goes back to the bytes
+                    // the crash left, as the journal was left.
+                    drop(db);
+                    if let Some(before) = before {
+                        before.put_back();
+                    }
+                    return Err(e);
+                }
+            };
+        if let Some(before) = before {
+            before.discard();
+        }
         replay_and_checkpoint(&db, &mut journal, &mut Pending::default(), &groups)?;
         super::upgrade::upgrade(&mut db, &mut journal, self.upgrade_meta)?;
         super::skeletons::build_if_needed(&db)?;
