@@ -19,8 +19,8 @@
 //! Two opening extensions, answered with the built-in bot's own opening
 //! judgement ([`crate::bot::decide`]) so that `tengen engine -- tengen
 //! pbrain` exercises the bridge's extension path:
-//! - `SWAP2BOARD` … `x,y` … `DONE` (Gomocup's Swap2; the stones black,
-//!   white, black…): with none, three points `x1,y1 x2,y2 x3,y3`; with
+//! - `SWAP2BOARD` … `x,y` (or `x,y,field`, as Rapfi reads it) … `DONE`
+//!   (Gomocup's Swap2; the stones black, white, black…): with none, three points `x1,y1 x2,y2 x3,y3`; with
 //!   three, `SWAP`, one point (white 4) or two (white 4, black 5); with
 //!   five, `SWAP` (keep black) or one point (take white, play 6 there).
 //! - `YXBOARD` … `x,y,1|2` … `DONE` sets the board without a move (1 the
@@ -252,9 +252,15 @@ impl Brain {
             return Vec::new();
         };
         if self.block == Block::Swap2 {
-            // Colours alternate from black; `true` marks black.
+            // Colours alternate from black; `true` marks black. A line is
+            // `x,y` (Gomocup's form) or `x,y,field` as in `BOARD` (Rapfi's,
+            // which the bridge sends); the field changes nothing here.
             let black = stones.len().is_multiple_of(2);
-            match from_xy(line, size) {
+            let xy = match line.rsplit_once(',') {
+                Some((xy, _)) if line.matches(',').count() == 2 => xy,
+                _ => line,
+            };
+            match from_xy(xy, size) {
                 Ok(p) => stones.push((p, black)),
                 Err(e) => self.reading = Some(Err(e.to_string())),
             }

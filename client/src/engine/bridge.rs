@@ -16,8 +16,8 @@ use super::clock::TurnTime;
 use super::policy::Policy;
 use super::process::{Engine, EngineError};
 use super::sync::{Ask, Sync};
-use super::types::{EngineSpec, Ext, Extensions, Log, Note};
-use crate::piskvork::{rule_value, to_xy};
+use super::types::{Dialect, EngineSpec, Ext, Extensions, Log, Note};
+use crate::piskvork::to_xy;
 
 /// The bridge's time settings.
 #[derive(Clone, Copy, Debug)]
@@ -222,16 +222,20 @@ impl Bridge {
     }
 
     async fn tell_rules(&mut self) -> Result<(), EngineError> {
+        let dialect = self.spec.dialect;
         let rule = match &self.config {
             None => 0,
-            Some(c) => rule_value(c.rule_set).ok_or_else(|| {
+            Some(c) => dialect.rule_value(c.rule_set).ok_or_else(|| {
                 EngineError::Refused("a Piskvork engine plays one board, not a twin room".into())
             })?,
         };
-        let memory = self.spec.max_memory.unwrap_or(0);
+        let memory = self.spec.told_memory();
         let e = self.engine.as_mut().ok_or_else(not_running)?;
         e.send(&format!("INFO rule {rule}")).await?;
         e.send(&format!("INFO max_memory {memory}")).await?;
+        if dialect == Dialect::Yixin && memory > 0 {
+            e.send(&format!("INFO hash_size {}", memory >> 10)).await?;
+        }
         e.send("INFO game_type 0").await
     }
 

@@ -142,7 +142,15 @@ mod tests {
                 || (words.len() <= 2 && words.iter().all(|w| from_xy(w, 15).is_ok())),
             "{choice:?}"
         );
-        let five = ["SWAP2BOARD", "7,7", "8,8", "8,7", "6,6", "9,7", "DONE"];
+        let five = [
+            "SWAP2BOARD",
+            "7,7,2",
+            "8,8,1",
+            "8,7,2",
+            "6,6,1",
+            "9,7,2",
+            "DONE",
+        ];
         let colour = answer(&mut b, &five);
         assert!(
             colour[0] == "SWAP" || from_xy(&colour[0], 15).is_ok(),
