@@ -32,8 +32,8 @@ use std::time::{Duration, Instant};
 use anyhow::{Result, anyhow, bail};
 use clap::ArgGroup;
 use tengen_client::Session;
-use tengen_client::bot::{Situation, decide};
 use tengen_client::follow::{Follow, Step, reconnected};
+use tengen_client::player::Player;
 use tengen_client::view::{TableView, ViewError};
 use tengen_protocol::{
     ClientMsg, ErrorCode, RequestId, ServerMsg, TournamentState, TournamentSystem, TournamentView,
@@ -48,8 +48,12 @@ use crate::wait::{Ask, News, Waiter};
 #[derive(clap::Args)]
 #[command(group(ArgGroup::new("mode").required(true).args(["join", "create", "queue", "tournament"])))]
 #[command(long_about = "\
-Play a whole game by itself with the client library's quick bot, printing a
-line per move and the result, then exit 0.
+Play a whole game by itself, printing a line per move and the result, then
+exit 0: the client library's quick bot, which answers at once, or with
+--level N the built-in bot at level N of its ladder, 1 (a beginner can beat
+it) to 5 (the strongest: it searches for the time it has, at most
+--max-turn-ms a move, and plays every forced win the referee's solvers
+find). Levels play one-board games; in a twin room the quick bot plays.
 
 --join ROOM takes the free seat of a room; --create opens one (with the same
 room options as `tengen create`), prints `room: ID` and waits for an
@@ -62,8 +66,8 @@ The bot survives a dropped connection, and a server restart: it reconnects
 by itself, resumes its session and plays on (notes on standard error).
 
 Example (two terminals):
-    tengen bot --create --time 5+3      # prints room: ID
-    tengen join ID                      # play against it on the board
+    tengen bot --create --time 5+3 --level 2   # prints room: ID
+    tengen join ID                             # play against it on the board
 ")]
 pub struct BotArgs {
     #[command(flatten)]
@@ -74,6 +78,16 @@ pub struct BotArgs {
     /// Milliseconds to wait before each action (so a person can follow).
     #[arg(long, default_value_t = 0)]
     pub think_ms: u64,
+    /// Play as the built-in bot at this level of its ladder: 1 (a
+    /// beginner can beat it) to 5 (the strongest: a real search using the
+    /// time it has, and forced wins found by the referee's solvers).
+    /// Without it: the quick bot, which answers at once.
+    #[arg(long, value_parser = clap::value_parser!(tengen_bot::Level))]
+    pub level: Option<tengen_bot::Level>,
+    /// With --level: the most a move may take, in milliseconds (less if
+    /// the clock has less).
+    #[arg(long, default_value_t = 3_000)]
+    pub max_turn_ms: u64,
 }
 
 /// Refusals in a row after which the bot resigns rather than loop.
@@ -199,6 +213,7 @@ async fn play(args: &BotArgs, session: &mut Session, mut view: TableView) -> Res
     let mut follow = Follow::new(view.table().clone());
     let mut refusals = 0;
     let mut backoff = Duration::ZERO;
+    let mut player = Player::new(args.level, args.seed, args.max_turn_ms);
     while !view.is_over() {
         let can_act = !follow.syncing() && view.paused().is_none() && session.is_connected();
         if can_act && pending.is_none() && view.my_turn() && acted_at != Some(view.seq()) {
@@ -206,13 +221,8 @@ async fn play(args: &BotArgs, session: &mut Session, mut view: TableView) -> Res
             let action = if refusals >= MAX_REFUSALS {
                 Action::Resign
             } else {
-                let situation = Situation::from_moves(view.board(), view.config(), view.moves())
-                    .with_second(view.board_at(1));
-                decide(
-                    &situation,
-                    &prompt,
-                    args.seed ^ view.seq() ^ (u64::from(refusals) << 32),
-                )
+                let seed = view.seq() ^ (u64::from(refusals) << 32);
+                player.decide(&view, &prompt, seed).await
             };
             let wait = Duration::from_millis(args.think_ms) + std::mem::take(&mut backoff);
             if !wait.is_zero() {
