@@ -12,6 +12,7 @@ mod engine_rated;
 mod module_cycles;
 mod online;
 mod pbrain;
+mod rapfi;
 mod replay;
 mod resilient;
 mod tmux;
