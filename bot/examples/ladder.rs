@@ -6,7 +6,8 @@
 //! # Level 3 against level 2: 100 games at 200 ms a move, free-style
 //! cargo run --release -p tengen-bot --example ladder -- levels 3 2 --games 100 --ms 200 --rules freestyle
 //! # Level 5 against Rapfi at 1 s a move, renju (RAPFI: the engine's path,
-//! # its config.toml beside it)
+//! # its config.toml beside it; or ENGINE: any Piskvork engine's command
+//! # line, such as another build's `tengen pbrain --level 5`)
 //! RAPFI=/path/to/pbrain-rapfi cargo run --release -p tengen-bot --example ladder -- \
 //!     engine 5 --games 20 --ms 1000 --rules renju
 //! ```
@@ -41,10 +42,13 @@ struct Engine {
 }
 
 impl Engine {
-    fn start(path: &str, rule: u32, ms: u64) -> Engine {
+    fn start(command: &str, rule: u32, ms: u64) -> Engine {
+        let mut words = command.split_whitespace();
+        let path = words.next().expect("an engine command");
         let dir = std::path::Path::new(path).parent().map(|p| p.to_path_buf());
         let mut cmd = Command::new(path);
-        if let Some(d) = dir {
+        cmd.args(words);
+        if let Some(d) = dir.filter(|d| !d.as_os_str().is_empty()) {
             cmd.current_dir(d);
         }
         let mut child = cmd
@@ -246,7 +250,9 @@ fn main() {
         }
         Some("engine") => {
             let a = level(&args[1]);
-            let path = std::env::var("RAPFI").expect("RAPFI: the engine's path");
+            let path = std::env::var("ENGINE")
+                .or_else(|_| std::env::var("RAPFI"))
+                .expect("RAPFI (or ENGINE): the engine's command");
             let rule = match rules {
                 RuleSet::Freestyle => 0,
                 RuleSet::Gomoku => 1,

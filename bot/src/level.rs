@@ -82,10 +82,10 @@ impl Level {
                 tt_bits: 16,
             },
             4 => Params {
-                depth: 8,
-                width: 16,
-                time_percent: 70,
-                nodes: 5_000_000,
+                depth: 6,
+                width: 14,
+                time_percent: 50,
+                nodes: 3_000_000,
                 noise: 0,
                 blind_to_threes: 0,
                 solver: false,
@@ -93,7 +93,7 @@ impl Level {
             },
             _ => Params {
                 depth: 60,
-                width: 20,
+                width: 16,
                 time_percent: 100,
                 nodes: u64::MAX,
                 noise: 0,

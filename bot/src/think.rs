@@ -254,7 +254,7 @@ fn solve(pos: &Position, me: Color, clock: Clock<'_>, hard: u64) -> Solver {
     let opp = me.opponent();
     let vcf_budget = Budget::new(solver_nodes(hard / 10), u8::MAX);
     let vct_budget = Budget::new(solver_nodes(hard / 10), 7);
-    let check_vct = Budget::new(solver_nodes(hard / 80), 7);
+    let check_vct = Budget::new(solver_nodes(hard / 40), 3);
     if let Solved::Win(line) = analysis::vcf(board, me, variant, vcf_budget) {
         return Solver::Win(line[0], Reason::Vcf);
     }
@@ -267,16 +267,17 @@ fn solve(pos: &Position, me: Color, clock: Clock<'_>, hard: u64) -> Solver {
         analysis::vcf(board, opp, variant, vcf_budget),
         Solved::Win(_)
     );
-    let threat_vct = !threat_vcf
-        && matches!(
-            analysis::vct(board, opp, variant, vct_budget),
-            Solved::Win(_)
-        );
+    // A VCT threat is defended against when it is short (three attacker
+    // moves or fewer: threes and fours about to win); a longer one is left
+    // to the search, whose time it would take.
+    let short = Budget::new(vct_budget.nodes, 3);
+    let threat_vct =
+        !threat_vcf && matches!(analysis::vct(board, opp, variant, short), Solved::Win(_));
     if !threat_vcf && !threat_vct {
         return Solver::Quiet;
     }
     // Try every playable point near the stones, best-ordered first,
-    // within half the move's time.
+    // within a quarter of the move's time.
     let mut moves: Vec<(usize, i32)> = pos
         .candidates()
         .filter(|&q| pos.legal(q, me))

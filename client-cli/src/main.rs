@@ -30,6 +30,8 @@ mod net;
 mod pbrain;
 mod play;
 mod queue;
+#[cfg(test)]
+mod readme_tests;
 mod replay;
 mod spec;
 mod stats;

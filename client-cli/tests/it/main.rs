@@ -13,6 +13,7 @@ mod module_cycles;
 mod online;
 mod pbrain;
 mod rapfi;
+mod readme;
 mod replay;
 mod resilient;
 mod tmux;
