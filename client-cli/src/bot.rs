@@ -27,18 +27,14 @@
 
 use std::io::Write;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Result, anyhow};
 use clap::ArgGroup;
 use tengen_client::Session;
-use tengen_client::follow::{Follow, Step, reconnected};
-use tengen_client::player::Player;
-use tengen_client::view::{TableView, ViewError};
-use tengen_protocol::{
-    ClientMsg, ErrorCode, RequestId, ServerMsg, TournamentState, TournamentSystem, TournamentView,
-};
-use tengen_rules::game::Action;
+use tengen_client::player::{Player, Said};
+use tengen_client::view::TableView;
+use tengen_protocol::{ClientMsg, TournamentState, TournamentSystem, TournamentView};
 
 use crate::describe;
 use crate::net::{self, FindGame};
@@ -89,9 +85,6 @@ pub struct BotArgs {
     #[arg(long, default_value_t = 3_000)]
     pub max_turn_ms: u64,
 }
-
-/// Refusals in a row after which the bot resigns rather than loop.
-const MAX_REFUSALS: u32 = 3;
 
 pub async fn run(args: &BotArgs) -> Result<ExitCode> {
     let mut server = args.find.server.clone();
@@ -206,106 +199,41 @@ async fn play(args: &BotArgs, session: &mut Session, mut view: TableView) -> Res
         describe::player_name(view.players(), me),
         describe::player_name(view.players(), me.other())
     ))?;
-    let mut pending: Option<RequestId> = None;
-    let mut acted_at: Option<u64> = None;
-    // Between a lost connection and the table followed again the view may
-    // be behind: nothing is decided.
-    let mut follow = Follow::new(view.table().clone());
-    let mut refusals = 0;
-    let mut backoff = Duration::ZERO;
     let mut player = Player::new(args.level, args.seed, args.max_turn_ms);
-    while !view.is_over() {
-        let can_act = !follow.syncing() && view.paused().is_none() && session.is_connected();
-        if can_act && pending.is_none() && view.my_turn() && acted_at != Some(view.seq()) {
-            let prompt = view.prompt().expect("my turn").clone();
-            let action = if refusals >= MAX_REFUSALS {
-                Action::Resign
-            } else {
-                let seed = view.seq() ^ (u64::from(refusals) << 32);
-                player.decide(&view, &prompt, seed).await
-            };
-            let wait = Duration::from_millis(args.think_ms) + std::mem::take(&mut backoff);
-            if !wait.is_zero() {
-                tokio::time::sleep(wait).await;
-            }
-            acted_at = Some(view.seq());
-            let act = ClientMsg::Act {
-                table: view.table().clone(),
-                action,
-            };
-            match session.send(act).await {
-                Ok(id) => pending = Some(id),
-                // Dropped: the session says so next, then resyncs.
-                Err(e) => eprintln!("{}", net::session_error(&e)),
-            }
-        }
-        let d = session
-            .next()
-            .await
-            .map_err(|e| anyhow!(net::session_error(&e)))?;
-        let frame = match follow.take(d)? {
-            Step::Frame(f) => f,
-            Step::Lost(reason) => {
-                eprintln!("connection lost ({reason}): reconnecting");
-                pending = None;
-                continue;
-            }
-            Step::Reconnected { resumed } => {
-                eprintln!("{}", reconnected(resumed));
-                continue;
-            }
-            Step::Resynced => {
-                // Up to date now: if it is still our turn at the same
-                // seq, the action sent before the drop never landed.
-                acted_at = None;
-                continue;
-            }
-            Step::Other => continue,
-        };
-        if frame.id.is_some() && frame.id == pending {
-            pending = None;
-            match &frame.msg {
-                ServerMsg::Error(e) if e.code == ErrorCode::Unavailable => {
-                    eprintln!("refused: {} (retrying)", e.message);
-                    acted_at = None;
-                    backoff = Duration::from_millis(500);
-                }
-                ServerMsg::Error(e) => {
-                    refusals += 1;
-                    eprintln!("refused: {}", e.message);
-                    acted_at = None;
-                }
-                _ => refusals = 0,
-            }
-        }
-        if let ServerMsg::TablePaused { paused, .. } = &frame.msg {
-            match paused {
-                Some(p) => eprintln!("table paused: {}", describe::pause(*p)),
-                None => acted_at = None,
-            }
-        }
-        let seq = view.seq();
-        match view.handle(&frame.msg, Instant::now()) {
-            Ok(_) => {}
-            Err(ViewError::Gap { .. } | ViewError::Inconsistent { .. }) => {
-                let table = view.table().clone();
-                let _ = session.send(ClientMsg::Snapshot { table }).await;
-            }
-            Err(e) => return Err(e.into()),
-        }
-        if view.seq() == seq + 1
-            && let Some(line) = view.last_event().and_then(|e| {
-                describe::event(e, view.players(), view.config().rule_set.boards() > 1)
-            })
+    let mut printed: Result<()> = Ok(());
+    let mut event = |view: &TableView| {
+        if let Some(line) = view
+            .last_event()
+            .and_then(|e| describe::event(e, view.players(), view.config().rule_set.boards() > 1))
             && !line.starts_with("result:")
+            && printed.is_ok()
         {
-            say(line)?;
+            printed = say(line);
         }
-    }
-    match view.result() {
-        Some(r) => say(format!("result: {}", r.describe()))?,
-        None => bail!("the game ended without a result"),
-    }
+    };
+    let mut said = |s: Said| match s {
+        Said::Link(l) => eprintln!("{l}"),
+        Said::Refused { message, retrying } if retrying => {
+            eprintln!("refused: {message} (retrying)")
+        }
+        Said::Refused { message, .. } => eprintln!("refused: {message}"),
+        Said::Paused(Some(p)) => eprintln!("table paused: {}", describe::pause(p)),
+        Said::Paused(None) => {}
+    };
+    let think = Duration::from_millis(args.think_ms);
+    let result = tengen_client::player::play(
+        session,
+        &mut view,
+        &mut player,
+        args.seed,
+        think,
+        &mut event,
+        &mut said,
+    )
+    .await
+    .map_err(|e| anyhow!("{e}"))?;
+    printed?;
+    say(format!("result: {}", result.describe()))?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -260,13 +260,26 @@ impl Bridge {
                 e.send("DONE").await?;
             }
         }
-        // Half the margin is the engine's grace; the rest covers the lag.
-        let wait = Duration::from_millis(t.timeout_turn + self.timing.margin_ms / 2);
+        let wait = answer_wait(t, self.timing.margin_ms);
         let p = e.expect_point(size, wait).await?;
         check(req, p)?;
         self.sync.played(req.stones, req.own, p);
         Ok(p)
     }
+}
+
+/// How long the engine's answer to a request with `t` is waited for: its
+/// turn and a grace, a tenth of the turn (at least half the margin: the
+/// other half covers the lag), but never past what the clock allows
+/// (`clock_bound` and half the margin). An engine stopping at its limit
+/// on a busy machine answers a few hundred milliseconds late (Rapfi at
+/// ten seconds a move, beside two other searches on two cores); when the
+/// turn was only capped by `--max-turn-ms` the clock has room for that.
+pub(super) fn answer_wait(t: TurnTime, margin_ms: Millis) -> Duration {
+    let grace = (margin_ms / 2).max(t.timeout_turn / 10);
+    let bound = t.clock_bound.saturating_add(margin_ms / 2);
+    let wait = (t.timeout_turn + grace).min(bound.max(t.timeout_turn + margin_ms / 2));
+    Duration::from_millis(wait)
 }
 
 /// The turn's time limits, before a request.
@@ -297,4 +310,31 @@ fn check(req: &MoveRequest<'_>, p: Point) -> Result<(), EngineError> {
         return Err(illegal("forbidden for black"));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::clock::turn_time;
+    use tengen_rules::game::{SeatClock, TimeControl};
+
+    #[test]
+    fn a_capped_turn_gets_a_tenth_more_a_clock_bound_one_half_the_margin() {
+        let control = TimeControl::Fischer {
+            main_ms: 300_000,
+            increment_ms: 3_000,
+        };
+        // Five minutes left, the turn capped at ten seconds: eleven.
+        let t = turn_time(control, SeatClock::start(control), 400, 10_000);
+        assert_eq!(t.timeout_turn, 10_000);
+        assert_eq!(answer_wait(t, 400), Duration::from_millis(11_000));
+        // Three seconds left: the clock's bound and half the margin.
+        let short = SeatClock {
+            main_ms: 3_000,
+            ..SeatClock::start(control)
+        };
+        let t = turn_time(control, short, 400, 10_000);
+        assert_eq!(t.timeout_turn, 2_600);
+        assert_eq!(answer_wait(t, 400), Duration::from_millis(2_800));
+    }
 }

@@ -134,6 +134,16 @@ impl Lobby {
                 }
                 self.create(session, id, room);
             }
+            LobbyCmd::CreateFor {
+                session,
+                id,
+                room,
+                created,
+            } => {
+                if let Some(room) = self.create(session, id, room) {
+                    let _ = created.send(room);
+                }
+            }
             LobbyCmd::Join { session, id, room } => self.join(session, id, room),
             LobbyCmd::Challenge {
                 session,

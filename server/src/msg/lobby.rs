@@ -28,6 +28,15 @@ pub enum LobbyCmd {
         id: Option<RequestId>,
         room: NewRoom,
     },
+    /// [`LobbyCmd::Create`], the new room's id then sent to `created`
+    /// (the computer, which joins it: `crate::computer`); dropped when the
+    /// room is refused (the creator hears why).
+    CreateFor {
+        session: Session,
+        id: Option<RequestId>,
+        room: NewRoom,
+        created: tokio::sync::oneshot::Sender<tengen_protocol::RoomId>,
+    },
     Join {
         session: Session,
         id: Option<RequestId>,
