@@ -186,7 +186,17 @@ export type ClientMsg =
    * `retry_after_ms`) while the server plays as many such games as it allows
    * at once.
    */
-  | { type: "play_computer"; config: GameConfigInput; level: number }
+  | {
+      type: "play_computer";
+      config: GameConfigInput;
+      level: number;
+      /**
+       * The colour you start with: black opens (under an opening rule, the
+       * tentative black who lays the opening; a swap may change it). Absent:
+       * drawn by lot, as in any room.
+       */
+      colour?: Color;
+    }
   /**
    * A bot account's challenge filters (replacing earlier ones; kept while the
    * server runs); answered by `bot_filters_set`.

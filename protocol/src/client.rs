@@ -9,6 +9,7 @@
 //! `welcome.features` it answers them with `unknown_type`.
 
 use serde::{Deserialize, Serialize};
+use tengen_rules::Color;
 use tengen_rules::game::{Action, GameConfig};
 
 use crate::ids::{RoomId, TableId};
@@ -181,7 +182,15 @@ pub enum ClientMsg {
     /// other seat and the game starts as any room's does. One-board rule
     /// sets only. `unavailable` (with `retry_after_ms`) while the server
     /// plays as many such games as it allows at once.
-    PlayComputer { config: GameConfig, level: u8 },
+    PlayComputer {
+        config: GameConfig,
+        level: u8,
+        /// The colour you start with: black opens (under an opening rule,
+        /// the tentative black who lays the opening; a swap may change
+        /// it). Absent: drawn by lot, as in any room.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        colour: Option<Color>,
+    },
     /// A bot account's challenge filters (replacing earlier ones; kept
     /// while the server runs); answered by `bot_filters_set`.
     SetBotFilters { filters: crate::BotFilters },

@@ -8,7 +8,8 @@
 //! table referees it, its session reconnects and follows the table
 //! through a restart), so nothing in the lobby or the tables knows it is
 //! there. The asker gets the room as for `create_room` (a private room,
-//! the asker in seat `first`); the computer joins it.
+//! the asker in seat `first`, opening with the colour asked for or by
+//! lot); the computer joins it.
 //!
 //! Bounds: at most [`ComputerSettings::games`] games at once (a permit
 //! held for the game's whole life; beyond, `unavailable` with
@@ -30,7 +31,8 @@ use tengen_client::player::{Player, play as play_game};
 use tengen_client::session::Delivery;
 use tengen_client::view::TableView;
 use tengen_protocol::{ClientMsg, Encoding, ErrorBody, ErrorCode, RequestId, RoomId, ServerMsg};
-use tengen_rules::game::GameConfig;
+use tengen_rules::Color;
+use tengen_rules::game::{GameConfig, Seat};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot, watch};
 
 use crate::AppState;
@@ -85,6 +87,7 @@ pub fn play(
     id: Option<RequestId>,
     config: GameConfig,
     level: u8,
+    colour: Option<Color>,
 ) {
     let computer = &state.computer;
     let refuse = |code, message: String, retry: Option<Duration>| {
@@ -130,6 +133,11 @@ pub fn play(
             chat: true,
             rated: false,
         },
+        // The asker sits first.
+        opener: colour.map(|c| match c {
+            Color::Black => Seat::First,
+            Color::White => Seat::Second,
+        }),
         created,
     };
     if !state.hosting.lobby.try_send(cmd) {

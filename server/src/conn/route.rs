@@ -142,9 +142,11 @@ pub(super) fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], receive
         | ClientMsg::EndTournament { .. }
         | ClientMsg::PairTournament { .. }) => to_director(state, cs.session.clone(), id, msg),
         ClientMsg::BecomeBot => super::bots::become_bot(state, &cs.ranked, &cs.session, id),
-        ClientMsg::PlayComputer { config, level } => {
-            crate::computer::play(state, &cs.session, id, config, level)
-        }
+        ClientMsg::PlayComputer {
+            config,
+            level,
+            colour,
+        } => crate::computer::play(state, &cs.session, id, config, level, colour),
         ClientMsg::SetBotFilters { filters } => {
             super::bots::set_filters(state, &cs.ranked, &cs.session, id, filters)
         }

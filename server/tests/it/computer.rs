@@ -1,7 +1,7 @@
 //! The computer (`play_computer`) through the real server: a guest asks
-//! for a game at level 2 and plays it to its end with the quick bot; the
-//! computer joined its private room as `computer-2` and moved for its
-//! seat. With one computer allowed, a second asker gets `unavailable` with
+//! for a game at level 2 as white and plays it to its end with the quick
+//! bot; the computer joined its private room as `computer-2`, opened as
+//! black and moved for its seat. With one computer allowed, a second asker gets `unavailable` with
 //! `retry_after_ms` until the first game ends; a level off the ladder and
 //! a twin room are `bad_request`, a server with no computer says so.
 
@@ -15,6 +15,7 @@ use tengen_client::session::{Delivery, Session};
 use tengen_client::view::TableView;
 use tengen_client::{ClientError, Connection};
 use tengen_protocol::{ClientMsg, Encoding, ErrorCode, ServerMsg};
+use tengen_rules::Color;
 use tengen_rules::game::{GameConfig, GameResult, RuleSet, TimeControl};
 use tengen_server::Server;
 
@@ -26,7 +27,12 @@ fn quick_game() -> GameConfig {
 }
 
 async fn ask(c: &mut Connection, config: GameConfig, level: u8) -> Result<ServerMsg, ClientError> {
-    c.request(ClientMsg::PlayComputer { config, level }).await
+    c.request(ClientMsg::PlayComputer {
+        config,
+        level,
+        colour: None,
+    })
+    .await
 }
 
 fn refusal(r: Result<ServerMsg, ClientError>) -> tengen_protocol::ErrorBody {
@@ -36,9 +42,14 @@ fn refusal(r: Result<ServerMsg, ClientError>) -> tengen_protocol::ErrorBody {
     }
 }
 
-/// A guest's session that asked for the computer at `level`: its view of
-/// the game once the computer has joined.
-async fn game_with_the_computer(server: &Server, name: &str, level: u8) -> (Session, TableView) {
+/// A guest's session that asked for the computer at `level` (with
+/// `colour`): its view of the game once the computer has joined.
+async fn game_with_the_computer(
+    server: &Server,
+    name: &str,
+    level: u8,
+    colour: Option<Color>,
+) -> (Session, TableView) {
     let (mut s, _) = Session::connect(&url(server), Encoding::Json, Some(name))
         .await
         .unwrap();
@@ -46,6 +57,7 @@ async fn game_with_the_computer(server: &Server, name: &str, level: u8) -> (Sess
         .request(ClientMsg::PlayComputer {
             config: quick_game(),
             level,
+            colour,
         })
         .await
         .unwrap();
@@ -84,8 +96,11 @@ async fn play_out(s: &mut Session, view: &mut TableView) -> GameResult {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_guest_plays_the_computer_to_the_end() {
     let server = server_with(|s| s.computer.move_ms = 300).await;
-    let (mut s, mut view) = game_with_the_computer(&server, "ann", 2).await;
+    let (mut s, mut view) = game_with_the_computer(&server, "ann", 2, Some(Color::White)).await;
     let me = view.seat().unwrap();
+    // White asked for: the computer opens.
+    assert_eq!(view.opener(), me.other());
+    assert_eq!(view.black(), me.other());
     let theirs = view.players().seat(me.other()).expect("the computer sits");
     assert!(theirs.name.starts_with("computer-2"), "{theirs:?}");
     let result = play_out(&mut s, &mut view).await;
@@ -102,7 +117,9 @@ async fn one_computer_at_a_time_when_one_is_allowed() {
         s.computer.move_ms = 200;
     })
     .await;
-    let (mut s, mut view) = game_with_the_computer(&server, "ann", 1).await;
+    let (mut s, mut view) = game_with_the_computer(&server, "ann", 1, Some(Color::Black)).await;
+    let me = view.seat().unwrap();
+    assert_eq!(view.opener(), me);
     let mut bob = client(&server, "bob", Encoding::Json).await;
     let busy = refusal(ask(&mut bob, quick_game(), 1).await);
     assert_eq!(busy.code, ErrorCode::Unavailable, "{busy:?}");

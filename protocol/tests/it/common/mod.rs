@@ -335,6 +335,7 @@ fn base_client_examples() -> Vec<ClientFrame> {
             ClientMsg::PlayComputer {
                 config: config(),
                 level: 3,
+                colour: Some(Color::White),
             },
         ),
         req(
