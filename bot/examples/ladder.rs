@@ -19,7 +19,8 @@
 //! half the draws, in percent, with twice its standard error.
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use tengen_bot::{Bot, Level, Situation, TimeBudget};
@@ -36,9 +37,14 @@ enum Player {
 }
 
 struct Engine {
+    /// How it was started, to start it afresh for each game.
+    command: String,
+    rule: u32,
+    ms: u64,
     child: Child,
     stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
+    /// Its lines, read on a thread of their own (so a wait can time out).
+    lines: Receiver<String>,
 }
 
 impl Engine {
@@ -59,13 +65,25 @@ impl Engine {
             .expect("the engine starts");
         let stdin = child.stdin.take().unwrap();
         let stdout = BufReader::new(child.stdout.take().unwrap());
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in stdout.lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
         let mut e = Engine {
+            command: command.to_string(),
+            rule,
+            ms,
             child,
             stdin,
-            stdout,
+            lines,
         };
         e.send("START 15");
-        e.answer();
+        e.answer(None).expect("the engine answers START");
         for l in [
             format!("INFO rule {rule}"),
             "INFO max_memory 268435456".into(),
@@ -84,35 +102,55 @@ impl Engine {
         self.stdin.flush().ok();
     }
 
-    /// The next line that is not a note.
-    fn answer(&mut self) -> String {
+    /// The next line that is not a note, or None after `wait` without one.
+    fn answer(&mut self, wait: Option<Duration>) -> Option<String> {
         loop {
-            let mut line = String::new();
-            if self.stdout.read_line(&mut line).unwrap_or(0) == 0 {
-                panic!("the engine exited");
-            }
+            let line = match wait {
+                None => self
+                    .lines
+                    .recv()
+                    .map_err(|_| RecvTimeoutError::Disconnected),
+                Some(w) => self.lines.recv_timeout(w),
+            };
+            let line = match line {
+                Ok(l) => l,
+                Err(RecvTimeoutError::Timeout) => return None,
+                Err(RecvTimeoutError::Disconnected) => panic!("the engine exited"),
+            };
             let t = line.trim();
             let word = t.split(' ').next().unwrap_or("");
             if !["MESSAGE", "DEBUG", "ERROR", "UNKNOWN", "SUGGEST", ""].contains(&word) {
-                return t.to_string();
+                return Some(t.to_string());
             }
         }
     }
 
+    /// A fresh process for the next game: Rapfi drops a command that
+    /// comes while it is still finishing its last move (its `thinking`
+    /// flag), and a dropped RESTART would hang the match.
     fn restart(&mut self) {
-        self.send("RESTART");
-        self.answer();
+        *self = Engine::start(&self.command.clone(), self.rule, self.ms);
     }
 
     /// Its move with `stones` (in order) on the board, `own` to move.
+    /// Rapfi drops a command that comes while it is still finishing its
+    /// last move (its `thinking` flag, cleared after the move is printed;
+    /// on a busy machine that can take a while): unanswered, the position
+    /// is sent again.
     fn play(&mut self, stones: &[(Point, Color)], own: Color) -> Point {
-        self.send("BOARD");
-        for &(p, c) in stones {
-            let field = if c == own { 1 } else { 2 };
-            self.send(&format!("{},{},{field}", p.x, 14 - p.y));
-        }
-        self.send("DONE");
-        let a = self.answer();
+        let wait = Duration::from_millis(self.ms * 3 + 2_000);
+        let a = loop {
+            self.send("BOARD");
+            for &(p, c) in stones {
+                let field = if c == own { 1 } else { 2 };
+                self.send(&format!("{},{},{field}", p.x, 14 - p.y));
+            }
+            self.send("DONE");
+            if let Some(a) = self.answer(Some(wait)) {
+                break a;
+            }
+            eprintln!("the engine did not answer in {wait:?}: the position again");
+        };
         let (x, y) = a.split_once(',').expect("x,y");
         Point::new(
             x.trim().parse().unwrap(),
@@ -153,12 +191,7 @@ fn play_game(
     for p in players.iter_mut() {
         match p {
             Player::Bot(b) => b.new_game(),
-            // Rapfi drops a command that comes while it is still finishing
-            // its last move (its `thinking` flag): let it finish.
-            Player::Engine(e) => {
-                std::thread::sleep(Duration::from_millis(200));
-                e.restart()
-            }
+            Player::Engine(e) => e.restart(),
         }
     }
     let mut now = 0;

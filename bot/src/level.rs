@@ -1,10 +1,11 @@
 //! The ladder: what each level may do.
 //!
 //! Level 1 is for a beginner: it looks one move ahead, wanders, and lets
-//! an open three through one time in two (a four it always stops). Each
-//! level up searches deeper and wider and errs less; the top level uses
-//! all the time it is given and the referee's VCF and VCT solvers at the
-//! root. BENCHMARKS.md has each level's score against the one below.
+//! an open three through one time in two (a four it always stops). Level
+//! 2 searches one ply and wanders, levels 3 and 4 two and three plies; the
+//! top level searches as deep as all the time it is given allows, and
+//! runs the referee's VCF and VCT solvers at the root. BENCHMARKS.md has
+//! each level's score against the one below.
 
 /// The weakest and strongest levels.
 pub const MIN: u8 = 1;
@@ -66,7 +67,7 @@ impl Level {
                 width: 10,
                 time_percent: 10,
                 nodes: 20_000,
-                noise: 40,
+                noise: 80,
                 blind_to_threes: 0,
                 solver: false,
                 tt_bits: 12,
@@ -76,13 +77,13 @@ impl Level {
                 width: 12,
                 time_percent: 25,
                 nodes: 100_000,
-                noise: 10,
+                noise: 0,
                 blind_to_threes: 0,
                 solver: false,
                 tt_bits: 16,
             },
             4 => Params {
-                depth: 4,
+                depth: 3,
                 width: 14,
                 time_percent: 50,
                 nodes: 1_000_000,

@@ -222,7 +222,11 @@ mod tests {
         assert_eq!(f("..xxx.xx..."), Shape::Five);
         assert_eq!(f("....x.xx..."), Shape::OpenFour);
         assert_eq!(f("...ox.xx..."), Shape::Four);
-        assert_eq!(f("...x..x.x.."), Shape::Four);
+        // x . . P x . x: no five fits the four stones; P x . x with room
+        // on both sides is a split three (its middle makes an open four).
+        assert_eq!(f("...x..x.x.."), Shape::OpenThree);
+        // x x . P x: a split four, its one winning point the gap.
+        assert_eq!(f("..xx..x...."), Shape::Four);
         assert_eq!(f(".....xx...."), Shape::OpenThree);
         assert_eq!(f("....ox.x..."), Shape::Three);
         assert_eq!(f(".....x....."), Shape::OpenTwo);
