@@ -227,10 +227,10 @@ mod tests {
         assert_eq!(f("...x..x.x.."), Shape::OpenThree);
         // x x . P x: a split four, its one winning point the gap.
         assert_eq!(f("..xx..x...."), Shape::Four);
-        assert_eq!(f(".....xx...."), Shape::OpenThree);
-        assert_eq!(f("....ox.x..."), Shape::Three);
-        assert_eq!(f(".....x....."), Shape::OpenTwo);
-        assert_eq!(f("....ox....."), Shape::Two);
+        assert_eq!(f("....x.x...."), Shape::OpenThree);
+        assert_eq!(f("...ox.x...."), Shape::Three);
+        assert_eq!(f("....x......"), Shape::OpenTwo);
+        assert_eq!(f("...ox......"), Shape::Two);
         assert_eq!(f("ooooo.ooooo"), Shape::None);
         // Two fours in one line: x.xx P xx.x... two winning points.
         assert_eq!(f(".x.xx.x.x.."), Shape::OpenFour);
