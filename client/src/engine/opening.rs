@@ -52,7 +52,7 @@ use tengen_rules::game::{Action, GameConfig, OfferSet, Opening, Task};
 use tengen_rules::opening::position_with_offer;
 use tengen_rules::{Board, Color, Point, Variant};
 
-use super::bridge::{Bridge, answer_wait, send_time};
+use super::bridge::{Bridge, send_time};
 use super::clock::TurnTime;
 use super::process::EngineError;
 use super::types::{Ext, Note};
@@ -370,7 +370,7 @@ impl Bridge {
         }
         // The engine's board is the extension's now, not the game's.
         self.sync.forget();
-        let wait = answer_wait(time, self.timing.margin_ms);
+        let wait = self.wait_for(time);
         let e = self.engine.as_mut()?;
         e.take_messages();
         let asked = async {
