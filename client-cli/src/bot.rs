@@ -40,7 +40,7 @@ use crate::describe;
 use crate::net::{self, FindGame};
 use crate::wait::{Ask, News, Waiter};
 
-/// Play a game by itself with the client library's bot.
+/// Play a game by itself with the built-in bot (--level N) or the quick bot.
 #[derive(clap::Args)]
 #[command(group(ArgGroup::new("mode").required(true).args(["join", "create", "queue", "tournament"])))]
 #[command(long_about = "\

@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use tengen_client::pbrain::{Brain, Step};
 
-/// The quick bot as a Piskvork (Gomocup) engine on stdin/stdout.
+/// The built-in bot (--level N) or the quick bot as a Piskvork (Gomocup) engine.
 #[derive(clap::Args)]
 #[command(long_about = "\
 The quick bot as a Piskvork (Gomocup) engine: protocol commands on standard
