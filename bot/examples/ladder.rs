@@ -237,7 +237,7 @@ fn play_game(
         if let Action::Place { point, .. } = &action {
             record.push(point.to_string());
         }
-        if let Err(err) = game.apply(prompt.seat, action.clone(), now) {
+        if let Err(err) = game.apply(prompt.seat, action, now) {
             eprintln!("refused {action:?} from player {i}: {err}");
             game.apply(prompt.seat, Action::Resign, now).ok();
         }

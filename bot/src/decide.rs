@@ -389,7 +389,7 @@ impl Bot {
 /// The colour to move on `board` (openings alternate; a pass is no stone
 /// of an opening).
 fn to_move(board: &Board) -> Color {
-    if board.stone_count() % 2 == 0 {
+    if board.stone_count().is_multiple_of(2) {
         Color::Black
     } else {
         Color::White

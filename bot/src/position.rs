@@ -177,7 +177,7 @@ impl Position {
 
     fn full_key(&self, cell: usize, d: usize, c: usize) -> u32 {
         let mut key = 0;
-        for slot in 0..10 {
+        for (slot, pow) in POW3.iter().enumerate() {
             let off: isize = if slot < 5 {
                 slot as isize - 5
             } else {
@@ -190,7 +190,7 @@ impl Position {
                 Cell::Stone(s) if ci(s) == c => OWN,
                 Cell::Stone(_) => BLOCKED,
             };
-            key += digit * POW3[slot];
+            key += digit * pow;
         }
         key
     }

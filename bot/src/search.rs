@@ -120,7 +120,7 @@ pub fn generate(pos: &Position, me: Color, ply: i32) -> Result<Vec<(usize, i32)>
         .filter(|&&(q, _, _)| pos.legal(q, me))
         .map(|&(q, _, _)| (q, order_score(pos, q, me)))
         .collect();
-    moves.sort_by(|a, b| b.1.cmp(&a.1));
+    moves.sort_by_key(|m| std::cmp::Reverse(m.1));
     Ok(moves)
 }
 
@@ -244,7 +244,7 @@ impl<'a> Searcher<'a> {
             // Moves not searched in a cut-short iteration keep their place
             // after the searched ones.
             let searched: Vec<usize> = scored.iter().map(|m| m.0).collect();
-            scored.sort_by(|a, b| b.1.cmp(&a.1));
+            scored.sort_by_key(|m| std::cmp::Reverse(m.1));
             let complete = !self.stopped;
             if complete || scored[0].1 > best.value || scored[0].0 == best.best {
                 best = Outcome {
@@ -333,7 +333,7 @@ impl<'a> Searcher<'a> {
             }
             m.1 += self.history[m.0 % self.history.len()][ci(me)];
         }
-        moves.sort_by(|a, b| b.1.cmp(&a.1));
+        moves.sort_by_key(|m| std::cmp::Reverse(m.1));
         moves.truncate(width);
         let original_alpha = alpha;
         let mut best = -MATE - 1;
@@ -470,7 +470,7 @@ impl<'a> Searcher<'a> {
                 fours.push((q, order_score(pos, q, me)));
             }
         }
-        fours.sort_by(|a, b| b.1.cmp(&a.1));
+        fours.sort_by_key(|m| std::cmp::Reverse(m.1));
         let mut best = stand;
         for (q, _) in fours {
             pos.place(q, me);

@@ -119,6 +119,7 @@ fn solver_nodes(ms: u64) -> u64 {
 /// The stone `me` plays on `pos` at `level`, within `budget` on `clock`;
 /// `allowed` (when given) confines it (an opening zone). `None` when no
 /// point is playable.
+#[allow(clippy::too_many_arguments)] // one search's inputs, each distinct
 pub fn choose_stone(
     pos: &mut Position,
     me: Color,
@@ -283,7 +284,7 @@ fn solve(pos: &Position, me: Color, clock: Clock<'_>, hard: u64) -> Solver {
         .filter(|&q| pos.legal(q, me))
         .map(|q| (q, order_score(pos, q, me)))
         .collect();
-    moves.sort_by(|a, b| b.1.cmp(&a.1));
+    moves.sort_by_key(|m| std::cmp::Reverse(m.1));
     let check_budget = if threat_vcf { vcf_budget } else { check_vct };
     let mut safe = Vec::new();
     let mut after = board.clone();

@@ -50,7 +50,7 @@ impl Kind {
 }
 
 fn colour(i: usize) -> Color {
-    if i % 2 == 0 {
+    if i.is_multiple_of(2) {
         Color::Black
     } else {
         Color::White

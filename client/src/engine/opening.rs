@@ -161,7 +161,7 @@ fn multipv_line(text: &str, size: u8) -> Option<(usize, Point)> {
 
 /// The colour to move after `n` stones of an opening (they alternate).
 fn to_move(n: usize) -> Color {
-    if n % 2 == 0 {
+    if n.is_multiple_of(2) {
         Color::Black
     } else {
         Color::White
