@@ -48,6 +48,8 @@ test('a guest plays the computer from the lobby: level, colour and rule set as c
     const ann = await person(b, 'ann');
     await playComputer(ann, 'freestyle', 1, 'white');
     assert.ok((await names(ann)).some((n) => n?.startsWith('computer-1')));
+    // The computer's first stone (on a busy machine it may take a while).
+    await until(ann, () => document.querySelectorAll('[data-stone]').length === 1, undefined, 20000);
     await whoseTurn([ann], 'place');
     assert.deepEqual((await stones(ann)).map((s) => s.split(':')[1]), ['black']);
     await play(ann, await freePoint(ann));
