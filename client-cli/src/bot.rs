@@ -27,29 +27,29 @@
 
 use std::io::Write;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Result, anyhow};
 use clap::ArgGroup;
 use tengen_client::Session;
-use tengen_client::bot::{Situation, decide};
-use tengen_client::follow::{Follow, Step, reconnected};
-use tengen_client::view::{TableView, ViewError};
-use tengen_protocol::{
-    ClientMsg, ErrorCode, RequestId, ServerMsg, TournamentState, TournamentSystem, TournamentView,
-};
-use tengen_rules::game::Action;
+use tengen_client::player::{Player, Said};
+use tengen_client::view::TableView;
+use tengen_protocol::{ClientMsg, TournamentState, TournamentSystem, TournamentView};
 
 use crate::describe;
 use crate::net::{self, FindGame};
 use crate::wait::{Ask, News, Waiter};
 
-/// Play a game by itself with the client library's bot.
+/// Play a game by itself with the built-in bot (--level N) or the quick bot.
 #[derive(clap::Args)]
 #[command(group(ArgGroup::new("mode").required(true).args(["join", "create", "queue", "tournament"])))]
 #[command(long_about = "\
-Play a whole game by itself with the client library's quick bot, printing a
-line per move and the result, then exit 0.
+Play a whole game by itself, printing a line per move and the result, then
+exit 0: the client library's quick bot, which answers at once, or with
+--level N the built-in bot at level N of its ladder, 1 (a beginner can beat
+it) to 5 (the strongest: it searches for the time it has, at most
+--max-turn-ms a move, and plays every forced win the referee's solvers
+find). Levels play one-board games; in a twin room the quick bot plays.
 
 --join ROOM takes the free seat of a room; --create opens one (with the same
 room options as `tengen create`), prints `room: ID` and waits for an
@@ -62,8 +62,8 @@ The bot survives a dropped connection, and a server restart: it reconnects
 by itself, resumes its session and plays on (notes on standard error).
 
 Example (two terminals):
-    tengen bot --create --time 5+3      # prints room: ID
-    tengen join ID                      # play against it on the board
+    tengen bot --create --time 5+3 --level 2   # prints room: ID
+    tengen join ID                             # play against it on the board
 ")]
 pub struct BotArgs {
     #[command(flatten)]
@@ -74,10 +74,17 @@ pub struct BotArgs {
     /// Milliseconds to wait before each action (so a person can follow).
     #[arg(long, default_value_t = 0)]
     pub think_ms: u64,
+    /// Play as the built-in bot at this level of its ladder: 1 (a
+    /// beginner can beat it) to 5 (the strongest: a real search using the
+    /// time it has, and forced wins found by the referee's solvers).
+    /// Without it: the quick bot, which answers at once.
+    #[arg(long, value_parser = clap::value_parser!(tengen_bot::Level))]
+    pub level: Option<tengen_bot::Level>,
+    /// With --level: the most a move may take, in milliseconds (less if
+    /// the clock has less).
+    #[arg(long, default_value_t = 3_000)]
+    pub max_turn_ms: u64,
 }
-
-/// Refusals in a row after which the bot resigns rather than loop.
-const MAX_REFUSALS: u32 = 3;
 
 pub async fn run(args: &BotArgs) -> Result<ExitCode> {
     let mut server = args.find.server.clone();
@@ -192,110 +199,41 @@ async fn play(args: &BotArgs, session: &mut Session, mut view: TableView) -> Res
         describe::player_name(view.players(), me),
         describe::player_name(view.players(), me.other())
     ))?;
-    let mut pending: Option<RequestId> = None;
-    let mut acted_at: Option<u64> = None;
-    // Between a lost connection and the table followed again the view may
-    // be behind: nothing is decided.
-    let mut follow = Follow::new(view.table().clone());
-    let mut refusals = 0;
-    let mut backoff = Duration::ZERO;
-    while !view.is_over() {
-        let can_act = !follow.syncing() && view.paused().is_none() && session.is_connected();
-        if can_act && pending.is_none() && view.my_turn() && acted_at != Some(view.seq()) {
-            let prompt = view.prompt().expect("my turn").clone();
-            let action = if refusals >= MAX_REFUSALS {
-                Action::Resign
-            } else {
-                let situation = Situation::from_moves(view.board(), view.config(), view.moves())
-                    .with_second(view.board_at(1));
-                decide(
-                    &situation,
-                    &prompt,
-                    args.seed ^ view.seq() ^ (u64::from(refusals) << 32),
-                )
-            };
-            let wait = Duration::from_millis(args.think_ms) + std::mem::take(&mut backoff);
-            if !wait.is_zero() {
-                tokio::time::sleep(wait).await;
-            }
-            acted_at = Some(view.seq());
-            let act = ClientMsg::Act {
-                table: view.table().clone(),
-                action,
-            };
-            match session.send(act).await {
-                Ok(id) => pending = Some(id),
-                // Dropped: the session says so next, then resyncs.
-                Err(e) => eprintln!("{}", net::session_error(&e)),
-            }
-        }
-        let d = session
-            .next()
-            .await
-            .map_err(|e| anyhow!(net::session_error(&e)))?;
-        let frame = match follow.take(d)? {
-            Step::Frame(f) => f,
-            Step::Lost(reason) => {
-                eprintln!("connection lost ({reason}): reconnecting");
-                pending = None;
-                continue;
-            }
-            Step::Reconnected { resumed } => {
-                eprintln!("{}", reconnected(resumed));
-                continue;
-            }
-            Step::Resynced => {
-                // Up to date now: if it is still our turn at the same
-                // seq, the action sent before the drop never landed.
-                acted_at = None;
-                continue;
-            }
-            Step::Other => continue,
-        };
-        if frame.id.is_some() && frame.id == pending {
-            pending = None;
-            match &frame.msg {
-                ServerMsg::Error(e) if e.code == ErrorCode::Unavailable => {
-                    eprintln!("refused: {} (retrying)", e.message);
-                    acted_at = None;
-                    backoff = Duration::from_millis(500);
-                }
-                ServerMsg::Error(e) => {
-                    refusals += 1;
-                    eprintln!("refused: {}", e.message);
-                    acted_at = None;
-                }
-                _ => refusals = 0,
-            }
-        }
-        if let ServerMsg::TablePaused { paused, .. } = &frame.msg {
-            match paused {
-                Some(p) => eprintln!("table paused: {}", describe::pause(*p)),
-                None => acted_at = None,
-            }
-        }
-        let seq = view.seq();
-        match view.handle(&frame.msg, Instant::now()) {
-            Ok(_) => {}
-            Err(ViewError::Gap { .. } | ViewError::Inconsistent { .. }) => {
-                let table = view.table().clone();
-                let _ = session.send(ClientMsg::Snapshot { table }).await;
-            }
-            Err(e) => return Err(e.into()),
-        }
-        if view.seq() == seq + 1
-            && let Some(line) = view.last_event().and_then(|e| {
-                describe::event(e, view.players(), view.config().rule_set.boards() > 1)
-            })
+    let mut player = Player::new(args.level, args.seed, args.max_turn_ms);
+    let mut printed: Result<()> = Ok(());
+    let mut event = |view: &TableView| {
+        if let Some(line) = view
+            .last_event()
+            .and_then(|e| describe::event(e, view.players(), view.config().rule_set.boards() > 1))
             && !line.starts_with("result:")
+            && printed.is_ok()
         {
-            say(line)?;
+            printed = say(line);
         }
-    }
-    match view.result() {
-        Some(r) => say(format!("result: {}", r.describe()))?,
-        None => bail!("the game ended without a result"),
-    }
+    };
+    let mut said = |s: Said| match s {
+        Said::Link(l) => eprintln!("{l}"),
+        Said::Refused { message, retrying } if retrying => {
+            eprintln!("refused: {message} (retrying)")
+        }
+        Said::Refused { message, .. } => eprintln!("refused: {message}"),
+        Said::Paused(Some(p)) => eprintln!("table paused: {}", describe::pause(p)),
+        Said::Paused(None) => {}
+    };
+    let think = Duration::from_millis(args.think_ms);
+    let result = tengen_client::player::play(
+        session,
+        &mut view,
+        &mut player,
+        args.seed,
+        think,
+        &mut event,
+        &mut said,
+    )
+    .await
+    .map_err(|e| anyhow!("{e}"))?;
+    printed?;
+    say(format!("result: {}", result.describe()))?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -32,7 +32,7 @@ use anyhow::{Result, anyhow, bail};
 use clap::ArgGroup;
 use tengen_client::Session;
 use tengen_client::engine::{
-    Bridge, DrawPolicy, EngineSpec, Log, Note, Policy, ResignPolicy, Timing, play,
+    Bridge, Dialect, DrawPolicy, EngineSpec, Log, Note, Policy, ResignPolicy, Timing, play,
 };
 use tengen_client::view::TableView;
 use tengen_protocol::{BotFilters, ClientMsg, ServerMsg};
@@ -67,7 +67,8 @@ Try it with the built-in bot as the engine:
     tengen engine --create -- tengen pbrain
 
 The engine is told START (15, or 19 for a free-style room on 19x19),
-INFO rule (0 free-style, 1 gomoku, 4 renju), INFO max_memory, and before
+INFO rule (0 free-style, 1 gomoku, 4 renju; 2 for renju with --dialect
+yixin), INFO max_memory (less than --max-memory, below), and before
 each move INFO timeout_turn, time_left and timeout_match from our clock
 (Fischer, byo-yomi, sudden death...) less a safety margin and the measured
 lag; then BEGIN, TURN x,y, or BOARD ... DONE (a game taken up mid-way,
@@ -77,17 +78,22 @@ Policies:
   stones     the engine places every stone of our seat, except opening
              stones confined to a zone (the engine cannot be told it)
   openings   the engine's, if it answers the extension (asked once per
-             game; UNKNOWN, ERROR, no answer in time, an unusable answer
-             or the server refusing it: the built-in bot's from then on,
-             logged as `engine does not answer ...`):
+             game; UNKNOWN, ERROR with no answer after it, no answer in
+             time, an unusable answer or the server refusing it: the
+             built-in bot's from then on, logged as `engine does not
+             answer ...`); positions as in BOARD (x,y,field, field 1 for
+             the stones of the colour to move):
                SWAP2BOARD  Swap2: the opener's three stones, the second
                            player's choice (SWAP, white 4, or white 4 and
-                           black 5), the opener's colour after five
+                           black 5), the opener's colour after five; any
+                           other swap option after three or five stones
+                           (RIF's...): SWAP, or the mover's next stone
                YXNBEST N   black's N fifth-move offers (after YXBOARD ...
-                           DONE), one line of N points
-             always the built-in bot's: swap or keep, how many offers,
-             which offer to keep, Taraguchi's option, Super Sakata's
-             choices, and zone stones
+                           DONE): one line of N points, or Rapfi's one
+                           point with the others in its MESSAGE (k) lines
+             always the built-in bot's: other swap options, how many
+             offers, which offer to keep, Taraguchi's option, Super
+             Sakata's choices, and zone stones
   claims     in claim rooms, holding white, a forbidden black stone is
              claimed when the referee (tengen-rules) says it was forbidden
   draws      --accept-draw: board (the default: only on a nearly full
@@ -111,11 +117,18 @@ and when-behind never accepts a draw for it.
 A failing engine (no answer within its turn time, garbage, an occupied or
 illegal point, an exit) is restarted once and given the board; if it fails
 again in the same game, the bridge resigns that game, stops the engine and
-takes no new game (exit 1). The engine runs with its address space limited
-to --max-memory (an rlimit; address space, not resident memory: a
-multithreaded engine needs room beyond its hash tables; 0 lifts it), and
-with --cpu-seconds, its CPU time over its life (RLIMIT_CPU: past it the
-kernel ends it, a failure like any exit; a restart has a fresh allowance).
+takes no new game (exit 1). An ERROR line is never taken for a move (Rapfi
+prints one, unprompted, when its hash table does not fit): it is logged and
+the move awaited.
+
+Memory: the engine's address space is capped at --max-memory (an rlimit;
+address space, not resident memory; 0 lifts it) and the engine is told less
+in INFO max_memory: the cap less a quarter, at least 256 MiB (half of a cap
+under 512 MiB), because engines size their hash table to the whole budget
+told and the program, its threads' stacks and its allocator need room
+beside it (the default 1024 tells 768 MiB). --cpu-seconds caps its CPU time
+over its life (RLIMIT_CPU: past it the kernel ends it, a failure like any
+exit; a restart has a fresh allowance).
 ")]
 pub struct EngineArgs {
     #[command(flatten)]
@@ -142,9 +155,14 @@ pub struct EngineArgs {
     /// Stop after this many games (0: no end).
     #[arg(long, default_value_t = 1)]
     pub games: u32,
-    /// The engine's memory limit in MiB (INFO max_memory and an rlimit; 0: none).
+    /// The engine's address space cap in MiB (an rlimit; it is told three
+    /// quarters in INFO max_memory, see above; 0: no cap, and 0 told).
     #[arg(long, default_value_t = 1024)]
     pub max_memory: u64,
+    /// The engine's dialect: gomocup (Rapfi and most engines) or yixin
+    /// (renju is INFO rule 2; INFO hash_size too).
+    #[arg(long, default_value = "gomocup", value_parser = clap::value_parser!(Dialect))]
+    pub dialect: Dialect,
     /// Milliseconds kept in hand on every move, on top of the measured lag.
     #[arg(long, default_value_t = 400)]
     pub margin_ms: u64,
@@ -172,10 +190,10 @@ pub async fn run(args: &EngineArgs) -> Result<ExitCode> {
         anyhow::bail!("a Piskvork engine plays one board: it cannot play a twin room");
     }
     let spec = EngineSpec {
-        program: PathBuf::from(&args.command[0]),
-        args: args.command[1..].to_vec(),
         max_memory: (args.max_memory > 0).then_some(args.max_memory << 20),
         cpu_seconds: (args.cpu_seconds > 0).then_some(args.cpu_seconds),
+        dialect: args.dialect,
+        ..EngineSpec::new(PathBuf::from(&args.command[0]), args.command[1..].to_vec())
     };
     let timing = Timing {
         start: Duration::from_secs(args.start_secs),

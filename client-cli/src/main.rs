@@ -30,6 +30,8 @@ mod net;
 mod pbrain;
 mod play;
 mod queue;
+#[cfg(test)]
+mod readme_tests;
 mod replay;
 mod spec;
 mod stats;
@@ -134,8 +136,14 @@ fn online_command(command: Command) -> anyhow::Result<ExitCode> {
             Command::Join(a) => games::join(&a.server, &a.room).await,
             Command::Play(a) => games::play(&a).await,
             Command::Watch(a) => games::watch(&a).await,
-            Command::Bot(a) => bot::run(&a).await,
-            Command::Engine(a) => engine::run(&a).await,
+            Command::Bot(mut a) => {
+                a.find.fold_positionals();
+                bot::run(&a).await
+            }
+            Command::Engine(mut a) => {
+                a.find.fold_positionals();
+                engine::run(&a).await
+            }
             Command::Register(a) => account::register(&a).await,
             Command::Login(a) => account::login(&a).await,
             Command::Logout(a) => account::logout(&a).await,

@@ -44,6 +44,26 @@ pub struct FindGame {
     pub tournament: Option<String>,
     #[command(flatten)]
     pub room: crate::spec::RoomSpec,
+    /// The rule set, as `tengen queue RULESET TIMECONTROL` takes it
+    /// (`--queue freestyle 3+2`): the same as --rules.
+    #[arg(value_name = "RULESET", conflicts_with = "rules")]
+    pub game_rules: Option<tengen_rules::game::RuleSet>,
+    /// The time control after RULESET: the same as --time.
+    #[arg(value_name = "TIMECONTROL", value_parser = crate::spec::parse_time, conflicts_with = "time")]
+    pub game_time: Option<tengen_rules::game::TimeControl>,
+}
+
+impl FindGame {
+    /// The positional `RULESET TIMECONTROL`, when given, put into the room
+    /// options (called once, after parsing).
+    pub fn fold_positionals(&mut self) {
+        if let Some(rules) = self.game_rules.take() {
+            self.room.rules = rules;
+        }
+        if let Some(time) = self.game_time.take() {
+            self.room.time = time;
+        }
+    }
 }
 
 /// Which server, and who you are there.

@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use tengen_client::pbrain::{Brain, Step};
 
-/// The quick bot as a Piskvork (Gomocup) engine on stdin/stdout.
+/// The built-in bot (--level N) or the quick bot as a Piskvork (Gomocup) engine.
 #[derive(clap::Args)]
 #[command(long_about = "\
 The quick bot as a Piskvork (Gomocup) engine: protocol commands on standard
@@ -33,17 +33,29 @@ points `x1,y1 x2,y2 x3,y3`; with three SWAP, one point (white 4) or two
 play it as 6). YXBOARD, x,y,1|2 lines, DONE sets the board without a move;
 YXNBEST N then answers black's N fifth-move offers on one line.
 
+With --level N it is the built-in bot at level N of its ladder instead (the
+one `tengen bot --level` plays), thinking for the time the manager gives.
+
 Example:
     tengen engine --create -- tengen pbrain
+    tengen engine --create -- tengen pbrain --level 5
 ")]
 pub struct PbrainArgs {
     /// Varies the bot's choices between equally good moves.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Play as the built-in bot at this level of its ladder (1 to 5, as
+    /// `tengen bot --level`), thinking for the time the manager gives;
+    /// without it, the quick bot.
+    #[arg(long, value_parser = clap::value_parser!(tengen_bot::Level))]
+    pub level: Option<tengen_bot::Level>,
 }
 
 pub fn run(args: &PbrainArgs) -> Result<ExitCode> {
-    let mut brain = Brain::new(args.seed);
+    let mut brain = match args.level {
+        Some(level) => Brain::with_level(args.seed, level),
+        None => Brain::new(args.seed),
+    };
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
     for line in stdin.lock().lines() {

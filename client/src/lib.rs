@@ -7,7 +7,8 @@
 //! [`view`], a table's state built only from the server's snapshot and
 //! events (no rule logic of its own); [`bot`], the quick bot;
 //! [`piskvork`], the Gomocup engines' text protocol; [`pbrain`], the bot as
-//! such an engine; [`engine`], a bridge playing games with one.
+//! such an engine; [`engine`], a bridge playing games with one; [`player`],
+//! the built-in bot's levels ([`tengen_bot`]) at a table.
 
 pub mod bot;
 pub mod conn;
@@ -15,6 +16,7 @@ pub mod engine;
 pub mod follow;
 pub mod pbrain;
 pub mod piskvork;
+pub mod player;
 pub mod session;
 pub mod view;
 

@@ -19,8 +19,8 @@
 //! Two opening extensions, answered with the built-in bot's own opening
 //! judgement ([`crate::bot::decide`]) so that `tengen engine -- tengen
 //! pbrain` exercises the bridge's extension path:
-//! - `SWAP2BOARD` … `x,y` … `DONE` (Gomocup's Swap2; the stones black,
-//!   white, black…): with none, three points `x1,y1 x2,y2 x3,y3`; with
+//! - `SWAP2BOARD` … `x,y` (or `x,y,field`, as Rapfi reads it) … `DONE`
+//!   (Gomocup's Swap2; the stones black, white, black…): with none, three points `x1,y1 x2,y2 x3,y3`; with
 //!   three, `SWAP`, one point (white 4) or two (white 4, black 5); with
 //!   five, `SWAP` (keep black) or one point (take white, play 6 there).
 //! - `YXBOARD` … `x,y,1|2` … `DONE` sets the board without a move (1 the
@@ -83,6 +83,9 @@ pub struct Brain {
     /// The block command being read (`BOARD`, `YXBOARD`, `SWAP2BOARD`).
     block: Block,
     seed: u64,
+    /// The built-in bot at a level of its ladder, which then decides
+    /// everything in place of the quick bot.
+    level: Option<tengen_bot::Bot>,
 }
 
 impl Default for Brain {
@@ -101,6 +104,29 @@ impl Brain {
             reading: None,
             block: Block::Board,
             seed,
+            level: None,
+        }
+    }
+
+    /// A brain that plays as the built-in bot at `level` of its ladder,
+    /// thinking for the time the manager gives.
+    pub fn with_level(seed: u64, level: tengen_bot::Level) -> Brain {
+        Brain {
+            level: Some(tengen_bot::Bot::new(level, seed)),
+            ..Brain::new(seed)
+        }
+    }
+
+    /// The time a levelled bot may take now.
+    fn time_budget(&self) -> tengen_bot::TimeBudget {
+        let l = self.limits;
+        tengen_bot::TimeBudget {
+            turn_ms: self.budget().as_millis() as u64,
+            left_ms: match l.time_left {
+                Some(left) if l.timeout_match > 0 => left,
+                _ => u64::MAX,
+            },
+            increment_ms: 0,
         }
     }
 
@@ -252,9 +278,15 @@ impl Brain {
             return Vec::new();
         };
         if self.block == Block::Swap2 {
-            // Colours alternate from black; `true` marks black.
+            // Colours alternate from black; `true` marks black. A line is
+            // `x,y` (Gomocup's form) or `x,y,field` as in `BOARD` (Rapfi's,
+            // which the bridge sends); the field changes nothing here.
             let black = stones.len().is_multiple_of(2);
-            match from_xy(line, size) {
+            let xy = match line.rsplit_once(',') {
+                Some((xy, _)) if line.matches(',').count() == 2 => xy,
+                _ => line,
+            };
+            match from_xy(xy, size) {
                 Ok(p) => stones.push((p, black)),
                 Err(e) => self.reading = Some(Err(e.to_string())),
             }
@@ -301,6 +333,9 @@ impl Brain {
 
     /// Our stone on the board now, placed and printed.
     fn reply_move(&mut self) -> Vec<String> {
+        if self.level.is_some() {
+            return self.level_move();
+        }
         let budget = self.budget();
         let board = self.board.as_mut().expect("a board");
         let me = to_move(board);
@@ -323,6 +358,26 @@ impl Brain {
             None => out.push("ERROR no point left to play".into()),
         }
         out
+    }
+
+    /// The levelled bot's stone on the board now, placed and printed.
+    fn level_move(&mut self) -> Vec<String> {
+        let board = self.board.as_ref().expect("a board");
+        let me = to_move(board);
+        let task = tengen_rules::game::Task::Place {
+            color: me,
+            move_number: board.stone_count() as u32 + 1,
+            within: None,
+        };
+        let board = board.clone();
+        match self.decide(&board, tengen_rules::game::Opening::Free, task) {
+            tengen_rules::game::Action::Place { point, .. } => {
+                let b = self.board.as_mut().expect("a board");
+                b.place(point, me).ok();
+                vec![to_xy(point, b.size())]
+            }
+            _ => vec!["ERROR no point left to play".into()],
+        }
     }
 
     /// How long this move may think: a tenth under the turn's limit and

@@ -49,6 +49,25 @@ pub fn from_xy(s: &str, size: u8) -> Result<Point, CoordError> {
     Ok(Point::new(x as u8, size - 1 - y as u8))
 }
 
+/// A point as an engine labels it in its own notes (Rapfi's `MESSAGE`
+/// lines: `H8`, `G9`): the column's letter from `A` (none skipped) and the
+/// protocol's row from the *top*, one-based. So on 15 x 15 Rapfi's `G9`
+/// is `6,8`, our `G7`. `None` for anything else.
+pub fn from_label(s: &str, size: u8) -> Option<Point> {
+    let s = s.trim();
+    let mut chars = s.chars();
+    let letter = chars.next()?.to_ascii_uppercase();
+    if !letter.is_ascii_uppercase() {
+        return None;
+    }
+    let row: u32 = chars.as_str().parse().ok()?;
+    let x = letter as u32 - 'A' as u32;
+    if row == 0 {
+        return None;
+    }
+    from_xy(&format!("{x},{}", row - 1), size).ok()
+}
+
 /// `INFO rule`'s bits: 1 exactly five, 2 continuous game, 4 renju, 8 caro.
 pub const RULE_EXACT_FIVE: u32 = 1;
 pub const RULE_RENJU: u32 = 4;
@@ -161,6 +180,19 @@ mod tests {
                 matches!(from_xy(bad, 15), Err(CoordError::Syntax(_))),
                 "{bad}"
             );
+        }
+    }
+
+    #[test]
+    fn engine_labels_count_rows_from_the_top() {
+        // Rapfi's G9 is 6,8: our G7.
+        assert_eq!(from_label("G9", 15), Some(p("G7")));
+        assert_eq!(from_label("h8", 15), Some(p("H8")));
+        assert_eq!(from_label("A1", 15), Some(p("A15")));
+        assert_eq!(from_label("O15", 15), Some(p("O1")));
+        assert_eq!(from_label("S19", 19), Some(p("S1")));
+        for bad in ["", "P1", "A0", "A16", "7,7", "H", "Pass", "None"] {
+            assert_eq!(from_label(bad, 15), None, "{bad}");
         }
     }
 

@@ -178,6 +178,26 @@ export type ClientMsg =
    */
   | { type: "become_bot" }
   /**
+   * A casual game against the server's own bot (feature `computer`) at `level`
+   * of its ladder (1, a beginner's opponent, to 5, the strongest): opens a
+   * private room of `config` with you in seat `first`, answered by
+   * `room_created`; the computer then takes the other seat and the game starts
+   * as any room's does. One-board rule sets only. `unavailable` (with
+   * `retry_after_ms`) while the server plays as many such games as it allows
+   * at once.
+   */
+  | {
+      type: "play_computer";
+      config: GameConfigInput;
+      level: number;
+      /**
+       * The colour you start with: black opens (under an opening rule, the
+       * tentative black who lays the opening; a swap may change it). Absent:
+       * drawn by lot, as in any room.
+       */
+      colour?: Color;
+    }
+  /**
    * A bot account's challenge filters (replacing earlier ones; kept while the
    * server runs); answered by `bot_filters_set`.
    */

@@ -9,6 +9,7 @@
 //! `welcome.features` it answers them with `unknown_type`.
 
 use serde::{Deserialize, Serialize};
+use tengen_rules::Color;
 use tengen_rules::game::{Action, GameConfig};
 
 use crate::ids::{RoomId, TableId};
@@ -174,6 +175,22 @@ pub enum ClientMsg {
     /// Makes this account a bot account, for good (feature `bots`):
     /// allowed only before its first game; answered by `became_bot`.
     BecomeBot,
+    /// A casual game against the server's own bot (feature `computer`) at
+    /// `level` of its ladder (1, a beginner's opponent, to 5, the
+    /// strongest): opens a private room of `config` with you in seat
+    /// `first`, answered by `room_created`; the computer then takes the
+    /// other seat and the game starts as any room's does. One-board rule
+    /// sets only. `unavailable` (with `retry_after_ms`) while the server
+    /// plays as many such games as it allows at once.
+    PlayComputer {
+        config: GameConfig,
+        level: u8,
+        /// The colour you start with: black opens (under an opening rule,
+        /// the tentative black who lays the opening; a swap may change
+        /// it). Absent: drawn by lot, as in any room.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        colour: Option<Color>,
+    },
     /// A bot account's challenge filters (replacing earlier ones; kept
     /// while the server runs); answered by `bot_filters_set`.
     SetBotFilters { filters: crate::BotFilters },
@@ -319,6 +336,7 @@ impl ClientMsg {
         "queue",
         "unqueue",
         "become_bot",
+        "play_computer",
         "set_bot_filters",
         "leaderboard",
         "profile",
@@ -371,6 +389,7 @@ impl ClientMsg {
             ClientMsg::Queue { .. } => "queue",
             ClientMsg::Unqueue => "unqueue",
             ClientMsg::BecomeBot => "become_bot",
+            ClientMsg::PlayComputer { .. } => "play_computer",
             ClientMsg::SetBotFilters { .. } => "set_bot_filters",
             ClientMsg::Leaderboard { .. } => "leaderboard",
             ClientMsg::Profile { .. } => "profile",

@@ -40,6 +40,12 @@ impl Analyzer {
         Arc::new(Analyzer { settings, slots })
     }
 
+    /// The slots, which the computer's searches take too
+    /// (`crate::computer`): CPU work of the same kind, bounded together.
+    pub fn slots(&self) -> Arc<Semaphore> {
+        self.slots.clone()
+    }
+
     /// Analyses the finished game `game`: `not_found` when the store has
     /// no such game, `unavailable` when every slot is busy or the store
     /// does not answer within `store_wait`.

@@ -45,6 +45,8 @@ pub struct Shared {
     pub node: Option<msg::node::NodeHandle>,
     /// Post-game analysis: its slots and budgets (`analysis`).
     pub analysis: Arc<analysis::Analyzer>,
+    /// The computer's games (`computer`).
+    pub computer: Arc<crate::computer::Computer>,
     /// The cap on open connections (`admission`).
     pub admission: Arc<admission::Admission>,
     /// The per-address caps (`addresses`).

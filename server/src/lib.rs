@@ -35,6 +35,7 @@ pub mod attempts;
 pub mod bot_filters;
 pub mod cidr;
 pub mod cluster;
+pub mod computer;
 pub mod conn;
 pub mod gate;
 pub mod health;

@@ -121,6 +121,14 @@ struct Serve {
     /// on a core of its own; more requests are refused as `unavailable`.
     #[arg(long, env = "TENGEN_ANALYSIS_SLOTS", default_value_t = 2)]
     analysis_slots: usize,
+    /// Games against the computer (`play_computer`: the built-in bot, from
+    /// the web client's "play the computer") at once, server-wide; 0 turns
+    /// it off. Its searches take the analysis slots too.
+    #[arg(long, env = "TENGEN_COMPUTER_GAMES", default_value_t = 4)]
+    computer_games: usize,
+    /// The most milliseconds one of the computer's moves may take.
+    #[arg(long, env = "TENGEN_COMPUTER_MOVE_MS", default_value_t = 2_000)]
+    computer_move_ms: u64,
     /// Nodes each forced-win search may visit per position of an analysed
     /// game (the answer depends only on it, not on the machine).
     #[arg(long, env = "TENGEN_ANALYSIS_NODES", default_value_t = 100_000)]
@@ -343,6 +351,11 @@ async fn serve(args: Serve) -> anyhow::Result<()> {
         analysis: tengen_server::settings::AnalysisSettings {
             slots: args.analysis_slots,
             nodes: args.analysis_nodes,
+            ..Default::default()
+        },
+        computer: tengen_server::settings::ComputerSettings {
+            games: args.computer_games,
+            move_ms: args.computer_move_ms.max(50),
             ..Default::default()
         },
         ..Settings::default()

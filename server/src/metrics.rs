@@ -48,6 +48,9 @@ pub const RUNTIME_LAG: &str = "tengen_runtime_lag_seconds";
 pub const ANALYSES: &str = "tengen_analyses_total";
 pub const ANALYSIS_MS: &str = "tengen_analysis_milliseconds_total";
 
+/// Games against the computer started (counter).
+pub const COMPUTER_GAMES: &str = "tengen_computer_games_total";
+
 /// A cap or deadline hit (counter, label `cap`: one of [`Cap`]'s names):
 /// what SECURITY.md lists, each visible when it bites.
 pub const CAPS_HIT: &str = "tengen_caps_hit_total";

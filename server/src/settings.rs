@@ -128,6 +128,29 @@ pub struct Settings {
     pub matchmaking: MatchSettings,
     /// Post-game analysis (`analyze_game`): budgets and slots.
     pub analysis: AnalysisSettings,
+    /// The computer (`play_computer`): games at once, time a move.
+    pub computer: ComputerSettings,
+}
+
+/// The computer's bounds (`play_computer`, `crate::computer`).
+#[derive(Clone, Debug)]
+pub struct ComputerSettings {
+    /// Games against the computer at once, server-wide; 0 turns it off.
+    pub games: usize,
+    /// The most one of its moves may take (less when its clock has less).
+    pub move_ms: u64,
+    /// What `retry_after_ms` says when every computer is playing.
+    pub retry_after: Duration,
+}
+
+impl Default for ComputerSettings {
+    fn default() -> ComputerSettings {
+        ComputerSettings {
+            games: 4,
+            move_ms: 2_000,
+            retry_after: Duration::from_secs(30),
+        }
+    }
 }
 
 impl Default for Settings {
@@ -166,6 +189,7 @@ impl Default for Settings {
             accounts: Default::default(),
             matchmaking: Default::default(),
             analysis: Default::default(),
+            computer: Default::default(),
         }
     }
 }

@@ -215,10 +215,18 @@ impl Server {
             settings.store_timeout,
             shutdown_rx.clone(),
         );
+        let analysis = crate::analysis::Analyzer::new(settings.analysis.clone());
+        let computer = crate::computer::Computer::new(
+            settings.computer.clone(),
+            analysis.slots(),
+            addr,
+            shutdown_rx.clone(),
+        );
         let state = AppState::new(crate::app::Shared {
             addresses: addresses.clone(),
             admission: admission::Admission::new(settings.max_connections),
-            analysis: crate::analysis::Analyzer::new(settings.analysis.clone()),
+            analysis,
+            computer,
             shutdown: shutdown_rx.clone(),
             accounts,
             matchmaker,

@@ -340,11 +340,13 @@ fn two_pbrain_engines_play_renju_through_rif_and_gomoku_through_a_swap() {
     let rif = ["--rules", "renju", "--opening", "rif", "--time", "5+3"];
     let (played, both) = guest_engines(&url, &rif, &[]);
     assert_eq!(played[0], "h8", "RIF: black 1 in the centre");
-    // The zone stones and the swap decisions were the bot's; black's two
-    // fifth-move offers the engine's (YXNBEST); the engines placed the
-    // stones after them, given the board by BOARD.
+    // The zone stones were the bot's; the swap decision the engine's
+    // (SWAP2BOARD after three stones), black's two fifth-move offers too
+    // (YXNBEST); the engines placed the stones after them, given the board
+    // by BOARD.
     assert!(
-        both.contains("played Swap (bot)") || both.contains("played Keep (bot)"),
+        both.contains("played Swap (engine SWAP2BOARD)")
+            || both.contains("played Keep (engine SWAP2BOARD)"),
         "{both}"
     );
     assert_eq!(both.matches("engine <- YXNBEST 2").count(), 1, "{both}");

@@ -12,6 +12,8 @@ mod engine_rated;
 mod module_cycles;
 mod online;
 mod pbrain;
+mod rapfi;
+mod readme;
 mod replay;
 mod resilient;
 mod tmux;

@@ -57,11 +57,11 @@
 //!    does not know also gets that answer, rather than a guess.
 
 use tengen_rules::game::{
-    Action, ActionKind, ForbiddenHandling, GameConfig, Move, OfferSet, Opening, Prompt,
-    TaraguchiOption, Task,
+    Action, ActionKind, GameConfig, Move, OfferSet, Prompt, TaraguchiOption, Task,
 };
-use tengen_rules::opening::{CanonicalPosition, position_with_offer};
 use tengen_rules::{Board, Color, Point};
+
+use tengen_bot::decide::{accept_draw, claim_holds, distinct_offers, give_up, last_judged_stone};
 
 use super::eval::{balance, to_move};
 use super::stone::{Rules, candidates, choose_stone, in_zone, mix, score};
@@ -131,10 +131,17 @@ impl<'a> Situation<'a> {
 /// The bot's action for `prompt` (a prompt addressed to the bot's seat).
 /// Deterministic for a given `seed`.
 pub fn decide(s: &Situation, prompt: &Prompt, seed: u64) -> Action {
-    if claim_holds(s, prompt) {
+    // Claims, draws and giving up are judged as the built-in bot's levels
+    // judge them.
+    let one_board = tengen_bot::Situation {
+        board: s.board,
+        config: s.config,
+        last_stone: s.last_stone,
+    };
+    if claim_holds(&one_board, prompt) {
         return Action::ClaimForbidden;
     }
-    if prompt.may.contains(&ActionKind::AcceptDraw) && accept_draw(s, prompt) {
+    if prompt.may.contains(&ActionKind::AcceptDraw) && accept_draw(&one_board, prompt) {
         return Action::AcceptDraw;
     }
     let rules = s.rules();
@@ -196,26 +203,6 @@ pub fn decide(s: &Situation, prompt: &Prompt, seed: u64) -> Action {
     }
 }
 
-/// The last opening stone that a swap option (or Swap2's choice) by the
-/// other player follows: the stones up to it are laid for the opponent to
-/// judge. 0 when no such stone exists (free play, swap after three, where
-/// each side lays its own stones).
-fn last_judged_stone(opening: Opening) -> u32 {
-    match opening {
-        Opening::Rif
-        | Opening::Yamaguchi
-        | Opening::Yamaguchi52
-        | Opening::YamaguchiVariant
-        | Opening::Swap2 => 3,
-        Opening::Soosorv { .. } | Opening::Jonsson => 4,
-        Opening::Taraguchi { .. }
-        | Opening::Tarannikov
-        | Opening::Sakata
-        | Opening::SuperSakata => 5,
-        _ => 0,
-    }
-}
-
 /// A stone for a position the opponent will judge: the point (in the zone,
 /// near the stones, playable for `color`) after which the position looks
 /// most even, so that neither keeping nor swapping gains much.
@@ -244,58 +231,6 @@ pub(crate) fn balanced_stone(
         .map(|(_, p)| p)
 }
 
-/// The last resort: a pass where allowed, else resignation.
-fn give_up(prompt: &Prompt) -> Action {
-    if prompt.may.contains(&ActionKind::Pass) {
-        Action::pass()
-    } else {
-        Action::Resign
-    }
-}
-
-/// Whether a claim would hold: white to move in a claim room, and black's
-/// latest stone was forbidden on the board it was played on.
-fn claim_holds(s: &Situation, prompt: &Prompt) -> bool {
-    let white_to_move = matches!(
-        prompt.task,
-        Task::Place {
-            color: Color::White,
-            ..
-        }
-    );
-    if !white_to_move
-        || !prompt.may.contains(&ActionKind::ClaimForbidden)
-        || s.config.forbidden_handling() != Some(ForbiddenHandling::Claim)
-    {
-        return false;
-    }
-    let Some(p) = s.last_stone else {
-        return false;
-    };
-    if s.board.get(p) != Some(Color::Black) {
-        return false;
-    }
-    let mut before = s.board.clone();
-    before.remove(p);
-    before.forbidden(p).is_some()
-}
-
-/// Accept a draw only on a nearly full board the bot cannot win on now.
-fn accept_draw(s: &Situation, prompt: &Prompt) -> bool {
-    let board = s.board;
-    let empty = board.points().filter(|&p| board.is_empty_point(p)).count();
-    if empty > board.size() as usize {
-        return false;
-    }
-    let rules = s.rules();
-    match prompt.task {
-        Task::Place { color, .. } => !board
-            .points()
-            .any(|p| rules.may_play(board, color, p) && board.makes_five(p, color, rules.variant)),
-        _ => true,
-    }
-}
-
 /// A seeded margin in `-TASTE..=TASTE`.
 fn taste(seed: u64, salt: u64) -> i32 {
     (mix(seed ^ salt) % (2 * TASTE as u64 + 1)) as i32 - TASTE
@@ -308,23 +243,10 @@ fn prefers_other_colour(s: &Situation, held: Color, seed: u64) -> bool {
     mine + taste(seed, 0x5A5A) < 0
 }
 
-/// The stones of each colour, for the opening geometry.
-fn stones(board: &Board) -> (Vec<Point>, Vec<Point>) {
-    let (mut black, mut white) = (Vec::new(), Vec::new());
-    for (p, c) in board.stones() {
-        match c {
-            Color::Black => black.push(p),
-            Color::White => white.push(p),
-        }
-    }
-    (black, white)
-}
-
 /// Up to `count` black fifth moves, best first, pairwise non-equivalent,
 /// on empty points black may play.
 pub(crate) fn fifth_offers(s: &Situation, count: usize, seed: u64) -> Vec<Point> {
     let (board, rules) = (s.board, s.rules());
-    let (black, white) = stones(board);
     let mut scratch = board.clone();
     let mut ranked: Vec<_> = board
         .points()
@@ -332,19 +254,7 @@ pub(crate) fn fifth_offers(s: &Situation, count: usize, seed: u64) -> Vec<Point>
         .map(|p| (score(&mut scratch, Color::Black, rules, p, seed), p))
         .collect();
     ranked.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
-    let mut forms: Vec<CanonicalPosition> = Vec::with_capacity(count);
-    let mut chosen = Vec::with_capacity(count);
-    for (_, p) in ranked {
-        if chosen.len() == count {
-            break;
-        }
-        let form = position_with_offer(&black, &white, p);
-        if !forms.contains(&form) {
-            forms.push(form);
-            chosen.push(p);
-        }
-    }
-    chosen
+    distinct_offers(board, ranked.into_iter().map(|(_, p)| p).collect(), count)
 }
 
 /// The offer after which black (white to move) is worst off.

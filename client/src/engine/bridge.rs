@@ -16,8 +16,12 @@ use super::clock::TurnTime;
 use super::policy::Policy;
 use super::process::{Engine, EngineError};
 use super::sync::{Ask, Sync};
-use super::types::{EngineSpec, Ext, Extensions, Log, Note};
-use crate::piskvork::{rule_value, to_xy};
+use super::types::{Dialect, EngineSpec, Ext, Extensions, Log, Note};
+use crate::piskvork::to_xy;
+
+/// How much longer a game's first request is waited for (see
+/// [`Bridge::wait_for`]).
+const HASH_WAIT: Duration = Duration::from_secs(10);
 
 /// The bridge's time settings.
 #[derive(Clone, Copy, Debug)]
@@ -70,6 +74,9 @@ pub struct Bridge {
     /// The extension our latest action came from, if any: a refusal of
     /// that action turns the extension off for the game.
     pub(super) last_ext: Option<Ext>,
+    /// A new game's engine was told its memory and has been asked nothing
+    /// since: it may still be allocating a hash table of that size.
+    settling: bool,
 }
 
 impl Bridge {
@@ -86,6 +93,7 @@ impl Bridge {
             ext: Extensions::default(),
             plan: Vec::new(),
             last_ext: None,
+            settling: false,
         }
     }
 
@@ -134,6 +142,7 @@ impl Bridge {
             self.respawn().await?;
         }
         self.sync.fresh();
+        self.settling = self.spec.told_memory() > 0;
         Ok(())
     }
 
@@ -222,17 +231,39 @@ impl Bridge {
     }
 
     async fn tell_rules(&mut self) -> Result<(), EngineError> {
+        let dialect = self.spec.dialect;
         let rule = match &self.config {
             None => 0,
-            Some(c) => rule_value(c.rule_set).ok_or_else(|| {
+            Some(c) => dialect.rule_value(c.rule_set).ok_or_else(|| {
                 EngineError::Refused("a Piskvork engine plays one board, not a twin room".into())
             })?,
         };
-        let memory = self.spec.max_memory.unwrap_or(0);
+        let memory = self.spec.told_memory();
         let e = self.engine.as_mut().ok_or_else(not_running)?;
         e.send(&format!("INFO rule {rule}")).await?;
         e.send(&format!("INFO max_memory {memory}")).await?;
+        if dialect == Dialect::Yixin && memory > 0 {
+            e.send(&format!("INFO hash_size {}", memory >> 10)).await?;
+        }
         e.send("INFO game_type 0").await
+    }
+
+    /// How long the answer to a request with `t` is waited for
+    /// ([`answer_wait`]); a game's first request gets [`HASH_WAIT`] more
+    /// when the clock could pay for it twice (a restart and a retry must
+    /// still fit before the flag): an engine that sizes its hash table to
+    /// the memory it is told allocates it before it reads the request
+    /// (Rapfi took 3 to 10 s for 768 MiB on a busy two-core machine, and
+    /// its first Swap2 answer came too late).
+    pub(super) fn wait_for(&mut self, t: TurnTime) -> Duration {
+        let wait = answer_wait(t, self.timing.margin_ms);
+        let longer = wait + HASH_WAIT;
+        if std::mem::take(&mut self.settling) && Duration::from_millis(t.clock_bound) >= 2 * longer
+        {
+            longer
+        } else {
+            wait
+        }
     }
 
     async fn attempt(&mut self, req: &MoveRequest<'_>) -> Result<Point, EngineError> {
@@ -240,9 +271,10 @@ impl Bridge {
         // Whatever happens next, the engine's board is known again only
         // once it answers well.
         self.sync.forget();
+        let t = req.time;
+        let wait = self.wait_for(t);
         let e = self.engine.as_mut().ok_or_else(not_running)?;
         let size = req.board.size();
-        let t = req.time;
         send_time(e, t).await?;
         match ask {
             Ask::Begin => e.send("BEGIN").await?,
@@ -256,13 +288,25 @@ impl Bridge {
                 e.send("DONE").await?;
             }
         }
-        // Half the margin is the engine's grace; the rest covers the lag.
-        let wait = Duration::from_millis(t.timeout_turn + self.timing.margin_ms / 2);
         let p = e.expect_point(size, wait).await?;
         check(req, p)?;
         self.sync.played(req.stones, req.own, p);
         Ok(p)
     }
+}
+
+/// How long the engine's answer to a request with `t` is waited for: its
+/// turn and a grace, a tenth of the turn (at least half the margin: the
+/// other half covers the lag), but never past what the clock allows
+/// (`clock_bound` and half the margin). An engine stopping at its limit
+/// on a busy machine answers a few hundred milliseconds late (Rapfi at
+/// ten seconds a move, beside two other searches on two cores); when the
+/// turn was only capped by `--max-turn-ms` the clock has room for that.
+pub(super) fn answer_wait(t: TurnTime, margin_ms: Millis) -> Duration {
+    let grace = (margin_ms / 2).max(t.timeout_turn / 10);
+    let bound = t.clock_bound.saturating_add(margin_ms / 2);
+    let wait = (t.timeout_turn + grace).min(bound.max(t.timeout_turn + margin_ms / 2));
+    Duration::from_millis(wait)
 }
 
 /// The turn's time limits, before a request.
@@ -293,4 +337,58 @@ fn check(req: &MoveRequest<'_>, p: Point) -> Result<(), EngineError> {
         return Err(illegal("forbidden for black"));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::clock::turn_time;
+    use tengen_rules::game::{SeatClock, TimeControl};
+
+    #[test]
+    fn a_capped_turn_gets_a_tenth_more_a_clock_bound_one_half_the_margin() {
+        let control = TimeControl::Fischer {
+            main_ms: 300_000,
+            increment_ms: 3_000,
+        };
+        // Five minutes left, the turn capped at ten seconds: eleven.
+        let t = turn_time(control, SeatClock::start(control), 400, 10_000);
+        assert_eq!(t.timeout_turn, 10_000);
+        assert_eq!(answer_wait(t, 400), Duration::from_millis(11_000));
+        // Three seconds left: the clock's bound and half the margin.
+        let short = SeatClock {
+            main_ms: 3_000,
+            ..SeatClock::start(control)
+        };
+        let t = turn_time(control, short, 400, 10_000);
+        assert_eq!(t.timeout_turn, 2_600);
+        assert_eq!(answer_wait(t, 400), Duration::from_millis(2_800));
+    }
+
+    #[test]
+    fn the_first_request_after_the_memory_is_told_waits_the_start_time_more() {
+        let control = TimeControl::Fischer {
+            main_ms: 300_000,
+            increment_ms: 3_000,
+        };
+        let log: Log = std::sync::Arc::new(|_| {});
+        let mut b = Bridge::new(
+            EngineSpec::new("engine", Vec::new()),
+            Timing::default(),
+            log,
+        );
+        let t = turn_time(control, SeatClock::start(control), 400, 10_000);
+        b.settling = true;
+        assert_eq!(b.wait_for(t), Duration::from_millis(21_000));
+        assert_eq!(b.wait_for(t), Duration::from_millis(11_000));
+        // Not when the clock could not pay for it twice: a restart and a
+        // retry must still fit.
+        let short = SeatClock {
+            main_ms: 40_000,
+            ..SeatClock::start(control)
+        };
+        let t = turn_time(control, short, 400, 10_000);
+        b.settling = true;
+        assert_eq!(b.wait_for(t), Duration::from_millis(11_000));
+    }
 }

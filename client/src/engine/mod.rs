@@ -52,4 +52,4 @@ pub use bridge::{Bridge, Timing};
 pub use game::{GameEnd, PlayError, play};
 pub use policy::{DrawPolicy, Policy, ResignPolicy};
 pub use process::{Engine, EngineError};
-pub use types::{EngineSpec, Log, Note};
+pub use types::{Dialect, EngineSpec, Log, Note, told_memory};

@@ -1,8 +1,14 @@
 //! Opening decisions asked of the engine through two protocol extensions:
 //! `SWAP2BOARD` (Gomocup's Swap2 command: the opener's three stones, the
-//! second player's choice after them, the opener's colour after five) and
+//! second player's choice after them, the opener's colour after five; and
+//! any swap option after three or five stones, RIF's among them) and
 //! `YXNBEST N` (Yixin board's N best moves, asked for black's N fifth-move
 //! offers after the position is given by `YXBOARD` … `DONE`).
+//!
+//! Positions are sent as in `BOARD`: `x,y,field` in the order played,
+//! field 1 for the stones of the colour to move and 2 for the others
+//! (Rapfi reads the field and answers a bare `x,y` line with `ERROR Color
+//! is not a valid value`; engines that read `x,y` alone ignore it).
 //!
 //! Why a module of its own: an engine may know neither extension. Asking,
 //! learning that it does not answer, falling back to the built-in bot and
@@ -27,7 +33,14 @@
 //!   opener then chooses the colour);
 //! - with five stones (the opener, holding black): `SWAP` (keep black, the
 //!   other side plays white 6) or `x,y` (take white and play 6 there);
-//! - `YXNBEST N`: one line of N points `x1,y1 x2,y2 …`, black's offers.
+//! - any other swap option after three or five stones (RIF's, the swap
+//!   after three, Yamaguchi's, ...), asked the same way: `SWAP` when the
+//!   colour to move is not worth having (Rapfi: its search's value for it
+//!   is below zero), else `x,y`, that colour's next stone;
+//! - `YXNBEST N`: one line of N points `x1,y1 x2,y2 …`, black's offers;
+//!   or, as Rapfi answers, one point (its best), the others in its
+//!   `MESSAGE (k) value | depth | pv` lines, one per k in 1..=N for each
+//!   depth searched: the latest complete set gives them.
 //!
 //! Nothing here judges a rule beyond the board's facts (empty points,
 //! distinct points): offers are checked by the rules crate (forbidden
@@ -43,7 +56,7 @@ use super::bridge::{Bridge, send_time};
 use super::clock::TurnTime;
 use super::process::EngineError;
 use super::types::{Ext, Note};
-use crate::piskvork::{from_xy, to_xy};
+use crate::piskvork::{from_label, from_xy, to_xy};
 
 /// How long the engine must stay quiet before a drain ends.
 const QUIET: Duration = Duration::from_millis(300);
@@ -95,6 +108,76 @@ pub fn parse_swap2(line: &str, stones: usize, size: u8) -> Result<Swap2Answer, S
     }
 }
 
+/// The `n` best moves of a `YXNBEST n` answer `line`, given the
+/// `MESSAGE` texts the engine printed while it searched: the line's
+/// points when it holds `n` of them; when it holds one (Rapfi), that one
+/// first, then the others of the latest complete set of `(k) value |
+/// depth | pv` lines (the first move of each k's line).
+pub fn nbest_points(
+    line: &str,
+    messages: &[String],
+    n: usize,
+    size: u8,
+) -> Result<Vec<Point>, String> {
+    let points = parse_points(line, size)?;
+    if points.len() == n || points.len() != 1 {
+        return Ok(points);
+    }
+    let mut block: Vec<Point> = Vec::new();
+    let mut complete: Option<Vec<Point>> = None;
+    for (k, p) in messages.iter().filter_map(|m| multipv_line(m, size)) {
+        if k == 1 {
+            block.clear();
+        }
+        if k == block.len() + 1 {
+            block.push(p);
+            if block.len() == n {
+                complete = Some(block.clone());
+            }
+        } else {
+            block.clear();
+        }
+    }
+    let Some(set) = complete else {
+        return Err(format!(
+            "'{line}': one point, and no {n} best in its MESSAGE lines"
+        ));
+    };
+    let best = points[0];
+    let mut out = vec![best];
+    out.extend(set.into_iter().filter(|&p| p != best));
+    out.truncate(n);
+    Ok(out)
+}
+
+/// Rapfi's multi-PV line `(k) value | depth-seldepth | pv...`: k and the
+/// first move of its line.
+fn multipv_line(text: &str, size: u8) -> Option<(usize, Point)> {
+    let (k, rest) = text.strip_prefix('(')?.split_once(')')?;
+    let k = k.trim().parse().ok()?;
+    let first = rest.split('|').nth(2)?.split_whitespace().next()?;
+    Some((k, from_label(first, size)?))
+}
+
+/// The colour to move after `n` stones of an opening (they alternate).
+fn to_move(n: usize) -> Color {
+    if n.is_multiple_of(2) {
+        Color::Black
+    } else {
+        Color::White
+    }
+}
+
+/// A position as `BOARD` gives it: `x,y,field` lines in the order
+/// played, field 1 for the stones of the colour to move.
+fn position_lines(stones: &[(Point, Color)], size: u8) -> impl Iterator<Item = String> + '_ {
+    let mover = to_move(stones.len());
+    stones.iter().map(move |&(p, c)| {
+        let field = if c == mover { 1 } else { 2 };
+        format!("{},{field}", to_xy(p, size))
+    })
+}
+
 /// Whether `points` are pairwise distinct empty points of `board`.
 fn fresh(board: &Board, points: &[Point]) -> bool {
     points
@@ -128,10 +211,8 @@ pub async fn engine_opening(bridge: &mut Bridge, ask: &OpeningAsk<'_>) -> Option
             None => return None,
         },
         Task::Swap2Choice => (swap2_choice(bridge, ask).await?, Ext::Swap2),
-        Task::DecideSwap {
-            color: Color::Black,
-        } if ask.config.opening == Opening::Swap2 && ask.stones.len() == 5 => {
-            (colour_choice(bridge, ask).await?, Ext::Swap2)
+        Task::DecideSwap { color } if matches!(ask.stones.len(), 3 | 5) => {
+            (swap_decision(bridge, ask, color).await?, Ext::Swap2)
         }
         Task::OfferFifths { count } => (offers(bridge, ask, count).await?, Ext::NBest),
         _ => return None,
@@ -170,14 +251,23 @@ async fn swap2_choice(bridge: &mut Bridge, ask: &OpeningAsk<'_>) -> Option<Actio
     }
 }
 
-/// Swap2's opener, holding black after five stones: `SWAP` keeps black,
-/// a point takes white and is played as white 6.
-async fn colour_choice(bridge: &mut Bridge, ask: &OpeningAsk<'_>) -> Option<Action> {
+/// A swap option after three or five stones, the decider holding
+/// `color`: `SWAP` means the colour to move is not worth having, a point
+/// is that colour's next stone (played if the decider ends up holding
+/// it). Swap2's opener after five, holding black with white to move:
+/// `SWAP` keeps black, a point takes white and is played as white 6.
+async fn swap_decision(bridge: &mut Bridge, ask: &OpeningAsk<'_>, color: Color) -> Option<Action> {
+    let holds_mover = color == to_move(ask.stones.len());
+    let (take, leave) = if holds_mover {
+        (Action::Keep, Action::Swap)
+    } else {
+        (Action::Swap, Action::Keep)
+    };
     match bridge.swap2(ask).await? {
-        Swap2Answer::Swap => Some(Action::Keep),
+        Swap2Answer::Swap => Some(leave),
         Swap2Answer::Stone(p) if fresh(ask.board, &[p]) => {
-            bridge.plan = vec![(5, p)];
-            Some(Action::Swap)
+            bridge.plan = vec![(ask.stones.len(), p)];
+            Some(take)
         }
         other => bridge.unusable(Ext::Swap2, other).await,
     }
@@ -187,14 +277,11 @@ async fn colour_choice(bridge: &mut Bridge, ask: &OpeningAsk<'_>) -> Option<Acti
 async fn offers(bridge: &mut Bridge, ask: &OpeningAsk<'_>, count: u8) -> Option<Action> {
     let size = ask.board.size();
     let mut lines = vec!["YXBOARD".to_string()];
-    for &(p, c) in ask.stones {
-        let field = if c == Color::Black { 1 } else { 2 };
-        lines.push(format!("{},{field}", to_xy(p, size)));
-    }
+    lines.extend(position_lines(ask.stones, size));
     lines.push("DONE".into());
     lines.push(format!("YXNBEST {count}"));
-    let line = bridge.ask_ext(Ext::NBest, &lines, ask.time).await?;
-    let points = match parse_points(&line, size) {
+    let (line, messages) = bridge.ask_ext(Ext::NBest, &lines, ask.time).await?;
+    let points = match nbest_points(&line, &messages, count as usize, size) {
         Ok(points) => points,
         Err(why) => return bridge.off(Ext::NBest, EngineError::Garbage(why)).await,
     };
@@ -254,9 +341,9 @@ impl Bridge {
     async fn swap2(&mut self, ask: &OpeningAsk<'_>) -> Option<Swap2Answer> {
         let size = ask.board.size();
         let mut lines = vec!["SWAP2BOARD".to_string()];
-        lines.extend(ask.stones.iter().map(|&(p, _)| to_xy(p, size)));
+        lines.extend(position_lines(ask.stones, size));
         lines.push("DONE".into());
-        let line = self.ask_ext(Ext::Swap2, &lines, ask.time).await?;
+        let (line, _) = self.ask_ext(Ext::Swap2, &lines, ask.time).await?;
         match parse_swap2(&line, ask.stones.len(), size) {
             Ok(answer) => Some(answer),
             Err(why) => self.off(Ext::Swap2, EngineError::Garbage(why)).await,
@@ -269,25 +356,33 @@ impl Bridge {
         self.off(ext, EngineError::Garbage(why)).await
     }
 
-    /// Sends `lines` (after the turn's time) and reads the answer line;
+    /// Sends `lines` (after the turn's time) and reads the answer line,
+    /// with the texts of the `MESSAGE` lines the engine printed meanwhile;
     /// `None` when the extension is off or fails (it is then turned off).
-    async fn ask_ext(&mut self, ext: Ext, lines: &[String], time: TurnTime) -> Option<String> {
+    async fn ask_ext(
+        &mut self,
+        ext: Ext,
+        lines: &[String],
+        time: TurnTime,
+    ) -> Option<(String, Vec<String>)> {
         if !self.ext.on(ext) {
             return None;
         }
         // The engine's board is the extension's now, not the game's.
         self.sync.forget();
-        let wait = Duration::from_millis(time.timeout_turn + self.timing.margin_ms / 2);
+        let wait = self.wait_for(time);
         let e = self.engine.as_mut()?;
+        e.take_messages();
         let asked = async {
             send_time(e, time).await?;
             for l in lines {
                 e.send(l).await?;
             }
-            e.expect_line(wait).await
+            let line = e.expect_line(wait).await?;
+            Ok((line, e.take_messages()))
         };
         match asked.await {
-            Ok(line) => Some(line),
+            Ok(answer) => Some(answer),
             Err(err) => self.off(ext, err).await,
         }
     }
@@ -348,6 +443,54 @@ mod tests {
         ] {
             assert!(parse_swap2(line, n, 15).is_err(), "{line} with {n}");
         }
+    }
+
+    #[test]
+    fn rapfi_puts_its_n_best_in_message_lines() {
+        // Rapfi 0.43.02 (classical) after `YXBOARD 7,7,1 7,6,2 8,6,1
+        // 9,7,2 DONE` (H8 H9 I9 J8), `YXNBEST 2`, as recorded: depth 14
+        // is the latest complete set, depth 15 stopped after its first
+        // line, and the answer is one point, 6,8 (Rapfi's G9, our G7).
+        let messages: Vec<String> = [
+            "(1) 305 | 13-20 | J6 K5 I6 I5 G6 H6 H5 G7 J4 F7 F8 G9 J5",
+            "(2) 283 | 13-27 | G9 F10 F8 I8 H10 E7 J10 K10 J9 I11 G7 I9 G8",
+            "Depth 13-20 | Eval 305 | Time 435ms | J6 K5 I6 I5 G6 H6 H5 G7 J4 F7 F8 G9 J5",
+            "(1) 305 | 14-25 | J6 K5 I6 I5 G6 H6 H5 G7 J4 F7 F8 G9",
+            "(2) 247 | 14-27 | G9 F10 G6 G7 E8 F8 F7 H5 E9 F9 E10 E11 F11 D9 I6 H6 I5",
+            "Depth 14-25 | Eval 305 | Time 1045ms | J6 K5 I6 I5 G6 H6 H5 G7 J4 F7 F8 G9",
+            "(1) 273 | 15-27 | G9 F10",
+            "Speed 187K | Depth 14-27 | Eval 273 | Node 360K | Time 1927ms",
+        ]
+        .map(String::from)
+        .to_vec();
+        assert_eq!(
+            nbest_points("6,8", &messages, 2, 15),
+            Ok(vec![p("G7"), p("J10")])
+        );
+        // Three asked, two in every set: no answer.
+        assert!(nbest_points("6,8", &messages, 3, 15).is_err());
+        // An engine that prints the N points on its answer line.
+        assert_eq!(
+            nbest_points("6,8 9,5", &[], 2, 15),
+            Ok(vec![p("G7"), p("J10")])
+        );
+        // One point and no lines to complete it.
+        assert!(nbest_points("6,8", &[], 2, 15).is_err());
+        assert_eq!(nbest_points("6,8", &[], 1, 15), Ok(vec![p("G7")]));
+    }
+
+    #[test]
+    fn positions_are_sent_with_the_mover_as_field_one() {
+        let stones = [
+            (p("H8"), Color::Black),
+            (p("I9"), Color::White),
+            (p("G7"), Color::Black),
+        ];
+        let lines: Vec<String> = position_lines(&stones, 15).collect();
+        // White to move: its stones are 1.
+        assert_eq!(lines, ["7,7,2", "8,6,1", "6,8,2"]);
+        let lines: Vec<String> = position_lines(&stones[..2], 15).collect();
+        assert_eq!(lines, ["7,7,1", "8,6,2"]);
     }
 
     #[test]

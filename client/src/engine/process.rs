@@ -27,6 +27,30 @@ pub const WRITE_WAIT: Duration = Duration::from_secs(5);
 /// The most lines [`Engine::drain`] reads before it stops anyway.
 pub const MAX_DRAIN: usize = 64;
 
+/// How long an engine that printed `ERROR` while a reply was awaited
+/// (`OK`, an extension's answer) may take to answer anyway; silent past
+/// it, the `ERROR` was its reply: a refusal.
+pub const ERROR_GRACE: Duration = Duration::from_secs(1);
+
+/// The most `MESSAGE` lines kept for [`Engine::take_messages`].
+pub const MAX_KEPT: usize = 512;
+
+/// What is awaited, which decides what an `ERROR` line means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Awaiting {
+    /// A stone. No `ERROR` is ever taken for it: engines print them
+    /// unprompted (Rapfi, when its hash table does not fit the memory it
+    /// was told: `ERROR Failed to allocate ...` after `INFO max_memory`,
+    /// then a smaller table and its move). The answer is the next line
+    /// that is not a note; an engine that says nothing more runs out of
+    /// time.
+    Stone,
+    /// `OK` or an extension's answer: `UNKNOWN` is a refusal at once,
+    /// `ERROR` once the engine stays silent for [`ERROR_GRACE`] after it
+    /// (Rapfi complains about each bad line of a position, then answers).
+    Reply,
+}
+
 /// What went wrong with the engine.
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
@@ -56,6 +80,9 @@ pub struct Engine {
     /// The evaluation in the engine's latest `MESSAGE`/`DEBUG` line that
     /// had one ([`super::policy::evaluation`]).
     pub last_eval: Option<i32>,
+    /// The texts of its latest `MESSAGE` lines (at most [`MAX_KEPT`]):
+    /// where Rapfi puts the N best moves of `YXNBEST`.
+    messages: std::collections::VecDeque<String>,
 }
 
 impl Engine {
@@ -91,6 +118,7 @@ impl Engine {
             skipping: false,
             log,
             last_eval: None,
+            messages: std::collections::VecDeque::new(),
         })
     }
 
@@ -115,7 +143,7 @@ impl Engine {
     /// notes on the way.
     pub async fn expect_ok(&mut self, wait: Duration) -> Result<(), EngineError> {
         let deadline = Instant::now() + wait;
-        let line = self.answer_line(deadline, wait).await?;
+        let line = self.answer_line(deadline, wait, Awaiting::Reply).await?;
         if line.eq_ignore_ascii_case("OK") {
             Ok(())
         } else {
@@ -126,16 +154,23 @@ impl Engine {
     /// Waits for a point `x,y` on a board of `size`.
     pub async fn expect_point(&mut self, size: u8, wait: Duration) -> Result<Point, EngineError> {
         let deadline = Instant::now() + wait;
-        let line = self.answer_line(deadline, wait).await?;
+        let line = self.answer_line(deadline, wait, Awaiting::Stone).await?;
         from_xy(&line, size).map_err(|_| EngineError::Garbage(line))
     }
 
-    /// The engine's next answer line (notes logged and skipped; `ERROR`
-    /// and `UNKNOWN` are a refusal), as text: for the extensions' answers,
-    /// which are not one point.
+    /// The engine's next answer line (notes logged and skipped; `UNKNOWN`
+    /// is a refusal, and `ERROR` when nothing follows it within
+    /// [`ERROR_GRACE`]), as text: for the extensions' answers, which are
+    /// not one point.
     pub async fn expect_line(&mut self, wait: Duration) -> Result<String, EngineError> {
         let deadline = Instant::now() + wait;
-        self.answer_line(deadline, wait).await
+        self.answer_line(deadline, wait, Awaiting::Reply).await
+    }
+
+    /// The texts of the `MESSAGE` lines read since the last call (the
+    /// latest [`MAX_KEPT`]), oldest first.
+    pub fn take_messages(&mut self) -> Vec<String> {
+        self.messages.drain(..).collect()
     }
 
     /// Reads and logs whatever the engine still prints until it is quiet
@@ -156,15 +191,23 @@ impl Engine {
     }
 
     /// The next line that is not a note (`MESSAGE`, `DEBUG`, `SUGGEST`
-    /// are logged and skipped; `ERROR` and `UNKNOWN` are logged and are
-    /// the answer: a refusal).
+    /// are logged and skipped, `ERROR` and `UNKNOWN` logged and read as
+    /// [`Awaiting`] says).
     async fn answer_line(
         &mut self,
-        deadline: Instant,
+        mut deadline: Instant,
         wait: Duration,
+        awaiting: Awaiting,
     ) -> Result<String, EngineError> {
+        let mut error: Option<String> = None;
         loop {
-            let line = self.read_line(deadline, wait).await?;
+            let line = match self.read_line(deadline, wait).await {
+                // Silent after its ERROR: that was the reply.
+                Err(EngineError::Timeout(_)) if error.is_some() => {
+                    return Err(EngineError::Refused(error.unwrap_or_default()));
+                }
+                other => other?,
+            };
             match note(&line) {
                 Some((kind, text)) => {
                     if matches!(kind, NoteKind::Message | NoteKind::Debug)
@@ -172,9 +215,20 @@ impl Engine {
                     {
                         self.last_eval = Some(e);
                     }
+                    if kind == NoteKind::Message {
+                        if self.messages.len() == MAX_KEPT {
+                            self.messages.pop_front();
+                        }
+                        self.messages.push_back(text.to_string());
+                    }
                     (self.log)(Note::Engine(kind, text.to_string()));
-                    if matches!(kind, NoteKind::Error | NoteKind::Unknown) {
-                        return Err(EngineError::Refused(line));
+                    match (kind, awaiting) {
+                        (NoteKind::Unknown, _) => return Err(EngineError::Refused(line)),
+                        (NoteKind::Error, Awaiting::Reply) => {
+                            deadline = deadline.min(Instant::now() + ERROR_GRACE);
+                            error = Some(line);
+                        }
+                        _ => {}
                     }
                 }
                 None if line.trim().is_empty() => {}

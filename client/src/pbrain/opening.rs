@@ -14,8 +14,9 @@ use crate::bot::{Situation, decide};
 use crate::piskvork::to_xy;
 
 impl Brain {
-    /// The bot's decision for `task` on `board`, under `opening`.
-    fn decide(&self, board: &Board, opening: Opening, task: Task) -> Action {
+    /// The bot's decision for `task` on `board`, under `opening`: the
+    /// levelled bot's within the manager's time, when there is one.
+    pub(super) fn decide(&mut self, board: &Board, opening: Opening, task: Task) -> Action {
         let config = GameConfig::new(self.rule_set).with_opening(opening);
         let prompt = Prompt {
             seat: Seat::First,
@@ -23,6 +24,17 @@ impl Brain {
             may: Vec::new(),
             stones_left: None,
         };
+        let budget = self.time_budget();
+        if let Some(bot) = self.level.as_mut() {
+            let started = std::time::Instant::now();
+            let clock = move || started.elapsed().as_millis() as u64;
+            let s = tengen_bot::Situation {
+                board,
+                config: &config,
+                last_stone: None,
+            };
+            return bot.decide(&s, &prompt, &clock, budget);
+        }
         let seed = self.seed ^ board.stone_count() as u64;
         decide(&Situation::new(board, &config, None), &prompt, seed)
     }
@@ -86,7 +98,7 @@ impl Brain {
     /// The answer to `YXNBEST N` on the board of the latest `YXBOARD`:
     /// black's N fifth-move offers by the bot, on one line.
     pub(super) fn nbest(&mut self, rest: &str) -> Vec<String> {
-        let Some(board) = &self.board else {
+        let Some(board) = self.board.clone() else {
             return vec![no_board()];
         };
         let Some(count) = rest.parse::<u8>().ok().filter(|n| (1..=10).contains(n)) else {
@@ -94,7 +106,7 @@ impl Brain {
                 "ERROR YXNBEST: '{rest}' is not a count from 1 to 10"
             )];
         };
-        match self.decide(board, Opening::Free, Task::OfferFifths { count }) {
+        match self.decide(&board, Opening::Free, Task::OfferFifths { count }) {
             Action::OfferFifths { points } => {
                 let size = board.size();
                 let xy: Vec<String> = points.as_slice().iter().map(|&p| to_xy(p, size)).collect();
@@ -142,7 +154,15 @@ mod tests {
                 || (words.len() <= 2 && words.iter().all(|w| from_xy(w, 15).is_ok())),
             "{choice:?}"
         );
-        let five = ["SWAP2BOARD", "7,7", "8,8", "8,7", "6,6", "9,7", "DONE"];
+        let five = [
+            "SWAP2BOARD",
+            "7,7,2",
+            "8,8,1",
+            "8,7,2",
+            "6,6,1",
+            "9,7,2",
+            "DONE",
+        ];
         let colour = answer(&mut b, &five);
         assert!(
             colour[0] == "SWAP" || from_xy(&colour[0], 15).is_ok(),

@@ -14,10 +14,8 @@ const WAIT: Duration = Duration::from_secs(10);
 
 fn sh(script: &str, max_memory: Option<u64>) -> EngineSpec {
     EngineSpec {
-        program: "sh".into(),
-        args: vec!["-c".into(), script.into()],
         max_memory,
-        cpu_seconds: None,
+        ..EngineSpec::new("sh", vec!["-c".into(), script.into()])
     }
 }
 
@@ -42,18 +40,26 @@ async fn max_memory_is_an_rlimit_on_the_child() {
 }
 
 #[tokio::test]
-async fn notes_are_logged_and_an_error_line_is_a_refusal() {
+async fn notes_are_logged_and_an_error_line_is_never_a_move() {
     let (log, notes) = collect();
+    // As Rapfi told more memory than fits: an ERROR after the INFO, then
+    // a note and the move.
     let script = "read l; echo 'MESSAGE thinking'; echo 'DEBUG depth 3'; echo '7,7'; \
+                  read l; echo 'ERROR Failed to allocate 1048576 KB for transposition table.'; \
+                  echo 'MESSAGE Allocated 524288 KB for transposition table.'; echo '8,8'; \
                   read l; echo 'ERROR cannot'; read l";
     let mut e = Engine::spawn(&sh(script, None), log).unwrap();
     e.send("BEGIN").await.unwrap();
     assert_eq!(e.expect_point(15, WAIT).await.unwrap(), Point::center(15));
     e.send("TURN 1,1").await.unwrap();
-    assert!(matches!(
-        e.expect_point(15, WAIT).await,
-        Err(EngineError::Refused(l)) if l == "ERROR cannot"
-    ));
+    assert_eq!(
+        e.expect_point(15, WAIT).await.unwrap(),
+        "I7".parse().unwrap()
+    );
+    // An ERROR and nothing more: the move never comes.
+    e.send("TURN 2,2").await.unwrap();
+    let r = e.expect_point(15, Duration::from_millis(1500)).await;
+    assert!(matches!(r, Err(EngineError::Timeout(_))), "{r:?}");
     let notes = notes.lock().unwrap();
     let said: Vec<&Note> = notes
         .iter()
@@ -64,10 +70,46 @@ async fn notes_are_logged_and_an_error_line_is_a_refusal() {
         [
             &Note::Engine(NoteKind::Message, "thinking".into()),
             &Note::Engine(NoteKind::Debug, "depth 3".into()),
+            &Note::Engine(
+                NoteKind::Error,
+                "Failed to allocate 1048576 KB for transposition table.".into()
+            ),
+            &Note::Engine(
+                NoteKind::Message,
+                "Allocated 524288 KB for transposition table.".into()
+            ),
             &Note::Engine(NoteKind::Error, "cannot".into()),
         ]
     );
     assert!(notes.contains(&Note::Sent("TURN 1,1".into())));
+}
+
+#[tokio::test]
+async fn a_reply_refused_by_error_or_unknown_and_answered_after_errors() {
+    let (log, _) = collect();
+    // UNKNOWN refuses at once; ERROR then silence refuses after the
+    // grace; ERRORs then an answer (Rapfi on lines it cannot read) are
+    // the answer.
+    let script = "read l; echo 'UNKNOWN what'; read l; echo 'ERROR Unsupported board size!'; \
+                  read l; echo 'ERROR Color is not a valid value'; echo 'ERROR again'; \
+                  echo SWAP; read l";
+    let mut e = Engine::spawn(&sh(script, None), log).unwrap();
+    e.send("YXFOO").await.unwrap();
+    let r = e.expect_line(WAIT).await;
+    assert!(
+        matches!(&r, Err(EngineError::Refused(l)) if l == "UNKNOWN what"),
+        "{r:?}"
+    );
+    e.send("START 30").await.unwrap();
+    let started = Instant::now();
+    let r = e.expect_ok(WAIT).await;
+    assert!(
+        matches!(&r, Err(EngineError::Refused(l)) if l == "ERROR Unsupported board size!"),
+        "{r:?}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(5));
+    e.send("SWAP2BOARD").await.unwrap();
+    assert_eq!(e.expect_line(WAIT).await.unwrap(), "SWAP");
 }
 
 #[tokio::test]
@@ -104,12 +146,7 @@ async fn an_exit_and_a_missing_program_are_told() {
     let mut e = Engine::spawn(&sh("exit 3", None), log.clone()).unwrap();
     let r = e.expect_ok(WAIT).await;
     assert!(matches!(r, Err(EngineError::Exited(_))), "{r:?}");
-    let missing = EngineSpec {
-        program: "/nonexistent/engine".into(),
-        args: Vec::new(),
-        max_memory: None,
-        cpu_seconds: None,
-    };
+    let missing = EngineSpec::new("/nonexistent/engine", Vec::new());
     assert!(matches!(
         Engine::spawn(&missing, log),
         Err(EngineError::Spawn(_))

@@ -44,7 +44,7 @@ use route::handle;
 use state::ConnState;
 
 /// What this server offers beyond the base protocol (`welcome.features`).
-const FEATURES: [&str; 8] = [
+const FEATURES: [&str; 9] = [
     "resume",
     "chat",
     "rematch",
@@ -53,6 +53,7 @@ const FEATURES: [&str; 8] = [
     "analysis",
     "bots",
     "tournaments",
+    "computer",
 ];
 
 /// A connection's task, holding its place under the connection cap

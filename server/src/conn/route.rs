@@ -142,6 +142,11 @@ pub(super) fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], receive
         | ClientMsg::EndTournament { .. }
         | ClientMsg::PairTournament { .. }) => to_director(state, cs.session.clone(), id, msg),
         ClientMsg::BecomeBot => super::bots::become_bot(state, &cs.ranked, &cs.session, id),
+        ClientMsg::PlayComputer {
+            config,
+            level,
+            colour,
+        } => crate::computer::play(state, &cs.session, id, config, level, colour),
         ClientMsg::SetBotFilters { filters } => {
             super::bots::set_filters(state, &cs.ranked, &cs.session, id, filters)
         }
@@ -219,6 +224,7 @@ fn new_work(msg: &ClientMsg) -> Option<&'static str> {
         ClientMsg::CreateRoom { .. } => Some("create_room"),
         ClientMsg::Challenge { .. } => Some("challenge"),
         ClientMsg::Queue { .. } => Some("queue"),
+        ClientMsg::PlayComputer { .. } => Some("play_computer"),
         _ => None,
     }
 }

@@ -49,6 +49,9 @@ struct Room {
     challenged: Option<SessionId>,
     /// The sessions seated, by seat (the creator sits first).
     seats: [Option<Session>; 2],
+    /// The seat that opens (black, or the tentative black of an opening
+    /// rule) when the game starts; else drawn by lot then.
+    opener: Option<Seat>,
 }
 
 impl Room {
@@ -134,6 +137,20 @@ impl Lobby {
                 }
                 self.create(session, id, room);
             }
+            LobbyCmd::CreateFor {
+                session,
+                id,
+                room,
+                opener,
+                created,
+            } => {
+                if let Some(room) = self.create(session, id, room) {
+                    if let Some(r) = self.rooms.get_mut(&room) {
+                        r.opener = opener;
+                    }
+                    let _ = created.send(room);
+                }
+            }
             LobbyCmd::Join { session, id, room } => self.join(session, id, room),
             LobbyCmd::Challenge {
                 session,
@@ -201,6 +218,7 @@ impl Lobby {
                         info,
                         public,
                         challenged: None,
+                        opener: None,
                         seats: seats.map(Some),
                     },
                 );
@@ -326,6 +344,7 @@ impl Lobby {
                 info,
                 public,
                 challenged: None,
+                opener: None,
                 seats: [Some(session), None],
             },
         );
@@ -391,11 +410,13 @@ impl Lobby {
             room.seats[0].clone().expect("the creator sits first"),
             room.seats[1].clone().expect("just seated"),
         ];
-        let opener = if rand::random::<bool>() {
-            Seat::First
-        } else {
-            Seat::Second
-        };
+        let opener = room.opener.unwrap_or_else(|| {
+            if rand::random::<bool>() {
+                Seat::First
+            } else {
+                Seat::Second
+            }
+        });
         self.sit(&joiner, &room_id);
         let table = TableId::from_u64(rand::random());
         self.start_table(&room_id, seats, opener, table, None);

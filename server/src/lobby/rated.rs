@@ -193,6 +193,7 @@ impl Lobby {
                 info,
                 public: true,
                 challenged: None,
+                opener: None,
                 seats: [Some(a.clone()), Some(b.clone())],
             },
         );

@@ -28,6 +28,17 @@ pub enum LobbyCmd {
         id: Option<RequestId>,
         room: NewRoom,
     },
+    /// [`LobbyCmd::Create`], the new room's id then sent to `created`
+    /// (the computer, which joins it: `crate::computer`); dropped when the
+    /// room is refused (the creator hears why). `opener`: the seat that
+    /// opens when the game starts (else drawn by lot).
+    CreateFor {
+        session: Session,
+        id: Option<RequestId>,
+        room: NewRoom,
+        opener: Option<tengen_rules::game::Seat>,
+        created: tokio::sync::oneshot::Sender<tengen_protocol::RoomId>,
+    },
     Join {
         session: Session,
         id: Option<RequestId>,

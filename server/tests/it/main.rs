@@ -14,6 +14,7 @@ mod clock_kinds;
 mod cluster;
 mod cluster_lobby;
 mod common;
+mod computer;
 mod deploy;
 mod documents;
 mod durable;

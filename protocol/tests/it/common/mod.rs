@@ -331,6 +331,14 @@ fn base_client_examples() -> Vec<ClientFrame> {
         // Bot accounts.
         req(34, ClientMsg::BecomeBot),
         req(
+            38,
+            ClientMsg::PlayComputer {
+                config: config(),
+                level: 3,
+                colour: Some(Color::White),
+            },
+        ),
+        req(
             37,
             ClientMsg::SetBotFilters {
                 filters: bot_filters(),

@@ -1,6 +1,7 @@
 // The lobby: "your games" (mygames.js) and the live room list (rooms.js)
-// on the left; creating a room (roomform.js), the rated queue (queue.js)
-// and challenges (challenges.js) on the right, with the room this session
+// on the left; creating a room (roomform.js), the rated queue (queue.js),
+// challenges (challenges.js) and the computer (computer.js) on the right,
+// with the room this session
 // waits in (waiting.js). This module lays them out, subscribes to the
 // lobby, and hands each server message to the piece it concerns.
 
@@ -12,6 +13,7 @@ import { roomForm } from './roomform.js';
 import { waitRoom } from './waiting.js';
 import { ratedQueue } from './queue.js';
 import { challenges } from './challenges.js';
+import { computer } from './computer.js';
 
 /**
  * @typedef {import('../app.js').App} App
@@ -25,6 +27,7 @@ export function mountLobby(app, root) {
   const form = roomForm(app, (room, isPublic) => waiting.show(room, isPublic));
   const queue = ratedQueue(app, form);
   const challenge = challenges(app, form, (room) => waiting.show(room, true));
+  const versus = computer(app, form, (room) => waiting.show(room, true));
   const games = myGames(app, rooms.draw);
 
   const off = app.conn.listen((/** @type {Incoming} */ m) => {
@@ -53,6 +56,7 @@ export function mountLobby(app, root) {
       rooms.el),
     h('div.create', null,
       h('h2', null, t('lobby.create')), form.el,
+      h('h3', null, t('lobby.computer')), versus,
       h('h3', null, t('lobby.queue')), queue.el,
       h('h3', null, t('lobby.challenge')), challenge.send)));
   rooms.draw();
