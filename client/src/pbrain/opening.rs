@@ -21,6 +21,7 @@ impl Brain {
             seat: Seat::First,
             task,
             may: Vec::new(),
+            other_may: Vec::new(),
             stones_left: None,
         };
         let seed = self.seed ^ board.stone_count() as u64;
