@@ -300,35 +300,24 @@ fn prompt_lines(view: &TableView, local: &Local) -> Vec<Line<'static>> {
             Style::default().fg(Tint::Green),
         ));
     }
-    if let Some(by) = view.draw_offer() {
+    // What a player asks of the other: a draw, then a takeback (`a` and
+    // `x` answer the first standing).
+    for (by, mine, theirs) in [
+        (view.draw_offer(), "you offered a draw", "offers a draw"),
+        (
+            view.takeback(),
+            "you asked to take back your move",
+            "asks to take back a move",
+        ),
+    ] {
+        let Some(by) = by else { continue };
+        let name = describe::player_name(view.players(), by);
         let text = if view.seat() == Some(by) {
-            "you offered a draw".to_string()
+            mine.to_string()
         } else if view.is_spectator() {
-            format!(
-                "{} offers a draw",
-                describe::player_name(view.players(), by)
-            )
+            format!("{name} {theirs}")
         } else {
-            format!(
-                "{} offers a draw: a accepts, x declines",
-                describe::player_name(view.players(), by)
-            )
-        };
-        out.push(Line::styled(text, bold().fg(Tint::Magenta)));
-    }
-    if let Some(by) = view.takeback() {
-        let text = if view.seat() == Some(by) {
-            "you asked to take back your move".to_string()
-        } else if view.is_spectator() {
-            format!(
-                "{} asks to take back a move",
-                describe::player_name(view.players(), by)
-            )
-        } else {
-            format!(
-                "{} asks to take back a move: a accepts, x declines",
-                describe::player_name(view.players(), by)
-            )
+            format!("{name} {theirs}: a accepts, x declines")
         };
         out.push(Line::styled(text, bold().fg(Tint::Magenta)));
     }

@@ -17,6 +17,20 @@ fn twin() -> Game {
     Game::new(GameConfig::new(RuleSet::Twin), Seat::First, 0).unwrap()
 }
 
+/// A twin game with a Fischer clock: a minute and 5 s a turn.
+fn twin_fischer() -> Game {
+    let time = TimeControl::Fischer {
+        main_ms: 60_000,
+        increment_ms: 5_000,
+    };
+    Game::new(
+        GameConfig::new(RuleSet::Twin).with_time(time),
+        Seat::First,
+        0,
+    )
+    .unwrap()
+}
+
 /// Plays `stones` (`"1:J10"`: board 1 of the two, 1-based as people name
 /// them) by whichever seat is to act, one second apart from `from`.
 fn play(game: &mut Game, stones: &str, from: Millis) -> Vec<Event> {
@@ -114,16 +128,7 @@ fn black_opens_with_one_stone_then_every_turn_is_two() {
 
 #[test]
 fn the_clock_is_pressed_once_a_turn() {
-    let time = TimeControl::Fischer {
-        main_ms: 60_000,
-        increment_ms: 5_000,
-    };
-    let mut g = Game::new(
-        GameConfig::new(RuleSet::Twin).with_time(time),
-        Seat::First,
-        0,
-    )
-    .unwrap();
+    let mut g = twin_fischer();
     g.apply(Seat::First, Action::place_on(0, p("J10")), 1_000)
         .unwrap();
     let c = g.clocks(1_000).unwrap();
@@ -445,16 +450,7 @@ fn a_record_replays_and_round_trips_through_json_and_notation() {
 /// be two stones in a row: one stone, then `end_turn`, is a turn too.
 #[test]
 fn a_turn_may_be_one_stone_or_two() {
-    let time = TimeControl::Fischer {
-        main_ms: 60_000,
-        increment_ms: 5_000,
-    };
-    let mut g = Game::new(
-        GameConfig::new(RuleSet::Twin).with_time(time),
-        Seat::First,
-        0,
-    )
-    .unwrap();
+    let mut g = twin_fischer();
     // Black's first turn is one stone: nothing to end.
     assert!(!g.prompt(0).unwrap().may.contains(&ActionKind::EndTurn));
     play(&mut g, "1:J10", 0);

@@ -276,13 +276,7 @@ impl Table {
                 }
                 tracing::info!(table = %self.id, %absent, draw, "absence claimed");
                 self.broadcast(events, ms);
-                outbox.send_msg(&Envelope::with_id(
-                    id,
-                    ServerMsg::Acted {
-                        table: self.id.clone(),
-                        seq: self.events.seq,
-                    },
-                ));
+                self.reply_acted(outbox, id);
             }
             Err(e) => {
                 // The flag fell first: it is the clock's game.

@@ -417,6 +417,18 @@ impl Table {
         }
     }
 
+    /// `acted`: the reply to a request whose events went out, with the
+    /// table's last `seq`.
+    fn reply_acted(&self, outbox: &Outbox, id: Option<RequestId>) {
+        outbox.send_msg(&Envelope::with_id(
+            id,
+            ServerMsg::Acted {
+                table: self.id.clone(),
+                seq: self.events.seq,
+            },
+        ));
+    }
+
     /// A request only a player may make, from someone who is not one.
     fn refuse_non_player(&self, outbox: &Outbox, id: Option<RequestId>) {
         if !self.subs.spectators.contains_key(&outbox.conn) {
@@ -497,13 +509,7 @@ impl Table {
                         .then(|| Instant::now() + self.hosting.settings.first_move_timeout);
                 }
                 self.broadcast(events, ms);
-                outbox.send_msg(&Envelope::with_id(
-                    id,
-                    ServerMsg::Acted {
-                        table: self.id.clone(),
-                        seq: self.events.seq,
-                    },
-                ));
+                self.reply_acted(outbox, id);
                 metrics::histogram!(crate::metrics::MOVE_SECONDS)
                     .record(received.elapsed().as_secs_f64());
             }

@@ -44,12 +44,7 @@ async fn a_player_in_the_lobby_is_offered_the_rematch_and_accepts_it_there() {
     let server = server().await;
     let mut t = finished_and_back_in_the_lobby(&server).await;
     let table = t.table.clone();
-    t.first
-        .request(ClientMsg::Rematch {
-            table: table.clone(),
-        })
-        .await
-        .unwrap();
+    ask_rematch(&mut t.first, &table).await;
     // The second player, in the lobby, hears who offers what.
     match offered(&mut t.second).await {
         ServerMsg::RematchOffered {
@@ -67,38 +62,17 @@ async fn a_player_in_the_lobby_is_offered_the_rematch_and_accepts_it_there() {
         other => panic!("{other:?}"),
     }
     // The finished table's snapshot says so too (for a page reloaded).
-    let snap = snapshot_of_watched(&mut t.second, &table).await;
+    let snap = watch_snapshot(&mut t.second, &table).await;
     assert_eq!(snap.rematch, vec![Seat::First]);
     // Accepted from the lobby: both are seated at the new game.
-    t.second
-        .request(ClientMsg::Rematch {
-            table: table.clone(),
-        })
-        .await
-        .unwrap();
+    ask_rematch(&mut t.second, &table).await;
     let mut new = Vec::new();
     for c in [&mut t.first, &mut t.second] {
-        let f = c
-            .next_matching(|m| matches!(m, ServerMsg::RematchStarted { .. }))
-            .await
-            .unwrap();
-        let ServerMsg::RematchStarted { rematch, .. } = f.msg else {
-            unreachable!()
-        };
-        let snap = snapshot_push(c).await;
-        assert_eq!(snap.table, rematch);
+        let snap = rematch_started(c).await;
         assert!(snap.seat.is_some());
-        new.push(rematch);
+        new.push(snap.table);
     }
     assert_eq!(new[0], new[1]);
-}
-
-/// Watches `table` again and returns its snapshot.
-async fn snapshot_of_watched(
-    c: &mut Connection,
-    table: &tengen_protocol::TableId,
-) -> tengen_protocol::TableSnapshot {
-    watch_snapshot(c, table).await
 }
 
 #[tokio::test]
@@ -106,12 +80,7 @@ async fn an_offer_is_declined_or_withdrawn_and_the_other_hears_it() {
     let server = server().await;
     let mut t = finished_and_back_in_the_lobby(&server).await;
     let table = t.table.clone();
-    t.first
-        .request(ClientMsg::Rematch {
-            table: table.clone(),
-        })
-        .await
-        .unwrap();
+    ask_rematch(&mut t.first, &table).await;
     offered(&mut t.second).await;
     match t
         .second
@@ -142,12 +111,7 @@ async fn an_offer_is_declined_or_withdrawn_and_the_other_hears_it() {
         }
     ));
     // Nothing stands now: accepting starts nothing, it offers anew.
-    t.second
-        .request(ClientMsg::Rematch {
-            table: table.clone(),
-        })
-        .await
-        .unwrap();
+    ask_rematch(&mut t.second, &table).await;
     offered(&mut t.first).await;
     // The offerer withdraws it.
     match t
@@ -172,12 +136,7 @@ async fn an_offer_ends_with_the_finished_table() {
     let mut t = table(&server, config, Encoding::Json).await;
     let table = t.table.clone();
     t.act_as(t.opener(), Action::Resign).await;
-    t.first
-        .request(ClientMsg::Rematch {
-            table: table.clone(),
-        })
-        .await
-        .unwrap();
+    ask_rematch(&mut t.first, &table).await;
     let f = t
         .second
         .next_matching(|m| matches!(m, ServerMsg::RematchCancelled { .. }))

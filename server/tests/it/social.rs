@@ -269,25 +269,10 @@ async fn rematch_when_both_ask_with_the_opener_switched() {
         .await
         .unwrap();
     }
-    t.second
-        .request(ClientMsg::Rematch { table: new.clone() })
-        .await
-        .unwrap();
-    t.first
-        .request(ClientMsg::Rematch { table: new.clone() })
-        .await
-        .unwrap();
+    ask_rematch(&mut t.second, &new).await;
+    ask_rematch(&mut t.first, &new).await;
     for c in [&mut t.first, &mut t.second] {
-        let f = c
-            .next_matching(|m| matches!(m, ServerMsg::RematchStarted { .. }))
-            .await
-            .unwrap();
-        let ServerMsg::RematchStarted { rematch, .. } = f.msg else {
-            unreachable!()
-        };
-        let snap = snapshot_push(c).await;
-        assert_eq!(snap.table, rematch);
-        assert!(snap.seat.is_some());
+        assert!(rematch_started(c).await.seat.is_some());
     }
 }
 
