@@ -117,6 +117,8 @@ struct Table {
     lag: parts::Quotas,
     /// Chat rates ([`social`]).
     social: parts::ChatRates,
+    /// The rematch's table, once the lobby started it ([`social`]).
+    rematched: Option<TableId>,
 }
 
 /// Starts a table actor for a new game and registers it in the directory.
@@ -168,6 +170,7 @@ impl Table {
             },
             lag: parts::Quotas::default(),
             social: parts::ChatRates::default(),
+            rematched: None,
         }
     }
 
@@ -293,6 +296,7 @@ impl Table {
             TableCmd::LeaseLost { lease } => self.lease_lost(lease).await,
             TableCmd::Withdrawn { player } => self.withdrawn(&player).await,
             TableCmd::RematchStarted { rematch } => {
+                self.rematched = Some(rematch.clone());
                 let frame = Envelope::push(ServerMsg::RematchStarted {
                     table: self.id.clone(),
                     rematch,

@@ -215,6 +215,11 @@ impl Table {
             outbox.refuse(id, ErrorCode::NoRematch, why);
             return None;
         }
+        if let Some(next) = &self.rematched {
+            let why = format!("the rematch has started at table {next}");
+            outbox.refuse(id, ErrorCode::NoRematch, why);
+            return None;
+        }
         Some(seat)
     }
 
