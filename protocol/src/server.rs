@@ -113,6 +113,7 @@ pub struct TableSnapshot {
 
 /// A player away from the table: its connection is lost and its clock (if
 /// it is to move) runs on.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Away {
     pub seat: Seat,
@@ -129,6 +130,7 @@ pub struct Away {
 /// What happens when an away player's grace is over (docs/rules.md §4).
 /// Nothing ends a game by itself but the clock, except where nobody is
 /// there to claim.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AfterGrace {
@@ -147,10 +149,12 @@ pub enum AfterGrace {
     Clock,
     /// A value this version does not know (a newer server's). Never sent.
     #[serde(other)]
+    #[cfg_attr(feature = "schema", schemars(skip))]
     Other,
 }
 
 /// Why a rematch offer is gone.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RematchCancel {
@@ -162,6 +166,7 @@ pub enum RematchCancel {
     Expired,
     /// A value this version does not know (a newer server's). Never sent.
     #[serde(other)]
+    #[cfg_attr(feature = "schema", schemars(skip))]
     Other,
 }
 

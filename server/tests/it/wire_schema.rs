@@ -618,7 +618,12 @@ async fn openings_draws_claims(log: &Log) {
     game.act(white, Action::DeclineDraw).await;
     game.act(white, place("H9", false)).await;
     game.act(black, place("J10", false)).await;
-    game.act(white, Action::ClaimForbidden).await;
+    for (w, b) in [("A1", "L12"), ("A3", "E4"), ("A5", "F11")] {
+        game.act(white, place(w, false)).await;
+        game.act(black, place(b, false)).await;
+    }
+    // Black has five stones: a claim of its last is open (and false).
+    game.act(white, Action::claim("F11".parse().unwrap())).await;
     game.act(white, place("G7", true)).await;
     game.act(black, Action::AcceptDraw).await;
     assert!(game.views[0].is_over());
