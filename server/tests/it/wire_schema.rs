@@ -455,7 +455,17 @@ async fn lobby_game_and_table(log: &Log) {
     })
     .await;
     game.play_out(1).await;
-    // A rematch, at a new table.
+    // A rematch offered and withdrawn, then one both ask for, at a new table.
+    game.players[0]
+        .ok(ClientMsg::Rematch {
+            table: table.clone(),
+        })
+        .await;
+    game.players[0]
+        .ok(ClientMsg::DeclineRematch {
+            table: table.clone(),
+        })
+        .await;
     game.players[0]
         .ok(ClientMsg::Rematch {
             table: table.clone(),
@@ -473,6 +483,15 @@ async fn lobby_game_and_table(log: &Log) {
     let [mut ann, bob] = game.players;
     drop(bob);
     assert!(!ann.player_status().await, "Bob is away");
+    // Within his grace there is nothing to claim.
+    ann.refused(
+        ClientMsg::ClaimAbsence {
+            table: rematch.clone(),
+            draw: false,
+        },
+        ErrorCode::NotAbsent,
+    )
+    .await;
     let token = bob_welcome.resume_token.expect("a resume token");
     let (mut bob, welcome) =
         Wire::hello(&server, Encoding::MsgPack, log, "bob", None, Some(&token)).await;
