@@ -46,8 +46,20 @@ test('two accounts queue, play a rated game and see their ratings change', async
       const rating = Number(await p.textContent('.rating[data-family="renju"] .value'));
       if (names[i] === winnerName) assert.ok(rating > 1500, `${names[i]} won: ${rating}`);
       else assert.ok(rating < 1500, `${names[i]} lost: ${rating}`);
-      // The game is in the history, and its viewer shows the nine stones.
-      await p.click('ul.history a');
+      // The game is in the history with its result from this player's
+      // side, the colour held, the rule set and opening rule; its viewer
+      // shows the nine stones.
+      await until(p, () => document.querySelector('table.history tr[data-game]'));
+      const row = await p.$eval('table.history tr[data-game]', (tr) => ({
+        result: tr.getAttribute('data-result'), color: tr.querySelector('[data-color]')?.getAttribute('data-color'),
+        cells: [...tr.querySelectorAll('td')].map((td) => td.textContent.trim()),
+      }));
+      assert.equal(row.result, names[i] === winnerName ? 'win' : 'loss');
+      assert.equal(row.cells[1], names[1 - i]);
+      assert.ok(['black', 'white'].includes(row.color ?? ''), JSON.stringify(row));
+      assert.match(row.cells[3], /^Renju · /);
+      assert.match(row.cells[4], /^(won|lost) · five in a row$/);
+      await p.click('table.history td a');
       await p.waitForURL('**/game/*');
       await until(p, () => document.querySelectorAll('[data-stone]').length === 9);
     }

@@ -72,7 +72,7 @@ export function boardsPiece(g) {
     board.svg.classList.toggle('my-turn', board.interactive);
     board.draw({
       stones, last, numbers: g.ui.numbers, marks,
-      line,
+      line, claimed: claimedStones(st),
       forbidden: live && !st.over ? st.revealed : [],
     });
   };
@@ -93,4 +93,16 @@ export function boardsPiece(g) {
   };
 
   return { el, render };
+}
+
+/**
+ * The forbidden stones to name on the board: the one a claim named (or that
+ * lost in a `lose` room) and, once a claim game is over, every stone that
+ * was forbidden when played.
+ * @param {TableState} st @returns {import('tengen-protocol').ForbiddenPoint[]}
+ */
+export function claimedStones(st) {
+  const r = st.result?.reason;
+  const named = r && (r.kind === 'forbidden_claimed' || r.kind === 'forbidden_played') ? [{ point: r.point, kind: r.forbidden }] : [];
+  return [...named, ...st.forbidden.filter((f) => !named.some((n) => n.point === f.point)).map((f) => ({ point: f.point, kind: f.kind }))];
 }

@@ -72,7 +72,7 @@ export function mountGame(app, root, table, snapshot, opts = {}) {
     if (r === 'dup') return;
     const e = m.event;
     if (e.type === 'moved' || e.type === 'fifths_offered') g.clearPicks();
-    if (e.type === 'game_over') { seats.over(); g.ui.resignAsk = false; }
+    if (e.type === 'game_over') g.ui.resignAsk = false;
     g.render();
     if (e.type === 'moved') {
       const arrived = app.conn.arrived;
@@ -101,9 +101,15 @@ export function mountGame(app, root, table, snapshot, opts = {}) {
       case 'table_paused':
         if (g.st) { g.st.paused = m.paused ?? null; g.st.clocks = m.clocks; g.st.clocksAt = performance.now(); seats.tick(); }
         break;
-      case 'player_status': seats.status(m); break;
+      case 'player_status':
+        g.ui.waitAbsent = false;
+        if (g.st) { g.st.setAway(m.seat, m.connected, m.after_grace ?? null, m.grace_ms ?? null); seats.render(); panel.render(); }
+        break;
       case 'chat': chat.said(m); break;
-      case 'rematch_offered': seats.rematch(m.seat); break;
+      case 'rematch_offered': if (g.st) { g.st.rematch.add(m.seat); seats.render(); panel.render(); } break;
+      case 'rematch_cancelled':
+        if (g.st) { g.st.rematch.clear(); seats.render(); panel.render(); chat.notice(t('rematch.cancelled')); }
+        break;
       case 'rematch_started': if (!g.st?.seat) app.go(`/watch/${m.rematch}`); break;
       case 'game_aborted': chat.notice(t('game.aborted_by', { reason: m.reason })); break;
       default: break;

@@ -43,6 +43,8 @@ export class GamePage {
       drawWithMove: false,
       /** "Really resign?" is asked. */
       resignAsk: false,
+      /** The player chose to wait for the absent opponent (until its next status). */
+      waitAbsent: false,
     };
     /** The line that shows a refusal. */
     this.msg = h('p.game-msg#game-msg', { role: 'alert' });

@@ -1,6 +1,7 @@
 // The lobby: "your games" (mygames.js) and the live room list (rooms.js)
 // on the left; creating a room (roomform.js), the rated queue (queue.js)
-// and challenges (challenges.js) on the right, with the room this session
+// and challenges (challenges.js) on the right, rematches offered to us
+// (rematches.js), with the room this session
 // waits in (waiting.js). This module lays them out, subscribes to the
 // lobby, and hands each server message to the piece it concerns.
 
@@ -12,6 +13,7 @@ import { roomForm } from './roomform.js';
 import { waitRoom } from './waiting.js';
 import { ratedQueue } from './queue.js';
 import { challenges } from './challenges.js';
+import { rematchOffers } from './rematches.js';
 
 /**
  * @typedef {import('../app.js').App} App
@@ -26,6 +28,7 @@ export function mountLobby(app, root) {
   const queue = ratedQueue(app, form);
   const challenge = challenges(app, form, (room) => waiting.show(room, true));
   const games = myGames(app, rooms.draw);
+  const rematches = rematchOffers(app);
 
   const off = app.conn.listen((/** @type {Incoming} */ m) => {
     switch (m.type) {
@@ -35,6 +38,7 @@ export function mountLobby(app, root) {
         break;
       case 'lobby_update': rooms.update(m); break;
       case 'challenged': challenge.challenged(m); break;
+      case 'rematch_offered': case 'rematch_cancelled': case 'rematch_started': rematches.draw(); break;
       case 'room_cancelled': waiting.cancelled(m); break;
       case 'room_closed': waiting.closed(m.room, m.reason); break;
       case 'unqueued': if (m.id == null) { queue.left(); queue.draw(); } break;
@@ -49,13 +53,14 @@ export function mountLobby(app, root) {
     h('div.rooms', null,
       games.el,
       h('h2', null, t('lobby.rooms')),
-      challenge.received, waiting.el,
+      rematches.el, challenge.received, waiting.el,
       rooms.el),
     h('div.create', null,
       h('h2', null, t('lobby.create')), form.el,
       h('h3', null, t('lobby.queue')), queue.el,
       h('h3', null, t('lobby.challenge')), challenge.send)));
   rooms.draw();
+  rematches.draw();
   queue.draw();
   if (app.waiting) waiting.show(app.waiting, true);
   app.conn.lobby = true;

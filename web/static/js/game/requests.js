@@ -1,0 +1,37 @@
+// The requests a seat may make besides its move, as the server's prompt
+// lists them (`may` for the seat to move, `other_may` for the other):
+// a takeback (casual rooms) and the answer to the opponent's, and in twin
+// rooms the end of a one-stone turn.
+
+import { h } from '../dom.js';
+import { t } from '../i18n.js';
+
+/**
+ * @typedef {import('./table.js').TableState} TableState
+ * @typedef {import('./page.js').GamePage} GamePage
+ * @typedef {import('tengen-protocol').Seat} Seat
+ * @typedef {import('tengen-protocol').ActionKind} ActionKind
+ */
+/**
+ * A button maker (panel.js): its i18n key, action, class and the key's variables.
+ * @typedef {(key: string, f: () => void, cls?: string, vars?: Record<string, string|number>) => HTMLElement} Btn
+ */
+
+/**
+ * @param {GamePage} g @param {TableState} st @param {Seat} mine @param {ActionKind[]} may what this seat may do now
+ * @param {Btn} btn @returns {Node[]}
+ */
+export function requests(g, st, mine, may, btn) {
+  const out = [];
+  if (may.includes('end_turn') && g.view == null) out.push(btn('act.end_turn', () => g.act({ type: 'end_turn' })));
+  if (st.takeback && st.takeback !== mine) {
+    out.push(h('span.badge', { 'data-takeback': st.takeback }, t('game.takeback_asked', { who: st.players[st.takeback]?.name ?? '' })),
+      btn('act.accept_takeback', () => g.act({ type: 'accept_takeback' }), 'primary'),
+      btn('act.decline_takeback', () => g.act({ type: 'decline_takeback' })));
+  } else if (st.takeback === mine) {
+    out.push(h('span.small', { 'data-takeback': mine }, t('game.takeback_sent')));
+  } else if (may.includes('request_takeback')) {
+    out.push(btn('act.request_takeback', () => g.act({ type: 'request_takeback' })));
+  }
+  return out;
+}

@@ -1,0 +1,179 @@
+// The player's table, through clicks only, at 1280 x 800 and 390 x 844:
+//  - absence as on lichess: a player closes the tab; their clock runs on,
+//    the server ends nothing; after the grace the opponent is offered to
+//    claim the win, call a draw or wait, and the claim ends the game;
+//  - a rematch offered after the other player went back to the lobby
+//    reaches them there, and accepting it starts the new game;
+//  - a claimed forbidden move: the claim is offered only once it can hold,
+//    names black's stone, and the point is marked with its kind live, on
+//    `/game/ID` and in its renju download; the lobby says which
+//    forbidden-move handling a room uses.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { browser, person, table, whoseTurn, sameEverywhere, play, shot, until, BASE } from './helpers.mjs';
+
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+
+/** Screenshots of `page` at both sizes (it stays at the desktop size). */
+async function shots(page, name) {
+  await page.setViewportSize(DESKTOP);
+  await shot(page, `${name}-desktop`);
+  await page.setViewportSize(PHONE);
+  await shot(page, `${name}-phone`);
+  // Nothing of the panel is cut off on the phone: its buttons are reachable.
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(wide <= PHONE.width + 1, `the phone page is ${wide} px wide`);
+  await page.setViewportSize(DESKTOP);
+}
+
+/** The clock of `seat` on `page` in seconds, and whether it runs. */
+async function clock(page, seat) {
+  return page.$eval(`[data-clock="${seat}"]`, (el) => {
+    const [m, s] = (el.textContent || '').split(':').map(Number);
+    return { s: m * 60 + s, running: el.classList.contains('running') };
+  });
+}
+
+test('a player who closed the tab: their clock runs, the opponent claims after the grace', async () => {
+  const b = await browser();
+  try {
+    const { alice, bob, carol } = await table(b, { ruleSet: 'renju', opening: 'free', time: 'fischer', clock: { main: 2, increment: 0 } });
+    const players = [alice, bob];
+    let n = 0;
+    for (const p of ['H8', 'I9']) {
+      await play((await whoseTurn(players)).page, p);
+      await sameEverywhere([alice, bob, carol], (n += 1));
+    }
+    // Black is to move, and closes the tab.
+    const { page: gone } = await whoseTurn(players);
+    const stay = gone === alice ? bob : alice;
+    const goneSeat = await gone.evaluate(() => /** @type {any} */ (window).__tengen.current.seat);
+    await gone.context().close();
+    // The opponent sees the grace count down; the absent clock runs on.
+    await until(stay, (s) => /\d+ s/.test(document.querySelector(`[data-away="${s}"]`)?.textContent || ''), goneSeat);
+    const before = await clock(stay, goneSeat);
+    assert.ok(before.running, 'the absent player\'s clock runs');
+    await shots(stay, 'absence-grace');
+    // After the grace (15 s: a tenth of 2 min, 15 s at least): claim, draw or wait.
+    await until(stay, () => document.querySelector('[data-absence="claim"]'), undefined, 25000);
+    const after = await clock(stay, goneSeat);
+    assert.ok(after.running && after.s < before.s - 10, `the clock ran on: ${before.s} s, then ${after.s} s`);
+    for (const p of [stay, carol]) assert.equal(await p.getAttribute('#prompt', 'data-over'), null, 'the server ended nothing');
+    assert.match(await stay.textContent('[data-absence]'), /has left: their clock runs on\. Claim the win, call it a draw, or wait\./);
+    await shots(stay, 'absence-claim');
+    // Waiting keeps the claim at hand; then the claim ends the game.
+    await stay.click('button[data-act="act.wait"]');
+    await until(stay, () => document.querySelector('[data-absence="waiting"]'));
+    await stay.click('button[data-act="act.claim_win"]');
+    const winner = await stay.evaluate(() => /** @type {any} */ (window).__tengen.me.name);
+    for (const p of [stay, carol]) {
+      await until(p, () => document.querySelector('#prompt')?.hasAttribute('data-over'));
+      assert.match(await p.textContent('#prompt'), new RegExp(`^${winner} \\((Black|White)\\) wins · by abandonment$`));
+    }
+    await shots(stay, 'absence-claimed');
+  } finally {
+    await b.close();
+  }
+});
+
+test('a rematch offered after the other player left for the lobby: offered there, accepted, played', async () => {
+  const b = await browser();
+  try {
+    const { alice, bob, room, table: first } = await table(b, { ruleSet: 'gomoku', opening: 'free' }, { spectator: false });
+    let n = 0;
+    for (const p of ['H8', 'I9']) {
+      await play((await whoseTurn([alice, bob])).page, p);
+      await sameEverywhere([alice, bob], (n += 1));
+    }
+    await alice.click('button[data-act="act.resign"]');
+    await alice.click('button[data-act="act.yes"]');
+    for (const p of [alice, bob]) await until(p, () => document.querySelector('#prompt')?.hasAttribute('data-over'));
+    // Alice goes back to the lobby; Bob then offers a rematch.
+    await alice.click('button[data-act="act.leave"]');
+    await alice.waitForURL(`${BASE}/`);
+    await bob.click('button[data-act="act.rematch"]');
+    await until(bob, () => document.querySelector('[data-rematch-waiting]'));
+    // The lobby tells Alice, with the game's configuration.
+    await until(alice, () => document.querySelector('[data-rematch-offer]'));
+    assert.match(await alice.textContent('[data-rematch-offer]'), /^bob\S* offers a rematch: Gomoku 15×15 · Free/);
+    await shots(alice, 'rematch-in-lobby');
+    await alice.click('[data-rematch-offer] button:text("Accept")');
+    // Both are seated at the new game, which starts from an empty board.
+    for (const p of [alice, bob]) {
+      await until(p, (old) => {
+        const st = /** @type {any} */ (window).__tengen.current;
+        return st && st.table !== old && st.seat && location.pathname.startsWith('/play/') && !st.over;
+      }, first, 15000);
+      assert.equal(await p.locator('[data-stone]').count(), 0);
+    }
+    assert.match(alice.url(), /\/play\//);
+    assert.notEqual(await alice.evaluate(() => /** @type {any} */ (window).__tengen.current.table), first);
+    assert.ok(room);
+  } finally {
+    await b.close();
+  }
+});
+
+// Black H8 I8 J9 J10 (white far away on the A file): black's J8 makes two
+// threes.
+const SETUP = ['H8', 'A1', 'I8', 'A3', 'J9', 'A5', 'J10', 'A7'];
+
+test('a claimed forbidden move is marked with its kind, live and in the record; the lobby names the handling', async () => {
+  const b = await browser();
+  try {
+    const dave = await person(b, 'dave');
+    const t = await table(b, { ruleSet: 'renju', opening: 'free' });
+    const all = [t.alice, t.bob, t.carol];
+    const players = [t.alice, t.bob];
+    // The lobby names the room's forbidden-move handling.
+    await until(dave, (room) => document.querySelector(`tr[data-room="${room}"] [data-forbidden-rule="claim"]`), t.room);
+    assert.match(await dave.textContent(`tr[data-room="${t.room}"]`), /Claim \(white claims\)/);
+    await shots(dave, 'lobby-forbidden-rule');
+    let n = 0;
+    for (const p of SETUP) {
+      const turn = await whoseTurn(players);
+      // No claim is offered while none can hold (no black stone could be forbidden yet).
+      for (const q of players) assert.equal(await q.locator('button[data-act="act.claim_at"]').count(), 0, `before move ${n + 1}`);
+      await play(turn.page, p);
+      await sameEverywhere(all, (n += 1));
+    }
+    const black = (await whoseTurn(players)).page;
+    const white = black === t.alice ? t.bob : t.alice;
+    await play(black, 'J8');
+    await sameEverywhere(all, (n += 1));
+    // White's claim names black's stone.
+    await until(white, () => document.querySelector('button[data-act="act.claim_at"]'));
+    assert.equal(await white.textContent('button[data-act="act.claim_at"]'), 'Claim J8 forbidden');
+    await white.click('button[data-act="act.claim_at"]');
+    for (const p of all) {
+      await until(p, () => document.querySelector('#prompt')?.hasAttribute('data-over'));
+      assert.match(await p.textContent('#prompt'), /\(White\) wins · forbidden move claimed: J8 \(double-three\)$/);
+      await until(p, () => document.querySelector('[aria-label="J8"]')?.getAttribute('data-claimed') === 'double-three');
+    }
+    await shots(t.carol, 'claim-live');
+    // The record: the same mark and words on /game/ID, the tags, the download.
+    await until(t.carol, async (game) => {
+      try { await /** @type {any} */ (window).__tengen.conn.request({ type: 'game_record', game, format: 'json' }); return true; } catch { return false; }
+    }, t.table, 15000);
+    await t.carol.goto(`${BASE}/game/${t.table}`);
+    await until(t.carol, () => document.querySelector('[aria-label="J8"]')?.getAttribute('data-claimed') === 'double-three');
+    assert.match(await t.carol.textContent('.viewer .prompt'), /\(White\) wins · forbidden move claimed: J8 \(double-three\)$/);
+    const whiteName = await white.evaluate(() => /** @type {any} */ (window).__tengen.me.name);
+    const blackName = await black.evaluate(() => /** @type {any} */ (window).__tengen.me.name);
+    assert.equal(await t.carol.textContent('[data-tag="Black"]'), blackName);
+    assert.equal(await t.carol.textContent('[data-tag="White"]'), whiteName);
+    assert.equal(await t.carol.textContent('[data-tag="Result"]'), 'white wins');
+    assert.match(await t.carol.textContent('[data-tag="Termination"]'), /J8 \(double-three\)/);
+    assert.equal(await t.carol.locator('ol.moves li').count(), 9);
+    await shots(t.carol, 'claim-record');
+    const [dl] = await Promise.all([t.carol.waitForEvent('download'), t.carol.click('button:text("RENJU")')]);
+    const text = await (await import('node:fs/promises')).readFile(await dl.path(), 'utf8');
+    assert.match(text, new RegExp(`^\\[Black "${blackName}"\\]$`, 'm'));
+    assert.match(text, /^\[Termination ".*J8 \(double-three\)"\]$/m);
+    assert.match(text, /^1\. h8 2\. a1 /m);
+  } finally {
+    await b.close();
+  }
+});
