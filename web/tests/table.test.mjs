@@ -11,7 +11,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browser, person, table, whoseTurn, sameEverywhere, play, shot, until, BASE } from './helpers.mjs';
+import { browser, person, register, table, whoseTurn, sameEverywhere, play, shot, until, BASE } from './helpers.mjs';
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
@@ -173,6 +173,82 @@ test('a claimed forbidden move is marked with its kind, live and in the record; 
     assert.match(text, new RegExp(`^\\[Black "${blackName}"\\]$`, 'm'));
     assert.match(text, /^\[Termination ".*J8 \(double-three\)"\]$/m);
     assert.match(text, /^1\. h8 2\. a1 /m);
+  } finally {
+    await b.close();
+  }
+});
+
+test('a tournament game ends with the way back to its tournament, not a rematch', async () => {
+  const b = await browser();
+  try {
+    const tag = (Date.now() % 1e7).toString(36);
+    const org = await person(b, 'olga', '/tournaments');
+    await register(org, `org${tag}`);
+    await org.waitForSelector('form.create-tournament');
+    await org.fill('input[name=tname]', `Table ${tag}`);
+    await org.selectOption('select[name=system]', 'swiss');
+    await org.fill('input[name=rounds]', '1');
+    await org.selectOption('select[name=rule_set]', 'gomoku');
+    await org.selectOption('select[name=time]', 'unlimited');
+    await org.click('form.create-tournament button[type=submit]');
+    await org.waitForURL('**/tournament/*');
+    const id = org.url().split('/').pop();
+    const players = [];
+    for (const [i, name] of [`p${tag}`, `q${tag}`].entries()) {
+      const p = await person(b, ['pia', 'quin'][i], `/tournament/${id}`);
+      await register(p, name);
+      await p.click('button[data-act=join]');
+      await until(p, (n) => document.querySelector(`li[data-player="${n}"]`), name);
+      players.push(p);
+    }
+    await until(org, () => document.querySelectorAll('ul.entrants li').length === 2);
+    await org.click('button[data-act=start]');
+    // The game takes both players' pages; one resigns after two moves.
+    for (const p of players) { await p.waitForURL('**/play/*', { timeout: 20000 }); await p.waitForSelector('svg.board'); }
+    let n = 0;
+    for (const pt of ['H8', 'I9']) {
+      await play((await whoseTurn(players)).page, pt);
+      await sameEverywhere(players, (n += 1));
+    }
+    await players[0].click('button[data-act="act.resign"]');
+    await players[0].click('button[data-act="act.yes"]');
+    for (const p of players) {
+      await until(p, () => document.querySelector('#prompt')?.hasAttribute('data-over'));
+      assert.equal(await p.locator('button[data-act="act.rematch"]').count(), 0, 'no rematch in a tournament');
+      await p.waitForSelector('a[data-act="act.to_tournament"]');
+    }
+    await shots(players[1], 'tournament-game-over');
+    await players[1].click('a[data-act="act.to_tournament"]');
+    await players[1].waitForURL(`**/tournament/${id}`);
+    await until(players[1], () => document.querySelector('.tournament-state'));
+  } finally {
+    await b.close();
+  }
+});
+
+test('a takeback in a casual game: asked, allowed, the move gone everywhere', async () => {
+  const b = await browser();
+  try {
+    const { alice, bob, carol } = await table(b, { ruleSet: 'gomoku', opening: 'free' });
+    const all = [alice, bob, carol];
+    let n = 0;
+    for (const pt of ['H8', 'I9', 'H9']) {
+      await play((await whoseTurn([alice, bob])).page, pt);
+      await sameEverywhere(all, (n += 1));
+    }
+    // The player who just moved asks; the opponent allows it.
+    const { page: toMove } = await whoseTurn([alice, bob]);
+    const asker = toMove === alice ? bob : alice;
+    await asker.click('button[data-act="act.request_takeback"]');
+    await until(toMove, () => document.querySelector('button[data-act="act.accept_takeback"]'));
+    assert.match(await toMove.textContent('[data-takeback]'), /asks to take back a move/);
+    await shots(toMove, 'takeback-asked');
+    await toMove.click('button[data-act="act.accept_takeback"]');
+    await sameEverywhere(all, 2);
+    assert.equal((await whoseTurn([alice, bob])).page, asker, 'the asker moves again');
+    await play(asker, 'J10');
+    const final = await sameEverywhere(all, 3);
+    assert.deepEqual(final.moves.slice(2), ['j10']);
   } finally {
     await b.close();
   }
