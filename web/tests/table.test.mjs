@@ -20,6 +20,13 @@ const PHONE = { width: 390, height: 844 };
 async function shots(page, name) {
   await page.setViewportSize(DESKTOP);
   await shot(page, `${name}-desktop`);
+  // At 1280 px the panel sits beside the board, without a wide gap.
+  const gap = await page.evaluate(() => {
+    const board = document.querySelector('.game .board-wrap')?.getBoundingClientRect();
+    const side = document.querySelector('.game .side')?.getBoundingClientRect();
+    return board && side ? side.left - board.right : null;
+  });
+  if (gap != null) assert.ok(gap >= 0 && gap < 40, `${gap} px between the board and the panel`);
   await page.setViewportSize(PHONE);
   await shot(page, `${name}-phone`);
   // Nothing of the panel is cut off on the phone: its buttons are reachable.
@@ -239,6 +246,9 @@ test('a takeback in a casual game: asked, allowed, the move gone everywhere', as
     // The player who just moved asks; the opponent allows it.
     const { page: toMove } = await whoseTurn([alice, bob]);
     const asker = toMove === alice ? bob : alice;
+    // The tab's title says whose move it is.
+    await until(toMove, () => document.title.startsWith('● '));
+    assert.ok(!(await asker.title()).startsWith('● '));
     await asker.click('button[data-act="act.request_takeback"]');
     await until(toMove, () => document.querySelector('button[data-act="act.accept_takeback"]'));
     assert.match(await toMove.textContent('[data-takeback]'), /asks to take back a move/);

@@ -81,6 +81,9 @@ export function panelPiece(g) {
     if (st.prompt) status.setAttribute('data-task', st.prompt.task); else status.removeAttribute('data-task');
     if (st.prompt && g.myTurn()) status.setAttribute('data-mine-task', st.prompt.task); else status.removeAttribute('data-mine-task');
     status.toggleAttribute('data-over', st.over);
+    // The tab's title says when it is this player's move (another tab may be in front).
+    const title = document.title.replace(/^● /, '');
+    document.title = g.myTurn() ? `● ${title}` : title;
     fill(actions, actionButtons(g, st));
   };
   return { info, status, actions, render, drawInfo };
@@ -138,15 +141,8 @@ function actionButtons(g, st) {
   }
   const last = st.moves.length ? st.moves[st.moves.length - 1] : null;
   if (!st.drawOffer && p && p.seat === other(mine) && last?.seat === mine) out.push(btn('act.offer_draw', () => act({ type: 'offer_draw' })));
-  // A claim is offered only when the server's prompt opens one for this
-  // seat; it names black's last stone (the point the rules have white name).
   const mayNow = p ? (p.seat === mine ? p.may : p.other_may ?? []) : [];
-  const lastBlack = [...st.moves].reverse().find((m) => m.color === 'black' && m.point);
   out.push(...requests(g, st, mine, mayNow, btn));
-  if (mayNow.includes('claim_forbidden') && lastBlack?.point) {
-    const point = lastBlack.point;
-    out.push(btn('act.claim_at', () => act({ type: 'claim_forbidden', point }), undefined, { point }));
-  }
   if (ui.resignAsk) {
     out.push(h('span.confirm', null, t('act.resign.sure'), ' ',
       btn('act.yes', () => { ui.resignAsk = false; act({ type: 'resign' }); }, 'danger'),

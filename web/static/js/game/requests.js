@@ -1,7 +1,7 @@
 // The requests a seat may make besides its move, as the server's prompt
 // lists them (`may` for the seat to move, `other_may` for the other):
-// a takeback (casual rooms) and the answer to the opponent's, and in twin
-// rooms the end of a one-stone turn.
+// a forbidden-move claim, a takeback (casual rooms) and the answer to the
+// opponent's, and in twin rooms the end of a one-stone turn.
 
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
@@ -23,6 +23,13 @@ import { t } from '../i18n.js';
  */
 export function requests(g, st, mine, may, btn) {
   const out = [];
+  // A claim is offered only when the prompt opens one for this seat; it
+  // names black's last stone (the point the rules have white name).
+  const lastBlack = [...st.moves].reverse().find((m) => m.color === 'black' && m.point);
+  if (may.includes('claim_forbidden') && lastBlack?.point) {
+    const point = lastBlack.point;
+    out.push(btn('act.claim_at', () => g.act({ type: 'claim_forbidden', point }), undefined, { point }));
+  }
   if (may.includes('end_turn') && g.view == null) out.push(btn('act.end_turn', () => g.act({ type: 'end_turn' })));
   if (st.takeback && st.takeback !== mine) {
     out.push(h('span.badge', { 'data-takeback': st.takeback }, t('game.takeback_asked', { who: st.players[st.takeback]?.name ?? '' })),
