@@ -29,7 +29,9 @@ export function seatsPiece(g) {
     const st = g.st;
     if (!st) return;
     for (const seat of SEATS) {
-      const a = st.over ? null : st.away.get(seat);
+      // Correspondence games count nothing: being away is normal there.
+      const found = st.over ? null : st.away.get(seat);
+      const a = found && found.until != null ? found : null;
       const left = a?.until == null ? null : Math.max(0, Math.ceil((a.until - performance.now()) / 1000));
       aways[seat].textContent = !a ? '' : left ? t('game.away', { who: '', s: left }).trim() : t('game.gone');
       aways[seat].toggleAttribute('data-gone', !!a && !left);
