@@ -263,3 +263,28 @@ test('a takeback in a casual game: asked, allowed, the move gone everywhere', as
     await b.close();
   }
 });
+
+test('the eight-stone overtime\'s plain reading from the form: a move late in main time loses', async () => {
+  const b = await browser();
+  try {
+    const alice = await person(b, 'alice');
+    const bob = await person(b, 'bob');
+    await alice.selectOption('select[name=rule_set]', 'freestyle');
+    await alice.selectOption('select[name=time]', 'eight_stone');
+    for (const [k, v] of Object.entries({ main: 5, move: 3, stones: 8 })) await alice.fill(`input[name=${k}]`, String(v));
+    await alice.check('input[name=move_limit_in_main]');
+    await alice.click('form.create-room button[type=submit]');
+    const room = await until(alice, () => /** @type {any} */ (window).__tengen.waiting);
+    await bob.goto(`${BASE}/play/${room}`);
+    for (const p of [alice, bob]) await p.waitForSelector('svg.board');
+    const tc = await alice.evaluate(() => /** @type {any} */ (window).__tengen.current.config.time);
+    assert.equal(tc.move_limit_in_main, true, JSON.stringify(tc));
+    // Nobody moves: 3 s a move holds in the 5 minutes of main time too.
+    for (const p of [alice, bob]) {
+      await until(p, () => document.querySelector('#prompt')?.hasAttribute('data-over'), undefined, 15000);
+      assert.match(await p.textContent('#prompt'), /wins · on time$/);
+    }
+  } finally {
+    await b.close();
+  }
+});
