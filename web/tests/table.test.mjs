@@ -138,6 +138,12 @@ test('a claimed forbidden move is marked with its kind, live and in the record; 
     await until(dave, (room) => document.querySelector(`tr[data-room="${room}"] [data-forbidden-rule="claim"]`), t.room);
     assert.match(await dave.textContent(`tr[data-room="${t.room}"]`), /Claim \(white claims\)/);
     await shots(dave, 'lobby-forbidden-rule');
+    // On the phone the time control is still shown (its column is not).
+    await dave.setViewportSize(PHONE);
+    assert.equal(await dave.isVisible(`tr[data-room="${t.room}"] [data-time]`), true);
+    assert.match(await dave.textContent(`tr[data-room="${t.room}"] [data-time]`), /Unlimited/);
+    await dave.setViewportSize(DESKTOP);
+    assert.equal(await dave.isVisible(`tr[data-room="${t.room}"] [data-time]`), false);
     let n = 0;
     for (const p of SETUP) {
       const turn = await whoseTurn(players);
