@@ -136,8 +136,9 @@ function actionButtons(g, st) {
     if (p.may.includes('abort')) out.push(btn('act.abort', () => act({ type: 'abort' })));
   }
   if (st.drawOffer && st.drawOffer !== mine) {
-    out.push(h('span.badge', null, t('game.draw_offered', { who: st.players[st.drawOffer]?.name ?? '' })),
-      btn('act.accept_draw', () => act({ type: 'accept_draw' }), 'primary'), btn('act.decline_draw', () => act({ type: 'decline_draw' })));
+    // On a line of its own: away from Pass, which it must not be mistaken for.
+    out.push(h('div.draw-answer', null, h('span.badge', null, t('game.draw_offered', { who: st.players[st.drawOffer]?.name ?? '' })),
+      btn('act.accept_draw', () => act({ type: 'accept_draw' }), 'primary'), btn('act.decline_draw', () => act({ type: 'decline_draw' }))));
   }
   const last = st.moves.length ? st.moves[st.moves.length - 1] : null;
   if (!st.drawOffer && p && p.seat === other(mine) && last?.seat === mine) out.push(btn('act.offer_draw', () => act({ type: 'offer_draw' })));
