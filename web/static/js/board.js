@@ -57,6 +57,8 @@ export class Board {
     this.confirm = false;
     /** @type {string|null} */
     this.armed = null;
+    /** Told the point armed for a second click (null: none armed). @type {(p: string|null) => void} */
+    this.onArm = () => {};
     const span = CELL * (size - 1) + 2 * PAD;
     const svg = el('svg', { viewBox: `0 0 ${span} ${span}`, class: 'board', role: 'grid', tabindex: 0, 'aria-label': label });
     this.svg = svg;
@@ -145,6 +147,7 @@ export class Board {
   redrawArmed() {
     for (const g of this.points.values()) g.classList.remove('armed');
     if (this.armed) this.points.get(this.armed)?.classList.add('armed');
+    this.onArm(this.armed);
   }
 
   /** @param {KeyboardEvent} ev */

@@ -16,6 +16,10 @@ import { Board } from '../board.js';
 /** @param {GamePage} g */
 export function boardsPiece(g) {
   const el = h('div.board-wrap');
+  // Click-twice mode (phones): the first tap arms a point; say how to play it.
+  const hint = h('p.arm-hint', { role: 'status', 'data-arm-hint': '', hidden: true });
+  /** @param {string|null} p */
+  const armed = (p) => { hint.textContent = p ? t('game.tap_again', { point: p }) : ''; hint.hidden = !p; };
   /** One board, or two in twin rooms. @type {Board[]} */
   let boards = [];
 
@@ -84,10 +88,11 @@ export function boardsPiece(g) {
       // Twin rooms: two boards side by side, each picking for itself.
       const twin = st.boards > 1;
       boards = Array.from({ length: st.boards }, (_, b) => new Board(st.size, (p) => pick(p, b), twin ? t('game.board_n', { n: b + 1 }) : 'board'));
+      for (const board of boards) board.onArm = armed;
       el.classList.toggle('twin', twin);
       fill(el, ...boards.map((board, b) => (twin
         ? h('figure.twin-board', null, h('figcaption', null, t('game.board_n', { n: b + 1 })), board.svg)
-        : board.svg)));
+        : board.svg)), hint);
     }
     boards.forEach((board, b) => drawOne(st, board, b));
   };
