@@ -294,3 +294,28 @@ test('the eight-stone overtime\'s plain reading from the form: a move late in ma
     await b.close();
   }
 });
+
+test('the theme switch: dark, light, the system\'s again, kept across a reload', async () => {
+  const b = await browser();
+  try {
+    const p = await person(b, 'tess');
+    const bg = () => p.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const light = await bg();
+    await p.click('#theme-btn');
+    await until(p, () => document.documentElement.dataset.theme === 'dark');
+    const dark = await bg();
+    assert.notEqual(dark, light);
+    await p.reload();
+    await until(p, () => /** @type {any} */ (window).__tengen?.me);
+    assert.equal(await p.evaluate(() => document.documentElement.dataset.theme), 'dark');
+    assert.equal(await bg(), dark);
+    await shots(p, 'theme-dark-lobby');
+    await p.click('#theme-btn');
+    await until(p, () => document.documentElement.dataset.theme === 'light');
+    assert.equal(await bg(), light);
+    await p.click('#theme-btn');
+    await until(p, () => document.documentElement.dataset.theme === undefined);
+  } finally {
+    await b.close();
+  }
+});

@@ -6,7 +6,7 @@
 import { Conn, ProtoError } from './conn.js';
 import { App } from './app.js';
 import { Router } from './routes.js';
-import { header, netStatus, showMe } from './header.js';
+import { header, netStatus, showMe, applyTheme } from './header.js';
 import { t, setLang, getLang } from './i18n.js';
 import { pick, keep, forget } from './keep.js';
 
@@ -45,6 +45,7 @@ function onMessage(m) {
 
 async function boot() {
   setLang(getLang());
+  try { applyTheme(localStorage.getItem('tengen.theme') ?? 'auto'); } catch { /* private mode */ }
   header(app);
   netStatus(app);
   app.conn.listen(onMessage);
