@@ -319,3 +319,23 @@ test('the theme switch: dark, light, the system\'s again, kept across a reload',
     await b.close();
   }
 });
+
+test('Tengen TV at 1280 x 860: the whole board above the fold, the panel beside it', async () => {
+  const b = await browser();
+  try {
+    const { alice, bob } = await table(b, { ruleSet: 'gomoku', opening: 'free' }, { spectator: false });
+    await play((await whoseTurn([alice, bob])).page, 'H8');
+    const viewer = await person(b, 'vic', '/tv', { width: 1280, height: 860 });
+    await viewer.waitForSelector('.tv svg.board');
+    const box = await viewer.evaluate(() => {
+      const r = document.querySelector('.tv svg.board')?.getBoundingClientRect();
+      const side = document.querySelector('.tv .side')?.getBoundingClientRect();
+      return { bottom: r?.bottom ?? 0, right: r?.right ?? 0, side: side?.left ?? 0, height: innerHeight };
+    });
+    assert.ok(box.bottom <= box.height, `the board ends at ${box.bottom} px of ${box.height}`);
+    assert.ok(box.side - box.right < 40, `${box.side - box.right} px between the board and the panel`);
+    await shot(viewer, 'tv-1280x860');
+  } finally {
+    await b.close();
+  }
+});
