@@ -339,3 +339,34 @@ test('Tengen TV at 1280 x 860: the whole board above the fold, the panel beside 
     await b.close();
   }
 });
+
+test('a notification when it becomes your move in a hidden tab', async () => {
+  const b = await browser();
+  try {
+    const prepare = async (context) => {
+      await context.grantPermissions(['notifications'], { origin: BASE });
+      await context.addInitScript(() => {
+        const w = /** @type {any} */ (window);
+        w.__notes = [];
+        w.__hide = false;
+        Object.defineProperty(document, 'hidden', { get: () => w.__hide });
+        const Real = w.Notification;
+        if (Real) w.Notification = class extends Real { constructor(title, o) { super(title, o); w.__notes.push([title, o?.body]); } };
+      });
+    };
+    const { alice, bob } = await table(b, { ruleSet: 'gomoku', opening: 'free' }, { spectator: false, prepare });
+    const first = (await whoseTurn([alice, bob])).page;
+    const other = first === alice ? bob : alice;
+    // The other player's tab is hidden: the move is announced there.
+    await other.evaluate(() => { /** @type {any} */ (window).__hide = true; });
+    await play(first, 'H8');
+    const notes = await until(other, () => { const n = /** @type {any} */ (window).__notes; return n.length && n; });
+    assert.deepEqual(notes[0], ['Your move', 'Your turn: place White 2']);
+    // A visible tab is not notified.
+    await play(other, 'I9');
+    await until(first, () => document.querySelector('#prompt')?.getAttribute('data-mine-task') === 'place');
+    assert.equal(await first.evaluate(() => /** @type {any} */ (window).__notes.length), 0);
+  } finally {
+    await b.close();
+  }
+});

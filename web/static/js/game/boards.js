@@ -6,6 +6,7 @@
 import { h, fill } from '../dom.js';
 import { t } from '../i18n.js';
 import { Board } from '../board.js';
+import { askToNotify } from './notify.js';
 
 /**
  * @typedef {import('./page.js').GamePage} GamePage
@@ -27,6 +28,7 @@ export function boardsPiece(g) {
   const pick = (p, b) => {
     const pr = g.st?.prompt;
     if (!pr || !g.myTurn()) return;
+    askToNotify();
     switch (pr.task) {
       case 'place':
         g.act({ type: 'place', point: p, ...(b ? { board: b } : {}), ...(g.ui.drawWithMove ? { offer_draw: true } : {}) });

@@ -17,6 +17,8 @@ import { panelPiece } from './panel.js';
 import { movesPiece } from './moves.js';
 import { chatPiece } from './chat.js';
 import { toolsPiece } from './tools.js';
+import { notifyMove } from './notify.js';
+import { promptText } from './panel.js';
 
 /**
  * @typedef {import('../app.js').App} App
@@ -64,6 +66,7 @@ export function mountGame(app, root, table, snapshot, opts = {}) {
   const eventIn = (m) => {
     const st = g.st;
     if (!st) return;
+    const wasMine = g.myTurn();
     let r;
     try { r = st.apply(m); } catch (e) {
       if (e instanceof Gap) app.conn.request({ type: 'snapshot', table }).catch(() => {});
@@ -74,6 +77,7 @@ export function mountGame(app, root, table, snapshot, opts = {}) {
     if (e.type === 'moved' || e.type === 'fifths_offered') g.clearPicks();
     if (e.type === 'game_over') g.ui.resignAsk = false;
     g.render();
+    if (!wasMine && g.myTurn()) notifyMove(table, promptText(st, g.mine()));
     if (e.type === 'moved') {
       const arrived = app.conn.arrived;
       const dt = performance.now() - arrived;
