@@ -265,6 +265,10 @@ test('a takeback in a casual game: asked, allowed, the move gone everywhere', as
     await play(asker, 'J10');
     const final = await sameEverywhere(all, 3);
     assert.deepEqual(final.moves.slice(2), ['j10']);
+    // The asker offers a draw; the opponent declines; the offerer is told.
+    await asker.click('button[data-act="act.offer_draw"]');
+    await toMove.click('button[data-act="act.decline_draw"]');
+    await until(asker, () => /declined your draw offer/.test(document.querySelector('.chat')?.textContent || document.body.textContent || ''));
   } finally {
     await b.close();
   }

@@ -78,6 +78,8 @@ export function mountGame(app, root, table, snapshot, opts = {}) {
     if (e.type === 'game_over') g.ui.resignAsk = false;
     g.render();
     if (!wasMine && g.myTurn()) notifyMove(table, promptText(st, g.mine()));
+    // The offerer hears that its draw offer was declined (by a move too).
+    if (e.type === 'draw_declined' && g.mine() && e.seat !== g.mine()) chat.notice(t('game.draw_declined', { who: st.players[e.seat]?.name ?? '' }));
     if (e.type === 'moved') {
       const arrived = app.conn.arrived;
       const dt = performance.now() - arrived;
