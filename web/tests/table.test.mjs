@@ -374,3 +374,35 @@ test('a notification when it becomes your move in a hidden tab', async () => {
     await b.close();
   }
 });
+
+test('an overline claimed later: white names the stone on the board', async () => {
+  const b = await browser();
+  try {
+    const t = await table(b, { ruleSet: 'renju', opening: 'free' }, { spectator: false });
+    const players = [t.alice, t.bob];
+    // Black H8 H9 H10 H12 H13, then H11: six in a row, an overline (white on the A file).
+    let n = 0;
+    for (const p of ['H8', 'A1', 'H9', 'A3', 'H10', 'A5', 'H12', 'A7', 'H13', 'A9', 'H11']) {
+      await play((await whoseTurn(players)).page, p);
+      await sameEverywhere(players, (n += 1));
+    }
+    const white = (await whoseTurn(players)).page;
+    const black = white === t.alice ? t.bob : t.alice;
+    // White plays on, black too; the overline can still be claimed.
+    await play(white, 'A11');
+    await sameEverywhere(players, (n += 1));
+    await play(black, 'O15');
+    await sameEverywhere(players, (n += 1));
+    await white.click('button[data-act="act.claim_pick"]');
+    assert.equal(await white.textContent('#prompt'), 'Click the black stone you claim is forbidden.');
+    await play(white, 'H11');
+    for (const p of players) {
+      await until(p, () => document.querySelector('#prompt')?.hasAttribute('data-over'));
+      assert.match(await p.textContent('#prompt'), /\(White\) wins · forbidden move claimed: H11 \(overline\)$/);
+      await until(p, () => document.querySelector('[aria-label="H11"]')?.getAttribute('data-claimed') === 'overline');
+    }
+    await shots(white, 'claim-overline-later');
+  } finally {
+    await b.close();
+  }
+});

@@ -26,6 +26,13 @@ export function boardsPiece(g) {
 
   /** A point picked on board `b` (0, or 1 in twin rooms). @param {string} p @param {number} b */
   const pick = (p, b) => {
+    if (g.ui.claimPick) {
+      // Naming the stone of a forbidden-move claim (an overline played earlier).
+      g.ui.claimPick = false;
+      g.act({ type: 'claim_forbidden', point: p });
+      g.render();
+      return;
+    }
     const pr = g.st?.prompt;
     if (!pr || !g.myTurn()) return;
     askToNotify();
@@ -70,8 +77,8 @@ export function boardsPiece(g) {
     if (live) for (const p of g.offers) marks.push({ point: p, label: '5', cls: 'mine' });
     if (live && g.two) g.two.forEach((p, i) => marks.push({ point: p, label: String(st.moves.length + 1 + i), cls: i ? 'mine' : 'mine white' }));
     const pr = st.prompt;
-    board.interactive = !!pr && g.myTurn() && (['place', 'offer_fifths', 'keep_fifth', 'swap2_choice'].includes(pr.task)
-      || (pr.task === 'super_sakata_choice' && !!g.two));
+    board.interactive = g.ui.claimPick || (!!pr && g.myTurn() && (['place', 'offer_fifths', 'keep_fifth', 'swap2_choice'].includes(pr.task)
+      || (pr.task === 'super_sakata_choice' && !!g.two)));
     board.previewColor = !pr || !board.interactive ? null
       : pr.task === 'place' ? pr.color : pr.task === 'offer_fifths' ? 'black'
         : pr.task === 'swap2_choice' || pr.task === 'super_sakata_choice' ? (g.two && g.two.length ? 'black' : 'white') : null;

@@ -43,6 +43,8 @@ export class GamePage {
       drawWithMove: false,
       /** "Really resign?" is asked. */
       resignAsk: false,
+      /** The next click on the board names the stone a claim is about. */
+      claimPick: false,
       /** The player chose to wait for the absent opponent (until its next status). */
       waitAbsent: false,
     };

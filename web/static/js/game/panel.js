@@ -77,7 +77,7 @@ export function panelPiece(g) {
     const st = g.st;
     if (!st) return;
     drawInfo();
-    status.textContent = st.over ? resultText(st) : promptText(st, g.mine());
+    status.textContent = st.over ? resultText(st) : g.ui.claimPick ? t('game.claim_pick') : promptText(st, g.mine());
     if (st.prompt) status.setAttribute('data-task', st.prompt.task); else status.removeAttribute('data-task');
     if (st.prompt && g.myTurn()) status.setAttribute('data-mine-task', st.prompt.task); else status.removeAttribute('data-mine-task');
     status.toggleAttribute('data-over', st.over);

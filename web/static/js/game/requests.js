@@ -29,6 +29,10 @@ export function requests(g, st, mine, may, btn) {
   if (may.includes('claim_forbidden') && lastBlack?.point) {
     const point = lastBlack.point;
     out.push(btn('act.claim_at', () => g.act({ type: 'claim_forbidden', point }), undefined, { point }));
+    // An overline may be claimed later: the player then names its stone on the board.
+    out.push(g.ui.claimPick
+      ? btn('act.claim_cancel', () => { g.ui.claimPick = false; g.render(); })
+      : btn('act.claim_pick', () => { g.ui.claimPick = true; g.render(); }));
   }
   if (may.includes('end_turn') && g.view == null) out.push(btn('act.end_turn', () => g.act({ type: 'end_turn' })));
   if (st.takeback && st.takeback !== mine) {
