@@ -406,3 +406,27 @@ test('an overline claimed later: white names the stone on the board', async () =
     await b.close();
   }
 });
+
+test('a premove: queued in the opponent\'s turn, played the moment the turn comes', async () => {
+  const b = await browser();
+  try {
+    const t = await table(b, { ruleSet: 'gomoku', opening: 'free' }, { spectator: false });
+    const players = [t.alice, t.bob];
+    let n = 0;
+    for (const p of ['H8', 'I9', 'H9', 'I10', 'H10']) {
+      await play((await whoseTurn(players)).page, p);
+      await sameEverywhere(players, (n += 1));
+    }
+    const mover = (await whoseTurn(players)).page;
+    const waiter = mover === t.alice ? t.bob : t.alice;
+    // Black waits for white's move 6 and queues H11 meanwhile (a second click drops it; a third queues it again).
+    for (let i = 0; i < 3; i++) await play(waiter, 'H11');
+    await until(waiter, () => document.querySelector('[aria-label="H11"]')?.getAttribute('data-mark') === '·');
+    await shots(waiter, 'premove');
+    await play(mover, 'H12');
+    const final = await sameEverywhere(players, 7);
+    assert.deepEqual(final.moves.slice(5), ['h12', 'h11']);
+  } finally {
+    await b.close();
+  }
+});

@@ -33,6 +33,12 @@ export function boardsPiece(g) {
       g.render();
       return;
     }
+    if (g.canPremove()) {
+      // Premove: queued (or, clicked again, dropped) until this player's turn.
+      g.premove = g.premove === p || g.st?.stones.has(p) ? null : p;
+      g.render();
+      return;
+    }
     const pr = g.st?.prompt;
     if (!pr || !g.myTurn()) return;
     askToNotify();
@@ -77,7 +83,8 @@ export function boardsPiece(g) {
     if (live) for (const p of g.offers) marks.push({ point: p, label: '5', cls: 'mine' });
     if (live && g.two) g.two.forEach((p, i) => marks.push({ point: p, label: String(st.moves.length + 1 + i), cls: i ? 'mine' : 'mine white' }));
     const pr = st.prompt;
-    board.interactive = g.ui.claimPick || (!!pr && g.myTurn() && (['place', 'offer_fifths', 'keep_fifth', 'swap2_choice'].includes(pr.task)
+    if (live && g.premove) marks.push({ point: g.premove, label: '·', cls: 'premove' });
+    board.interactive = g.ui.claimPick || g.canPremove() || (!!pr && g.myTurn() && (['place', 'offer_fifths', 'keep_fifth', 'swap2_choice'].includes(pr.task)
       || (pr.task === 'super_sakata_choice' && !!g.two)));
     board.previewColor = !pr || !board.interactive ? null
       : pr.task === 'place' ? pr.color : pr.task === 'offer_fifths' ? 'black'

@@ -77,7 +77,13 @@ export function mountGame(app, root, table, snapshot, opts = {}) {
     if (e.type === 'moved' || e.type === 'fifths_offered') g.clearPicks();
     if (e.type === 'game_over') g.ui.resignAsk = false;
     g.render();
-    if (!wasMine && g.myTurn()) notifyMove(table, promptText(st, g.mine()));
+    const queued = g.premove;
+    if (queued && (st.over || st.stones.has(queued) || !g.canPremove())) g.premove = null;
+    if (queued && g.myTurn() && st.prompt?.task === 'place' && !st.stones.has(queued)) {
+      // The premove is played the moment the turn comes.
+      g.premove = null;
+      g.act({ type: 'place', point: queued });
+    } else if (!wasMine && g.myTurn()) notifyMove(table, promptText(st, g.mine()));
     // The offerer hears that its draw offer was declined (by a move too).
     if (e.type === 'draw_declined' && g.mine() && e.seat !== g.mine()) chat.notice(t('game.draw_declined', { who: st.players[e.seat]?.name ?? '' }));
     if (e.type === 'moved') {
