@@ -112,8 +112,8 @@ impl Bot {
         clock: Clock<'_>,
         budget: TimeBudget,
     ) -> Action {
-        if claim_holds(s, prompt) {
-            return Action::ClaimForbidden;
+        if let Some(point) = claim_holds(s, prompt) {
+            return Action::claim(point);
         }
         if prompt.may.contains(&ActionKind::AcceptDraw) && accept_draw(s, prompt) {
             return Action::AcceptDraw;
@@ -458,9 +458,9 @@ pub fn give_up(prompt: &Prompt) -> Action {
     }
 }
 
-/// Whether a claim would hold: white to move in a claim room, and black's
-/// latest stone was forbidden on the board it was played on.
-pub fn claim_holds(s: &Situation, prompt: &Prompt) -> bool {
+/// Black's latest stone, if a claim of it would hold: white to move in a
+/// claim room, and that stone was forbidden on the board it was played on.
+pub fn claim_holds(s: &Situation, prompt: &Prompt) -> Option<Point> {
     let white_to_move = matches!(
         prompt.task,
         Task::Place {
@@ -472,17 +472,15 @@ pub fn claim_holds(s: &Situation, prompt: &Prompt) -> bool {
         || !prompt.may.contains(&ActionKind::ClaimForbidden)
         || s.config.forbidden_handling() != Some(ForbiddenHandling::Claim)
     {
-        return false;
+        return None;
     }
-    let Some(p) = s.last_stone else {
-        return false;
-    };
+    let p = s.last_stone?;
     if s.board.get(p) != Some(Color::Black) {
-        return false;
+        return None;
     }
     let mut before = s.board.clone();
     before.remove(p);
-    before.forbidden(p).is_some()
+    before.forbidden(p).map(|_| p)
 }
 
 /// Accept a draw only on a nearly full board the bot cannot win on now.

@@ -14,70 +14,10 @@ use tengen_rules::game::{
 };
 
 /// `5+3`, `10` (sudden death, minutes), `10+3x30s`, `eight:5+30s/8`,
-/// `corr:3+10`, `unlimited`: the same syntax `tengen create --time` reads.
+/// `corr:3+10`, `unlimited`: the same syntax `tengen create --time` reads
+/// (the rules crate writes it).
 pub fn time_control(tc: TimeControl) -> String {
-    match tc {
-        TimeControl::Unlimited => "unlimited".into(),
-        TimeControl::SuddenDeath { main_ms } => minutes(main_ms),
-        TimeControl::Fischer {
-            main_ms,
-            increment_ms,
-        } => format!("{}+{}", minutes(main_ms), seconds(increment_ms)),
-        TimeControl::ByoYomi {
-            main_ms,
-            periods,
-            period_ms,
-            moves_per_period,
-        } => {
-            let per = if moves_per_period == 1 {
-                String::new()
-            } else {
-                format!("/{moves_per_period}")
-            };
-            format!(
-                "{}+{periods}x{}s{per}",
-                minutes(main_ms),
-                seconds(period_ms)
-            )
-        }
-        TimeControl::EightStone {
-            main_ms,
-            move_ms,
-            stones,
-        } => format!("eight:{}+{}s/{stones}", minutes(main_ms), seconds(move_ms)),
-        TimeControl::Correspondence {
-            move_ms,
-            vacation_ms,
-        } => format!("corr:{}+{}", days(move_ms), days(vacation_ms)),
-    }
-}
-
-/// Whole days as `3`, anything else as hours with `h` (`12h`, `1.5h`).
-fn days(ms: Millis) -> String {
-    if ms.is_multiple_of(DAY_MS) {
-        format!("{}", ms / DAY_MS)
-    } else if ms.is_multiple_of(3_600_000) {
-        format!("{}h", ms / 3_600_000)
-    } else {
-        format!("{}s", seconds(ms))
-    }
-}
-
-/// Whole minutes as `5`, anything else as seconds with `s` (`90s`).
-fn minutes(ms: Millis) -> String {
-    if ms.is_multiple_of(60_000) {
-        format!("{}", ms / 60_000)
-    } else {
-        format!("{}s", seconds(ms))
-    }
-}
-
-fn seconds(ms: Millis) -> String {
-    if ms.is_multiple_of(1000) {
-        format!("{}", ms / 1000)
-    } else {
-        format!("{:.1}", ms as f64 / 1000.0)
-    }
+    tc.to_string()
 }
 
 /// `renju rif 5+3 block` (board size only when not 15).
@@ -281,8 +221,19 @@ pub fn event(e: &Event, players: &Players, twin: bool) -> Option<String> {
         Event::ClaimUpheld { point, kind, .. } => {
             format!("claim upheld: {point} was forbidden ({kind})")
         }
-        Event::Violation { seat, count, .. } => {
-            format!("{}: false claim (violation {count})", who(seat))
+        Event::Violation {
+            seat, count, point, ..
+        } => match point {
+            Some(p) => format!("{}: false claim at {p} (violation {count})", who(seat)),
+            None => format!("{}: false claim (violation {count})", who(seat)),
+        },
+        Event::TurnEnded { seat, .. } => format!("{} ended the turn after one stone", who(seat)),
+        Event::TakebackRequested { seat } => format!("{} asks to take back a move", who(seat)),
+        Event::TakebackDeclined { seat, .. } => {
+            format!("{} declined the takeback", who(seat))
+        }
+        Event::TakenBack { seat, undone, .. } => {
+            format!("{} took back {} move(s)", who(seat), undone.len())
         }
         Event::GameOver { result, .. } => format!("result: {}", result.describe()),
         _ => return None,
@@ -328,25 +279,33 @@ mod tests {
             main_ms: 300_000,
             move_ms: 30_000,
             stones: 8,
+            move_limit_in_main: true,
+            shared_main: false,
+        };
+        let older = TimeControl::eight_stone(300_000, 30_000, 8);
+        let shared = TimeControl::EightStone {
+            main_ms: 300_000,
+            move_ms: 30_000,
+            stones: 8,
+            move_limit_in_main: true,
+            shared_main: true,
         };
         let corr = TimeControl::Correspondence {
             move_ms: 3 * DAY_MS,
             vacation_ms: 10 * DAY_MS,
         };
         assert_eq!(time_control(eight), "eight:5+30s/8");
+        assert_eq!(time_control(older), "eight:5+30s/8,nolimit");
+        assert_eq!(time_control(shared), "eight:5+30s/8,shared");
         assert_eq!(time_control(corr), "corr:3+10");
-        for tc in [eight, corr] {
+        for tc in [eight, older, shared, corr] {
             assert_eq!(crate::spec::parse_time(&time_control(tc)), Ok(tc));
         }
     }
 
     #[test]
     fn overtime_and_correspondence_clocks_read_as_documented() {
-        let eight = TimeControl::EightStone {
-            main_ms: 300_000,
-            move_ms: 30_000,
-            stones: 8,
-        };
+        let eight = TimeControl::eight_stone(300_000, 30_000, 8);
         let main = SeatClock {
             main_ms: 299_400,
             period_ms: 30_000,

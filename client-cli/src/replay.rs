@@ -195,8 +195,14 @@ fn describe(e: &Event, twin: bool) -> Option<String> {
         Event::ClaimUpheld { point, kind, .. } => {
             format!("   white claims the forbidden move {point} ({kind}): upheld")
         }
-        Event::Violation { seat, count, .. } => {
-            format!("   {seat} seat: false claim, violation {count}")
+        Event::Violation {
+            seat, count, point, ..
+        } => match point {
+            Some(p) => format!("   {seat} seat: false claim at {p}, violation {count}"),
+            None => format!("   {seat} seat: false claim, violation {count}"),
+        },
+        Event::TakenBack { seat, undone, .. } => {
+            format!("   {seat} seat takes back {} move(s)", undone.len())
         }
         Event::GameOver { .. } => return None,
         // Events added later (opening decisions) show as their wire form.

@@ -228,17 +228,32 @@ fn time(s: &str) -> Result<TimeControl> {
     })
 }
 
-/// `eight:MAIN[+MOVE[/STONES]]`: the tournament's 30 s and 8 stones unless
-/// given.
+/// `eight:MAIN[+MOVE[/STONES]][,shared][,nolimit]`: the tournament's 30 s
+/// and 8 stones unless given. Every move is held to the move time in the
+/// main time too (the plain reading of "步时30秒越时判负", docs/rules.md §7)
+/// unless `nolimit`; `shared` makes the main time the game's, one clock
+/// for both players.
 fn eight_stone(s: &str) -> Result<TimeControl> {
-    let (main, rest) = s.split_once('+').unwrap_or((s, "30"));
+    let mut parts = s.split(',');
+    let clock = parts.next().unwrap_or_default();
+    let (mut move_limit_in_main, mut shared_main) = (true, false);
+    for option in parts {
+        match option.trim() {
+            "shared" => shared_main = true,
+            "nolimit" => move_limit_in_main = false,
+            other => bail!("'{other}': expected shared or nolimit"),
+        }
+    }
+    let (main, rest) = clock.split_once('+').unwrap_or((clock, "30"));
     let (per_move, stones) = rest.split_once('/').unwrap_or((rest, "8"));
     Ok(TimeControl::EightStone {
         main_ms: amount(main, 60_000).context("main time")?,
-        move_ms: amount(per_move, 1000).context("time per overtime move")?,
+        move_ms: amount(per_move, 1000).context("time per move")?,
         stones: stones
             .parse()
             .with_context(|| format!("'{stones}' is not a number of stones"))?,
+        move_limit_in_main,
+        shared_main,
     })
 }
 
@@ -311,17 +326,22 @@ mod tests {
             Ok(TimeControl::EightStone {
                 main_ms: 300_000,
                 move_ms: 30_000,
-                stones: 8
+                stones: 8,
+                move_limit_in_main: true,
+                shared_main: false,
             })
         );
         assert_eq!(
-            parse_time("eight:3+20s/6"),
+            parse_time("eight:3+20s/6,nolimit,shared"),
             Ok(TimeControl::EightStone {
                 main_ms: 180_000,
                 move_ms: 20_000,
-                stones: 6
+                stones: 6,
+                move_limit_in_main: false,
+                shared_main: true,
             })
         );
+        assert!(parse_time("eight:5,sometimes").is_err());
         assert_eq!(
             parse_time("corr:3+10"),
             Ok(TimeControl::Correspondence {

@@ -322,18 +322,8 @@ pub(crate) fn emit(text: &str) -> Result<ExitCode> {
 /// `2026-01-01 10:06` (UTC) of a Unix instant in milliseconds.
 pub fn date(unix_ms: u64) -> String {
     let secs = unix_ms / 1000;
-    let days = (secs / 86_400) as i64;
     let (h, m) = ((secs % 86_400) / 3600, (secs % 3600) / 60);
-    // Howard Hinnant's civil_from_days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
+    let (year, month, d) = tengen_rules::game::notation::utc_date(unix_ms);
     format!("{year:04}-{month:02}-{d:02} {h:02}:{m:02}")
 }
 

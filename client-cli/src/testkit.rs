@@ -85,6 +85,9 @@ impl Table {
             seat,
             paused: None,
             forbidden: Vec::new(),
+            away: Vec::new(),
+            rematch: Vec::new(),
+            tournament: None,
         };
         let view = TableView::new(&snap, base).unwrap();
         Table {

@@ -111,6 +111,8 @@ pub struct TableView {
     violations: [u32; 2],
     result: Option<GameResult>,
     forbidden: Vec<ForbiddenStone>,
+    /// The seat whose takeback request awaits an answer.
+    takeback: Option<Seat>,
     last_event: Option<Event>,
 }
 
@@ -174,6 +176,7 @@ impl TableView {
             violations: s.violations,
             result: s.result.clone(),
             forbidden: s.forbidden.clone(),
+            takeback: s.takeback,
             last_event: None,
         })
     }
@@ -261,6 +264,12 @@ impl TableView {
     /// can be recorded at all, not whether the referee should have allowed
     /// it.
     fn check_fits(&self, event: &Event) -> Result<(), String> {
+        if let Event::TakenBack { undone, .. } = event {
+            let tail = self.moves.len().checked_sub(undone.len());
+            if tail.is_none_or(|t| self.moves[t..] != undone[..]) {
+                return Err("the moves taken back are not the last ones".into());
+            }
+        }
         if let Event::Moved { mv, .. } = event {
             let next = self.moves.len() + 1;
             if mv.number as usize != next {
@@ -308,7 +317,15 @@ impl TableView {
                 self.swapped = Some(*swapped);
                 self.black = *black;
             }
-            Event::OpeningFormed { code, .. } => self.opening.canonical = Some(code.clone()),
+            Event::OpeningFormed {
+                code,
+                name,
+                chinese,
+            } => {
+                self.opening.canonical = Some(code.clone());
+                self.opening.canonical_name = Some(name.clone());
+                self.opening.canonical_chinese = Some(chinese.clone());
+            }
             Event::OffersDeclared {
                 count, clocks: c, ..
             } => {
@@ -341,6 +358,27 @@ impl TableView {
             // The `GameOver` that follows carries the result.
             Event::ClaimUpheld { .. } => {}
             Event::Violation { seat, count, .. } => self.violations[seat.index()] = *count,
+            Event::TurnEnded { clocks: c, .. } => clocks(c),
+            Event::TakebackRequested { seat } => self.takeback = Some(*seat),
+            Event::TakebackDeclined { .. } => self.takeback = None,
+            Event::TakenBack {
+                undone, clocks: c, ..
+            } => {
+                clocks(c);
+                self.takeback = None;
+                self.draw_offer = None;
+                for mv in undone.iter().rev() {
+                    if let Some(p) = mv.point {
+                        let on = match mv.board {
+                            0 => Some(&mut self.board),
+                            _ => self.second.as_mut(),
+                        };
+                        on.map(|b| b.remove(p));
+                    }
+                }
+                let keep = self.moves.len() - undone.len();
+                self.moves.truncate(keep);
+            }
             Event::GameOver {
                 result,
                 clocks: c,
@@ -350,6 +388,7 @@ impl TableView {
                 self.result = Some(result.clone());
                 self.forbidden = forbidden.clone();
                 self.draw_offer = None;
+                self.takeback = None;
             }
             // An event of a later version: its content is unknown here, but
             // its `seq` and prompt still count (`apply` records them).
@@ -504,6 +543,11 @@ impl TableView {
         self.offers[seat.index()]
     }
 
+    /// The seat whose takeback request awaits an answer.
+    pub fn takeback(&self) -> Option<Seat> {
+        self.takeback
+    }
+
     /// Violations (false claims) of `seat` so far.
     pub fn violations(&self, seat: Seat) -> u32 {
         self.violations[seat.index()]
@@ -545,6 +589,7 @@ impl TableView {
             result: self.result.clone(),
             forbidden: self.forbidden.clone(),
             opening: self.opening.clone(),
+            takeback: self.takeback,
         }
     }
 

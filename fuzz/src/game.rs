@@ -127,6 +127,8 @@ fn time_control(bytes: &mut Bytes) -> TimeControl {
             main_ms,
             move_ms: other_ms,
             stones: count,
+            move_limit_in_main: count & 1 == 1,
+            shared_main: count & 2 == 2,
         },
         _ => TimeControl::Correspondence {
             move_ms: main_ms * 1000,
@@ -291,8 +293,15 @@ fn any_action(game: &Game, bytes: &mut Bytes) -> Action {
         9 => Action::OfferDraw,
         10 => Action::AcceptDraw,
         11 => Action::DeclineDraw,
-        12 => Action::ClaimForbidden,
-        13 => Action::Resign,
+        12 if flags & 1 == 0 => Action::ClaimForbidden { point: None },
+        12 => Action::claim(point(game, bytes)),
+        13 => match flags % 6 {
+            0 => Action::EndTurn,
+            1 => Action::RequestTakeback,
+            2 => Action::AcceptTakeback,
+            3 => Action::DeclineTakeback,
+            _ => Action::Resign,
+        },
         _ => Action::Abort,
     }
 }

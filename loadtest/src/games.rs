@@ -481,6 +481,7 @@ impl<'a> Player<'a> {
                 within: None,
             },
             may: vec![ActionKind::Place, ActionKind::Resign],
+            other_may: vec![ActionKind::Resign],
             stones_left: None,
         });
         let event = TableEvent {

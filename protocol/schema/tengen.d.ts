@@ -96,9 +96,18 @@ export type ClientMsg =
   | { type: "unwatch"; table: TableId }
   /**
    * Asks the referee to apply `action` for your seat. The resulting
-   * `table_event`s go to everyone at the table, then you get `acted`.
+   * `table_event`s go to everyone at the table, then you get `acted`. A
+   * `claim_forbidden` must name its `point` (`bad_request` without one).
    */
   | { type: "act"; table: TableId; action: Action }
+  /**
+   * Your opponent is away past the grace (`player_status` with `grace_ms: 0`
+   * and `after_grace: claim`): claim the win, or with `draw`, call the game a
+   * draw. Its `game_over` event goes to everyone at the table, then you get
+   * `acted`. Refused with `not_absent` when no such claim is open. Rather
+   * wait: send nothing (the absent player's clock runs on).
+   */
+  | { type: "claim_absence"; table: TableId; draw?: boolean }
   /** Answered by `table_snapshot` (you must sit at or watch the table). */
   | { type: "snapshot"; table: TableId }
   /**
@@ -110,10 +119,18 @@ export type ClientMsg =
   | { type: "chat"; table: TableId; text: string }
   /**
    * After the game: offers (or, when the opponent offered, accepts) a rematch.
-   * Answered by `rematch_offered`; when both have offered, a new game starts
-   * at a new table with the opener switched.
+   * Answered by `rematch_offered`, which the opponent gets too, wherever its
+   * connection is (the lobby included); when both have offered, a new game
+   * starts at a new table with the opener switched, in the same room (or a new
+   * one like it, if both players left it). An offer stands while the finished
+   * table stays open.
    */
   | { type: "rematch"; table: TableId }
+  /**
+   * Declines the opponent's rematch offer, or withdraws your own: answered by
+   * `rematch_cancelled`, which the opponent gets too.
+   */
+  | { type: "decline_rematch"; table: TableId }
   /**
    * Challenges the player online under `player` (its exact name) to a game: a
    * private room is created for you as with `create_room` (answered by
@@ -384,14 +401,20 @@ export type ServerMsg =
   | { type: "replayed"; table: TableId; since: number; seq: number }
   /**
    * Push to a table's players and spectators: a player's connection was lost
-   * (`connected: false`, with the `grace_ms` left before the game is lost by
-   * abandonment; the clock keeps running) or is back.
+   * (`connected: false`) or is back. While away: `grace_ms` is the time left
+   * to come back (its clock keeps running meanwhile), and `after_grace` what
+   * happens then (`AfterGrace`). When the grace is over and the opponent may
+   * claim, it comes again with `grace_ms: 0` (`after_grace: claim`): offer
+   * "claim the win", "call a draw" and "wait" (`claim_absence`). It comes
+   * again, too, when the other player's coming or going changes `after_grace`.
+   * No `grace_ms`: a correspondence game, where nothing is counted.
    */
   | {
       type: "player_status";
       table: TableId;
       seat: Seat;
       connected: boolean;
+      after_grace?: AfterGrace;
       grace_ms?: number;
     }
   /**
@@ -414,10 +437,31 @@ export type ServerMsg =
       text: string;
     }
   /**
-   * Reply to `rematch`, and a push to both players: `seat` offers (or accepts)
-   * a rematch.
+   * Reply to `rematch`, and a push to the opponent wherever its connection is
+   * (at the table or in the lobby): `seat` offers (or accepts) a rematch. The
+   * push names who offers (`from`), the room and its configuration, so a lobby
+   * can show it; accept with `rematch` on `table`, decline with
+   * `decline_rematch`.
    */
-  | { type: "rematch_offered"; table: TableId; seat: Seat }
+  | {
+      type: "rematch_offered";
+      table: TableId;
+      seat: Seat;
+      config?: GameConfig;
+      from?: Player;
+      room?: RoomId;
+    }
+  /**
+   * Reply to `decline_rematch`, and a push to the other player (or to both,
+   * `seat` absent, when the finished table closes with an offer standing): the
+   * rematch offers of `table` are gone.
+   */
+  | {
+      type: "rematch_cancelled";
+      table: TableId;
+      reason: RematchCancel;
+      seat?: Seat;
+    }
   /**
    * Push to the old table's players and spectators: the rematch runs at
    * `rematch` (its `table_snapshot` follows for the players).
@@ -682,8 +726,29 @@ export type Action =
   | { type: "offer_draw" }
   | { type: "accept_draw" }
   | { type: "decline_draw" }
-  /** White claims that black played a forbidden move (claim rooms only). */
-  | { type: "claim_forbidden" }
+  /**
+   * White claims that black's stone at `point` is forbidden (claim rooms only,
+   * docs/rules.md §3): black's last stone while white has not moved since, or
+   * any black stone that made an overline. A claim names its point; `point` is
+   * absent only in records from before claims named it, read as "the stone the
+   * referee finds" (black's last, else any overline).
+   */
+  | { type: "claim_forbidden"; point?: Point }
+  /**
+   * Twin rooms (docs/rules.md §9): end the turn after its first stone (a turn
+   * is one stone or two, the player's choice). Counts as the move that presses
+   * the clock.
+   */
+  | { type: "end_turn" }
+  /**
+   * Ask the opponent to take back one's last move (rooms that allow takebacks:
+   * casual ones); the opponent's later moves, if any, go too.
+   */
+  | { type: "request_takeback" }
+  /** Agree to the opponent's takeback request: the moves go. */
+  | { type: "accept_takeback" }
+  /** Refuse the opponent's takeback request. */
+  | { type: "decline_takeback" }
   | { type: "resign" }
   /** Cancel the game, unrated (while at least one seat has not acted). */
   | { type: "abort" };
@@ -691,7 +756,31 @@ export type Action =
 /**
  * The kind of an `Action`, without its data: what a prompt lists as allowed.
  */
-export type ActionKind = "place" | "pass" | "swap" | "keep" | "offer_draw" | "accept_draw" | "decline_draw" | "claim_forbidden" | "resign" | "abort" | "declare_offers" | "offer_fifths" | "keep_fifth" | "choose_option" | "place_two";
+export type ActionKind = "place" | "pass" | "swap" | "keep" | "offer_draw" | "accept_draw" | "decline_draw" | "claim_forbidden" | "resign" | "abort" | "declare_offers" | "offer_fifths" | "keep_fifth" | "choose_option" | "place_two" | "end_turn" | "request_takeback" | "accept_takeback" | "decline_takeback";
+
+/**
+ * What happens when an away player's grace is over (docs/rules.md §4). Nothing
+ * ends a game by itself but the clock, except where nobody is there to claim.
+ */
+export type AfterGrace =
+  /**
+   * The opponent may then claim the win or call a draw (`claim_absence`), or
+   * wait; the absent player's clock runs on.
+   */
+  | "claim"
+  /**
+   * The server gives the opponent the win: nobody is there to claim (an
+   * untimed room, a tournament game, an opponent that is a bot).
+   */
+  | "win"
+  /**
+   * Both players are away and fewer than two moves stand: the game is aborted.
+   */
+  | "abort"
+  /** Both players are away in an untimed game: it is drawn. */
+  | "draw"
+  /** Both players are away: the clocks decide, nothing else. */
+  | "clock";
 
 /** One entry of the audit log. */
 export interface AuditItem {
@@ -700,6 +789,22 @@ export interface AuditItem {
   action: string;
   target: string;
   reason: string;
+}
+
+/**
+ * A player away from the table: its connection is lost and its clock (if it is
+ * to move) runs on.
+ */
+export interface Away {
+  seat: Seat;
+  /** What happens when the grace is over (absent with `grace_ms`). */
+  after_grace?: AfterGrace;
+  /**
+   * The time left of the grace for coming back, in milliseconds, as of the
+   * message; 0 once it is over. Absent in correspondence games, where being
+   * away is normal and nothing is counted.
+   */
+  grace_ms?: number;
 }
 
 /** One board of a round. */
@@ -948,7 +1053,10 @@ export type ErrorCode =
   | "internal"
   /** Chat is switched off in this room. */
   | "chat_off"
-  /** No rematch now: the game is not over, or a player has left the room. */
+  /**
+   * No rematch now: the game is not over, it is a tournament game, the
+   * finished table has closed, or no rematch offer stands to decline.
+   */
   | "no_rematch"
   /**
    * `register`: the name is registered already (in any case), looks like a
@@ -1021,7 +1129,13 @@ export type ErrorCode =
   /** `reset_rating`: this game's rating changes were reversed already. */
   | "already_reset"
   /** `reset_rating`: the game changed no rating (casual, or aborted). */
-  | "not_rated";
+  | "not_rated"
+  /**
+   * `claim_absence`: the opponent is not away past the grace (or is back), you
+   * are away yourself, or the server settles this game's absences itself
+   * (untimed, tournament and bot games).
+   */
+  | "not_absent";
 
 /** Something that happened, in order. `clocks` is `null` in untimed games. */
 export type Event =
@@ -1099,8 +1213,43 @@ export type Event =
   | { type: "draw_accepted"; seat: Seat }
   /** White's claim held (a `game_over` follows). */
   | { type: "claim_upheld"; seat: Seat; point: Point; kind: Forbidden }
-  /** `seat` committed a violation; `count` is its total in this game. */
-  | { type: "violation"; seat: Seat; kind: ViolationKind; count: number }
+  /**
+   * `seat` committed a violation; `count` is its total in this game. For a
+   * false claim, `point` is the point it named (absent for a claim that named
+   * none, in records from before claims named it).
+   */
+  | {
+      type: "violation";
+      seat: Seat;
+      kind: ViolationKind;
+      count: number;
+      point?: Point;
+    }
+  /** Twin rooms: `seat` ended its turn after one stone. */
+  | { type: "turn_ended"; seat: Seat; clocks: ClockSnapshot | null }
+  /**
+   * `seat` asks to take back its last move (and the opponent's moves after it,
+   * if any).
+   */
+  | { type: "takeback_requested"; seat: Seat }
+  /**
+   * The takeback request ended without a takeback: `seat` declined it,
+   * explicitly or (`by_move`) by making a move (the requester's own move
+   * withdraws it).
+   */
+  | { type: "takeback_declined"; seat: Seat; by_move: boolean }
+  /**
+   * `seat`'s takeback request was accepted: `undone` are the moves taken off,
+   * in the order they were played (remove them from the end of the moves
+   * list); the prompt that comes with the event asks `seat` to move again. The
+   * clocks are not turned back.
+   */
+  | {
+      type: "taken_back";
+      seat: Seat;
+      undone: Move[];
+      clocks: ClockSnapshot | null;
+    }
   /**
    * The game is over. In `claim` rooms `forbidden` lists every black stone
    * that was forbidden when played (now it may be known).
@@ -1215,6 +1364,12 @@ export interface GameConfig {
    * competition rule. Must be absent for the others.
    */
   forbidden?: ForbiddenHandling;
+  /**
+   * Whether a player may ask to take back a move (docs/rules.md §5). The
+   * server sets it: on in casual rooms, off in rated and tournament games.
+   * Left out when off.
+   */
+  takebacks?: boolean;
 }
 
 /**
@@ -1240,6 +1395,12 @@ export interface GameConfigInput {
    * @default 1000
    */
   lag_credit_cap_ms?: number;
+  /**
+   * Whether a player may ask to take back a move (docs/rules.md §5). The
+   * server sets it: on in casual rooms, off in rated and tournament games.
+   * Left out when off.
+   */
+  takebacks?: boolean;
 }
 
 export type GameError =
@@ -1271,7 +1432,15 @@ export type GameError =
   | { code: "not_an_offer"; point: Point }
   | { code: "opening_five"; point: Point }
   | { code: "no_such_board"; board: number; boards: number }
-  | { code: "no_pass_in_twin" };
+  | { code: "no_pass_in_twin" }
+  | { code: "claim_not_black_stone"; point: Point }
+  | { code: "claim_not_possible" }
+  | { code: "turn_cannot_end" }
+  | { code: "takebacks_off" }
+  | { code: "nothing_to_take_back" }
+  | { code: "takeback_pending" }
+  | { code: "takeback_declined_already" }
+  | { code: "no_takeback_request" };
 
 /**
  * A whole game (or a game so far). See the module documentation for the JSON
@@ -1304,6 +1473,21 @@ export interface GameSummary {
   finished_ms: number;
   /** The players' names, by seat (first, second). */
   players: string[];
+  /**
+   * The seat that held black at the end (after any swap): with `players`, each
+   * player's colour.
+   */
+  black?: Seat;
+  /** The room's configuration: rule set, opening rule, time control. */
+  config?: GameConfig;
+  /**
+   * The canonical opening the first three stones formed, in the renju opening
+   * rules: its code, romanised name and Chinese name (`["I1", "Chosei",
+   * "长星"]`).
+   */
+  opening?: [string, string, string];
+  /** How it ended (who won, with which colour, and why). */
+  result?: GameResult;
   /**
    * Set on the entry a moderator's `reset_rating` adds: the game whose rating
    * changes it reversed (its record is that game's, marked).
@@ -1724,6 +1908,10 @@ export interface OpeningProgress {
    * in the renju opening rules.
    */
   canonical?: string;
+  /** Its name in Chinese (`花月`). */
+  canonical_chinese?: string;
+  /** Its name, romanised (`Kagetsu`), as `opening_formed` gives it. */
+  canonical_name?: string;
   /** The declared number of fifth-move offers (Yamaguchi, Soosõrv). */
   declared_offers?: number;
   /**
@@ -1808,13 +1996,22 @@ export interface Profile {
 
 /**
  * Which seat must act now and what it may do. The seat named here is the one
- * whose clock runs. The other seat may still have actions open (resign, a draw
- * offer after its move, a claim): see `Game.allowed`.
+ * whose clock runs; `other_may` says what the other seat may do meanwhile
+ * (resign, a draw offer after its move, a claim, a takeback request or
+ * answer), as `Game.allowed` gives it.
  */
 export type Prompt = {
   seat: Seat;
   /** Every action kind this seat may attempt now. */
   may: ActionKind[];
+  /**
+   * Every action kind the other seat may attempt now. Judged on what both
+   * players see: in `claim` rooms `claim_forbidden` is listed once black's
+   * last stone could be forbidden (black has five stones or more and white has
+   * not moved since) or a black overline stands, whether or not the claim
+   * would hold.
+   */
+  other_may: ActionKind[];
   /**
    * In twin rooms (docs/rules.md §9), while a stone is due: how many stones
    * the seat still places this turn, this one included (2 or 1). Left out
@@ -1899,8 +2096,15 @@ export type RecordEntry = { at: number; clocks: ClockSnapshot | null } & (
   | { input: "act"; seat: Seat; action: Action; lag_credit_ms?: number }
   /** Time acted: the seat to move flagged, or a draw offer lapsed. */
   | { input: "tick" }
-  /** The server declared that `seat` abandoned the game. */
+  /**
+   * The server declared that `seat` abandoned the game (its opponent claimed
+   * the win, or nobody was there to claim it).
+   */
   | { input: "abandoned"; seat: Seat }
+  /** `seat` was away past the grace and its opponent called a draw. */
+  | { input: "draw_called"; seat: Seat }
+  /** Both players were away past the grace in an untimed game. */
+  | { input: "both_away" }
   /** The server aborted the game. */
   | { input: "aborted" }
   /** An arbiter (a moderator) aborted the game, at any point of it. */
@@ -1924,10 +2128,24 @@ export type RecordFormat =
    * the JSON object `record`.
    */
   | "json"
-  /** Renju notation (`h8 i9 j10 pass`), as `text`. */
+  /**
+   * The game in renju notation as renju players keep it, as `text`: tags (rule
+   * set, opening rule, date, players by colour, the opening, the fifth-move
+   * offers, result and why), then the numbered moves with the opening's
+   * decisions in braces (`1. h8 2. i9 3. j10 {swap}`).
+   */
   | "renju"
   /** Piskvork's PSQ, as `text`. */
   | "psq";
+
+/** Why a rematch offer is gone. */
+export type RematchCancel =
+  /** `seat` declined the opponent's offer (`decline_rematch`). */
+  | "declined"
+  /** `seat` withdrew its own offer (`decline_rematch`). */
+  | "withdrawn"
+  /** The finished table closed with the offer standing. */
+  | "expired";
 
 /** An open report, as moderators list it. */
 export interface ReportItem {
@@ -1974,8 +2192,16 @@ export type ResultReason =
   /** `seat` ran out of time. */
   | { kind: "time"; seat: Seat }
   | { kind: "resignation"; seat: Seat }
-  /** The server declared that `seat` abandoned the game. */
+  /**
+   * `seat` left the game: it was away past the grace and its opponent claimed
+   * the win, or the server gave it where nobody could claim (docs/rules.md
+   * §4), or it withdrew from the tournament.
+   */
   | { kind: "abandonment"; seat: Seat }
+  /** `seat` was away past the grace and its opponent called the game a draw. */
+  | { kind: "draw_called"; seat: Seat }
+  /** Both players were away past the grace in an untimed game: drawn. */
+  | { kind: "both_away" }
   /** `seat` committed its second violation (false claims). */
   | { kind: "violations"; seat: Seat }
   | { kind: "draw_agreed" }
@@ -2090,9 +2316,11 @@ export type Seat = "first" | "second";
  * one, and `period_moves` still to make in it. For the eight-stone overtime,
  * `main_ms` is the main time left (zero for both seats once the game is in
  * overtime), `period_ms` the time left for the current overtime move and
- * `period_moves` the overtime stones still to play. For correspondence,
- * `main_ms` is the time left for this move and `vacation_ms` the vacation
- * left.
+ * `period_moves` the overtime stones still to play (with `move_limit_in_main`,
+ * `period_ms` is also what is left of the current move's limit while the main
+ * time lasts; with `shared_main`, both seats' `main_ms` are the game's one
+ * main clock). For correspondence, `main_ms` is the time left for this move
+ * and `vacation_ms` the vacation left.
  */
 export interface SeatClock {
   main_ms: number;
@@ -2158,6 +2386,8 @@ export interface Snapshot {
   forbidden?: ForbiddenStone[];
   /** The opening rule's decisions so far (empty for the free openings). */
   opening?: OpeningProgress;
+  /** The seat whose takeback request awaits an answer. */
+  takeback?: Seat;
 }
 
 /** One line of a leaderboard. */
@@ -2228,6 +2458,11 @@ export interface TableSnapshot {
   /** Your seat, or `null` when you watch. */
   seat: Seat | null;
   /**
+   * The players away from the table now, as the last `player_status` of each
+   * told (left out when both are here).
+   */
+  away?: Away[];
+  /**
    * In `block` and `lose` renju rooms, while black is asked for a stone: every
    * point where black's stone would be forbidden now, as the referee judges
    * it. Left out when empty (always in `claim` rooms).
@@ -2238,6 +2473,13 @@ export interface TableSnapshot {
    * absent while they run.
    */
   paused?: PauseReason;
+  /** Once the game is over: the seats that have offered a rematch. */
+  rematch?: Seat[];
+  /**
+   * The tournament game this table plays (no rematch then: offer the way back
+   * to the tournament instead).
+   */
+  tournament?: TournamentGame;
 }
 
 /**
@@ -2362,13 +2604,20 @@ export type TimeControl =
    * moment either side's main time runs out, both sides are in overtime (the
    * other's unused main time lapses) and each makes `stones` more moves, each
    * within `move_ms` (a late move loses). The game is drawn once all `2 ×
-   * stones` overtime moves are made without a result.
+   * stones` overtime moves are made without a result. Two readings of the
+   * source's first sentence are options: `move_limit_in_main` (the plain
+   * reading of "步时30秒越时判负") holds every move of the main time to `move_ms`
+   * too, and `shared_main` (one reading of "每场5分钟") makes `main_ms` one clock
+   * for the whole game, charged to whoever is to move. Both are left out (off)
+   * in records from before they existed.
    */
   | {
       kind: "eight_stone";
       main_ms: number;
       move_ms: number;
       stones: number;
+      move_limit_in_main?: boolean;
+      shared_main?: boolean;
     }
   /**
    * Correspondence (docs/rules.md §7): `move_ms` for every move (time not used
@@ -2406,12 +2655,19 @@ export type TimeControlInput =
    * moment either side's main time runs out, both sides are in overtime (the
    * other's unused main time lapses) and each makes `stones` more moves, each
    * within `move_ms` (a late move loses). The game is drawn once all `2 ×
-   * stones` overtime moves are made without a result.
+   * stones` overtime moves are made without a result. Two readings of the
+   * source's first sentence are options: `move_limit_in_main` (the plain
+   * reading of "步时30秒越时判负") holds every move of the main time to `move_ms`
+   * too, and `shared_main` (one reading of "每场5分钟") makes `main_ms` one clock
+   * for the whole game, charged to whoever is to move. Both are left out (off)
+   * in records from before they existed.
    */
   | {
       kind: "eight_stone";
       main_ms: number;
       move_ms: number;
+      move_limit_in_main?: boolean;
+      shared_main?: boolean;
       /** @default 8 */
       stones?: number;
     }

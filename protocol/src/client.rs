@@ -116,7 +116,20 @@ pub enum ClientMsg {
     Unwatch { table: TableId },
     /// Asks the referee to apply `action` for your seat. The resulting
     /// `table_event`s go to everyone at the table, then you get `acted`.
+    /// A `claim_forbidden` must name its `point` (`bad_request` without
+    /// one).
     Act { table: TableId, action: Action },
+    /// Your opponent is away past the grace (`player_status` with
+    /// `grace_ms: 0` and `after_grace: claim`): claim the win, or with
+    /// `draw`, call the game a draw. Its `game_over` event goes to
+    /// everyone at the table, then you get `acted`. Refused with
+    /// `not_absent` when no such claim is open. Rather wait: send nothing
+    /// (the absent player's clock runs on).
+    ClaimAbsence {
+        table: TableId,
+        #[serde(default, skip_serializing_if = "is_false")]
+        draw: bool,
+    },
     /// Answered by `table_snapshot` (you must sit at or watch the table).
     Snapshot { table: TableId },
     /// Says something at a table: players talk to players, spectators to
@@ -125,9 +138,15 @@ pub enum ClientMsg {
     /// it as a push.
     Chat { table: TableId, text: String },
     /// After the game: offers (or, when the opponent offered, accepts) a
-    /// rematch. Answered by `rematch_offered`; when both have offered, a new
-    /// game starts at a new table with the opener switched.
+    /// rematch. Answered by `rematch_offered`, which the opponent gets
+    /// too, wherever its connection is (the lobby included); when both have
+    /// offered, a new game starts at a new table with the opener switched,
+    /// in the same room (or a new one like it, if both players left it).
+    /// An offer stands while the finished table stays open.
     Rematch { table: TableId },
+    /// Declines the opponent's rematch offer, or withdraws your own:
+    /// answered by `rematch_cancelled`, which the opponent gets too.
+    DeclineRematch { table: TableId },
     /// Challenges the player online under `player` (its exact name) to a
     /// game: a private room is created for you as with `create_room`
     /// (answered by `room_created`), and the player is sent `challenged`.
@@ -327,6 +346,8 @@ impl ClientMsg {
         "snapshot",
         "chat",
         "rematch",
+        "decline_rematch",
+        "claim_absence",
         "challenge",
         "decline_challenge",
         "register",
@@ -380,6 +401,8 @@ impl ClientMsg {
             ClientMsg::Snapshot { .. } => "snapshot",
             ClientMsg::Chat { .. } => "chat",
             ClientMsg::Rematch { .. } => "rematch",
+            ClientMsg::DeclineRematch { .. } => "decline_rematch",
+            ClientMsg::ClaimAbsence { .. } => "claim_absence",
             ClientMsg::Challenge { .. } => "challenge",
             ClientMsg::DeclineChallenge { .. } => "decline_challenge",
             ClientMsg::Register { .. } => "register",

@@ -72,7 +72,8 @@ pub enum ErrorCode {
     Internal,
     /// Chat is switched off in this room.
     ChatOff,
-    /// No rematch now: the game is not over, or a player has left the room.
+    /// No rematch now: the game is not over, it is a tournament game, the
+    /// finished table has closed, or no rematch offer stands to decline.
     NoRematch,
     /// `register`: the name is registered already (in any case), looks
     /// like a registered account's name, or a guest online uses it.
@@ -125,6 +126,10 @@ pub enum ErrorCode {
     AlreadyReset,
     /// `reset_rating`: the game changed no rating (casual, or aborted).
     NotRated,
+    /// `claim_absence`: the opponent is not away past the grace (or is
+    /// back), you are away yourself, or the server settles this game's
+    /// absences itself (untimed, tournament and bot games).
+    NotAbsent,
     /// A code this version of the protocol does not know (a newer server's):
     /// decoding maps any unknown code here. Never sent.
     #[serde(other)]
@@ -134,7 +139,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code a server sends, in documentation order.
-    pub const ALL: [ErrorCode; 40] = [
+    pub const ALL: [ErrorCode; 41] = [
         ErrorCode::BadFrame,
         ErrorCode::UnknownType,
         ErrorCode::BadRequest,
@@ -175,6 +180,7 @@ impl ErrorCode {
         ErrorCode::NotOrganiser,
         ErrorCode::AlreadyReset,
         ErrorCode::NotRated,
+        ErrorCode::NotAbsent,
     ];
 
     /// The wire name (also a good metrics label).
@@ -220,6 +226,7 @@ impl ErrorCode {
             ErrorCode::NotOrganiser => "not_organiser",
             ErrorCode::AlreadyReset => "already_reset",
             ErrorCode::NotRated => "not_rated",
+            ErrorCode::NotAbsent => "not_absent",
             ErrorCode::Other => "other",
         }
     }

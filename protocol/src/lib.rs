@@ -88,8 +88,8 @@ pub use ranked::{
     RecordExport, RecordFormat, SeatedTable, Standing,
 };
 pub use server::{
-    ChatChannel, PauseReason, RESERVED_SERVER_TYPES, ServerInfo, ServerMsg, TableEvent,
-    TableSnapshot, Welcome,
+    AfterGrace, Away, ChatChannel, PauseReason, RESERVED_SERVER_TYPES, RematchCancel, ServerInfo,
+    ServerMsg, TableEvent, TableSnapshot, Welcome,
 };
 pub use tournament::{
     BoardView, EntryLimits, ReportedResult, RoundView, StandingView, TieBreakName, TieBreakValue,

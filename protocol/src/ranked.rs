@@ -8,7 +8,7 @@
 //! (`server/src/ratings.rs`), stated here only as documentation.
 
 use serde::{Deserialize, Serialize};
-use tengen_rules::game::{GameRecord, RuleSet};
+use tengen_rules::game::{GameConfig, GameRecord, GameResult, RuleSet, Seat};
 
 use crate::ids::TableId;
 use crate::lobby::Player;
@@ -187,6 +187,21 @@ pub struct GameSummary {
     /// rating changes it reversed (its record is that game's, marked).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reverses: Option<TableId>,
+    /// How it ended (who won, with which colour, and why).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<GameResult>,
+    /// The seat that held black at the end (after any swap): with
+    /// `players`, each player's colour.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub black: Option<Seat>,
+    /// The room's configuration: rule set, opening rule, time control.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub config: Option<GameConfig>,
+    /// The canonical opening the first three stones formed, in the renju
+    /// opening rules: its code, romanised name and Chinese name
+    /// (`["I1", "Chosei", "长星"]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opening: Option<[String; 3]>,
 }
 
 /// A table where one of an account's sessions sits (a `my_tables` entry).
@@ -211,7 +226,10 @@ pub enum RecordFormat {
     /// The full record (every action with its time and clocks, the
     /// result), as the JSON object `record`.
     Json,
-    /// Renju notation (`h8 i9 j10 pass`), as `text`.
+    /// The game in renju notation as renju players keep it, as `text`:
+    /// tags (rule set, opening rule, date, players by colour, the opening,
+    /// the fifth-move offers, result and why), then the numbered moves with
+    /// the opening's decisions in braces (`1. h8 2. i9 3. j10 {swap}`).
     Renju,
     /// Piskvork's PSQ, as `text`.
     Psq,

@@ -98,6 +98,76 @@ pub struct TableSnapshot {
     /// referee judges it. Left out when empty (always in `claim` rooms).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub forbidden: Vec<ForbiddenPoint>,
+    /// The players away from the table now, as the last `player_status`
+    /// of each told (left out when both are here).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub away: Vec<Away>,
+    /// Once the game is over: the seats that have offered a rematch.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rematch: Vec<Seat>,
+    /// The tournament game this table plays (no rematch then: offer the
+    /// way back to the tournament instead).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<crate::tournament::TournamentGame>,
+}
+
+/// A player away from the table: its connection is lost and its clock (if
+/// it is to move) runs on.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Away {
+    pub seat: Seat,
+    /// The time left of the grace for coming back, in milliseconds, as of
+    /// the message; 0 once it is over. Absent in correspondence games,
+    /// where being away is normal and nothing is counted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grace_ms: Option<u64>,
+    /// What happens when the grace is over (absent with `grace_ms`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after_grace: Option<AfterGrace>,
+}
+
+/// What happens when an away player's grace is over (docs/rules.md §4).
+/// Nothing ends a game by itself but the clock, except where nobody is
+/// there to claim.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AfterGrace {
+    /// The opponent may then claim the win or call a draw
+    /// (`claim_absence`), or wait; the absent player's clock runs on.
+    Claim,
+    /// The server gives the opponent the win: nobody is there to claim
+    /// (an untimed room, a tournament game, an opponent that is a bot).
+    Win,
+    /// Both players are away and fewer than two moves stand: the game is
+    /// aborted.
+    Abort,
+    /// Both players are away in an untimed game: it is drawn.
+    Draw,
+    /// Both players are away: the clocks decide, nothing else.
+    Clock,
+    /// A value this version does not know (a newer server's). Never sent.
+    #[serde(other)]
+    #[cfg_attr(feature = "schema", schemars(skip))]
+    Other,
+}
+
+/// Why a rematch offer is gone.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RematchCancel {
+    /// `seat` declined the opponent's offer (`decline_rematch`).
+    Declined,
+    /// `seat` withdrew its own offer (`decline_rematch`).
+    Withdrawn,
+    /// The finished table closed with the offer standing.
+    Expired,
+    /// A value this version does not know (a newer server's). Never sent.
+    #[serde(other)]
+    #[cfg_attr(feature = "schema", schemars(skip))]
+    Other,
 }
 
 /// Why a table's clocks stand still.
@@ -208,14 +278,22 @@ pub enum ServerMsg {
         seq: u64,
     },
     /// Push to a table's players and spectators: a player's connection was
-    /// lost (`connected: false`, with the `grace_ms` left before the game
-    /// is lost by abandonment; the clock keeps running) or is back.
+    /// lost (`connected: false`) or is back. While away: `grace_ms` is the
+    /// time left to come back (its clock keeps running meanwhile), and
+    /// `after_grace` what happens then ([`AfterGrace`]). When the grace is
+    /// over and the opponent may claim, it comes again with `grace_ms: 0`
+    /// (`after_grace: claim`): offer "claim the win", "call a draw" and
+    /// "wait" (`claim_absence`). It comes again, too, when the other
+    /// player's coming or going changes `after_grace`. No `grace_ms`: a
+    /// correspondence game, where nothing is counted.
     PlayerStatus {
         table: TableId,
         seat: Seat,
         connected: bool,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         grace_ms: Option<u64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        after_grace: Option<AfterGrace>,
     },
     /// Push to a table's players and spectators: its clocks stopped
     /// (`paused` says why) or run again (`paused` absent). `clocks` are the
@@ -234,9 +312,30 @@ pub enum ServerMsg {
         from: Player,
         text: String,
     },
-    /// Reply to `rematch`, and a push to both players: `seat` offers (or
-    /// accepts) a rematch.
-    RematchOffered { table: TableId, seat: Seat },
+    /// Reply to `rematch`, and a push to the opponent wherever its
+    /// connection is (at the table or in the lobby): `seat` offers (or
+    /// accepts) a rematch. The push names who offers (`from`), the room
+    /// and its configuration, so a lobby can show it; accept with
+    /// `rematch` on `table`, decline with `decline_rematch`.
+    RematchOffered {
+        table: TableId,
+        seat: Seat,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        from: Option<Player>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        room: Option<RoomId>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        config: Option<GameConfig>,
+    },
+    /// Reply to `decline_rematch`, and a push to the other player (or to
+    /// both, `seat` absent, when the finished table closes with an offer
+    /// standing): the rematch offers of `table` are gone.
+    RematchCancelled {
+        table: TableId,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        reason: RematchCancel,
+    },
     /// Push to the old table's players and spectators: the rematch runs at
     /// `rematch` (its `table_snapshot` follows for the players).
     RematchStarted {
@@ -393,6 +492,7 @@ impl ServerMsg {
         "table_paused",
         "chat",
         "rematch_offered",
+        "rematch_cancelled",
         "rematch_started",
         "challenged",
         "registered",
@@ -455,6 +555,7 @@ impl ServerMsg {
             ServerMsg::TablePaused { .. } => "table_paused",
             ServerMsg::Chat { .. } => "chat",
             ServerMsg::RematchOffered { .. } => "rematch_offered",
+            ServerMsg::RematchCancelled { .. } => "rematch_cancelled",
             ServerMsg::RematchStarted { .. } => "rematch_started",
             ServerMsg::Challenged { .. } => "challenged",
             ServerMsg::Registered(_) => "registered",
@@ -508,6 +609,7 @@ impl ServerMsg {
             | ServerMsg::TablePaused { table, .. }
             | ServerMsg::Chat { table, .. }
             | ServerMsg::RematchOffered { table, .. }
+            | ServerMsg::RematchCancelled { table, .. }
             | ServerMsg::RematchStarted { table, .. }
             | ServerMsg::Matched { table, .. } => Some(table),
             _ => None,

@@ -11,11 +11,13 @@
 //!   marked provisional or inactive, with the latest
 //!   [`MAX_RATING_POINTS`] points of its rating history.
 //! - **History**: a player's finished games, newest first, in pages of
-//!   [`HISTORY_PAGE`].
+//!   [`HISTORY_PAGE`], each with its result, colours, configuration and
+//!   opening (from its record).
 //! - **Records**: a finished game's record is stored as the rules crate's
-//!   JSON [`GameRecord`]; it is sent as it is (`json`) or exported as renju
-//!   notation or PSQ (the players' names are the record's `first` and
-//!   `second` tags).
+//!   JSON [`GameRecord`]; it is sent as it is (`json`, with the tags the
+//!   renju text shows added: `black`, `white`, `opening`) or exported as a
+//!   game in renju notation (tags, the opening's decisions, the result) or
+//!   PSQ (the players' names are the record's `first` and `second` tags).
 
 use futures_util::{StreamExt, stream};
 use tengen_protocol::limits::{HISTORY_PAGE, MAX_LEADERBOARD, MAX_RATING_POINTS};
@@ -176,7 +178,9 @@ pub async fn profile(
 }
 
 /// A page of `player`'s finished games, newest first, ending before
-/// `before` when given; and whether older ones exist.
+/// `before` when given; and whether older ones exist. Each game is shown
+/// with its result, colours, configuration and opening, read from its
+/// stored record (a few records at a time).
 pub async fn history(
     store: &dyn Store,
     player: &str,
@@ -185,18 +189,60 @@ pub async fn history(
     let mut games = store.games_of(player, before, HISTORY_PAGE + 1).await?;
     let more = games.len() > HISTORY_PAGE;
     games.truncate(HISTORY_PAGE);
-    let page = games
-        .into_iter()
-        .filter_map(|g| {
-            Some(GameSummary {
+    let page: Vec<Option<GameSummary>> = stream::iter(games)
+        .map(|g| async move {
+            let record = match store.game(&g.id).await {
+                Ok(Some(f)) => GameRecord::from_json(&String::from_utf8_lossy(&f.record)).ok(),
+                Ok(None) => None,
+                Err(e) => return Err(e),
+            };
+            let mut summary = GameSummary {
                 reverses: crate::ratings::reversed_by(&g.id).and_then(|r| r.parse().ok()),
-                game: g.id.parse().ok()?,
+                game: match g.id.parse() {
+                    Ok(id) => id,
+                    Err(_) => return Ok(None),
+                },
                 finished_ms: g.finished_ms,
                 players: g.players,
-            })
+                result: None,
+                black: None,
+                config: None,
+                opening: None,
+            };
+            if let Some(record) = record {
+                describe(&mut summary, &record);
+            }
+            Ok(Some(summary))
         })
-        .collect();
-    Ok((page, more))
+        .buffered(8)
+        .collect::<Vec<Result<_, StoreError>>>()
+        .await
+        .into_iter()
+        .collect::<Result<_, _>>()?;
+    Ok((page.into_iter().flatten().collect(), more))
+}
+
+/// What a history lists of a game, from its record: the result, who held
+/// black at the end (the record replayed; a record that does not replay
+/// shows the opener), the configuration and the canonical opening.
+fn describe(summary: &mut GameSummary, record: &GameRecord) {
+    summary.result = record.result.clone();
+    summary.config = Some(record.config.clone());
+    match record.replay() {
+        Ok(game) => {
+            summary.black = Some(game.seat_of(tengen_rules::Color::Black));
+            let o = game.opening_progress();
+            if let (Some(code), Some(name), Some(chinese)) =
+                (o.canonical, o.canonical_name, o.canonical_chinese)
+            {
+                summary.opening = Some([code, name, chinese]);
+            }
+        }
+        Err(e) => {
+            tracing::warn!(game = %summary.game, error = %e, "a stored record does not replay");
+            summary.black = Some(record.opener);
+        }
+    }
 }
 
 /// A finished game's record as stored (`not_found` while it runs or when
@@ -214,6 +260,28 @@ pub async fn finished_record(store: &dyn Store, game: &TableId) -> Result<GameRe
     })
 }
 
+/// `record` with the tags a reader wants without replaying it: the names
+/// of the players who held black and white at the end (`black`,
+/// `white`), and the canonical opening (`opening`: code, name, Chinese
+/// name), where the game had one.
+fn with_shown_tags(record: GameRecord) -> GameRecord {
+    let Ok(game) = record.replay() else {
+        return record;
+    };
+    let black = game.seat_of(tengen_rules::Color::Black);
+    let name = |seat: tengen_rules::game::Seat| record.tags.get(&seat.to_string()).cloned();
+    let (b, w) = (name(black), name(black.other()));
+    let o = game.opening_progress();
+    let mut record = record;
+    if let (Some(b), Some(w)) = (b, w) {
+        record = record.with_tag("black", &b).with_tag("white", &w);
+    }
+    if let (Some(code), Some(en), Some(zh)) = (o.canonical, o.canonical_name, o.canonical_chinese) {
+        record = record.with_tag("opening", &format!("{code} {en} {zh}"));
+    }
+    record
+}
+
 /// A finished game's record in `format`.
 pub async fn export(
     store: &dyn Store,
@@ -222,8 +290,8 @@ pub async fn export(
 ) -> Result<RecordExport, ErrorBody> {
     let record = finished_record(store, game).await?;
     let (record, text) = match format {
-        RecordFormat::Json => (Some(Box::new(record)), None),
-        RecordFormat::Renju => (None, Some(record.renju_notation())),
+        RecordFormat::Json => (Some(Box::new(with_shown_tags(record))), None),
+        RecordFormat::Renju => (None, Some(record.to_renju_text())),
         RecordFormat::Psq => {
             let psq = record
                 .to_psq()

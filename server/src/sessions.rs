@@ -303,6 +303,12 @@ impl Sessions {
         inner.names.insert(player.name.clone(), id.clone());
     }
 
+    /// The connection holding session `id` now, if one does.
+    pub fn holder(&self, id: &SessionId) -> Option<Outbox> {
+        let inner = self.inner.lock().ok()?;
+        inner.by_token.get(inner.token_of.get(id)?)?.holder.clone()
+    }
+
     /// The session online (connected now) under `name`, with its outbox.
     pub fn online(&self, name: &str) -> Option<(SessionId, Player, Outbox)> {
         let inner = self.inner.lock().ok()?;

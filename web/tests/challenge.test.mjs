@@ -27,8 +27,12 @@ test('challenge by name, click twice to play, invite link, log out', async () =>
     await first.page.waitForTimeout(300);
     assert.equal(await first.page.locator('ol.moves li').count(), 0);
     assert.equal(await first.page.locator('.pt.armed').count(), 1);
+    // The page says how to play it.
+    assert.equal(await first.page.isVisible('[data-arm-hint]'), true);
+    assert.equal(await first.page.textContent('[data-arm-hint]'), 'Tap H8 again to play it.');
     await play(first.page, 'H8');
     await sameEverywhere([alice, bob], 1);
+    assert.equal(await first.page.isVisible('[data-arm-hint]'), false);
 
     // A private room: the invite link opens it for whoever has it.
     const carol = await person(b, 'carol');

@@ -34,7 +34,7 @@ test('claim room: a forbidden move shows no mark; white claims and wins', async 
     await play(black, 'J8');
     await sameEverywhere(all, 9);
     for (const p of all) assert.equal(await p.locator('[data-forbidden]').count(), 0);
-    await white.click('button[data-act="act.claim"]');
+    await white.click('button[data-act="act.claim_at"]');
     for (const p of all) {
       await until(p, () => document.querySelector('#prompt')?.hasAttribute('data-over'));
       assert.match(await p.textContent('#prompt'), /\(White\) wins · forbidden move claimed/);

@@ -99,6 +99,10 @@ test('Taraguchi option "offers", Swap2 with two stones, a draw, a rematch', asyn
     await sameEverywhere(pages, 6);
     await turn.page.click('button[data-act="act.offer_draw"]');
     const other = turn.page === t.alice ? t.bob : t.alice;
+    // The answer stands on a line of its own, not beside Pass.
+    await other.waitForSelector('button[data-act="act.accept_draw"]');
+    const rows = await other.evaluate(() => ['act.accept_draw', 'act.pass'].map((k) => document.querySelector(`button[data-act="${k}"]`)?.getBoundingClientRect().top));
+    if (rows[1] != null) assert.notEqual(Math.round(rows[0] ?? 0), Math.round(rows[1]), 'Accept the draw beside Pass');
     await other.click('button[data-act="act.accept_draw"]');
     for (const p of pages) {
       await until(p, () => document.querySelector('#prompt')?.hasAttribute('data-over'));

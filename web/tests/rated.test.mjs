@@ -3,7 +3,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browser, person, register, whoseTurn, sameEverywhere, play, until, BASE } from './helpers.mjs';
+import { browser, person, register, whoseTurn, sameEverywhere, play, until, shot, BASE } from './helpers.mjs';
 
 test('two accounts queue, play a rated game and see their ratings change', async () => {
   const b = await browser();
@@ -46,8 +46,29 @@ test('two accounts queue, play a rated game and see their ratings change', async
       const rating = Number(await p.textContent('.rating[data-family="renju"] .value'));
       if (names[i] === winnerName) assert.ok(rating > 1500, `${names[i]} won: ${rating}`);
       else assert.ok(rating < 1500, `${names[i]} lost: ${rating}`);
-      // The game is in the history, and its viewer shows the nine stones.
-      await p.click('ul.history a');
+      // The game is in the history with its result from this player's
+      // side, the colour held, the rule set and opening rule; its viewer
+      // shows the nine stones.
+      await until(p, () => document.querySelector('table.history tr[data-game]'));
+      const row = await p.$eval('table.history tr[data-game]', (tr) => ({
+        result: tr.getAttribute('data-result'), color: tr.querySelector('[data-color]')?.getAttribute('data-color'),
+        cells: [...tr.querySelectorAll('td')].map((td) => td.textContent.trim()),
+      }));
+      assert.equal(row.result, names[i] === winnerName ? 'win' : 'loss');
+      assert.equal(row.cells[1], names[1 - i]);
+      assert.ok(['black', 'white'].includes(row.color ?? ''), JSON.stringify(row));
+      assert.match(row.cells[3], /^Renju · /);
+      assert.match(row.cells[4], /^(won|lost) · five in a row$/);
+      if (i === 0) {
+        for (const [size, vp] of [['desktop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]]) {
+          await p.setViewportSize(vp);
+          await shot(p, `profile-games-${size}`);
+          const wide = await p.evaluate(() => document.documentElement.scrollWidth);
+          assert.ok(wide <= vp.width + 1, `the profile is ${wide} px wide at ${vp.width}`);
+        }
+        await p.setViewportSize({ width: 1280, height: 860 });
+      }
+      await p.click('table.history td a');
       await p.waitForURL('**/game/*');
       await until(p, () => document.querySelectorAll('[data-stone]').length === 9);
     }

@@ -101,7 +101,16 @@ test('a live game\'s record in JSON, renju notation and PSQ, then the server\'s'
     }, id, 15000);
     const renju = await download(carol, 'renju');
     assert.equal(renju.name, `tengen-${id}.txt`);
-    assert.equal(`${renju.text.trim()}\n`, live.renju);
+    // The server's is the record renju players keep: its tags (players by
+    // colour, result and why), then the numbered moves, which are the live list's.
+    const tags = Object.fromEntries([...renju.text.matchAll(/^\[(\w+) "(.*)"\]$/gm)].map((m) => [m[1], m[2]]));
+    assert.equal(tags.Game, 'renju');
+    assert.ok(tags.Black && tags.White && tags.Black !== tags.White, JSON.stringify(tags));
+    assert.match(tags.Result, /^(black|white) wins$/);
+    assert.match(tags.Termination, /resign/);
+    assert.match(tags.Date, /^\d{4}\.\d\d\.\d\d$/);
+    const body = renju.text.split('\n\n').slice(1).join(' ').replace(/\{[^}]*\}/g, ' ');
+    assert.equal(`${body.split(/\s+/).filter((w) => w && !/^\d+\.$/.test(w)).join(' ')}\n`, live.renju);
     const psqFile = await download(carol, 'psq');
     assert.equal(psqFile.name, `tengen-${id}.psq`);
     const psq = readPsq(psqFile.text);

@@ -6,7 +6,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browser, table, whoseTurn, sameEverywhere, play, shot, until } from './helpers.mjs';
+import { browser, table, whoseTurn, sameEverywhere, play, shot, until, BASE } from './helpers.mjs';
 
 const PHONE = { width: 375, height: 812 };
 const DESKTOP = { width: 1280, height: 860 };
@@ -21,7 +21,7 @@ async function shots(page, name) {
 test('a RIF game through every opening step, watched', async () => {
   const b = await browser();
   try {
-    const { alice, bob, carol } = await table(b, { ruleSet: 'renju', opening: 'rif' });
+    const { alice, bob, carol, table: id } = await table(b, { ruleSet: 'renju', opening: 'rif' });
     const all = [alice, bob, carol];
     const players = [alice, bob];
     let n = 0;
@@ -83,6 +83,23 @@ test('a RIF game through every opening step, watched', async () => {
     assert.equal((await carol.$$('[data-stone]')).length, 3);
     await carol.click('button[aria-label="last"]');
     assert.equal((await carol.$$('[data-stone]')).length, 9);
+    const opening = (await carol.textContent('.info'))?.match(/\b([DI]\d+) (\w+)/);
+    assert.ok(opening, 'the live page names the opening');
+    // The record keeps the opening as renju players write it: the swap
+    // after 3, both fifth-move offers and the one kept, the opening's name
+    // (after a reload too), the names by colour and the result.
+    await until(carol, async (game) => {
+      try { await /** @type {any} */ (window).__tengen.conn.request({ type: 'game_record', game, format: 'json' }); return true; } catch { return false; }
+    }, id, 15000);
+    await carol.goto(`${BASE}/game/${id}`);
+    await until(carol, () => document.querySelectorAll('[data-stone]').length === 9);
+    assert.equal(await carol.textContent('[data-tag="Opening"]').then((x) => x?.split(' ').slice(0, 2).join(' ')), `${opening[1]} ${opening[2]}`);
+    assert.equal(await carol.textContent('[data-tag="Alt"]'), 'k8 h10');
+    assert.equal(await carol.textContent('.record-notes li[data-after="3"]'), '3. j8: swap');
+    assert.match(await carol.textContent('.record-notes li[data-after="5"]'), /^5\. k8: 5th-move offers: k8 h10/);
+    assert.match(await carol.textContent('[data-tag="Result"]'), /^(black|white) wins$/);
+    assert.ok(await carol.textContent('[data-tag="Black"]'));
+    await shots(carol, 'record-opening');
   } finally {
     await b.close();
   }

@@ -120,7 +120,11 @@ test('a Swiss created, joined, withdrawn from, started and scored through the pa
     assert.deepEqual(top[0].slice(0, 2), ['1', first], `${top}`);
     assert.deepEqual(top.map((r) => r[3]), ['1', '0', '0'], `${top}: the Wins column`);
     assert.ok((await boards(dan, 2)).includes(`${second}-bye`));
-    assert.match(await dan.textContent('pre.crosstable'), new RegExp(first));
+    // The crosstable is a table, a row per player, its header in words.
+    const cross = await dan.$$eval('table.crosstable tr', (rows) => rows.map((r) => [...r.children].map((c) => c.textContent)));
+    assert.equal(cross.length, 4, JSON.stringify(cross));
+    assert.deepEqual(cross[0].slice(0, 4), ['#', 'Player', 'Rating', 'Round 1']);
+    assert.ok(cross.slice(1).some((r) => r[1] === first), JSON.stringify(cross));
     await shot(dan, 'tournament-running');
 
     // Round 2: the bye of round 1 plays; the organiser records a draw.
@@ -140,6 +144,8 @@ test('a Swiss created, joined, withdrawn from, started and scored through the pa
     await inState(dan, 'finished');
     assert.equal(await dan.textContent('.tournament-state'), '已结束 · 第 2 轮，共 2 轮');
     assert.match(await dan.textContent('[data-setting=tie_breaks]'), /胜局数, 对手分/);
+    assert.deepEqual(await dan.$$eval('table.crosstable th', (th) => th.map((e) => e.textContent)),
+      ['#', '棋手', '等级分', '轮次 1', '轮次 2', '积分', '胜局数', '对手分']);
     await shot(dan, 'tournament-zh');
   } finally {
     await b.close();

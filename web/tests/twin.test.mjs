@@ -56,3 +56,27 @@ test('a twin game: two boards, stones on either, a five on both wins', async () 
     await b.close();
   }
 });
+
+test('a twin turn of one stone: the player ends it from the page', async () => {
+  const b = await browser();
+  try {
+    const t = await table(b, { ruleSet: 'twin' }, { spectator: false });
+    const players = [t.alice, t.bob];
+    // Black's first turn is one stone; white plays one and ends the turn.
+    let { page } = await whoseTurn(players, 'place');
+    await page.click('svg.board[aria-label="board 1"] [aria-label="J10"]');
+    ({ page } = await whoseTurn(players, 'place'));
+    const white = page;
+    assert.equal(await white.locator('button[data-act="act.end_turn"]').count(), 0, 'no turn to end before its first stone');
+    await white.click('svg.board[aria-label="board 2"] [aria-label="K11"]');
+    await white.waitForSelector('button[data-act="act.end_turn"]');
+    await white.click('button[data-act="act.end_turn"]');
+    // Black's turn now, with two stones to play.
+    const next = await whoseTurn(players, 'place');
+    assert.notEqual(next.page, white);
+    assert.match(await next.page.textContent('#prompt'), /stone 1 of 2 this turn/);
+    await sameEverywhere(players, 2);
+  } finally {
+    await b.close();
+  }
+});

@@ -158,6 +158,7 @@ fn bot_move(moves: &[Point]) -> Point {
         },
         may: Vec::new(),
         stones_left: None,
+        other_may: Vec::new(),
     };
     let s = Situation {
         board: &board,

@@ -217,6 +217,10 @@ where
         if let Err(e) = keeper.sync(&session, &b.view) {
             b.status = format!("cannot keep the game on disk: {e}");
         }
+        b.local.absence_claim = b
+            .view
+            .seat()
+            .is_some_and(|me| b.around.claimable(me.other()));
         let extra = Extra {
             status: &b.status,
             around: &b.around,
@@ -244,6 +248,9 @@ where
                         Command::Quit => break,
                         Command::Send(action) => Some(ClientMsg::Act { table, action }),
                         Command::Rematch => Some(ClientMsg::Rematch { table }),
+                        Command::ClaimAbsence { draw } => {
+                            Some(ClientMsg::ClaimAbsence { table, draw })
+                        }
                     };
                     match msg {
                         Some(_) if !up => {

@@ -1,6 +1,6 @@
 //! What the board shows besides the table's own state: the players'
-//! connections (with the abandonment countdown), rematch offers, and our
-//! own link to the server.
+//! connections (the grace for coming back and what follows it, a claim
+//! once it is open), rematch offers, and our own link to the server.
 //!
 //! Why apart from `TableView`: none of it is in the table's event log.
 //! `player_status` and `rematch_offered` have no `seq`, are never replayed
@@ -11,7 +11,7 @@
 
 use std::time::{Duration, Instant};
 
-use tengen_protocol::{ServerMsg, TableId};
+use tengen_protocol::{AfterGrace, ServerMsg, TableId};
 use tengen_rules::game::Seat;
 
 /// Our own connection, as the status line shows it.
@@ -34,6 +34,12 @@ pub struct Around {
     /// Per seat: away with no countdown (`player_status` without
     /// `grace_ms`: a correspondence game, where leaving is normal).
     pub offline: [bool; 2],
+    /// Per seat, while away: what follows its grace.
+    pub after: [Option<AfterGrace>; 2],
+    /// Per seat: its grace is over and the opponent may claim the win or
+    /// call a draw (`player_status` with `grace_ms: 0`, `after_grace:
+    /// claim`).
+    pub claim_open: [bool; 2],
     /// Per seat: asked for a rematch.
     pub rematch: [bool; 2],
     /// The rematch's table, once it started (its snapshot switches the
@@ -54,20 +60,32 @@ impl Around {
                 seat,
                 connected,
                 grace_ms,
+                after_grace,
                 ..
             } => {
-                self.away[seat.index()] = match (connected, grace_ms) {
+                let i = seat.index();
+                self.away[i] = match (connected, grace_ms) {
                     (false, Some(ms)) => Some(at + Duration::from_millis(*ms)),
                     // Away with no grace told: no countdown (`offline`).
                     (false, None) | (true, _) => None,
                 };
-                self.offline[seat.index()] = !connected && grace_ms.is_none();
+                self.offline[i] = !connected && grace_ms.is_none();
+                self.after[i] = after_grace.filter(|_| !connected);
+                self.claim_open[i] =
+                    !connected && *grace_ms == Some(0) && *after_grace == Some(AfterGrace::Claim);
             }
             ServerMsg::RematchOffered { seat, .. } => self.rematch[seat.index()] = true,
+            ServerMsg::RematchCancelled { .. } => self.rematch = [false, false],
             ServerMsg::RematchStarted { rematch, .. } => self.next_table = Some(rematch.clone()),
             _ => return false,
         }
         true
+    }
+
+    /// Whether `seat`'s opponent may now claim against it (it is away past
+    /// its grace): the server says when.
+    pub fn claimable(&self, seat: Seat) -> bool {
+        self.claim_open[seat.index()]
     }
 
     /// How long `seat` has left to come back, if away (zero once the grace
@@ -100,26 +118,40 @@ mod tests {
             seat: Seat::Second,
             connected: false,
             grace_ms: Some(30_000),
+            after_grace: Some(AfterGrace::Claim),
         };
         assert!(!a.handle(&gone, &other, at), "another table's news");
         assert!(a.handle(&gone, &t, at));
         let left = a.away_left(Seat::Second, at + Duration::from_secs(12));
         assert_eq!(left, Some(Duration::from_secs(18)));
         assert_eq!(a.away_left(Seat::First, at), None);
+        assert!(!a.claimable(Seat::Second), "not before the grace is over");
+        let open = ServerMsg::PlayerStatus {
+            table: t.clone(),
+            seat: Seat::Second,
+            connected: false,
+            grace_ms: Some(0),
+            after_grace: Some(AfterGrace::Claim),
+        };
+        a.handle(&open, &t, at);
+        assert!(a.claimable(Seat::Second));
         let back = ServerMsg::PlayerStatus {
             table: t.clone(),
             seat: Seat::Second,
             connected: true,
             grace_ms: None,
+            after_grace: None,
         };
         a.handle(&back, &t, at);
         assert_eq!(a.away_left(Seat::Second, at), None);
+        assert!(!a.claimable(Seat::Second));
         // A correspondence game: away, with nothing counting down.
         let offline = ServerMsg::PlayerStatus {
             table: t.clone(),
             seat: Seat::First,
             connected: false,
             grace_ms: None,
+            after_grace: None,
         };
         a.handle(&offline, &t, at);
         assert_eq!(a.away_left(Seat::First, at), None);
@@ -129,6 +161,7 @@ mod tests {
             seat: Seat::First,
             connected: true,
             grace_ms: None,
+            after_grace: None,
         };
         a.handle(&back, &t, at);
         assert_eq!(a.offline, [false, false]);
@@ -142,6 +175,9 @@ mod tests {
             &ServerMsg::RematchOffered {
                 table: t.clone(),
                 seat: Seat::First,
+                from: None,
+                room: None,
+                config: None,
             },
             &t,
             Instant::now(),

@@ -1,5 +1,6 @@
 //! The grid: labels, stones, the cursor, the last move, move numbers,
-//! forbidden points, fifth-move offers, and the winning line.
+//! forbidden points, fifth-move offers, the winning line, and a claimed
+//! forbidden stone (red).
 //!
 //! Each point takes two columns (a gap and the point), so a 15 x 15 board
 //! with its labels is 35 columns wide and 17 rows high and fits an 80 x 24
@@ -130,6 +131,16 @@ fn grid(view: &TableView, local: &Local, index: u8) -> Vec<Line<'static>> {
         .last_move()
         .filter(|m| m.board == index)
         .and_then(|m| m.point);
+    // A forbidden stone claimed (or played in a `lose` room) is shown.
+    let claimed = match view.result().map(|r| &r.reason) {
+        Some(ResultReason::ForbiddenClaimed { point, .. })
+        | Some(ResultReason::ForbiddenPlayed { point, .. })
+            if index == 0 =>
+        {
+            Some(*point)
+        }
+        _ => None,
+    };
     let winning: &[Point] = match view.result().map(|r| &r.reason) {
         Some(ResultReason::Five { line }) => line,
         Some(ResultReason::TwinFives { lines }) => &lines[index.min(1) as usize],
@@ -187,6 +198,9 @@ fn grid(view: &TableView, local: &Local, index: u8) -> Vec<Line<'static>> {
             }
             if winning.contains(&p) {
                 style = style.fg(Tint::Green).add_modifier(Modifier::UNDERLINED);
+            }
+            if Some(p) == claimed {
+                style = style.fg(Tint::Red).add_modifier(Modifier::UNDERLINED);
             }
             let num = number[y as usize * n as usize + x as usize].filter(|_| local.numbers);
             let (gap_char, cell) = match (stone, num) {

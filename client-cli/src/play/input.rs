@@ -13,13 +13,17 @@
 //! in the status line). Only what needs local state is handled here:
 //! the cursor (and, in twin rooms, the board it is on: Tab or `b`
 //! switches), offer points being marked, a number being typed, two stones
-//! at once (Swap2, Super Sakata's option (c)), and the second press that
-//! confirms resigning or quitting.
+//! at once (Swap2, Super Sakata's option (c)), the second press that
+//! confirms resigning or quitting, and which answer `a`/`x` give (the
+//! opponent's draw offer, else its takeback request) and `d` (a draw offer,
+//! or, while the opponent is away past its grace, calling a draw; `w`
+//! then claims the win). A claim (`c`) names the black stone under the
+//! cursor, else black's last stone.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use tengen_client::view::TableView;
-use tengen_rules::Point;
-use tengen_rules::game::{Action, OfferSet, TaraguchiOption, Task};
+use tengen_rules::game::{Action, ActionKind, OfferSet, TaraguchiOption, Task};
+use tengen_rules::{Color, Point};
 
 /// What the event loop should do after a key.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,6 +36,9 @@ pub enum Command {
     Say(String),
     /// Offer (or accept) a rematch of the finished game.
     Rematch,
+    /// The opponent is away past its grace: claim the win, or (`draw`)
+    /// call the game a draw.
+    ClaimAbsence { draw: bool },
     /// Leave the board.
     Quit,
 }
@@ -61,6 +68,9 @@ pub struct Local {
     pub two: Option<Option<Point>>,
     /// A key waiting for its second press.
     pub confirm: Option<Confirm>,
+    /// Whether the opponent is away past its grace and a claim is open
+    /// (the event loop keeps it from the `player_status` pushes).
+    pub absence_claim: bool,
 }
 
 impl Local {
@@ -73,6 +83,7 @@ impl Local {
             digits: String::new(),
             two: None,
             confirm: None,
+            absence_claim: false,
         }
     }
 
@@ -145,11 +156,17 @@ impl Local {
                     Command::Say("resign? r again to resign".into())
                 }
             }
+            KeyCode::Char('p') if Self::may(view, ActionKind::EndTurn) => {
+                Command::Send(Action::EndTurn)
+            }
             KeyCode::Char('p') => Command::Send(Action::pass()),
+            KeyCode::Char('w') if self.absence_claim => Command::ClaimAbsence { draw: false },
+            KeyCode::Char('d') if self.absence_claim => Command::ClaimAbsence { draw: true },
+            KeyCode::Char('w') => Command::Say("your opponent is not away past the grace".into()),
             KeyCode::Char('d') => Command::Send(Action::OfferDraw),
-            KeyCode::Char('a') => Command::Send(Action::AcceptDraw),
-            KeyCode::Char('x') => Command::Send(Action::DeclineDraw),
-            KeyCode::Char('c') => Command::Send(Action::ClaimForbidden),
+            KeyCode::Char('a') | KeyCode::Char('x') => Self::answer(key.code, view),
+            KeyCode::Char('u') => Command::Send(Action::RequestTakeback),
+            KeyCode::Char('c') => self.claim(view),
             KeyCode::Char('s') => Command::Send(Action::Swap),
             KeyCode::Char('n') => Command::Send(Action::Keep),
             KeyCode::Enter | KeyCode::Char(' ') => self.enter(view),
@@ -161,6 +178,49 @@ impl Local {
             }
             KeyCode::Char(d @ '0'..='9') => self.digit(d, view),
             _ => Command::None,
+        }
+    }
+
+    /// Whether the prompt lets our seat do `kind` now (as the seat asked,
+    /// or as the other seat).
+    fn may(view: &TableView, kind: ActionKind) -> bool {
+        let (Some(p), Some(me)) = (view.prompt(), view.seat()) else {
+            return false;
+        };
+        let listed = if p.seat == me { &p.may } else { &p.other_may };
+        listed.contains(&kind)
+    }
+
+    /// `a` accepts and `x` declines what the opponent asks: its draw offer,
+    /// else its takeback request.
+    fn answer(key: KeyCode, view: &TableView) -> Command {
+        let accept = key == KeyCode::Char('a');
+        let takeback =
+            view.draw_offer().is_none() && view.takeback().is_some_and(|s| Some(s) != view.seat());
+        Command::Send(match (takeback, accept) {
+            (true, true) => Action::AcceptTakeback,
+            (true, false) => Action::DeclineTakeback,
+            (false, true) => Action::AcceptDraw,
+            (false, false) => Action::DeclineDraw,
+        })
+    }
+
+    /// `c` claims a forbidden stone, naming it: the black stone under the
+    /// cursor, else black's last stone.
+    fn claim(&self, view: &TableView) -> Command {
+        let board = view.board_at(self.board).unwrap_or(view.board());
+        let point = if board.get(self.cursor) == Some(Color::Black) {
+            Some(self.cursor)
+        } else {
+            view.moves()
+                .iter()
+                .rev()
+                .find(|m| m.color == Color::Black && m.point.is_some())
+                .and_then(|m| m.point)
+        };
+        match point {
+            Some(p) => Command::Send(Action::claim(p)),
+            None => Command::Say("no black stone to claim".into()),
         }
     }
 

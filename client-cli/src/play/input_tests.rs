@@ -81,12 +81,35 @@ fn single_keys_send_their_actions() {
         ('d', Action::OfferDraw),
         ('a', Action::AcceptDraw),
         ('x', Action::DeclineDraw),
-        ('c', Action::ClaimForbidden),
+        // A claim names the black stone under the cursor (H8 here).
+        ('c', Action::claim(p("H8"))),
+        ('u', Action::RequestTakeback),
         ('s', Action::Swap),
         ('n', Action::Keep),
     ] {
         assert_eq!(last(&mut l, &t, &k.to_string()), Command::Send(a), "{k}");
     }
+}
+
+#[test]
+fn a_claim_names_black_s_last_stone_when_the_cursor_is_elsewhere() {
+    let t = Table::new(GameConfig::free(RuleSet::Renju), Some(Seat::Second)).play("H8 H9 I8 I9 J8");
+    let mut l = Local::new(15);
+    assert_eq!(
+        last(&mut l, &t, "kk c"),
+        Command::Send(Action::claim(p("J8")))
+    );
+}
+
+#[test]
+fn the_absent_opponent_is_claimed_against_with_w_and_d() {
+    let t = Table::new(GameConfig::free(RuleSet::Renju), Some(Seat::First)).play("H8 H9");
+    let mut l = Local::new(15);
+    assert!(matches!(last(&mut l, &t, "w"), Command::Say(_)));
+    assert_eq!(last(&mut l, &t, "d"), Command::Send(Action::OfferDraw));
+    l.absence_claim = true;
+    assert_eq!(last(&mut l, &t, "w"), Command::ClaimAbsence { draw: false });
+    assert_eq!(last(&mut l, &t, "d"), Command::ClaimAbsence { draw: true });
 }
 
 #[test]

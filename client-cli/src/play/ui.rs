@@ -10,7 +10,8 @@
 //! run on a guess of our own.
 //!
 //! Layout: the board on the left, the panel on its right (players and
-//! clocks, an away player's abandonment countdown, stopped clocks
+//! clocks, an away player's grace and what follows it (the claim keys once
+//! it is open), takeback requests, stopped clocks
 //! (`table_paused`) and why, the prompt in words,
 //! offers and draw offers, rematch offers, what just happened, the keys),
 //! and a status line at the bottom for the server's refusals and hints, and
@@ -25,6 +26,7 @@ use ratatui::style::{Color as Tint, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 use tengen_client::view::TableView;
+use tengen_protocol::AfterGrace;
 use tengen_rules::Color;
 use tengen_rules::game::{Seat, Task};
 
@@ -146,22 +148,7 @@ pub fn panel(view: &TableView, local: &Local, around: &Around, now: Instant) -> 
     }
     if !view.is_over() {
         for seat in [view.black(), view.black().other()] {
-            if let Some(left) = around.away_left(seat, now) {
-                let name = describe::player_name(view.players(), seat);
-                out.push(Line::styled(
-                    format!(
-                        "{name} is away: loses by abandonment in {}",
-                        describe::duration(left.as_millis() as u64)
-                    ),
-                    bold().fg(Tint::Red),
-                ));
-            } else if around.offline[seat.index()] {
-                let name = describe::player_name(view.players(), seat);
-                out.push(Line::styled(
-                    format!("{name} is away (no countdown in correspondence)"),
-                    Style::default().fg(Tint::Yellow),
-                ));
-            }
+            out.extend(away_lines(view, around, seat, now));
         }
     }
     if let (Some(p), false) = (view.paused(), view.is_over()) {
@@ -198,6 +185,46 @@ pub fn panel(view: &TableView, local: &Local, around: &Around, now: Instant) -> 
             .map(|k| Line::styled(k, Style::default().fg(Tint::DarkGray))),
     );
     out
+}
+
+/// An away player's lines: the grace left and what follows it, or, once
+/// it is over, what the opponent may do.
+fn away_lines(view: &TableView, around: &Around, seat: Seat, now: Instant) -> Vec<Line<'static>> {
+    let name = describe::player_name(view.players(), seat);
+    let me = view.seat();
+    let red = |text: String| Line::styled(text, bold().fg(Tint::Red));
+    if around.claimable(seat) {
+        return if me == Some(seat.other()) {
+            vec![
+                red(format!("{name} left: w claims the win, d calls a draw")),
+                red("or wait: their clock runs".to_string()),
+            ]
+        } else {
+            vec![red(format!("{name} left: the opponent may claim the win"))]
+        };
+    }
+    let Some(left) = around.away_left(seat, now) else {
+        return if around.offline[seat.index()] {
+            vec![Line::styled(
+                format!("{name} is away (no countdown in correspondence)"),
+                Style::default().fg(Tint::Yellow),
+            )]
+        } else {
+            Vec::new()
+        };
+    };
+    let left = describe::duration(left.as_millis() as u64);
+    let text = match around.after[seat.index()] {
+        Some(AfterGrace::Claim) if me == Some(seat.other()) => {
+            format!("{name} away: {left} left, then you may claim")
+        }
+        Some(AfterGrace::Claim) => format!("{name} is away: {left} to come back"),
+        Some(AfterGrace::Abort) => format!("{name} away too: aborted in {left}"),
+        Some(AfterGrace::Draw) => format!("{name} away too: drawn in {left}"),
+        Some(AfterGrace::Clock) => format!("{name} away too: the clocks decide"),
+        _ => format!("{name} is away: loses by abandonment in {left}"),
+    };
+    vec![red(text)]
 }
 
 /// What the referee waits for, in words, and the state of any answer being
@@ -273,19 +300,24 @@ fn prompt_lines(view: &TableView, local: &Local) -> Vec<Line<'static>> {
             Style::default().fg(Tint::Green),
         ));
     }
-    if let Some(by) = view.draw_offer() {
+    // What a player asks of the other: a draw, then a takeback (`a` and
+    // `x` answer the first standing).
+    for (by, mine, theirs) in [
+        (view.draw_offer(), "you offered a draw", "offers a draw"),
+        (
+            view.takeback(),
+            "you asked to take back your move",
+            "asks to take back a move",
+        ),
+    ] {
+        let Some(by) = by else { continue };
+        let name = describe::player_name(view.players(), by);
         let text = if view.seat() == Some(by) {
-            "you offered a draw".to_string()
+            mine.to_string()
         } else if view.is_spectator() {
-            format!(
-                "{} offers a draw",
-                describe::player_name(view.players(), by)
-            )
+            format!("{name} {theirs}")
         } else {
-            format!(
-                "{} offers a draw: a accepts, x declines",
-                describe::player_name(view.players(), by)
-            )
+            format!("{name} {theirs}: a accepts, x declines")
         };
         out.push(Line::styled(text, bold().fg(Tint::Magenta)));
     }
@@ -335,11 +367,12 @@ fn keys(view: &TableView) -> Vec<String> {
     let mut keys = vec![
         "arrows/hjkl move   Enter place/choose".into(),
         "p pass  d draw  a accept  x decline".into(),
-        "c claim  s swap  n keep  r resign (x2)".into(),
+        "c claim (cursor/last)  s swap  n keep".into(),
+        "u takeback  r resign (x2)  w claim win".into(),
         "m numbers  q quit (x2)  e rematch (after)".into(),
     ];
     if view.config().rule_set.boards() == 2 {
-        keys.insert(1, "Tab/b switches board".into());
+        keys.insert(1, "Tab/b switches board  p ends a turn".into());
     }
     keys
 }

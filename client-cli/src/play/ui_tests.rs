@@ -12,7 +12,7 @@ use super::{Extra, draw};
 use crate::play::around::{Around, Link};
 use crate::play::input::Local;
 use crate::testkit::{Table, p};
-use tengen_protocol::ServerMsg;
+use tengen_protocol::{AfterGrace, ServerMsg};
 
 /// The screen as lines of text.
 fn screen(t: &Table, local: &Local, w: u16, h: u16, at_ms: u64) -> Vec<String> {
@@ -280,36 +280,79 @@ fn the_status_line_shows_refusals() {
 }
 
 #[test]
-fn an_away_opponent_shows_the_abandonment_countdown() {
+fn an_away_opponent_shows_the_grace_then_the_claim_keys() {
     let t = Table::new(fischer(), Some(Seat::First)).play("H8 I9");
     let mut around = Around::default();
     // bob (second) dropped at 2 s of table time with a 30 s grace.
-    let status = ServerMsg::PlayerStatus {
+    let status = |grace_ms| ServerMsg::PlayerStatus {
         table: t.view.table().clone(),
         seat: Seat::Second,
         connected: false,
-        grace_ms: Some(30_000),
+        grace_ms: Some(grace_ms),
+        after_grace: Some(AfterGrace::Claim),
     };
-    around.handle(&status, t.view.table(), t.at(2_000));
+    around.handle(&status(30_000), t.view.table(), t.at(2_000));
     let local = Local::new(15);
     let s = screen_around(&t, &local, &around, 80, 24, 14_000);
     assert!(
-        has(&s, "bob is away: loses by abandonment in 0:18"),
+        has(&s, "bob away: 0:18 left, then you may claim"),
         "{}",
         s.join("\n")
     );
-    // It counts down with the redraws, and goes once bob is back.
+    // It counts down with the redraws.
     let s = screen_around(&t, &local, &around, 80, 24, 27_500);
-    assert!(has(&s, "abandonment in 0:04.5"), "{}", s.join("\n"));
+    assert!(has(&s, "bob away: 0:04.5 left"), "{}", s.join("\n"));
+    // The grace is over: the keys to claim, draw or wait.
+    around.handle(&status(0), t.view.table(), t.at(32_000));
+    let s = screen_around(&t, &local, &around, 80, 24, 33_000);
+    assert!(
+        has(&s, "bob left: w claims the win, d calls a draw"),
+        "{}",
+        s.join("\n")
+    );
+    // A spectator is told, without the keys.
+    let watching = Table::new(fischer(), None).play("H8 I9");
+    let mut seen = Around::default();
+    let gone = ServerMsg::PlayerStatus {
+        table: watching.view.table().clone(),
+        seat: Seat::Second,
+        connected: false,
+        grace_ms: Some(0),
+        after_grace: Some(AfterGrace::Claim),
+    };
+    seen.handle(&gone, watching.view.table(), watching.at(0));
+    let s = screen_around(&watching, &local, &seen, 80, 24, 1_000);
+    assert!(
+        has(&s, "the opponent may claim the win"),
+        "{}",
+        s.join("\n")
+    );
+    // Where nobody can claim, the countdown is to the loss.
+    let auto = ServerMsg::PlayerStatus {
+        table: t.view.table().clone(),
+        seat: Seat::Second,
+        connected: false,
+        grace_ms: Some(10_000),
+        after_grace: Some(AfterGrace::Win),
+    };
+    around.handle(&auto, t.view.table(), t.at(40_000));
+    let s = screen_around(&t, &local, &around, 80, 24, 41_000);
+    assert!(
+        has(&s, "bob is away: loses by abandonment in 0:09"),
+        "{}",
+        s.join("\n")
+    );
+    // Gone once bob is back.
     let back = ServerMsg::PlayerStatus {
         table: t.view.table().clone(),
         seat: Seat::Second,
         connected: true,
         grace_ms: None,
+        after_grace: None,
     };
-    around.handle(&back, t.view.table(), t.at(20_000));
+    around.handle(&back, t.view.table(), t.at(42_000));
     assert!(!has(
-        &screen_around(&t, &local, &around, 80, 24, 21_000),
+        &screen_around(&t, &local, &around, 80, 24, 43_000),
         "away"
     ));
 }
@@ -342,6 +385,9 @@ fn the_rematch_prompt_follows_the_offers() {
     let offer = |seat| ServerMsg::RematchOffered {
         table: t.view.table().clone(),
         seat,
+        from: None,
+        room: None,
+        config: None,
     };
     around.handle(&offer(Seat::Second), t.view.table(), t.at(t.now));
     let s = screen_around(&t, &local, &around, 80, 24, t.now);

@@ -406,7 +406,8 @@ fn two_accounts_queue_play_a_rated_game_and_its_record_is_saved() {
         .unwrap();
     assert!(out.status.success());
     let notation = text(&out.stdout);
-    assert!(notation.starts_with("h8 "), "{notation}");
+    assert!(notation.starts_with("[Game "), "{notation}");
+    assert!(notation.contains("\n1. h8 "), "{notation}");
     let replay = run_with_input(tengen_in(&url, a.path(), &["replay", "-"]), &notation);
     assert!(replay.status.success(), "{}", text(&replay.stdout));
     // A game that does not exist.

@@ -97,10 +97,7 @@ fn finish(mut child: Child, mut out: Lines, what: &str) -> Done {
 fn stored(mut record: Command) -> Vec<String> {
     let rec = record.args(["--format", "renju"]).output().unwrap();
     assert!(rec.status.success(), "{}", text(&rec.stderr));
-    text(&rec.stdout)
-        .split_whitespace()
-        .map(str::to_string)
-        .collect()
+    common::stored_moves(&text(&rec.stdout))
 }
 
 /// The points of the move lines, lower case (renju notation), in order.

@@ -125,10 +125,7 @@ fn finish(url: &str, g: Game) {
     .output()
     .unwrap();
     assert!(rec.status.success(), "{}", text(&rec.stderr));
-    let stored: Vec<String> = text(&rec.stdout)
-        .split_whitespace()
-        .map(str::to_string)
-        .collect();
+    let stored = common::stored_moves(&text(&rec.stdout));
     assert!(stored.len() >= 5, "{what}: {stored:?}");
     assert_eq!(points(acc), stored, "{what}: the acceptor's moves");
     assert_eq!(points(chal), stored, "{what}: the challenger's moves");

@@ -138,8 +138,8 @@ pub fn decide(s: &Situation, prompt: &Prompt, seed: u64) -> Action {
         config: s.config,
         last_stone: s.last_stone,
     };
-    if claim_holds(&one_board, prompt) {
-        return Action::ClaimForbidden;
+    if let Some(point) = claim_holds(&one_board, prompt) {
+        return Action::claim(point);
     }
     if prompt.may.contains(&ActionKind::AcceptDraw) && accept_draw(&one_board, prompt) {
         return Action::AcceptDraw;

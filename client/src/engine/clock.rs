@@ -73,7 +73,9 @@ pub fn turn_time(control: TimeControl, clock: SeatClock, margin: Millis, cap: Mi
         TimeControl::ByoYomi { .. } => {
             clock.main_ms + clock.period_ms / u64::from(clock.period_moves.max(1))
         }
-        TimeControl::EightStone { .. } => clock.main_ms + clock.period_ms,
+        // The main time and the move's time (or the move's limit, when it
+        // holds in the main time too): the clock's own arithmetic.
+        TimeControl::EightStone { .. } => left,
         TimeControl::Correspondence { .. } => left,
     };
     let timeout_match = match control {
@@ -89,6 +91,7 @@ pub fn turn_time(control: TimeControl, clock: SeatClock, margin: Millis, cap: Mi
             main_ms,
             move_ms,
             stones,
+            ..
         } => main_ms + u64::from(stones) * move_ms,
     };
     let clock_bound = this_move.saturating_sub(margin);
@@ -198,11 +201,7 @@ mod tests {
 
     #[test]
     fn eight_stone_overtime_gives_the_move_time() {
-        let c = TimeControl::EightStone {
-            main_ms: 0,
-            move_ms: 4_000,
-            stones: 8,
-        };
+        let c = TimeControl::eight_stone(0, 4_000, 8);
         let mut clock = fresh(c);
         clock.main_ms = 0;
         let t = turn_time(c, clock, 300, CAP);

@@ -22,6 +22,7 @@ impl Brain {
             seat: Seat::First,
             task,
             may: Vec::new(),
+            other_may: Vec::new(),
             stones_left: None,
         };
         let budget = self.time_budget();

@@ -114,6 +114,7 @@ fn prompt(task: Task, may: &[ActionKind]) -> Prompt {
         seat: Seat::Second,
         task,
         may: may.to_vec(),
+        other_may: Vec::new(),
         stones_left: None,
     }
 }
@@ -395,7 +396,7 @@ fn claims_a_forbidden_stone_and_wins() {
             &format!("{BEFORE_DOUBLE_THREE} J8"),
         );
         let (prompt, action) = bot_action(&game, &config, now, seed);
-        assert_eq!(action, Action::ClaimForbidden);
+        assert_eq!(action, Action::claim(pt("J8")));
         game.apply(prompt.seat, action, now + 10).unwrap();
         let result = game.result().unwrap();
         assert!(

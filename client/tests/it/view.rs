@@ -181,6 +181,9 @@ fn table_snapshot(id: &TableId, seq: u64, snapshot: Snapshot, seat: Option<Seat>
         seat,
         paused: None,
         forbidden: Vec::new(),
+        away: Vec::new(),
+        rematch: Vec::new(),
+        tournament: None,
     }
 }
 
@@ -389,7 +392,9 @@ fn claim_room_reveals_the_forbidden_stone_only_at_the_end() {
     // Black I8 is a double three (G8 H8 I8 and I8 I9 I10); white plays on.
     t.play("H8 A1 G8 A3 I9 A5 I10 A7 I8 A9", 0, 100);
     assert_eq!(t.view.forbidden(), &[], "nothing is revealed while it runs");
-    t.act(Seat::Second, Action::ClaimForbidden, 2_000);
+    // A claim from an older record, naming no point (a claim naming I8
+    // would be refused now: white has moved).
+    t.act(Seat::Second, Action::ClaimForbidden { point: None }, 2_000);
     assert_eq!(
         t.view.violations(Seat::Second),
         1,
@@ -409,11 +414,43 @@ fn claim_upheld_ends_the_game() {
     let config = GameConfig::new(RuleSet::Renju).with_forbidden(ForbiddenHandling::Claim);
     let mut t = Table::new(config, Seat::First, 0);
     t.play("H8 A1 G8 A3 I9 A5 I10 A7 I8", 0, 100);
-    let ev = t.act(Seat::Second, Action::ClaimForbidden, 2_000);
+    let ev = t.act(Seat::Second, Action::claim(p("I8")), 2_000);
     assert!(matches!(ev[0].event, Event::ClaimUpheld { .. }));
     let r = t.view.result().unwrap();
     assert_eq!(r.winner_color(), Some(Color::White));
     assert_eq!(t.view.forbidden().len(), 1);
+}
+
+#[test]
+fn a_takeback_removes_the_moves_and_a_late_view_agrees() {
+    let config = GameConfig::free(RuleSet::Gomoku)
+        .with_time(fischer(60_000, 1_000))
+        .with_takebacks(true);
+    let mut t = Table::new(config, Seat::First, 0);
+    t.play("H8 H9 J10 J11", 0, 1_000);
+    t.act(Seat::First, Action::RequestTakeback, 4_500);
+    assert_eq!(t.view.takeback(), Some(Seat::First));
+    let ev = t.act(Seat::Second, Action::AcceptTakeback, 5_000);
+    assert!(matches!(ev[0].event, Event::TakenBack { .. }));
+    assert_eq!(t.view.takeback(), None);
+    assert_eq!(t.view.moves().len(), 2);
+    assert_eq!(t.view.board().get(p("J10")), None);
+    t.play("K11", 6_000, 0);
+    // A view started after the takeback agrees with the one that saw it.
+    let late = t.late_view(t.snaps.len() - 1);
+    assert_eq!(late.moves(), t.view.moves());
+    assert_eq!(late.board(), t.view.board());
+}
+
+#[test]
+fn a_twin_turn_of_one_stone_keeps_the_view_with_the_referee() {
+    let mut t = Table::new(GameConfig::new(RuleSet::Twin), Seat::First, 0);
+    t.act(Seat::First, Action::place_on(0, p("J10")), 1_000);
+    t.act(Seat::Second, Action::place_on(1, p("K10")), 2_000);
+    let ev = t.act(Seat::Second, Action::EndTurn, 3_000);
+    assert!(matches!(ev[0].event, Event::TurnEnded { .. }));
+    assert_eq!(t.view.prompt().unwrap().seat, Seat::First);
+    assert_eq!(t.view.prompt().unwrap().stones_left, Some(2));
 }
 
 #[test]
@@ -592,7 +629,7 @@ fn json_and_messagepack_give_the_same_view() {
         0,
     );
     t.play("H8 H9 I9 n=2 swap J7 offer:J10,G6 keep:G6 A1", 1_000, 1_000);
-    t.act(Seat::First, Action::ClaimForbidden, 11_000);
+    t.act(Seat::First, Action::ClaimForbidden { point: None }, 11_000);
     t.act(Seat::Second, Action::Resign, 12_000);
     for enc in [Encoding::Json, Encoding::MsgPack] {
         let (seq, now, snap) = t.snaps[0].clone();

@@ -110,8 +110,27 @@ pub enum Action {
     OfferDraw,
     AcceptDraw,
     DeclineDraw,
-    /// White claims that black played a forbidden move (claim rooms only).
-    ClaimForbidden,
+    /// White claims that black's stone at `point` is forbidden (claim
+    /// rooms only, docs/rules.md §3): black's last stone while white has
+    /// not moved since, or any black stone that made an overline. A claim
+    /// names its point; `point` is absent only in records from before
+    /// claims named it, read as "the stone the referee finds" (black's
+    /// last, else any overline).
+    ClaimForbidden {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        point: Option<Point>,
+    },
+    /// Twin rooms (docs/rules.md §9): end the turn after its first stone
+    /// (a turn is one stone or two, the player's choice). Counts as the
+    /// move that presses the clock.
+    EndTurn,
+    /// Ask the opponent to take back one's last move (rooms that allow
+    /// takebacks: casual ones); the opponent's later moves, if any, go too.
+    RequestTakeback,
+    /// Agree to the opponent's takeback request: the moves go.
+    AcceptTakeback,
+    /// Refuse the opponent's takeback request.
+    DeclineTakeback,
     Resign,
     /// Cancel the game, unrated (while at least one seat has not acted).
     Abort,
@@ -166,7 +185,14 @@ enum WireAction {
     OfferDraw {},
     AcceptDraw {},
     DeclineDraw {},
-    ClaimForbidden {},
+    ClaimForbidden {
+        #[serde(default)]
+        point: Option<Point>,
+    },
+    EndTurn {},
+    RequestTakeback {},
+    AcceptTakeback {},
+    DeclineTakeback {},
     Resign {},
     Abort {},
 }
@@ -194,7 +220,11 @@ impl From<WireAction> for Action {
             WireAction::OfferDraw {} => Action::OfferDraw,
             WireAction::AcceptDraw {} => Action::AcceptDraw,
             WireAction::DeclineDraw {} => Action::DeclineDraw,
-            WireAction::ClaimForbidden {} => Action::ClaimForbidden,
+            WireAction::ClaimForbidden { point } => Action::ClaimForbidden { point },
+            WireAction::EndTurn {} => Action::EndTurn,
+            WireAction::RequestTakeback {} => Action::RequestTakeback,
+            WireAction::AcceptTakeback {} => Action::AcceptTakeback,
+            WireAction::DeclineTakeback {} => Action::DeclineTakeback,
             WireAction::Resign {} => Action::Resign,
             WireAction::Abort {} => Action::Abort,
         }
@@ -223,19 +253,26 @@ pub enum ActionKind {
     KeepFifth,
     ChooseOption,
     PlaceTwo,
+    EndTurn,
+    RequestTakeback,
+    AcceptTakeback,
+    DeclineTakeback,
 }
 
 impl Action {
     /// Whether this action can end its seat's turn and so press the clock
-    /// (and be credited lag). Draw answers, claims, resignations and aborts
-    /// never do.
+    /// (and be credited lag). Draw answers, claims, takeback requests and
+    /// answers, resignations and aborts never do.
     pub fn may_press_clock(&self) -> bool {
         !matches!(
             self,
             Action::OfferDraw
                 | Action::AcceptDraw
                 | Action::DeclineDraw
-                | Action::ClaimForbidden
+                | Action::ClaimForbidden { .. }
+                | Action::RequestTakeback
+                | Action::AcceptTakeback
+                | Action::DeclineTakeback
                 | Action::Resign
                 | Action::Abort
         )
@@ -250,7 +287,11 @@ impl Action {
             Action::OfferDraw => ActionKind::OfferDraw,
             Action::AcceptDraw => ActionKind::AcceptDraw,
             Action::DeclineDraw => ActionKind::DeclineDraw,
-            Action::ClaimForbidden => ActionKind::ClaimForbidden,
+            Action::ClaimForbidden { .. } => ActionKind::ClaimForbidden,
+            Action::EndTurn => ActionKind::EndTurn,
+            Action::RequestTakeback => ActionKind::RequestTakeback,
+            Action::AcceptTakeback => ActionKind::AcceptTakeback,
+            Action::DeclineTakeback => ActionKind::DeclineTakeback,
             Action::Resign => ActionKind::Resign,
             Action::Abort => ActionKind::Abort,
             Action::DeclareOffers { .. } => ActionKind::DeclareOffers,
@@ -278,6 +319,11 @@ impl Action {
     /// A plain pass.
     pub fn pass() -> Action {
         Action::Pass { offer_draw: false }
+    }
+
+    /// A claim that black's stone at `point` is forbidden.
+    pub fn claim(point: Point) -> Action {
+        Action::ClaimForbidden { point: Some(point) }
     }
 }
 
@@ -348,9 +394,9 @@ impl Task {
 }
 
 /// Which seat must act now and what it may do. The seat named here is the
-/// one whose clock runs. The other seat may still have actions open (resign,
-/// a draw offer after its move, a claim): see
-/// [`crate::game::Game::allowed`].
+/// one whose clock runs; `other_may` says what the other seat may do
+/// meanwhile (resign, a draw offer after its move, a claim, a takeback
+/// request or answer), as [`crate::game::Game::allowed`] gives it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Prompt {
@@ -359,6 +405,13 @@ pub struct Prompt {
     pub task: Task,
     /// Every action kind this seat may attempt now.
     pub may: Vec<ActionKind>,
+    /// Every action kind the other seat may attempt now. Judged on what
+    /// both players see: in `claim` rooms `claim_forbidden` is listed once
+    /// black's last stone could be forbidden (black has five stones or
+    /// more and white has not moved since) or a black overline stands,
+    /// whether or not the claim would hold.
+    #[serde(default)]
+    pub other_may: Vec<ActionKind>,
     /// In twin rooms (docs/rules.md §9), while a stone is due: how many
     /// stones the seat still places this turn, this one included (2 or 1).
     /// Left out everywhere else.
@@ -393,8 +446,12 @@ mod tests {
         assert_eq!(serde_json::from_str::<Action>(&json).unwrap(), on_second);
         assert_eq!(
             serde_json::from_str::<Action>(r#"{"type":"claim_forbidden"}"#).unwrap(),
-            Action::ClaimForbidden
+            Action::ClaimForbidden { point: None }
         );
+        let claim = Action::claim("I8".parse().unwrap());
+        let json = serde_json::to_string(&claim).unwrap();
+        assert_eq!(json, r#"{"type":"claim_forbidden","point":"I8"}"#);
+        assert_eq!(serde_json::from_str::<Action>(&json).unwrap(), claim);
         assert!(serde_json::from_str::<Action>(r#"{"type":"place"}"#).is_err());
         assert!(serde_json::from_str::<Action>(r#"{"type":"undo"}"#).is_err());
         assert_eq!(serde_json::to_string(&Seat::Second).unwrap(), "\"second\"");
@@ -416,7 +473,9 @@ mod tests {
         for bad in [
             r#"{"type":"resign","seat":"first"}"#,
             r#"{"type":"offer_draw","x":true}"#,
-            r#"{"type":"claim_forbidden","point":"H8"}"#,
+            r#"{"type":"claim_forbidden","point":"H8","x":1}"#,
+            r#"{"type":"end_turn","x":1}"#,
+            r#"{"type":"request_takeback","x":1}"#,
             r#"{"type":"abort","reason":"bored"}"#,
             r#"{"type":"swap","x":1}"#,
             r#"{"type":"keep","x":null}"#,

@@ -24,7 +24,10 @@ use super::config::{Millis, TimeControl};
 /// eight-stone overtime, `main_ms` is the main time left (zero for both
 /// seats once the game is in overtime), `period_ms` the time left for the
 /// current overtime move and `period_moves` the overtime stones still to
-/// play. For correspondence, `main_ms` is the time left for this move and
+/// play (with `move_limit_in_main`, `period_ms` is also what is left of
+/// the current move's limit while the main time lasts; with
+/// `shared_main`, both seats' `main_ms` are the game's one main clock).
+/// For correspondence, `main_ms` is the time left for this move and
 /// `vacation_ms` the vacation left.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -87,6 +90,7 @@ impl SeatClock {
                 main_ms,
                 move_ms,
                 stones,
+                ..
             } => SeatClock {
                 main_ms,
                 period_ms: move_ms,
@@ -119,7 +123,25 @@ impl SeatClock {
                         self.period_ms + (self.periods as u64 - 1) * period_ms
                     },
             ),
-            TimeControl::EightStone { .. } => Some(self.main_ms + self.period_ms),
+            TimeControl::EightStone {
+                move_ms,
+                move_limit_in_main,
+                ..
+            } => Some(if self.main_ms == 0 {
+                self.period_ms
+            } else if move_limit_in_main && self.period_ms <= self.main_ms {
+                // The move's own limit comes first.
+                self.period_ms
+            } else {
+                // The main time runs out first; the overtime move that
+                // follows has its full time.
+                self.main_ms
+                    + if move_limit_in_main {
+                        move_ms
+                    } else {
+                        self.period_ms
+                    }
+            }),
             TimeControl::Correspondence { .. } => Some(self.main_ms + self.vacation_ms),
         }
     }
@@ -164,7 +186,30 @@ impl SeatClock {
                 }
                 Some(c)
             }
-            // The main time, then the current overtime move's time.
+            // The main time (each move also within its limit, with
+            // `move_limit_in_main`), then the current overtime move's time.
+            TimeControl::EightStone {
+                move_ms,
+                move_limit_in_main: true,
+                ..
+            } if self.main_ms > 0 => {
+                if elapsed >= self.time_left(control)? {
+                    return None;
+                }
+                Some(if elapsed < self.main_ms {
+                    SeatClock {
+                        main_ms: self.main_ms - elapsed,
+                        period_ms: self.period_ms - elapsed,
+                        ..self
+                    }
+                } else {
+                    SeatClock {
+                        main_ms: 0,
+                        period_ms: move_ms - (elapsed - self.main_ms),
+                        ..self
+                    }
+                })
+            }
             TimeControl::EightStone { .. } => {
                 let (main_ms, period_ms) = two_stages(self.main_ms, self.period_ms, elapsed)?;
                 Some(SeatClock {
@@ -195,7 +240,11 @@ impl SeatClock {
         match control {
             TimeControl::EightStone { move_ms, .. } => {
                 if self.main_ms > 0 {
-                    return self;
+                    // In the main time: the next move's limit starts afresh.
+                    return SeatClock {
+                        period_ms: move_ms,
+                        ..self
+                    };
                 }
                 SeatClock {
                     period_ms: move_ms,
@@ -272,10 +321,13 @@ impl ClockSnapshot {
 
 /// The eight-stone overtime is the game's, not a seat's: once `ran`'s main
 /// time is gone, the other seat's unused main time lapses too
-/// (docs/rules.md §7).
+/// (docs/rules.md §7). With `shared_main` the main time itself is the
+/// game's: the other seat's stands where `ran`'s does.
 fn share_overtime(control: TimeControl, seats: &mut [SeatClock; 2], ran: Seat) {
-    if matches!(control, TimeControl::EightStone { .. }) && seats[ran.index()].main_ms == 0 {
-        seats[ran.other().index()].main_ms = 0;
+    if let TimeControl::EightStone { shared_main, .. } = control
+        && (shared_main || seats[ran.index()].main_ms == 0)
+    {
+        seats[ran.other().index()].main_ms = seats[ran.index()].main_ms;
     }
 }
 
@@ -374,6 +426,14 @@ impl Clocks {
         }
         self.running = Some(next);
         self.since = now;
+    }
+
+    /// Hands the clock to `next` at `now` without a move: the running
+    /// seat is charged its time, with no move bonus (a takeback gives the
+    /// move back to the seat that made it).
+    pub fn hand_over(&mut self, now: Millis, next: Seat) {
+        self.stop(now);
+        self.running = Some(next);
     }
 
     /// Whether the eight-stone overtime is over: both seats are in it and

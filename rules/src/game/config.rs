@@ -159,11 +159,21 @@ pub enum TimeControl {
     /// (the other's unused main time lapses) and each makes `stones` more
     /// moves, each within `move_ms` (a late move loses). The game is drawn
     /// once all `2 × stones` overtime moves are made without a result.
+    /// Two readings of the source's first sentence are options:
+    /// `move_limit_in_main` (the plain reading of "步时30秒越时判负") holds
+    /// every move of the main time to `move_ms` too, and `shared_main`
+    /// (one reading of "每场5分钟") makes `main_ms` one clock for the
+    /// whole game, charged to whoever is to move. Both are left out (off)
+    /// in records from before they existed.
     EightStone {
         main_ms: Millis,
         move_ms: Millis,
         #[serde(default = "eight")]
         stones: u32,
+        #[serde(default, skip_serializing_if = "is_false")]
+        move_limit_in_main: bool,
+        #[serde(default, skip_serializing_if = "is_false")]
+        shared_main: bool,
     },
     /// Correspondence (docs/rules.md §7): `move_ms` for every move (time
     /// not used is not carried over), and `vacation_ms` per side and game,
@@ -178,6 +188,10 @@ pub enum TimeControl {
 
 fn one() -> u32 {
     1
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 fn eight() -> u32 {
@@ -198,7 +212,96 @@ pub const MAX_VACATION_MS: Millis = 60 * DAY_MS;
 /// The most overtime stones per side an eight-stone room may give.
 pub const MAX_OVERTIME_STONES: u32 = 100;
 
+/// The compact form clients and records show, as the terminal client
+/// reads it too: `5+3` (Fischer, minutes + seconds), `10` (sudden death),
+/// `10+3x30s` (byo-yomi; `/M` moves a period), `eight:5+30s/8` (the
+/// eight-stone overtime; `,shared` a main time for the game, `,nolimit`
+/// no limit per move before the overtime), `corr:3+10` (days a move +
+/// vacation days), `unlimited`.
+impl std::fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            TimeControl::Unlimited => f.write_str("unlimited"),
+            TimeControl::SuddenDeath { main_ms } => f.write_str(&minutes(main_ms)),
+            TimeControl::Fischer {
+                main_ms,
+                increment_ms,
+            } => write!(f, "{}+{}", minutes(main_ms), seconds(increment_ms)),
+            TimeControl::ByoYomi {
+                main_ms,
+                periods,
+                period_ms,
+                moves_per_period,
+            } => {
+                write!(f, "{}+{periods}x{}s", minutes(main_ms), seconds(period_ms))?;
+                if moves_per_period != 1 {
+                    write!(f, "/{moves_per_period}")?;
+                }
+                Ok(())
+            }
+            TimeControl::EightStone {
+                main_ms,
+                move_ms,
+                stones,
+                move_limit_in_main,
+                shared_main,
+            } => write!(
+                f,
+                "eight:{}+{}s/{stones}{}{}",
+                minutes(main_ms),
+                seconds(move_ms),
+                if shared_main { ",shared" } else { "" },
+                if move_limit_in_main { "" } else { ",nolimit" }
+            ),
+            TimeControl::Correspondence {
+                move_ms,
+                vacation_ms,
+            } => write!(f, "corr:{}+{}", days(move_ms), days(vacation_ms)),
+        }
+    }
+}
+
+/// Whole days as `3`, anything else as hours with `h` (`12h`) or seconds.
+fn days(ms: Millis) -> String {
+    if ms.is_multiple_of(DAY_MS) {
+        format!("{}", ms / DAY_MS)
+    } else if ms.is_multiple_of(3_600_000) {
+        format!("{}h", ms / 3_600_000)
+    } else {
+        format!("{}s", seconds(ms))
+    }
+}
+
+/// Whole minutes as `5`, anything else as seconds with `s` (`90s`).
+fn minutes(ms: Millis) -> String {
+    if ms.is_multiple_of(60_000) {
+        format!("{}", ms / 60_000)
+    } else {
+        format!("{}s", seconds(ms))
+    }
+}
+
+fn seconds(ms: Millis) -> String {
+    if ms.is_multiple_of(1000) {
+        format!("{}", ms / 1000)
+    } else {
+        format!("{:.1}", ms as f64 / 1000.0)
+    }
+}
+
 impl TimeControl {
+    /// The eight-stone overtime with neither reading option: `main_ms` per
+    /// side, then `stones` moves each within `move_ms`.
+    pub fn eight_stone(main_ms: Millis, move_ms: Millis, stones: u32) -> TimeControl {
+        TimeControl::EightStone {
+            main_ms,
+            move_ms,
+            stones,
+            move_limit_in_main: false,
+            shared_main: false,
+        }
+    }
+
     /// Whether this is a correspondence control: no abandonment countdown,
     /// deadlines that are dates (docs/rules.md §7).
     pub fn is_correspondence(&self) -> bool {
@@ -247,6 +350,11 @@ pub struct GameConfig {
     /// lag; the machine caps it here and at the move's elapsed time).
     #[serde(default = "default_lag_cap")]
     pub lag_credit_cap_ms: Millis,
+    /// Whether a player may ask to take back a move (docs/rules.md §5).
+    /// The server sets it: on in casual rooms, off in rated and
+    /// tournament games. Left out when off.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub takebacks: bool,
 }
 
 fn default_lag_cap() -> Millis {
@@ -306,6 +414,7 @@ impl GameConfig {
             time: TimeControl::Unlimited,
             draw: DrawPolicy::default(),
             lag_credit_cap_ms: DEFAULT_LAG_CREDIT_CAP_MS,
+            takebacks: false,
         }
     }
 
@@ -345,6 +454,11 @@ impl GameConfig {
 
     pub fn with_lag_credit_cap(mut self, cap_ms: Millis) -> GameConfig {
         self.lag_credit_cap_ms = cap_ms;
+        self
+    }
+
+    pub fn with_takebacks(mut self, takebacks: bool) -> GameConfig {
+        self.takebacks = takebacks;
         self
     }
 
@@ -401,6 +515,7 @@ impl GameConfig {
                 main_ms,
                 move_ms,
                 stones,
+                ..
             } => {
                 if main_ms == 0 {
                     return Err(ConfigError::ZeroMainTime);

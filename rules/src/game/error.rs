@@ -74,4 +74,22 @@ pub enum GameError {
     NoSuchBoard { board: u8, boards: u8 },
     #[error("no pass in twin rooms: every turn places its stones")]
     NoPassInTwin,
+    #[error("{point} is not a black stone: a claim names black's forbidden stone")]
+    ClaimNotBlackStone { point: Point },
+    #[error(
+        "no claim is possible now: black's last stone cannot be forbidden and no black overline stands"
+    )]
+    ClaimNotPossible,
+    #[error("a turn ends after its first stone only (twin rooms)")]
+    TurnCannotEnd,
+    #[error("takebacks are off in this game (rated and tournament games have none)")]
+    TakebacksOff,
+    #[error("you have no move to take back")]
+    NothingToTakeBack,
+    #[error("a takeback request is pending")]
+    TakebackPending,
+    #[error("your takeback request was declined: ask again after the next move")]
+    TakebackDeclinedAlready,
+    #[error("there is no takeback request to answer")]
+    NoTakebackRequest,
 }

@@ -83,10 +83,19 @@ pub enum ResultReason {
     Resignation {
         seat: Seat,
     },
-    /// The server declared that `seat` abandoned the game.
+    /// `seat` left the game: it was away past the grace and its opponent
+    /// claimed the win, or the server gave it where nobody could claim
+    /// (docs/rules.md §4), or it withdrew from the tournament.
     Abandonment {
         seat: Seat,
     },
+    /// `seat` was away past the grace and its opponent called the game a
+    /// draw.
+    DrawCalled {
+        seat: Seat,
+    },
+    /// Both players were away past the grace in an untimed game: drawn.
+    BothAway,
     /// `seat` committed its second violation (false claims).
     Violations {
         seat: Seat,
@@ -162,6 +171,10 @@ impl GameResult {
             ResultReason::Time { seat } => format!("{seat} seat ran out of time"),
             ResultReason::Resignation { seat } => format!("{seat} seat resigned"),
             ResultReason::Abandonment { seat } => format!("{seat} seat abandoned the game"),
+            ResultReason::DrawCalled { seat } => {
+                format!("{seat} seat was away; the opponent called it a draw")
+            }
+            ResultReason::BothAway => "both players were away".to_string(),
             ResultReason::Violations { seat } => format!("{seat} seat's second violation"),
             ResultReason::DrawAgreed => "draw agreed".to_string(),
             ResultReason::BothPassed => "both players passed".to_string(),
@@ -272,10 +285,35 @@ pub enum Event {
         kind: Forbidden,
     },
     /// `seat` committed a violation; `count` is its total in this game.
+    /// For a false claim, `point` is the point it named (absent for a
+    /// claim that named none, in records from before claims named it).
     Violation {
         seat: Seat,
         kind: ViolationKind,
         count: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        point: Option<Point>,
+    },
+    /// Twin rooms: `seat` ended its turn after one stone.
+    TurnEnded {
+        seat: Seat,
+        clocks: Option<ClockSnapshot>,
+    },
+    /// `seat` asks to take back its last move (and the opponent's moves
+    /// after it, if any).
+    TakebackRequested { seat: Seat },
+    /// The takeback request ended without a takeback: `seat` declined it,
+    /// explicitly or (`by_move`) by making a move (the requester's own
+    /// move withdraws it).
+    TakebackDeclined { seat: Seat, by_move: bool },
+    /// `seat`'s takeback request was accepted: `undone` are the moves
+    /// taken off, in the order they were played (remove them from the
+    /// end of the moves list); the prompt that comes with the event asks
+    /// `seat` to move again. The clocks are not turned back.
+    TakenBack {
+        seat: Seat,
+        undone: Vec<Move>,
+        clocks: Option<ClockSnapshot>,
     },
     /// The game is over. In `claim` rooms `forbidden` lists every black
     /// stone that was forbidden when played (now it may be known).

@@ -3,7 +3,8 @@
 //! A table has one [`Game`]. The server hands it every player action with
 //! the instant it arrived ([`Game::apply`]), lets time act when a deadline
 //! falls ([`Game::tick`], [`Game::next_deadline`]), and declares what only
-//! it can know ([`Game::declare_abandoned`], [`Game::declare_aborted`]).
+//! it can know ([`Game::declare_abandoned`], [`Game::declare_draw_called`],
+//! [`Game::declare_both_away`], [`Game::declare_aborted`]).
 //! Each call returns the [`Event`]s to broadcast or a [`GameError`] that
 //! changed nothing. At every moment [`Game::prompt`] says which [`Seat`]
 //! must act and what it may do.
@@ -16,10 +17,12 @@
 //! - [`action`], seats, actions, prompts (the input vocabulary);
 //! - [`event`], events, moves and results (the output vocabulary);
 //! - [`error`], refusals;
-//! - `draw`, draw-offer bookkeeping;
+//! - `draw`, draw-offer bookkeeping; `takebacks`, takeback requests';
 //! - `machine`, the machine itself (its input handlers in `machine::handlers`,
 //!   the opening rules' sequence in `machine::openings` and their handlers
-//!   in `machine::opening_handlers`);
+//!   in `machine::opening_handlers`; claims in `machine::claims`, twin turns
+//!   in `machine::twin`, takebacks in `machine::takeback`, an absent
+//!   player's end in `machine::absence`);
 //! - [`record`], the versioned game record and its replay;
 //! - [`notation`], renju notation and PSQ, and reading any record format;
 //! - `revealed`, the forbidden points `block` and `lose` rooms show
@@ -36,6 +39,7 @@ pub mod notation;
 pub mod opening_rule;
 pub mod record;
 mod revealed;
+mod takebacks;
 
 pub use action::{Action, ActionKind, Prompt, Seat, Task};
 pub use clock::{ClockSnapshot, Clocks, SeatClock};

@@ -1,22 +1,53 @@
-//! Stone-list formats: renju notation and Piskvork PSQ, and reading any of
-//! the three record formats.
+//! Text formats: renju notation and Piskvork PSQ, and reading any of the
+//! three record formats.
 //!
-//! These formats list only stones (and, in renju notation, passes), so they
-//! carry no seats, swaps, offers, claims or result. An imported stone list
-//! is taken as a free-opening, untimed game of a given rule set and played
-//! through the machine, which yields a full [`GameRecord`] (and refuses an
-//! illegal list, naming the move).
-//!
-//! Opening decisions are not moves and leave no trace in these formats: a
-//! swap, a declaration or Taraguchi's option writes nothing; black's
-//! fifth-move offers write only the fifth that white kept, as move 5, where
-//! the `keep_fifth` action stands (a single offer, kept at once, where it
-//! was offered); Swap2's `place_two` writes its two stones, white 4 then
-//! black 5. The whole offer set is only in the JSON record.
+//! The move lists carry stones (and, in renju notation, passes); an
+//! imported list is taken as a free-opening, untimed game of a given rule
+//! set and played through the machine, which yields a full [`GameRecord`]
+//! (and refuses an illegal list, naming the move).
 //!
 //! - **Renju notation**: moves in order, lower case, separated by spaces:
 //!   `h8 i9 j10 pass k11`. On input either case is accepted, commas count
 //!   as spaces, and move numbers (`1.`) are skipped.
+//! - **A game in renju notation** ([`GameRecord::to_renju_text`]), as
+//!   renju players keep one: a header of tags in the PGN manner, one a
+//!   line (`[Black "alice"]`), then the numbered moves with the opening's
+//!   decisions in braces after the move they follow:
+//!
+//!   ```text
+//!   [Game "renju"]
+//!   [Rule "rif"]
+//!   [Forbidden "claim"]
+//!   [Date "2026.05.02"]
+//!   [Black "bob"]
+//!   [White "alice"]
+//!   [Opening "I1 Chosei 长星"]
+//!   [Alt "k11 g7"]
+//!   [Result "white wins"]
+//!   [Termination "white claimed black's forbidden move I8 (double-three)"]
+//!
+//!   1. h8 2. i9 3. j10 {swap} 4. i7 5. k11 {5th-move offers: k11 g7}
+//!   6. ...
+//!   ```
+//!
+//!   Tags: `Game` (the rule set), `Rule` (the opening rule, as a room
+//!   names it), `Forbidden` (renju), `TimeControl` (its compact form,
+//!   `5+3`), `Event` (a tournament
+//!   game's event and round), `Date` (the start, UTC), `Black` and
+//!   `White` (who held each colour at the end, after any swap), `Opening`
+//!   (the canonical opening the first three stones form, in the renju
+//!   opening rules: its code and names), `Alt` (black's fifth-move offers,
+//!   "alternatives" in renju records; the one kept stands as move 5),
+//!   `Result` (`black wins`, `white wins`, `draw`, `aborted`) and
+//!   `Termination` (why, in words: a claimed forbidden move names its
+//!   point and kind). In braces after a move: `swap` or `no swap` (the
+//!   swap option after it), the number of fifth-move offers declared,
+//!   the offers made (`5th-move offers: ...`, after move 5, the one
+//!   kept), Taraguchi's option, `draw offered`, a false claim and the
+//!   point it named. Moves taken back are not listed.
+//!   A reader skips the tag lines and everything in braces (so the plain
+//!   list is still read as before); a `Game` tag names the rule set to
+//!   replay in.
 //! - **PSQ** (the Piskvork/Gomocup format): a header line
 //!   `Piskvorky 15x15, 11:11, 0` (board width x height, then two fields we
 //!   write as shown and ignore), then one line `x,y,ms` per stone, 1-based,
@@ -28,16 +59,19 @@
 //!   cannot be written as PSQ.
 //! - **Twin rooms** (two boards, docs/rules.md §9): in renju notation
 //!   every stone carries its board's number, 1 or 2, before a colon:
-//!   `1:j10 2:k10 2:k11`; reading a twin game needs those prefixes. PSQ
-//!   has no boards: a twin game is neither written nor read as PSQ.
+//!   `1:j10 2:k10 2:k11`, and `end` follows the first stone of a turn of
+//!   one stone (`1:j10 2:k10 end 2:k11 1:k9`); reading a twin game needs
+//!   those prefixes. PSQ has no boards: a twin game is neither written nor
+//!   read as PSQ.
 
 use super::action::{Action, Seat};
 use super::config::{ConfigError, GameConfig, Millis, RuleSet};
 use super::error::GameError;
-use super::event::Move;
+use super::event::{Event, Move, Outcome};
 use super::machine::Game;
+use super::opening_rule::TaraguchiOption;
 use super::record::{GameRecord, Input};
-use crate::point::{MAX_SIZE, Point, STANDARD_SIZE};
+use crate::point::{Color, MAX_SIZE, Point, STANDARD_SIZE};
 
 /// Why a text could not be imported.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -158,7 +192,11 @@ fn play(config: GameConfig, moves: &[ListedMove]) -> Result<GameRecord, ImportEr
     for (i, (point, board, took, token)) in moves.iter().enumerate() {
         now += took;
         let seat = game.to_act().unwrap_or(Seat::First);
-        let action = point.map_or_else(Action::pass, |p| Action::place_on(*board, p));
+        let action = match point {
+            Some(p) => Action::place_on(*board, *p),
+            None if token.eq_ignore_ascii_case(END_TURN) => Action::EndTurn,
+            None => Action::pass(),
+        };
         game.apply(seat, action, now)
             .map_err(|error| ImportError::Illegal {
                 move_number: i + 1,
@@ -169,14 +207,55 @@ fn play(config: GameConfig, moves: &[ListedMove]) -> Result<GameRecord, ImportEr
     Ok(game.record())
 }
 
-/// A listed stone (`None`: a pass) with its board, the time it took and
-/// its text.
+/// A listed stone (`None`: a pass, or `end` in twin rooms) with its
+/// board, the time it took and its text.
 type ListedMove = (Option<Point>, u8, Millis, String);
+
+/// The token that ends a twin turn after its first stone.
+const END_TURN: &str = "end";
+
+/// The text of renju notation without its tag lines and brace comments,
+/// and the rule set a `Game` tag names, if any.
+fn strip_annotations(text: &str) -> (String, Option<RuleSet>) {
+    let mut rule_set = None;
+    let mut moves = String::new();
+    for line in text.lines() {
+        let t = line.trim();
+        if let Some(tag) = t.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
+            if let Some((name, value)) = tag.split_once(char::is_whitespace)
+                && name == "Game"
+            {
+                rule_set = value.trim().trim_matches('"').parse().ok();
+            }
+            continue;
+        }
+        moves.push_str(line);
+        moves.push('\n');
+    }
+    let mut out = String::with_capacity(moves.len());
+    let mut depth = 0usize;
+    for c in moves.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            _ if depth > 0 => {}
+            c => out.push(c),
+        }
+        if depth > 0 && c == '{' {
+            out.push(' ');
+        }
+    }
+    (out, rule_set)
+}
 
 /// Reads renju notation as a free-opening game of `rule_set` (on 19 x 19
 /// if a free-style game goes beyond the standard board; twin stones name
-/// their board, `2:j10`).
+/// their board, `2:j10`). Tag lines and brace comments
+/// ([`GameRecord::to_renju_text`]) are skipped; a `Game` tag's rule set
+/// wins over `rule_set`.
 pub fn from_renju_notation(text: &str, rule_set: RuleSet) -> Result<GameRecord, ImportError> {
+    let (text, tagged) = strip_annotations(text);
+    let rule_set = tagged.unwrap_or(rule_set);
     let twin = rule_set == RuleSet::Twin;
     let mut moves = Vec::new();
     let mut size = rule_set.default_size();
@@ -188,7 +267,7 @@ pub fn from_renju_notation(text: &str, rule_set: RuleSet) -> Result<GameRecord, 
         if number.len() < token.len() && number.bytes().all(|b| b.is_ascii_digit()) {
             continue;
         }
-        if token.eq_ignore_ascii_case("pass") {
+        if token.eq_ignore_ascii_case("pass") || (twin && token.eq_ignore_ascii_case(END_TURN)) {
             moves.push((None, 0, 0, token.to_string()));
             continue;
         }
@@ -260,7 +339,8 @@ fn parse_psq_header(line: &str) -> Option<u8> {
 
 /// Reads a record in any of the three formats: the JSON record (which
 /// carries its own rule set), PSQ (a `Piskvorky` header), or renju
-/// notation; the last two are played as free-opening games of `rule_set`.
+/// notation (a plain list or a game with tags); the last two are played
+/// as free-opening games of `rule_set` (or a renju text's `Game` tag).
 pub fn import(text: &str, rule_set: RuleSet) -> Result<GameRecord, ImportError> {
     let t = text.trim_start();
     if t.starts_with('{') {
@@ -274,8 +354,13 @@ pub fn import(text: &str, rule_set: RuleSet) -> Result<GameRecord, ImportError> 
 
 impl GameRecord {
     /// The stones and passes in renju notation (twin stones with their
-    /// board's number).
+    /// board's number, `end` after a one-stone turn; moves taken back are
+    /// not listed). A record that does not replay is listed from its
+    /// actions as they stand.
     pub fn renju_notation(&self) -> String {
+        if let Ok(game) = self.replay() {
+            return game.renju_notation();
+        }
         let twin = self.config.rule_set == RuleSet::Twin;
         let mut out = Vec::new();
         for e in &self.entries {
@@ -284,6 +369,9 @@ impl GameRecord {
                     Action::Place { board, .. } => board,
                     _ => 0,
                 };
+                if action == Action::EndTurn {
+                    out.push(END_TURN.to_string());
+                }
                 out.extend(moves_of(&action).into_iter().map(|m| token(m, board, twin)));
             }
         }
@@ -294,15 +382,243 @@ impl GameRecord {
     pub fn to_psq(&self) -> Result<String, ExportError> {
         psq(self)
     }
+
+    /// The game as renju players keep it: the tags (rule set, opening
+    /// rule, date, players by colour, the canonical opening, the fifth-move
+    /// offers, result and termination), then the numbered moves with the
+    /// opening's decisions in braces (see the module documentation). A
+    /// record that does not replay gets its tags and its plain moves.
+    pub fn to_renju_text(&self) -> String {
+        let mut notes = Notes {
+            twin: self.config.rule_set == RuleSet::Twin,
+            ..Notes::default()
+        };
+        let replayed = self.replay_with(|_, events| notes.take(events));
+        let mut tags: Vec<(&str, String)> = vec![("Game", self.config.rule_set.to_string())];
+        if self.config.opening != super::config::Opening::Free {
+            tags.push(("Rule", self.config.opening.to_string()));
+        }
+        if let Some(handling) = self.config.forbidden_handling() {
+            tags.push(("Forbidden", handling_name(handling).to_string()));
+        }
+        tags.push(("TimeControl", self.config.time.to_string()));
+        if let Some(t) = self.tags.get("tournament") {
+            let round = self.tags.get("tournament_round").map(String::as_str);
+            let event = match round {
+                Some(r) => format!("tournament {t}, round {r}"),
+                None => format!("tournament {t}"),
+            };
+            tags.push(("Event", event));
+        }
+        if let Some(date) = self
+            .tags
+            .get("started_unix_ms")
+            .and_then(|ms| ms.parse().ok())
+        {
+            tags.push(("Date", date_text(date)));
+        }
+        let name = |seat: Seat| {
+            self.tags
+                .get(&seat.to_string())
+                .cloned()
+                .unwrap_or_else(|| format!("{seat} seat"))
+        };
+        let black = match &replayed {
+            Ok(game) => game.seat_of(Color::Black),
+            Err(_) => self.opener,
+        };
+        tags.push(("Black", name(black)));
+        tags.push(("White", name(black.other())));
+        if let Ok(game) = &replayed {
+            let o = game.opening_progress();
+            if let (Some(code), Some(en), Some(zh)) =
+                (o.canonical, o.canonical_name, o.canonical_chinese)
+            {
+                tags.push(("Opening", format!("{code} {en} {zh}")));
+            }
+            if let Some(offers) = o.fifth_offers {
+                let list: Vec<String> = offers.as_slice().iter().map(|p| p.to_lower()).collect();
+                tags.push(("Alt", list.join(" ")));
+            }
+        }
+        if let Some(r) = &self.result {
+            let result = match r.outcome {
+                Outcome::Win { color, .. } => format!("{color} wins"),
+                Outcome::Draw => "draw".to_string(),
+                Outcome::Aborted => "aborted".to_string(),
+            };
+            tags.push(("Result", result));
+            let why = r.describe();
+            let why = why.split_once(": ").map_or(why.as_str(), |(_, w)| w);
+            let why = Seat::BOTH.into_iter().fold(why.to_string(), |w, seat| {
+                w.replace(&format!("{seat} seat"), &name(seat))
+            });
+            tags.push(("Termination", why));
+        }
+        let mut out = String::new();
+        for (k, v) in &tags {
+            out.push_str(&format!("[{k} \"{}\"]\n", v.replace('"', "'")));
+        }
+        out.push('\n');
+        let moves = match replayed {
+            Ok(_) => notes.text(),
+            Err(_) => self.renju_notation(),
+        };
+        out.push_str(&wrap(&moves, 78));
+        out.push('\n');
+        out
+    }
+}
+
+/// The name of a forbidden-move handling, as rooms name it.
+fn handling_name(h: super::config::ForbiddenHandling) -> &'static str {
+    match h {
+        super::config::ForbiddenHandling::Claim => "claim",
+        super::config::ForbiddenHandling::Lose => "lose",
+        super::config::ForbiddenHandling::Block => "block",
+    }
+}
+
+/// The moves of a game as they are replayed, each with the decisions
+/// written after it.
+#[derive(Default)]
+struct Notes {
+    /// Per move: its token, what follows it in braces, and whether an
+    /// `end` token follows (a twin turn of one stone).
+    moves: Vec<(String, Vec<String>, bool)>,
+    twin: bool,
+    /// Fifth-move offers made and not yet resolved into move 5.
+    offers: Option<String>,
+}
+
+impl Notes {
+    fn note(&mut self, text: String) {
+        if let Some(last) = self.moves.last_mut() {
+            last.1.push(text);
+        }
+    }
+
+    fn take(&mut self, events: &[Event]) {
+        for e in events {
+            match e {
+                Event::Moved { mv, .. } => {
+                    let twin = self.twin;
+                    let mut notes = Vec::new();
+                    if let Some(offers) = self.offers.take() {
+                        notes.push(format!("5th-move offers: {offers}"));
+                    }
+                    self.moves
+                        .push((token(mv.point, mv.board, twin), notes, false));
+                }
+                Event::SwapDecided { swapped, .. } => {
+                    self.note(if *swapped { "swap" } else { "no swap" }.to_string())
+                }
+                Event::OffersDeclared { count, .. } => {
+                    self.note(format!("{count} fifth-move offers declared"))
+                }
+                Event::FifthsOffered { points, .. } => {
+                    let list: Vec<String> =
+                        points.as_slice().iter().map(|p| p.to_lower()).collect();
+                    self.offers = Some(list.join(" "));
+                }
+                Event::OptionChosen { option, .. } => self.note(match option {
+                    TaraguchiOption::Single => "option: one fifth move".to_string(),
+                    TaraguchiOption::Offers => "option: fifth-move offers".to_string(),
+                }),
+                Event::DrawOffered { .. } => self.note("draw offered".to_string()),
+                Event::Violation { point: Some(p), .. } => {
+                    self.note(format!("false claim at {}", p.to_lower()))
+                }
+                Event::Violation { point: None, .. } => self.note("false claim".to_string()),
+                Event::TurnEnded { .. } => {
+                    if let Some(last) = self.moves.last_mut() {
+                        last.2 = true;
+                    }
+                }
+                Event::TakenBack { undone, .. } => {
+                    let keep = self.moves.len().saturating_sub(undone.len());
+                    self.moves.truncate(keep);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// `1. h8 2. i9 {swap} ...`
+    fn text(&self) -> String {
+        let mut parts = Vec::new();
+        for (i, (token, notes, end)) in self.moves.iter().enumerate() {
+            let mut part = format!("{}. {token}", i + 1);
+            if *end {
+                part.push(' ');
+                part.push_str(END_TURN);
+            }
+            if !notes.is_empty() {
+                part.push_str(&format!(" {{{}}}", notes.join("; ")));
+            }
+            parts.push(part);
+        }
+        parts.join(" ")
+    }
+}
+
+/// `text` in lines of at most `width` characters, broken at spaces
+/// outside braces and before a move number.
+fn wrap(text: &str, width: usize) -> String {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    let mut depth = 0i32;
+    for word in text.split(' ') {
+        let starts_move = depth == 0 && word.ends_with('.');
+        if !line.is_empty() && starts_move && line.chars().count() + 1 + word.len() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+        depth += word.matches('{').count() as i32 - word.matches('}').count() as i32;
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines.join("\n")
+}
+
+/// `2026.05.02`: the UTC date of a Unix time in milliseconds.
+fn date_text(unix_ms: u64) -> String {
+    let (year, month, day) = utc_date(unix_ms);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+/// The UTC date (year, month, day) of a Unix time in milliseconds (civil
+/// from days, after Howard Hinnant's algorithm): records are dated without
+/// a calendar crate.
+pub fn utc_date(unix_ms: u64) -> (i64, i64, i64) {
+    let days = (unix_ms / 86_400_000) as i64 + 719_468;
+    let era = days.div_euclid(146_097);
+    let doe = days.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
 }
 
 impl Game {
     /// The moves so far in renju notation (twin stones with their board's
-    /// number).
+    /// number, and `end` after the first stone of a one-stone turn).
     pub fn renju_notation(&self) -> String {
         if self.config().rule_set == RuleSet::Twin {
-            let stones = self.moves().iter();
-            let tokens: Vec<_> = stones.map(|m| token(m.point, m.board, true)).collect();
+            let mut tokens = Vec::new();
+            for m in self.moves() {
+                tokens.push(token(m.point, m.board, true));
+                if self.turn_ended_after(m.number) {
+                    tokens.push(END_TURN.to_string());
+                }
+            }
             tokens.join(" ")
         } else {
             renju_notation(self.moves())

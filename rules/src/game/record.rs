@@ -55,7 +55,13 @@
 //! - `entries[].input`: `act` (a seat's [`Action`], with the
 //!   `lag_credit_ms` it was granted, omitted when zero), `tick` (time made
 //!   something happen: a flag or a lapsed draw offer), `abandoned` (the
-//!   server declared `seat` gone), `aborted` (the server aborted).
+//!   server declared `seat` gone: its opponent claimed the win, or nobody
+//!   could), `draw_called` (`seat` was away and its opponent called a
+//!   draw), `both_away` (both away in an untimed game: drawn), `aborted`
+//!   (the server aborted), `arbiter_aborted` (a moderator did).
+//! - Takebacks (casual rooms): `request_takeback`, then the opponent's
+//!   `accept_takeback` (the requester's last move and any later ones are
+//!   undone as the entry is replayed) or `decline_takeback`.
 //! - `entries[].clocks`: both clocks right after the input (`null` when
 //!   untimed), as in [`ClockSnapshot`].
 //! - `result`: the [`GameResult`], or `null` while the game runs.
@@ -87,8 +93,13 @@ pub enum Input {
     },
     /// Time acted: the seat to move flagged, or a draw offer lapsed.
     Tick,
-    /// The server declared that `seat` abandoned the game.
+    /// The server declared that `seat` abandoned the game (its opponent
+    /// claimed the win, or nobody was there to claim it).
     Abandoned { seat: Seat },
+    /// `seat` was away past the grace and its opponent called a draw.
+    DrawCalled { seat: Seat },
+    /// Both players were away past the grace in an untimed game.
+    BothAway,
     /// The server aborted the game.
     Aborted,
     /// An arbiter (a moderator) aborted the game, at any point of it.

@@ -23,6 +23,8 @@ const EIGHT: TimeControl = TimeControl::EightStone {
     main_ms: 10_000,
     move_ms: 3_000,
     stones: 2,
+    move_limit_in_main: false,
+    shared_main: false,
 };
 
 /// Black and white both move in main time; black's main time then runs
@@ -38,6 +40,111 @@ fn into_overtime() -> Game {
         "black's main time left, then one overtime move"
     );
     g
+}
+
+/// The tournament rules rule 2, "比赛采用快棋每场5分钟，步时30秒越时判负": the
+/// plain reading of "步时30秒越时判负" (30 s a move, a late move loses) holds
+/// in the main time too. With `move_limit_in_main`, every move of the main
+/// time must come within `move_ms`; a move that starts with less main time
+/// left than that continues, once the main time is out, as the first
+/// overtime move with its full time.
+#[test]
+fn the_move_limit_holds_in_the_main_time_too() {
+    let limited = TimeControl::EightStone {
+        main_ms: 10_000,
+        move_ms: 3_000,
+        stones: 2,
+        move_limit_in_main: true,
+        shared_main: false,
+    };
+    let mut g = timed(limited);
+    // 10 s of main time, 3 s a move: black's first move is due within 3 s.
+    assert_eq!(g.flag_at(), Some(3_000));
+    let ev = g.apply(Seat::First, Action::place(p("H8")), 2_500).unwrap();
+    let c = moved_clocks(&ev);
+    assert_eq!((c.first.main_ms, c.first.period_ms), (7_500, 3_000));
+    // White dawdles past 3 s with main time to spare: it loses on time.
+    assert!(g.tick(5_499).is_empty());
+    let ev = g.tick(5_500);
+    let r = game_over(&ev).expect("the move limit fell");
+    assert_eq!(r.reason, ResultReason::Time { seat: Seat::Second });
+    let again = g.record().replay().unwrap();
+    assert_eq!(again.result(), g.result());
+
+    // A move begun with less main time than the limit: the main time runs
+    // out first, then the overtime move has its own 3 s.
+    let mut g = timed(limited);
+    for (i, (pt, at)) in [("H8", 2_000), ("A1", 4_000), ("J10", 6_000), ("A3", 8_000)]
+        .into_iter()
+        .enumerate()
+    {
+        let seat = if i % 2 == 0 {
+            Seat::First
+        } else {
+            Seat::Second
+        };
+        g.apply(seat, Action::place(p(pt)), at).unwrap();
+    }
+    // Black has 6 s of main time left and 3 s of limit: the limit rules.
+    assert_eq!(g.flag_at(), Some(8_000 + 3_000));
+    g.apply(Seat::First, Action::place(p("L12")), 10_000)
+        .unwrap();
+    g.apply(Seat::Second, Action::place(p("A5")), 12_000)
+        .unwrap();
+    // Each side has used three moves of 2 s: 4 s of main time left.
+    let c = g.clocks(12_000).unwrap();
+    assert_eq!(c.first.main_ms, 10_000 - 2_000 - 2_000 - 2_000);
+    assert_eq!(c.second.main_ms, 10_000 - 2_000 - 2_000 - 2_000);
+    g.apply(Seat::First, Action::place(p("N14")), 14_500)
+        .unwrap();
+    // Black's 1.5 s main time left; white 4 s: white's limit (3 s) first.
+    assert_eq!(g.flag_at(), Some(14_500 + 3_000));
+    g.apply(Seat::Second, Action::place(p("A7")), 15_000)
+        .unwrap();
+    // Black's main time (1.5 s) runs out before its 3 s limit: then a full
+    // overtime move of 3 s follows.
+    assert_eq!(g.flag_at(), Some(15_000 + 1_500 + 3_000));
+    let c = g.clocks(17_000).unwrap();
+    assert_eq!((c.first.main_ms, c.first.period_ms), (0, 2_500));
+    assert_eq!(c.second.main_ms, 0, "the overtime is both sides'");
+}
+
+/// The tournament rules rule 2, "每场5分钟" (5 minutes a game) and "若比赛时满"
+/// (when the game's time is up): read as one clock for the game,
+/// `shared_main` charges every move's time to one main time; the overtime
+/// begins when it is out.
+#[test]
+fn a_shared_main_time_is_the_games() {
+    let shared = TimeControl::EightStone {
+        main_ms: 10_000,
+        move_ms: 3_000,
+        stones: 2,
+        move_limit_in_main: false,
+        shared_main: true,
+    };
+    let mut g = timed(shared);
+    let ev = g.apply(Seat::First, Action::place(p("H8")), 4_000).unwrap();
+    let c = moved_clocks(&ev);
+    assert_eq!((c.first.main_ms, c.second.main_ms), (6_000, 6_000));
+    let c = g.clocks(7_000).unwrap();
+    assert_eq!((c.first.main_ms, c.second.main_ms), (3_000, 3_000));
+    g.apply(Seat::Second, Action::place(p("A1")), 7_000)
+        .unwrap();
+    // 3 s of the game's main time left, then black's first overtime move.
+    assert_eq!(g.flag_at(), Some(7_000 + 3_000 + 3_000));
+    let c = g.clocks(11_000).unwrap();
+    assert_eq!(c.first, overtime(2_000, 2));
+    assert_eq!(c.second, overtime(3_000, 2));
+    let again = g.record().replay().unwrap();
+    assert_eq!(again.clocks(11_000), g.clocks(11_000));
+    // Both options on the wire; left out when off, as older records are.
+    let json = serde_json::to_string(&shared).unwrap();
+    assert!(json.contains(r#""shared_main":true"#), "{json}");
+    assert!(
+        !serde_json::to_string(&EIGHT)
+            .unwrap()
+            .contains("shared_main")
+    );
 }
 
 #[test]
@@ -96,11 +203,7 @@ fn a_late_overtime_move_loses() {
 
 #[test]
 fn a_five_with_the_last_overtime_stone_wins() {
-    let mut g = timed(TimeControl::EightStone {
-        main_ms: 10_000,
-        move_ms: 3_000,
-        stones: 1,
-    });
+    let mut g = timed(TimeControl::eight_stone(10_000, 3_000, 1));
     let script = ["H8", "A1", "J10", "A2", "L12", "A3", "N14", "A4"];
     for (i, pt) in script.iter().enumerate() {
         let seat = if i % 2 == 0 {
@@ -167,11 +270,7 @@ fn correspondence_gives_each_move_its_days_and_spends_vacation_when_late() {
 #[test]
 fn new_kinds_are_validated_and_their_serde_forms_are_stable() {
     let check = |time| GameConfig::free(RuleSet::Gomoku).with_time(time).validate();
-    let eight = |main_ms, move_ms, stones| TimeControl::EightStone {
-        main_ms,
-        move_ms,
-        stones,
-    };
+    let eight = TimeControl::eight_stone;
     assert_eq!(check(eight(300_000, 30_000, 8)), Ok(()));
     assert_eq!(check(eight(0, 30_000, 8)), Err(ConfigError::ZeroMainTime));
     assert_eq!(check(eight(1, 0, 8)), Err(ConfigError::ZeroMoveTime));

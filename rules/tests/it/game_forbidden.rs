@@ -1,6 +1,7 @@
 //! Renju forbidden moves in the three room modes (docs/rules.md §3): claim,
 //! lose, block; claims that hold, claims that come too late, false claims
-//! and the second violation; and that a claim room never lets on.
+//! and the second violation; claims that name their point, and when a
+//! claim is open; and that a claim room never lets on.
 
 use crate::common;
 
@@ -45,7 +46,7 @@ fn claim_right_after_the_forbidden_move_wins() {
         let last = setup(&mut g, black, kind);
         play(&mut g, &last);
         assert!(!g.is_over(), "the forbidden stone stands");
-        let ev = g.apply(Seat::Second, Action::ClaimForbidden, 0).unwrap();
+        let ev = g.apply(Seat::Second, Action::claim(p(&last)), 0).unwrap();
         assert_eq!(
             ev[0],
             Event::ClaimUpheld {
@@ -77,13 +78,29 @@ fn a_forbidden_move_stands_once_white_plays_on() {
     let mut g = renju(ForbiddenHandling::Claim);
     let last = setup(&mut g, &DOUBLE_THREE, Forbidden::DoubleThree);
     play(&mut g, &format!("{last} C9"));
-    let ev = g.apply(Seat::Second, Action::ClaimForbidden, 0).unwrap();
+    // White has moved: no claim is open on black's turn (black's last
+    // stone is behind white's), and one is refused with no penalty.
+    assert!(
+        !g.allowed(Seat::Second, 0)
+            .contains(&ActionKind::ClaimForbidden)
+    );
+    assert_eq!(
+        refused(&mut g, Seat::Second, Action::claim(p("I8")), 0),
+        GameError::ClaimNotPossible
+    );
+    assert_eq!(g.violations(Seat::Second), 0);
+    // Black plays on normally; a claim of I8 now names a stone that is
+    // not black's last: a false claim, shown with the point it named.
+    play(&mut g, "M12");
+    assert_eq!(g.to_act(), Some(Seat::Second));
+    let ev = g.apply(Seat::Second, Action::claim(p("I8")), 0).unwrap();
     assert_eq!(
         ev,
         vec![Event::Violation {
             seat: Seat::Second,
             kind: ViolationKind::FalseClaim,
-            count: 1
+            count: 1,
+            point: Some(p("I8")),
         }]
     );
     assert!(!g.is_over());
@@ -93,9 +110,6 @@ fn a_forbidden_move_stands_once_white_plays_on() {
         Some(Color::Black),
         "the stone stays"
     );
-    // Black plays on normally.
-    play(&mut g, "M12");
-    assert_eq!(g.to_act(), Some(Seat::Second));
 }
 
 #[test]
@@ -115,7 +129,7 @@ fn declining_a_draw_does_not_end_whites_claim() {
     )
     .unwrap();
     g.apply(Seat::Second, Action::DeclineDraw, 0).unwrap();
-    let ev = g.apply(Seat::Second, Action::ClaimForbidden, 0).unwrap();
+    let ev = g.apply(Seat::Second, Action::claim(p(&last)), 0).unwrap();
     assert_eq!(
         ev[0],
         Event::ClaimUpheld {
@@ -136,7 +150,7 @@ fn a_white_pass_ends_the_claim_on_the_last_stone() {
     g.apply(Seat::Second, Action::Pass { offer_draw: false }, 0)
         .unwrap();
     play(&mut g, "M12");
-    let ev = g.apply(Seat::Second, Action::ClaimForbidden, 0).unwrap();
+    let ev = g.apply(Seat::Second, Action::claim(p(&last)), 0).unwrap();
     assert!(matches!(ev[0], Event::Violation { count: 1, .. }), "{ev:?}");
 }
 
@@ -147,7 +161,7 @@ fn black_acting_does_not_end_whites_claim() {
     let last = setup(&mut g, &DOUBLE_THREE, Forbidden::DoubleThree);
     play(&mut g, &last);
     g.apply(Seat::First, Action::OfferDraw, 0).unwrap();
-    let ev = g.apply(Seat::Second, Action::ClaimForbidden, 0).unwrap();
+    let ev = g.apply(Seat::Second, Action::claim(p(&last)), 0).unwrap();
     assert!(matches!(ev[0], Event::ClaimUpheld { .. }));
 }
 
@@ -158,7 +172,19 @@ fn an_overline_can_be_claimed_late() {
     // White plays on for several moves, then claims on black's turn.
     play(&mut g, &format!("{last} C9 M12 C11 D12 E3 L4 E5"));
     assert_eq!(g.to_act(), Some(Seat::First));
-    let ev = g.apply(Seat::Second, Action::ClaimForbidden, 0).unwrap();
+    // The overline stands for all to see: the claim is open on black's
+    // turn too. Naming another stone of the line is a false claim (the
+    // claim names the stone that made the overline).
+    assert!(
+        g.allowed(Seat::Second, 0)
+            .contains(&ActionKind::ClaimForbidden)
+    );
+    let ev = g.apply(Seat::Second, Action::claim(p("K8")), 0).unwrap();
+    assert!(
+        matches!(ev[0], Event::Violation { count: 1, point: Some(q), .. } if q == p("K8")),
+        "{ev:?}"
+    );
+    let ev = g.apply(Seat::Second, Action::claim(p("L8")), 0).unwrap();
     assert_eq!(
         ev[0],
         Event::ClaimUpheld {
@@ -173,11 +199,11 @@ fn an_overline_can_be_claimed_late() {
 #[test]
 fn two_false_claims_lose() {
     let mut g = renju(ForbiddenHandling::Claim);
-    play(&mut g, "H8 A1");
-    let ev = g.apply(Seat::Second, Action::ClaimForbidden, 0).unwrap();
+    play(&mut g, &with_far_white(&["H8", "J10", "L12", "E4", "F11"]));
+    let ev = g.apply(Seat::Second, Action::claim(p("F11")), 0).unwrap();
     assert!(matches!(ev.as_slice(), [Event::Violation { count: 1, .. }]));
-    play(&mut g, "L12 A3");
-    let ev = g.apply(Seat::Second, Action::ClaimForbidden, 0).unwrap();
+    play(&mut g, "A14 C2");
+    let ev = g.apply(Seat::Second, Action::claim(p("C2")), 0).unwrap();
     assert!(matches!(
         ev[0],
         Event::Violation {
@@ -197,19 +223,51 @@ fn two_false_claims_lose() {
     assert_eq!(r.reason, ResultReason::Violations { seat: Seat::Second });
 }
 
+/// Records from before claims named their point hold claims without one:
+/// they are judged as they were (the referee finds the stone), never
+/// refused, so that those records replay to their result.
+#[test]
+fn a_claim_without_a_point_is_judged_as_it_was() {
+    let mut g = renju(ForbiddenHandling::Claim);
+    play(&mut g, "H8 A1");
+    let unnamed = Action::ClaimForbidden { point: None };
+    let ev = g.apply(Seat::Second, unnamed, 0).unwrap();
+    assert!(matches!(
+        ev.as_slice(),
+        [Event::Violation {
+            count: 1,
+            point: None,
+            ..
+        }]
+    ));
+    let mut g = renju(ForbiddenHandling::Claim);
+    let last = setup(&mut g, &OVERLINE, Forbidden::Overline);
+    play(&mut g, &format!("{last} C9 M12"));
+    let ev = g.apply(Seat::Second, unnamed, 0).unwrap();
+    assert!(matches!(ev[0], Event::ClaimUpheld { point, .. } if point == p("L8")));
+}
+
 #[test]
 fn claims_refused_without_penalty_where_they_do_not_apply() {
     let mut g = renju(ForbiddenHandling::Claim);
-    play(&mut g, "H8 A1");
+    play(&mut g, &with_far_white(&["H8", "J10", "L12", "E4", "F11"]));
     assert_eq!(
-        refused(&mut g, Seat::First, Action::ClaimForbidden, 0),
+        refused(&mut g, Seat::First, Action::claim(p("F11")), 0),
         GameError::ClaimByBlack
     );
+    // A claim names a black stone: an empty point or a white stone is
+    // refused, and costs nothing.
+    for point in ["H9", "A1"] {
+        assert_eq!(
+            refused(&mut g, Seat::Second, Action::claim(p(point)), 0),
+            GameError::ClaimNotBlackStone { point: p(point) }
+        );
+    }
     for mode in [ForbiddenHandling::Lose, ForbiddenHandling::Block] {
         let mut g = renju(mode);
         play(&mut g, "H8 A1");
         assert_eq!(
-            refused(&mut g, Seat::Second, Action::ClaimForbidden, 0),
+            refused(&mut g, Seat::Second, Action::claim(p("H8")), 0),
             GameError::ClaimsDisabled
         );
         assert!(
@@ -221,7 +279,7 @@ fn claims_refused_without_penalty_where_they_do_not_apply() {
         let mut g = new_game(rs);
         play(&mut g, "H8 A1");
         assert_eq!(
-            refused(&mut g, Seat::Second, Action::ClaimForbidden, 0),
+            refused(&mut g, Seat::Second, Action::claim(p("H8")), 0),
             GameError::ClaimsDisabled
         );
     }
@@ -309,7 +367,8 @@ fn a_claim_room_never_lets_on() {
     let shape = |ev: &[Event]| serde_json::to_string(ev).unwrap().replace("I8", "M12");
     assert_eq!(shape(&ev_bad), shape(&ev_good));
     assert!(!leaks(&serde_json::to_string(&ev_bad).unwrap()));
-    // The same prompt for white, claim included in both.
+    // The same prompt for white, claim included in both (black has five
+    // stones: its last could be forbidden, as both players can count).
     assert_eq!(bad.prompt(0), good.prompt(0));
     assert!(
         bad.prompt(0)
@@ -327,6 +386,12 @@ fn a_claim_room_never_lets_on() {
         "not even in a log line"
     );
     // At the end it may be told.
+    // A claim of black's last stone in the good game is false, and says
+    // only that.
+    let ev = good
+        .apply(Seat::Second, Action::claim(p("M12")), 0)
+        .unwrap();
+    assert!(!leaks(&serde_json::to_string(&ev).unwrap()));
     let ev = bad.apply(Seat::Second, Action::Resign, 0).unwrap();
     let Some(Event::GameOver { forbidden, .. }) = ev.last() else {
         panic!("game over expected")
@@ -373,4 +438,85 @@ fn a_five_made_with_a_forbidden_shape_wins() {
         );
         assert!(matches!(r.reason, ResultReason::Five { .. }));
     }
+}
+
+/// The Chinese renju rules (比赛规则) and the rules introduction
+/// (连珠五子棋比赛中的规定和特例, item 7): "白方应立即指出禁手点" — white
+/// points out the forbidden *point*. A claim names it; the claimed point
+/// and its kind are in the upheld event, the result and the record.
+#[test]
+fn white_points_out_the_forbidden_point() {
+    let mut g = renju(ForbiddenHandling::Claim);
+    let last = setup(&mut g, &DOUBLE_THREE, Forbidden::DoubleThree);
+    play(&mut g, &last);
+    // Naming a black stone other than the forbidden one: a false claim
+    // that names its point, and the right to claim I8 is still there.
+    let ev = g.apply(Seat::Second, Action::claim(p("G8")), 0).unwrap();
+    assert_eq!(
+        ev,
+        vec![Event::Violation {
+            seat: Seat::Second,
+            kind: ViolationKind::FalseClaim,
+            count: 1,
+            point: Some(p("G8")),
+        }]
+    );
+    let ev = g.apply(Seat::Second, Action::claim(p("I8")), 0).unwrap();
+    let expected = ResultReason::ForbiddenClaimed {
+        point: p("I8"),
+        forbidden: Forbidden::DoubleThree,
+    };
+    assert_eq!(game_over(&ev).unwrap().reason, expected);
+    let record = g.record();
+    assert!(
+        record.to_json().contains(r#""point": "I8""#),
+        "the record holds the claim's point"
+    );
+    let replayed = record.replay().unwrap();
+    assert_eq!(replayed.result().unwrap().reason, expected);
+    assert!(
+        record.to_renju_text().contains("I8 (double-three)"),
+        "{}",
+        record.to_renju_text()
+    );
+}
+
+/// A claim is open only when it could hold, judged on what both players
+/// see: black's last stone with five black stones on the board (no
+/// forbidden shape has fewer), until white moves; a black overline on the
+/// board, at any time.
+#[test]
+fn a_claim_is_open_only_once_a_black_stone_could_be_forbidden() {
+    let mut g = renju(ForbiddenHandling::Claim);
+    let white_may_claim = |g: &Game| {
+        let prompt = g.prompt(0).unwrap();
+        let white = g.seat_of(Color::White);
+        let listed = if prompt.seat == white {
+            &prompt.may
+        } else {
+            &prompt.other_may
+        };
+        let claim = listed.contains(&ActionKind::ClaimForbidden);
+        assert_eq!(
+            claim,
+            g.allowed(white, 0).contains(&ActionKind::ClaimForbidden)
+        );
+        claim
+    };
+    assert!(!white_may_claim(&g), "move 1");
+    let black = ["H8", "J10", "L12", "E4", "F11"];
+    for (i, b) in black.iter().enumerate() {
+        play(&mut g, b);
+        assert_eq!(white_may_claim(&g), i == 4, "after black's stone {}", i + 1);
+        play(&mut g, ["A1", "A3", "A5", "A7", "A9"][i]);
+        assert!(!white_may_claim(&g), "white has moved");
+    }
+    // Black's sixth stone: open again until white's reply.
+    play(&mut g, "C14");
+    assert!(white_may_claim(&g));
+    // Black never has a claim.
+    assert!(
+        !g.allowed(Seat::First, 0)
+            .contains(&ActionKind::ClaimForbidden)
+    );
 }

@@ -309,3 +309,67 @@ fn psq_of_an_unreplayed_record_never_overflows() {
     *action = Action::place("S19".parse().unwrap());
     assert_eq!(rec.to_psq().unwrap_err(), ExportError::OffBoard(3));
 }
+
+/// A game in renju notation as renju players keep it: the tags (rule set,
+/// opening rule, date, players by colour after the swap, the canonical
+/// opening, the fifth-move offers, result and termination), then the
+/// numbered moves with the swap and the offers in braces. Readers of the
+/// plain list read it too.
+#[test]
+fn a_renju_text_keeps_the_whole_opening() {
+    use tengen_rules::game::{ForbiddenHandling, Opening, import};
+    let mut g = game(
+        GameConfig::new(RuleSet::Renju)
+            .with_opening(Opening::Rif)
+            .with_forbidden(ForbiddenHandling::Claim),
+    );
+    // First seat opens (tentative black); white swaps; offers K11 and G7,
+    // white keeps K11; then black's I8 is a double three and is claimed.
+    play(&mut g, "H8 I9 J10 swap I7 offer:K11,G7 keep:K11 A1");
+    assert_eq!(g.seat_of(tengen_rules::Color::Black), Seat::Second);
+    let record = g
+        .record()
+        .with_tag("first", "alice")
+        .with_tag("second", "bob")
+        .with_tag("started_unix_ms", "1777680000000");
+    let text = record.to_renju_text();
+    for want in [
+        "[Game \"renju\"]",
+        "[Rule \"rif\"]",
+        "[Forbidden \"claim\"]",
+        "[Date \"2026.05.02\"]",
+        "[Black \"bob\"]",
+        "[White \"alice\"]",
+        "[Opening \"I1 Chosei 长星\"]",
+        "[Alt \"k11 g7\"]",
+        "1. h8 2. i9 3. j10 {swap} 4. i7 5. k11 {5th-move offers: k11 g7} 6. a1",
+    ] {
+        assert!(text.contains(want), "{want} missing in:\n{text}");
+    }
+    assert!(!text.contains("[Result"), "the game runs");
+    // It reads back: the same stones, in a renju game (the Game tag).
+    let back = import(&text, RuleSet::Freestyle).unwrap();
+    assert_eq!(back.config.rule_set, RuleSet::Renju);
+    let stones = |r: &tengen_rules::game::GameRecord| -> Vec<_> {
+        r.replay()
+            .unwrap()
+            .moves()
+            .iter()
+            .map(|m| m.point)
+            .collect()
+    };
+    assert_eq!(stones(&back), stones(&record));
+    // The plain list is read as before.
+    assert_eq!(
+        stones(&import("h8 i9 j10 i7 k11 a1", RuleSet::Renju).unwrap()),
+        stones(&record)
+    );
+    // Finished: the result and why, with a claimed point and its kind.
+    g.apply(Seat::Second, Action::Resign, 0).unwrap();
+    let text = g.record().to_renju_text();
+    assert!(text.contains("[Result \"white wins\"]"), "{text}");
+    assert!(
+        text.contains("[Termination \"second seat resigned\"]"),
+        "{text}"
+    );
+}

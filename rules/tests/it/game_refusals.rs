@@ -147,7 +147,11 @@ fn after_the_end_everything_is_refused() {
             Action::OfferDraw,
             Action::AcceptDraw,
             Action::DeclineDraw,
-            Action::ClaimForbidden,
+            Action::claim(p("H8")),
+            Action::EndTurn,
+            Action::RequestTakeback,
+            Action::AcceptTakeback,
+            Action::DeclineTakeback,
             Action::Resign,
             Action::Abort,
         ] {

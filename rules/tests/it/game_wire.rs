@@ -72,10 +72,13 @@ fn events_errors_prompts_and_snapshots_read_back() {
 
     let mut r = game(GameConfig::new(RuleSet::Renju).with_forbidden(ForbiddenHandling::Claim));
     play(&mut r, "H8 A1");
-    all.extend(r.apply(Seat::Second, Action::ClaimForbidden, 0).unwrap());
-    errors.push(r.apply(Seat::First, Action::ClaimForbidden, 0).unwrap_err());
+    all.extend(
+        r.apply(Seat::Second, Action::ClaimForbidden { point: None }, 0)
+            .unwrap(),
+    );
+    errors.push(r.apply(Seat::First, Action::claim(p("H8")), 0).unwrap_err());
     play(&mut r, "G8 A3 I9 A5 I10 A7 I8");
-    all.extend(r.apply(Seat::Second, Action::ClaimForbidden, 0).unwrap());
+    all.extend(r.apply(Seat::Second, Action::claim(p("I8")), 0).unwrap());
     snaps.push(r.snapshot(0));
 
     let kinds: std::collections::BTreeSet<String> = all

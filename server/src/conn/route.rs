@@ -114,7 +114,9 @@ pub(super) fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], receive
         | ClientMsg::Act { .. }
         | ClientMsg::Snapshot { .. }
         | ClientMsg::Chat { .. }
-        | ClientMsg::Rematch { .. }) => table_request(state, cs, id, msg, received),
+        | ClientMsg::Rematch { .. }
+        | ClientMsg::DeclineRematch { .. }
+        | ClientMsg::ClaimAbsence { .. }) => table_request(state, cs, id, msg, received),
         msg @ (ClientMsg::Register { .. }
         | ClientMsg::Login { .. }
         | ClientMsg::Logout
@@ -317,6 +319,8 @@ fn table_request(
         ClientMsg::Snapshot { table } => (table, TableRequest::Snapshot),
         ClientMsg::Chat { table, text } => (table, TableRequest::Chat { text }),
         ClientMsg::Rematch { table } => (table, TableRequest::Rematch),
+        ClientMsg::DeclineRematch { table } => (table, TableRequest::DeclineRematch),
+        ClientMsg::ClaimAbsence { table, draw } => (table, TableRequest::ClaimAbsence { draw }),
         other => {
             let why = format!("{} is not a table's message", other.type_name());
             reply_error(outbox, id, ErrorCode::BadRequest, &why);

@@ -97,6 +97,18 @@ pub fn spawn(hosting: Hosting, rx: Inbox<LobbyCmd>, shutdown: watch::Receiver<bo
     tokio::spawn(lobby.run(rx, shutdown));
 }
 
+/// A room's configuration as the server plays it: the forbidden-move
+/// handling in force spelt out (renju: `claim` unless chosen otherwise),
+/// so the room's data says it, and takebacks on in casual games only
+/// (never in rated or tournament games).
+fn room_config(config: GameConfig, casual: bool) -> GameConfig {
+    GameConfig {
+        forbidden: config.forbidden_handling(),
+        takebacks: casual,
+        ..config
+    }
+}
+
 fn reply(session: &Session, id: Option<RequestId>, msg: ServerMsg) {
     session.outbox.send_msg(&Envelope::with_id(id, msg));
 }
@@ -196,7 +208,8 @@ impl Lobby {
                 from,
                 seats,
                 opener,
-            } => self.rematch(room, from, seats, opener),
+                like,
+            } => self.rematch(room, from, seats, opener, like),
             LobbyCmd::Matched {
                 pairing,
                 matchmaker,
@@ -317,7 +330,7 @@ impl Lobby {
         let info = RoomInfo {
             room: room.clone(),
             name,
-            config,
+            config: room_config(config, !rated),
             players: Players {
                 first: Some(session.player.clone()),
                 second: None,
@@ -434,6 +447,8 @@ impl Lobby {
         let Some(room) = self.rooms.get_mut(room_id) else {
             return false;
         };
+        let casual = !room.info.rated && tournament.is_none();
+        room.info.config = room_config(room.info.config.clone(), casual);
         let room_first = if room.seats[0].as_ref().map(|s| &s.id) == Some(&seats[0].id) {
             Seat::First
         } else {

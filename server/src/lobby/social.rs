@@ -2,6 +2,7 @@
 //! room, the opener switched).
 
 use super::*;
+use tengen_protocol::RoomInfo;
 
 impl Lobby {
     /// A challenge: a private room for the challenger that only the named
@@ -133,40 +134,57 @@ impl Lobby {
         self.remove(&room_id, CancelReason::Declined, Some(&session.id));
     }
 
-    /// Both players want a rematch: if both still sit in the finished room,
-    /// the new game starts there (players hear `rematch_started` first, then
-    /// get the new table's snapshot); otherwise both hear `no_rematch`.
+    /// Both players want a rematch. It is played in the finished room, the
+    /// players seated again if they had left it, or, when both had (the
+    /// room is gone), in a new room like it. Players hear `rematch_started`
+    /// first, then get the new table's snapshot; a player who meanwhile
+    /// sits at as many games as allowed, or may not play rated now, stops
+    /// it (both hear why).
     pub(super) fn rematch(
         &mut self,
         room_id: RoomId,
         from: TableId,
         seats: [Session; 2],
         opener: Seat,
+        like: NewRoom,
     ) {
-        let ready = self.rooms.get(&room_id).is_some_and(|r| {
-            r.info.status == RoomStatus::Finished
-                && r.info.table.as_ref() == Some(&from)
-                && r.seats
-                    .iter()
-                    .zip(&seats)
-                    .all(|(a, b)| a.as_ref().is_some_and(|a| a.id == b.id))
+        let same_room = self.rooms.get(&room_id).is_some_and(|r| {
+            r.info.status == RoomStatus::Finished && r.info.table.as_ref() == Some(&from)
         });
-        if !ready {
+        let busy = seats.iter().find(|s| {
+            let here = self
+                .rooms
+                .get(&room_id)
+                .is_some_and(|r| same_room && r.seat_of(&s.id).is_some());
+            !here && self.seats_of(&s.id) >= self.seat_cap(s)
+        });
+        if let Some(b) = busy {
+            let why = format!("{} sits at as many games as allowed now", b.player.name);
             for s in &seats {
-                refuse(
-                    s,
-                    None,
-                    ErrorCode::NoRematch,
-                    "a player has left the room".into(),
-                );
+                refuse(s, None, ErrorCode::NoRematch, why.clone());
             }
             return;
         }
+        let room_id = if same_room {
+            room_id
+        } else {
+            self.room_like(&seats, like)
+        };
         if self.rematch_barred(&room_id, &seats) {
             return;
         }
         if let Some(room) = self.rooms.get_mut(&room_id) {
-            room.seats = [Some(seats[0].clone()), Some(seats[1].clone())];
+            let old = std::mem::replace(
+                &mut room.seats,
+                [Some(seats[0].clone()), Some(seats[1].clone())],
+            );
+            room.info.players.first = Some(seats[0].player.clone());
+            room.info.players.second = Some(seats[1].player.clone());
+            for s in &seats {
+                if !old.iter().flatten().any(|o| o.id == s.id) {
+                    self.sit(&s.id, &room_id);
+                }
+            }
         }
         // The players hear of the new table before its first snapshot can
         // reach them (it is queued behind this in their outboxes).
@@ -187,5 +205,37 @@ impl Lobby {
         {
             let _ = old.try_send(crate::msg::table::TableCmd::RematchStarted { rematch });
         }
+    }
+
+    /// A new finished-state room like the one a rematch was offered in
+    /// (both its players had left it), for the rematch to start in.
+    fn room_like(&mut self, seats: &[Session; 2], like: NewRoom) -> RoomId {
+        let room = RoomId::from_u64(rand::random());
+        let info = RoomInfo {
+            room: room.clone(),
+            name: like.name,
+            config: like.config,
+            players: Players {
+                first: Some(seats[0].player.clone()),
+                second: Some(seats[1].player.clone()),
+            },
+            status: RoomStatus::Finished,
+            table: None,
+            spectators: 0,
+            chat: like.chat,
+            rated: like.rated,
+        };
+        self.rooms.insert(
+            room.clone(),
+            Room {
+                info,
+                public: like.public,
+                challenged: None,
+                seats: [None, None],
+                // The rematch names its own opener when it starts.
+                opener: None,
+            },
+        );
+        room
     }
 }

@@ -13,9 +13,11 @@
 //!   acted), unless that seat had moved and the other had not (aborting a
 //!   game whose opponent never comes is no fault); or failed to make its
 //!   first move in time, so that the server aborted the game;
-//! - *left* it: lost by abandonment (gone from the table until the
-//!   abandonment countdown ran out), or resigned before making a single
-//!   move (walking away at once, to the opponent just as an abandonment);
+//! - *left* it: was away from the table past the grace and the game then
+//!   ended against it — the opponent claimed the win or called a draw, the
+//!   server gave the win where nobody could claim, or its clock ran out
+//!   while it was still away — or resigned before making a single move
+//!   (walking away at once, to the opponent just as an abandonment);
 //! - *let the clock run out without moving*: lost on time without a move.
 //!
 //! A move is an action that can end its seat's turn
@@ -88,8 +90,9 @@ fn moved(game: &Game, seat: Seat) -> bool {
 
 /// The seat that abandoned the finished `game` and how, if one did
 /// (whether the game was rated is the caller's concern). `no_show`: the
-/// seat whose first move never came, when the server aborted the game
-/// for that.
+/// table's word on who did not show: the seat whose first move never came,
+/// when the server aborted the game for that, or the seat that was away
+/// past its grace when the game ended otherwise.
 pub fn offender(game: &Game, no_show: Option<Seat>) -> Option<(Seat, Offence)> {
     let result = game.result()?;
     let moved = |seat| moved(game, seat);
@@ -104,7 +107,15 @@ pub fn offender(game: &Game, no_show: Option<Seat>) -> Option<(Seat, Offence)> {
         (Outcome::Aborted, ResultReason::Aborted { seat: None }) => {
             no_show.map(|seat| (seat, Offence::Aborted))
         }
-        (_, ResultReason::Abandonment { seat }) => Some((*seat, Offence::Left)),
+        (_, ResultReason::Abandonment { seat } | ResultReason::DrawCalled { seat }) => {
+            Some((*seat, Offence::Left))
+        }
+        // Away past the grace at the end (its clock ran out meanwhile, say).
+        (Outcome::Win { .. } | Outcome::Draw, _)
+            if no_show.is_some_and(|s| result.winner() != Some(s)) =>
+        {
+            no_show.map(|seat| (seat, Offence::Left))
+        }
         (_, ResultReason::Resignation { seat }) if !moved(*seat) => Some((*seat, Offence::Left)),
         (_, ResultReason::Time { seat }) if !moved(*seat) => Some((*seat, Offence::NoMove)),
         _ => None,

@@ -88,6 +88,34 @@ fn abandonment_and_resigning_without_a_move_count_resigning_after_play_does_not(
 }
 
 #[test]
+fn leaving_counts_whether_claimed_drawn_or_lost_on_time_while_away() {
+    // The opponent called a draw against the absent second seat.
+    let mut g = game();
+    place(&mut g, Seat::First, "H8", 100);
+    place(&mut g, Seat::Second, "H9", 200);
+    g.declare_draw_called(Seat::Second, 300).expect("drawn");
+    assert_eq!(offender(&g, None), Some((Seat::Second, Offence::Left)));
+    // Its clock ran out while it was away past the grace (the table's
+    // word), after it had moved.
+    let mut g = game();
+    place(&mut g, Seat::First, "H8", 100);
+    place(&mut g, Seat::Second, "H9", 200);
+    place(&mut g, Seat::First, "J8", 300);
+    g.tick(20_000);
+    assert_eq!(
+        offender(&g, None),
+        None,
+        "not away: an ordinary loss on time"
+    );
+    assert_eq!(
+        offender(&g, Some(Seat::Second)),
+        Some((Seat::Second, Offence::Left))
+    );
+    // Away, but the game ended in its favour: no offence.
+    assert_eq!(offender(&g, Some(Seat::First)), None);
+}
+
+#[test]
 fn a_won_game_has_no_offender() {
     let mut g = game();
     for (i, (b, w)) in [("A1", "A15"), ("B1", "B15"), ("C1", "C15"), ("D1", "D15")]

@@ -95,13 +95,15 @@ pub enum LobbyCmd {
         seats: [Session; 2],
     },
     /// Both players of a finished table asked for a rematch: start it in
-    /// the same room, the opener switched. `seats` are the players as the
+    /// the same room, the opener switched (or in a new room `like` it, if
+    /// both players have left that one). `seats` are the players as the
     /// table knows them now (their current connections).
     Rematch {
         room: RoomId,
         from: TableId,
         seats: [Session; 2],
         opener: Seat,
+        like: NewRoom,
     },
     /// The matchmaker paired two players: seat them in a new rated room
     /// (or give them back to `matchmaker` if one cannot sit now).

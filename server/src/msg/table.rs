@@ -32,7 +32,12 @@ pub enum TableRequest {
     Chat {
         text: String,
     },
+    /// The opponent is away past the grace: claim the win, or call a draw.
+    ClaimAbsence {
+        draw: bool,
+    },
     Rematch,
+    DeclineRematch,
     /// A moderator aborts the game (`reason` goes to everyone there);
     /// `close_room`: the room is closing too, so everyone is sent away and
     /// the table closes. Made only by the server after a role check,
@@ -66,8 +71,8 @@ pub enum TableCmd {
     /// A client's request (boxed: the largest command, and every table's
     /// mailbox holds room for 32 of its commands from the start).
     Request(Box<TableAsk>),
-    /// The connection `conn` of `session` ended: if it is a player's, the
-    /// abandonment countdown starts.
+    /// The connection `conn` of `session` ended: if it is a player's, its
+    /// grace for coming back starts.
     Away { session: SessionId, conn: u64 },
     /// The connection `conn` ended: it gets no more of this table's events
     /// (and no reply).

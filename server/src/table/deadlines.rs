@@ -1,6 +1,6 @@
 //! A table's timers: what falls due next (a flag with its lag grace, a
 //! lapsed draw offer, the abort of a game whose first moves never come, an
-//! abandonment, the coalesced spectator count, a store probe, the lease's
+//! away player's grace, the coalesced spectator count, a store probe, the lease's
 //! renewal, the end of the restart grace, the table's close) and what
 //! happens when it does.
 
@@ -28,7 +28,7 @@ impl Table {
             (Some(next), Some(flag)) if next == flag => self.flag_deadline(),
             (next, _) => next.map(|ms| self.instant(ms)),
         };
-        let away = self.seats.iter().filter_map(|s| s.away_until).min();
+        let away = self.grace_deadline();
         due[0] = [due[0], game, self.timers.first_action_due, away]
             .into_iter()
             .flatten()
@@ -75,20 +75,8 @@ impl Table {
                 self.broadcast(events, ms);
             }
         }
-        for seat in Seat::BOTH {
-            if self.freeze.since.is_none()
-                && self.seats[seat.index()]
-                    .away_until
-                    .is_some_and(|t| t <= now)
-            {
-                self.seats[seat.index()].away_until = None;
-                if let Ok(events) = self.game.declare_abandoned(seat, ms)
-                    && self.persist().await.is_ok()
-                {
-                    tracing::info!(table = %self.id, %seat, "lost by abandonment");
-                    self.broadcast(events, ms);
-                }
-            }
+        if self.freeze.since.is_none() {
+            self.graces_over(now).await;
         }
         self.timers.close_at.is_some_and(|t| t <= now)
     }

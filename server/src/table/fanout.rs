@@ -23,8 +23,10 @@ impl Table {
         let over = events.iter().any(|e| matches!(e, Event::GameOver { .. }));
         if over && self.timers.close_at.is_none() {
             self.timers.first_action_due = None;
+            self.note_leaver();
             for s in &mut self.seats {
                 s.away_until = None;
+                s.grace_over = false;
             }
             self.timers.close_at =
                 Some(Instant::now() + self.hosting.settings.finished_table_linger);
@@ -94,6 +96,15 @@ impl Table {
             seat,
             paused: self.freeze.since.and(self.freeze.announced),
             forbidden: self.game.forbidden_points_shown(ms),
+            away: Seat::BOTH
+                .into_iter()
+                .filter_map(|s| self.away_status(s, Instant::now()))
+                .collect(),
+            rematch: Seat::BOTH
+                .into_iter()
+                .filter(|s| self.seats[s.index()].rematch)
+                .collect(),
+            tournament: self.meta.tournament.clone(),
         }))
     }
 

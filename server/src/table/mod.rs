@@ -21,11 +21,12 @@
 //! The state is split by concern: each part a type in its own file under
 //! `parts` (leaves, which know nothing of the table) holding the fields
 //! only that concern changes, and each concern run by a file of its own:
-//! [`fanout`] (spectators and what goes out), [`resume`] (replay, away
-//! players), [`durable`] (what the store has confirmed; the freeze),
+//! [`fanout`] (spectators and what goes out), [`resume`] (replay),
+//! [`durable`] (what the store has confirmed; the freeze),
 //! [`lease`] (this node's hold on the table), [`deadlines`] (the timers
 //! and what falls due), [`lag`] (lag-compensation quotas), [`social`]
-//! (chat and rematch).
+//! (chat and rematch), [`absence`] (an away player's grace, and the
+//! opponent's claim).
 //!
 //! What the table sends is only what the machine reports (events, prompts,
 //! snapshots): in `claim` rooms the machine keeps whether black's last stone
@@ -46,6 +47,7 @@ use crate::msg::table::{TableAsk, TableCmd, TableRequest};
 use crate::outbound::{Outbox, Shared};
 use crate::sessions::Session;
 
+mod absence;
 mod arbiter;
 mod deadlines;
 mod durable;
@@ -77,9 +79,12 @@ struct Seated {
     session: Session,
     /// Whether the player's connection gets this table's events.
     subscribed: bool,
-    /// While the player's connection is lost: when the game is lost by
-    /// abandonment.
+    /// Whether the player's connection is lost ([`absence`]).
+    away: bool,
+    /// While away in a game that counts a grace: when the grace ends.
     away_until: Option<Instant>,
+    /// Whether the grace has ended (and what follows it was settled).
+    grace_over: bool,
     /// Whether this player asked for a rematch.
     rematch: bool,
 }
@@ -112,6 +117,8 @@ struct Table {
     lag: parts::Quotas,
     /// Chat rates ([`social`]).
     social: parts::ChatRates,
+    /// The rematch's table, once the lobby started it ([`social`]).
+    rematched: Option<TableId>,
 }
 
 /// Starts a table actor for a new game and registers it in the directory.
@@ -131,7 +138,9 @@ impl Table {
         let seated = |session: Session| Seated {
             subscribed: !session.outbox.is_closed(),
             session,
+            away: false,
             away_until: None,
+            grace_over: false,
             rematch: false,
         };
         // While a seat has never acted, the game is aborted if it does not
@@ -161,6 +170,7 @@ impl Table {
             },
             lag: parts::Quotas::default(),
             social: parts::ChatRates::default(),
+            rematched: None,
         }
     }
 
@@ -247,6 +257,9 @@ impl Table {
             Box::pin(self.release_lease()).await;
         }
         self.hosting.directory.remove(&self.id);
+        if !self.tenure.stepped_down {
+            self.rematch_expired();
+        }
         for s in &self.seats {
             self.hosting.sessions.seat(&s.session.id, &self.id, false);
         }
@@ -283,6 +296,7 @@ impl Table {
             TableCmd::LeaseLost { lease } => self.lease_lost(lease).await,
             TableCmd::Withdrawn { player } => self.withdrawn(&player).await,
             TableCmd::RematchStarted { rematch } => {
+                self.rematched = Some(rematch.clone());
                 let frame = Envelope::push(ServerMsg::RematchStarted {
                     table: self.id.clone(),
                     rematch,
@@ -319,8 +333,13 @@ impl Table {
                 }
                 self.send_snapshot(&session, id)
             }
+            TableRequest::ClaimAbsence { draw } => {
+                self.claim_absence(&session.id, &session.outbox, id, draw)
+                    .await
+            }
             TableRequest::Chat { text } => self.chat(&session, id, text),
             TableRequest::Rematch => self.rematch(&session, id),
+            TableRequest::DeclineRematch => self.decline_rematch(&session, id),
             TableRequest::Arbiter { reason, close_room } => {
                 self.arbiter(&session.outbox, id, reason, close_room).await
             }
@@ -337,9 +356,7 @@ impl Table {
                 let s = &mut self.seats[seat.index()];
                 s.session.outbox = session.outbox.clone();
                 s.subscribed = true;
-                if s.away_until.take().is_some() {
-                    self.send_player_status(seat, true, None);
-                }
+                self.back(seat);
                 if self.freeze.restoring.is_some() && self.seats.iter().all(|s| s.subscribed) {
                     // Both players are back after a restart.
                     self.freeze.restoring = None;
@@ -404,6 +421,30 @@ impl Table {
         }
     }
 
+    /// `acted`: the reply to a request whose events went out, with the
+    /// table's last `seq`.
+    fn reply_acted(&self, outbox: &Outbox, id: Option<RequestId>) {
+        outbox.send_msg(&Envelope::with_id(
+            id,
+            ServerMsg::Acted {
+                table: self.id.clone(),
+                seq: self.events.seq,
+            },
+        ));
+    }
+
+    /// A request only a player may make, from someone who is not one.
+    fn refuse_non_player(&self, outbox: &Outbox, id: Option<RequestId>) {
+        if !self.subs.spectators.contains_key(&outbox.conn) {
+            return self.wrong_table(outbox, id);
+        }
+        outbox.refuse(
+            id,
+            ErrorCode::NotAPlayer,
+            "spectators cannot act; only the two players can",
+        );
+    }
+
     fn wrong_table(&self, outbox: &Outbox, id: Option<RequestId>) {
         outbox.refuse(
             id,
@@ -427,16 +468,15 @@ impl Table {
         received: Instant,
     ) {
         let Some(seat) = self.seat_of(session) else {
-            if !self.subs.spectators.contains_key(&outbox.conn) {
-                return self.wrong_table(outbox, id);
-            }
-            outbox.refuse(
-                id,
-                ErrorCode::NotAPlayer,
-                "spectators cannot act; only the two players can",
-            );
-            return;
+            return self.refuse_non_player(outbox, id);
         };
+        if action == (Action::ClaimForbidden { point: None }) {
+            // Only records from before claims named their point hold one
+            // without (docs/rules.md §3).
+            let why = "a claim names the forbidden stone: claim_forbidden needs its point";
+            outbox.refuse(id, ErrorCode::BadRequest, why);
+            return;
+        }
         if let Some(reason) = self.pause_reason() {
             crate::metrics::error("unavailable");
             let why = match reason {
@@ -473,13 +513,7 @@ impl Table {
                         .then(|| Instant::now() + self.hosting.settings.first_move_timeout);
                 }
                 self.broadcast(events, ms);
-                outbox.send_msg(&Envelope::with_id(
-                    id,
-                    ServerMsg::Acted {
-                        table: self.id.clone(),
-                        seq: self.events.seq,
-                    },
-                ));
+                self.reply_acted(outbox, id);
                 metrics::histogram!(crate::metrics::MOVE_SECONDS)
                     .record(received.elapsed().as_secs_f64());
             }

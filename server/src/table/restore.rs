@@ -7,10 +7,10 @@
 //! Game time resumes where the last accepted input left it (the time the
 //! server was down is not charged) and stands still ([`Restored`]) until
 //! both players are back or the restart grace has passed; a player still
-//! away then gets the usual abandonment countdown. A correspondence game
+//! away then gets the usual grace, as after a lost connection. A correspondence game
 //! instead resumes at the wall-clock time since its table was created, so
 //! its deadlines (dates, days away) stay where they were, and it neither
-//! waits for its players nor counts down to abandonment (docs/rules.md §7).
+//! waits for its players nor counts a grace (docs/rules.md §7).
 //! Its deadline is an ordinary timer of the table's select loop, however
 //! many days away.
 //!
@@ -372,20 +372,15 @@ impl Table {
     }
 
     /// The restart grace is over: a player who is still not back gets the
-    /// abandonment countdown, as after any lost connection.
+    /// grace for coming back, as after any lost connection.
     pub(super) fn away_after_restore(&mut self) {
         if self.game.is_over() || self.game.config().time.is_correspondence() {
             return;
         }
-        let grace = self
-            .hosting
-            .settings
-            .abandon_grace(&self.game.config().time);
         for seat in Seat::BOTH {
-            let s = &mut self.seats[seat.index()];
-            if !s.subscribed && s.away_until.is_none() {
-                s.away_until = Some(Instant::now() + grace);
-                self.send_player_status(seat, false, Some(grace.as_millis() as u64));
+            let s = &self.seats[seat.index()];
+            if !s.subscribed && !s.away {
+                self.start_grace(seat);
             }
         }
     }

@@ -1,15 +1,17 @@
 //! Talking at a table: chat (players with players, spectators with
-//! spectators, so nobody can coach a player) and rematches.
+//! spectators, so nobody can coach a player) and rematches (offered to the
+//! opponent wherever it is, declined, expired with the table).
 
 use std::time::Instant;
 
 use tengen_protocol::{
-    ChatChannel, Envelope, ErrorBody, ErrorCode, RequestId, ServerFrame, ServerMsg,
+    ChatChannel, Envelope, ErrorBody, ErrorCode, RematchCancel, RequestId, ServerFrame, ServerMsg,
 };
+use tengen_rules::game::Seat;
 
 use super::Table;
-use crate::msg::lobby::LobbyCmd;
-use crate::outbound::Shared;
+use crate::msg::lobby::{LobbyCmd, NewRoom};
+use crate::outbound::{Outbox, Shared};
 use crate::sessions::Session;
 
 impl Table {
@@ -95,9 +97,106 @@ impl Table {
         }
     }
 
-    /// A player offers (or accepts) a rematch once the game is over; when
-    /// both have, the lobby starts it with the opener switched.
+    /// A player offers (or accepts) a rematch once the game is over. The
+    /// opponent hears of it wherever its connection is now (at the table
+    /// or back in the lobby); when both have offered, the lobby starts it
+    /// with the opener switched, in the same room or a new one like it.
+    /// The offers stand while the table stays open.
     pub(super) fn rematch(&mut self, session: &Session, id: Option<RequestId>) {
+        let Some(seat) = self.rematch_seat(session, id) else {
+            return;
+        };
+        self.seats[seat.index()].rematch = true;
+        session.outbox.send_msg(&Envelope::with_id(
+            id,
+            ServerMsg::RematchOffered {
+                table: self.id.clone(),
+                seat,
+                from: None,
+                room: None,
+                config: None,
+            },
+        ));
+        let offer = Envelope::push(ServerMsg::RematchOffered {
+            table: self.id.clone(),
+            seat,
+            from: Some(self.seats[seat.index()].session.player.clone()),
+            room: Some(self.meta.room.clone()),
+            config: Some(self.meta.config.clone()),
+        });
+        if let Some(outbox) = self.player_outbox(seat.other()) {
+            outbox.send_msg(&offer);
+        }
+        if self.seats.iter().all(|s| s.rematch) {
+            for s in &mut self.seats {
+                s.rematch = false;
+            }
+            let _ = self.player_outbox(seat);
+            self.hosting.lobby.notify(LobbyCmd::Rematch {
+                room: self.meta.room.clone(),
+                from: self.id.clone(),
+                seats: [self.seats[0].session.clone(), self.seats[1].session.clone()],
+                opener: self.game.opener().other(),
+                like: NewRoom {
+                    config: self.meta.config.clone(),
+                    public: self.meta.public,
+                    name: self.meta.room_name.clone(),
+                    chat: self.meta.chat,
+                    rated: self.meta.rated,
+                },
+            });
+        }
+    }
+
+    /// A player declines the opponent's rematch offer, or withdraws its
+    /// own: the offers go, and the other player hears it.
+    pub(super) fn decline_rematch(&mut self, session: &Session, id: Option<RequestId>) {
+        let Some(seat) = self.rematch_seat(session, id) else {
+            return;
+        };
+        let reason = if self.seats[seat.other().index()].rematch {
+            RematchCancel::Declined
+        } else if self.seats[seat.index()].rematch {
+            RematchCancel::Withdrawn
+        } else {
+            let why = "no rematch offer stands";
+            session.outbox.refuse(id, ErrorCode::NoRematch, why);
+            return;
+        };
+        for s in &mut self.seats {
+            s.rematch = false;
+        }
+        let msg = ServerMsg::RematchCancelled {
+            table: self.id.clone(),
+            seat: Some(seat),
+            reason,
+        };
+        session.outbox.send_msg(&Envelope::with_id(id, msg.clone()));
+        if let Some(outbox) = self.player_outbox(seat.other()) {
+            outbox.send_msg(&Envelope::push(msg));
+        }
+    }
+
+    /// The table closes with a rematch offer standing: it is gone.
+    pub(super) fn rematch_expired(&mut self) {
+        if !self.seats.iter().any(|s| s.rematch) {
+            return;
+        }
+        let msg = Envelope::push(ServerMsg::RematchCancelled {
+            table: self.id.clone(),
+            seat: None,
+            reason: RematchCancel::Expired,
+        });
+        for seat in Seat::BOTH {
+            if let Some(outbox) = self.player_outbox(seat) {
+                outbox.send_msg(&msg);
+            }
+        }
+    }
+
+    /// The seat of the player asking about a rematch, if one may be asked
+    /// about now; refuses otherwise.
+    fn rematch_seat(&self, session: &Session, id: Option<RequestId>) -> Option<Seat> {
         let outbox = &session.outbox;
         let Some(seat) = self.seat_of(&session.id) else {
             outbox.refuse(
@@ -105,37 +204,36 @@ impl Table {
                 ErrorCode::NotAPlayer,
                 "only the players can ask for a rematch",
             );
-            return;
+            return None;
         };
         if !self.game.is_over() {
             outbox.refuse(id, ErrorCode::NoRematch, "the game is not over");
-            return;
+            return None;
         }
         if self.meta.tournament.is_some() {
             let why = "a tournament game has no rematch: the tournament pairs the next";
             outbox.refuse(id, ErrorCode::NoRematch, why);
-            return;
+            return None;
         }
-        self.seats[seat.index()].rematch = true;
-        let msg = ServerMsg::RematchOffered {
-            table: self.id.clone(),
-            seat,
-        };
-        outbox.send_msg(&Envelope::with_id(id, msg.clone()));
-        let other = &self.seats[seat.other().index()];
-        if other.subscribed {
-            other.session.outbox.send_msg(&Envelope::push(msg));
+        if let Some(next) = &self.rematched {
+            let why = format!("the rematch has started at table {next}");
+            outbox.refuse(id, ErrorCode::NoRematch, why);
+            return None;
         }
-        if self.seats.iter().all(|s| s.rematch) {
-            for s in &mut self.seats {
-                s.rematch = false;
-            }
-            self.hosting.lobby.notify(LobbyCmd::Rematch {
-                room: self.meta.room.clone(),
-                from: self.id.clone(),
-                seats: [self.seats[0].session.clone(), self.seats[1].session.clone()],
-                opener: self.game.opener().other(),
-            });
+        Some(seat)
+    }
+
+    /// Where `seat`'s player is now: the connection holding its session
+    /// (which may have left the table for the lobby, or be a new one after
+    /// a reconnection), else the one the table knows; `None` when closed.
+    fn player_outbox(&mut self, seat: Seat) -> Option<Outbox> {
+        let s = &mut self.seats[seat.index()];
+        if let Some(holder) = self.hosting.sessions.holder(&s.session.id)
+            && holder.conn != s.session.outbox.conn
+        {
+            s.session.outbox = holder;
+            s.subscribed = false;
         }
+        (!s.session.outbox.is_closed()).then(|| s.session.outbox.clone())
     }
 }

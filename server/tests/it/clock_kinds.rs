@@ -68,11 +68,7 @@ fn in_overtime(c: SeatClock, stones_left: u32) -> bool {
 async fn into_overtime(server: &tengen_server::Server) -> (Table, Seat) {
     let mut t = table(
         server,
-        config(TimeControl::EightStone {
-            main_ms: 1_000,
-            move_ms: 3_000,
-            stones: 1,
-        }),
+        config(TimeControl::eight_stone(1_000, 3_000, 1)),
         Encoding::Json,
     )
     .await;

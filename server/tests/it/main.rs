@@ -1,6 +1,7 @@
 //! The crate's integration tests: one binary, a module per subject, so
 //! the crate is linked once rather than once per file (docs/testing.md).
 
+mod absence;
 mod accounts;
 mod analysis;
 mod bad_input;
@@ -43,10 +44,12 @@ mod ranked;
 mod readme_client;
 mod redis;
 mod referee;
+mod rematch_lobby;
 mod resume;
 mod social;
 mod store_damage;
 mod store_down;
+mod takebacks;
 mod tokens_at_rest;
 mod tournament_arena;
 mod tournament_decider;

@@ -224,7 +224,7 @@ async fn actions_without_fields_refuse_unknown_fields_and_change_nothing() {
     let bad = [
         (white, r#"{"type":"resign","seat":"first"}"#),
         (white, r#"{"type":"offer_draw","x":true}"#),
-        (white, r#"{"type":"claim_forbidden","point":"H8"}"#),
+        (white, r#"{"type":"claim_forbidden","point":"H8","x":1}"#),
         (white, r#"{"type":"abort","reason":"bored"}"#),
         (white, r#"{"type":"swap","x":1}"#),
         (white, r#"{"type":"keep","x":null}"#),
@@ -344,7 +344,7 @@ async fn declining_a_draw_leaves_whites_claim_standing() {
         .conn(white)
         .request(ClientMsg::Act {
             table,
-            action: Action::ClaimForbidden,
+            action: Action::claim("I8".parse().unwrap()),
         })
         .await
         .unwrap()

@@ -71,7 +71,15 @@ async fn a_rated_game_changes_both_ratings_and_survives_a_restart() {
     let (seat_b, table_b, _) = matched(&mut bob).await;
     assert_eq!(table, table_b);
     assert_ne!(seat_a, seat_b);
-    assert_eq!(snap.snapshot.config, config);
+    // The room spells out its forbidden-move handling, and a rated game
+    // has no takebacks.
+    assert_eq!(
+        snap.snapshot.config,
+        config
+            .clone()
+            .with_forbidden(tengen_rules::game::ForbiddenHandling::Claim)
+    );
+    assert!(!snap.snapshot.config.takebacks);
 
     // Black plays H8..H12 (a five), white far away.
     let black_seat = snap.snapshot.black;
@@ -170,6 +178,14 @@ async fn a_rated_game_changes_both_ratings_and_survives_a_restart() {
             assert!(!more);
             assert_eq!(games.len(), 1);
             assert_eq!(games[0].game, table);
+            // Each game in a history carries its result, colours and rules.
+            let g = &games[0];
+            assert_eq!(
+                g.result.as_ref().and_then(|r| r.winner_color()),
+                Some(Color::Black)
+            );
+            assert_eq!(g.players[g.black.unwrap().index()], black_name);
+            assert_eq!(g.config.as_ref().unwrap().rule_set, RuleSet::Renju);
         }
         other => panic!("{other:?}"),
     }
@@ -181,7 +197,16 @@ async fn a_rated_game_changes_both_ratings_and_survives_a_restart() {
         .await
     {
         Ok(ServerMsg::GameRecord(r)) => {
-            assert_eq!(r.text.as_deref(), Some("h8 a1 h9 a3 h10 a5 h11 a7 h12"))
+            let text = r.text.unwrap();
+            for want in [
+                "[Game \"renju\"]".to_string(),
+                format!("[Black \"{black_name}\"]"),
+                format!("[White \"{white_name}\"]"),
+                "[Result \"black wins\"]".to_string(),
+                "1. h8 2. a1 3. h9 4. a3 5. h10 6. a5 7. h11 8. a7 9. h12".to_string(),
+            ] {
+                assert!(text.contains(&want), "{want} in {text}");
+            }
         }
         other => panic!("{other:?}"),
     }

@@ -135,9 +135,24 @@ async fn claim_rooms_reveal_nothing_until_white_claims() {
         };
         assert!(snap.snapshot.forbidden.is_empty());
     }
-    // White claims: upheld in A, a violation in B.
+    // A claim names its point: one without is refused, and changes nothing.
     let wa = black(&a).other();
-    a.act_as(wa, Action::ClaimForbidden).await;
+    let table = a.table.clone();
+    match a
+        .conn(wa)
+        .request(ClientMsg::Act {
+            table,
+            action: Action::ClaimForbidden { point: None },
+        })
+        .await
+    {
+        Err(tengen_client::ClientError::Refused(e)) => {
+            assert_eq!(e.code, tengen_protocol::ErrorCode::BadRequest)
+        }
+        other => panic!("{other:?}"),
+    }
+    // White claims J10: upheld in A, a violation in B.
+    a.act_as(wa, Action::claim("J10".parse().unwrap())).await;
     let claim = next_event(&mut spy_a).await;
     assert!(
         matches!(
@@ -160,11 +175,19 @@ async fn claim_rooms_reveal_nothing_until_white_claims() {
             color: Color::White
         }
     );
+    // The result shows the point and the kind.
+    assert_eq!(
+        result.reason,
+        tengen_rules::game::ResultReason::ForbiddenClaimed {
+            point: "J10".parse().unwrap(),
+            forbidden: Forbidden::DoubleThree
+        }
+    );
     let wb = black(&b).other();
-    b.act_as(wb, Action::ClaimForbidden).await;
+    b.act_as(wb, Action::claim("J10".parse().unwrap())).await;
     let v = next_event(&mut spy_b).await;
     assert!(
-        matches!(v.event, Event::Violation { count: 1, .. }),
+        matches!(v.event, Event::Violation { count: 1, point: Some(p), .. } if p == "J10".parse().unwrap()),
         "{v:?}"
     );
 }

@@ -250,7 +250,8 @@ async fn rematch_when_both_ask_with_the_opener_switched() {
     )
     .await;
     assert_eq!(seq, 1);
-    // After that game, a player who left the room cannot get a rematch.
+    // After that game, players who left the room (back to the lobby) still
+    // get their rematch: both are seated in it again.
     act(
         if opener == Seat::First {
             &mut t.first
@@ -261,36 +262,18 @@ async fn rematch_when_both_ask_with_the_opener_switched() {
         Action::Resign,
     )
     .await;
-    t.first
-        .request(ClientMsg::LeaveRoom {
+    for c in [&mut t.first, &mut t.second] {
+        c.request(ClientMsg::LeaveRoom {
             room: t.room.clone(),
         })
         .await
         .unwrap();
-    t.second
-        .request(ClientMsg::Rematch { table: new.clone() })
-        .await
-        .unwrap();
-    t.first
-        .request(ClientMsg::Watch {
-            table: new.clone(),
-            since: None,
-        })
-        .await
-        .unwrap();
-    t.first
-        .request(ClientMsg::Rematch { table: new.clone() })
-        .await
-        .unwrap();
-    let e = t
-        .second
-        .next_matching(|m| matches!(m, ServerMsg::Error(_)))
-        .await
-        .unwrap();
-    assert!(
-        matches!(e.msg, ServerMsg::Error(ref b) if b.code == ErrorCode::NoRematch),
-        "{e:?}"
-    );
+    }
+    ask_rematch(&mut t.second, &new).await;
+    ask_rematch(&mut t.first, &new).await;
+    for c in [&mut t.first, &mut t.second] {
+        assert!(rematch_started(c).await.seat.is_some());
+    }
 }
 
 #[tokio::test]

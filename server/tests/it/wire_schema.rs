@@ -455,7 +455,17 @@ async fn lobby_game_and_table(log: &Log) {
     })
     .await;
     game.play_out(1).await;
-    // A rematch, at a new table.
+    // A rematch offered and withdrawn, then one both ask for, at a new table.
+    game.players[0]
+        .ok(ClientMsg::Rematch {
+            table: table.clone(),
+        })
+        .await;
+    game.players[0]
+        .ok(ClientMsg::DeclineRematch {
+            table: table.clone(),
+        })
+        .await;
     game.players[0]
         .ok(ClientMsg::Rematch {
             table: table.clone(),
@@ -473,6 +483,15 @@ async fn lobby_game_and_table(log: &Log) {
     let [mut ann, bob] = game.players;
     drop(bob);
     assert!(!ann.player_status().await, "Bob is away");
+    // Within his grace there is nothing to claim.
+    ann.refused(
+        ClientMsg::ClaimAbsence {
+            table: rematch.clone(),
+            draw: false,
+        },
+        ErrorCode::NotAbsent,
+    )
+    .await;
     let token = bob_welcome.resume_token.expect("a resume token");
     let (mut bob, welcome) =
         Wire::hello(&server, Encoding::MsgPack, log, "bob", None, Some(&token)).await;
@@ -618,7 +637,12 @@ async fn openings_draws_claims(log: &Log) {
     game.act(white, Action::DeclineDraw).await;
     game.act(white, place("H9", false)).await;
     game.act(black, place("J10", false)).await;
-    game.act(white, Action::ClaimForbidden).await;
+    for (w, b) in [("A1", "L12"), ("A3", "E4"), ("A5", "F11")] {
+        game.act(white, place(w, false)).await;
+        game.act(black, place(b, false)).await;
+    }
+    // Black has five stones: a claim of its last is open (and false).
+    game.act(white, Action::claim("F11".parse().unwrap())).await;
     game.act(white, place("G7", true)).await;
     game.act(black, Action::AcceptDraw).await;
     assert!(game.views[0].is_over());

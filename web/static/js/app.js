@@ -8,6 +8,7 @@
  * @typedef {import('tengen-protocol').Player} Player
  * @typedef {import('tengen-protocol').ServerMsgOf<'table_snapshot'>} SnapshotMsg
  * @typedef {import('./game/table.js').TableState} TableState
+ * @typedef {import('tengen-protocol').ServerMsgOf<'rematch_offered'>} RematchOffered
  */
 /**
  * What a navigation hands the next view: the snapshot of a game that has
@@ -29,6 +30,8 @@ export class App {
     this.seated = new Map();
     /** The room this session created and waits in. @type {string|null} */
     this.waiting = null;
+    /** Rematches the opponent offers that stand, by finished table (the lobby shows them). @type {Map<string, RematchOffered>} */
+    this.rematches = new Map();
     /** The table shown now (for the tests and the console). @type {TableState|null} */
     this.current = null;
     /** Times of moves drawn: [frame arrival → drawn, → next frame] in ms (for the budget test). @type {number[][]} */

@@ -37,8 +37,10 @@ function stars(n) {
  * What to draw: the stones (by point), the last move, the winning line, the
  * forbidden points revealed, the marks, whether stones show their numbers,
  * and the stones that let a forced win go (the viewer's analysis).
+ * `claimed`: the forbidden stones named with their kind (a claim upheld, a
+ * forbidden move that lost, or every forbidden stone once a claim game ends).
  * @typedef {{stones: Map<string, Stone>, last?: string|null, line?: string[], forbidden?: import('tengen-protocol').ForbiddenPoint[],
- *   marks?: Mark[], numbers?: boolean, missed?: string[]}} Picture
+ *   marks?: Mark[], numbers?: boolean, missed?: string[], claimed?: import('tengen-protocol').ForbiddenPoint[]}} Picture
  * What a point shows: `key` sums it up, to redraw only what changed.
  * @typedef {{key: string, stone?: Stone, mark?: Mark, forbidden?: string}} Look
  */
@@ -55,6 +57,8 @@ export class Board {
     this.confirm = false;
     /** @type {string|null} */
     this.armed = null;
+    /** Told the point armed for a second click (null: none armed). @type {(p: string|null) => void} */
+    this.onArm = () => {};
     const span = CELL * (size - 1) + 2 * PAD;
     const svg = el('svg', { viewBox: `0 0 ${span} ${span}`, class: 'board', role: 'grid', tabindex: 0, 'aria-label': label });
     this.svg = svg;
@@ -143,6 +147,7 @@ export class Board {
   redrawArmed() {
     for (const g of this.points.values()) g.classList.remove('armed');
     if (this.armed) this.points.get(this.armed)?.classList.add('armed');
+    this.onArm(this.armed);
   }
 
   /** @param {KeyboardEvent} ev */
@@ -181,8 +186,9 @@ export class Board {
     const want = new Map();
     const line = new Set(pic.line || []);
     const missed = new Set(pic.missed || []);
+    const claimed = new Map((pic.claimed || []).map((f) => [f.point.toUpperCase(), f.kind]));
     for (const [p, s] of pic.stones) {
-      const flags = `${p === pic.last ? 'L' : ''}${line.has(p) ? 'W' : ''}${pic.numbers ? 'N' : ''}${missed.has(p) ? 'M' : ''}`;
+      const flags = `${p === pic.last ? 'L' : ''}${line.has(p) ? 'W' : ''}${pic.numbers ? 'N' : ''}${missed.has(p) ? 'M' : ''}${claimed.get(p) ?? ''}`;
       want.set(p, { key: `s${s.color}${s.number}${flags}`, stone: s });
     }
     for (const f of pic.forbidden || []) {
@@ -208,6 +214,7 @@ export class Board {
     g.removeAttribute('data-forbidden');
     g.removeAttribute('data-mark');
     g.removeAttribute('data-missed');
+    g.removeAttribute('data-claimed');
     if (!w) return;
     const [x, y] = xy(p);
     const cx = this.cx(x);
@@ -224,6 +231,15 @@ export class Board {
         el('circle', { cx, cy, r: 6, class: 'last' }, g);
       }
       if (pic.numbers && p === pic.last) el('circle', { cx, cy, r: CELL * 0.46, class: 'last-ring' }, g);
+      const kind = (pic.claimed || []).find((f) => f.point.toUpperCase() === p)?.kind;
+      if (kind) {
+        // A forbidden stone, named with its kind: a red cross over it.
+        g.setAttribute('data-claimed', kind);
+        const d = CELL * 0.3;
+        el('path', { d: `M${cx - d} ${cy - d}L${cx + d} ${cy + d}M${cx + d} ${cy - d}L${cx - d} ${cy + d}`, class: 'claimed' }, g);
+        const title = el('title', {}, g);
+        title.textContent = `${p}: ${kind}`;
+      }
       if ((pic.missed || []).includes(p)) {
         // A move that let a forced win go (the viewer's analysis).
         g.setAttribute('data-missed', '');

@@ -72,6 +72,7 @@ export function gameFields(f) {
       ['main', val('time') !== 'unlimited' && val('time') !== 'correspondence'], ['increment', val('time') === 'fischer'],
       ['periods', val('time') === 'byo_yomi'], ['period', val('time') === 'byo_yomi'], ['moves', val('time') === 'byo_yomi'],
       ['move', val('time') === 'eight_stone'], ['stones', val('time') === 'eight_stone'],
+      ['move_limit_in_main', val('time') === 'eight_stone'], ['shared_main', val('time') === 'eight_stone'],
       ['days', val('time') === 'correspondence'], ['vacation', val('time') === 'correspondence']])) {
       const label = f.querySelector(`[data-field="${name}"]`);
       if (label) /** @type {HTMLElement} */ (label).hidden = !show;
@@ -87,7 +88,12 @@ export function gameFields(f) {
       case 'fischer': return { kind: 'fischer', main_ms: main, increment_ms: secs('increment') };
       case 'byo_yomi':
         return { kind: 'byo_yomi', main_ms: main, periods: Number(val('periods')), period_ms: secs('period'), moves_per_period: Number(val('moves')) };
-      case 'eight_stone': return { kind: 'eight_stone', main_ms: main, move_ms: secs('move'), stones: Number(val('stones')) };
+      case 'eight_stone': {
+        // The source's two readings that are options (the guide's eight-stone section).
+        const box = (/** @type {string} */ name) => /** @type {HTMLInputElement} */ (f.elements.namedItem(name)).checked;
+        return { kind: 'eight_stone', main_ms: main, move_ms: secs('move'), stones: Number(val('stones')),
+          ...(box('move_limit_in_main') ? { move_limit_in_main: true } : {}), ...(box('shared_main') ? { shared_main: true } : {}) };
+      }
       case 'correspondence': return { kind: 'correspondence', move_ms: days('days'), vacation_ms: days('vacation') };
       default: return { kind: 'unlimited' };
     }
@@ -116,6 +122,8 @@ export function gameFields(f) {
     field('form.main', num('main', 5, 0.1)), field('form.increment', num('increment', 5, 0)),
     field('form.periods', num('periods', 3, 1)), field('form.period', num('period', 30, 1)), field('form.moves', num('moves', 1, 1)),
     field('form.move', num('move', 30, 1)), field('form.stones', num('stones', 8, 1, 100)),
+    field('form.move_limit_in_main', h('input', { name: 'move_limit_in_main', type: 'checkbox' })),
+    field('form.shared_main', h('input', { name: 'shared_main', type: 'checkbox' })),
     field('form.days', num('days', 3, 1, 14)), field('form.vacation', num('vacation', 7, 0, 60)),
     field('form.draw_max', h('input', { name: 'draw_max', type: 'number', min: 0, placeholder: '∞' })),
     field('form.draw_answer', h('input', { name: 'draw_answer', type: 'number', min: 1, placeholder: '—' }))];

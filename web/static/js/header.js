@@ -1,5 +1,5 @@
 // The page's frame around the views (index.html): the header with this
-// session's name, the account dialog, the sound and language switches,
+// session's name, the account dialog, the sound, theme and language switches,
 // the connection's status bar, and links that navigate inside the page.
 
 import { h, fill } from './dom.js';
@@ -33,6 +33,22 @@ export function header(app) {
     showMe(app);
   };
   lang.onclick = () => { setLang(getLang() === 'zh' ? 'en' : 'zh'); paint(); app.route(); };
+  // The theme: the system's (auto), then dark, then light; kept in localStorage.
+  const theme = /** @type {HTMLButtonElement} */ (byId('theme-btn'));
+  const THEMES = ['auto', 'dark', 'light'];
+  const showTheme = () => {
+    const now = document.documentElement.dataset.theme ?? 'auto';
+    theme.setAttribute('data-theme-now', now);
+    theme.title = t(`theme.${now}`);
+    theme.setAttribute('aria-label', t(`theme.${now}`));
+  };
+  theme.onclick = () => {
+    const next = THEMES[(THEMES.indexOf(document.documentElement.dataset.theme ?? 'auto') + 1) % THEMES.length];
+    applyTheme(next);
+    try { localStorage.setItem('tengen.theme', next); } catch { /* private mode */ }
+    showTheme();
+  };
+  showTheme();
   sound.onclick = () => { setMuted(!isMuted()); paint(); };
   byId('account-btn').onclick = () => accountDialog(app);
   document.addEventListener('click', (ev) => {
@@ -45,6 +61,12 @@ export function header(app) {
   });
   window.addEventListener('popstate', () => app.route());
   paint();
+}
+
+/** Sets the page's theme: `dark`, `light` or `auto` (the system's). @param {string} name */
+export function applyTheme(name) {
+  if (name === 'dark' || name === 'light') document.documentElement.dataset.theme = name;
+  else delete document.documentElement.dataset.theme;
 }
 
 /** The bar that says the connection is down or coming back. @param {App} app */

@@ -22,7 +22,7 @@ const STRINGS = {
     'lobby.challenged': '{name} challenges you: {config}', 'lobby.accept': 'Accept', 'lobby.decline': 'Decline',
     'form.rule_set': 'Rule set', 'form.opening': 'Opening rule', 'form.n': 'N (offers)', 'form.board': 'Board', 'form.time': 'Time control',
     'form.main': 'Main (min)', 'form.increment': 'Increment (s)', 'form.periods': 'Periods', 'form.period': 'Period (s)', 'form.moves': 'Moves per period',
-    'form.move': 'Overtime move (s)', 'form.stones': 'Overtime stones', 'form.days': 'Days per move', 'form.vacation': 'Vacation days',
+    'form.move': 'Overtime move (s)', 'form.move_limit_in_main': 'The move limit in main time too', 'form.shared_main': 'One main time for the game (shared)', 'form.stones': 'Overtime stones', 'form.days': 'Days per move', 'form.vacation': 'Vacation days',
     'form.forbidden': 'Forbidden moves', 'form.draw_max': 'Draw offers per player', 'form.draw_answer': 'Draw answer time (s)',
     'form.public': 'Listed in the lobby', 'form.chat': 'Chat on', 'form.rated': 'Rated', 'form.name': 'Room name', 'form.player': 'Player name',
     'time.unlimited': 'Unlimited', 'time.sudden_death': 'Sudden death', 'time.fischer': 'Fischer', 'time.byo_yomi': 'Byo-yomi',
@@ -42,7 +42,7 @@ const STRINGS = {
     'task.keep_fifth': 'choose which offer stays as black 5', 'task.choose_option': 'choose: one fifth move, or {offers} offers', 'task.swap2_choice': 'place white 4, swap, or place two stones',
     'task.super_sakata_choice': 'keep {color}, swap, or place two more stones (white, then black)',
     'act.swap': 'Swap', 'act.keep': 'Keep', 'act.pass': 'Pass', 'act.resign': 'Resign', 'act.resign.sure': 'Really resign?', 'act.yes': 'Yes, resign', 'act.no': 'No',
-    'act.offer_draw': 'Offer a draw', 'act.accept_draw': 'Accept the draw', 'act.decline_draw': 'Decline the draw', 'act.claim': 'Claim a forbidden move',
+    'act.offer_draw': 'Offer a draw', 'act.accept_draw': 'Accept the draw', 'act.decline_draw': 'Decline the draw',
     'act.abort': 'Abort', 'act.declare': 'Declare', 'act.send_offers': 'Send the offers', 'act.clear': 'Clear', 'act.single': 'One fifth move', 'act.offers': '{n} offers',
     'act.place_two': 'Place two (white 4, then black 5)', 'act.place_two_more': 'Place two (white, then black)', 'act.rematch': 'Rematch', 'act.leave': 'Back to the lobby',
     'game.draw_offered': '{who} offers a draw', 'game.rematch_offered': '{who} wants a rematch', 'game.away': '{who} is away: {s} s to come back',
@@ -85,6 +85,17 @@ const STRINGS = {
     'tour.pairings': 'Pairings', 'tour.round_n': 'Round {n}', 'tour.bye': 'bye', 'tour.wins': '{name} wins',
     'tour.standings': 'Standings', 'tour.points': 'Points', 'tour.crosstable': 'Crosstable',
     'title.play': 'Play', 'title.watch': 'Watch', 'title.tv': 'TV', 'title.leaderboard': 'Leaderboard', 'title.profile': 'Profile', 'title.game': 'Game',
+    'absence.grace': '{who} is away: {s} s to come back; their clock runs.', 'absence.claim': '{who} has left: their clock runs on. Claim the win, call it a draw, or wait.',
+    'absence.win_soon': '{who} is away: if not back in {s} s, the game is yours.', 'absence.both': 'Both players are away.', 'theme.auto': 'Theme: the system\'s', 'theme.dark': 'Theme: dark', 'theme.light': 'Theme: light', 'game.tap_again': 'Tap {point} again to play it.', 'notify.your_move': 'Your move', 'game.draw_declined': '{who} declined your draw offer.', 'game.gone': 'away',
+    'act.claim_win': 'Claim the win', 'act.call_draw': 'Call it a draw', 'act.wait': 'Wait', 'absence.waiting': 'Waiting for {who}: their clock runs.',
+    'act.claim_at': 'Claim {point} forbidden', 'act.claim_pick': 'Claim another stone…', 'act.claim_cancel': 'Cancel the claim', 'game.claim_pick': 'Click the black stone you claim is forbidden.', 'act.end_turn': 'End the turn (one stone)', 'act.request_takeback': 'Ask for a takeback',
+    'act.accept_takeback': 'Allow the takeback', 'act.decline_takeback': 'Refuse the takeback', 'game.takeback_asked': '{who} asks to take back a move', 'game.takeback_sent': 'Takeback asked: waiting for the answer.', 'act.decline_rematch': 'Decline', 'act.to_tournament': 'Back to the tournament',
+    'rematch.offer': '{who} offers a rematch: {config}', 'rematch.cancelled': 'The rematch offer is gone.', 'rematch.waiting': 'Rematch offered: waiting for {who}.',
+    'claim.kind': '{point} ({kind})', 'claim.false': 'False claim at {point}: a violation ({n} of 2).',
+    'reason.draw_called': 'draw called (opponent away)', 'reason.both_away': 'both away',
+    'rec.swapped': 'swapped', 'rec.kept': 'kept', 'rec.offers': 'fifth-move offers: {list}, kept {kept}', 'rec.opening': 'Opening', 'rec.result': 'Result', 'rec.event': 'Event', 'rec.alt': 'Fifth-move offers', 'rec.termination': 'Termination',
+    'profile.col.date': 'Date', 'profile.col.opponent': 'Opponent', 'profile.col.color': 'Colour', 'profile.col.rule': 'Rules', 'profile.col.result': 'Result', 'profile.col.opening': 'Opening',
+    'res.win': 'won', 'res.loss': 'lost', 'res.draw': 'draw', 'res.aborted': 'aborted',
   },
   zh: {
     'nav.tournaments': '比赛', 'title.tournaments': '比赛', 'title.tournament': '比赛',
@@ -123,7 +134,7 @@ const STRINGS = {
     'lobby.challenged': '{name} 向你挑战：{config}', 'lobby.accept': '接受', 'lobby.decline': '拒绝',
     'form.rule_set': '规则', 'form.opening': '开局规则', 'form.n': 'N（打点数）', 'form.board': '棋盘', 'form.time': '用时方式',
     'form.main': '基本用时（分）', 'form.increment': '每步加秒', 'form.periods': '读秒次数', 'form.period': '读秒（秒）', 'form.moves': '每次读秒步数',
-    'form.move': '读秒每步（秒）', 'form.stones': '读秒子数', 'form.days': '每步天数', 'form.vacation': '假期天数',
+    'form.move': '读秒每步（秒）', 'form.move_limit_in_main': '基本时间内也限步时', 'form.shared_main': '全场共用基本时间', 'form.stones': '读秒子数', 'form.days': '每步天数', 'form.vacation': '假期天数',
     'form.forbidden': '禁手处理', 'form.draw_max': '每方提和次数', 'form.draw_answer': '应答提和时限（秒）',
     'form.public': '在大厅列出', 'form.chat': '允许聊天', 'form.rated': '积分', 'form.name': '房间名', 'form.player': '棋手名',
     'time.unlimited': '不限时', 'time.sudden_death': '包干', 'time.fischer': '费舍尔加秒', 'time.byo_yomi': '读秒',
@@ -143,7 +154,7 @@ const STRINGS = {
     'task.keep_fifth': '选择保留哪个打点作为黑 5', 'task.choose_option': '选择：一个第五手，或 {offers} 个打点', 'task.swap2_choice': '下白 4、交换，或连下两子',
     'task.super_sakata_choice': '保持{color}、交换，或再下两子（先白后黑）',
     'act.swap': '交换', 'act.keep': '不交换', 'act.pass': '弃权', 'act.resign': '认输', 'act.resign.sure': '确定认输？', 'act.yes': '确定认输', 'act.no': '取消',
-    'act.offer_draw': '提和', 'act.accept_draw': '同意和棋', 'act.decline_draw': '拒绝和棋', 'act.claim': '指出禁手',
+    'act.offer_draw': '提和', 'act.accept_draw': '同意和棋', 'act.decline_draw': '拒绝和棋',
     'act.abort': '中止', 'act.declare': '声明', 'act.send_offers': '提交打点', 'act.clear': '清除', 'act.single': '一个第五手', 'act.offers': '{n} 个打点',
     'act.place_two': '连下两子（白 4，然后黑 5）', 'act.place_two_more': '再下两子（先白后黑）', 'act.rematch': '再来一局', 'act.leave': '返回大厅',
     'game.draw_offered': '{who} 提和', 'game.rematch_offered': '{who} 想再下一局', 'game.away': '{who} 已离开：{s} 秒内可回来',
@@ -167,6 +178,17 @@ const STRINGS = {
     'an.item': '第 {n} 手（{move}）漏掉 {kind}：{line}', 'an.undecided': '第 {list} 手未能判定（搜索预算用尽）。',
     'an.busy': '服务器正在分析其他对局，请 {s} 秒后再试。',
     'title.play': '对局', 'title.watch': '观战', 'title.tv': '直播', 'title.leaderboard': '排行榜', 'title.profile': '个人资料', 'title.game': '棋谱',
+    'absence.grace': '{who} 已离开：{s} 秒内可回来；其时钟照走。', 'absence.claim': '{who} 已离开，其时钟照走。可以判胜、判和，或继续等待。',
+    'absence.win_soon': '{who} 已离开：{s} 秒内不回来则你胜。', 'absence.both': '双方都已离开。', 'theme.auto': '主题：跟随系统', 'theme.dark': '主题：深色', 'theme.light': '主题：浅色', 'game.tap_again': '再点一次 {point} 落子。', 'notify.your_move': '轮到你了', 'game.draw_declined': '{who} 拒绝了你的提和。', 'game.gone': '已离开',
+    'act.claim_win': '判我方胜', 'act.call_draw': '判和', 'act.wait': '等待', 'absence.waiting': '等待 {who}：其时钟照走。',
+    'act.claim_at': '指出 {point} 禁手', 'act.claim_pick': '指出其他棋子…', 'act.claim_cancel': '取消指禁', 'game.claim_pick': '请点击你指出的禁手黑子。', 'act.end_turn': '结束本回合（一子）', 'act.request_takeback': '请求悔棋',
+    'act.accept_takeback': '同意悔棋', 'act.decline_takeback': '拒绝悔棋', 'game.takeback_asked': '{who} 请求悔棋', 'game.takeback_sent': '已请求悔棋：等待回答。', 'act.decline_rematch': '拒绝', 'act.to_tournament': '返回比赛',
+    'rematch.offer': '{who} 邀请再下一局：{config}', 'rematch.cancelled': '再来一局的邀请已取消。', 'rematch.waiting': '已邀请再来一局：等待 {who}。',
+    'claim.kind': '{point}（{kind}）', 'claim.false': '错误指禁 {point}：违规（第 {n} 次，共 2 次）。',
+    'reason.draw_called': '对方离开，判和', 'reason.both_away': '双方离开',
+    'rec.swapped': '交换', 'rec.kept': '不交换', 'rec.offers': '第五手打点：{list}，留下 {kept}', 'rec.opening': '开局', 'rec.result': '结果', 'rec.event': '比赛', 'rec.alt': '第五手打点', 'rec.termination': '终局原因',
+    'profile.col.date': '日期', 'profile.col.opponent': '对手', 'profile.col.color': '执色', 'profile.col.rule': '规则', 'profile.col.result': '结果', 'profile.col.opening': '开局',
+    'res.win': '胜', 'res.loss': '负', 'res.draw': '和', 'res.aborted': '中止',
   },
 };
 
@@ -222,7 +244,7 @@ const ERRORS_ZH = {
   unavailable: '服务器现在无法处理，请稍后再试。', internal: '服务器出错。', chat_off: '本房间关闭了聊天。',
   no_rematch: '现在不能再来一局。', name_taken: '这个名字已被注册。', invalid_name: '名字无效。',
   weak_password: '密码太短。', bad_credentials: '名字或密码不对。', token_expired: '登录已过期，请重新登录。',
-  login_required: '需要先登录。',
+  login_required: '需要先登录。', not_absent: '对方没有离开超过宽限时间。',
   tournament_closed: '比赛已不接受此操作。', already_joined: '你已报名。', not_joined: '你没有报名这个比赛。',
   entry_refused: '你不符合报名条件。', too_few_players: '人数不足，无法开始。', not_organiser: '只有组织者可以这样做。',
 };
@@ -283,11 +305,16 @@ export function timeName(tc) {
 
 /** A configuration in one line (a server's, or a form's). @param {GameConfigInput} c */
 export function configName(c) {
-  const forb = c.rule_set === 'renju' && c.forbidden && c.forbidden !== 'claim' ? ` · ${t(`forbidden.${c.forbidden}`)}` : '';
+  const forb = c.rule_set === 'renju' ? ` · ${t(`forbidden.${c.forbidden ?? 'claim'}`)}` : '';
   return `${t(`rule.${c.rule_set}`)} ${c.board_size}×${c.board_size} · ${openingName(c.opening)} · ${timeName(c.time)}${forb}`;
 }
 
 /** Translates every `data-i18n` element under `root`. @param {ParentNode} root */
 export function translate(root) {
   for (const e of root.querySelectorAll('[data-i18n]')) e.textContent = t(/** @type {string} */ (e.getAttribute('data-i18n')));
+}
+
+/** A forbidden move's kind (`double-three`, `double-four`, `overline`) in the page's language. @param {string} kind */
+export function kindName(kind) {
+  return lang === 'zh' ? (FORBIDDEN_ZH[kind] ?? kind) : kind;
 }

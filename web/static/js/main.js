@@ -1,12 +1,12 @@
 // The page's start: one connection, the session it takes up (keep.js),
 // the header, the router (routes.js), and the server's pushes that move
 // the page whatever view is shown: a game of ours starts, the player
-// logs in or out.
+// logs in or out, a rematch is offered to us (kept for the lobby).
 
 import { Conn, ProtoError } from './conn.js';
 import { App } from './app.js';
 import { Router } from './routes.js';
-import { header, netStatus, showMe } from './header.js';
+import { header, netStatus, showMe, applyTheme } from './header.js';
 import { t, setLang, getLang } from './i18n.js';
 import { pick, keep, forget } from './keep.js';
 
@@ -28,6 +28,10 @@ function onMessage(m) {
     if (app.waiting === m.room) app.waiting = null;
     const here = location.pathname === `/play/${m.room}`;
     if (!here || m.seq === 0) app.go(`/play/${m.room}`, { snapshot: m });
+  } else if (m.type === 'rematch_offered' && m.id == null && m.from) {
+    app.rematches.set(m.table, m);
+  } else if (m.type === 'rematch_cancelled' || m.type === 'rematch_started') {
+    app.rematches.delete(m.table);
   } else if (m.type === 'matched') {
     app.seated.set(m.room, m.table);
   } else if (m.type === 'logged_in' || m.type === 'registered' || m.type === 'logged_out') {
@@ -41,6 +45,7 @@ function onMessage(m) {
 
 async function boot() {
   setLang(getLang());
+  try { applyTheme(localStorage.getItem('tengen.theme') ?? 'auto'); } catch { /* private mode */ }
   header(app);
   netStatus(app);
   app.conn.listen(onMessage);

@@ -211,6 +211,19 @@ pub fn run_with_input(mut cmd: Command, input: &str) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// The moves of a game in renju notation as `tengen record --format
+/// renju` prints it (tags, numbers and braces included): the plain list's
+/// tokens, read back through the rules crate.
+pub fn stored_moves(game: &str) -> Vec<String> {
+    let record = tengen_rules::game::import(game, tengen_rules::game::RuleSet::Freestyle)
+        .unwrap_or_else(|e| panic!("the stored game does not read back: {e}\n{game}"));
+    record
+        .renju_notation()
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
+}
+
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }

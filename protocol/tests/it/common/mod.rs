@@ -9,8 +9,8 @@ use tengen_protocol::*;
 use tengen_rules::Point;
 use tengen_rules::game::{
     Action, ActionKind, ClockSnapshot, DrawPolicy, Event, ForbiddenHandling, ForbiddenStone, Game,
-    GameConfig, GameError, GameResult, Millis, OfferSet, Opening, Outcome, Prompt, ResultReason,
-    RuleSet, Seat, SeatClock, TaraguchiOption, Task, TimeControl, ViolationKind,
+    GameConfig, GameError, GameResult, Millis, Move, OfferSet, Opening, Outcome, Prompt,
+    ResultReason, RuleSet, Seat, SeatClock, TaraguchiOption, Task, TimeControl, ViolationKind,
 };
 use tengen_rules::{Color, Forbidden};
 
@@ -53,6 +53,47 @@ pub fn config() -> GameConfig {
         main_ms: 300_000,
         increment_ms: 5_000,
     })
+}
+
+/// The README's RIF game, as `game_record` writes it in renju notation.
+pub fn renju_text() -> String {
+    let mut g = Game::new(served(rif_config()), Seat::First, 0).unwrap();
+    let moves = [
+        Action::place(p("H8")),
+        Action::place(p("I9")),
+        Action::place(p("J10")),
+        Action::Swap,
+        Action::place(p("I7")),
+        Action::OfferFifths {
+            points: OfferSet::new(&[p("K11"), p("G7")]).unwrap(),
+        },
+        Action::KeepFifth { point: p("K11") },
+        Action::place(p("L12")),
+    ];
+    let mut at = 0;
+    for a in moves {
+        at += 1_000;
+        let seat = g.to_act().unwrap();
+        g.apply(seat, a, at).unwrap();
+    }
+    let seat = g.to_act().unwrap();
+    g.apply(seat, Action::Resign, at + 1_000).unwrap();
+    g.record()
+        .with_tag("first", "alice")
+        .with_tag("second", "bob")
+        .with_tag("started_unix_ms", "1767225600000")
+        .to_renju_text()
+}
+
+/// A casual room's configuration as the server plays and lists it: the
+/// forbidden-move handling spelt out, takebacks on.
+pub fn served(config: GameConfig) -> GameConfig {
+    let handling = config.forbidden_handling();
+    GameConfig {
+        forbidden: handling,
+        ..config
+    }
+    .with_takebacks(true)
 }
 
 /// The resume token the server gives `session` in the examples (the real
@@ -154,7 +195,7 @@ pub fn room_info(status: RoomStatus, spectators: u32) -> RoomInfo {
         rated: false,
         room: room(),
         name: Some("alice's room".into()),
-        config: config(),
+        config: served(config()),
         players: Players {
             first: Some(alice()),
             second: (status != RoomStatus::Waiting).then(bob),
@@ -170,7 +211,29 @@ pub fn room_info(status: RoomStatus, spectators: u32) -> RoomInfo {
 pub fn client_examples() -> Vec<ClientFrame> {
     let mut all = base_client_examples();
     all.extend(tournament::client_examples());
+    all.extend(table_client_examples());
     all
+}
+
+/// An absent opponent's claims and rematch answers.
+fn table_client_examples() -> Vec<ClientFrame> {
+    vec![
+        req(
+            50,
+            ClientMsg::ClaimAbsence {
+                table: table(),
+                draw: false,
+            },
+        ),
+        req(
+            51,
+            ClientMsg::ClaimAbsence {
+                table: table(),
+                draw: true,
+            },
+        ),
+        req(52, ClientMsg::DeclineRematch { table: table() }),
+    ]
 }
 
 fn base_client_examples() -> Vec<ClientFrame> {
@@ -666,6 +729,18 @@ pub fn ranked_server_examples() -> Vec<ServerFrame> {
                     finished_ms: 1_767_226_000_000,
                     players: vec!["alice".into(), "bob".into()],
                     reverses: None,
+                    result: Some(GameResult {
+                        outcome: Outcome::Win {
+                            seat: Seat::Second,
+                            color: Color::Black,
+                        },
+                        reason: ResultReason::Five {
+                            line: ["H8", "H9", "H10", "H11", "H12"].map(p).to_vec(),
+                        },
+                    }),
+                    black: Some(Seat::Second),
+                    config: Some(served(rif_config()).with_takebacks(false)),
+                    opening: Some(["I1".into(), "Chosei".into(), "长星".into()]),
                 }],
                 more: true,
             },
@@ -676,7 +751,7 @@ pub fn ranked_server_examples() -> Vec<ServerFrame> {
                 game: table(),
                 format: RecordFormat::Renju,
                 record: None,
-                text: Some("h8 i9 h9 j9 h10 j8 h11 h12 h7".into()),
+                text: Some(renju_text()),
             }),
         ),
         reply(
@@ -899,11 +974,86 @@ pub fn block_room_event() -> TableEvent {
 pub fn server_examples() -> Vec<ServerFrame> {
     let mut all = base_server_examples();
     all.extend(tournament::server_examples());
+    all.extend(table_server_examples());
     all
 }
 
+/// An away player's claim opening, rematches from the lobby, and what a
+/// snapshot says of both.
+fn table_server_examples() -> Vec<ServerFrame> {
+    let mut g = Game::new(served(config()), Seat::Second, 0).unwrap();
+    g.apply(Seat::Second, Action::Resign, 1_000).unwrap();
+    vec![
+        Envelope::push(ServerMsg::PlayerStatus {
+            table: table(),
+            seat: Seat::Second,
+            connected: false,
+            grace_ms: Some(0),
+            after_grace: Some(AfterGrace::Claim),
+        }),
+        Envelope::push(ServerMsg::PlayerStatus {
+            table: table(),
+            seat: Seat::First,
+            connected: false,
+            grace_ms: Some(60_000),
+            after_grace: Some(AfterGrace::Win),
+        }),
+        reply(
+            50,
+            ServerMsg::Error(ErrorBody::new(
+                ErrorCode::NotAbsent,
+                "your opponent is not away past the grace: nothing to claim",
+            )),
+        ),
+        Envelope::push(ServerMsg::RematchOffered {
+            table: table(),
+            seat: Seat::First,
+            from: Some(alice()),
+            room: Some(room()),
+            config: Some(served(config())),
+        }),
+        reply(
+            52,
+            ServerMsg::RematchCancelled {
+                table: table(),
+                seat: Some(Seat::Second),
+                reason: RematchCancel::Declined,
+            },
+        ),
+        Envelope::push(ServerMsg::RematchCancelled {
+            table: table(),
+            seat: None,
+            reason: RematchCancel::Expired,
+        }),
+        reply(
+            53,
+            ServerMsg::TableSnapshot(Box::new(TableSnapshot {
+                table: table(),
+                room: room(),
+                seq: 2,
+                snapshot: g.snapshot(1_000),
+                players: Players {
+                    first: Some(alice()),
+                    second: Some(bob()),
+                },
+                spectators: 0,
+                seat: Some(Seat::First),
+                paused: None,
+                forbidden: Vec::new(),
+                away: vec![Away {
+                    seat: Seat::Second,
+                    grace_ms: Some(12_000),
+                    after_grace: Some(AfterGrace::Claim),
+                }],
+                rematch: vec![Seat::Second],
+                tournament: None,
+            })),
+        ),
+    ]
+}
+
 fn base_server_examples() -> Vec<ServerFrame> {
-    let mut g = Game::new(config(), Seat::Second, 0).unwrap();
+    let mut g = Game::new(served(config()), Seat::Second, 0).unwrap();
     let ev = g
         .apply(Seat::Second, Action::place(p("H8")), 2_000)
         .unwrap();
@@ -983,6 +1133,9 @@ fn base_server_examples() -> Vec<ServerFrame> {
                 seat: None,
                 paused: None,
                 forbidden: Vec::new(),
+                away: Vec::new(),
+                rematch: Vec::new(),
+                tournament: None,
             })),
         ),
         Envelope::push(ServerMsg::TableEvent(stamped[0].clone())),
@@ -1014,12 +1167,14 @@ fn base_server_examples() -> Vec<ServerFrame> {
             seat: Seat::Second,
             connected: false,
             grace_ms: Some(walk_grace_ms()),
+            after_grace: Some(AfterGrace::Claim),
         }),
         Envelope::push(ServerMsg::PlayerStatus {
             table: table(),
             seat: Seat::Second,
             connected: true,
             grace_ms: None,
+            after_grace: None,
         }),
         Envelope::push(ServerMsg::TablePaused {
             table: table(),
@@ -1061,6 +1216,9 @@ fn base_server_examples() -> Vec<ServerFrame> {
             ServerMsg::RematchOffered {
                 table: table(),
                 seat: Seat::First,
+                from: None,
+                room: None,
+                config: None,
             },
         ),
         reply(
@@ -1069,7 +1227,7 @@ fn base_server_examples() -> Vec<ServerFrame> {
         ),
         Envelope::push(ServerMsg::Error(ErrorBody::new(
             ErrorCode::NoRematch,
-            "a player has left the room",
+            "bob sits at as many games as allowed now",
         ))),
         Envelope::push(ServerMsg::RematchStarted {
             table: table(),
@@ -1108,7 +1266,7 @@ fn base_server_examples() -> Vec<ServerFrame> {
 
 /// The walk-through's game after its first `n` moves, with the table's seq.
 fn walk_game(n: usize) -> (Game, u64) {
-    let mut g = Game::new(config(), Seat::Second, 0).unwrap();
+    let mut g = Game::new(served(config()), Seat::Second, 0).unwrap();
     let mut seq = 0;
     for (mv, at) in WALK_MOVES.iter().zip(WALK_TIMES).take(n) {
         let seat = g.to_act().unwrap();
@@ -1213,7 +1371,7 @@ pub fn walkthrough() -> Vec<Said> {
         ),
     ));
     // The lot makes bob (second seat) the opener: he holds black.
-    let mut g = Game::new(config(), Seat::Second, 0).unwrap();
+    let mut g = Game::new(served(config()), Seat::Second, 0).unwrap();
     let players = Players {
         first: Some(alice()),
         second: Some(bob()),
@@ -1229,6 +1387,9 @@ pub fn walkthrough() -> Vec<Said> {
             seat,
             paused: None,
             forbidden: Vec::new(),
+            away: Vec::new(),
+            rematch: Vec::new(),
+            tournament: None,
         })))
     };
     out.push(Server("alice", snap(&g, 0, 0, Some(Seat::First), 0)));
@@ -1380,6 +1541,7 @@ pub fn reconnect_walkthrough() -> Vec<Said> {
             seat: Seat::Second,
             connected: false,
             grace_ms: Some(walk_grace_ms()),
+            after_grace: Some(AfterGrace::Claim),
         }),
     ));
     let since = seq;
@@ -1415,6 +1577,7 @@ pub fn reconnect_walkthrough() -> Vec<Said> {
             seat: Seat::Second,
             connected: true,
             grace_ms: None,
+            after_grace: None,
         }),
     ));
     for e in missed {
@@ -1481,19 +1644,28 @@ pub fn chat_rematch_walkthrough() -> Vec<Said> {
         "carol",
         reply(3, said(ChatChannel::Spectators, carol(), "what a finish")),
     ));
-    let offered = |seat| ServerMsg::RematchOffered {
+    let offered = |seat, who: Option<Player>| ServerMsg::RematchOffered {
         table: table(),
         seat,
+        room: who.as_ref().map(|_| room()),
+        config: who.as_ref().map(|_| served(config())),
+        from: who,
     };
     out.push(Client("bob", req(9, ClientMsg::Rematch { table: table() })));
-    out.push(Server("bob", reply(9, offered(Seat::Second))));
-    out.push(Server("alice", Envelope::push(offered(Seat::Second))));
+    out.push(Server("bob", reply(9, offered(Seat::Second, None))));
+    out.push(Server(
+        "alice",
+        Envelope::push(offered(Seat::Second, Some(bob()))),
+    ));
     out.push(Client(
         "alice",
         req(8, ClientMsg::Rematch { table: table() }),
     ));
-    out.push(Server("alice", reply(8, offered(Seat::First))));
-    out.push(Server("bob", Envelope::push(offered(Seat::First))));
+    out.push(Server("alice", reply(8, offered(Seat::First, None))));
+    out.push(Server(
+        "bob",
+        Envelope::push(offered(Seat::First, Some(alice()))),
+    ));
     let started = Envelope::push(ServerMsg::RematchStarted {
         table: table(),
         rematch: rematch_table(),
@@ -1501,7 +1673,7 @@ pub fn chat_rematch_walkthrough() -> Vec<Said> {
     });
     out.push(Server("alice, bob", started.clone()));
     // The opener switches: Bob opened the first game, Alice opens this one.
-    let g2 = Game::new(config(), g.opener().other(), 0).unwrap();
+    let g2 = Game::new(served(config()), g.opener().other(), 0).unwrap();
     let snap = |seat, spectators| {
         Envelope::push(ServerMsg::TableSnapshot(Box::new(TableSnapshot {
             table: rematch_table(),
@@ -1516,6 +1688,9 @@ pub fn chat_rematch_walkthrough() -> Vec<Said> {
             seat,
             paused: None,
             forbidden: Vec::new(),
+            away: Vec::new(),
+            rematch: Vec::new(),
+            tournament: None,
         })))
     };
     out.push(Server("alice", snap(Some(Seat::First), 0)));
@@ -1607,6 +1782,9 @@ impl Walk {
             seat,
             paused: None,
             forbidden: Vec::new(),
+            away: Vec::new(),
+            rematch: Vec::new(),
+            tournament: None,
         })))
     }
 
@@ -1742,7 +1920,7 @@ pub fn rif_final() -> (String, String) {
 fn rif_game() -> (Vec<Said>, Game) {
     use Said::{Client, Server};
     let mut w = Walk {
-        g: Game::new(rif_config(), Seat::First, 0).unwrap(),
+        g: Game::new(served(rif_config()), Seat::First, 0).unwrap(),
         table: rif_table(),
         room: rif_room(),
         seq: 0,
@@ -1755,7 +1933,7 @@ fn rif_game() -> (Vec<Said>, Game) {
         rated: false,
         room: rif_room(),
         name: Some("alice's RIF room".into()),
-        config: rif_config(),
+        config: served(rif_config()),
         players: Players {
             first: Some(alice()),
             second: None,
@@ -1928,7 +2106,7 @@ pub fn game_values() -> Vec<String> {
         Action::OfferDraw,
         Action::AcceptDraw,
         Action::DeclineDraw,
-        Action::ClaimForbidden,
+        Action::claim(p("J10")),
         Action::Resign,
         Action::Abort,
     ] {
@@ -1968,6 +2146,7 @@ pub fn game_values() -> Vec<String> {
             color: Color::White,
         },
         may: vec![ActionKind::Swap, ActionKind::Keep, ActionKind::Resign],
+        other_may: vec![ActionKind::Resign],
         stones_left: None,
     }));
     // Events not met in the walk-through.
@@ -2011,6 +2190,7 @@ pub fn game_values() -> Vec<String> {
             seat: Seat::First,
             kind: ViolationKind::FalseClaim,
             count: 1,
+            point: Some(p("J10")),
         },
         Event::GameOver {
             result: GameResult {
@@ -2062,7 +2242,73 @@ pub fn game_values() -> Vec<String> {
     }
     opening_values(&mut out);
     twin::values(&mut out);
+    table_values(&mut out);
     out
+}
+
+/// Twin turns, takebacks, absences and the eight-stone overtime's
+/// readings, as values.
+fn table_values(out: &mut Vec<String>) {
+    let v = |x: &dyn erased::Ser| x.to_json();
+    for a in [
+        Action::EndTurn,
+        Action::RequestTakeback,
+        Action::AcceptTakeback,
+        Action::DeclineTakeback,
+    ] {
+        out.push(v(&a));
+    }
+    let mv = |number, seat, color, point: &str| Move {
+        number,
+        seat,
+        color,
+        point: Some(p(point)),
+        board: 0,
+    };
+    for e in [
+        Event::TurnEnded {
+            seat: Seat::Second,
+            clocks: None,
+        },
+        Event::TakebackRequested { seat: Seat::First },
+        Event::TakebackDeclined {
+            seat: Seat::Second,
+            by_move: false,
+        },
+        Event::TakenBack {
+            seat: Seat::First,
+            undone: vec![
+                mv(9, Seat::First, Color::Black, "J10"),
+                mv(10, Seat::Second, Color::White, "K11"),
+            ],
+            clocks: None,
+        },
+        Event::GameOver {
+            result: GameResult {
+                outcome: Outcome::Draw,
+                reason: ResultReason::DrawCalled { seat: Seat::Second },
+            },
+            clocks: None,
+            forbidden: vec![],
+        },
+        Event::GameOver {
+            result: GameResult {
+                outcome: Outcome::Draw,
+                reason: ResultReason::BothAway,
+            },
+            clocks: None,
+            forbidden: vec![],
+        },
+    ] {
+        out.push(v(&e));
+    }
+    out.push(v(&TimeControl::EightStone {
+        main_ms: 300_000,
+        move_ms: 30_000,
+        stones: 8,
+        move_limit_in_main: true,
+        shared_main: true,
+    }));
 }
 
 /// Plays `steps` on a fresh untimed game of `config` (the first seat opens)
@@ -2279,6 +2525,15 @@ pub fn game_errors() -> Vec<GameError> {
             boards: 2,
         },
         GameError::NoPassInTwin,
+        // Claims that name their point, twin turns, takebacks.
+        GameError::ClaimNotBlackStone { point: p("H9") },
+        GameError::ClaimNotPossible,
+        GameError::TurnCannotEnd,
+        GameError::TakebacksOff,
+        GameError::NothingToTakeBack,
+        GameError::TakebackPending,
+        GameError::TakebackDeclinedAlready,
+        GameError::NoTakebackRequest,
     ]
 }
 

@@ -7,9 +7,7 @@ use crate::forbidden::Forbidden;
 use crate::game::action::{Seat, Task};
 use crate::game::config::{ForbiddenHandling, Millis};
 use crate::game::error::GameError;
-use crate::game::event::{
-    Event, ForbiddenStone, GameResult, Move, Outcome, ResultReason, ViolationKind,
-};
+use crate::game::event::{Event, ForbiddenStone, GameResult, Move, Outcome, ResultReason};
 use crate::game::record::{Input, RecordEntry};
 use crate::point::{Color, Point};
 
@@ -112,9 +110,9 @@ impl Game {
         }
     }
 
-    /// A move by `seat` declines the opponent's standing offer (its own
-    /// offer, possible when it places several opening stones in a row,
-    /// stands).
+    /// A move by `seat` declines the opponent's standing draw offer (its
+    /// own offer, possible when it places several opening stones in a row,
+    /// stands), and ends a takeback request, whoever made it.
     pub(super) fn decline_by_move(&mut self, seat: Seat, events: &mut Vec<Event>) {
         if self.draws.pending.is_some_and(|p| p.seat == seat.other()) {
             self.draws.pending = None;
@@ -123,6 +121,7 @@ impl Game {
                 by_move: true,
             });
         }
+        self.takeback_ended_by_move(seat, events);
     }
 
     pub(super) fn log(&mut self, at: Millis, input: Input) {
@@ -140,6 +139,7 @@ impl Game {
         self.clocks.stop(now);
         self.draws.pending = None;
         self.draws.may_offer = None;
+        self.takebacks.pending = None;
         self.notes.claimable = None;
         let result = GameResult { outcome, reason };
         self.result = Some(result.clone());
@@ -400,55 +400,6 @@ impl Game {
                 seat,
                 by_move: false,
             });
-        }
-        Ok(events)
-    }
-
-    pub(super) fn claim(&mut self, seat: Seat, now: Millis) -> Result<Vec<Event>, GameError> {
-        if self.handling != Some(ForbiddenHandling::Claim) {
-            return Err(GameError::ClaimsDisabled);
-        }
-        if self.color_of(seat) != Color::White {
-            return Err(GameError::ClaimByBlack);
-        }
-        let upheld = self.notes.claimable.or_else(|| {
-            self.notes
-                .forbidden
-                .iter()
-                .find(|s| s.kind == Forbidden::Overline)
-                .map(|s| (s.point, s.kind))
-        });
-        let mut events = self.begin(Some(seat), now);
-        if let Some((point, kind)) = upheld {
-            events.push(Event::ClaimUpheld { seat, point, kind });
-            self.finish(
-                Outcome::win(seat, self),
-                ResultReason::ForbiddenClaimed {
-                    point,
-                    forbidden: kind,
-                },
-                now,
-                &mut events,
-            );
-        } else {
-            let count = {
-                let v = &mut self.violations[seat.index()];
-                *v += 1;
-                *v
-            };
-            events.push(Event::Violation {
-                seat,
-                kind: ViolationKind::FalseClaim,
-                count,
-            });
-            if count >= 2 {
-                self.finish(
-                    Outcome::win(seat.other(), self),
-                    ResultReason::Violations { seat },
-                    now,
-                    &mut events,
-                );
-            }
         }
         Ok(events)
     }

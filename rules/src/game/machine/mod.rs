@@ -20,11 +20,14 @@
 //! (whether black's last stone was forbidden) lives in [`Notes`], which no
 //! event, prompt or snapshot exposes before the game ends.
 
+mod absence;
 mod arbiter;
+mod claims;
 mod handlers;
 mod opening_handlers;
 mod openings;
 mod replay;
+mod takeback;
 mod twin;
 
 use openings::OpeningFacts;
@@ -39,6 +42,7 @@ use super::draw::Draws;
 use super::error::GameError;
 use super::event::{Event, ForbiddenStone, GameResult, Move, Outcome, ResultReason};
 use super::record::{GameRecord, Input, RECORD_VERSION, RecordEntry};
+use super::takebacks::Takebacks;
 use crate::board::{Board, Variant};
 use crate::forbidden::Forbidden;
 use crate::point::{Color, Point};
@@ -90,6 +94,9 @@ pub struct Snapshot {
     /// The opening rule's decisions so far (empty for the free openings).
     #[serde(default, skip_serializing_if = "OpeningProgress::is_empty")]
     pub opening: OpeningProgress,
+    /// The seat whose takeback request awaits an answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub takeback: Option<Seat>,
 }
 
 /// One game at one table.
@@ -109,6 +116,14 @@ pub struct Game {
     facts: OpeningFacts,
     clocks: Clocks,
     draws: Draws,
+    /// Twin rooms: the numbers of the stones after which a turn ended
+    /// early (one-stone turns, [`Action::EndTurn`]).
+    turn_ends: Vec<u32>,
+    /// Takeback requests (handled in `takeback`).
+    takebacks: Takebacks,
+    /// How many moves stood when the opening rule was over (from then on
+    /// play alternates and moves may be taken back).
+    plain_from: Option<usize>,
     violations: [u32; 2],
     acted: [bool; 2],
     last_at: Millis,
@@ -124,7 +139,7 @@ impl Game {
         config.validate()?;
         let board = Board::new(config.board_size).expect("validated size");
         let second = (config.rule_set.boards() == 2).then(|| Box::new(board.clone()));
-        Ok(Game {
+        let mut game = Game {
             variant: config.rule_set.variant(),
             handling: config.forbidden_handling(),
             clocks: Clocks::new(config.time, start, opener),
@@ -138,13 +153,18 @@ impl Game {
             swapped: None,
             facts: OpeningFacts::default(),
             draws: Draws::default(),
+            turn_ends: Vec::new(),
+            takebacks: Takebacks::default(),
+            plain_from: None,
             violations: [0; 2],
             acted: [false; 2],
             last_at: start,
             notes: Notes::default(),
             result: None,
             entries: Vec::new(),
-        })
+        };
+        game.note_plain_play();
+        Ok(game)
     }
 
     // ---- reading ---------------------------------------------------------
@@ -326,14 +346,16 @@ impl Game {
             seat,
             task,
             may: self.allowed(seat, now),
+            other_may: self.allowed(seat.other(), now),
             stones_left: self.stones_left(),
         })
     }
 
     /// Every action kind `seat` may attempt at `now` (a particular action of
     /// that kind may still be refused, e.g. an occupied point). In `claim`
-    /// rooms white may always claim: whether a claim would hold is not
-    /// revealed.
+    /// rooms white may claim whenever a claim could hold, judged on what
+    /// both players see ([`Game::claim_open`]): whether it would hold is
+    /// not revealed.
     pub fn allowed(&self, seat: Seat, now: Millis) -> Vec<ActionKind> {
         let mut may = Vec::new();
         if self.precheck(now).is_err() {
@@ -346,6 +368,9 @@ impl Game {
                     if self.board.stone_count() >= 5 && !self.in_opening() && self.second.is_none()
                     {
                         may.push(ActionKind::Pass);
+                    }
+                    if self.turn_may_end() {
+                        may.push(ActionKind::EndTurn);
                     }
                 }
                 Task::DecideSwap { .. } => may.extend([ActionKind::Swap, ActionKind::Keep]),
@@ -372,9 +397,13 @@ impl Game {
         if self.draws.standing(policy, now) == Some(seat.other()) {
             may.extend([ActionKind::AcceptDraw, ActionKind::DeclineDraw]);
         }
-        if self.handling == Some(ForbiddenHandling::Claim) && self.color_of(seat) == Color::White {
+        if self.handling == Some(ForbiddenHandling::Claim)
+            && self.color_of(seat) == Color::White
+            && self.claim_open()
+        {
             may.push(ActionKind::ClaimForbidden);
         }
+        may.extend(self.takeback_actions(seat));
         may.push(ActionKind::Resign);
         if !(self.acted[0] && self.acted[1]) {
             may.push(ActionKind::Abort);
@@ -398,6 +427,7 @@ impl Game {
             result: self.result.clone(),
             forbidden: self.revealed_forbidden().to_vec(),
             opening: self.opening_progress(),
+            takeback: self.takebacks.pending,
         }
     }
 
@@ -467,7 +497,12 @@ impl Game {
             Action::AcceptDraw | Action::DeclineDraw => {
                 self.answer_draw(seat, action == Action::AcceptDraw, now)?
             }
-            Action::ClaimForbidden => self.claim(seat, now)?,
+            Action::ClaimForbidden { point } => self.claim(seat, point, now)?,
+            Action::EndTurn => self.end_twin_turn(seat, now, credit)?,
+            Action::RequestTakeback => self.request_takeback(seat, now)?,
+            Action::AcceptTakeback | Action::DeclineTakeback => {
+                self.answer_takeback(seat, action == Action::AcceptTakeback, now)?
+            }
             Action::Resign => {
                 let mut ev = self.begin(Some(seat), now);
                 self.finish(
@@ -501,6 +536,7 @@ impl Game {
             // Every overtime stone is down and nobody won (docs/rules.md §7).
             self.finish(Outcome::Draw, ResultReason::OvertimeSpent, now, &mut events);
         }
+        self.note_plain_play();
         let granted = if may_press && pressed { credit } else { 0 };
         self.log(
             now,
@@ -539,7 +575,8 @@ impl Game {
     }
 
     /// The server declares that `seat` abandoned the game (left and did not
-    /// come back in time): the other seat wins.
+    /// come back in time, and its opponent claimed the win, or nobody was
+    /// there to claim it): the other seat wins.
     pub fn declare_abandoned(&mut self, seat: Seat, now: Millis) -> Result<Vec<Event>, GameError> {
         self.precheck(now)?;
         let mut ev = self.begin(None, now);
@@ -586,6 +623,8 @@ impl Game {
                 Ok(self.tick(at))
             }
             Input::Abandoned { seat } => self.declare_abandoned(seat, at),
+            Input::DrawCalled { seat } => self.declare_draw_called(seat, at),
+            Input::BothAway => self.declare_both_away(at),
             Input::Aborted => self.declare_aborted(at),
             Input::ArbiterAborted => self.declare_arbiter_abort(at),
         }

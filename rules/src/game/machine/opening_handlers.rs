@@ -364,6 +364,8 @@ impl Game {
     pub fn opening_progress(&self) -> OpeningProgress {
         OpeningProgress {
             canonical: self.facts.canonical.map(|o| o.code.to_string()),
+            canonical_name: self.facts.canonical.map(|o| o.romanized.to_string()),
+            canonical_chinese: self.facts.canonical.map(|o| o.chinese.to_string()),
             declared_offers: self.facts.declared,
             fifth_offers: self.facts.offers,
             option: self.facts.option,

@@ -269,6 +269,12 @@ pub struct OpeningProgress {
     /// `D4`), in the renju opening rules.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub canonical: Option<String>,
+    /// Its name, romanised (`Kagetsu`), as `opening_formed` gives it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub canonical_name: Option<String>,
+    /// Its name in Chinese (`花月`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub canonical_chinese: Option<String>,
     /// The declared number of fifth-move offers (Yamaguchi, Soosõrv).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub declared_offers: Option<u8>,

@@ -2,7 +2,8 @@
 //! the fields only that concern changes, with what it decides alone. They
 //! are leaves (they know nothing of the table), so the actor (`super`) is
 //! built from them and the files that run each concern (`fanout`,
-//! `durable`, `lease`, `deadlines`, `lag`, `social`, `resume`) change them.
+//! `durable`, `lease`, `deadlines`, `lag`, `social`, `resume`, `absence`)
+//! change them.
 
 mod chat;
 mod durability;

@@ -225,6 +225,30 @@ pub async fn player_status(c: &mut Connection) -> (bool, Option<u64>, Seat) {
     }
 }
 
+/// After both players asked for a rematch: `rematch_started`, then the
+/// new table's snapshot, which this returns (checking they agree).
+pub async fn rematch_started(c: &mut Connection) -> TableSnapshot {
+    let f = c
+        .next_matching(|m| matches!(m, ServerMsg::RematchStarted { .. }))
+        .await
+        .unwrap();
+    let ServerMsg::RematchStarted { rematch, .. } = f.msg else {
+        unreachable!()
+    };
+    let snap = snapshot_push(c).await;
+    assert_eq!(snap.table, rematch);
+    snap
+}
+
+/// Asks for (or accepts) a rematch of `table`.
+pub async fn ask_rematch(c: &mut Connection, table: &TableId) -> ServerMsg {
+    c.request(ClientMsg::Rematch {
+        table: table.clone(),
+    })
+    .await
+    .unwrap()
+}
+
 /// Acts and returns the `acted` seq.
 pub async fn act(c: &mut Connection, table: &TableId, action: Action) -> u64 {
     match c

@@ -124,6 +124,12 @@ pub fn spawn_player(mut c: Connection, script: Script, quirks: Quirks) -> Player
                 }
                 ServerMsg::TableSnapshot(s) => {
                     let Some(seat) = s.seat else { continue };
+                    // A tournament game's table names its game, for the
+                    // way back to the event.
+                    if let Some(&(round, game)) = game_of.get(&s.table) {
+                        let t = s.tournament.as_ref().expect("the snapshot names its game");
+                        assert_eq!((t.round, t.game), (round, game));
+                    }
                     if s.snapshot.result.is_some() {
                         continue;
                     }

@@ -17,6 +17,8 @@ import { panelPiece } from './panel.js';
 import { movesPiece } from './moves.js';
 import { chatPiece } from './chat.js';
 import { toolsPiece } from './tools.js';
+import { notifyMove } from './notify.js';
+import { promptText } from './panel.js';
 
 /**
  * @typedef {import('../app.js').App} App
@@ -64,6 +66,7 @@ export function mountGame(app, root, table, snapshot, opts = {}) {
   const eventIn = (m) => {
     const st = g.st;
     if (!st) return;
+    const wasMine = g.myTurn();
     let r;
     try { r = st.apply(m); } catch (e) {
       if (e instanceof Gap) app.conn.request({ type: 'snapshot', table }).catch(() => {});
@@ -72,8 +75,17 @@ export function mountGame(app, root, table, snapshot, opts = {}) {
     if (r === 'dup') return;
     const e = m.event;
     if (e.type === 'moved' || e.type === 'fifths_offered') g.clearPicks();
-    if (e.type === 'game_over') { seats.over(); g.ui.resignAsk = false; }
+    if (e.type === 'game_over') g.ui.resignAsk = false;
     g.render();
+    const queued = g.premove;
+    if (queued && (st.over || st.stones.has(queued) || !g.canPremove())) g.premove = null;
+    if (queued && g.myTurn() && st.prompt?.task === 'place' && !st.stones.has(queued)) {
+      // The premove is played the moment the turn comes.
+      g.premove = null;
+      g.act({ type: 'place', point: queued });
+    } else if (!wasMine && g.myTurn()) notifyMove(table, promptText(st, g.mine()));
+    // The offerer hears that its draw offer was declined (by a move too).
+    if (e.type === 'draw_declined' && g.mine() && e.seat !== g.mine()) chat.notice(t('game.draw_declined', { who: st.players[e.seat]?.name ?? '' }));
     if (e.type === 'moved') {
       const arrived = app.conn.arrived;
       const dt = performance.now() - arrived;
@@ -101,9 +113,15 @@ export function mountGame(app, root, table, snapshot, opts = {}) {
       case 'table_paused':
         if (g.st) { g.st.paused = m.paused ?? null; g.st.clocks = m.clocks; g.st.clocksAt = performance.now(); seats.tick(); }
         break;
-      case 'player_status': seats.status(m); break;
+      case 'player_status':
+        g.ui.waitAbsent = false;
+        if (g.st) { g.st.setAway(m.seat, m.connected, m.after_grace ?? null, m.grace_ms ?? null); seats.render(); panel.render(); }
+        break;
       case 'chat': chat.said(m); break;
-      case 'rematch_offered': seats.rematch(m.seat); break;
+      case 'rematch_offered': if (g.st) { g.st.rematch.add(m.seat); seats.render(); panel.render(); } break;
+      case 'rematch_cancelled':
+        if (g.st) { g.st.rematch.clear(); seats.render(); panel.render(); chat.notice(t('rematch.cancelled')); }
+        break;
       case 'rematch_started': if (!g.st?.seat) app.go(`/watch/${m.rematch}`); break;
       case 'game_aborted': chat.notice(t('game.aborted_by', { reason: m.reason })); break;
       default: break;

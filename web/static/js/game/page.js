@@ -33,6 +33,8 @@ export class GamePage {
     this.offers = [];
     /** Two stones being placed, white then black (Swap2, Super Sakata); null: not placing two. @type {string[]|null} */
     this.two = null;
+    /** A stone queued during the opponent's turn, played when this player's turn comes (premove). @type {string|null} */
+    this.premove = null;
     const confirm = stored('tengen.confirm');
     this.ui = {
       /** Stones show their move numbers. */
@@ -43,6 +45,10 @@ export class GamePage {
       drawWithMove: false,
       /** "Really resign?" is asked. */
       resignAsk: false,
+      /** The next click on the board names the stone a claim is about. */
+      claimPick: false,
+      /** The player chose to wait for the absent opponent (until its next status). */
+      waitAbsent: false,
     };
     /** The line that shows a refusal. */
     this.msg = h('p.game-msg#game-msg', { role: 'alert' });
@@ -61,6 +67,17 @@ export class GamePage {
 
   /** Shows a refusal (or clears the line). @param {unknown} e */
   showMsg(e) { this.msg.textContent = e ? errorMessage(e) : ''; }
+
+  /**
+   * Whether a stone may be queued now: this player waits while the
+   * opponent places a stone in plain play (not an opening step, one board).
+   */
+  canPremove() {
+    const st = this.st;
+    const p = st?.prompt;
+    return !!st && !!p && !st.over && this.view == null && st.boards === 1 && !!this.mine() && p.seat !== this.mine()
+      && p.task === 'place' && !p.within && !st.pendingFifths && st.moves.length >= 5;
+  }
 
   /** Forgets the points picked for an action of several stones. */
   clearPicks() { this.offers = []; this.two = null; }

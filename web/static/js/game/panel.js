@@ -1,12 +1,16 @@
 // What a game page says and offers: the rule set and opening, the prompt
 // in words or the result, and the buttons for the actions the server's
-// prompt allows (or that the other seat may always try: resign, a draw
-// answer, a claim). The prompt's task is also in `data-task` (and, when
+// prompt allows (`may`, and `other_may` for the seat not to move: a
+// claim, a draw offer), the absent opponent's claim, and after the game
+// the rematch or the way back to the tournament. The prompt's task is also in `data-task` (and, when
 // it is this page's, `data-mine-task`) for assistive technology and tests.
 
 import { h, fill } from '../dom.js';
-import { t, getLang } from '../i18n.js';
+import { t, getLang, kindName } from '../i18n.js';
 import { other } from './table.js';
+import { absence } from './absence.js';
+import { afterGame } from './rematch.js';
+import { requests } from './requests.js';
 
 /**
  * @typedef {import('./table.js').TableState} TableState
@@ -44,7 +48,10 @@ export function promptText(st, mine) {
 export function resultText(st) {
   const r = st.result;
   if (!r) return '';
-  const reason = t(`reason.${r.reason.kind}`);
+  const rr = r.reason;
+  // A forbidden move's point and kind, as the claim (or the referee) named it.
+  const reason = t(`reason.${rr.kind}`) + (rr.kind === 'forbidden_claimed' || rr.kind === 'forbidden_played'
+    ? `: ${t('claim.kind', { point: rr.point, kind: kindName(rr.forbidden) })}` : '');
   if (r.outcome.kind === 'win') {
     return `${t('result.win', { who: st.players[r.outcome.seat]?.name ?? r.outcome.seat, color: t(`color.${r.outcome.color}`) })} · ${reason}`;
   }
@@ -70,10 +77,13 @@ export function panelPiece(g) {
     const st = g.st;
     if (!st) return;
     drawInfo();
-    status.textContent = st.over ? resultText(st) : promptText(st, g.mine());
+    status.textContent = st.over ? resultText(st) : g.ui.claimPick ? t('game.claim_pick') : promptText(st, g.mine());
     if (st.prompt) status.setAttribute('data-task', st.prompt.task); else status.removeAttribute('data-task');
     if (st.prompt && g.myTurn()) status.setAttribute('data-mine-task', st.prompt.task); else status.removeAttribute('data-mine-task');
     status.toggleAttribute('data-over', st.over);
+    // The tab's title says when it is this player's move (another tab may be in front).
+    const title = document.title.replace(/^● /, '');
+    document.title = g.myTurn() ? `● ${title}` : title;
     fill(actions, actionButtons(g, st));
   };
   return { info, status, actions, render, drawInfo };
@@ -88,8 +98,8 @@ function actionButtons(g, st) {
   /** @param {string} key @param {() => void} f @param {string} [cls] @param {Record<string, string|number>} [vars] */
   const btn = (key, f, cls, vars) => h('button', { type: 'button', class: cls || null, 'data-act': key, onclick: f }, t(key, vars));
   if (!mine) return [];
-  if (st.over) return [btn('act.rematch', () => rematch(g), 'primary'), btn('act.leave', () => leave(g, st))];
-  const out = [];
+  if (st.over) return afterGame(g, st, mine, btn);
+  const out = absence(g, st, mine, btn);
   const p = st.prompt;
   if (p && p.seat === mine && g.view == null) {
     switch (p.task) {
@@ -126,13 +136,14 @@ function actionButtons(g, st) {
     if (p.may.includes('abort')) out.push(btn('act.abort', () => act({ type: 'abort' })));
   }
   if (st.drawOffer && st.drawOffer !== mine) {
-    out.push(h('span.badge', null, t('game.draw_offered', { who: st.players[st.drawOffer]?.name ?? '' })),
-      btn('act.accept_draw', () => act({ type: 'accept_draw' }), 'primary'), btn('act.decline_draw', () => act({ type: 'decline_draw' })));
+    // On a line of its own: away from Pass, which it must not be mistaken for.
+    out.push(h('div.draw-answer', null, h('span.badge', null, t('game.draw_offered', { who: st.players[st.drawOffer]?.name ?? '' })),
+      btn('act.accept_draw', () => act({ type: 'accept_draw' }), 'primary'), btn('act.decline_draw', () => act({ type: 'decline_draw' }))));
   }
   const last = st.moves.length ? st.moves[st.moves.length - 1] : null;
   if (!st.drawOffer && p && p.seat === other(mine) && last?.seat === mine) out.push(btn('act.offer_draw', () => act({ type: 'offer_draw' })));
-  const claimRoom = st.config.rule_set === 'renju' && (st.config.forbidden ?? 'claim') === 'claim';
-  if (claimRoom && st.colorOf(mine) === 'white' && last?.color === 'black') out.push(btn('act.claim', () => act({ type: 'claim_forbidden' })));
+  const mayNow = p ? (p.seat === mine ? p.may : p.other_may ?? []) : [];
+  out.push(...requests(g, st, mine, mayNow, btn));
   if (ui.resignAsk) {
     out.push(h('span.confirm', null, t('act.resign.sure'), ' ',
       btn('act.yes', () => { ui.resignAsk = false; act({ type: 'resign' }); }, 'danger'),
@@ -141,15 +152,4 @@ function actionButtons(g, st) {
     out.push(btn('act.resign', () => { ui.resignAsk = true; g.render(); }, 'danger'));
   }
   return out;
-}
-
-/** Offers (or accepts) a rematch. @param {GamePage} g */
-async function rematch(g) {
-  try { await g.app.conn.request({ type: 'rematch', table: g.table }, 'rematch_offered'); } catch (e) { g.showMsg(e); }
-}
-
-/** Leaves the room of a finished game, for the lobby. @param {GamePage} g @param {TableState} st */
-async function leave(g, st) {
-  try { await g.app.conn.request({ type: 'leave_room', room: st.room }, 'left'); } catch { /* already gone */ }
-  g.app.go('/');
 }

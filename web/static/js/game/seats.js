@@ -1,6 +1,6 @@
 // The two seats of a game page: each player's colour, name and clock,
-// whether they are away (and how long they have to come back), a draw or
-// rematch they offer. The clocks count down from the server's last
+// whether they are away (and how long they have to come back; their clock
+// runs meanwhile), a draw or rematch they offer. The clocks count down from the server's last
 // figures (TableState.clockNow) ten times a second and never decide
 // anything; low time on one's own running clock is warned once a spell.
 
@@ -12,7 +12,6 @@ import { sounds } from '../sound.js';
 /**
  * @typedef {import('./page.js').GamePage} GamePage
  * @typedef {import('tengen-protocol').Seat} Seat
- * @typedef {import('tengen-protocol').ServerMsgOf<'player_status'>} PlayerStatus
  */
 
 /** @type {Seat[]} */
@@ -24,18 +23,18 @@ export function seatsPiece(g) {
   // Each seat's clock and away notice, kept across redraws (tick updates them).
   const clocks = { first: h('span.clock', { 'data-clock': 'first' }), second: h('span.clock', { 'data-clock': 'second' }) };
   const aways = { first: h('span.away', { 'data-away': 'first' }), second: h('span.away', { 'data-away': 'second' }) };
-  /** A player whose connection is lost, and when their grace ends. @type {{seat: Seat, until: number}|null} */
-  let away = null;
-  /** Seats that offer a rematch. @type {Set<Seat>} */
-  const rematch = new Set();
   let warned = false;
 
   const tick = () => {
     const st = g.st;
     if (!st) return;
     for (const seat of SEATS) {
-      aways[seat].textContent = away && away.seat === seat && !st.over
-        ? t('game.away', { who: '', s: Math.max(0, Math.ceil((away.until - performance.now()) / 1000)) }).trim() : '';
+      // Correspondence games count nothing: being away is normal there.
+      const found = st.over ? null : st.away.get(seat);
+      const a = found && found.until != null ? found : null;
+      const left = a?.until == null ? null : Math.max(0, Math.ceil((a.until - performance.now()) / 1000));
+      aways[seat].textContent = !a ? '' : left ? t('game.away', { who: '', s: left }).trim() : t('game.gone');
+      aways[seat].toggleAttribute('data-gone', !!a && !left);
       const c = st.clockNow(seat);
       const el = clocks[seat];
       if (!c) { el.textContent = ''; continue; }
@@ -71,7 +70,7 @@ export function seatsPiece(g) {
         clocks[seat],
         aways[seat],
         st.drawOffer === seat ? h('span.badge', null, t('game.draw_offered', { who: '' }).trim()) : null,
-        rematch.has(seat) ? h('span.badge', null, t('act.rematch')) : null);
+        st.over && st.rematch.has(seat) ? h('span.badge', { 'data-rematch': seat }, t('act.rematch')) : null);
     }
     tick();
   };
@@ -80,15 +79,5 @@ export function seatsPiece(g) {
     els,
     render,
     tick,
-    /** A player's connection was lost (with the grace left) or is back. @param {PlayerStatus} m */
-    status(m) {
-      // No `grace_ms`: a correspondence game, where absence is normal and nothing counts down.
-      away = m.connected || m.grace_ms == null ? null : { seat: m.seat, until: performance.now() + m.grace_ms };
-      tick();
-    },
-    /** The game is over: nobody is away any more. */
-    over() { away = null; },
-    /** `seat` offers a rematch. @param {Seat} seat */
-    rematch(seat) { rematch.add(seat); render(); },
   };
 }

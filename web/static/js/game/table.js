@@ -12,6 +12,12 @@
  * @typedef {import('tengen-protocol').TableEvent} TableEvent
  * @typedef {import('tengen-protocol').Event} Event
  * @typedef {import('./../board.js').Stone} Stone
+ * @typedef {import('tengen-protocol').AfterGrace} AfterGrace
+ */
+/**
+ * A player away from the table: what happens when the grace is over, and
+ * when it is (performance.now() time; null: nothing is counted).
+ * @typedef {{after: AfterGrace|null, until: number|null}} Absence
  */
 /** The names the server gives the canonical opening formed (`opening_formed`). @typedef {Extract<Event, {type: 'opening_formed'}>} Canonical */
 
@@ -65,6 +71,8 @@ export class TableState {
     this.clocksAt = performance.now();
     this.paused = msg.paused ?? null;
     this.drawOffer = s.draw_offer;
+    /** The seat whose takeback request awaits an answer. @type {Seat|null} */
+    this.takeback = s.takeback ?? null;
     this.offers = s.offers;
     this.violations = s.violations;
     this.result = s.result;
@@ -72,10 +80,29 @@ export class TableState {
     this.forbidden = s.forbidden ?? [];
     /** Forbidden points the server reveals now (block and lose rooms). */
     this.revealed = msg.forbidden ?? [];
+    /** Points white claimed falsely (violations that name their point). @type {string[]} */
+    this.falseClaims = [];
+    /** Who is away now, by seat (player_status keeps it). @type {Map<Seat, Absence>} */
+    this.away = new Map();
+    for (const a of msg.away ?? []) this.setAway(a.seat, false, a.after_grace ?? null, a.grace_ms ?? null);
+    /** Once over: the seats that offered a rematch. @type {Set<Seat>} */
+    this.rematch = new Set(msg.rematch ?? []);
+    /** The tournament game this table plays, if it is one. */
+    this.tournament = msg.tournament ?? null;
     /** @type {Event|null} */
     this.lastEvent = null;
     /** @type {Canonical|null} */
     this.canonical = null;
+  }
+
+  /**
+   * A player's connection came back (`connected`) or is away, with what
+   * happens after its grace and the grace left.
+   * @param {Seat} seat @param {boolean} connected @param {AfterGrace|null} after @param {number|null} graceMs
+   */
+  setAway(seat, connected, after, graceMs) {
+    if (connected) this.away.delete(seat);
+    else this.away.set(seat, { after, until: graceMs == null ? null : performance.now() + graceMs });
   }
 
   /** @param {Move} m */
@@ -112,11 +139,27 @@ export class TableState {
       case 'option_chosen': this.opening = { ...this.opening, option: e.option }; break;
       case 'draw_offered': this.drawOffer = e.seat; this.offers = withSeat(this.offers, e.seat, e.offers); break;
       case 'draw_declined': case 'draw_offer_lapsed': case 'draw_accepted': this.drawOffer = null; break;
-      case 'violation': this.violations = withSeat(this.violations, e.seat, e.count); break;
+      case 'violation':
+        this.violations = withSeat(this.violations, e.seat, e.count);
+        if (e.point) this.falseClaims.push(e.point);
+        break;
+      case 'takeback_requested': this.takeback = e.seat; break;
+      case 'takeback_declined': this.takeback = null; break;
+      case 'taken_back':
+        this.takeback = null;
+        for (const m of e.undone) {
+          const gone = this.moves.pop();
+          if (!gone || gone.number !== m.number) throw new Gap(`takeback of move ${m.number}`);
+          if (gone.point) this.stonesOn[gone.board ?? 0]?.delete(gone.point.toUpperCase());
+          this.moveMs.pop();
+        }
+        this.lastMoveAt = performance.now();
+        break;
       case 'game_over':
         this.result = e.result;
         this.forbidden = e.forbidden ?? [];
         this.drawOffer = null;
+        this.away.clear();
         break;
       default: break;
     }

@@ -1,7 +1,7 @@
 // The lobby: "your games" (mygames.js) and the live room list (rooms.js)
 // on the left; creating a room (roomform.js), the rated queue (queue.js),
 // challenges (challenges.js) and the computer (computer.js) on the right,
-// with the room this session
+// rematches offered to us (rematches.js), with the room this session
 // waits in (waiting.js). This module lays them out, subscribes to the
 // lobby, and hands each server message to the piece it concerns.
 
@@ -14,6 +14,7 @@ import { waitRoom } from './waiting.js';
 import { ratedQueue } from './queue.js';
 import { challenges } from './challenges.js';
 import { computer } from './computer.js';
+import { rematchOffers } from './rematches.js';
 
 /**
  * @typedef {import('../app.js').App} App
@@ -29,6 +30,7 @@ export function mountLobby(app, root) {
   const challenge = challenges(app, form, (room) => waiting.show(room, true));
   const versus = computer(app, form, (room) => waiting.show(room, true));
   const games = myGames(app, rooms.draw);
+  const rematches = rematchOffers(app);
 
   const off = app.conn.listen((/** @type {Incoming} */ m) => {
     switch (m.type) {
@@ -38,6 +40,7 @@ export function mountLobby(app, root) {
         break;
       case 'lobby_update': rooms.update(m); break;
       case 'challenged': challenge.challenged(m); break;
+      case 'rematch_offered': case 'rematch_cancelled': case 'rematch_started': rematches.draw(); break;
       case 'room_cancelled': waiting.cancelled(m); break;
       case 'room_closed': waiting.closed(m.room, m.reason); break;
       case 'unqueued': if (m.id == null) { queue.left(); queue.draw(); } break;
@@ -52,7 +55,7 @@ export function mountLobby(app, root) {
     h('div.rooms', null,
       games.el,
       h('h2', null, t('lobby.rooms')),
-      challenge.received, waiting.el,
+      rematches.el, challenge.received, waiting.el,
       rooms.el),
     h('div.create', null,
       h('h2', null, t('lobby.create')), form.el,
@@ -60,6 +63,7 @@ export function mountLobby(app, root) {
       h('h3', null, t('lobby.queue')), queue.el,
       h('h3', null, t('lobby.challenge')), challenge.send)));
   rooms.draw();
+  rematches.draw();
   queue.draw();
   if (app.waiting) waiting.show(app.waiting, true);
   app.conn.lobby = true;

@@ -34,8 +34,11 @@ export function roomList(app) {
     const seated = r.status === 'playing' && r.table && app.seated.get(r.room) === r.table;
     const c = r.config;
     return h('tr', { 'data-room': r.room },
-      h('td', null, r.name || '', r.name ? h('br') : null, h('span.small', null, `${t(`rule.${c.rule_set}`)} ${c.board_size}`)),
-      h('td', null, openingName(c.opening), c.forbidden && c.forbidden !== 'claim' ? h('span.small', null, ` · ${t(`forbidden.${c.forbidden}`)}`) : null),
+      h('td', null, r.name || '', r.name ? h('br') : null, h('span.small', null, `${t(`rule.${c.rule_set}`)} ${c.board_size}`),
+        // The phone hides the time column: the time control goes here.
+        h('span.small.phone-only', { 'data-time': '' }, ` · ${configName(c).split(' · ')[2]}`)),
+      // Renju: how the room handles forbidden moves (claim is the default).
+      h('td', null, openingName(c.opening), c.rule_set === 'renju' ? h('span.small', { 'data-forbidden-rule': c.forbidden ?? 'claim' }, ` · ${t(`forbidden.${c.forbidden ?? 'claim'}`)}`) : null),
       h('td', null, configName(c).split(' · ')[2]),
       h('td', null, r.rated ? t('lobby.rated') : t('lobby.casual'), r.chat === false ? h('span.small', null, ` · ${t('lobby.chat_off')}`) : null),
       h('td', null, names),

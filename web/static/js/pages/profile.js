@@ -1,21 +1,27 @@
 // `/@/NAME`: a player's ratings, each with its history as a line, and
-// their finished games, a page at a time (each opens in the viewer).
+// their finished games, a page at a time, each with its date, opponent,
+// the player's colour, the rule set, the result and the opening (each
+// opens in the viewer).
 
 import { h, fill, botMark } from '../dom.js';
-import { t } from '../i18n.js';
+import { t, openingName } from '../i18n.js';
 import { errorMessage } from '../app.js';
 
 /**
  * @typedef {import('../app.js').App} App
  * @typedef {import('tengen-protocol').FamilyRating} FamilyRating
  * @typedef {import('tengen-protocol').RatingPoint} RatingPoint
+ * @typedef {import('tengen-protocol').GameSummary} GameSummary
  */
+
+const COLUMNS = ['profile.col.date', 'profile.col.opponent', 'profile.col.color', 'profile.col.rule', 'profile.col.result', 'profile.col.opening'];
 
 /** @param {App} app @param {HTMLElement} root @param {string} name */
 export function mountProfile(app, root, name) {
-  const games = h('ul.history');
+  const games = h('tbody');
   const head = h('div.profile-head');
-  fill(root, h('section.profile', null, h('h2', null, name), head, h('h3', null, t('profile.history')), games));
+  fill(root, h('section.profile', null, h('h2', null, name), head, h('h3', null, t('profile.history')),
+    h('table.history', null, h('thead', null, h('tr', null, ...COLUMNS.map((k) => h('th', null, t(k))))), games)));
   (async () => {
     try {
       const p = await app.conn.request({ type: 'profile', player: name }, 'profile');
@@ -28,20 +34,38 @@ export function mountProfile(app, root, name) {
       try {
         const r = await app.conn.request({ type: 'history', player: name, ...(before ? { before } : {}) }, 'history');
         games.querySelector('.more')?.remove();
-        for (const g of r.games) {
-          games.appendChild(h('li', null, h('a', { href: `/game/${g.game}`, 'data-link': true }, `${g.players.join(' – ')}`), ' ',
-            h('span.small', null, new Date(g.finished_ms).toLocaleString()),
-            g.reverses ? h('span.small', null, ` · ${t('profile.reset', { game: g.reverses })}`) : null));
-        }
+        for (const g of r.games) games.appendChild(gameRow(name, g));
         if (r.more && r.games.length) {
           const last = r.games[r.games.length - 1].finished_ms;
-          games.appendChild(h('li.more', null, h('button', { type: 'button', onclick: () => more(last) }, t('profile.more'))));
+          games.appendChild(h('tr.more', null, h('td', { colspan: 6 }, h('button', { type: 'button', onclick: () => more(last) }, t('profile.more')))));
         }
-      } catch (e) { games.appendChild(h('li.error', null, errorMessage(e))); }
+      } catch (e) { games.appendChild(h('tr.error', null, h('td', { colspan: 6 }, errorMessage(e)))); }
     };
     more(undefined);
   })();
   return () => {};
+}
+
+/**
+ * One game of `name`'s: when, against whom, with which colour, the rule
+ * set and opening rule, the result from `name`'s side, the opening formed.
+ * @param {string} name @param {GameSummary} g
+ */
+function gameRow(name, g) {
+  const seat = g.players[0] === name ? 'first' : 'second';
+  const opp = g.players[seat === 'first' ? 1 : 0] ?? '';
+  const color = g.black ? (g.black === seat ? 'black' : 'white') : null;
+  const o = g.result?.outcome;
+  const res = !o ? '' : o.kind === 'win' ? (o.seat === seat ? 'win' : 'loss') : o.kind === 'draw' ? 'draw' : 'aborted';
+  const c = g.config;
+  return h('tr', { 'data-game': g.game, 'data-result': res || null },
+    h('td', null, h('a', { href: `/game/${g.game}`, 'data-link': true }, new Date(g.finished_ms).toLocaleDateString()),
+      g.reverses ? h('span.small', null, ` · ${t('profile.reset', { game: g.reverses })}`) : null),
+    h('td', null, opp ? h('a', { href: `/@/${opp}`, 'data-link': true }, opp) : ''),
+    h('td', { 'data-color': color }, color ? h(`span.stone-icon.${color}`, { title: t(`color.${color}`) }) : null, color ? ` ${t(`color.${color}`)}` : ''),
+    h('td', null, c ? `${t(`rule.${c.rule_set}`)} · ${openingName(c.opening)}` : ''),
+    h('td', null, res ? t(`res.${res}`) : '', g.result ? h('span.small', null, ` · ${t(`reason.${g.result.reason.kind}`)}`) : null),
+    h('td', null, g.opening ? `${g.opening[0]} ${g.opening[1]}` : ''));
 }
 
 /** One family's rating, its record and its history. @param {FamilyRating} r */

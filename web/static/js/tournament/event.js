@@ -11,7 +11,7 @@
 import { h, fill, download } from '../dom.js';
 import { t } from '../i18n.js';
 import { errorMessage } from '../app.js';
-import { settings, players, round, standings } from './parts.js';
+import { settings, players, round, standings, crosstable } from './parts.js';
 
 /**
  * @typedef {import('../app.js').App} App
@@ -113,7 +113,7 @@ export function mountTournament(app, root, id) {
       players(v),
       v.rounds.length ? h('div.rounds', null, h('h3', null, t('tour.pairings')), [...v.rounds].reverse().map((r) => round(r, record))) : null,
       v.standings.length ? standings(v) : null,
-      v.crosstable ? [h('h3', null, t('tour.crosstable')), h('pre.crosstable', null, v.crosstable)] : null);
+      v.crosstable ? [h('h3', null, t('tour.crosstable')), crosstable(v.crosstable)] : null);
   };
 
   if (app.conn.welcome) watch();

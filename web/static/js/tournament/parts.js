@@ -93,3 +93,25 @@ export function standings(v) {
       h('td', null, String(s.rank)), h('td', null, s.name), h('td.points', null, s.points),
       ...s.tie_breaks.map((x) => h('td', null, x.value))))))];
 }
+
+/**
+ * The crosstable (the server's fixed-width text: rank, name, rating, a
+ * cell per round such as `4b1`, points, tie-breaks) as a table, its
+ * header in the page's language. A line that does not read is left out.
+ * @param {string} text
+ */
+export function crosstable(text) {
+  const [head = '', ...lines] = text.split('\n').filter((l) => l.trim());
+  const cols = head.trim().split(/\s+/);
+  const rounds = cols.filter((c) => /^\d+$/.test(c)).length;
+  const label = (/** @type {string} */ c) => (c === '#' ? '#' : c === 'Name' ? t('lb.player') : c === 'Rtg' ? t('lb.rating')
+    : c === 'Pts' ? t('tour.points') : /^\d+$/.test(c) ? `${t('tour.round')} ${c}` : getLang() === 'zh' ? t(`tbl.${c}`) : c);
+  const rows = lines.flatMap((l) => {
+    // Rank (3 wide), two spaces, the name (24 wide), then the figures.
+    const rest = l.slice(30).trim().split(/\s+/);
+    return rest.length >= rounds + 2 ? [[l.slice(0, 3).trim(), l.slice(5, 29).trim(), ...rest]] : [];
+  });
+  return h('table.crosstable', null,
+    h('thead', null, h('tr', null, ...cols.map((c) => h('th', { title: /^\d+$/.test(c) || ['#', 'Name', 'Rtg', 'Pts'].includes(c) ? null : t(`tbl.${c}`) }, label(c))))),
+    h('tbody', null, ...rows.map((r) => h('tr', null, ...r.map((c) => h('td', null, c))))));
+}

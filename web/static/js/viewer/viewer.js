@@ -5,10 +5,11 @@
 // which stone is whose there is the turn structure, a rule.
 
 import { h, fill, download } from '../dom.js';
-import { t, configName } from '../i18n.js';
+import { t, configName, kindName } from '../i18n.js';
 import { errorMessage } from '../app.js';
 import { Board } from '../board.js';
 import { analysisPanel, lineMarks, linePoints, missed, moveIndex } from './analysis.js';
+import { readNotation } from './notation.js';
 
 /**
  * @typedef {import('../app.js').App} App
@@ -19,6 +20,10 @@ import { analysisPanel, lineMarks, linePoints, missed, moveIndex } from './analy
  * @typedef {import('tengen-protocol').RecordFormat} RecordFormat
  * @typedef {import('tengen-protocol').ServerMsgOf<'game_record'>} RecordMsg
  */
+
+/** The renju record's tags shown, with their names' i18n keys. */
+const TAGS = { Black: 'color.black', White: 'color.white', Date: 'profile.col.date', Event: 'rec.event', Opening: 'rec.opening',
+  Alt: 'rec.alt', Result: 'rec.result', Termination: 'rec.termination' };
 
 /** @type {RecordFormat[]} */
 const FORMATS = ['json', 'renju', 'psq'];
@@ -35,7 +40,7 @@ export function mountViewer(app, root, id) {
         app.conn.request({ type: 'game_record', game: id, format: 'renju' }, 'game_record'),
       ]);
       if (!json.record) throw new Error(t('err.not_found'));
-      replay(app, id, json, json.record, (renju.text ?? '').trim().split(/\s+/).filter(Boolean), boardWrap, side);
+      replay(app, id, json, json.record, readNotation(renju.text ?? ''), boardWrap, side);
     } catch (e) {
       fill(side, h('p.error', { role: 'alert' }, errorMessage(e)));
     }
@@ -44,18 +49,22 @@ export function mountViewer(app, root, id) {
 }
 
 /**
- * Draws the game `rec` (its `moves` in renju notation) and its side panel.
+ * Draws the game `rec` (its moves, tags and notes in renju notation) and its side panel.
  * @param {App} app @param {string} id @param {RecordMsg} json the JSON export (downloaded as it is)
- * @param {GameRecord} rec @param {string[]} moves
+ * @param {GameRecord} rec @param {import('./notation.js').Notation} notation
  * @param {HTMLElement} boardWrap @param {HTMLElement} side
  */
-function replay(app, id, json, rec, moves, boardWrap, side) {
+function replay(app, id, json, rec, notation, boardWrap, side) {
+  const { moves, tags, notes } = notation;
   const twin = rec.config.rule_set === 'twin';
   const board = new Board(rec.config.board_size, () => {});
   fill(boardWrap, twin ? h('p.small', null, t('viewer.twin')) : board.svg);
   /** How many moves are shown. */
   let at = moves.length;
-  const line = rec.result?.reason.kind === 'five' ? rec.result.reason.line : [];
+  const reason = rec.result?.reason;
+  const line = reason?.kind === 'five' ? reason.line : [];
+  // The forbidden stone a claim named (or that lost), with its kind.
+  const claimed = reason && (reason.kind === 'forbidden_claimed' || reason.kind === 'forbidden_played') ? [{ point: reason.point, kind: reason.forbidden }] : [];
   const list = h('ol.moves');
   /** @type {Analysis|null} */
   let analysis = null;
@@ -73,14 +82,14 @@ function replay(app, id, json, rec, moves, boardWrap, side) {
     if (shown && shown.played !== 'pass' && !linePoints(shown).includes(shown.played.toUpperCase())) {
       marks.push({ point: shown.played.toUpperCase(), label: '×', cls: 'played' });
     }
-    if (!twin) board.draw({ stones, last: last === 'PASS' ? null : last, line: at === moves.length ? line : [], missed: marked, marks });
+    if (!twin) board.draw({ stones, last: last === 'PASS' ? null : last, line: at === moves.length ? line : [], missed: marked, marks, claimed: at === moves.length ? claimed : [] });
     fill(list, moves.map((m, i) => {
       const v = gone.get(i);
       const cls = `${twin ? '' : i % 2 ? 'white' : 'black'}${i + 1 === at ? ' at' : ''}${v ? ' missed' : ''}${v && v === shown ? ' shown' : ''}`;
       const title = v ? t('an.item', { n: v.number, move: v.played, kind: v.vcf ? 'VCF' : 'VCT', line: v.vcf ?? v.vct ?? '' }) : null;
       // A missed win's move: the first click shows the line before it, the next the move.
       const pick = () => { if (v && shown !== v) { shown = v; at = i; } else { shown = null; at = i + 1; } draw(); };
-      return h('li', { class: cls, 'data-missed': v ? (v.vcf ? 'vcf' : 'vct') : null, title, onclick: pick }, m);
+      return h('li', { class: cls, 'data-missed': v ? (v.vcf ? 'vcf' : 'vct') : null, 'data-note': notes.has(i) ? '' : null, title, onclick: pick }, m);
     }));
   };
   /** @param {number} n */
@@ -104,10 +113,14 @@ function replay(app, id, json, rec, moves, boardWrap, side) {
   fill(side,
     h('h2', null, `${rec.tags?.first ?? '?'} – ${rec.tags?.second ?? '?'}`),
     h('p.small', null, configName(rec.config)),
+    h('dl.record-tags', null, ...Object.entries(TAGS)
+      .flatMap(([k, key]) => (tags.has(k) ? [h('dt', null, t(key)), h('dd', { 'data-tag': k }, tags.get(k) ?? '')] : []))),
     h('p.prompt', null, resultLine(rec)),
     h('div.movebox', null, list, h('div.nav', null,
       h('button', { type: 'button', onclick: () => step(0) }, '|◀'), h('button', { type: 'button', onclick: () => step(at - 1) }, '◀'),
       h('button', { type: 'button', onclick: () => step(at + 1) }, '▶'), h('button', { type: 'button', onclick: () => step(moves.length) }, '▶|'))),
+    // The opening's decisions, after the move they follow (the swap, the offers).
+    notes.size ? h('ul.record-notes', null, ...[...notes].map(([i, n]) => h('li', { 'data-after': i + 1 }, `${i + 1}. ${moves[i] ?? ''}: ${n.join('; ')}`))) : null,
     h('p', null, `${t('game.download')}: `, ...FORMATS.map((f) => h('button', { type: 'button', onclick: () => save(f) }, f.toUpperCase()))),
     analysisPanel(app, id, (a) => { analysis = a; shown = null; draw(); }, show));
   draw();
@@ -121,5 +134,7 @@ function resultLine(rec) {
   const who = o.kind === 'win'
     ? t('result.win', { who: rec.tags?.[o.seat] ?? o.seat, color: t(`color.${o.color}`) })
     : t(o.kind === 'draw' ? 'result.draw' : 'result.aborted');
-  return `${who} · ${t(`reason.${r.reason.kind}`)}`;
+  const rr = r.reason;
+  const named = rr.kind === 'forbidden_claimed' || rr.kind === 'forbidden_played' ? `: ${t('claim.kind', { point: rr.point, kind: kindName(rr.forbidden) })}` : '';
+  return `${who} · ${t(`reason.${rr.kind}`)}${named}`;
 }
