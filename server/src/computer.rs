@@ -35,8 +35,7 @@ use tengen_rules::Color;
 use tengen_rules::game::{GameConfig, Seat};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot, watch};
 
-use crate::AppState;
-use crate::msg::lobby::{LobbyCmd, NewRoom};
+use crate::msg::lobby::{LobbyCmd, LobbyHandle, NewRoom};
 use crate::sessions::Session;
 pub use crate::settings::ComputerSettings;
 
@@ -82,14 +81,14 @@ impl Computer {
 /// open the asker's room and starts the computer's task, which joins it.
 /// Never waits.
 pub fn play(
-    state: &AppState,
+    computer: &Arc<Computer>,
+    lobby: &LobbyHandle,
     session: &Session,
     id: Option<RequestId>,
     config: GameConfig,
     level: u8,
     colour: Option<Color>,
 ) {
-    let computer = &state.computer;
     let refuse = |code, message: String, retry: Option<Duration>| {
         let mut body = ErrorBody::new(code, message);
         body.retry_after_ms = retry.map(|d| d.as_millis() as u64);
@@ -140,13 +139,13 @@ pub fn play(
         }),
         created,
     };
-    if !state.hosting.lobby.try_send(cmd) {
+    if !lobby.try_send(cmd) {
         let body = crate::pressure::busy("the lobby is busy; try again");
         session.outbox.refuse_with(id, body);
         return;
     }
     metrics::counter!(crate::metrics::COMPUTER_GAMES).increment(1);
-    tokio::spawn(host(state.computer.clone(), room, level, permit));
+    tokio::spawn(host(computer.clone(), room, level, permit));
 }
 
 /// One computer's game: waits for the room, plays it, lets the permit go.

@@ -132,8 +132,25 @@ fn record(url: &str, dir: &std::path::Path, table: &str) -> (String, Vec<String>
     let renju = tengen_in(url, dir, &["record", table, "--format", "renju"])
         .output()
         .unwrap();
-    let moves = text(&renju.stdout)
+    // The game in renju notation: tag lines, then numbered moves with the
+    // opening's decisions in braces.
+    let mut movetext = String::new();
+    let mut depth = 0;
+    for c in text(&renju.stdout)
+        .lines()
+        .filter(|l| !l.starts_with('['))
+        .flat_map(|l| l.chars().chain(['\n']))
+    {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            c if depth == 0 => movetext.push(c),
+            _ => {}
+        }
+    }
+    let moves = movetext
         .split_whitespace()
+        .filter(|w| !w.ends_with('.'))
         .map(str::to_string)
         .collect();
     let compact = text(&json.stdout)

@@ -148,7 +148,15 @@ pub(super) fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], receive
             config,
             level,
             colour,
-        } => crate::computer::play(state, &cs.session, id, config, level, colour),
+        } => crate::computer::play(
+            &state.computer,
+            &state.hosting.lobby,
+            &cs.session,
+            id,
+            config,
+            level,
+            colour,
+        ),
         ClientMsg::SetBotFilters { filters } => {
             super::bots::set_filters(state, &cs.ranked, &cs.session, id, filters)
         }
