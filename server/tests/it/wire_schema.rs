@@ -23,6 +23,7 @@ use serde_json::Value;
 use tengen_client::bot::{Situation, decide};
 use tengen_client::view::TableView;
 use tengen_protocol::*;
+use tengen_rules::Color;
 use tengen_rules::game::{
     Action, ForbiddenHandling, GameConfig, Opening, RuleSet, Seat, TimeControl,
 };
@@ -566,6 +567,15 @@ async fn refusals(log: &Log) {
             room: RoomId::from_u64(7),
         },
         ErrorCode::NotFound,
+    )
+    .await;
+    eve.refused(
+        ClientMsg::PlayComputer {
+            config: GameConfig::new(RuleSet::Freestyle),
+            level: 9,
+            colour: Some(Color::Black),
+        },
+        ErrorCode::BadRequest,
     )
     .await;
     eve.refused(
