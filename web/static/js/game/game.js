@@ -132,6 +132,9 @@ export function mountGame(app, root, table, snapshot, opts = {}) {
   app.conn.follow(table, () => (g.st ? g.st.seq : -1));
   if (snapshot) {
     snapshotIn(snapshot);
+    // The snapshot was pushed before this view listened (the page was
+    // changing views): events sent meanwhile come again, in order.
+    app.conn.request({ type: 'watch', table, since: snapshot.seq }).catch(() => {});
   } else {
     app.conn.request({ type: 'watch', table }).catch((e) => {
       fill(boards.el, h('p.error', { role: 'alert' }, errorMessage(e)));
