@@ -10,8 +10,6 @@
 //! (`LADDER_GAMES`: files of the ladder runner's output), each position
 //! checked with the solvers then, and again here.
 
-use std::time::Instant;
-
 use tengen_bot::{Bot, Level, Situation, TimeBudget};
 use tengen_rules::analysis::{self, Budget, Outcome, analyze_moves};
 use tengen_rules::game::{GameConfig, Prompt, RuleSet, Seat, Task};
@@ -144,7 +142,8 @@ fn load() -> Vec<(Kind, Vec<Point>)> {
         .collect()
 }
 
-/// The strongest level's move in `moves`' position, a second to think.
+/// The strongest level's move in `moves`' position, a second to think
+/// (counted in clock readings, not read off the machine's clock).
 fn bot_move(moves: &[Point]) -> Point {
     let board = board_of(moves);
     let config = GameConfig::new(RuleSet::Renju);
@@ -165,8 +164,11 @@ fn bot_move(moves: &[Point]) -> Point {
         config: &config,
         last_stone: moves.last().copied(),
     };
-    let started = Instant::now();
-    let clock = move || started.elapsed().as_millis() as u64;
+    // A clock that counts its own readings (the search reads it every 512
+    // nodes): the search is the same on a busy machine as on a quiet one.
+    // A reading is a millisecond, so a second is about 512,000 nodes.
+    let readings = std::sync::atomic::AtomicU64::new(0);
+    let clock = || readings.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let mut bot = Bot::new(Level::strongest(), 1);
     match bot.decide(&s, &prompt, &clock, TimeBudget::per_move(1_000)) {
         tengen_rules::game::Action::Place { point, .. } => point,
