@@ -125,9 +125,11 @@ async fn a_few_hundred_games_complete_without_an_error() {
     let completed = json["games_completed"].as_u64().unwrap();
     let started = json["games_started"].as_u64().unwrap();
     // Games run to the end; how many within the 6 s depends on how busy the
-    // machine is (every slot finishes one on an idle machine), which is
-    // BENCHMARKS.md's business, not this test's.
-    assert!(completed >= 50, "games finished: {stdout}");
+    // machine is (every slot finishes one on an idle machine; with a
+    // browser suite and a search beside it, 600 connections took 2 s to
+    // open and 3 games finished), which is BENCHMARKS.md's business, not
+    // this test's.
+    assert!(completed >= 1, "games finished: {stdout}");
     assert!(started >= completed);
     // Every completed game was 9 moves, each seen by the opponent (8 of
     // them, the first mover's opponent sees 4 + the other 4) and a spectator.
