@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use common::*;
 use tengen_client::Connection;
-use tengen_protocol::{ClientMsg, Encoding, RematchCancel, ServerMsg};
+use tengen_protocol::{ClientMsg, Encoding, RematchCancel, ServerMsg, TableId};
 use tengen_rules::game::{Action, GameConfig, RuleSet, Seat};
 
 /// A finished casual game whose players both went back to the lobby
@@ -30,6 +30,17 @@ async fn finished_and_back_in_the_lobby(server: &tengen_server::Server) -> Table
         c.request(ClientMsg::LobbySubscribe).await.unwrap();
     }
     t
+}
+
+/// `decline_rematch` from `c`: the seat and reason its reply gives.
+async fn decline(c: &mut Connection, table: &TableId) -> (Option<Seat>, RematchCancel) {
+    let msg = ClientMsg::DeclineRematch {
+        table: table.clone(),
+    };
+    match c.request(msg).await.unwrap() {
+        ServerMsg::RematchCancelled { seat, reason, .. } => (seat, reason),
+        other => panic!("{other:?}"),
+    }
 }
 
 async fn offered(c: &mut Connection) -> ServerMsg {
@@ -82,22 +93,10 @@ async fn an_offer_is_declined_or_withdrawn_and_the_other_hears_it() {
     let table = t.table.clone();
     ask_rematch(&mut t.first, &table).await;
     offered(&mut t.second).await;
-    match t
-        .second
-        .request(ClientMsg::DeclineRematch {
-            table: table.clone(),
-        })
-        .await
-        .unwrap()
-    {
-        ServerMsg::RematchCancelled { seat, reason, .. } => {
-            assert_eq!(
-                (seat, reason),
-                (Some(Seat::Second), RematchCancel::Declined)
-            )
-        }
-        other => panic!("{other:?}"),
-    }
+    assert_eq!(
+        decline(&mut t.second, &table).await,
+        (Some(Seat::Second), RematchCancel::Declined)
+    );
     let f = t
         .first
         .next_matching(|m| matches!(m, ServerMsg::RematchCancelled { .. }))
@@ -114,19 +113,10 @@ async fn an_offer_is_declined_or_withdrawn_and_the_other_hears_it() {
     ask_rematch(&mut t.second, &table).await;
     offered(&mut t.first).await;
     // The offerer withdraws it.
-    match t
-        .second
-        .request(ClientMsg::DeclineRematch {
-            table: table.clone(),
-        })
-        .await
-        .unwrap()
-    {
-        ServerMsg::RematchCancelled { reason, .. } => {
-            assert_eq!(reason, RematchCancel::Withdrawn)
-        }
-        other => panic!("{other:?}"),
-    }
+    assert_eq!(
+        decline(&mut t.second, &table).await.1,
+        RematchCancel::Withdrawn
+    );
 }
 
 #[tokio::test]
