@@ -1,8 +1,8 @@
 //! The web client, in real headless Chromium against a real server.
 //!
-//! This test starts a server on a free loopback port and runs the browser
-//! tests of `web/tests/` (Node's built-in test runner driving the system's
-//! Chromium through `playwright-core`) against it, plus the strict type
+//! Each test of `web::browser` starts a server on a free loopback port and
+//! runs one file of `web/tests/` (Node's built-in test runner driving the
+//! system's Chromium through `playwright-core`) against it, plus the strict type
 //! check of the client's JSDoc types (`tsc`; the messages are typed by the
 //! declarations generated from the protocol, `protocol/schema/tengen.d.ts`)
 //! and a check that no type there is `any`. Both need the
@@ -30,18 +30,21 @@ fn require_packages() {
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_web_client_in_a_real_browser() {
+/// Runs one file of `web/tests/` against a server of its own, so that the
+/// files run side by side as tests of their own (and a failure names its
+/// file).
+async fn run_browser_file(name: &str) {
     require_packages();
-    // Many browsers play at once on a machine that may be busy: saving an
-    // action may take longer than the default 3 s there.
+    // Browsers play at once on a machine that may be busy: saving an action
+    // may take longer than the default 3 s there.
     let server = common::server_with(|s| s.store_timeout = Duration::from_secs(30)).await;
     let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("web-screenshots");
     let url = format!("http://{}", server.addr());
+    let file = format!("tests/{name}.test.mjs");
     // The server runs on this runtime's threads meanwhile.
     let status = tokio::task::spawn_blocking(move || {
         std::process::Command::new("node")
-            .args(["--test", "--test-concurrency=1", "tests/"])
+            .args(["--test", "--test-concurrency=1", &file])
             .current_dir(web_dir())
             .env("TENGEN_URL", url)
             .env("TENGEN_SCREENSHOTS", &shots)
@@ -51,7 +54,68 @@ async fn the_web_client_in_a_real_browser() {
     .await
     .expect("the runner thread")
     .expect("node runs (Node 20 or later)");
-    assert!(status.success(), "browser tests failed: {status}");
+    assert!(status.success(), "browser tests of {name} failed: {status}");
+}
+
+macro_rules! browser_files {
+    ($($name:ident),* $(,)?) => {
+        /// The files of `web/tests/` this module runs, one test each.
+        const BROWSER_FILES: &[&str] = &[$(stringify!($name)),*];
+
+        /// The browser tests, one nextest test per file of `web/tests/`.
+        mod browser {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    super::run_browser_file(stringify!($name)).await;
+                }
+            )*
+        }
+    };
+}
+
+browser_files!(
+    analysis,
+    bots,
+    budget,
+    challenge,
+    chat,
+    clocks,
+    computer,
+    forbidden,
+    misc,
+    my_games,
+    openings,
+    playban,
+    rated,
+    reconnect,
+    records,
+    rif,
+    sound,
+    table,
+    time_controls,
+    tournaments,
+    twin,
+);
+
+/// A file added to `web/tests/` and not listed above would never run.
+#[test]
+fn every_browser_test_file_is_run() {
+    let mut files: Vec<String> = std::fs::read_dir(web_dir().join("tests"))
+        .expect("web/tests readable")
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            name.strip_suffix(".test.mjs").map(str::to_owned)
+        })
+        .collect();
+    files.sort();
+    let mut listed: Vec<&str> = BROWSER_FILES.to_vec();
+    listed.sort();
+    assert_eq!(
+        files, listed,
+        "list every web/tests/*.test.mjs in browser_files!"
+    );
 }
 
 #[test]
