@@ -72,7 +72,7 @@ pub enum GameError {
     OpeningFive { point: Point },
     #[error("there is no board {board} here (boards are numbered from 0; {boards} in this room)")]
     NoSuchBoard { board: u8, boards: u8 },
-    #[error("no pass in twin rooms: every turn places its stones")]
+    #[error("no pass in twin rooms: a turn is one stone or two (end_turn after the first)")]
     NoPassInTwin,
     #[error("{point} is not a black stone: a claim names black's forbidden stone")]
     ClaimNotBlackStone { point: Point },

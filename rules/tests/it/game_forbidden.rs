@@ -1,7 +1,8 @@
 //! Renju forbidden moves in the three room modes (docs/rules.md §3): claim,
 //! lose, block; claims that hold, claims that come too late, false claims
-//! and the second violation; claims that name their point, and when a
-//! claim is open; and that a claim room never lets on.
+//! and the second violation; when a claim is open; and that a claim room
+//! never lets on. What a claim must name, as the texts word it, is tested
+//! with the other rule readings (`readings`).
 
 use crate::common;
 
@@ -13,20 +14,20 @@ use tengen_rules::game::{
 use tengen_rules::{Color, Forbidden};
 
 /// Black: G8 H8 I8 horizontally and I8 I9 I10 vertically: I8 is a double three.
-const DOUBLE_THREE: [&str; 5] = ["H8", "G8", "I9", "I10", "I8"];
+pub(crate) const DOUBLE_THREE: [&str; 5] = ["H8", "G8", "I9", "I10", "I8"];
 /// Black: H8 I8 J8 K8 . M8, then L8 makes six.
-const OVERLINE: [&str; 6] = ["H8", "I8", "J8", "K8", "M8", "L8"];
+pub(crate) const OVERLINE: [&str; 6] = ["H8", "I8", "J8", "K8", "M8", "L8"];
 /// Black: F8 G8 H8 and I9 I10 I11, then I8 makes two fours.
-const DOUBLE_FOUR: [&str; 7] = ["H8", "G8", "F8", "I9", "I10", "I11", "I8"];
+pub(crate) const DOUBLE_FOUR: [&str; 7] = ["H8", "G8", "F8", "I9", "I10", "I11", "I8"];
 
-fn renju(mode: ForbiddenHandling) -> Game {
+pub(crate) fn renju(mode: ForbiddenHandling) -> Game {
     game(GameConfig::new(RuleSet::Renju).with_forbidden(mode))
 }
 
 /// Plays all of `black` but the last (with far white moves), checks the
 /// last is forbidden of `kind`, and returns the text of the last black move
 /// with its preceding white move.
-fn setup(g: &mut Game, black: &[&str], kind: Forbidden) -> String {
+pub(crate) fn setup(g: &mut Game, black: &[&str], kind: Forbidden) -> String {
     let seq = with_far_white(black);
     let mut toks: Vec<&str> = seq.split_whitespace().collect();
     let last = toks.pop().unwrap();
@@ -163,37 +164,6 @@ fn black_acting_does_not_end_whites_claim() {
     g.apply(Seat::First, Action::OfferDraw, 0).unwrap();
     let ev = g.apply(Seat::Second, Action::claim(p(&last)), 0).unwrap();
     assert!(matches!(ev[0], Event::ClaimUpheld { .. }));
-}
-
-#[test]
-fn an_overline_can_be_claimed_late() {
-    let mut g = renju(ForbiddenHandling::Claim);
-    let last = setup(&mut g, &OVERLINE, Forbidden::Overline);
-    // White plays on for several moves, then claims on black's turn.
-    play(&mut g, &format!("{last} C9 M12 C11 D12 E3 L4 E5"));
-    assert_eq!(g.to_act(), Some(Seat::First));
-    // The overline stands for all to see: the claim is open on black's
-    // turn too. Naming another stone of the line is a false claim (the
-    // claim names the stone that made the overline).
-    assert!(
-        g.allowed(Seat::Second, 0)
-            .contains(&ActionKind::ClaimForbidden)
-    );
-    let ev = g.apply(Seat::Second, Action::claim(p("K8")), 0).unwrap();
-    assert!(
-        matches!(ev[0], Event::Violation { count: 1, point: Some(q), .. } if q == p("K8")),
-        "{ev:?}"
-    );
-    let ev = g.apply(Seat::Second, Action::claim(p("L8")), 0).unwrap();
-    assert_eq!(
-        ev[0],
-        Event::ClaimUpheld {
-            seat: Seat::Second,
-            point: p("L8"),
-            kind: Forbidden::Overline
-        }
-    );
-    assert_eq!(game_over(&ev).unwrap().winner(), Some(Seat::Second));
 }
 
 #[test]
@@ -438,47 +408,6 @@ fn a_five_made_with_a_forbidden_shape_wins() {
         );
         assert!(matches!(r.reason, ResultReason::Five { .. }));
     }
-}
-
-/// The Chinese renju rules (比赛规则) and the rules introduction
-/// (连珠五子棋比赛中的规定和特例, item 7): "白方应立即指出禁手点" — white
-/// points out the forbidden *point*. A claim names it; the claimed point
-/// and its kind are in the upheld event, the result and the record.
-#[test]
-fn white_points_out_the_forbidden_point() {
-    let mut g = renju(ForbiddenHandling::Claim);
-    let last = setup(&mut g, &DOUBLE_THREE, Forbidden::DoubleThree);
-    play(&mut g, &last);
-    // Naming a black stone other than the forbidden one: a false claim
-    // that names its point, and the right to claim I8 is still there.
-    let ev = g.apply(Seat::Second, Action::claim(p("G8")), 0).unwrap();
-    assert_eq!(
-        ev,
-        vec![Event::Violation {
-            seat: Seat::Second,
-            kind: ViolationKind::FalseClaim,
-            count: 1,
-            point: Some(p("G8")),
-        }]
-    );
-    let ev = g.apply(Seat::Second, Action::claim(p("I8")), 0).unwrap();
-    let expected = ResultReason::ForbiddenClaimed {
-        point: p("I8"),
-        forbidden: Forbidden::DoubleThree,
-    };
-    assert_eq!(game_over(&ev).unwrap().reason, expected);
-    let record = g.record();
-    assert!(
-        record.to_json().contains(r#""point": "I8""#),
-        "the record holds the claim's point"
-    );
-    let replayed = record.replay().unwrap();
-    assert_eq!(replayed.result().unwrap().reason, expected);
-    assert!(
-        record.to_renju_text().contains("I8 (double-three)"),
-        "{}",
-        record.to_renju_text()
-    );
 }
 
 /// A claim is open only when it could hold, judged on what both players

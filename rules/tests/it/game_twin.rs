@@ -13,12 +13,12 @@ use tengen_rules::game::{
 };
 use tengen_rules::{Color, Point};
 
-fn twin() -> Game {
+pub(crate) fn twin() -> Game {
     Game::new(GameConfig::new(RuleSet::Twin), Seat::First, 0).unwrap()
 }
 
 /// A twin game with a Fischer clock: a minute and 5 s a turn.
-fn twin_fischer() -> Game {
+pub(crate) fn twin_fischer() -> Game {
     let time = TimeControl::Fischer {
         main_ms: 60_000,
         increment_ms: 5_000,
@@ -33,7 +33,7 @@ fn twin_fischer() -> Game {
 
 /// Plays `stones` (`"1:J10"`: board 1 of the two, 1-based as people name
 /// them) by whichever seat is to act, one second apart from `from`.
-fn play(game: &mut Game, stones: &str, from: Millis) -> Vec<Event> {
+pub(crate) fn play(game: &mut Game, stones: &str, from: Millis) -> Vec<Event> {
     let mut events = Vec::new();
     for (i, tok) in stones.split_whitespace().enumerate() {
         let (b, pt) = tok.split_once(':').unwrap();
@@ -444,91 +444,8 @@ fn a_record_replays_and_round_trips_through_json_and_notation() {
     assert!(from_psq("Piskvorky 19x19, 11:11, 0\n1,1,0\n", RuleSet::Twin).is_err());
 }
 
-/// The rules introduction, professional traditional gomoku, clauses 3 and
-/// 4: "第一回合先手只能下一手，其馀回合可以下连续两手" and "后手每回合均可以下
-/// 连续两手" — after the first player's single opening stone, a turn *may*
-/// be two stones in a row: one stone, then `end_turn`, is a turn too.
-#[test]
-fn a_turn_may_be_one_stone_or_two() {
-    let mut g = twin_fischer();
-    // Black's first turn is one stone: nothing to end.
-    assert!(!g.prompt(0).unwrap().may.contains(&ActionKind::EndTurn));
-    play(&mut g, "1:J10", 0);
-    // White's turn: before its first stone, no end; after it, an end.
-    let prompt = g.prompt(1_000).unwrap();
-    assert_eq!((prompt.seat, prompt.stones_left), (Seat::Second, Some(2)));
-    assert!(!prompt.may.contains(&ActionKind::EndTurn));
-    assert_eq!(
-        g.apply(Seat::Second, Action::EndTurn, 1_500).unwrap_err(),
-        GameError::TurnCannotEnd
-    );
-    play(&mut g, "1:K10", 1_000);
-    let prompt = g.prompt(2_000).unwrap();
-    assert_eq!((prompt.seat, prompt.stones_left), (Seat::Second, Some(1)));
-    assert!(prompt.may.contains(&ActionKind::EndTurn));
-    assert_eq!(
-        g.apply(Seat::First, Action::EndTurn, 2_000).unwrap_err(),
-        GameError::NotYourTurn
-    );
-    // White ends its turn after one stone: the clock is pressed (with the
-    // increment) and black's turn of up to two begins.
-    let ev = g.apply(Seat::Second, Action::EndTurn, 3_000).unwrap();
-    assert!(matches!(
-        ev[0],
-        Event::TurnEnded {
-            seat: Seat::Second,
-            ..
-        }
-    ));
-    let c = g.clocks(3_000).unwrap();
-    assert_eq!(c.running, Some(Seat::First));
-    assert_eq!(c.second.main_ms, 60_000 - 2_000 + 5_000);
-    let prompt = g.prompt(3_000).unwrap();
-    assert_eq!(
-        (prompt.seat, prompt.stones_left, prompt.task),
-        (
-            Seat::First,
-            Some(2),
-            Task::Place {
-                color: Color::Black,
-                move_number: 3,
-                within: None
-            }
-        )
-    );
-    // Black plays two: the turn ends by itself, no end action needed.
-    g.apply(Seat::First, Action::place_on(1, p("J10")), 4_000)
-        .unwrap();
-    g.apply(Seat::First, Action::place_on(1, p("J11")), 5_000)
-        .unwrap();
-    assert_eq!(g.to_act(), Some(Seat::Second));
-    let colours: Vec<Color> = g.moves().iter().map(|m| m.color).collect();
-    assert_eq!(
-        colours,
-        [Color::Black, Color::White, Color::Black, Color::Black]
-    );
-    // The record replays, and its notation marks the one-stone turn.
-    let record = g.record();
-    assert_eq!(record.replay().unwrap().moves(), g.moves());
-    let text = record.renju_notation();
-    assert_eq!(text, "1:j10 1:k10 end 2:j10 2:j11");
-    let again = from_renju_notation(&text, RuleSet::Twin).unwrap();
-    let replayed = again.replay().unwrap();
-    let placed: Vec<_> = replayed
-        .moves()
-        .iter()
-        .map(|m| (m.color, m.board, m.point))
-        .collect();
-    let want: Vec<_> = g
-        .moves()
-        .iter()
-        .map(|m| (m.color, m.board, m.point))
-        .collect();
-    assert_eq!(placed, want);
-}
-
 /// A turn of one stone is judged when it ends, like any turn: a five on
-/// one board in it loses (clause 8), as the first of two stones would not
+/// one board in it loses (the twin rules rule 8), as the first of two stones would not
 /// (the second could still make the other five).
 #[test]
 fn a_one_stone_turn_that_makes_one_five_loses() {

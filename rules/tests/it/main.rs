@@ -27,5 +27,6 @@ mod game_twin;
 mod game_wire;
 mod module_cycles;
 mod properties;
+mod readings;
 mod self_contained;
 mod shapes;
