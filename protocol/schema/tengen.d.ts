@@ -239,7 +239,11 @@ export type ClientMsg =
    * `history`.
    */
   | { type: "history"; player: string; before?: number }
-  /** A finished game's record in `format`; answered by `game_record`. */
+  /**
+   * A game's record in `format`; answered by `game_record`. A game still
+   * running is answered by its table (for its players and spectators): the
+   * record so far, without a result.
+   */
   | { type: "game_record"; game: TableId; format: RecordFormat }
   /**
    * A finished game's forced wins, move by move (feature `analysis`): for each
@@ -913,6 +917,37 @@ export interface ClockSnapshot {
 
 /** A stone colour. */
 export type Color = "black" | "white";
+
+/** One round of a crosstable line. */
+export interface CrossCell {
+  /**
+   * `1` won, `=` drawn, `0` lost, `+` won by forfeit, `-` lost by forfeit, `U`
+   * a full-point bye, `H` a half-point bye, `Z` absent, empty while the game
+   * is played.
+   */
+  result: string;
+  /**
+   * The opponent's place in the crosstable (its line's number, from 1); none
+   * for a bye or an absence.
+   */
+  opponent?: number;
+  /** The seat held in the round's (first) game: `first` is black. */
+  seat?: Seat;
+}
+
+/** One player's line of the crosstable, in standings order. */
+export interface CrossRow {
+  /** The standings' rank (tied players share one). */
+  rank: number;
+  name: string;
+  rating: number;
+  /** One per round (an arena has none). */
+  rounds: CrossCell[];
+  /** Points as text, as in the standings. */
+  points: string;
+  tie_breaks: TieBreakValue[];
+  withdrawn?: boolean;
+}
 
 /**
  * Draw-offer limits (docs/rules.md §5). The national rules' limit that a
@@ -2858,8 +2893,12 @@ export interface TournamentView {
   players: TournamentPlayer[];
   rounds: RoundView[];
   standings: StandingView[];
-  /** The crosstable as fixed-width text. */
+  /** The crosstable as fixed-width text (for a terminal or a file). */
   crosstable: string;
+  /**
+   * The same crosstable as data, one row per player, for a client's own table.
+   */
+  cross?: CrossRow[];
   /**
    * Why the next round cannot be paired, while the event waits for the
    * organiser to pair it by hand or end it.

@@ -233,7 +233,9 @@ pub enum ClientMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         before: Option<u64>,
     },
-    /// A finished game's record in `format`; answered by `game_record`.
+    /// A game's record in `format`; answered by `game_record`. A game
+    /// still running is answered by its table (for its players and
+    /// spectators): the record so far, without a result.
     GameRecord { game: TableId, format: RecordFormat },
     /// A finished game's forced wins, move by move (feature `analysis`):
     /// for each move, whether the side to move had a VCF (and, with `vct`,

@@ -92,9 +92,9 @@ pub use server::{
     ServerMsg, TableEvent, TableSnapshot, Welcome,
 };
 pub use tournament::{
-    BoardView, EntryLimits, ReportedResult, RoundView, StandingView, TieBreakName, TieBreakValue,
-    TournamentGame, TournamentPlayer, TournamentSpec, TournamentState, TournamentSummary,
-    TournamentSystem, TournamentView,
+    BoardView, CrossCell, CrossRow, EntryLimits, ReportedResult, RoundView, StandingView,
+    TieBreakName, TieBreakValue, TournamentGame, TournamentPlayer, TournamentSpec, TournamentState,
+    TournamentSummary, TournamentSystem, TournamentView,
 };
 
 /// The protocol version this crate speaks. It changes only when an old

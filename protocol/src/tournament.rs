@@ -2,7 +2,7 @@
 //! ([`TournamentSpec`]) and how the server shows an event
 //! ([`TournamentSummary`] in lists, [`TournamentView`] in full). Why a
 //! module of its own: the views are the engine's state rendered for
-//! clients (standings, tie-breaks, the crosstable as text), and this crate
+//! clients (standings, tie-breaks, the crosstable as data and as text), and this crate
 //! does not depend on the engine; the server fills them in.
 
 use serde::{Deserialize, Serialize};
@@ -350,6 +350,40 @@ pub struct StandingView {
     pub tie_breaks: Vec<TieBreakValue>,
 }
 
+/// One round of a crosstable line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct CrossCell {
+    /// The opponent's place in the crosstable (its line's number, from
+    /// 1); none for a bye or an absence.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opponent: Option<u32>,
+    /// The seat held in the round's (first) game: `first` is black.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<tengen_rules::game::Seat>,
+    /// `1` won, `=` drawn, `0` lost, `+` won by forfeit, `-` lost by
+    /// forfeit, `U` a full-point bye, `H` a half-point bye, `Z` absent,
+    /// empty while the game is played.
+    pub result: String,
+}
+
+/// One player's line of the crosstable, in standings order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct CrossRow {
+    /// The standings' rank (tied players share one).
+    pub rank: u32,
+    pub name: String,
+    pub rating: i32,
+    /// One per round (an arena has none).
+    pub rounds: Vec<CrossCell>,
+    /// Points as text, as in the standings.
+    pub points: String,
+    pub tie_breaks: Vec<TieBreakValue>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub withdrawn: bool,
+}
+
 /// An event in full: `tournament` and `tournament_update`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -359,8 +393,12 @@ pub struct TournamentView {
     pub players: Vec<TournamentPlayer>,
     pub rounds: Vec<RoundView>,
     pub standings: Vec<StandingView>,
-    /// The crosstable as fixed-width text.
+    /// The crosstable as fixed-width text (for a terminal or a file).
     pub crosstable: String,
+    /// The same crosstable as data, one row per player, for a client's
+    /// own table.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cross: Vec<CrossRow>,
     /// Why the next round cannot be paired, while the event waits for
     /// the organiser to pair it by hand or end it.
     #[serde(default, skip_serializing_if = "Option::is_none")]

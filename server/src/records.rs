@@ -18,6 +18,8 @@
 //!   renju text shows added: `black`, `white`, `opening`) or exported as a
 //!   game in renju notation (tags, the opening's decisions, the result) or
 //!   PSQ (the players' names are the record's `first` and `second` tags).
+//!   A game still running has no stored record: its table renders its
+//!   record so far the same way ([`render`]), with no result.
 
 use futures_util::{StreamExt, stream};
 use tengen_protocol::limits::{HISTORY_PAGE, MAX_LEADERBOARD, MAX_RATING_POINTS};
@@ -289,6 +291,17 @@ pub async fn export(
     format: RecordFormat,
 ) -> Result<RecordExport, ErrorBody> {
     let record = finished_record(store, game).await?;
+    render(game, record, format)
+}
+
+/// `record` (a finished game's, or a running game's from its table, with
+/// no result yet) in `format`: JSON with the shown tags, a game in renju
+/// notation, or PSQ (refused for a pass or two boards, saying why).
+pub fn render(
+    game: &TableId,
+    record: GameRecord,
+    format: RecordFormat,
+) -> Result<RecordExport, ErrorBody> {
     let (record, text) = match format {
         RecordFormat::Json => (Some(Box::new(with_shown_tags(record))), None),
         RecordFormat::Renju => (None, Some(record.to_renju_text())),

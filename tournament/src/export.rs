@@ -62,13 +62,91 @@ fn decimal(p: Points) -> String {
     format!("{}.{}", p.0 / 2, if p.0 % 2 == 1 { 5 } else { 0 })
 }
 
+/// One round of a crosstable line: the opponent's place in the table
+/// (none for a bye or an absence), the seat held (none unless paired) and
+/// the result letter (`1`, `=`, `0`, `+`, `-`, `U`, `H`, `Z`, or a space
+/// while pending).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CrossCell {
+    pub opponent: Option<usize>,
+    pub seat: Option<Seat>,
+    pub result: char,
+}
+
+impl CrossCell {
+    /// As the text crosstable writes it: `4b1` (beat the 4th placed with
+    /// black), `U` (a bye).
+    pub fn text(&self) -> String {
+        match self.opponent {
+            Some(o) => {
+                let seat = match self.seat {
+                    Some(Seat::First) => "b",
+                    Some(Seat::Second) => "w",
+                    None => "",
+                };
+                format!("{o}{seat}{}", self.result)
+            }
+            None => self.result.to_string(),
+        }
+    }
+}
+
+/// One player's line of the crosstable, in standings order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CrossLine {
+    /// The standings' rank (tied players share one).
+    pub rank: usize,
+    pub player: PlayerId,
+    pub name: String,
+    pub rating: i32,
+    /// One per round played or paired.
+    pub rounds: Vec<CrossCell>,
+    pub score: Points,
+    /// The configured tie-breaks' values, in their order.
+    pub tie_breaks: Vec<i64>,
+}
+
+/// The crosstable's lines: what both the text crosstable and a client's
+/// table show.
+pub fn cross_lines(t: &Tournament) -> Vec<CrossLine> {
+    let st = t.standings();
+    let records = t.records();
+    let place = |p: PlayerId| st.iter().position(|s| s.player == p).map_or(0, |i| i + 1);
+    let bye = t.settings().points.bye;
+    st.iter()
+        .map(|s| {
+            let e = t.entrant(s.player).expect("a standing is an entrant");
+            let rec = records
+                .iter()
+                .find(|r| r.player == s.player)
+                .expect("a record per entrant");
+            let rounds = rec
+                .entries
+                .iter()
+                .map(|entry| CrossCell {
+                    opponent: entry.opponent().map(place),
+                    seat: entry.opponent().and(seat_of(entry)),
+                    result: result_char(entry, bye),
+                })
+                .collect();
+            CrossLine {
+                rank: s.rank,
+                player: s.player,
+                name: e.name.clone(),
+                rating: e.rating,
+                rounds,
+                score: s.score,
+                tie_breaks: s.tie_breaks.clone(),
+            }
+        })
+        .collect()
+}
+
 /// The crosstable: one line per player in standings order, each round as
 /// the opponent's place, the seat and the result (`4b1`: beat the 4th
 /// placed with black), then score and tie-breaks.
 pub fn crosstable(t: &Tournament) -> String {
-    let st = t.standings();
-    let records = t.records();
-    let place = |p: PlayerId| st.iter().position(|s| s.player == p).map_or(0, |i| i + 1);
+    let lines = cross_lines(t);
     let rounds = t.rounds().len();
     let tbs = &t.settings().tie_breaks;
     let mut out = String::new();
@@ -81,39 +159,18 @@ pub fn crosstable(t: &Tournament) -> String {
         let _ = write!(out, " {:>6}", tb.label());
     }
     out.push('\n');
-    for (i, s) in st.iter().enumerate() {
-        let e = t.entrant(s.player).expect("a standing is an entrant");
-        let shown = if i > 0 && st[i - 1].rank == s.rank {
+    for (i, l) in lines.iter().enumerate() {
+        let shown = if i > 0 && lines[i - 1].rank == l.rank {
             String::new()
         } else {
-            s.rank.to_string()
+            l.rank.to_string()
         };
-        let _ = write!(out, "{:>3}  {:<24} {:>5}", shown, e.name, e.rating);
-        let rec = records
-            .iter()
-            .find(|r| r.player == s.player)
-            .expect("a record per entrant");
-        for entry in &rec.entries {
-            let cell = match entry.opponent() {
-                Some(o) => {
-                    let seat = match seat_of(entry) {
-                        Some(Seat::First) => "b",
-                        Some(Seat::Second) => "w",
-                        None => "",
-                    };
-                    format!(
-                        "{}{}{}",
-                        place(o),
-                        seat,
-                        result_char(entry, t.settings().points.bye)
-                    )
-                }
-                None => result_char(entry, t.settings().points.bye).to_string(),
-            };
-            let _ = write!(out, " {cell:>5}");
+        let _ = write!(out, "{:>3}  {:<24} {:>5}", shown, l.name, l.rating);
+        for cell in &l.rounds {
+            let _ = write!(out, " {:>5}", cell.text());
         }
-        let _ = write!(out, " {:>5}", decimal(s.score));
-        for (tb, v) in tbs.iter().zip(&s.tie_breaks) {
+        let _ = write!(out, " {:>5}", decimal(l.score));
+        for (tb, v) in tbs.iter().zip(&l.tie_breaks) {
             let _ = write!(out, " {:>6}", tb.format(*v));
         }
         out.push('\n');

@@ -180,3 +180,28 @@ export async function register(page, name) {
   assert.ok(await page.evaluate(() => localStorage.getItem('tengen.token')));
   assert.doesNotMatch(page.url(), /token/);
 }
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+/**
+ * Screenshots of `page` at 1280 x 800 (`NAME-desktop`) and 390 x 844
+ * (`NAME-phone`); the page stays at the desktop size. At 1280 px a game's
+ * panel sits beside the board without a wide gap; on the phone nothing is
+ * wider than the screen.
+ */
+export async function shots(page, name) {
+  await page.setViewportSize(DESKTOP);
+  await shot(page, `${name}-desktop`);
+  const gap = await page.evaluate(() => {
+    const board = document.querySelector('.game .board-wrap')?.getBoundingClientRect();
+    const side = document.querySelector('.game .side')?.getBoundingClientRect();
+    return board && side ? side.left - board.right : null;
+  });
+  if (gap != null) assert.ok(gap >= 0 && gap < 40, `${gap} px between the board and the panel`);
+  await page.setViewportSize(PHONE);
+  await shot(page, `${name}-phone`);
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(wide <= PHONE.width + 1, `the phone page is ${wide} px wide`);
+  await page.setViewportSize(DESKTOP);
+}

@@ -37,6 +37,9 @@ test('two accounts queue, play a rated game and see their ratings change', async
       await play(t.page, i % 2 ? white[(i - 1) / 2] : black[i / 2]);
       n += 1;
       await sameEverywhere([ann, ben], n);
+      if (n !== 2) continue;
+      // No takeback in a rated game: nobody is offered to ask for one.
+      for (const p of [ann, ben]) assert.equal(await p.locator('button[data-act="act.request_takeback"]').count(), 0);
     }
     for (const p of [ann, ben]) await until(p, () => document.querySelector('#prompt')?.hasAttribute('data-over'));
     const winnerName = (await ann.textContent('#prompt')).split(' (')[0];

@@ -1,13 +1,16 @@
 // The record of a live game, downloaded while it goes on in each of the
 // three formats (JSON, renju notation, PSQ) by a player, a spectator who
-// saw it start and one who came late; each checked against the moves
-// played. Once the game is over, the server's own export of the same game
-// is the reference: the live renju text and PSQ stones equal its.
+// saw it start and one who came late: the server's record so far, which
+// carries the whole opening as a finished record does (the rule set and
+// opening rule, the date, the names by colour, the swap, the fifth-move
+// offers and the one kept) and no result. Once the game is over the
+// downloads are the stored record: the same, with the result and the
+// moves played since.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { browser, table, person, whoseTurn, sameEverywhere, play, until } from './helpers.mjs';
+import { browser, table, person, whoseTurn, sameEverywhere, play, until, shot } from './helpers.mjs';
 
 /** Clicks the download button of `format` on `page`; the file's name and text. */
 async function download(page, format) {
@@ -28,95 +31,113 @@ function readPsq(text) {
   };
 }
 
-const MOVES = ['H8', 'I9', 'H9', 'J9', 'H10', 'J8'];
-/** PSQ's x,y of a point on 15x15: column from the left, row from the top, from 1. */
-const PSQ = { H8: '8,8', I9: '9,7', H9: '8,7', J9: '10,7', H10: '8,6', J8: '10,8' };
+/** A renju-notation game's tags, and its moves with the notes in braces. @param {string} text */
+function readRenju(text) {
+  const tags = Object.fromEntries([...text.matchAll(/^\[(\w+) "(.*)"\]$/gm)].map((m) => [m[1], m[2]]));
+  const body = text.split('\n\n').slice(1).join('\n').replace(/\s+/g, ' ').trim();
+  return { tags, body };
+}
 
-test('a live game\'s record in JSON, renju notation and PSQ, then the server\'s', async () => {
+/** PSQ's x,y of a point on 15x15: column from the left, row from the top, from 1. */
+const PSQ = { H8: '8,8', I9: '9,7', J8: '10,8', A1: '1,15', K8: '11,8', A3: '1,13', I8: '9,8', G8: '7,8' };
+
+test('a live RIF game\'s downloads carry the opening (swap, offers, names, rule set, date), then the result', async () => {
   const b = await browser();
   try {
-    const { alice, bob, carol, table: id } = await table(b, { ruleSet: 'renju', opening: 'free', time: 'unlimited' });
+    const { alice, bob, carol, table: id } = await table(b, { ruleSet: 'renju', opening: 'rif', time: 'unlimited' });
     const players = [alice, bob];
-    let late = null;
-    for (const [i, p] of MOVES.entries()) {
-      const { page } = await whoseTurn(players, 'place');
-      await page.waitForTimeout(50);
-      await play(page, p);
-      await sameEverywhere([alice, bob, carol], i + 1);
-      if (i === 1) {
-        // Dora comes when two moves stand: she knows them from the snapshot only.
-        late = await person(b, 'dora', `/watch/${id}`);
-        await until(late, () => document.querySelectorAll('ol.moves li').length === 2);
-      }
-    }
-    await until(late, (n) => document.querySelectorAll('ol.moves li').length === n, MOVES.length);
-    // The players' names as the server gave them (a guest's name may get a suffix).
-    const { opener, first, second } = await alice.evaluate(() => {
+    const all = [alice, bob, carol];
+    let n = 0;
+    const place = async (point) => {
+      await play((await whoseTurn(players, 'place')).page, point);
+      await sameEverywhere(all, (n += 1));
+    };
+    await place('H8');
+    await place('I9');
+    await place('J8');
+    // The second player swaps; white's 4; black offers two fifth moves, white keeps K8.
+    await (await whoseTurn(players, 'decide_swap')).page.click('button[data-act="act.swap"]');
+    await place('A1');
+    const offerer = (await whoseTurn(players, 'offer_fifths')).page;
+    await play(offerer, 'K8');
+    await play(offerer, 'H10');
+    await offerer.click('button[data-act="act.send_offers"]');
+    await play((await whoseTurn(players, 'keep_fifth')).page, 'K8');
+    await sameEverywhere(all, (n += 1));
+    await place('A3');
+    // The opening's name stays on a page reloaded after it formed.
+    const named = (await carol.textContent('.info'))?.match(/\b[DI]\d+ \w+/)?.[0];
+    assert.ok(named, 'the live page names the opening');
+    await carol.reload();
+    await until(carol, (k) => document.querySelectorAll('ol.moves li').length === k, n);
+    await until(carol, (o) => (document.querySelector('.info')?.textContent || '').includes(o), named);
+    // Dora comes now: she knows the game from the snapshot only.
+    const late = await person(b, 'dora', `/watch/${id}`);
+    await until(late, (k) => document.querySelectorAll('ol.moves li').length === k, n);
+    const { first, second, black, opener } = await alice.evaluate(() => {
       const st = /** @type {any} */ (window).__tengen.current;
-      return { opener: st.opener, first: st.players.first.name, second: st.players.second.name };
+      return { first: st.players.first.name, second: st.players.second.name, black: st.black, opener: st.opener };
     });
-    assert.match(first, /^alice/);
-    assert.match(second, /^bob/);
-    const names = opener === 'first' ? [first, second] : [second, first];
+    const names = { Black: black === 'first' ? first : second, White: black === 'first' ? second : first };
+    const moves = '1. h8 2. i9 3. j8 {swap} 4. a1 5. k8 {5th-move offers: k8 h10} 6. a3';
 
     for (const page of [alice, carol, late]) {
       const renju = await download(page, 'renju');
       assert.equal(renju.name, `tengen-${id}-live.txt`);
-      assert.equal(renju.text, `${MOVES.map((p) => p.toLowerCase()).join(' ')}\n`);
+      const { tags, body } = readRenju(renju.text);
+      assert.equal(tags.Game, 'renju');
+      assert.equal(tags.Rule, 'rif');
+      assert.equal(tags.Forbidden, 'claim');
+      assert.equal(tags.Black, names.Black);
+      assert.equal(tags.White, names.White);
+      assert.match(tags.Date, /^\d{4}\.\d\d\.\d\d$/);
+      assert.match(tags.Opening, /^[DI]\d+ \w+/);
+      assert.equal(tags.Alt, 'k8 h10');
+      assert.equal(tags.Result, undefined, 'no result while it runs');
+      assert.equal(tags.Termination, undefined);
+      assert.equal(body, moves);
 
-      const psq = readPsq((await download(page, 'psq')).text);
+      const psqFile = await download(page, 'psq');
+      assert.equal(psqFile.name, `tengen-${id}-live.psq`);
+      const psq = readPsq(psqFile.text);
       assert.equal(psq.header, 'Piskvorky 15x15, 11:11, 0');
-      assert.deepEqual(psq.points, MOVES.map((p) => PSQ[p]));
-      assert.deepEqual(psq.trailer, [...names, '-1']);
-      if (page === late) {
-        // The moves before Dora came have no time she could see; the later ones have.
-        assert.deepEqual(psq.ms.slice(0, 2), [0, 0]);
-        assert.ok(psq.ms.slice(3).every((ms) => ms > 0), `late times ${psq.ms}`);
-      } else {
-        assert.ok(psq.ms.every((ms) => ms > 0 && ms < 60000), `times ${psq.ms}`);
-      }
+      assert.deepEqual(psq.points, ['H8', 'I9', 'J8', 'A1', 'K8', 'A3'].map((p) => PSQ[p]));
+      // The one who started as black first.
+      assert.deepEqual(psq.trailer, [...(opener === 'first' ? [first, second] : [second, first]), '-1']);
+      // The server's times: the late spectator's file has them too.
+      assert.ok(psq.ms.slice(1).every((ms) => ms > 0 && ms < 60000), `times ${psq.ms}`);
 
       const json = await download(page, 'json');
       assert.equal(json.name, `tengen-${id}-live.json`);
       const rec = JSON.parse(json.text);
-      assert.equal(rec.live, true);
-      assert.equal(rec.table, id);
-      assert.equal(rec.result, null);
+      assert.equal(rec.result ?? null, null);
       assert.equal(rec.config.rule_set, 'renju');
-      assert.deepEqual(rec.tags, { first, second });
-      assert.deepEqual(rec.moves.map((m) => m.point), MOVES);
-      assert.deepEqual(rec.moves.map((m) => m.color), MOVES.map((_, i) => (i % 2 ? 'white' : 'black')));
-      assert.deepEqual(rec.moves.map((m) => m.number), MOVES.map((_, i) => i + 1));
-      assert.equal(rec.opener, opener);
+      assert.equal(rec.config.opening, 'rif');
+      assert.equal(rec.tags.first, first);
+      assert.equal(rec.tags.second, second);
+      assert.equal(rec.tags.black, names.Black);
+      assert.equal(rec.tags.table, id);
+      assert.match(rec.tags.opening, /^[DI]\d+ /);
+      const acts = rec.entries.filter((e) => e.input === 'act').map((e) => JSON.stringify(e.action));
+      assert.ok(acts.some((a) => /"swap"/.test(a)), `a swap among ${acts}`);
+      assert.ok(acts.some((a) => /offer_fifths/.test(a) && /K8/i.test(a) && /H10/i.test(a)), `the offers among ${acts}`);
     }
-    const live = { renju: (await download(carol, 'renju')).text, psq: readPsq((await download(carol, 'psq')).text) };
+    await shot(carol, 'record-live-download');
 
-    // Over: the downloads are the server's record, and the live ones agreed with it.
+    // Over: the stored record; the live one was its beginning.
+    await place('I8');
+    await place('G8');
     const { page: resigner } = await whoseTurn(players, 'place');
     await resigner.click('button[data-act="act.resign"]');
     await resigner.click('button[data-act="act.yes"]');
     await until(carol, () => document.querySelector('#prompt')?.hasAttribute('data-over'));
-    await until(carol, async (game) => {
-      try { await /** @type {any} */ (window).__tengen.conn.request({ type: 'game_record', game, format: 'json' }); return true; } catch { return false; }
-    }, id, 15000);
-    const renju = await download(carol, 'renju');
-    assert.equal(renju.name, `tengen-${id}.txt`);
-    // The server's is the record renju players keep: its tags (players by
-    // colour, result and why), then the numbered moves, which are the live list's.
-    const tags = Object.fromEntries([...renju.text.matchAll(/^\[(\w+) "(.*)"\]$/gm)].map((m) => [m[1], m[2]]));
-    assert.equal(tags.Game, 'renju');
-    assert.ok(tags.Black && tags.White && tags.Black !== tags.White, JSON.stringify(tags));
+    const done = await download(carol, 'renju');
+    assert.equal(done.name, `tengen-${id}.txt`);
+    const { tags, body } = readRenju(done.text);
+    assert.equal(body, `${moves} 7. i8 8. g8`);
     assert.match(tags.Result, /^(black|white) wins$/);
     assert.match(tags.Termination, /resign/);
-    assert.match(tags.Date, /^\d{4}\.\d\d\.\d\d$/);
-    const body = renju.text.split('\n\n').slice(1).join(' ').replace(/\{[^}]*\}/g, ' ');
-    assert.equal(`${body.split(/\s+/).filter((w) => w && !/^\d+\.$/.test(w)).join(' ')}\n`, live.renju);
-    const psqFile = await download(carol, 'psq');
-    assert.equal(psqFile.name, `tengen-${id}.psq`);
-    const psq = readPsq(psqFile.text);
-    assert.equal(psq.header, live.psq.header);
-    assert.deepEqual(psq.points, live.psq.points);
-    assert.deepEqual(psq.trailer, live.psq.trailer);
+    assert.equal(tags.Alt, 'k8 h10');
     const json = JSON.parse((await download(carol, 'json')).text);
     assert.equal(json.version, 1);
     assert.equal(json.result.reason.kind, 'resignation');
@@ -124,6 +145,8 @@ test('a live game\'s record in JSON, renju notation and PSQ, then the server\'s'
     await b.close();
   }
 });
+
+const MOVES = ['H8', 'I9', 'H9', 'J9', 'H10', 'J8'];
 
 test('a pass: in the live renju notation, and PSQ refuses it as the server does', async () => {
   const b = await browser();
@@ -138,7 +161,7 @@ test('a pass: in the live renju notation, and PSQ refuses it as the server does'
     const black = white === alice ? bob : alice;
     await white.click('button[data-act="act.pass"]');
     await sameEverywhere([alice, bob], 6);
-    assert.equal((await download(black, 'renju')).text, 'h8 i9 h9 j9 h10 pass\n');
+    assert.equal(readRenju((await download(black, 'renju')).text).body, '1. h8 2. i9 3. h9 4. j9 5. h10 6. pass');
     let downloads = 0;
     black.on('download', () => { downloads += 1; });
     await black.click('.downloads button[data-format="psq"]');
@@ -146,7 +169,8 @@ test('a pass: in the live renju notation, and PSQ refuses it as the server does'
     assert.equal(await black.textContent('#game-msg'), 'PSQ cannot record a pass (move 6)');
     assert.equal(downloads, 0);
     const rec = JSON.parse((await download(black, 'json')).text);
-    assert.deepEqual(rec.moves.map((m) => m.point), [...MOVES.slice(0, 5), null]);
+    assert.equal(rec.entries.filter((e) => e.input === 'act').length, 6);
+    assert.equal(rec.entries.at(-1).action.type, 'pass');
   } finally {
     await b.close();
   }

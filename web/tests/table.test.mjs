@@ -11,29 +11,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browser, person, register, table, whoseTurn, sameEverywhere, play, shot, until, BASE } from './helpers.mjs';
-
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
-
-/** Screenshots of `page` at both sizes (it stays at the desktop size). */
-async function shots(page, name) {
-  await page.setViewportSize(DESKTOP);
-  await shot(page, `${name}-desktop`);
-  // At 1280 px the panel sits beside the board, without a wide gap.
-  const gap = await page.evaluate(() => {
-    const board = document.querySelector('.game .board-wrap')?.getBoundingClientRect();
-    const side = document.querySelector('.game .side')?.getBoundingClientRect();
-    return board && side ? side.left - board.right : null;
-  });
-  if (gap != null) assert.ok(gap >= 0 && gap < 40, `${gap} px between the board and the panel`);
-  await page.setViewportSize(PHONE);
-  await shot(page, `${name}-phone`);
-  // Nothing of the panel is cut off on the phone: its buttons are reachable.
-  const wide = await page.evaluate(() => document.documentElement.scrollWidth);
-  assert.ok(wide <= PHONE.width + 1, `the phone page is ${wide} px wide`);
-  await page.setViewportSize(DESKTOP);
-}
+import { browser, person, register, table, whoseTurn, sameEverywhere, play, shot, shots, until, BASE, DESKTOP, PHONE } from './helpers.mjs';
 
 /** The clock of `seat` on `page` in seconds, and whether it runs. */
 async function clock(page, seat) {
@@ -223,6 +201,8 @@ test('a tournament game ends with the way back to its tournament, not a rematch'
       await play((await whoseTurn(players)).page, pt);
       await sameEverywhere(players, (n += 1));
     }
+    // No takeback in a tournament game.
+    for (const p of players) assert.equal(await p.locator('button[data-act="act.request_takeback"]').count(), 0);
     await players[0].click('button[data-act="act.resign"]');
     await players[0].click('button[data-act="act.yes"]');
     for (const p of players) {

@@ -103,7 +103,7 @@ test('a Swiss created, joined, withdrawn from, started and scored through the pa
     assert.deepEqual([first, second].every((n) => names.slice(0, 3).includes(n)), true);
     assert.equal(await dan.$('span.record button'), null, 'only the organiser records results');
     await until(dan, () => document.querySelectorAll('table.standings tbody tr').length === 3);
-    assert.deepEqual(await dan.$$eval('table.standings th[data-tb]', (th) => th.map((e) => e.textContent)), ['Wins', 'Buch'],
+    assert.deepEqual(await dan.$$eval('table.standings th[data-tb]', (th) => th.map((e) => e.textContent)), ['Wins', 'Buchholz'],
       'the tie-breaks in the organiser\'s order');
 
     // The organiser records round 1 (the first seat wins): dan's page,
@@ -120,11 +120,20 @@ test('a Swiss created, joined, withdrawn from, started and scored through the pa
     assert.deepEqual(top[0].slice(0, 2), ['1', first], `${top}`);
     assert.deepEqual(top.map((r) => r[3]), ['1', '0', '0'], `${top}: the Wins column`);
     assert.ok((await boards(dan, 2)).includes(`${second}-bye`));
-    // The crosstable is a table, a row per player, its header in words.
+    // The crosstable is a table built from the server's rows, a row per
+    // player, its header in words: round 1's winner beat the one placed
+    // second or third with black ("2b1"), the loser lost with white.
     const cross = await dan.$$eval('table.crosstable tr', (rows) => rows.map((r) => [...r.children].map((c) => c.textContent)));
     assert.equal(cross.length, 4, JSON.stringify(cross));
-    assert.deepEqual(cross[0].slice(0, 4), ['#', 'Player', 'Rating', 'Round 1']);
-    assert.ok(cross.slice(1).some((r) => r[1] === first), JSON.stringify(cross));
+    assert.deepEqual(cross[0], ['#', 'Player', 'Rating', 'Round 1', 'Round 2', 'Points', 'Wins', 'Buchholz']);
+    const line = (/** @type {string} */ n) => cross.findIndex((r) => r[1] === n);
+    assert.equal(line(first), 1, JSON.stringify(cross));
+    assert.equal(cross[line(first)][3], `${line(second)}b1`, JSON.stringify(cross));
+    assert.equal(cross[line(second)][3], `${line(first)}w0`, JSON.stringify(cross));
+    assert.equal(await dan.getAttribute(`table.crosstable tr[data-player="${first}"] td[data-result="1"]`, 'title'), `beat no. ${line(second)} with black`);
+    // Round 2 is paired: the bye is a full point, the game not yet played.
+    const bye = cross.find((r) => r[1] !== first && r[1] !== second);
+    assert.equal(bye?.[3], 'U', JSON.stringify(cross));
     await shot(dan, 'tournament-running');
 
     // Round 2: the bye of round 1 plays; the organiser records a draw.
@@ -145,7 +154,7 @@ test('a Swiss created, joined, withdrawn from, started and scored through the pa
     assert.equal(await dan.textContent('.tournament-state'), '已结束 · 第 2 轮，共 2 轮');
     assert.match(await dan.textContent('[data-setting=tie_breaks]'), /胜局数, 对手分/);
     assert.deepEqual(await dan.$$eval('table.crosstable th', (th) => th.map((e) => e.textContent)),
-      ['#', '棋手', '等级分', '轮次 1', '轮次 2', '积分', '胜局数', '对手分']);
+      ['#', '棋手', '等级分', '第 1 轮', '第 2 轮', '积分', '胜局数', '对手分']);
     await shot(dan, 'tournament-zh');
   } finally {
     await b.close();

@@ -35,6 +35,7 @@ use crate::addresses::{AddrKey, Client};
 use crate::cluster::wire::RemoteMatchCmd;
 use crate::msg::matchmaker::MatchCmd;
 use crate::msg::node::NodeCmd;
+use crate::msg::table::TableRequest;
 use crate::sessions::Session;
 
 /// Requests of this module one connection may have running at once.
@@ -524,22 +525,39 @@ fn records_request(ask: Ask<'_>, msg: ClientMsg) {
                 })
             });
         }
+        // A finished game's record is the store's; a game the store does
+        // not hold yet is asked of its table (here or on another node),
+        // which renders its record so far.
         ClientMsg::GameRecord { game, format } => {
             let st = state.clone();
-            spawn(rc, session, id, async move {
+            let session = session.clone();
+            let Ok(permit) = rc.in_flight.clone().try_acquire_owned() else {
+                return refuse(&session, id, ErrorBody::rate_limited(100));
+            };
+            tokio::spawn(async move {
                 let store = st.accounts.store();
                 let wait = st.accounts.settings().store_wait;
-                match tokio::time::timeout(
+                let found = tokio::time::timeout(
                     wait,
                     crate::records::export(store.as_ref(), &game, format),
                 )
-                .await
-                {
-                    Ok(r) => r.map(ServerMsg::GameRecord),
-                    Err(_) => Err(ErrorBody::new(
-                        ErrorCode::Unavailable,
-                        "the store did not answer in time; try again",
-                    )),
+                .await;
+                drop(permit);
+                match found {
+                    Ok(Ok(r)) => reply(&session, id, ServerMsg::GameRecord(r)),
+                    Ok(Err(e)) if e.code == ErrorCode::NotFound => {
+                        let ask = TableRequest::Record { format };
+                        super::route::to_table(&st, &game, session, id, ask, Instant::now());
+                    }
+                    Ok(Err(e)) => refuse(&session, id, e),
+                    Err(_) => refuse(
+                        &session,
+                        id,
+                        ErrorBody::new(
+                            ErrorCode::Unavailable,
+                            "the store did not answer in time; try again",
+                        ),
+                    ),
                 }
             });
         }

@@ -36,6 +36,11 @@ pub enum TableRequest {
     ClaimAbsence {
         draw: bool,
     },
+    /// The game's record so far in `format` (a running game's, which the
+    /// store does not hold yet), for a player or a spectator.
+    Record {
+        format: tengen_protocol::RecordFormat,
+    },
     Rematch,
     DeclineRematch,
     /// A moderator aborts the game (`reason` goes to everyone there);

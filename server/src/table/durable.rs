@@ -333,13 +333,11 @@ impl Table {
         Ok(())
     }
 
-    /// Stores the finished game (record and rating changes) and drops the
-    /// live log, in one write. On failure the table retries every second.
-    pub(super) async fn store_finished(&mut self) -> Result<(), StoreError> {
-        if self.durable.finish_stored {
-            return Ok(());
-        }
-        let finished_ms = unix_ms();
+    /// The game's record with the tags a stored record carries (the
+    /// players by seat, table, room, start, tournament), but no finish
+    /// time: what a running game's record download shows, and what
+    /// [`Self::store_finished`] stores once it is over.
+    pub(super) fn tagged_record(&self) -> tengen_rules::game::GameRecord {
         let mut record = self.game.record();
         for (seat, key) in [(Seat::First, "first"), (Seat::Second, "second")] {
             record = record.with_tag(key, &self.meta.seats[seat.index()].player.name);
@@ -347,8 +345,7 @@ impl Table {
         record = record
             .with_tag("table", self.id.as_str())
             .with_tag("room", self.meta.room.as_str())
-            .with_tag("started_unix_ms", &self.meta.created_ms.to_string())
-            .with_tag("finished_unix_ms", &finished_ms.to_string());
+            .with_tag("started_unix_ms", &self.meta.created_ms.to_string());
         if let Some(t) = &self.meta.tournament {
             record = record
                 .with_tag("tournament", &t.tournament)
@@ -356,6 +353,19 @@ impl Table {
                 .with_tag("tournament_board", &t.board.to_string())
                 .with_tag("tournament_game", &t.game.to_string());
         }
+        record
+    }
+
+    /// Stores the finished game (record and rating changes) and drops the
+    /// live log, in one write. On failure the table retries every second.
+    pub(super) async fn store_finished(&mut self) -> Result<(), StoreError> {
+        if self.durable.finish_stored {
+            return Ok(());
+        }
+        let finished_ms = unix_ms();
+        let record = self
+            .tagged_record()
+            .with_tag("finished_unix_ms", &finished_ms.to_string());
         let game = FinishedGame {
             id: self.id.to_string(),
             players: self

@@ -338,6 +338,23 @@ impl Table {
                     .await
             }
             TableRequest::Chat { text } => self.chat(&session, id, text),
+            TableRequest::Record { format } => {
+                let conn = session.outbox.conn;
+                if self.seat_of(&session.id).is_none() && !self.subs.spectators.contains_key(&conn)
+                {
+                    return self.wrong_table(&session.outbox, id);
+                }
+                let reply = crate::records::render(&self.id, self.tagged_record(), format);
+                match reply {
+                    Ok(r) => {
+                        let msg = Envelope::with_id(id, ServerMsg::GameRecord(r));
+                        session.outbox.send_msg(&msg);
+                    }
+                    Err(body) => {
+                        session.outbox.refuse_with(id, body);
+                    }
+                }
+            }
             TableRequest::Rematch => self.rematch(&session, id),
             TableRequest::DeclineRematch => self.decline_rematch(&session, id),
             TableRequest::Arbiter { reason, close_room } => {

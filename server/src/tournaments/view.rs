@@ -1,12 +1,12 @@
 //! An event rendered for clients: the summary lists show, and the full
 //! view (entries, boards per round, standings with tie-breaks, the
-//! engine's crosstable). Why apart: the wire's views are plain text and
+//! engine's crosstable, as data and as text). Why apart: the wire's views are plain text and
 //! numbers; the engine's values are turned into them here and nowhere
 //! else.
 
 use tengen_protocol::{
-    BoardView, RoundView, StandingView, TieBreakValue, TournamentPlayer, TournamentSummary,
-    TournamentView,
+    BoardView, CrossCell, CrossRow, RoundView, StandingView, TieBreakValue, TournamentPlayer,
+    TournamentSummary, TournamentView,
 };
 use tengen_tournament::arena::Arena;
 use tengen_tournament::{BoardContent, GameResult, Seat, export};
@@ -127,6 +127,7 @@ pub fn view(e: &Event) -> TournamentView {
         rounds,
         standings,
         crosstable: export::crosstable(&e.engine),
+        cross: cross(e),
         stalled: e
             .stalled
             .as_ref()
@@ -135,6 +136,44 @@ pub fn view(e: &Event) -> TournamentView {
             .then(|| e.engine.rounds_warning())
             .flatten(),
     }
+}
+
+/// The crosstable's lines as the wire's rows.
+fn cross(e: &Event) -> Vec<CrossRow> {
+    let tbs = &e.engine.settings().tie_breaks;
+    export::cross_lines(&e.engine)
+        .into_iter()
+        .map(|l| CrossRow {
+            rank: l.rank as u32,
+            withdrawn: e
+                .engine
+                .entrant(l.player)
+                .is_some_and(|p| p.withdrawn_after.is_some()),
+            name: l.name,
+            rating: l.rating,
+            rounds: l
+                .rounds
+                .iter()
+                .map(|c| CrossCell {
+                    opponent: c.opponent.map(|o| o as u32),
+                    seat: c.seat.map(|s| match s {
+                        Seat::First => tengen_rules::game::Seat::First,
+                        Seat::Second => tengen_rules::game::Seat::Second,
+                    }),
+                    result: c.result.to_string().trim().to_owned(),
+                })
+                .collect(),
+            points: l.score.to_string(),
+            tie_breaks: tbs
+                .iter()
+                .zip(&l.tie_breaks)
+                .map(|(tb, v)| TieBreakValue {
+                    name: tb.label().to_owned(),
+                    value: tb.format(*v),
+                })
+                .collect(),
+        })
+        .collect()
 }
 
 fn players(e: &Event) -> Vec<TournamentPlayer> {
@@ -178,6 +217,7 @@ fn arena_view(e: &Event, arena: &Arena) -> TournamentView {
         .collect();
     let table = arena.standings();
     let mut standings: Vec<StandingView> = Vec::with_capacity(table.len());
+    let mut cross = Vec::with_capacity(table.len());
     let mut crosstable = String::from("rank  name                      points  games  wins\n");
     for (i, s) in table.iter().enumerate() {
         let rank = match i {
@@ -193,20 +233,30 @@ fn arena_view(e: &Event, arena: &Arena) -> TournamentView {
             s.wins,
             if s.withdrawn { "  (withdrawn)" } else { "" }
         ));
+        let tie_breaks = vec![
+            TieBreakValue {
+                name: "Games".into(),
+                value: s.games.to_string(),
+            },
+            TieBreakValue {
+                name: "Wins".into(),
+                value: s.wins.to_string(),
+            },
+        ];
+        cross.push(CrossRow {
+            rank,
+            name: name.clone(),
+            rating: e.engine.entrant(s.player).map_or(0, |p| p.rating),
+            rounds: Vec::new(),
+            points: s.score.to_string(),
+            tie_breaks: tie_breaks.clone(),
+            withdrawn: s.withdrawn,
+        });
         standings.push(StandingView {
             rank,
             name,
             points: s.score.to_string(),
-            tie_breaks: vec![
-                TieBreakValue {
-                    name: "Games".into(),
-                    value: s.games.to_string(),
-                },
-                TieBreakValue {
-                    name: "Wins".into(),
-                    value: s.wins.to_string(),
-                },
-            ],
+            tie_breaks,
         });
     }
     TournamentView {
@@ -216,6 +266,7 @@ fn arena_view(e: &Event, arena: &Arena) -> TournamentView {
         rounds: vec![RoundView { round: 1, boards }],
         standings,
         crosstable,
+        cross,
         stalled: None,
         warning: None,
     }

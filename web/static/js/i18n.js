@@ -26,7 +26,7 @@ const STRINGS = {
     'form.forbidden': 'Forbidden moves', 'form.draw_max': 'Draw offers per player', 'form.draw_answer': 'Draw answer time (s)',
     'form.public': 'Listed in the lobby', 'form.chat': 'Chat on', 'form.rated': 'Rated', 'form.name': 'Room name', 'form.player': 'Player name',
     'time.unlimited': 'Unlimited', 'time.sudden_death': 'Sudden death', 'time.fischer': 'Fischer', 'time.byo_yomi': 'Byo-yomi',
-    'time.eight_stone': 'Eight-stone overtime', 'time.correspondence': 'Correspondence', 'time.corr_short': '{d} d/move, {v} d vacation',
+    'time.eight_stone': 'Eight-stone overtime', 'time.shared_main': 'one main time for both', 'time.move_limit_in_main': '{s} s a move in main time too', 'time.correspondence': 'Correspondence', 'time.corr_short': '{d} d/move, {v} d vacation',
     'clock.stones': '{n} left', 'clock.vacation': 'vacation {t}', 'clock.days': '{d}d {h}h',
     'forbidden.claim': 'Claim (white claims)', 'forbidden.block': 'Block (refused)', 'forbidden.lose': 'Lose at once',
     'rule.renju': 'Renju', 'rule.gomoku': 'Gomoku', 'rule.freestyle': 'Free-style', 'rule.twin': 'Twin (two boards)',
@@ -48,7 +48,7 @@ const STRINGS = {
     'game.draw_offered': '{who} offers a draw', 'game.rematch_offered': '{who} wants a rematch', 'game.away': '{who} is away: {s} s to come back',
     'game.moves': 'Moves', 'game.chat': 'Chat', 'game.chat.players': 'players', 'game.chat.spectators': 'spectators', 'game.say': 'Say', 'game.chat_off': 'Chat is off in this room.', 'game.aborted_by': 'A moderator aborted the game: {reason}', 'game.room_closed': 'A moderator closed the room: {reason}',
     'game.numbers': 'Move numbers', 'game.confirm': 'Click twice to play', 'game.download': 'Download', 'game.live': 'Live',
-    'clock.periods': '{n} periods', 'clock.last_period': 'last period', 'record.pass_in_psq': 'PSQ cannot record a pass (move {n})', 'record.twin_psq': 'PSQ has no boards: a twin game cannot be written as PSQ',
+    'clock.periods': '{n} periods', 'clock.last_period': 'last period',
     'viewer.twin': 'A twin game (two boards): its stones are listed on the right (1: board 1, 2: board 2); download the record to replay it (tengen replay).',
     'result.win': '{who} ({color}) wins', 'result.draw': 'Draw', 'result.aborted': 'Aborted',
     'reason.five': 'five in a row', 'reason.forbidden_claimed': 'forbidden move claimed', 'reason.forbidden_played': 'forbidden move', 'reason.time': 'on time',
@@ -77,6 +77,9 @@ const STRINGS = {
     'tb.buchholz': 'Buchholz', 'tb.median_buchholz': 'Median Buchholz', 'tb.sonneborn_berger': 'Sonneborn-Berger', 'tb.direct_encounter': 'Head-to-head',
     'tb.wins': 'Wins', 'tb.first_seat_games': 'Games as black',
     'tbl.Buch': 'Buchholz', 'tbl.MBuch': 'Median Buchholz', 'tbl.SB': 'Sonneborn-Berger', 'tbl.DE': 'Head-to-head', 'tbl.Wins': 'Wins', 'tbl.1st': 'Games as black',
+    'tbl.Games': 'Games',
+    'xt.1': 'beat no. {n}{colour}', 'xt.=': 'drew with no. {n}{colour}', 'xt.0': 'lost to no. {n}{colour}', 'xt.+': 'won by forfeit against no. {n}', 'xt.-': 'lost by forfeit to no. {n}',
+    'xt.U': 'a full-point bye', 'xt.H': 'a half-point bye', 'xt.Z': 'absent', 'xt.pending': 'playing no. {n}{colour}', 'xt.b': ' with black', 'xt.w': ' with white',
     'tour.state.open': 'Taking entries', 'tour.state.running': 'Running', 'tour.state.finished': 'Finished', 'tour.round_of': 'round {r} of {n}',
     'tour.join': 'Join', 'tour.withdraw': 'Withdraw', 'tour.start_now': 'Start now', 'tour.login_join': 'Log in to join.', 'tour.export': 'Download TRF',
     'tour.stalled': 'Waiting for the organiser', 'tour.pair_hand': 'Pair by hand', 'tour.end': 'End the event', 'tour.pair_help': 'A board a line: first, second (bye: name)',
@@ -86,7 +89,7 @@ const STRINGS = {
     'tour.standings': 'Standings', 'tour.points': 'Points', 'tour.crosstable': 'Crosstable',
     'title.play': 'Play', 'title.watch': 'Watch', 'title.tv': 'TV', 'title.leaderboard': 'Leaderboard', 'title.profile': 'Profile', 'title.game': 'Game',
     'absence.grace': '{who} is away: {s} s to come back; their clock runs.', 'absence.claim': '{who} has left: their clock runs on. Claim the win, call it a draw, or wait.',
-    'absence.win_soon': '{who} is away: if not back in {s} s, the game is yours.', 'absence.both': 'Both players are away.', 'theme.auto': 'Theme: the system\'s', 'theme.dark': 'Theme: dark', 'theme.light': 'Theme: light', 'game.tap_again': 'Tap {point} again to play it.', 'notify.your_move': 'Your move', 'game.draw_declined': '{who} declined your draw offer.', 'game.gone': 'away',
+    'absence.win_soon': '{who} is away: if not back in {s} s, the game is yours.', 'absence.both_abort': 'Both players are away: the game is aborted if neither is back in {s} s.', 'absence.both_draw': 'Both players are away: the game is drawn if neither is back in {s} s.', 'absence.both_clock': 'Both players are away: the clocks decide.', 'theme.auto': 'Theme: the system\'s', 'theme.dark': 'Theme: dark', 'theme.light': 'Theme: light', 'game.tap_again': 'Tap {point} again to play it.', 'notify.your_move': 'Your move', 'game.draw_declined': '{who} declined your draw offer.', 'game.gone': 'away',
     'act.claim_win': 'Claim the win', 'act.call_draw': 'Call it a draw', 'act.wait': 'Wait', 'absence.waiting': 'Waiting for {who}: their clock runs.',
     'act.claim_at': 'Claim {point} forbidden', 'act.claim_pick': 'Claim another stone…', 'act.claim_cancel': 'Cancel the claim', 'game.claim_pick': 'Click the black stone you claim is forbidden.', 'act.end_turn': 'End the turn (one stone)', 'act.request_takeback': 'Ask for a takeback',
     'act.accept_takeback': 'Allow the takeback', 'act.decline_takeback': 'Refuse the takeback', 'game.takeback_asked': '{who} asks to take back a move', 'game.takeback_sent': 'Takeback asked: waiting for the answer.', 'act.decline_rematch': 'Decline', 'act.to_tournament': 'Back to the tournament',
@@ -110,6 +113,9 @@ const STRINGS = {
     'tb.buchholz': '对手分', 'tb.median_buchholz': '中间对手分', 'tb.sonneborn_berger': '索伯分', 'tb.direct_encounter': '直接对局',
     'tb.wins': '胜局数', 'tb.first_seat_games': '执黑局数',
     'tbl.Buch': '对手分', 'tbl.MBuch': '中间对手分', 'tbl.SB': '索伯分', 'tbl.DE': '直接对局', 'tbl.Wins': '胜局数', 'tbl.1st': '执黑局数',
+    'tbl.Games': '局数',
+    'xt.1': '胜第 {n} 名{colour}', 'xt.=': '和第 {n} 名{colour}', 'xt.0': '负第 {n} 名{colour}', 'xt.+': '对第 {n} 名不战而胜', 'xt.-': '对第 {n} 名弃权负',
+    'xt.U': '轮空（整分）', 'xt.H': '轮空（半分）', 'xt.Z': '缺席', 'xt.pending': '正与第 {n} 名对局{colour}', 'xt.b': '（执黑）', 'xt.w': '（执白）',
     'tour.state.open': '报名中', 'tour.state.running': '进行中', 'tour.state.finished': '已结束', 'tour.round_of': '第 {r} 轮，共 {n} 轮',
     'tour.join': '报名', 'tour.withdraw': '退出', 'tour.start_now': '现在开始', 'tour.login_join': '登录后可报名。', 'tour.export': '下载 TRF',
     'tour.stalled': '等待组织者', 'tour.pair_hand': '手动编排', 'tour.end': '结束比赛', 'tour.pair_help': '每行一台：先手, 后手（轮空: 名字）',
@@ -138,7 +144,7 @@ const STRINGS = {
     'form.forbidden': '禁手处理', 'form.draw_max': '每方提和次数', 'form.draw_answer': '应答提和时限（秒）',
     'form.public': '在大厅列出', 'form.chat': '允许聊天', 'form.rated': '积分', 'form.name': '房间名', 'form.player': '棋手名',
     'time.unlimited': '不限时', 'time.sudden_death': '包干', 'time.fischer': '费舍尔加秒', 'time.byo_yomi': '读秒',
-    'time.eight_stone': '八子读秒', 'time.correspondence': '通信对局', 'time.corr_short': '每步{d}天，假期{v}天',
+    'time.eight_stone': '八子读秒', 'time.shared_main': '双方共用基本时间', 'time.move_limit_in_main': '基本时间内每步 {s} 秒', 'time.correspondence': '通信对局', 'time.corr_short': '每步{d}天，假期{v}天',
     'clock.stones': '余{n}子', 'clock.vacation': '假期 {t}', 'clock.days': '{d}天{h}小时',
     'forbidden.claim': '指出（白方指禁）', 'forbidden.block': '禁止落子', 'forbidden.lose': '立即判负',
     'rule.renju': '连珠', 'rule.gomoku': '五子棋', 'rule.freestyle': '无禁手', 'rule.twin': '职业制传统五子棋（双棋盘）',
@@ -160,7 +166,7 @@ const STRINGS = {
     'game.draw_offered': '{who} 提和', 'game.rematch_offered': '{who} 想再下一局', 'game.away': '{who} 已离开：{s} 秒内可回来',
     'game.moves': '棋谱', 'game.chat': '聊天', 'game.chat.players': '棋手', 'game.chat.spectators': '观众', 'game.say': '发送', 'game.chat_off': '本房间关闭了聊天。', 'game.aborted_by': '管理员中止了对局：{reason}', 'game.room_closed': '管理员关闭了房间：{reason}',
     'game.numbers': '显示手数', 'game.confirm': '点两次落子', 'game.download': '下载', 'game.live': '实时',
-    'clock.periods': '读秒 {n} 次', 'clock.last_period': '最后一次读秒', 'record.pass_in_psq': 'PSQ 格式不能记录弃权（第 {n} 手）', 'record.twin_psq': 'PSQ 格式没有棋盘编号，不能记录双棋盘对局',
+    'clock.periods': '读秒 {n} 次', 'clock.last_period': '最后一次读秒',
     'viewer.twin': '双棋盘对局：右侧列出每一手（1：棋盘 1，2：棋盘 2）；可下载棋谱用 tengen replay 复盘。',
     'result.win': '{who}（{color}）胜', 'result.draw': '和棋', 'result.aborted': '已中止',
     'reason.five': '成五', 'reason.forbidden_claimed': '指出禁手', 'reason.forbidden_played': '禁手', 'reason.time': '超时',
@@ -179,7 +185,7 @@ const STRINGS = {
     'an.busy': '服务器正在分析其他对局，请 {s} 秒后再试。',
     'title.play': '对局', 'title.watch': '观战', 'title.tv': '直播', 'title.leaderboard': '排行榜', 'title.profile': '个人资料', 'title.game': '棋谱',
     'absence.grace': '{who} 已离开：{s} 秒内可回来；其时钟照走。', 'absence.claim': '{who} 已离开，其时钟照走。可以判胜、判和，或继续等待。',
-    'absence.win_soon': '{who} 已离开：{s} 秒内不回来则你胜。', 'absence.both': '双方都已离开。', 'theme.auto': '主题：跟随系统', 'theme.dark': '主题：深色', 'theme.light': '主题：浅色', 'game.tap_again': '再点一次 {point} 落子。', 'notify.your_move': '轮到你了', 'game.draw_declined': '{who} 拒绝了你的提和。', 'game.gone': '已离开',
+    'absence.win_soon': '{who} 已离开：{s} 秒内不回来则你胜。', 'absence.both_abort': '双方都已离开：{s} 秒内无人回来则对局中止。', 'absence.both_draw': '双方都已离开：{s} 秒内无人回来则判和。', 'absence.both_clock': '双方都已离开：由时钟决定。', 'theme.auto': '主题：跟随系统', 'theme.dark': '主题：深色', 'theme.light': '主题：浅色', 'game.tap_again': '再点一次 {point} 落子。', 'notify.your_move': '轮到你了', 'game.draw_declined': '{who} 拒绝了你的提和。', 'game.gone': '已离开',
     'act.claim_win': '判我方胜', 'act.call_draw': '判和', 'act.wait': '等待', 'absence.waiting': '等待 {who}：其时钟照走。',
     'act.claim_at': '指出 {point} 禁手', 'act.claim_pick': '指出其他棋子…', 'act.claim_cancel': '取消指禁', 'game.claim_pick': '请点击你指出的禁手黑子。', 'act.end_turn': '结束本回合（一子）', 'act.request_takeback': '请求悔棋',
     'act.accept_takeback': '同意悔棋', 'act.decline_takeback': '拒绝悔棋', 'game.takeback_asked': '{who} 请求悔棋', 'game.takeback_sent': '已请求悔棋：等待回答。', 'act.decline_rematch': '拒绝', 'act.to_tournament': '返回比赛',
@@ -297,7 +303,7 @@ export function timeName(tc) {
     case 'sudden_death': return `${min(tc.main_ms)} min`;
     case 'fischer': return `${min(tc.main_ms)}+${tc.increment_ms / 1000}`;
     case 'byo_yomi': return `${min(tc.main_ms)}+${tc.periods}×${tc.period_ms / 1000}s`;
-    case 'eight_stone': return `${min(tc.main_ms)}+${tc.stones ?? 8}×${tc.move_ms / 1000}s (${t('time.eight_stone')})`;
+    case 'eight_stone': return `${min(tc.main_ms)}+${tc.stones ?? 8}×${tc.move_ms / 1000}s (${t('time.eight_stone')}${tc.shared_main ? `, ${t('time.shared_main')}` : ''}${tc.move_limit_in_main ? `, ${t('time.move_limit_in_main', { s: tc.move_ms / 1000 })}` : ''})`;
     case 'correspondence': return t('time.corr_short', { d: Math.round(tc.move_ms / DAY_MS * 10) / 10, v: Math.round((tc.vacation_ms || 0) / DAY_MS * 10) / 10 });
     default: return t('time.unlimited');
   }

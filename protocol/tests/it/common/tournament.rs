@@ -119,6 +119,19 @@ fn view() -> TournamentView {
             },
         ],
         crosstable: "1 alice 2b1 1\n".into(),
+        cross: vec![CrossRow {
+            rank: 1,
+            name: "alice".into(),
+            rating: 1620,
+            rounds: vec![CrossCell {
+                opponent: Some(3),
+                seat: Some(Seat::First),
+                result: "1".into(),
+            }],
+            points: "1".into(),
+            tie_breaks: tb("0"),
+            withdrawn: false,
+        }],
         stalled: None,
         warning: None,
     }

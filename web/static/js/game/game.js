@@ -55,7 +55,7 @@ export function mountGame(app, root, table, snapshot, opts = {}) {
 
   /** A table's whole state: the first, or a fresh one after a gap. @param {SnapshotMsg} m */
   const snapshotIn = (m) => {
-    g.st = new TableState(m, g.st);
+    g.st = new TableState(m);
     app.current = g.st;
     g.clearPicks();
     if (g.st.seat) app.seated.set(g.st.room, table);

@@ -6,7 +6,7 @@
 // it is this page's, `data-mine-task`) for assistive technology and tests.
 
 import { h, fill } from '../dom.js';
-import { t, getLang, kindName } from '../i18n.js';
+import { t, getLang, kindName, timeName } from '../i18n.js';
 import { other } from './table.js';
 import { absence } from './absence.js';
 import { afterGame } from './rematch.js';
@@ -58,7 +58,7 @@ export function resultText(st) {
   return `${t(r.outcome.kind === 'draw' ? 'result.draw' : 'result.aborted')} · ${reason}`;
 }
 
-/** The rule set, the spectators and the opening formed; the prompt; the buttons. @param {GamePage} g */
+/** The rule set, the time control, the spectators and the opening formed; the prompt; the buttons. @param {GamePage} g */
 export function panelPiece(g) {
   const info = h('p.info');
   const status = h('p.prompt#prompt', { role: 'status', 'aria-live': 'polite' });
@@ -67,10 +67,13 @@ export function panelPiece(g) {
   const drawInfo = () => {
     const st = g.st;
     if (!st) return;
-    // The canonical opening: its names come with the event (the snapshot has its code).
-    const cn = st.canonical;
+    // The canonical opening: its names come with the event, or with the
+    // snapshot of a page (re)loaded after it formed.
+    const o = st.opening;
+    const cn = st.canonical ?? (o.canonical && o.canonical_name && o.canonical_chinese
+      ? { code: o.canonical, name: o.canonical_name, chinese: o.canonical_chinese } : null);
     const opening = cn ? (getLang() === 'zh' ? `${cn.code} ${cn.chinese}（${cn.name}）` : `${cn.code} ${cn.name} (${cn.chinese})`) : st.opening.canonical ?? '';
-    fill(info, `${t(`rule.${st.config.rule_set}`)} · `, h('span.spectators', null, t('game.spectators', { n: st.spectators })),
+    fill(info, `${t(`rule.${st.config.rule_set}`)} · `, h('span', { 'data-time': '' }, timeName(st.config.time)), ' · ', h('span.spectators', null, t('game.spectators', { n: st.spectators })),
       opening ? ` · ${opening}` : '');
   };
   const render = () => {

@@ -12,10 +12,29 @@ import { sounds } from '../sound.js';
 /**
  * @typedef {import('./page.js').GamePage} GamePage
  * @typedef {import('tengen-protocol').Seat} Seat
+ * @typedef {import('tengen-protocol').AfterGrace} AfterGrace
  */
 
 /** @type {Seat[]} */
 const SEATS = ['first', 'second'];
+
+/**
+ * What an away seat's line says: the seconds left to come back and what
+ * follows them, as the server said (`after_grace`): the win for the player
+ * reading it where nobody could claim it, or, both players away, the
+ * abort, the draw or the clocks (said once, on the first seat's line).
+ * @param {GamePage} g @param {Seat} seat @param {AfterGrace|null} after @param {number|null} left
+ */
+function awayText(g, seat, after, left) {
+  if (after === 'abort' || after === 'draw' || after === 'clock') {
+    const both = g.st?.away.get('first')?.after;
+    if (seat === 'second' && (both === 'abort' || both === 'draw' || both === 'clock')) return '';
+    return t(`absence.both_${after}`, { s: left ?? 0 });
+  }
+  if (!left) return t('game.gone');
+  if (after === 'win' && g.mine() && seat !== g.mine()) return t('absence.win_soon', { who: '', s: left }).trim();
+  return t('game.away', { who: '', s: left }).trim();
+}
 
 /** @param {GamePage} g */
 export function seatsPiece(g) {
@@ -33,7 +52,7 @@ export function seatsPiece(g) {
       const found = st.over ? null : st.away.get(seat);
       const a = found && found.until != null ? found : null;
       const left = a?.until == null ? null : Math.max(0, Math.ceil((a.until - performance.now()) / 1000));
-      aways[seat].textContent = !a ? '' : left ? t('game.away', { who: '', s: left }).trim() : t('game.gone');
+      aways[seat].textContent = !a ? '' : awayText(g, seat, a.after, left);
       aways[seat].toggleAttribute('data-gone', !!a && !left);
       const c = st.clockNow(seat);
       const el = clocks[seat];

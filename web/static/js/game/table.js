@@ -28,15 +28,9 @@ export class Gap extends Error {}
 export function other(seat) { return seat === 'first' ? 'second' : 'first'; }
 
 export class TableState {
-  /**
-   * The table as a `table_snapshot` shows it. `before`, this page's state
-   * of the table until then, lends the times the moves took as seen here
-   * (the live record's), which a snapshot does not carry.
-   * @param {SnapshotMsg} msg @param {TableState|null} [before]
-   */
-  constructor(msg, before = null) {
+  /** The table as a `table_snapshot` shows it. @param {SnapshotMsg} msg */
+  constructor(msg) {
     const s = msg.snapshot;
-    const seen = before && before.table === msg.table ? before : null;
     this.table = msg.table;
     this.room = msg.room;
     this.seat = msg.seat ?? null;
@@ -57,11 +51,6 @@ export class TableState {
     /** The stones on the (first) board. */
     this.stones = this.stonesOn[0];
     for (const m of s.moves) this.addMove(m);
-    /** The time each move took, seen from here (null: unknown). @type {(number|null)[]} */
-    this.moveMs = this.moves.map((_, i) => seen?.moveMs[i] ?? null);
-    /** When the last stone (or, with none yet, the game) was seen. @type {number|null} */
-    this.lastMoveAt = this.moves.length === 0 ? performance.now()
-      : seen && seen.moveMs.length === this.moves.length ? seen.lastMoveAt : null;
     this.opening = s.opening ?? {};
     const offers = this.opening.fifth_offers ?? null;
     /** Black's fifth-move offers, until one stands as move 5. @type {string[]|null} */
@@ -125,7 +114,6 @@ export class TableState {
         if (e.number !== this.moves.length + 1) throw new Gap(`move ${e.number} after ${this.moves.length}`);
         if ((e.board ?? 0) >= this.boards) throw new Gap(`move ${e.number} on board ${e.board}`);
         this.addMove({ number: e.number, seat: e.seat, color: e.color, point: e.point, ...(e.board ? { board: e.board } : {}) });
-        this.seenMove();
         if (this.pendingFifths && e.point && this.pendingFifths.includes(e.point)) this.pendingFifths = null;
         break;
       case 'swap_decided': this.swapped = e.swapped; this.black = e.black; break;
@@ -151,9 +139,7 @@ export class TableState {
           const gone = this.moves.pop();
           if (!gone || gone.number !== m.number) throw new Gap(`takeback of move ${m.number}`);
           if (gone.point) this.stonesOn[gone.board ?? 0]?.delete(gone.point.toUpperCase());
-          this.moveMs.pop();
         }
-        this.lastMoveAt = performance.now();
         break;
       case 'game_over':
         this.result = e.result;
@@ -168,13 +154,6 @@ export class TableState {
     this.seq = te.seq;
     this.lastEvent = e;
     return 'new';
-  }
-
-  /** Notes the time the move just added took, as seen from this page. */
-  seenMove() {
-    const now = performance.now();
-    this.moveMs.push(this.lastMoveAt == null ? null : Math.round(now - this.lastMoveAt));
-    this.lastMoveAt = now;
   }
 
   /** The seat holding `color` now. @param {Color} color */
@@ -195,8 +174,12 @@ export class TableState {
     const runner = this.clocks.running;
     if (runner !== seat || this.paused || this.over) {
       // The eight-stone overtime is both sides' at once: the waiting side's
-      // main time lapses when the running side's runs out.
-      if (tc.kind === 'eight_stone' && runner && runner !== seat && !this.paused && !this.over && !this.clockNow(runner)?.main_ms) c.main_ms = 0;
+      // main time lapses when the running side's runs out. With one main
+      // time for the game (`shared_main`), it is the running side's.
+      if (tc.kind === 'eight_stone' && runner && runner !== seat && !this.paused && !this.over) {
+        const running = this.clockNow(runner)?.main_ms ?? 0;
+        if (tc.shared_main || !running) c.main_ms = running;
+      }
       return c;
     }
     let left = performance.now() - this.clocksAt;

@@ -1,13 +1,9 @@
 // A game page's options (move numbers, click twice to play; kept in this
-// browser) and its downloads: the server's record once the game is over
-// (every action with its exact time), else the game so far as this page
-// holds it (record.js), also while the server still stores a game that
-// has just ended.
+// browser) and its downloads: the server's record, the game so far while
+// it runs (its table answers) and the stored one once it is over.
 
 import { h, fill, download } from '../dom.js';
 import { t } from '../i18n.js';
-import { ProtoError } from '../conn.js';
-import { liveRecord } from './record.js';
 
 /**
  * @typedef {import('./page.js').GamePage} GamePage
@@ -39,24 +35,21 @@ export function toolsPiece(g) {
   return { el, render };
 }
 
-/** Downloads the record in `format`. @param {GamePage} g @param {RecordFormat} format */
+/**
+ * Downloads the record in `format`: the server's, which it has whole while
+ * the game runs too (the opening's decisions, the names, the rule set, the
+ * date, every move's time; no result until it is over).
+ * @param {GamePage} g @param {RecordFormat} format
+ */
 async function save(g, format) {
   const st = g.st;
   if (!st) return;
   const table = g.table;
+  const live = st.over ? '' : '-live';
   g.showMsg(null);
-  if (st.over) {
-    try {
-      const r = await g.app.conn.request({ type: 'game_record', game: table, format }, 'game_record');
-      if (format === 'json') download(`tengen-${table}.json`, JSON.stringify(r.record, null, 2), 'application/json');
-      else download(`tengen-${table}.${format === 'psq' ? 'psq' : 'txt'}`, r.text ?? '');
-      return;
-    } catch (e) {
-      if (!(e instanceof ProtoError && e.code === 'not_found')) { g.showMsg(e); return; }
-    }
-  }
   try {
-    const r = liveRecord(st, format);
-    download(`tengen-${table}${st.over ? '' : '-live'}.${r.ext}`, r.text, r.type);
+    const r = await g.app.conn.request({ type: 'game_record', game: table, format }, 'game_record');
+    if (format === 'json') download(`tengen-${table}${live}.json`, `${JSON.stringify(r.record, null, 2)}\n`, 'application/json');
+    else download(`tengen-${table}${live}.${format === 'psq' ? 'psq' : 'txt'}`, r.text ?? '');
   } catch (e) { g.showMsg(e); }
 }

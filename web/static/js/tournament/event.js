@@ -113,7 +113,7 @@ export function mountTournament(app, root, id) {
       players(v),
       v.rounds.length ? h('div.rounds', null, h('h3', null, t('tour.pairings')), [...v.rounds].reverse().map((r) => round(r, record))) : null,
       v.standings.length ? standings(v) : null,
-      v.crosstable ? [h('h3', null, t('tour.crosstable')), crosstable(v.crosstable)] : null);
+      v.cross?.length ? [h('h3', null, t('tour.crosstable')), crosstable(v)] : null);
   };
 
   if (app.conn.welcome) watch();

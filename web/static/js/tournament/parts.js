@@ -4,7 +4,7 @@
 // result) and its standings. Nothing here pairs or scores.
 
 import { h } from '../dom.js';
-import { t, configName, getLang } from '../i18n.js';
+import { t, configName } from '../i18n.js';
 import { when } from './list.js';
 
 /**
@@ -12,6 +12,7 @@ import { when } from './list.js';
  * @typedef {import('tengen-protocol').RoundView} RoundView
  * @typedef {import('tengen-protocol').BoardView} BoardView
  * @typedef {import('tengen-protocol').ReportedResult} ReportedResult
+ * @typedef {import('tengen-protocol').CrossCell} CrossCell
  * A game's result recorded by the organiser: round, board, the game's
  * number on the board (a knockout match has several) and who won.
  * @typedef {(round: number, board: number, game: number, result: ReportedResult) => void} Record
@@ -88,30 +89,41 @@ export function standings(v) {
   const names = (v.standings[0]?.tie_breaks || []).map((x) => x.name);
   return [h('h3', null, t('tour.standings')), h('table.standings', null,
     h('thead', null, h('tr', null, h('th', null, '#'), h('th', null, t('lb.player')), h('th', null, t('tour.points')),
-      ...names.map((n) => h('th', { 'data-tb': n, title: t(`tbl.${n}`) }, getLang() === 'zh' ? t(`tbl.${n}`) : n)))),
+      ...names.map((n) => h('th', { 'data-tb': n }, t(`tbl.${n}`))))),
     h('tbody', null, v.standings.map((s) => h('tr', { 'data-player': s.name, 'data-rank': s.rank },
       h('td', null, String(s.rank)), h('td', null, s.name), h('td.points', null, s.points),
       ...s.tie_breaks.map((x) => h('td', null, x.value))))))];
 }
 
 /**
- * The crosstable (the server's fixed-width text: rank, name, rating, a
- * cell per round such as `4b1`, points, tie-breaks) as a table, its
- * header in the page's language. A line that does not read is left out.
- * @param {string} text
+ * The crosstable, from the server's rows (`cross`): rank, name, rating, a
+ * cell per round (`4b1`: beat the 4th line with black; the title says it
+ * in words), points, tie-breaks; the header in the page's language.
+ * @param {TournamentView} v
  */
-export function crosstable(text) {
-  const [head = '', ...lines] = text.split('\n').filter((l) => l.trim());
-  const cols = head.trim().split(/\s+/);
-  const rounds = cols.filter((c) => /^\d+$/.test(c)).length;
-  const label = (/** @type {string} */ c) => (c === '#' ? '#' : c === 'Name' ? t('lb.player') : c === 'Rtg' ? t('lb.rating')
-    : c === 'Pts' ? t('tour.points') : /^\d+$/.test(c) ? `${t('tour.round')} ${c}` : getLang() === 'zh' ? t(`tbl.${c}`) : c);
-  const rows = lines.flatMap((l) => {
-    // Rank (3 wide), two spaces, the name (24 wide), then the figures.
-    const rest = l.slice(30).trim().split(/\s+/);
-    return rest.length >= rounds + 2 ? [[l.slice(0, 3).trim(), l.slice(5, 29).trim(), ...rest]] : [];
-  });
+export function crosstable(v) {
+  const rows = v.cross ?? [];
+  const rounds = Math.max(0, ...rows.map((r) => r.rounds.length));
+  const tbs = (rows[0]?.tie_breaks ?? []).map((x) => x.name);
+  const head = h('tr', null,
+    h('th', { scope: 'col' }, '#'), h('th', { scope: 'col' }, t('lb.player')), h('th', { scope: 'col' }, t('lb.rating')),
+    ...Array.from({ length: rounds }, (_, i) => h('th', { scope: 'col', 'data-round': i + 1 }, t('tour.round_n', { n: i + 1 }))),
+    h('th', { scope: 'col' }, t('tour.points')),
+    ...tbs.map((n) => h('th', { scope: 'col', 'data-tb': n }, t(`tbl.${n}`))));
+  /** @param {CrossCell} c */
+  const cell = (c) => {
+    const colour = c.seat === 'first' ? 'b' : c.seat === 'second' ? 'w' : '';
+    const text = c.opponent ? `${c.opponent}${colour}${c.result}` : c.result;
+    const title = c.opponent ? t(`xt.${c.result || 'pending'}`, { n: c.opponent, colour: colour ? t(`xt.${colour}`) : '' }) : t(`xt.${c.result || 'pending'}`, { n: '', colour: '' });
+    return h('td', { 'data-result': c.result, title: title.trim() }, text);
+  };
   return h('table.crosstable', null,
-    h('thead', null, h('tr', null, ...cols.map((c) => h('th', { title: /^\d+$/.test(c) || ['#', 'Name', 'Rtg', 'Pts'].includes(c) ? null : t(`tbl.${c}`) }, label(c))))),
-    h('tbody', null, ...rows.map((r) => h('tr', null, ...r.map((c) => h('td', null, c))))));
+    h('thead', null, head),
+    h('tbody', null, ...rows.map((r, i) => h('tr', { 'data-player': r.name, 'data-rank': r.rank },
+      h('td', null, i > 0 && rows[i - 1].rank === r.rank ? '' : String(r.rank)),
+      h('td', null, r.name, r.withdrawn ? h('small', null, ` (${t('tour.withdrawn')})`) : null),
+      h('td', null, String(r.rating)),
+      ...Array.from({ length: rounds }, (_, k) => (r.rounds[k] ? cell(r.rounds[k]) : h('td'))),
+      h('td.points', null, r.points),
+      ...r.tie_breaks.map((x) => h('td', null, x.value))))));
 }
