@@ -83,7 +83,7 @@ test('both players close their tabs before move 2: the spectator sees the game a
     await until(carol, () => /Both players are away/.test(document.querySelector('.side')?.textContent || ''));
     await shots(carol, 'absence-both-away');
     await until(carol, () => document.querySelector('#prompt')?.hasAttribute('data-over'), undefined, 25000);
-    assert.equal(await carol.textContent('#prompt'), 'Aborted · both away');
+    assert.equal(await carol.textContent('#prompt'), 'Aborted · by the server');
   } finally {
     await b.close();
   }

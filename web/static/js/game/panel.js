@@ -50,8 +50,10 @@ export function resultText(st) {
   if (!r) return '';
   const rr = r.reason;
   // A forbidden move's point and kind, as the claim (or the referee) named it.
-  const reason = t(`reason.${rr.kind}`) + (rr.kind === 'forbidden_claimed' || rr.kind === 'forbidden_played'
-    ? `: ${t('claim.kind', { point: rr.point, kind: kindName(rr.forbidden) })}` : '');
+  // An abort says by whom (a player, or the server: both away before move 2).
+  const reason = rr.kind === 'aborted' ? (rr.seat ? t('reason.aborted_by', { who: st.players[rr.seat]?.name ?? rr.seat }) : t('reason.aborted_server'))
+    : t(`reason.${rr.kind}`) + (rr.kind === 'forbidden_claimed' || rr.kind === 'forbidden_played'
+      ? `: ${t('claim.kind', { point: rr.point, kind: kindName(rr.forbidden) })}` : '');
   if (r.outcome.kind === 'win') {
     return `${t('result.win', { who: st.players[r.outcome.seat]?.name ?? r.outcome.seat, color: t(`color.${r.outcome.color}`) })} · ${reason}`;
   }

@@ -62,7 +62,7 @@ function gameRow(name, g) {
     h('td', null, h('a', { href: `/game/${g.game}`, 'data-link': true }, new Date(g.finished_ms).toLocaleDateString()),
       g.reverses ? h('span.small', null, ` · ${t('profile.reset', { game: g.reverses })}`) : null),
     h('td', null, opp ? h('a', { href: `/@/${opp}`, 'data-link': true }, opp) : ''),
-    h('td', { 'data-color': color }, color ? h(`span.stone-icon.${color}`, { title: t(`color.${color}`) }) : null, color ? ` ${t(`color.${color}`)}` : ''),
+    h('td', { 'data-color': color }, color ? h(`span.stone-icon.${color}`, { title: t(`color.${color}`) }) : null, color ? h('span.word', null, ` ${t(`color.${color}`)}`) : ''),
     h('td', null, c ? `${t(`rule.${c.rule_set}`)} · ${openingName(c.opening)}` : ''),
     h('td', null, res ? t(`res.${res}`) : '', g.result ? h('span.small', null, ` · ${t(`reason.${g.result.reason.kind}`)}`) : null),
     h('td', null, g.opening ? `${g.opening[0]} ${g.opening[1]}` : ''));
