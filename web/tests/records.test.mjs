@@ -10,7 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { browser, table, person, whoseTurn, sameEverywhere, play, until, shot } from './helpers.mjs';
+import { browser, table, person, whoseTurn, sameEverywhere, play, until, shots } from './helpers.mjs';
 
 /** Clicks the download button of `format` on `page`; the file's name and text. */
 async function download(page, format) {
@@ -122,7 +122,7 @@ test('a live RIF game\'s downloads carry the opening (swap, offers, names, rule 
       assert.ok(acts.some((a) => /"swap"/.test(a)), `a swap among ${acts}`);
       assert.ok(acts.some((a) => /offer_fifths/.test(a) && /K8/i.test(a) && /H10/i.test(a)), `the offers among ${acts}`);
     }
-    await shot(carol, 'record-live-download');
+    await shots(carol, 'record-live');
 
     // Over: the stored record; the live one was its beginning.
     await place('I8');

@@ -6,17 +6,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browser, table, whoseTurn, sameEverywhere, play, shot, until, BASE } from './helpers.mjs';
-
-const PHONE = { width: 375, height: 812 };
-const DESKTOP = { width: 1280, height: 860 };
-
-async function shots(page, name) {
-  await shot(page, `${name}-desktop`);
-  await page.setViewportSize(PHONE);
-  await shot(page, `${name}-phone`);
-  await page.setViewportSize(DESKTOP);
-}
+import { browser, table, whoseTurn, sameEverywhere, play, shots, until, BASE } from './helpers.mjs';
 
 test('a RIF game through every opening step, watched', async () => {
   const b = await browser();

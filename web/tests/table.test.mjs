@@ -319,6 +319,7 @@ test('Tengen TV at 1280 x 860: the whole board above the fold, the panel beside 
     assert.ok(box.bottom <= box.height, `the board ends at ${box.bottom} px of ${box.height}`);
     assert.ok(box.side - box.right < 40, `${box.side - box.right} px between the board and the panel`);
     await shot(viewer, 'tv-1280x860');
+    await shots(viewer, 'tv');
   } finally {
     await b.close();
   }
@@ -406,6 +407,40 @@ test('a premove: queued in the opponent\'s turn, played the moment the turn come
     await play(mover, 'H12');
     const final = await sameEverywhere(players, 7);
     assert.deepEqual(final.moves.slice(5), ['h12', 'h11']);
+    // In dark mode the current move in the list reads clearly (WCAG AA: a
+    // contrast of 4.5 at least), as every other move does.
+    await waiter.click('#theme-btn');
+    await until(waiter, () => document.documentElement.dataset.theme === 'dark');
+    await waiter.click('ol.moves li[data-n="6"]');
+    await until(waiter, () => document.querySelector('ol.moves li.at')?.getAttribute('data-n') === '6');
+    const contrast = await waiter.evaluate(() => {
+      /** @param {string} c */
+      const rgb = (c) => (c.match(/[\d.]+/g) || []).slice(0, 3).map(Number);
+      /** @param {number[]} c */
+      const lum = (c) => {
+        const [r, g, b] = c.map((v) => { const s = v / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; });
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+      };
+      /** The colour behind `el`: its own, or its nearest ancestor's. @param {Element|null} el */
+      const behind = (el) => {
+        for (; el; el = el.parentElement) {
+          const c = getComputedStyle(el).backgroundColor;
+          if (c && !/rgba\(.*, 0\)$/.test(c) && c !== 'transparent') return c;
+        }
+        return 'rgb(255, 255, 255)';
+      };
+      return [...document.querySelectorAll('ol.moves li')].map((li) => {
+        /** @param {number} a @param {number} b */
+        const ratio = (a, b) => (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+        const fg = lum(rgb(getComputedStyle(li).color));
+        // The text on the item's own background, and its number (the list
+        // marker, outside that background) on the list's.
+        return { n: li.getAttribute('data-n'), at: li.classList.contains('at'), ratio: Math.min(ratio(fg, lum(rgb(behind(li)))), ratio(fg, lum(rgb(behind(li.parentElement))))) };
+      });
+    });
+    for (const c of contrast) assert.ok(c.ratio >= 4.5, `move ${c.n}${c.at ? ' (the current one)' : ''}: contrast ${c.ratio.toFixed(2)}`);
+    assert.ok(contrast.some((c) => c.at));
+    await shots(waiter, 'dark-current-move');
   } finally {
     await b.close();
   }

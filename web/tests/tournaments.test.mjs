@@ -18,7 +18,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browser, person, register, until, shot, BASE } from './helpers.mjs';
+import { browser, person, register, until, shots, BASE } from './helpers.mjs';
 
 const TAG = (Date.now() % 1e7).toString(36);
 
@@ -134,7 +134,7 @@ test('a Swiss created, joined, withdrawn from, started and scored through the pa
     // Round 2 is paired: the bye is a full point, the game not yet played.
     const bye = cross.slice(1).find((r) => r[1] !== first && r[1] !== second);
     assert.equal(bye?.[3], 'U', JSON.stringify(cross));
-    await shot(dan, 'tournament-running');
+    await shots(dan, 'tournament-running');
 
     // Round 2: the bye of round 1 plays; the organiser records a draw.
     const r2 = await boards(org, 2);
@@ -155,7 +155,7 @@ test('a Swiss created, joined, withdrawn from, started and scored through the pa
     assert.match(await dan.textContent('[data-setting=tie_breaks]'), /胜局数, 对手分/);
     assert.deepEqual(await dan.$$eval('table.crosstable th', (th) => th.map((e) => e.textContent)),
       ['#', '棋手', '等级分', '第 1 轮', '第 2 轮', '积分', '胜局数', '对手分']);
-    await shot(dan, 'tournament-zh');
+    await shots(dan, 'tournament-zh');
   } finally {
     await b.close();
   }
