@@ -24,6 +24,7 @@ mod forbidden_points;
 mod full_disk;
 mod games;
 mod lag;
+mod live_records;
 mod lobby;
 mod lobby_promises;
 mod local_cluster;
