@@ -7,15 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { browser, table, whoseTurn, sameEverywhere, play, shots, until } from './helpers.mjs';
-
-/** The clock of `seat` on `page` in seconds, and whether it runs. */
-async function clock(page, seat) {
-  return page.$eval(`[data-clock="${seat}"]`, (el) => {
-    const [m, s] = (el.textContent || '').split(':').map(Number);
-    return { s: m * 60 + s, running: el.classList.contains('running') };
-  });
-}
+import { browser, table, whoseTurn, sameEverywhere, play, shots, until, clock } from './helpers.mjs';
 
 test('a player who closed the tab: the opponent calls it a draw after the grace; nothing ends by itself', async () => {
   const b = await browser();

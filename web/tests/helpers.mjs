@@ -65,14 +65,15 @@ export async function person(b, name, path = '/', viewport = { width: 1280, heig
   return page;
 }
 
-/** Creates a room from the lobby form (`clock`, `fields`: more inputs to fill, by name); returns the room id. */
-export async function createRoom(page, { ruleSet = 'renju', opening = 'free', time = 'unlimited', clock = {}, fields = {}, forbidden, isPublic = true, name } = {}) {
+/** Creates a room from the lobby form (`clock`, `fields`: more inputs to fill, by name; `checks`: boxes to tick); returns the room id. */
+export async function createRoom(page, { ruleSet = 'renju', opening = 'free', time = 'unlimited', clock = {}, fields = {}, checks = [], forbidden, isPublic = true, name } = {}) {
   await page.selectOption('select[name=rule_set]', ruleSet);
   await page.selectOption('select[name=opening]', opening);
   await page.selectOption('select[name=time]', time);
   // The time control's fields as the form names them: main (min), increment,
-  // periods, period (s), moves.
+  // periods, period (s), moves; boxes to tick (`shared_main`).
   for (const [field, v] of Object.entries({ ...clock, ...fields })) await page.fill(`input[name=${field}]`, String(v));
+  for (const box of checks) await page.check(`input[name=${box}]`);
   if (forbidden) await page.selectOption('select[name=forbidden]', forbidden);
   if (!isPublic) await page.uncheck('input[name=public]');
   if (name) await page.fill('input[name=name]', name);
@@ -204,4 +205,37 @@ export async function shots(page, name) {
   const wide = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(wide <= PHONE.width + 1, `the phone page is ${wide} px wide`);
   await page.setViewportSize(DESKTOP);
+}
+
+/** The clock of `seat` on `page` in seconds (`1:38`), and whether it runs. */
+export async function clock(page, seat) {
+  return page.$eval(`[data-clock="${seat}"]`, (el) => {
+    const [m, s] = (el.textContent || '').split(':').map(Number);
+    return { s: m * 60 + s, running: el.classList.contains('running') };
+  });
+}
+
+/**
+ * A RIF opening played by `players`, every page in `all` showing each
+ * move: H8 I9 J8, the second player swaps, white A1, black offers K8 and
+ * H10, white keeps K8. Returns the moves played (5) and black's page.
+ */
+export async function rifOpening(players, all) {
+  let n = 0;
+  const place = async (point) => {
+    await play((await whoseTurn(players, 'place')).page, point);
+    await sameEverywhere(all, (n += 1));
+  };
+  await place('H8');
+  await place('I9');
+  await place('J8');
+  await (await whoseTurn(players, 'decide_swap')).page.click('button[data-act="act.swap"]');
+  await place('A1');
+  const black = (await whoseTurn(players, 'offer_fifths')).page;
+  await play(black, 'K8');
+  await play(black, 'H10');
+  await black.click('button[data-act="act.send_offers"]');
+  await play((await whoseTurn(players, 'keep_fifth')).page, 'K8');
+  await sameEverywhere(all, (n += 1));
+  return { n, black };
 }

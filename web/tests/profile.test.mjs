@@ -8,7 +8,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browser, person, register, createRoom, whoseTurn, sameEverywhere, play, shots, until } from './helpers.mjs';
+import { browser, person, register, createRoom, whoseTurn, sameEverywhere, play, shots, until, rifOpening } from './helpers.mjs';
 
 test('the profile\'s game list: opening, result, colour and rule set; the row opens the record', async () => {
   const b = await browser();
@@ -23,22 +23,11 @@ test('the profile\'s game list: opening, result, colour and rule set; the row op
     await ben.click(`tr[data-room="${room}"] button:text("Join")`);
     for (const p of [ann, ben]) await p.waitForSelector('svg.board');
     const players = [ann, ben];
-    let n = 0;
+    let { n, black: offerer } = await rifOpening(players, players);
     const place = async (/** @type {string} */ point) => {
       await play((await whoseTurn(players, 'place')).page, point);
       await sameEverywhere(players, (n += 1));
     };
-    await place('H8');
-    await place('I9');
-    await place('J8');
-    await (await whoseTurn(players, 'decide_swap')).page.click('button[data-act="act.swap"]');
-    await place('A1');
-    const offerer = (await whoseTurn(players, 'offer_fifths')).page;
-    await play(offerer, 'K8');
-    await play(offerer, 'H10');
-    await offerer.click('button[data-act="act.send_offers"]');
-    await play((await whoseTurn(players, 'keep_fifth')).page, 'K8');
-    await sameEverywhere(players, (n += 1));
     // Black (who offered) makes five on row 8: G8 I8 (white far away).
     for (const p of ['A3', 'I8', 'A5', 'G8']) await place(p);
     for (const p of players) await until(p, () => document.querySelector('#prompt')?.hasAttribute('data-over'));

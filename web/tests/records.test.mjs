@@ -10,7 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { browser, table, person, whoseTurn, sameEverywhere, play, until, shots } from './helpers.mjs';
+import { browser, table, person, whoseTurn, sameEverywhere, play, until, shots, rifOpening } from './helpers.mjs';
 
 /** Clicks the download button of `format` on `page`; the file's name and text. */
 async function download(page, format) {
@@ -47,23 +47,11 @@ test('a live RIF game\'s downloads carry the opening (swap, offers, names, rule 
     const { alice, bob, carol, table: id } = await table(b, { ruleSet: 'renju', opening: 'rif', time: 'unlimited' });
     const players = [alice, bob];
     const all = [alice, bob, carol];
-    let n = 0;
-    const place = async (point) => {
+    let { n } = await rifOpening(players, all);
+    const place = async (/** @type {string} */ point) => {
       await play((await whoseTurn(players, 'place')).page, point);
       await sameEverywhere(all, (n += 1));
     };
-    await place('H8');
-    await place('I9');
-    await place('J8');
-    // The second player swaps; white's 4; black offers two fifth moves, white keeps K8.
-    await (await whoseTurn(players, 'decide_swap')).page.click('button[data-act="act.swap"]');
-    await place('A1');
-    const offerer = (await whoseTurn(players, 'offer_fifths')).page;
-    await play(offerer, 'K8');
-    await play(offerer, 'H10');
-    await offerer.click('button[data-act="act.send_offers"]');
-    await play((await whoseTurn(players, 'keep_fifth')).page, 'K8');
-    await sameEverywhere(all, (n += 1));
     await place('A3');
     // The opening's name stays on a page reloaded after it formed.
     const named = (await carol.textContent('.info'))?.match(/\b[DI]\d+ \w+/)?.[0];

@@ -11,15 +11,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browser, person, register, table, whoseTurn, sameEverywhere, play, shot, shots, until, BASE, DESKTOP, PHONE } from './helpers.mjs';
-
-/** The clock of `seat` on `page` in seconds, and whether it runs. */
-async function clock(page, seat) {
-  return page.$eval(`[data-clock="${seat}"]`, (el) => {
-    const [m, s] = (el.textContent || '').split(':').map(Number);
-    return { s: m * 60 + s, running: el.classList.contains('running') };
-  });
-}
+import { browser, person, register, createRoom, table, whoseTurn, sameEverywhere, play, shot, shots, until, BASE, DESKTOP, PHONE, clock } from './helpers.mjs';
 
 test('a player who closed the tab: their clock runs, the opponent claims after the grace', async () => {
   const b = await browser();
@@ -259,12 +251,7 @@ test('the eight-stone overtime\'s plain reading from the form: a move late in ma
   try {
     const alice = await person(b, 'alice');
     const bob = await person(b, 'bob');
-    await alice.selectOption('select[name=rule_set]', 'freestyle');
-    await alice.selectOption('select[name=time]', 'eight_stone');
-    for (const [k, v] of Object.entries({ main: 5, move: 3, stones: 8 })) await alice.fill(`input[name=${k}]`, String(v));
-    await alice.check('input[name=move_limit_in_main]');
-    await alice.click('form.create-room button[type=submit]');
-    const room = await until(alice, () => /** @type {any} */ (window).__tengen.waiting);
+    const room = await createRoom(alice, { ruleSet: 'freestyle', time: 'eight_stone', fields: { main: 5, move: 3, stones: 8 }, checks: ['move_limit_in_main'] });
     await bob.goto(`${BASE}/play/${room}`);
     for (const p of [alice, bob]) await p.waitForSelector('svg.board');
     const tc = await alice.evaluate(() => /** @type {any} */ (window).__tengen.current.config.time);

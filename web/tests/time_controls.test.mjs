@@ -5,7 +5,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browser, table, person, whoseTurn, play, sameEverywhere, until, shots } from './helpers.mjs';
+import { browser, table, person, createRoom, whoseTurn, play, sameEverywhere, until, shots } from './helpers.mjs';
 
 /** Both seats' clock texts on `page`, the running one first. */
 async function clocks(page) {
@@ -65,12 +65,7 @@ test('eight-stone with one main time for the game: created from the form, one cl
     const alice = await person(b, 'alice');
     const bob = await person(b, 'bob');
     // 30 s of main time for the whole game, then 2 overtime stones of 20 s each.
-    await alice.selectOption('select[name=rule_set]', 'freestyle');
-    await alice.selectOption('select[name=time]', 'eight_stone');
-    for (const [k, v] of Object.entries({ main: 0.5, move: 20, stones: 2 })) await alice.fill(`input[name=${k}]`, String(v));
-    await alice.check('input[name=shared_main]');
-    await alice.click('form.create-room button[type=submit]');
-    const room = await until(alice, () => /** @type {any} */ (window).__tengen.waiting);
+    const room = await createRoom(alice, { ruleSet: 'freestyle', time: 'eight_stone', fields: { main: 0.5, move: 20, stones: 2 }, checks: ['shared_main'] });
     // Bob's lobby says the main time is shared; he joins from there.
     await until(bob, (r) => document.querySelector(`tr[data-room="${r}"] button`), room);
     assert.match(await bob.textContent(`tr[data-room="${room}"]`), /0\.5\+2×20s \(Eight-stone overtime, one main time for both\)/);

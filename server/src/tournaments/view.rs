@@ -110,14 +110,7 @@ pub fn view(e: &Event) -> TournamentView {
             rank: s.rank as u32,
             name: e.name_of(s.player).to_owned(),
             points: s.score.to_string(),
-            tie_breaks: tbs
-                .iter()
-                .zip(&s.tie_breaks)
-                .map(|(tb, v)| TieBreakValue {
-                    name: tb.label().to_owned(),
-                    value: tb.format(*v),
-                })
-                .collect(),
+            tie_breaks: tie_breaks(tbs, &s.tie_breaks),
         })
         .collect();
     TournamentView {
@@ -136,6 +129,17 @@ pub fn view(e: &Event) -> TournamentView {
             .then(|| e.engine.rounds_warning())
             .flatten(),
     }
+}
+
+/// The event's tie-breaks with their values, as the wire shows them.
+fn tie_breaks(tbs: &[tengen_tournament::TieBreak], values: &[i64]) -> Vec<TieBreakValue> {
+    tbs.iter()
+        .zip(values)
+        .map(|(tb, v)| TieBreakValue {
+            name: tb.label().to_owned(),
+            value: tb.format(*v),
+        })
+        .collect()
 }
 
 /// The crosstable's lines as the wire's rows.
@@ -164,14 +168,7 @@ fn cross(e: &Event) -> Vec<CrossRow> {
                 })
                 .collect(),
             points: l.score.to_string(),
-            tie_breaks: tbs
-                .iter()
-                .zip(&l.tie_breaks)
-                .map(|(tb, v)| TieBreakValue {
-                    name: tb.label().to_owned(),
-                    value: tb.format(*v),
-                })
-                .collect(),
+            tie_breaks: tie_breaks(tbs, &l.tie_breaks),
         })
         .collect()
 }
