@@ -75,6 +75,7 @@ macro_rules! browser_files {
 }
 
 browser_files!(
+    absence,
     analysis,
     bots,
     budget,
@@ -87,6 +88,7 @@ browser_files!(
     my_games,
     openings,
     playban,
+    profile,
     rated,
     reconnect,
     records,
