@@ -16,6 +16,9 @@
 //! own timers rule (the `hello` deadline, the idle timeout, the writer's
 //! write timeout).
 //!
+//! Every accepted socket sends at once (`TCP_NODELAY`): the clocks in an
+//! event are exact as of its send, so the kernel must not hold it back.
+//!
 //! [`CapSettings::handshake_timeout`]: crate::settings::CapSettings::handshake_timeout
 
 use std::future::Future;
@@ -121,6 +124,13 @@ impl axum::serve::Listener for Gate {
                     continue;
                 }
             };
+            // No Nagle: with it a small frame waits behind an unacknowledged
+            // one (a mover's `acted` behind its own `moved`, the opponent's
+            // next move behind both) until the peer's delayed ACK, 40 ms on
+            // Linux, all of it on the clock of a player not yet told.
+            if let Err(e) = io.set_nodelay(true) {
+                tracing::debug!(%peer, error = %e, "TCP_NODELAY not set");
+            }
             let deadline = Arc::new(Deadline::default());
             deadline.set(self.addresses.settings().handshake_timeout);
             let io = GuardedStream {

@@ -5,12 +5,15 @@
 //! next `seq` (from 1), encodes each event once per encoding in use and
 //! queues the same bytes to every subscriber (the two players and the
 //! spectators). Time is the server's monotonic clock, read here and passed
-//! to the pure machine as milliseconds since the table started. Every timer
-//! is a deadline in the select loop, never a poll: the flag at the exact
-//! instant a clock runs out (`Game::next_deadline`, which also covers
-//! draw-offer lapses), the abort of a game whose first moves never come,
-//! the coalesced spectator count, and the table's end some time after the
-//! game's.
+//! to the pure machine as milliseconds since the table started. An action
+//! is judged at the game time it came in, and its events go out at that
+//! same game time: the table's wait (the mailbox, the store's commit) is
+//! charged to nobody, and the clocks in an event are exact as it leaves.
+//! Every timer is a deadline in the select loop, never a poll: the flag at
+//! the exact instant a clock runs out (`Game::next_deadline`, which also
+//! covers draw-offer lapses), the abort of a game whose first moves never
+//! come, the coalesced spectator count, and the table's end some time after
+//! the game's.
 //!
 //! Actor: owns one game (its referee state, seats, clocks and log);
 //! receives [`TableCmd`] (clients' [`TableRequest`]s from this node or
@@ -202,6 +205,25 @@ impl Table {
 
     fn instant(&self, ms: Millis) -> Instant {
         self.started + std::time::Duration::from_millis(ms)
+    }
+
+    /// Game time when a request that came in at `received` is judged: its
+    /// wait in the mailbox is not the player's, and nothing is judged
+    /// before the game's last input.
+    fn arrival_ms(&self, received: Instant) -> Millis {
+        let last = self
+            .game
+            .entries()
+            .last()
+            .map_or(self.game.start(), |e| e.at);
+        self.now_ms(received).max(last)
+    }
+
+    /// Game time goes back to `ms` now, if it went past it: what passed
+    /// since is nobody's time (see [`Table::hold_clocks`]).
+    fn resume_at(&mut self, ms: Millis) {
+        let past = Instant::now().saturating_duration_since(self.instant(ms));
+        self.hold_clocks(past);
     }
 
     /// The actor's loop. The rare, large steps (storing the table, the
@@ -507,7 +529,7 @@ impl Table {
             outbox.refuse(id, ErrorCode::Unavailable, why);
             return;
         }
-        let ms = self.now_ms(Instant::now());
+        let ms = self.arrival_ms(received);
         let credit = self.credit_for(seat);
         match self.game.apply_with_lag(seat, action, ms, credit) {
             Ok(events) => {
@@ -529,6 +551,10 @@ impl Table {
                         .contains(&ActionKind::Abort)
                         .then(|| Instant::now() + self.hosting.settings.first_move_timeout);
                 }
+                // The event goes out at the game time the action came in:
+                // the table's wait (the store's commit, with the syncs
+                // queued ahead of it) is nobody's time.
+                self.resume_at(ms);
                 self.broadcast(events, ms);
                 self.reply_acted(outbox, id);
                 metrics::histogram!(crate::metrics::MOVE_SECONDS)

@@ -17,6 +17,7 @@ mod cluster_lobby;
 mod common;
 mod computer;
 mod deploy;
+mod disk_clock;
 mod documents;
 mod durable;
 mod failover;

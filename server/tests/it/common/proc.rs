@@ -11,7 +11,12 @@ pub struct DataDir(pub PathBuf);
 
 impl DataDir {
     pub fn new(tag: &str) -> DataDir {
-        let dir = std::env::temp_dir().join(format!(
+        DataDir::in_dir(&std::env::temp_dir(), tag)
+    }
+
+    /// A fresh directory's path inside `parent` (made when used).
+    pub fn in_dir(parent: &Path, tag: &str) -> DataDir {
+        let dir = parent.join(format!(
             "tengen-{tag}-{}-{:08x}",
             std::process::id(),
             rand_u32()
