@@ -24,7 +24,7 @@ use crate::common::proc::{DataDir, start};
 use crate::common::scripted::new_game_with;
 
 /// Plies in the game.
-const PLIES: usize = 40;
+const PLIES: usize = 80;
 
 /// What a reply may be charged beyond the time it took.
 const MARGIN_MS: u64 = 5;
@@ -32,6 +32,7 @@ const MARGIN_MS: u64 = 5;
 /// One reply: how long the client took, and what its clock lost for it.
 #[derive(Debug)]
 struct Reply {
+    seat: Seat,
     ply: usize,
     took: Duration,
     charged_ms: u64,
@@ -72,6 +73,7 @@ async fn play(mut c: Connection, table: TableId, seat: Seat, opener: Seat) -> Ve
             }
         } else if let Some((got, sent, before)) = pending.take() {
             replies.push(Reply {
+                seat,
                 ply: seen,
                 took: sent - got,
                 charged_ms: before - clock,
@@ -100,8 +102,9 @@ async fn a_player_replying_at_once_is_charged_only_its_reply() {
     replies.sort_by_key(|r| r.ply);
     for r in &replies {
         eprintln!(
-            "ply {:2}: replied in {:>8.3} ms, charged {:3} ms, round trip {:>8.3} ms",
+            "ply {:2} ({:?}): replied in {:>8.3} ms, charged {:3} ms, round trip {:>8.3} ms",
             r.ply,
+            r.seat,
             r.took.as_secs_f64() * 1e3,
             r.charged_ms,
             r.round.as_secs_f64() * 1e3
@@ -110,18 +113,21 @@ async fn a_player_replying_at_once_is_charged_only_its_reply() {
     assert_eq!(replies.len(), PLIES - 1);
     // What the server may charge beyond the reply is the way there and
     // back: the writer's turn to write the event, loopback, the client's
-    // turn to read it. A few ms on a quiet machine; a busy one delays some
-    // moves more, never most of them. The server's disk (a sync per move)
-    // or a frame held back by the kernel would be on every move of a
-    // player, every other move of the game.
-    let over: Vec<_> = replies
-        .iter()
-        .filter(|r| r.charged_ms > r.took.as_millis() as u64 + MARGIN_MS)
-        .collect();
-    assert!(
-        over.len() * 4 <= replies.len(),
-        "{} of {} replies were charged more than {MARGIN_MS} ms over what they took: {over:?}",
-        over.len(),
-        replies.len()
-    );
+    // turn to read it. A few ms on a quiet machine; a busy one delays a
+    // few moves more. What must not be charged (the disk's syncs, a frame
+    // held back by the kernel) is charged on most of a player's moves: so
+    // each player's replies are judged together.
+    for seat in Seat::BOTH {
+        let mine: Vec<_> = replies.iter().filter(|r| r.seat == seat).collect();
+        let over: Vec<_> = mine
+            .iter()
+            .filter(|r| r.charged_ms > r.took.as_millis() as u64 + MARGIN_MS)
+            .collect();
+        assert!(
+            over.len() * 2 < mine.len(),
+            "{} of {seat:?}'s {} replies were charged more than {MARGIN_MS} ms over what they took: {over:?}",
+            over.len(),
+            mine.len()
+        );
+    }
 }
