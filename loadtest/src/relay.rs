@@ -29,6 +29,7 @@ use axum::extract::State;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::response::IntoResponse;
 use axum::routing::get;
+use axum::serve::ListenerExt;
 use futures_util::{SinkExt, StreamExt};
 use tengen_protocol::{
     ClientMsg, Encoding, Envelope, Limits, MAX_WS_MESSAGE_BYTES, PROTOCOL_VERSION, Player,
@@ -72,6 +73,12 @@ pub async fn serve(listen: SocketAddr, journal_dir: Option<&Path>) -> anyhow::Re
     };
     let listener = TcpListener::bind(listen).await?;
     println!("listening on {}", listener.local_addr()?);
+    // Sockets send at once, as the server's do: the yardstick takes the
+    // socket settings of what it measures. (Setting it on an accepted
+    // socket does not fail on Linux; a failure would only leave Nagle on.)
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     let relay = Relay {
         journal,
         ..Relay::default()
