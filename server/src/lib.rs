@@ -32,6 +32,7 @@ pub mod admission;
 pub mod analysis;
 pub mod app;
 pub mod attempts;
+pub mod backup;
 pub mod bot_filters;
 pub mod cidr;
 pub mod cluster;

@@ -4,7 +4,9 @@
 //! runs [`tengen_server::Server`] until SIGINT/SIGTERM; or, with the
 //! `migrate` subcommand, moves a community from a data directory to Redis;
 //! with `salvage`, keeps what precedes the damage in a damaged journal;
-//! or, with `admin`, moderates (`tengen_server::moderation::admin`).
+//! with `backup`, copies the store while it serves
+//! (`tengen_server::backup`); or, with `admin`, moderates
+//! (`tengen_server::moderation::admin`).
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -52,6 +54,13 @@ enum Command {
     /// how many were lost. Stop the server first. A journal without damage
     /// is left as it is.
     Salvage(Salvage),
+    /// Copies the embedded store, consistently, into the new directory
+    /// DEST while the server runs on --data-dir (through its admin socket;
+    /// moves go on meanwhile), or, with no server running there, from the
+    /// store directly. The copy is a data directory a server starts on:
+    /// every game finished before the backup, every live game as it was.
+    /// Refuses a DEST that exists or lies inside the data directory.
+    Backup(BackupArgs),
     /// Moderation from the command line: roles, bans and unbans of
     /// accounts and addresses, mutes, fair-play waits, closing rooms,
     /// aborting games, resetting a game's rating changes, reports, the
@@ -252,6 +261,16 @@ struct Salvage {
 }
 
 #[derive(Args)]
+struct BackupArgs {
+    /// The new directory to copy the store into (on another disk,
+    /// ideally).
+    dest: PathBuf,
+    /// The data directory of the store to copy.
+    #[arg(long, env = "TENGEN_DATA_DIR", default_value = "tengen-data")]
+    data_dir: PathBuf,
+}
+
+#[derive(Args)]
 struct Migrate {
     /// The data directory of the embedded store to read (not changed, but
     /// for bringing a store an earlier version wrote up to date, as a start
@@ -297,6 +316,7 @@ async fn run() -> anyhow::Result<()> {
     match cli.command {
         Some(Command::Migrate(args)) => migrate(args).await,
         Some(Command::Salvage(args)) => salvage(args).await,
+        Some(Command::Backup(args)) => backup(args).await,
         Some(Command::Admin(args)) => admin(args).await,
         None => serve(cli.serve).await,
     }
@@ -446,6 +466,54 @@ async fn salvage(args: Salvage) -> anyhow::Result<()> {
         ),
     }
     Ok(())
+}
+
+/// `tengen-server backup`: prints what was copied.
+async fn backup(args: BackupArgs) -> anyhow::Result<()> {
+    use tengen_server::backup::{BackupReply, BackupRequest, answer, ask};
+    let dest = std::path::absolute(&args.dest)
+        .with_context(|| format!("the backup's path {}", args.dest.display()))?;
+    let req = BackupRequest {
+        by: tengen_server::moderation::admin::operator(),
+        backup: dest,
+    };
+    let socket = tengen_server::moderation::socket::path(&args.data_dir);
+    let reply = match ask(&socket, &req).await? {
+        Some(reply) => reply,
+        None => {
+            // No server runs on the directory: copy its store from here.
+            let dir = args.data_dir.clone();
+            if !dir.join(tengen_store::embedded::DB_FILE).is_file() {
+                anyhow::bail!(
+                    "{} holds no store ({} is missing)",
+                    dir.display(),
+                    tengen_store::embedded::DB_FILE
+                );
+            }
+            let options = tengen_server::start::embedded_options(DEFAULT_CACHE_BYTES);
+            let store =
+                tokio::task::spawn_blocking(move || EmbeddedStore::open_with(&dir, &options))
+                    .await
+                    .context("opening the data directory")?
+                    .with_context(|| {
+                        format!("cannot open the data directory {}", args.data_dir.display())
+                    })?;
+            let reply = answer(&store, req).await;
+            tokio::task::spawn_blocking(move || drop(store)).await?;
+            reply
+        }
+    };
+    match reply {
+        BackupReply::Done(done) => {
+            println!(
+                "copied {} finished games, {} live games ({} rows, {} bytes) in {} ms",
+                done.finished_games, done.live_tables, done.rows, done.bytes, done.took_ms
+            );
+            println!("into {}", done.dest.display());
+            Ok(())
+        }
+        BackupReply::Refused(why) => anyhow::bail!("{why}"),
+    }
 }
 
 /// `tengen-server admin`: prints the answer; a refusal fails the command.

@@ -49,6 +49,50 @@ pub enum StoreError {
 
 pub type Result<T> = std::result::Result<T, StoreError>;
 
+/// Why a backup was refused or failed. A refused one created nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum BackupError {
+    #[error("{0} already exists; a backup goes into a new directory")]
+    Exists(std::path::PathBuf),
+    #[error(
+        "{dest} is inside the store's own directory {dir}; put the backup elsewhere (another disk, ideally)"
+    )]
+    InsideStore {
+        dest: std::path::PathBuf,
+        dir: std::path::PathBuf,
+    },
+    #[error("{0}: its parent directory does not exist")]
+    NoParent(std::path::PathBuf),
+    #[error("a backup is already being taken; try again when it has finished")]
+    Busy,
+    #[error(
+        "{0} is not backed up by the server: back it up with its own means (see the operator's guide)"
+    )]
+    Unsupported(String),
+    #[error("the backup into {dest} failed (nothing was left there): {source}")]
+    Failed {
+        dest: std::path::PathBuf,
+        #[source]
+        source: StoreError,
+    },
+}
+
+/// What a backup copied.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Backup {
+    /// The new data directory.
+    pub dest: std::path::PathBuf,
+    /// Finished games in it.
+    pub finished_games: u64,
+    /// Live tables in it (as they were at the snapshot).
+    pub live_tables: u64,
+    /// Rows of every table, and the key and value bytes they hold.
+    pub rows: u64,
+    pub bytes: u64,
+    /// From the request to the renamed directory.
+    pub took_ms: u64,
+}
+
 /// The key a player name is stored under: names are unique regardless of
 /// case (`Ann` and `ann` are one player).
 pub fn name_key(name: &str) -> String {
@@ -249,6 +293,16 @@ pub trait Store: Send + Sync + 'static {
     /// [`crate::Progress`]).
     fn last_progress(&self) -> Option<std::time::Instant> {
         None
+    }
+
+    /// Copies the whole store, consistently, into the new directory
+    /// `dest` while it serves (the embedded store: see
+    /// [`crate::embedded::backup`]); a store kept by another program
+    /// (Redis) is backed up by that program's own means
+    /// ([`BackupError::Unsupported`]).
+    async fn backup(&self, dest: &std::path::Path) -> std::result::Result<Backup, BackupError> {
+        let _ = dest;
+        Err(BackupError::Unsupported(self.describe()))
     }
 
     // --- live tables -------------------------------------------------

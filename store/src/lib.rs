@@ -40,8 +40,9 @@ pub mod testing;
 mod tokens;
 
 pub use api::{
-    Account, Acquired, AuthToken, ExportCursor, ExportPage, FinishedGame, GameRef, HistoryPoint,
-    Item, Lease, LiveTable, MetaUpgrade, Rating, RatingUpdate, Result, Store, StoreError, name_key,
+    Account, Acquired, AuthToken, Backup, BackupError, ExportCursor, ExportPage, FinishedGame,
+    GameRef, HistoryPoint, Item, Lease, LiveTable, MetaUpgrade, Rating, RatingUpdate, Result,
+    Store, StoreError, name_key,
 };
 pub use embedded::EmbeddedStore;
 pub use moderation::{AddressBan, AuditEntry, Playban, Report, ReportClosed, Sanction, Standing};

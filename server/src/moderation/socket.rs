@@ -4,7 +4,8 @@
 //! only the server's own user can connect; each connection carries one
 //! request line (JSON: [`AdminRequest`], at most [`MAX_LINE`] bytes) and
 //! gets one answer line (a server message: the action's reply or an
-//! `error`). The server runs the action as a moderator's `moderate` would,
+//! `error`; a backup request, `crate::backup`, gets that module's reply
+//! once the copy is whole). The server runs the action as a moderator's `moderate` would,
 //! on its live state: a ban closes the account's sessions at once.
 
 use std::path::{Path, PathBuf};
@@ -29,6 +30,24 @@ pub struct AdminRequest {
     /// Who acts, for the audit log (`cli:` and the operator's user).
     pub by: String,
     pub request: ModRequest,
+}
+
+/// A request line: a backup (`crate::backup`, answered with its own
+/// reply) if it has a `backup` field, else a moderation action.
+enum Line {
+    Backup(crate::backup::BackupRequest),
+    Moderate(AdminRequest),
+}
+
+impl Line {
+    fn parse(line: &[u8]) -> serde_json::Result<Line> {
+        let value: serde_json::Value = serde_json::from_slice(line)?;
+        if value.get("backup").is_some() {
+            serde_json::from_value(value).map(Line::Backup)
+        } else {
+            serde_json::from_value(value).map(Line::Moderate)
+        }
+    }
 }
 
 /// The socket's path for a data directory.
@@ -75,14 +94,20 @@ async fn answer(h: &Hosting, stream: tokio::net::UnixStream) {
         reader.read_until(b'\n', &mut line),
     )
     .await;
-    let reply = match read {
-        Ok(Ok(_)) => match serde_json::from_slice::<AdminRequest>(&line) {
-            Ok(req) => run(h, req).await,
-            Err(e) => ServerMsg::Error(ErrorBody::new(ErrorCode::BadRequest, e.to_string())),
+    let mut out = match read {
+        Ok(Ok(_)) => match Line::parse(&line) {
+            Ok(Line::Backup(req)) => {
+                serde_json::to_vec(&crate::backup::answer(&*h.store, req).await)
+            }
+            Ok(Line::Moderate(req)) => serde_json::to_vec(&run(h, req).await),
+            Err(e) => serde_json::to_vec(&ServerMsg::Error(ErrorBody::new(
+                ErrorCode::BadRequest,
+                e.to_string(),
+            ))),
         },
         _ => return,
-    };
-    let mut out = serde_json::to_vec(&reply).unwrap_or_default();
+    }
+    .unwrap_or_default();
     out.push(b'\n');
     let _ = write.write_all(&out).await;
 }

@@ -4,6 +4,7 @@
 mod absence;
 mod accounts;
 mod analysis;
+mod backup;
 mod bad_input;
 mod binary;
 mod bot_accounts;

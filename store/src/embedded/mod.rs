@@ -121,6 +121,7 @@ use crate::{
     StoreError, token_digest,
 };
 
+pub mod backup;
 mod checkpointer;
 mod handle;
 mod held;
@@ -180,6 +181,7 @@ pub struct EmbeddedStore {
     readers: readers::Readers,
     handle: Arc<handle::Handle>,
     replayed: usize,
+    backups: backup::Guard,
 }
 
 /// What the writer thread has done since the store was opened.
@@ -276,6 +278,7 @@ impl EmbeddedStore {
             readers,
             handle,
             replayed,
+            backups: backup::Guard::default(),
         })
     }
 
@@ -346,6 +349,61 @@ impl Drop for EmbeddedStore {
     }
 }
 
+impl EmbeddedStore {
+    /// Copies the store into the new data directory `dest` while it serves
+    /// (see [`backup`]): refused, creating nothing, if `dest` exists, has
+    /// no parent directory or lies inside the store's directory, or while
+    /// another backup is taken. The copy holds every write answered before
+    /// this was called; it is written on a thread of its own, from a read
+    /// transaction, so that no write waits for it.
+    pub async fn take_backup(
+        &self,
+        dest: &Path,
+    ) -> std::result::Result<crate::Backup, crate::BackupError> {
+        let started = std::time::Instant::now();
+        let dir = self.path.parent().unwrap_or(Path::new("."));
+        let dest = backup::check_dest(dir, dest)?;
+        let _token = self.backups.take()?;
+        let failed = |source| crate::BackupError::Failed {
+            dest: dest.clone(),
+            source,
+        };
+        // Every append answered so far reaches redb first.
+        self.write(Op::Flush).await.map_err(failed)?;
+        let db = self.handle.db().map_err(failed)?;
+        let (reply, copied) = oneshot::channel();
+        let to = dest.clone();
+        std::thread::Builder::new()
+            .name("tengen-store-backup".into())
+            .spawn(move || {
+                use redb::ReadableDatabase as _;
+                let outcome = db
+                    .begin_read()
+                    .map_err(db_error)
+                    .and_then(|txn| backup::copy(&txn, &to, started));
+                let _ = reply.send(outcome);
+            })
+            .map_err(|e| {
+                failed(StoreError::Unavailable(format!(
+                    "cannot start the backup thread: {e}"
+                )))
+            })?;
+        let copied = copied
+            .await
+            .map_err(|_| failed(StoreError::Unavailable("the backup thread stopped".into())))?
+            .map_err(failed)?;
+        tracing::info!(
+            dest = %copied.dest.display(),
+            finished_games = copied.finished_games,
+            live_tables = copied.live_tables,
+            bytes = copied.bytes,
+            "backup taken in {} ms",
+            copied.took_ms
+        );
+        Ok(copied)
+    }
+}
+
 /// Overwrites the schema version of the (closed) store in `dir`, so that
 /// tests can check what [`EmbeddedStore::open`] does with another version.
 #[doc(hidden)]
@@ -375,6 +433,10 @@ impl Store for EmbeddedStore {
 
     fn last_progress(&self) -> Option<std::time::Instant> {
         self.counters.progress.last()
+    }
+
+    async fn backup(&self, dest: &Path) -> std::result::Result<crate::Backup, crate::BackupError> {
+        self.take_backup(dest).await
     }
 
     async fn create_table(&self, id: &str, meta: &[u8]) -> Result<()> {

@@ -1,6 +1,7 @@
 //! The crate's integration tests: one binary, a module per subject, so
 //! the crate is linked once rather than once per file (docs/testing.md).
 
+mod backup;
 mod embedded;
 mod journal;
 mod migrate;

@@ -461,6 +461,22 @@ pub(super) fn write_tag(txn: &WriteTransaction, tag: u64, seq: u64) -> Result<()
     Ok(())
 }
 
+/// Gives a copy of the database a tag of its own, in `txn` (a write
+/// transaction on the copy), keeping the commit number its source's
+/// counters hold: the copy holds every write its snapshot did, so no record
+/// of the source's journal may ever be replayed onto it (a backup).
+pub(super) fn write_fresh_tag(txn: &WriteTransaction) -> Result<()> {
+    let tag = loop {
+        let tag = rand::random::<u64>();
+        if tag != 0 {
+            break tag;
+        }
+    };
+    let mut counters = txn.open_table(COUNTERS).map_err(db_error)?;
+    counters.insert(TAG, tag).map_err(db_error)?;
+    Ok(())
+}
+
 impl Segment {
     /// Opens or creates a journal file, readable and writable by the
     /// server's user alone.
