@@ -6,18 +6,16 @@
 //! (`moderation::socket`, a Unix socket in the data directory that only
 //! the server's user may open) is already how the command line reaches a
 //! running server, with no password and no port of its own. The command
-//! sends a [`BackupRequest`] line there and gets a [`BackupReply`] line
-//! once the copy is whole; with no server running on the directory, the
+//! sends a [`BackupRequest`] line there (`moderation::socket::ask`) and
+//! gets a [`BackupReply`] line once the copy is whole; with no server running on the directory, the
 //! command opens the store itself and copies it the same way. The copy itself is
 //! the store's ([`tengen_store::embedded::backup`]): a read snapshot,
 //! written on a thread of its own, so that moves do not wait for it.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use tengen_store::{Backup, Store};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 /// The request line (JSON) on the admin socket.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -49,31 +47,4 @@ pub async fn answer(store: &dyn Store, req: BackupRequest) -> BackupReply {
             BackupReply::Refused(e.to_string())
         }
     }
-}
-
-/// The command's side: asks the server listening on `socket` for a
-/// backup; `Ok(None)` when no server listens there (the command then
-/// opens the store itself and calls [`answer`]).
-pub async fn ask(socket: &Path, req: &BackupRequest) -> anyhow::Result<Option<BackupReply>> {
-    let Ok(stream) = tokio::net::UnixStream::connect(socket).await else {
-        return Ok(None);
-    };
-    let (read, mut write) = stream.into_split();
-    let mut line = serde_json::to_vec(req)?;
-    line.push(b'\n');
-    write
-        .write_all(&line)
-        .await
-        .context("writing to the admin socket")?;
-    let mut answer = String::new();
-    BufReader::new(read)
-        .read_line(&mut answer)
-        .await
-        .context("reading the admin socket")?;
-    if answer.is_empty() {
-        anyhow::bail!("the server closed the admin socket without an answer");
-    }
-    serde_json::from_str(&answer)
-        .map(Some)
-        .context("the server's answer")
 }

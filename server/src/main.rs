@@ -411,24 +411,7 @@ async fn serve(args: Serve) -> anyhow::Result<()> {
 }
 
 async fn migrate(args: Migrate) -> anyhow::Result<()> {
-    let dir = args.from_data_dir.clone();
-    if !dir.join(tengen_store::embedded::DB_FILE).is_file() {
-        anyhow::bail!(
-            "{} holds no store ({} is missing)",
-            dir.display(),
-            tengen_store::embedded::DB_FILE
-        );
-    }
-    let options = tengen_server::start::embedded_options(DEFAULT_CACHE_BYTES);
-    let from = tokio::task::spawn_blocking(move || EmbeddedStore::open_with(&dir, &options))
-        .await
-        .context("opening the data directory")?
-        .with_context(|| {
-            format!(
-                "cannot open the data directory {}",
-                args.from_data_dir.display()
-            )
-        })?;
+    let from = open_data_dir(&args.from_data_dir).await?;
     let to = tengen_server::open_redis(&RedisSettings {
         url: args.to_redis,
         prefix: args.redis_prefix,
@@ -443,6 +426,24 @@ async fn migrate(args: Migrate) -> anyhow::Result<()> {
     println!("from {}", tengen_store::Store::describe(from.as_ref()));
     println!("to {}", tengen_store::Store::describe(&to));
     Ok(())
+}
+
+/// Opens the embedded store in `dir` as the server would, for a command
+/// that runs while no server does.
+async fn open_data_dir(dir: &std::path::Path) -> anyhow::Result<EmbeddedStore> {
+    if !dir.join(tengen_store::embedded::DB_FILE).is_file() {
+        anyhow::bail!(
+            "{} holds no store ({} is missing)",
+            dir.display(),
+            tengen_store::embedded::DB_FILE
+        );
+    }
+    let options = tengen_server::start::embedded_options(DEFAULT_CACHE_BYTES);
+    let owned = dir.to_owned();
+    tokio::task::spawn_blocking(move || EmbeddedStore::open_with(&owned, &options))
+        .await
+        .context("opening the data directory")?
+        .with_context(|| format!("cannot open the data directory {}", dir.display()))
 }
 
 /// `tengen-server salvage`: prints what was kept and lost.
@@ -470,7 +471,7 @@ async fn salvage(args: Salvage) -> anyhow::Result<()> {
 
 /// `tengen-server backup`: prints what was copied.
 async fn backup(args: BackupArgs) -> anyhow::Result<()> {
-    use tengen_server::backup::{BackupReply, BackupRequest, answer, ask};
+    use tengen_server::backup::{BackupReply, BackupRequest, answer};
     let dest = std::path::absolute(&args.dest)
         .with_context(|| format!("the backup's path {}", args.dest.display()))?;
     let req = BackupRequest {
@@ -478,26 +479,11 @@ async fn backup(args: BackupArgs) -> anyhow::Result<()> {
         backup: dest,
     };
     let socket = tengen_server::moderation::socket::path(&args.data_dir);
-    let reply = match ask(&socket, &req).await? {
+    let reply = match tengen_server::moderation::socket::ask(&socket, &req).await? {
         Some(reply) => reply,
         None => {
             // No server runs on the directory: copy its store from here.
-            let dir = args.data_dir.clone();
-            if !dir.join(tengen_store::embedded::DB_FILE).is_file() {
-                anyhow::bail!(
-                    "{} holds no store ({} is missing)",
-                    dir.display(),
-                    tengen_store::embedded::DB_FILE
-                );
-            }
-            let options = tengen_server::start::embedded_options(DEFAULT_CACHE_BYTES);
-            let store =
-                tokio::task::spawn_blocking(move || EmbeddedStore::open_with(&dir, &options))
-                    .await
-                    .context("opening the data directory")?
-                    .with_context(|| {
-                        format!("cannot open the data directory {}", args.data_dir.display())
-                    })?;
+            let store = open_data_dir(&args.data_dir).await?;
             let reply = answer(&store, req).await;
             tokio::task::spawn_blocking(move || drop(store)).await?;
             reply

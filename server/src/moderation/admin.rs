@@ -20,7 +20,6 @@ use anyhow::Context;
 use clap::{Args, Subcommand};
 use tengen_protocol::{ModRequest, Role, ServerMsg};
 use tengen_store::{EmbeddedStore, Store};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 use super::actions::Ctx;
 use super::socket::{self, AdminRequest};
@@ -275,9 +274,11 @@ pub async fn run(args: AdminArgs) -> anyhow::Result<ServerMsg> {
         return Ok(reply);
     }
     let sock = socket::path(&args.data_dir);
-    if let Ok(stream) = tokio::net::UnixStream::connect(&sock).await {
-        return through_socket(stream, AdminRequest { by, request }).await;
+    let req = AdminRequest { by, request };
+    if let Some(reply) = socket::ask(&sock, &req).await? {
+        return Ok(reply);
     }
+    let AdminRequest { by, request } = req;
     let dir = args.data_dir.clone();
     let options = crate::start::embedded_options(tengen_store::embedded::DEFAULT_CACHE_BYTES);
     let store = tokio::task::spawn_blocking(move || EmbeddedStore::open_with(&dir, &options))
@@ -297,25 +298,6 @@ async fn direct(store: &dyn Store, by: &str, request: ModRequest) -> ServerMsg {
         by,
     };
     ctx.act(request).await.unwrap_or_else(ServerMsg::Error)
-}
-
-async fn through_socket(
-    stream: tokio::net::UnixStream,
-    req: AdminRequest,
-) -> anyhow::Result<ServerMsg> {
-    let (read, mut write) = stream.into_split();
-    let mut line = serde_json::to_vec(&req)?;
-    line.push(b'\n');
-    write
-        .write_all(&line)
-        .await
-        .context("writing to the admin socket")?;
-    let mut answer = String::new();
-    BufReader::new(read)
-        .read_line(&mut answer)
-        .await
-        .context("reading the admin socket")?;
-    serde_json::from_str(&answer).context("the server's answer")
 }
 
 /// Publishes `news` on the moderation topic of the cluster bus.

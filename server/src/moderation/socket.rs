@@ -10,6 +10,8 @@
 
 use std::path::{Path, PathBuf};
 
+use anyhow::Context;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use tengen_protocol::{ErrorBody, ErrorCode, ModRequest, ServerMsg};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
@@ -53,6 +55,36 @@ impl Line {
 /// The socket's path for a data directory.
 pub fn path(data_dir: &Path) -> PathBuf {
     data_dir.join(SOCKET)
+}
+
+/// The command line's side: sends `req` as one line to the server
+/// listening on `socket` and reads its answer line; `Ok(None)` when no
+/// server listens there.
+pub async fn ask<Reply: DeserializeOwned>(
+    socket: &Path,
+    req: &impl Serialize,
+) -> anyhow::Result<Option<Reply>> {
+    let Ok(stream) = tokio::net::UnixStream::connect(socket).await else {
+        return Ok(None);
+    };
+    let (read, mut write) = stream.into_split();
+    let mut line = serde_json::to_vec(req)?;
+    line.push(b'\n');
+    write
+        .write_all(&line)
+        .await
+        .context("writing to the admin socket")?;
+    let mut answer = String::new();
+    BufReader::new(read)
+        .read_line(&mut answer)
+        .await
+        .context("reading the admin socket")?;
+    if answer.is_empty() {
+        anyhow::bail!("the server closed the admin socket without an answer");
+    }
+    serde_json::from_str(&answer)
+        .map(Some)
+        .context("the server's answer")
 }
 
 /// Listens on the data directory's socket until shutdown (a stale socket

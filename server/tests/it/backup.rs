@@ -5,7 +5,7 @@
 //! every live game is there as it was when the backup was taken (its
 //! moves a prefix of what was played, at least everything acknowledged
 //! before the command ran, at most what was acknowledged when it
-//! returned), and its players resume it on the second server and play on.
+//! returned and the one move in flight), and its players resume it on the second server and play on.
 //! A destination that exists or lies inside the data directory is refused,
 //! naming it, and nothing is created.
 
@@ -18,10 +18,10 @@ use std::time::Duration;
 
 use common::long_game::{LongGame, placed};
 use common::proc::{self, DataDir};
-use common::scripted::{self, new_game};
+use common::scripted::new_game;
 use tengen_client::Connection;
 use tengen_protocol::{ClientMsg, Encoding, ServerMsg};
-use tengen_rules::game::{GameConfig, GameRecord, RuleSet, TimeControl};
+use tengen_rules::game::GameRecord;
 use tengen_store::{EmbeddedStore, Store};
 
 /// Games finished before the backup, and games moving during it.
@@ -50,23 +50,6 @@ fn args(dest: &Path, dir: &Path) -> Vec<String> {
         "--data-dir".into(),
         dir.display().to_string(),
     ]
-}
-
-/// A long game between `ann{i}` and `bob{i}`.
-async fn long_game(url: &str, i: usize) -> LongGame {
-    let config = GameConfig::free(RuleSet::Gomoku).with_time(TimeControl::Fischer {
-        main_ms: 86_400_000,
-        increment_ms: 0,
-    });
-    let g = scripted::new_game_with(url, i, config).await;
-    LongGame {
-        conn: g.conn,
-        token: g.token,
-        name: g.name,
-        table: g.table,
-        opener: g.opener,
-        acked: Vec::new(),
-    }
 }
 
 /// A game that moves until `stop`, its acknowledged plies counted in
@@ -102,7 +85,7 @@ async fn a_backup_under_load_starts_a_server_with_every_game() {
     let mut movers = Vec::new();
     let stop = Arc::new(AtomicBool::new(false));
     for i in 0..MOVING {
-        let mut g = long_game(&url, 20 + i).await;
+        let mut g = LongGame::start_nth(&url, 20 + i).await;
         g.play(4).await;
         let acked = Arc::new(AtomicUsize::new(g.acked.len()));
         movers.push((acked.clone(), keep_moving(g, acked, stop.clone())));
@@ -206,8 +189,10 @@ async fn a_backup_under_load_starts_a_server_with_every_game() {
                 g.acked[..moves.len()],
                 "a prefix of what was played"
             );
+            // At most one move a game is in flight: stored, its
+            // acknowledgement not yet counted.
             assert!(
-                (before[i]..=after[i]).contains(&moves.len()),
+                (before[i]..=after[i] + 1).contains(&moves.len()),
                 "as of the backup: {} moves, {} acknowledged before it and {} after",
                 moves.len(),
                 before[i],

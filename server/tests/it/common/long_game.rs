@@ -38,11 +38,17 @@ impl LongGame {
     /// A new game (a day a side, so no clock runs out) between two
     /// guests on the server at `url`.
     pub async fn start(url: &str) -> LongGame {
+        LongGame::start_nth(url, 0).await
+    }
+
+    /// [`LongGame::start`] between `ann{i}` and `bob{i}`, for tests that
+    /// play several at once.
+    pub async fn start_nth(url: &str, i: usize) -> LongGame {
         let config = GameConfig::free(RuleSet::Gomoku).with_time(TimeControl::Fischer {
             main_ms: 86_400_000,
             increment_ms: 0,
         });
-        let g = super::scripted::new_game_with(url, 0, config).await;
+        let g = super::scripted::new_game_with(url, i, config).await;
         LongGame {
             conn: g.conn,
             token: g.token,
