@@ -124,6 +124,24 @@ pub(super) fn copy(txn: &ReadTransaction, dest: &Path, started: Instant) -> crat
     })
 }
 
+/// Puts the calling thread (the copy's) in the idle scheduling class: it
+/// runs only when no other thread of the machine wants the core, so that
+/// the server's threads, and the moves they carry, never wait behind it
+/// (measured: without this, a server pinned to one core saw its move
+/// latency's p99 grow several times over during backups).
+pub(super) fn run_when_idle() {
+    let param = libc::sched_param { sched_priority: 0 };
+    // SAFETY: a plain system call on the calling thread, with a valid
+    // parameter that outlives it.
+    let set = unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &param) };
+    if set != 0 {
+        tracing::debug!(
+            "the backup's thread runs at the normal priority: {}",
+            std::io::Error::last_os_error()
+        );
+    }
+}
+
 /// `DEST.partial-<random>`, beside `dest`.
 fn partial_name(dest: &Path) -> PathBuf {
     let mut name = dest.as_os_str().to_owned();
