@@ -547,7 +547,7 @@ fn records_request(ask: Ask<'_>, msg: ClientMsg) {
                     Ok(Ok(r)) => reply(&session, id, ServerMsg::GameRecord(r)),
                     Ok(Err(e)) if e.code == ErrorCode::NotFound => {
                         let ask = TableRequest::Record { format };
-                        super::route::to_table(&st, &game, session, id, ask, Instant::now());
+                        super::to_table::to_table(&st, &game, session, id, ask, Instant::now());
                     }
                     Ok(Err(e)) => refuse(&session, id, e),
                     Err(_) => refuse(

@@ -38,6 +38,7 @@ mod bots;
 mod bucket;
 mod route;
 mod state;
+mod to_table;
 
 use bucket::Bucket;
 use route::handle;

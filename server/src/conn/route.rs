@@ -6,14 +6,14 @@ use std::time::Instant;
 
 use tengen_protocol::{
     ClientFrame, ClientMsg, Envelope, ErrorBody, ErrorCode, RequestId, ServerFrame, ServerMsg,
-    TableId, decode_client,
+    decode_client,
 };
 
 use super::state::ConnState;
 use crate::AppState;
 use crate::msg::lobby::{LobbyCmd, NewRoom};
 use crate::msg::node::NodeCmd;
-use crate::msg::table::{TableAsk, TableCmd, TableRequest};
+use crate::msg::table::TableRequest;
 use crate::outbound::Outbox;
 use crate::sessions::Session;
 
@@ -337,53 +337,10 @@ fn table_request(
     };
     let watch = request.is_watch();
     let session = cs.session.clone();
-    if to_table(state, &table, session, id, request, received)
+    if super::to_table::to_table(state, &table, session, id, request, received)
         && watch
         && !cs.watching.contains(&table)
     {
         cs.watching.push(table);
     }
-}
-
-/// The one place that decides where a client's table request goes: the
-/// table's mailbox when it runs here, else the node actor, which finds
-/// the node running it. Answers `not_found` or `unavailable` itself.
-pub(super) fn to_table(
-    state: &AppState,
-    table: &TableId,
-    session: Session,
-    id: Option<RequestId>,
-    request: TableRequest,
-    received: Instant,
-) -> bool {
-    let outbox = session.outbox.clone();
-    let ask = TableAsk {
-        session,
-        id,
-        request,
-        received,
-    };
-    let (sent, busy) = match (state.hosting.directory.get(table), &state.node) {
-        (Some(handle), _) => {
-            let sent = handle.try_send(TableCmd::Request(Box::new(ask)));
-            (sent, "the table is busy; try again")
-        }
-        // Several nodes: the table may run on another one.
-        (None, Some(node)) => {
-            let cmd = NodeCmd::Route {
-                table: table.clone(),
-                ask,
-            };
-            (node.try_send(cmd), "the server is busy; try again")
-        }
-        (None, None) => {
-            let why = format!("no table {table}");
-            reply_error(&outbox, id, ErrorCode::NotFound, &why);
-            return false;
-        }
-    };
-    if !sent {
-        outbox.refuse_with(id, crate::pressure::busy(busy));
-    }
-    sent
 }
