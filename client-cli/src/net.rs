@@ -129,7 +129,10 @@ impl ServerArgs {
         who: &Identity,
         resume: Option<&str>,
     ) -> Result<(Connection, Welcome), ClientError> {
-        Connection::connect_as(&self.server, Encoding::Json, who, resume).await
+        let (mut conn, welcome) =
+            Connection::connect_as(&self.server, Encoding::Json, who, resume).await?;
+        conn.pace(&welcome.limits);
+        Ok((conn, welcome))
     }
 
     fn connected(

@@ -67,6 +67,9 @@ pub struct Connection {
     pushes: VecDeque<ServerFrame>,
     /// How long a request waits for its reply.
     pub timeout: Duration,
+    /// Set by [`Connection::pace`]: frames wait to stay within the
+    /// server's rate instead of being refused.
+    pace: Option<crate::pace::Pace>,
 }
 
 impl Connection {
@@ -81,6 +84,7 @@ impl Connection {
             next_id: 1,
             pushes: VecDeque::new(),
             timeout: Duration::from_secs(10),
+            pace: None,
         })
     }
 
@@ -205,8 +209,22 @@ impl Connection {
         Ok(id)
     }
 
+    /// Keeps this connection's frames within `limits` (the welcome's):
+    /// a frame past the rate waits for its turn instead of being refused.
+    /// Clients that reply at once (bots, engines) want this; tests of the
+    /// server's own limits do not.
+    pub fn pace(&mut self, limits: &tengen_protocol::Limits) {
+        self.pace = Some(crate::pace::Pace::new(limits));
+    }
+
     /// Sends a frame as it is (any id, or none).
     pub async fn send_frame(&mut self, frame: &Envelope<ClientMsg>) -> Result<(), ClientError> {
+        if let Some(pace) = &mut self.pace {
+            let wait = pace.take(tokio::time::Instant::now());
+            if !wait.is_zero() {
+                tokio::time::sleep(wait).await;
+            }
+        }
         let bytes = encode_client(frame, self.encoding);
         let msg = match self.encoding {
             Encoding::Json => Message::Text(String::from_utf8(bytes).expect("JSON").into()),

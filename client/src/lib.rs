@@ -14,6 +14,7 @@ pub mod bot;
 pub mod conn;
 pub mod engine;
 pub mod follow;
+pub mod pace;
 pub mod pbrain;
 pub mod piskvork;
 pub mod player;

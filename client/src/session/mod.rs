@@ -185,7 +185,13 @@ impl Session {
     /// Wraps a connection that has said hello (`welcome` is its answer),
     /// made to `url` as `name`. Tables whose snapshot was read from the
     /// connection already are followed with [`Session::follow`].
-    pub fn adopt(conn: Connection, welcome: &Welcome, url: &str, name: Option<&str>) -> Session {
+    pub fn adopt(
+        mut conn: Connection,
+        welcome: &Welcome,
+        url: &str,
+        name: Option<&str>,
+    ) -> Session {
+        conn.pace(&welcome.limits);
         Session {
             encoding: conn.encoding(),
             link: Link::Up(Box::new(conn)),
@@ -487,6 +493,7 @@ impl Session {
                     }
                     other => other?,
                 };
+            conn.pace(&welcome.limits);
             let mut plan: Vec<(TableId, Option<u64>)> =
                 tables.iter().map(|(t, s)| (t.clone(), Some(*s))).collect();
             for t in &welcome.tables {

@@ -198,11 +198,21 @@ impl Wire {
         }
     }
 
+    /// A request that must be answered; one past the connection's rate is
+    /// made again after the wait its refusal gives, as a client should.
     async fn ok(&mut self, msg: ClientMsg) -> ServerMsg {
         let what = msg.type_name();
-        self.request(msg)
-            .await
-            .unwrap_or_else(|e| panic!("{what} refused: {e:?}"))
+        for _ in 0..50 {
+            match self.request(msg.clone()).await {
+                Ok(reply) => return reply,
+                Err(e) if e.code == ErrorCode::RateLimited => {
+                    let wait = e.retry_after_ms.unwrap_or(100).min(2_000);
+                    tokio::time::sleep(std::time::Duration::from_millis(wait)).await;
+                }
+                Err(e) => panic!("{what} refused: {e:?}"),
+            }
+        }
+        panic!("{what}: rate-limited 50 times")
     }
 
     async fn refused(&mut self, msg: ClientMsg, code: ErrorCode) -> ErrorBody {

@@ -16,7 +16,9 @@ use std::time::{Duration, Instant};
 use tengen_client::ClientError;
 use tengen_client::Connection;
 use tengen_client::view::TableView;
-use tengen_protocol::{ClientMsg, Encoding, RoomId, ServerMsg, TableEvent, TableId, TableSnapshot};
+use tengen_protocol::{
+    ClientMsg, Encoding, ErrorCode, RoomId, ServerMsg, TableEvent, TableId, TableSnapshot,
+};
 use tengen_rules::game::{Action, Event, GameConfig, GameError, Seat};
 use tengen_server::{Server, Settings};
 
@@ -249,18 +251,27 @@ pub async fn ask_rematch(c: &mut Connection, table: &TableId) -> ServerMsg {
     .unwrap()
 }
 
-/// Acts and returns the `acted` seq.
+/// Acts and returns the `acted` seq. A test that plays fast may go past
+/// the connection's message rate: it waits as the refusal says and acts
+/// again, as a client should.
 pub async fn act(c: &mut Connection, table: &TableId, action: Action) -> u64 {
-    match c
-        .request(ClientMsg::Act {
-            table: table.clone(),
-            action,
-        })
-        .await
-    {
-        Ok(ServerMsg::Acted { seq, .. }) => seq,
-        other => panic!("act {action:?}: {other:?}"),
+    for _ in 0..50 {
+        match c
+            .request(ClientMsg::Act {
+                table: table.clone(),
+                action,
+            })
+            .await
+        {
+            Ok(ServerMsg::Acted { seq, .. }) => return seq,
+            Err(ClientError::Refused(e)) if e.code == ErrorCode::RateLimited => {
+                let wait = e.retry_after_ms.unwrap_or(100).min(2_000);
+                tokio::time::sleep(Duration::from_millis(wait)).await;
+            }
+            other => panic!("act {action:?}: {other:?}"),
+        }
     }
+    panic!("act {action:?}: rate-limited 50 times")
 }
 
 pub fn place(p: &str) -> Action {

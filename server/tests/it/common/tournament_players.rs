@@ -65,6 +65,9 @@ pub async fn login(url: &str, name: &str, new: bool) -> (Connection, String) {
     let (mut c, w) = Connection::connect(url, Encoding::Json, Some(&format!("{name}-g")))
         .await
         .expect("connects");
+    // These players answer every prompt at once: paced, as a bot's
+    // connection is, they wait for the rate rather than lose a move.
+    c.pace(&w.limits);
     let (n, password) = (name.to_owned(), "long enough".to_owned());
     let msg = match new {
         true => ClientMsg::Register { name: n, password },
