@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { browser, person, register, table, whoseTurn, sameEverywhere, play, shots, until, clock } from './helpers.mjs';
+import { browser, table, tournamentGame, whoseTurn, sameEverywhere, play, shots, until, clock } from './helpers.mjs';
 
 test('a player who closed the tab: the opponent calls it a draw after the grace; nothing ends by itself', async () => {
   const b = await browser();
@@ -84,31 +84,7 @@ test('both players close their tabs before move 2: the spectator sees the game a
 test('a tournament game, where nobody is there to claim: the win is given after the grace, and said beforehand', async () => {
   const b = await browser();
   try {
-    const tag = (Date.now() % 1e7).toString(36);
-    const org = await person(b, 'olga', '/tournaments');
-    await register(org, `org${tag}`);
-    await org.waitForSelector('form.create-tournament');
-    await org.fill('input[name=tname]', `Away ${tag}`);
-    await org.selectOption('select[name=system]', 'swiss');
-    await org.fill('input[name=rounds]', '1');
-    await org.selectOption('select[name=rule_set]', 'gomoku');
-    await org.selectOption('select[name=time]', 'fischer');
-    await org.fill('input[name=main]', '2');
-    await org.fill('input[name=increment]', '0');
-    await org.click('form.create-tournament button[type=submit]');
-    await org.waitForURL('**/tournament/*');
-    const id = org.url().split('/').pop();
-    const players = [];
-    for (const [i, name] of [`p${tag}`, `q${tag}`].entries()) {
-      const p = await person(b, ['pia', 'quin'][i], `/tournament/${id}`);
-      await register(p, name);
-      await p.click('button[data-act=join]');
-      await until(p, (n) => document.querySelector(`li[data-player="${n}"]`), name);
-      players.push(p);
-    }
-    await until(org, () => document.querySelectorAll('ul.entrants li').length === 2);
-    await org.click('button[data-act=start]');
-    for (const p of players) { await p.waitForURL('**/play/*', { timeout: 20000 }); await p.waitForSelector('svg.board'); }
+    const { players } = await tournamentGame(b, 'Away', { kind: 'fischer', main: '2', increment: '0' });
     await play((await whoseTurn(players)).page, 'H8');
     await sameEverywhere(players, 1);
     // The player to move leaves; the other is told the game will be theirs.

@@ -239,3 +239,40 @@ export async function rifOpening(players, all) {
   await sameEverywhere(all, (n += 1));
   return { n, black };
 }
+
+/**
+ * A one-round Swiss of two players made through the pages: an organiser
+ * creates it (gomoku, `time` as the form's fields) and starts it once both
+ * have joined; returns when both players' pages show the game's board.
+ * @param {import('playwright-core').Browser} b
+ * @param {string} title
+ * @param {{ kind: string, main?: string, increment?: string }} time
+ */
+export async function tournamentGame(b, title, time) {
+  const tag = (Date.now() % 1e7).toString(36);
+  const org = await person(b, 'olga', '/tournaments');
+  await register(org, `org${tag}`);
+  await org.waitForSelector('form.create-tournament');
+  await org.fill('input[name=tname]', `${title} ${tag}`);
+  await org.selectOption('select[name=system]', 'swiss');
+  await org.fill('input[name=rounds]', '1');
+  await org.selectOption('select[name=rule_set]', 'gomoku');
+  await org.selectOption('select[name=time]', time.kind);
+  if (time.main !== undefined) await org.fill('input[name=main]', time.main);
+  if (time.increment !== undefined) await org.fill('input[name=increment]', time.increment);
+  await org.click('form.create-tournament button[type=submit]');
+  await org.waitForURL('**/tournament/*');
+  const id = org.url().split('/').pop();
+  const players = [];
+  for (const [i, name] of [`p${tag}`, `q${tag}`].entries()) {
+    const p = await person(b, ['pia', 'quin'][i], `/tournament/${id}`);
+    await register(p, name);
+    await p.click('button[data-act=join]');
+    await until(p, (n) => document.querySelector(`li[data-player="${n}"]`), name);
+    players.push(p);
+  }
+  await until(org, () => document.querySelectorAll('ul.entrants li').length === 2);
+  await org.click('button[data-act=start]');
+  for (const p of players) { await p.waitForURL('**/play/*', { timeout: 20000 }); await p.waitForSelector('svg.board'); }
+  return { org, id, players, tag };
+}

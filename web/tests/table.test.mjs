@@ -11,7 +11,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browser, person, register, createRoom, table, whoseTurn, sameEverywhere, play, shot, shots, until, BASE, DESKTOP, PHONE, clock } from './helpers.mjs';
+import { browser, person, register, createRoom, table, tournamentGame, whoseTurn, sameEverywhere, play, shot, shots, until, BASE, DESKTOP, PHONE, clock } from './helpers.mjs';
 
 test('a player who closed the tab: their clock runs, the opponent claims after the grace', async () => {
   const b = await browser();
@@ -164,30 +164,8 @@ test('a claimed forbidden move is marked with its kind, live and in the record; 
 test('a tournament game ends with the way back to its tournament, not a rematch', async () => {
   const b = await browser();
   try {
-    const tag = (Date.now() % 1e7).toString(36);
-    const org = await person(b, 'olga', '/tournaments');
-    await register(org, `org${tag}`);
-    await org.waitForSelector('form.create-tournament');
-    await org.fill('input[name=tname]', `Table ${tag}`);
-    await org.selectOption('select[name=system]', 'swiss');
-    await org.fill('input[name=rounds]', '1');
-    await org.selectOption('select[name=rule_set]', 'gomoku');
-    await org.selectOption('select[name=time]', 'unlimited');
-    await org.click('form.create-tournament button[type=submit]');
-    await org.waitForURL('**/tournament/*');
-    const id = org.url().split('/').pop();
-    const players = [];
-    for (const [i, name] of [`p${tag}`, `q${tag}`].entries()) {
-      const p = await person(b, ['pia', 'quin'][i], `/tournament/${id}`);
-      await register(p, name);
-      await p.click('button[data-act=join]');
-      await until(p, (n) => document.querySelector(`li[data-player="${n}"]`), name);
-      players.push(p);
-    }
-    await until(org, () => document.querySelectorAll('ul.entrants li').length === 2);
-    await org.click('button[data-act=start]');
+    const { id, players } = await tournamentGame(b, 'Table', { kind: 'unlimited' });
     // The game takes both players' pages; one resigns after two moves.
-    for (const p of players) { await p.waitForURL('**/play/*', { timeout: 20000 }); await p.waitForSelector('svg.board'); }
     let n = 0;
     for (const pt of ['H8', 'I9']) {
       await play((await whoseTurn(players)).page, pt);
