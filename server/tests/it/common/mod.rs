@@ -251,27 +251,35 @@ pub async fn ask_rematch(c: &mut Connection, table: &TableId) -> ServerMsg {
     .unwrap()
 }
 
-/// Acts and returns the `acted` seq. A test that plays fast may go past
-/// the connection's message rate: it waits as the refusal says and acts
+/// A request from a test that plays fast and may go past the
+/// connection's message rate: it waits as the refusal says and asks
 /// again, as a client should.
-pub async fn act(c: &mut Connection, table: &TableId, action: Action) -> u64 {
+pub async fn request_within_rate(
+    c: &mut Connection,
+    msg: ClientMsg,
+) -> Result<ServerMsg, ClientError> {
     for _ in 0..50 {
-        match c
-            .request(ClientMsg::Act {
-                table: table.clone(),
-                action,
-            })
-            .await
-        {
-            Ok(ServerMsg::Acted { seq, .. }) => return seq,
+        match c.request(msg.clone()).await {
             Err(ClientError::Refused(e)) if e.code == ErrorCode::RateLimited => {
                 let wait = e.retry_after_ms.unwrap_or(100).min(2_000);
                 tokio::time::sleep(Duration::from_millis(wait)).await;
             }
-            other => panic!("act {action:?}: {other:?}"),
+            other => return other,
         }
     }
-    panic!("act {action:?}: rate-limited 50 times")
+    panic!("{}: rate-limited 50 times", msg.type_name())
+}
+
+/// Acts and returns the `acted` seq.
+pub async fn act(c: &mut Connection, table: &TableId, action: Action) -> u64 {
+    let msg = ClientMsg::Act {
+        table: table.clone(),
+        action,
+    };
+    match request_within_rate(c, msg).await {
+        Ok(ServerMsg::Acted { seq, .. }) => seq,
+        other => panic!("act {action:?}: {other:?}"),
+    }
 }
 
 pub fn place(p: &str) -> Action {
@@ -341,13 +349,10 @@ pub async fn catch_up(c: &mut Connection, view: &mut TableView, seq: u64, swaps:
 
 /// The table's snapshot, asked for.
 pub async fn snapshot_of(c: &mut Connection, table: &TableId) -> TableSnapshot {
-    match c
-        .request(ClientMsg::Snapshot {
-            table: table.clone(),
-        })
-        .await
-        .unwrap()
-    {
+    let msg = ClientMsg::Snapshot {
+        table: table.clone(),
+    };
+    match request_within_rate(c, msg).await.unwrap() {
         ServerMsg::TableSnapshot(s) => *s,
         other => panic!("{other:?}"),
     }
