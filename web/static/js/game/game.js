@@ -66,7 +66,7 @@ export function mountGame(app, root, table, snapshot, opts = {}) {
   const eventIn = (m) => {
     const st = g.st;
     if (!st) return;
-    const wasMine = g.myTurn();
+    const wasMine = g.turnIsMine();
     let r;
     try { r = st.apply(m); } catch (e) {
       if (e instanceof Gap) app.conn.request({ type: 'snapshot', table }).catch(() => {});
@@ -83,7 +83,7 @@ export function mountGame(app, root, table, snapshot, opts = {}) {
       // The premove is played the moment the turn comes.
       g.premove = null;
       g.act({ type: 'place', point: queued });
-    } else if (!wasMine && g.myTurn()) notifyMove(table, promptText(st, g.mine()));
+    } else if (!wasMine && g.turnIsMine()) notifyMove(table, promptText(st, g.mine()));
     // The offerer hears that its draw offer was declined (by a move too).
     if (e.type === 'draw_declined' && g.mine() && e.seat !== g.mine()) chat.notice(t('game.draw_declined', { who: st.players[e.seat]?.name ?? '' }));
     if (e.type === 'moved') {

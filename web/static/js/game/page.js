@@ -35,6 +35,8 @@ export class GamePage {
     this.two = null;
     /** A stone queued during the opponent's turn, played when this player's turn comes (premove). @type {string|null} */
     this.premove = null;
+    /** The table's `seq` when this page's last action was sent; null once refused. @type {number|null} */
+    this.sentAt = null;
     const confirm = stored('tengen.confirm');
     this.ui = {
       /** Stones show their move numbers. */
@@ -60,10 +62,17 @@ export class GamePage {
   mine() { return this.st?.seat ?? null; }
 
   /** Whether the server waits for this page's player, and the game is shown as it stands. */
-  myTurn() {
+  turnIsMine() {
     const st = this.st;
     return !!st && !st.over && !!st.prompt && st.prompt.seat === this.mine() && this.view == null;
   }
+
+  /**
+   * Whether this page may act now: its turn, and no action of its own on the
+   * way to the server (until the next event or a refusal, the prompt shown is
+   * the one already answered).
+   */
+  myTurn() { return this.turnIsMine() && !(this.sentAt != null && this.sentAt === this.st?.seq); }
 
   /** Shows a refusal (or clears the line). @param {unknown} e */
   showMsg(e) { this.msg.textContent = e ? errorMessage(e) : ''; }
@@ -85,8 +94,14 @@ export class GamePage {
   /** Asks the referee to apply `action` for this page's seat. @param {Action} action */
   async act(action) {
     this.showMsg(null);
+    this.sentAt = this.st?.seq ?? null;
+    this.render();
     try {
       await this.app.conn.request({ type: 'act', table: this.table, action }, 'acted');
-    } catch (e) { this.showMsg(e); }
+    } catch (e) {
+      this.sentAt = null;
+      this.showMsg(e);
+      this.render();
+    }
   }
 }
