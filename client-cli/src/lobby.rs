@@ -56,7 +56,7 @@ pub async fn run(args: &LobbyArgs) -> Result<ExitCode> {
         ServerMsg::Rooms { rooms, .. } => rooms,
         other => bail!("unexpected reply {}", other.type_name()),
     };
-    let mut screen = Screen::open();
+    let mut screen = Screen::open()?;
     let choice = browse(&mut screen, conn, &mut rooms).await?;
     let view = match choice {
         None => return Ok(ExitCode::SUCCESS),

@@ -86,7 +86,7 @@ pub async fn run(args: &QueueArgs) -> Result<ExitCode> {
     let (mut waiter, mut news) =
         Waiter::start(&mut session, Ask::Queue(config.clone(), args.bots)).await?;
     let game = describe::config(&config);
-    let mut screen = Screen::open();
+    let mut screen = Screen::open()?;
     let mut keys = EventStream::new();
     let since = Instant::now();
     let mut status = String::new();

@@ -16,7 +16,7 @@ pub mod ui;
 #[cfg(test)]
 mod twin_tests;
 
-use anyhow::Result;
+use anyhow::{Context, Result, bail};
 use ratatui::DefaultTerminal;
 use tengen_client::Session;
 use tengen_client::view::TableView;
@@ -32,11 +32,26 @@ pub struct Screen {
 }
 
 impl Screen {
-    pub fn open() -> Screen {
-        Screen {
-            terminal: ratatui::init(),
-        }
+    pub fn open() -> Result<Screen> {
+        need_terminal()?;
+        let terminal = ratatui::try_init().context("cannot take over the terminal")?;
+        Ok(Screen { terminal })
     }
+}
+
+/// Refuses, before anything is asked of the server, a command that draws
+/// on the terminal when standard input or output is not one (a pipe, a
+/// service, a script): it would have nothing to draw on nor keys to read.
+pub fn need_terminal() -> Result<()> {
+    use std::io::IsTerminal;
+    if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
+        return Ok(());
+    }
+    bail!(
+        "this command draws the board and reads keys, so it needs a terminal \
+         (standard input and output are not one); without one, `tengen bot` plays, \
+         `tengen lobby --once` lists the games and `tengen record` prints one"
+    )
 }
 
 impl Drop for Screen {
@@ -53,7 +68,7 @@ pub async fn board(
     view: TableView,
     keep: Option<String>,
 ) -> Result<Option<GameResult>> {
-    let mut screen = Screen::open();
+    let mut screen = Screen::open()?;
     let mut keys = crossterm::event::EventStream::new();
     let keeper = app::Keeper::new(keep);
     app::run(

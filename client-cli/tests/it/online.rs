@@ -1,7 +1,8 @@
 //! `tengen` against a real server: two `tengen bot` processes play whole
 //! games to the end (one `--create`s, printing the room id, the other
 //! `--join`s), both exit 0 and report the same moves and result; the lobby
-//! lists the waiting room in plain text; bad input gets clear errors.
+//! lists the waiting room in plain text; bad input gets clear errors, and a
+//! board without a terminal to draw on is an error, not a panic.
 
 use crate::common;
 
@@ -191,4 +192,28 @@ fn ctrl_c_while_create_waits_withdraws_the_room() {
     let said = out.rest(Duration::from_secs(5));
     assert!(said.iter().any(|l| l == "room withdrawn"), "{said:#?}");
     assert!(!listed(&room), "the room is gone");
+}
+
+#[test]
+fn the_board_without_a_terminal_is_an_error_not_a_panic() {
+    let url = server();
+    let mut creator = tengen(&url, &["create", "--name", "ann"]).spawn().unwrap();
+    let mut out = Lines::new(creator.stdout.take().unwrap());
+    let first = out.next(Duration::from_secs(20)).expect("room line");
+    let room = first.strip_prefix("room: ").unwrap().to_string();
+    // The game starts; neither side has a terminal to draw it on.
+    let joiner = tengen(&url, &["join", &room]).output().unwrap();
+    let status = wait(&mut creator, Duration::from_secs(20), "the creator");
+    for (who, code, err) in [
+        (
+            "joiner",
+            joiner.status.code(),
+            String::from_utf8(joiner.stderr).unwrap(),
+        ),
+        ("creator", status.code(), stderr_of(&mut creator)),
+    ] {
+        assert_eq!(code, Some(1), "{who}: {err}");
+        assert!(err.contains("needs a terminal"), "{who}: {err}");
+        assert!(!err.contains("panicked"), "{who}: {err}");
+    }
 }
