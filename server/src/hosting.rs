@@ -40,4 +40,7 @@ pub struct Hosting {
     /// The tournament director's mailbox (a tournament table tells it
     /// when its game is over; connections send it their requests).
     pub tournaments: crate::msg::tournament::DirectorHandle,
+    /// The recent move and store-write times `/lag.json` shows
+    /// (`crate::lag`).
+    pub lag: Arc<crate::lag::Lag>,
 }

@@ -1,7 +1,8 @@
 //! The HTTP side of the one port: `/ws` (upgraded to a WebSocket and handed
 //! to [`crate::conn`]), `/healthz` (503 once a graceful stop began or while
-//! the store refuses writes, for load balancers), `/metrics`, and the web
-//! client ([`crate::web`]).
+//! the store refuses writes, for load balancers), `/metrics`, `/lag.json`
+//! (the public lag page's figures, [`crate::lag`]), and the web client
+//! ([`crate::web`]).
 //!
 //! An upgrade passes, in order: the graceful stop (503), the per-address
 //! caps (429 with `Retry-After`, [`crate::addresses`]), overload (503
@@ -40,6 +41,7 @@ pub fn router(state: AppState) -> Router {
                 )
             }),
         )
+        .route("/lag.json", get(lag))
         .merge(crate::web::router())
         .with_state(state)
         .layer(axum::middleware::from_fn_with_state(
@@ -59,6 +61,27 @@ async fn healthz(State(state): State<AppState>) -> axum::response::Response {
         (StatusCode::SERVICE_UNAVAILABLE, body).into_response()
     } else {
         "ok".into_response()
+    }
+}
+
+/// This node's recent move and store-write times and live counts, for
+/// anyone (the web client's `/lag` page shows them).
+async fn lag(State(state): State<AppState>) -> axum::response::Response {
+    let hosting = &state.hosting;
+    let report = hosting
+        .lag
+        .report(hosting.directory.len(), state.admission.open());
+    match serde_json::to_string(&report) {
+        Ok(body) => (
+            [
+                ("content-type", "application/json"),
+                ("cache-control", "no-store"),
+                ("x-content-type-options", "nosniff"),
+            ],
+            body,
+        )
+            .into_response(),
+        Err(_) => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
     }
 }
 

@@ -43,6 +43,7 @@ pub mod health;
 pub mod hosting;
 pub mod http;
 pub mod keeper;
+pub mod lag;
 pub mod lobby;
 pub mod logging;
 pub mod mailbox;

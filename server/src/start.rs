@@ -162,6 +162,7 @@ impl Server {
             bot_filters: Default::default(),
             moderation: Default::default(),
             tournaments,
+            lag: Default::default(),
         };
         crate::moderation::boot::start(&hosting, shutdown_rx.clone())
             .await

@@ -3,7 +3,7 @@
 //! strong ETags, year-long caching of the versioned `/assets/<version>/`
 //! URLs, and strict security headers. Every client route (`/`,
 //! `/play/ROOM`, `/watch/TABLE`, `/tv`, `/@/NAME`, `/game/ID`,
-//! `/leaderboard`, `/tournaments`, `/tournament/ID`) is the same page: the client reads the path itself.
+//! `/leaderboard`, `/tournaments`, `/tournament/ID`, `/lag`) is the same page: the client reads the path itself.
 
 use axum::Router;
 use axum::extract::Path;
@@ -44,6 +44,7 @@ pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
         .route("/leaderboard", get(page))
         .route("/tournaments", get(page))
         .route("/tournament/{id}", get(page))
+        .route("/lag", get(page))
         .route("/play/{room}", get(page))
         .route("/watch/{table}", get(page))
         .route("/game/{id}", get(page))

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { browser, person, createRoom, table, shot, until, BASE } from './helpers.mjs';
 
-const ROUTES = ['/', '/play/abc', '/watch/abc', '/tv', '/@/someone', '/game/abc', '/leaderboard', '/tournaments', '/tournament/abc'];
+const ROUTES = ['/', '/play/abc', '/watch/abc', '/tv', '/@/someone', '/game/abc', '/leaderboard', '/tournaments', '/tournament/abc', '/lag'];
 
 test('every client route is the page, with strict security headers', async () => {
   const page = await (await fetch(`${BASE}/`)).text();

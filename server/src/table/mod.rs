@@ -557,8 +557,9 @@ impl Table {
                 self.resume_at(ms);
                 self.broadcast(events, ms);
                 self.reply_acted(outbox, id);
-                metrics::histogram!(crate::metrics::MOVE_SECONDS)
-                    .record(received.elapsed().as_secs_f64());
+                let took = received.elapsed();
+                metrics::histogram!(crate::metrics::MOVE_SECONDS).record(took.as_secs_f64());
+                self.hosting.lag.record_move(took);
             }
             Err(e) => {
                 // Too late even with its credit: the flag falls now.

@@ -26,6 +26,7 @@ mod forbidden_points;
 mod full_disk;
 mod games;
 mod lag;
+mod lag_json;
 mod live_records;
 mod lobby;
 mod lobby_promises;

@@ -99,6 +99,13 @@ const STRINGS = {
     'rec.swapped': 'swapped', 'rec.kept': 'kept', 'rec.offers': 'fifth-move offers: {list}, kept {kept}', 'rec.opening': 'Opening', 'rec.result': 'Result', 'rec.event': 'Event', 'rec.alt': 'Fifth-move offers', 'rec.termination': 'Termination',
     'profile.col.date': 'Date', 'profile.col.opponent': 'Opponent', 'profile.col.color': 'Colour', 'profile.col.rule': 'Rules', 'profile.col.result': 'Result', 'profile.col.opening': 'Opening',
     'res.win': 'won', 'res.loss': 'lost', 'res.draw': 'draw', 'res.aborted': 'aborted',
+    'nav.lag': 'Lag', 'title.lag': 'Lag', 'lag.server': 'Server latency', 'lag.net': 'Your network', 'lag.unit': 'Milliseconds, this server',
+    'lag.server.hint': 'The median time this server takes to pass a move on to your opponent.',
+    'lag.net.hint': 'Your round trip to the server and back; each move, your clock is credited part of it.',
+    'lag.history': 'Round trips, the latest on the right', 'lag.rtt_median': 'Median of the last {n}: {ms} ms',
+    'lag.window': 'Over the last {m} minutes: {n} moves.', 'lag.empty': 'No moves in the last {m} minutes.',
+    'lag.moves': 'Move', 'lag.moves.hint': 'From its arrival to its sending to the opponent and spectators', 'lag.store': 'Saving', 'lag.store.hint': 'The wait for the move to be stored, part of the above',
+    'lag.p50': 'Median', 'lag.p90': '90%', 'lag.p99': '99%', 'lag.max': 'Longest', 'lag.count': 'Moves', 'lag.tables': 'games in play', 'lag.connections': 'connected (a tab each)',
   },
   zh: {
     'nav.tournaments': '比赛', 'title.tournaments': '比赛', 'title.tournament': '比赛',
@@ -195,6 +202,13 @@ const STRINGS = {
     'rec.swapped': '交换', 'rec.kept': '不交换', 'rec.offers': '第五手打点：{list}，留下 {kept}', 'rec.opening': '开局', 'rec.result': '结果', 'rec.event': '比赛', 'rec.alt': '第五手打点', 'rec.termination': '终局原因',
     'profile.col.date': '日期', 'profile.col.opponent': '对手', 'profile.col.color': '执色', 'profile.col.rule': '规则', 'profile.col.result': '结果', 'profile.col.opening': '开局',
     'res.win': '胜', 'res.loss': '负', 'res.draw': '和', 'res.aborted': '中止',
+    'nav.lag': '延迟', 'title.lag': '延迟', 'lag.server': '服务器延迟', 'lag.net': '你的网络', 'lag.unit': '单位：毫秒（本服务器）',
+    'lag.server.hint': '服务器把一手棋转给对手所用时间的中位数。',
+    'lag.net.hint': '你到服务器的往返时间；每走一手，时钟会补回其中一部分。',
+    'lag.history': '往返时间，最新的在右边', 'lag.rtt_median': '最近 {n} 次的中位数：{ms} ms',
+    'lag.window': '最近 {m} 分钟：{n} 手。', 'lag.empty': '最近 {m} 分钟没有人行棋。',
+    'lag.moves': '行棋', 'lag.moves.hint': '从到达服务器到发给对手和观众', 'lag.store': '保存', 'lag.store.hint': '等待这一手存好的时间，已含在上一行中',
+    'lag.p50': '中位数', 'lag.p90': '90%', 'lag.p99': '99%', 'lag.max': '最长', 'lag.count': '手数', 'lag.tables': '盘对局进行中', 'lag.connections': '个连接（每个标签页一个）',
   },
 };
 

@@ -35,6 +35,7 @@ const ROUTES = {
   game: { title: 'title.game', arg: true, view: async () => (await import('./viewer/viewer.js')).mountViewer },
   tournaments: { title: 'title.tournaments', view: async () => (await import('./tournament/list.js')).mountTournaments },
   tournament: { title: 'title.tournament', arg: true, view: async () => (await import('./tournament/event.js')).mountTournament },
+  lag: { title: 'title.lag', view: async () => (await import('./pages/lag.js')).mountLag },
 };
 
 /** Draws the view of the address shown, after the last view's cleanup. */
