@@ -84,6 +84,7 @@ browser_files!(
     clocks,
     computer,
     forbidden,
+    lag,
     misc,
     my_games,
     openings,

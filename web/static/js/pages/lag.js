@@ -27,7 +27,7 @@ const grade = (ms, good, fair) => ms == null ? '' : ms <= good ? 'good' : ms <= 
 
 /** @param {App} app @param {HTMLElement} root */
 export function mountLag(app, root) {
-  const serverBig = h('span.lag-big', { 'data-lag': 'moves.p50_ms' });
+  const serverBig = h('span.lag-big', { 'data-lag': 'server' });
   const netBig = h('span.lag-big', { 'data-lag': 'rtt' });
   const netMedian = h('p.small');
   const history = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
@@ -35,8 +35,6 @@ export function mountLag(app, root) {
   history.setAttribute('viewBox', `0 0 ${HISTORY * 10} 80`);
   history.setAttribute('preserveAspectRatio', 'none');
   history.setAttribute('aria-label', t('lag.history'));
-  const line = document.createElementNS('http://www.w3.org/2000/svg', 'polyline');
-  history.appendChild(line);
   const span = h('p.small');
   const rows = h('tbody');
   const live = h('p');
@@ -49,24 +47,35 @@ export function mountLag(app, root) {
     const m = r.moves;
     serverBig.textContent = `${fmt(m.p50_ms)} ms`;
     serverBig.dataset.grade = grade(m.p90_ms, 50, 200);
-    fill(span, t(m.count ? 'lag.window' : 'lag.empty', { m: Math.round(r.window_secs / 60), n: m.count }));
+    fill(span, t(m.count ? 'lag.window' : 'lag.empty', { m: Math.round(r.window_secs / 60), n: m.count, ms: fmt(m.p90_ms) }));
+    // Each figure's row, then its line of explanation under it.
     fill(rows, [['moves', 'lag.moves'], ['store_writes', 'lag.store']].map(([k, label]) => {
       const p = /** @type {Percentiles} */ (r[/** @type {'moves'|'store_writes'} */ (k)]);
-      return h('tr', null, h('th', null, t(label), h('div.small', null, t(`${label}.hint`))),
+      return [h('tr', null, h('th', null, t(label)),
         cell(`${k}.p50_ms`, p.p50_ms), cell(`${k}.p90_ms`, p.p90_ms), cell(`${k}.p99_ms`, p.p99_ms), cell(`${k}.max_ms`, p.max_ms),
-        h('td', { 'data-lag': `${k}.count` }, p.count));
+        h('td', { 'data-lag': `${k}.count` }, p.count)),
+      h('tr.hint', null, h('td.small', { colspan: 6 }, t(`${label}.hint`)))];
     }));
-    fill(live, h('span', { 'data-lag': 'tables' }, r.tables), ` ${t('lag.tables')} · `,
-      h('span', { 'data-lag': 'connections' }, r.connections), ` ${t('lag.connections')}`);
+    fill(live, `${t('lag.tables')}: `, h('span', { 'data-lag': 'tables' }, r.tables), ` · ${t('lag.connections')}: `,
+      h('span', { 'data-lag': 'connections' }, r.connections));
   };
   const showNet = () => {
     const last = rtts[rtts.length - 1];
     netBig.textContent = `${fmt(last)} ms`;
     netBig.dataset.grade = grade(last, 100, 300);
     const sorted = [...rtts].sort((a, b) => a - b);
-    netMedian.textContent = t('lag.rtt_median', { n: rtts.length, ms: fmt(sorted[Math.floor(sorted.length / 2)]) });
-    const top = Math.max(...rtts) * 1.1;
-    line.setAttribute('points', rtts.map((v, i) => `${i * 10 + 5},${(80 - (v / top) * 76).toFixed(1)}`).join(' '));
+    const mid = sorted.length / 2;
+    const median = sorted.length % 2 ? sorted[Math.floor(mid)] : (sorted[mid - 1] + sorted[mid]) / 2;
+    netMedian.textContent = t('lag.rtt_median', { n: rtts.length, ms: fmt(median) });
+    // A bar a round trip, the latest on the right, scaled to the longest.
+    const top = Math.max(...rtts);
+    history.replaceChildren(...rtts.map((v, i) => {
+      const bar = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
+      const tall = Math.max(1, (v / top) * 76);
+      for (const [k, x] of Object.entries({ x: (HISTORY - rtts.length + i) * 10 + 1, y: 80 - tall, width: 8, height: tall })) bar.setAttribute(k, x.toFixed(1));
+      bar.setAttribute('data-ms', fmt(v));
+      return bar;
+    }));
   };
 
   const fetchServer = async () => {
