@@ -5,7 +5,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browser, table, whoseTurn, sameEverywhere, play, shots, until, BASE } from './helpers.mjs';
+import { browser, table, whoseTurn, sameEverywhere, play, shot, shots, until, BASE } from './helpers.mjs';
 
 /** As the page shows milliseconds (pages/lag.js). */
 const fmt = (ms) => ms == null ? '—' : ms < 1 ? ms.toFixed(2) : ms < 10 ? ms.toFixed(1) : String(Math.round(ms));
@@ -57,7 +57,10 @@ test("the lag page shows the server's percentiles and this browser's round trip"
     await alice.click('#lang-btn');
     await until(alice, () => document.querySelector('section.lag h2')?.textContent === '延迟');
     assert.equal(await alice.textContent('footer a'), '延迟');
+    // The view was drawn again in Chinese: the round trips measured stay.
+    assert.ok(await alice.$$eval('.lag-history rect', (els) => els.length) >= bars.length);
     assert.match(await alice.textContent('section.lag'), /服务器延迟.*你的网络/s);
+    await shot(alice, 'lag-zh-desktop');
   } finally {
     await b.close();
   }

@@ -105,7 +105,7 @@ const STRINGS = {
     'lag.history': 'Round trips, the latest on the right', 'lag.rtt_median': 'Median of the last {n}: {ms} ms',
     'lag.window': 'Over the last {m} minutes: {n} moves, 9 in 10 within {ms} ms.', 'lag.empty': 'No moves in the last {m} minutes.',
     'lag.moves': 'Move', 'lag.moves.hint': 'From a move\'s arrival at the server to its sending to your opponent and the spectators.', 'lag.store': 'Saving', 'lag.store.hint': 'The wait for the move to be stored safely, part of the time above.',
-    'lag.p50': 'Median', 'lag.p90': '90%', 'lag.p99': '99%', 'lag.max': 'Longest', 'lag.count': 'Moves', 'lag.tables': 'Games in play', 'lag.connections': 'Connected (a tab each)',
+    'lag.p50': 'Median', 'lag.p90': '90%', 'lag.p99': '99%', 'lag.max': 'Longest', 'lag.count': 'Moves', 'lag.tables': 'Games in play: ', 'lag.connections': 'Connected (a tab each): ',
   },
   zh: {
     'nav.tournaments': '比赛', 'title.tournaments': '比赛', 'title.tournament': '比赛',
@@ -208,7 +208,7 @@ const STRINGS = {
     'lag.history': '往返时间，最新的在右边', 'lag.rtt_median': '最近 {n} 次的中位数：{ms} ms',
     'lag.window': '最近 {m} 分钟：{n} 手，十手中有九手在 {ms} ms 以内。', 'lag.empty': '最近 {m} 分钟没有人行棋。',
     'lag.moves': '行棋', 'lag.moves.hint': '从一手棋到达服务器，到发给对手和观众。', 'lag.store': '保存', 'lag.store.hint': '等待这一手安全存好的时间，已含在上面的时间里。',
-    'lag.p50': '中位数', 'lag.p90': '90%', 'lag.p99': '99%', 'lag.max': '最长', 'lag.count': '手数', 'lag.tables': '进行中的对局', 'lag.connections': '在线连接（每个标签页一个）',
+    'lag.p50': '中位数', 'lag.p90': '90%', 'lag.p99': '99%', 'lag.max': '最长', 'lag.count': '手数', 'lag.tables': '进行中的对局：', 'lag.connections': '在线连接（每个标签页一个）：',
   },
 };
 

@@ -18,6 +18,8 @@ import { t } from '../i18n.js';
 const HISTORY = 30;
 const PING_MS = 2000;
 const FETCH_MS = 5000;
+/** This page's round trips, kept while the page is open (a language switch redraws the view). @type {number[]} */
+const rtts = [];
 
 /** Milliseconds as shown: two decimals below 1, one below 10, whole above. @param {number|null} ms */
 export const fmt = (ms) => ms == null ? '—' : ms < 1 ? ms.toFixed(2) : ms < 10 ? ms.toFixed(1) : String(Math.round(ms));
@@ -38,8 +40,6 @@ export function mountLag(app, root) {
   const span = h('p.small');
   const rows = h('tbody');
   const live = h('p');
-  /** @type {number[]} */
-  const rtts = [];
 
   const cell = (/** @type {string} */ key, /** @type {number|null} */ ms) => h('td', { 'data-lag': key }, fmt(ms));
   /** @param {LagReport} r */
@@ -56,7 +56,7 @@ export function mountLag(app, root) {
         h('td', { 'data-lag': `${k}.count` }, p.count)),
       h('tr.hint', null, h('td.small', { colspan: 6 }, t(`${label}.hint`)))];
     }));
-    fill(live, `${t('lag.tables')}: `, h('span', { 'data-lag': 'tables' }, r.tables), ` · ${t('lag.connections')}: `,
+    fill(live, t('lag.tables'), h('span', { 'data-lag': 'tables' }, r.tables), ` · ${t('lag.connections')}`,
       h('span', { 'data-lag': 'connections' }, r.connections));
   };
   const showNet = () => {
@@ -103,7 +103,7 @@ export function mountLag(app, root) {
       h('div.lag-gauge', null, h('h3', null, t('lag.net')), netBig, h('p', null, t('lag.net.hint')), history, netMedian)),
     h('table.lb.lag-table', null, h('caption.small', null, t('lag.unit')), h('thead', null, head), rows),
     live));
-  netBig.textContent = '— ms';
+  if (rtts.length) showNet(); else netBig.textContent = '— ms';
   fetchServer();
   ping();
   const timers = [setInterval(fetchServer, FETCH_MS), setInterval(ping, PING_MS)];
