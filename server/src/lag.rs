@@ -5,28 +5,26 @@
 //! Prometheus has the same times as histograms (`crate::metrics`), but a
 //! player has no Prometheus, and its buckets are too coarse for a median.
 //! So each [`Window`] keeps its own: [`SLOTS`] slots of [`SLOT`] each, a
-//! slot a histogram of log-linear bins (16 to an octave, so a figure is
-//! within 3 % of the time it stands for, from a microsecond to a minute),
-//! the oldest slot reused as time moves on. Memory is fixed (two windows
-//! of 30 × 1.5 KiB); recording is one uncontended lock around a few
-//! increments, beside a move's store write and broadcast; a report merges
-//! the live slots under the lock (a few microseconds) and sorts nothing.
+//! slot an HDR histogram (`hdrhistogram`, two significant figures: a figure
+//! is within 1 % of the time it stands for, from a microsecond to a
+//! minute), the oldest slot cleared as time moves on. Memory is fixed
+//! (about 6 KiB a slot); recording is one uncontended lock around an
+//! increment, beside a move's store write and broadcast; a report merges
+//! the live slots under the lock.
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use hdrhistogram::Histogram;
+
 use serde::Serialize;
 
 /// One slot's span.
-pub const SLOT: Duration = Duration::from_secs(10);
+pub const SLOT: Duration = Duration::from_secs(30);
 /// Slots in a window: the figures are of the last five minutes.
-pub const SLOTS: usize = 30;
-/// Bins of exact microseconds below [`SUB`], then `SUB` bins an octave.
-const SUB: u64 = 16;
-/// Octaves above the exact bins: up to 2^26 µs (67 s); longer is counted
-/// in the last bin.
-const OCTAVES: u64 = 22;
-const BINS: usize = (SUB + OCTAVES * SUB) as usize;
+pub const SLOTS: usize = 10;
+/// The longest time a histogram tells apart (longer is counted as it).
+const LONGEST_US: u64 = 60_000_000;
 
 /// The times this node's players see: a move's handling and the store's
 /// writes, each over the last [`SLOTS`] × [`SLOT`].
@@ -119,81 +117,65 @@ struct Slot {
     /// Which slot it holds now (its counts are stale if older than the
     /// window).
     number: u64,
-    count: u64,
+    times_us: Histogram<u32>,
+    /// The longest exactly (the histogram holds it to 1 %).
     max_us: u64,
-    bins: [u32; BINS],
+}
+
+fn histogram() -> Histogram<u32> {
+    Histogram::new_with_bounds(1, LONGEST_US, 2).expect("valid bounds")
 }
 
 impl Window {
     fn new() -> Window {
         let empty = || Slot {
             number: 0,
-            count: 0,
+            times_us: histogram(),
             max_us: 0,
-            bins: [0; BINS],
         };
         Window(Mutex::new((0..SLOTS).map(|_| empty()).collect()))
     }
 
     fn record(&self, number: u64, took: Duration) {
         let us = u64::try_from(took.as_micros()).unwrap_or(u64::MAX);
-        let bin = bin_of(us);
         let Ok(mut slots) = self.0.lock() else { return };
         let slot = &mut slots[(number % SLOTS as u64) as usize];
-        if slot.number != number || slot.count == 0 {
+        if slot.number != number {
             slot.number = number;
-            slot.count = 0;
+            slot.times_us.reset();
             slot.max_us = 0;
-            slot.bins.fill(0);
         }
-        slot.count += 1;
+        slot.times_us.saturating_record(us.clamp(1, LONGEST_US));
         slot.max_us = slot.max_us.max(us);
-        slot.bins[bin] = slot.bins[bin].saturating_add(1);
     }
 
     /// The window's percentiles as of slot `now`.
     fn percentiles(&self, now: u64) -> Percentiles {
-        let mut bins = [0u64; BINS];
-        let (mut count, mut max_us) = (0u64, 0u64);
+        let mut all = histogram();
+        let mut max = 0;
         {
             let Ok(slots) = self.0.lock() else {
                 return Percentiles::default();
             };
             for slot in slots.iter() {
-                let live = slot.count > 0 && slot.number <= now && now - slot.number < SLOTS as u64;
-                if !live {
-                    continue;
-                }
-                count += slot.count;
-                max_us = max_us.max(slot.max_us);
-                for (sum, n) in bins.iter_mut().zip(slot.bins.iter()) {
-                    *sum += u64::from(*n);
+                let live = slot.number <= now && now - slot.number < SLOTS as u64;
+                if live && !slot.times_us.is_empty() {
+                    // The same bounds: adding cannot fail.
+                    let _ = all.add(&slot.times_us);
+                    max = max.max(slot.max_us);
                 }
             }
         }
-        if count == 0 {
+        if all.is_empty() {
             return Percentiles::default();
         }
-        let at = |q: f64| {
-            // The smallest time at or above which lie no more than 1 - q
-            // of the moves: the bin holding the ceil(q × n)-th.
-            let rank = ((q * count as f64).ceil() as u64).clamp(1, count);
-            let mut seen = 0;
-            let bin = bins
-                .iter()
-                .position(|n| {
-                    seen += n;
-                    seen >= rank
-                })
-                .unwrap_or(BINS - 1);
-            ms(value_of(bin).min(max_us))
-        };
+        let at = |q: f64| ms(all.value_at_quantile(q).min(max));
         Percentiles {
-            count,
+            count: all.len(),
             p50_ms: Some(at(0.5)),
             p90_ms: Some(at(0.9)),
             p99_ms: Some(at(0.99)),
-            max_ms: Some(ms(max_us)),
+            max_ms: Some(ms(max)),
         }
     }
 }
@@ -202,51 +184,9 @@ fn ms(us: u64) -> f64 {
     us as f64 / 1000.0
 }
 
-/// The bin of `us` microseconds: exact below [`SUB`], then the octave and
-/// the next four bits below its leading one.
-fn bin_of(us: u64) -> usize {
-    if us < SUB {
-        return us as usize;
-    }
-    let octave = u64::from(63 - us.leading_zeros()) - 4;
-    if octave >= OCTAVES {
-        return BINS - 1;
-    }
-    (SUB + octave * SUB + ((us >> octave) & (SUB - 1))) as usize
-}
-
-/// The time a bin stands for: its own below [`SUB`], else its middle.
-fn value_of(bin: usize) -> u64 {
-    let bin = bin as u64;
-    if bin < SUB {
-        return bin;
-    }
-    let (octave, sub) = ((bin - SUB) / SUB, (bin - SUB) % SUB);
-    let low = (SUB + sub) << octave;
-    low + (1 << octave) / 2
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_bin_holds_its_times_within_three_percent() {
-        let mut last = 0;
-        for us in (0..100_000u64).chain([1 << 20, 5_000_000, (1 << 26) - 1]) {
-            let bin = bin_of(us);
-            assert!(bin >= last, "bins grow with the time");
-            last = bin;
-            let v = value_of(bin) as f64;
-            assert!(
-                (v - us as f64).abs() <= us as f64 * 0.032,
-                "{us} µs shown as {v}"
-            );
-        }
-        assert_eq!(bin_of(u64::MAX), BINS - 1);
-        assert_eq!(bin_of(1 << 26), BINS - 1);
-        assert_eq!(bin_of((1 << 26) - 1), BINS - 1);
-    }
 
     #[test]
     fn percentiles_of_a_known_spread() {
@@ -261,7 +201,7 @@ mod tests {
         assert_eq!(p.moves.count, 1000);
         let near = |got: Option<f64>, want: f64| {
             let got = got.unwrap();
-            assert!((got - want).abs() <= want * 0.032, "{got} for {want}");
+            assert!((got - want).abs() <= want * 0.01, "{got} for {want}");
         };
         near(p.moves.p50_ms, 500.0);
         near(p.moves.p90_ms, 900.0);
@@ -273,7 +213,7 @@ mod tests {
     #[test]
     fn a_percentile_is_never_above_the_longest() {
         let lag = Lag::new();
-        // 999 µs is in the bin whose middle is 1008 µs: shown as the longest.
+        // A percentile is shown at most as the longest time, exact.
         lag.moves.record(0, Duration::from_micros(999));
         let p = lag.report_at(lag.started, 0, 0).moves;
         assert_eq!(
@@ -298,7 +238,7 @@ mod tests {
         let p = w.percentiles(SLOTS as u64);
         assert_eq!(p.count, 1);
         assert_eq!(p.max_ms, Some(1.0));
-        // Slot 30 takes slot 0's place, without its counts.
+        // Slot SLOTS takes slot 0's place, without its counts.
         w.record(SLOTS as u64, Duration::from_millis(2));
         let p = w.percentiles(SLOTS as u64);
         assert_eq!((p.count, p.max_ms), (2, Some(2.0)));
