@@ -37,6 +37,7 @@ pub struct Analyzer {
 impl Analyzer {
     pub fn new(settings: AnalysisSettings) -> Arc<Analyzer> {
         let slots = Arc::new(Semaphore::new(settings.slots.max(1)));
+        crate::metrics::watch_slots(&slots, settings.slots.max(1));
         Arc::new(Analyzer { settings, slots })
     }
 
@@ -79,9 +80,9 @@ impl Analyzer {
         let done = tokio::task::spawn_blocking(move || {
             let started = Instant::now();
             let out = search(&id, &record, Budget::new(nodes, u8::MAX), vct_budget);
-            let took_ms = started.elapsed().as_millis() as u64;
-            metrics::counter!(crate::metrics::ANALYSES).increment(1);
-            metrics::counter!(crate::metrics::ANALYSIS_MS).increment(took_ms);
+            let took = started.elapsed();
+            let took_ms = took.as_millis() as u64;
+            metrics::histogram!(crate::metrics::ANALYSIS_SECONDS).record(took.as_secs_f64());
             tracing::debug!(game = %id, vct, took_ms, "analysed");
             drop(slot);
             out

@@ -81,6 +81,7 @@ impl Keeper {
     }
 
     fn handle(&mut self, cmd: KeeperCmd) {
+        let before = self.held.len();
         match cmd {
             KeeperCmd::Hold { table, lease } => {
                 self.lost.remove(&table);
@@ -91,6 +92,10 @@ impl Keeper {
             }
             KeeperCmd::Renewed { asked, held } => self.renewed(asked, held),
         }
+        // Counted by change, so that several servers in one process (tests)
+        // add up.
+        let held = metrics::gauge!(crate::metrics::LEASES_HELD);
+        held.increment(self.held.len() as f64 - before as f64);
     }
 
     /// Tells the tables whose lease was taken, and renews every lease held,
@@ -113,12 +118,18 @@ impl Keeper {
                 .iter()
                 .map(|(t, l)| (t.as_str().to_owned(), l.clone()))
                 .collect();
+            let started = std::time::Instant::now();
             let held = match tokio::time::timeout(timeout, store.renew_leases(&ids, ttl)).await {
                 Ok(held) => held,
                 Err(_) => Err(StoreError::Unavailable(format!(
                     "no answer within {timeout:?}"
                 ))),
             };
+            metrics::histogram!(crate::metrics::STORE_CALL_SECONDS, "call" => "renew_leases")
+                .record(started.elapsed().as_secs_f64());
+            if let Err(e) = &held {
+                crate::metrics::store_error(e);
+            }
             tx.notify(KeeperCmd::Renewed { asked, held });
         });
     }
@@ -132,6 +143,7 @@ impl Keeper {
             Err(e) => {
                 tracing::warn!(error = %e, leases = asked.len(), "could not renew this node's table leases; retrying at the next tick");
                 crate::metrics::error("lease_renewal_failed");
+                metrics::counter!(crate::metrics::LEASE_RENEWALS_FAILED).increment(1);
                 return;
             }
         };

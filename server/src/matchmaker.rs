@@ -30,7 +30,7 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-use tengen_protocol::{Envelope, RequestId, ServerMsg, SessionId};
+use tengen_protocol::{Envelope, RatingFamily, RequestId, ServerMsg, SessionId};
 use tengen_rules::game::{GameConfig, Seat};
 use tengen_store::name_key;
 use tokio::sync::watch;
@@ -73,6 +73,31 @@ impl Queues {
                 q.insert(at, waiter);
             }
             None => self.queues.push((config, vec![waiter])),
+        }
+    }
+
+    /// The rated queues' depth and longest wait by rating family, to the
+    /// metrics.
+    fn report(&self, now: Instant) {
+        for family in RatingFamily::ALL {
+            let waiting = self
+                .queues
+                .iter()
+                .filter(|(c, _)| RatingFamily::of(c.rule_set) == family);
+            let (mut depth, mut oldest) = (0usize, 0f64);
+            for (_, q) in waiting {
+                depth += q.len();
+                if let Some(w) = q
+                    .iter()
+                    .map(|w| now.saturating_duration_since(w.since))
+                    .max()
+                {
+                    oldest = oldest.max(w.as_secs_f64());
+                }
+            }
+            let f = family.as_str();
+            metrics::gauge!(crate::metrics::RATED_WAITING, "family" => f).set(depth as f64);
+            metrics::gauge!(crate::metrics::RATED_OLDEST_WAIT, "family" => f).set(oldest);
         }
     }
 
@@ -245,10 +270,16 @@ impl Matchmaker {
     }
 
     fn pair(&mut self) {
+        let now = Instant::now();
+        self.queues.report(now);
         if self.queues.is_empty() {
             return;
         }
-        for (config, seats) in self.queues.pair(Instant::now(), &self.settings) {
+        for (config, seats) in self.queues.pair(now, &self.settings) {
+            let family = RatingFamily::of(config.rule_set).as_str();
+            let waits = seats
+                .each_ref()
+                .map(|w| now.saturating_duration_since(w.since).as_secs_f64());
             let opener = if rand::random::<bool>() {
                 Seat::First
             } else {
@@ -268,12 +299,21 @@ impl Matchmaker {
                 pairing: Box::new(pairing),
                 matchmaker: self.handle.clone(),
             };
-            if let Err(LobbyCmd::Matched { pairing, .. }) = self.lobby.try_give(matched) {
-                // The lobby is overwhelmed: both wait on.
-                let Pairing { config, seats, .. } = *pairing;
-                for w in seats {
-                    self.queues.add(config.clone(), w);
+            match self.lobby.try_give(matched) {
+                Ok(()) => {
+                    for wait in waits {
+                        metrics::histogram!(crate::metrics::RATED_WAIT, "family" => family)
+                            .record(wait);
+                    }
                 }
+                Err(LobbyCmd::Matched { pairing, .. }) => {
+                    // The lobby is overwhelmed: both wait on.
+                    let Pairing { config, seats, .. } = *pairing;
+                    for w in seats {
+                        self.queues.add(config.clone(), w);
+                    }
+                }
+                Err(_) => {}
             }
         }
     }

@@ -124,6 +124,7 @@ impl Server {
         store: Arc<dyn Store>,
     ) -> Result<Server, StartError> {
         metrics::install();
+        metrics::node(&settings.node);
         let listener =
             TcpListener::bind(settings.listen)
                 .await

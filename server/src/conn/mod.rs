@@ -217,6 +217,7 @@ async fn handshake(
         before_hello += 1;
         if before_hello > state.hosting.settings.limits.rate_burst {
             crate::metrics::error("rate_limited");
+            metrics::counter!(crate::metrics::RATE_LIMITED, "what" => "messages").increment(1);
             let _ = sink.send(close(CloseCode::PolicyViolation)).await;
             return None;
         }
@@ -441,6 +442,7 @@ async fn read_loop(
                 return;
             }
             crate::metrics::error("rate_limited");
+            metrics::counter!(crate::metrics::RATE_LIMITED, "what" => "messages").increment(1);
             let id = decode_client(&bytes, conn_state.encoding)
                 .ok()
                 .and_then(|f| f.id);

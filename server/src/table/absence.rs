@@ -184,6 +184,9 @@ impl Table {
             if s.away && !s.grace_over && s.away_until.is_some_and(|t| t <= now) {
                 s.grace_over = true;
                 ended.push(seat);
+                if !self.game.is_over() {
+                    metrics::counter!(crate::metrics::ABANDONMENTS).increment(1);
+                }
             }
         }
         if ended.is_empty() || self.game.is_over() {
@@ -275,6 +278,8 @@ impl Table {
                     return;
                 }
                 tracing::info!(table = %self.id, %absent, draw, "absence claimed");
+                let kind = if draw { "absence_draw" } else { "absence_win" };
+                metrics::counter!(crate::metrics::CLAIMS, "kind" => kind).increment(1);
                 self.broadcast(events, ms);
                 self.reply_acted(outbox, id);
             }

@@ -68,16 +68,24 @@ pub(super) async fn within<T>(
 }
 
 impl Table {
-    /// One store call of this table's, [`within`] the store timeout.
+    /// One store call of this table's, [`within`] the store timeout;
+    /// timed and its failure counted under `name` (the call's).
     pub(super) async fn store_call<T>(
         &self,
+        name: &'static str,
         call: impl std::future::Future<Output = Result<T, StoreError>>,
     ) -> Result<T, StoreError> {
         let store = self.hosting.store.as_ref();
         let timeout = self.hosting.settings.store_timeout;
         let started = Instant::now();
         let result = within(store, timeout, call).await;
-        if started.elapsed() > timeout {
+        let took = started.elapsed();
+        metrics::histogram!(crate::metrics::STORE_CALL_SECONDS, "call" => name)
+            .record(took.as_secs_f64());
+        if let Err(e) = &result {
+            crate::metrics::store_error(e);
+        }
+        if took > timeout {
             self.hosting.pressure.store_behind();
         }
         result
@@ -101,7 +109,7 @@ impl Table {
                     self.durable.logged as u64,
                     &bytes,
                 );
-                self.store_call(append).await
+                self.store_call("append", append).await
             }
             (None, true) => Err(StoreError::Unavailable(
                 "the table's lease is being taken again".into(),
@@ -272,13 +280,19 @@ impl Table {
             // over knows its players when they reconnect there.
             for seat in &self.meta.seats {
                 if !seat.token.is_empty() {
-                    self.store_call(self.hosting.store.index_seat(&seat.token, self.id.as_str()))
-                        .await?;
+                    self.store_call(
+                        "index_seat",
+                        self.hosting.store.index_seat(&seat.token, self.id.as_str()),
+                    )
+                    .await?;
                 }
             }
             let meta = serde_json::to_vec(&self.meta).expect("table metadata serializes");
             match self
-                .store_call(self.hosting.store.create_table(self.id.as_str(), &meta))
+                .store_call(
+                    "create_table",
+                    self.hosting.store.create_table(self.id.as_str(), &meta),
+                )
                 .await
             {
                 Ok(()) => {
@@ -305,7 +319,10 @@ impl Table {
             return self.store_finished().await;
         }
         let stored = self
-            .store_call(self.hosting.store.live_table(self.id.as_str()))
+            .store_call(
+                "live_table",
+                self.hosting.store.live_table(self.id.as_str()),
+            )
             .await?;
         let stored = stored.map(|t| t.entries).unwrap_or_default();
         if stored.len() > self.durable.logged {
@@ -330,7 +347,7 @@ impl Table {
             self.durable.logged = stored.len();
             self.broadcast(events, last);
         } else {
-            self.store_call(self.hosting.store.ping()).await?;
+            self.store_call("ping", self.hosting.store.ping()).await?;
         }
         Ok(())
     }
@@ -392,15 +409,18 @@ impl Table {
             finished_ms,
         );
         let result = self
-            .store_call(crate::ratings::finish(
-                self.hosting.store.as_ref(),
-                game,
-                rated.as_ref(),
-            ))
+            .store_call(
+                "finish_game",
+                crate::ratings::finish(self.hosting.store.as_ref(), game, rated.as_ref()),
+            )
             .await;
         match result {
             Ok(()) | Err(StoreError::Exists(_)) => {
                 self.durable.finish_stored = true;
+                // Counted once, by the node whose write stored it.
+                if let (Ok(()), Some(result)) = (&result, self.game.result()) {
+                    crate::metrics::game_finished(&self.meta.config, self.meta.rated, result);
+                }
                 // A rated game's abandonment is a fair-play offence (told
                 // to moderation, which stores it without the table); not a
                 // tournament game's, whose absences and withdrawals the

@@ -126,6 +126,27 @@ impl Table {
         }
     }
 
+    /// Brings the node's gauges of spectators and present players up to
+    /// date with this table's (all gone once `closing`).
+    pub(super) fn count_presence(&mut self, closing: bool) {
+        let now = if closing {
+            (0, 0)
+        } else {
+            let players = self.seats.iter().filter(|s| s.subscribed && !s.away);
+            (self.subs.spectators.len(), players.count())
+        };
+        let (was_spectators, was_players) = self.subs.counted;
+        if now.0 != was_spectators {
+            metrics::gauge!(crate::metrics::SPECTATORS)
+                .increment(now.0 as f64 - was_spectators as f64);
+        }
+        if now.1 != was_players {
+            metrics::gauge!(crate::metrics::TABLE_PLAYERS)
+                .increment(now.1 as f64 - was_players as f64);
+        }
+        self.subs.counted = now;
+    }
+
     /// The coalesced spectator count, to every subscriber and the lobby.
     pub(super) fn send_spectator_count(&mut self) {
         let count = self.subs.spectators.len() as u32;

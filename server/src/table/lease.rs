@@ -46,7 +46,7 @@ impl Table {
             &self.hosting.settings.node,
             self.hosting.settings.lease_ttl,
         );
-        match self.store_call(acquire).await? {
+        match self.store_call("acquire_lease", acquire).await? {
             Acquired::Ours(lease) => {
                 self.hold(lease);
                 Ok(())
@@ -108,7 +108,10 @@ impl Table {
             };
         }
         let stored = self
-            .store_call(self.hosting.store.live_table(self.id.as_str()))
+            .store_call(
+                "live_table",
+                self.hosting.store.live_table(self.id.as_str()),
+            )
             .await;
         match stored {
             Ok(Some(t)) if t.entries.len() == self.durable.logged => {
@@ -165,7 +168,7 @@ impl Table {
         self.tenure.retry_at = None;
         if let Some(lease) = self.let_go() {
             let release = self.hosting.store.release_lease(self.id.as_str(), &lease);
-            let _ = self.store_call(release).await;
+            let _ = self.store_call("release_lease", release).await;
         }
     }
 
@@ -174,7 +177,7 @@ impl Table {
         self.tenure.retry_at = None;
         if let Some(lease) = self.let_go() {
             let release = self.hosting.store.release_lease(self.id.as_str(), &lease);
-            if let Err(e) = self.store_call(release).await {
+            if let Err(e) = self.store_call("release_lease", release).await {
                 tracing::debug!(table = %self.id, error = %e, "lease not released (it lapses)");
             }
         }

@@ -128,6 +128,7 @@ struct Table {
 /// The table stores itself before it tells the players anything.
 pub fn spawn(start: Start) -> Result<(), tengen_rules::game::ConfigError> {
     let game = Game::new(start.meta.config.clone(), start.meta.opener, 0)?;
+    crate::metrics::game_started(&start.meta.config, start.meta.rated);
     let table = Table::assemble(start, game, Instant::now());
     table.launch();
     Ok(())
@@ -242,6 +243,7 @@ impl Table {
         for seat in Seat::BOTH {
             self.send_snapshot_to_seat(seat, None);
         }
+        self.count_presence(false);
         loop {
             if self.tenure.stepped_down {
                 break;
@@ -258,6 +260,7 @@ impl Table {
                     }
                 }
             }
+            self.count_presence(false);
             if self.game.is_over()
                 && !self.tenure.stepped_down
                 && !self.durable.finish_stored
@@ -290,6 +293,7 @@ impl Table {
             table: self.id.clone(),
         });
         metrics::gauge!(crate::metrics::TABLES).decrement(1.0);
+        self.count_presence(true);
         tracing::debug!(table = %self.id, "table closed");
     }
 
@@ -539,7 +543,19 @@ impl Table {
                     outbox.refuse(id, ErrorCode::Unavailable, "the server could not save your action, so it did not happen; the clocks are stopped until it can");
                     return;
                 }
+                metrics::histogram!(crate::metrics::MOVE_DURABLE_SECONDS)
+                    .record(received.elapsed().as_secs_f64());
                 self.settle_quota(seat, &action);
+                match action.kind() {
+                    ActionKind::ClaimForbidden => {
+                        metrics::counter!(crate::metrics::CLAIMS, "kind" => "forbidden")
+                            .increment(1)
+                    }
+                    ActionKind::OfferDraw => {
+                        metrics::counter!(crate::metrics::DRAW_OFFERS).increment(1)
+                    }
+                    _ => {}
+                }
                 // A correspondence game is never aborted for a slow first
                 // move: its clock decides (docs/rules.md §7).
                 if action.kind() != ActionKind::Resign

@@ -37,6 +37,7 @@ impl Table {
         *last = now;
         if *tokens < 1.0 {
             crate::metrics::error("rate_limited");
+            metrics::counter!(crate::metrics::RATE_LIMITED, "what" => "chat").increment(1);
             let wait = ((1.0 - *tokens) * 1000.0).ceil() as u64;
             outbox.send_msg(&ServerFrame::error(id, ErrorBody::rate_limited(wait)));
             return;

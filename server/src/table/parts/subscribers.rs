@@ -16,4 +16,7 @@ pub(crate) struct Subscribers {
     pub(crate) who: HashMap<u64, tengen_protocol::Player>,
     /// When the coalesced spectator count goes out, if it changed.
     pub(crate) count_due: Option<Instant>,
+    /// The spectators and present players last added to the node's
+    /// gauges (`tengen_spectators`, `tengen_table_players`).
+    pub(crate) counted: (usize, usize),
 }
