@@ -271,9 +271,8 @@ impl Matchmaker {
 
     fn pair(&mut self) {
         let now = Instant::now();
-        self.queues.report(now);
         if self.queues.is_empty() {
-            return;
+            return self.queues.report(now);
         }
         for (config, seats) in self.queues.pair(now, &self.settings) {
             let family = RatingFamily::of(config.rule_set).as_str();
@@ -316,6 +315,7 @@ impl Matchmaker {
                 Err(_) => {}
             }
         }
+        self.queues.report(now);
     }
 }
 

@@ -32,6 +32,7 @@ mod lobby;
 mod lobby_promises;
 mod local_cluster;
 mod logout;
+mod metrics;
 mod moderation;
 mod moderation_admin;
 mod moderation_cluster;
