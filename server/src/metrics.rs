@@ -77,9 +77,10 @@ pub const SPECTATORS: &str = "tengen_spectators";
 /// Players whose grace after losing their connection ran out in a game
 /// (counter).
 pub const ABANDONMENTS: &str = "tengen_abandonments_total";
-/// Claims the referee took, by `kind`: `forbidden` (white names black's
-/// forbidden stone), `absence_win` and `absence_draw` (the opponent is
-/// away past the grace) (counter).
+/// Claims the referee took, by `kind`: `forbidden_upheld` and
+/// `forbidden_false` (white names a stone of black's as forbidden; a false
+/// claim is a violation), `absence_win` and `absence_draw` (the opponent
+/// is away past the grace) (counter).
 pub const CLAIMS: &str = "tengen_claims_total";
 /// Draws offered (counter).
 pub const DRAW_OFFERS: &str = "tengen_draw_offers_total";
@@ -277,7 +278,12 @@ pub fn install() {
         for cap in Cap::ALL {
             metrics::counter!(CAPS_HIT, "cap" => cap.name()).absolute(0);
         }
-        for kind in ["forbidden", "absence_win", "absence_draw"] {
+        for kind in [
+            "forbidden_upheld",
+            "forbidden_false",
+            "absence_win",
+            "absence_draw",
+        ] {
             metrics::counter!(CLAIMS, "kind" => kind).absolute(0);
         }
         for what in ["messages", "chat"] {

@@ -548,8 +548,15 @@ impl Table {
                 self.settle_quota(seat, &action);
                 match action.kind() {
                     ActionKind::ClaimForbidden => {
-                        metrics::counter!(crate::metrics::CLAIMS, "kind" => "forbidden")
-                            .increment(1)
+                        let upheld = events
+                            .iter()
+                            .any(|e| matches!(e, tengen_rules::game::Event::ClaimUpheld { .. }));
+                        let kind = if upheld {
+                            "forbidden_upheld"
+                        } else {
+                            "forbidden_false"
+                        };
+                        metrics::counter!(crate::metrics::CLAIMS, "kind" => kind).increment(1)
                     }
                     ActionKind::OfferDraw => {
                         metrics::counter!(crate::metrics::DRAW_OFFERS).increment(1)

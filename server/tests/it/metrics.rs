@@ -15,7 +15,7 @@ use std::time::Duration;
 use common::*;
 use tengen_client::Connection;
 use tengen_protocol::{ClientMsg, Encoding, ServerMsg, TableId};
-use tengen_rules::game::{Action, Event, GameConfig, RuleSet, TimeControl};
+use tengen_rules::game::{Action, Event, ForbiddenHandling, GameConfig, RuleSet, TimeControl};
 use tengen_server::Server;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -240,10 +240,7 @@ async fn games_move_their_series_and_the_page_passes_promtool() {
         0.0
     );
     assert!(sum(&page, "tengen_move_handling_seconds_count", &[]) >= moves_before + 13.0);
-    assert_eq!(
-        sum(&page, "tengen_claims_total", &[r#"kind="forbidden""#]),
-        0.0
-    );
+    assert_eq!(sum(&page, "tengen_claims_total", &[]), 0.0);
     assert_eq!(
         sum(&page, "tengen_node_info", &[r#"node="metrics-one""#]),
         1.0
@@ -540,4 +537,38 @@ async fn an_abandonment_and_its_claim_are_counted() {
         1.0
     );
     assert_eq!(sum(&page, "tengen_abandonments_total", &[]), 1.0);
+}
+
+/// White's claims of a forbidden stone: one upheld (a double-three at
+/// J10, which ends the game), one false (J10 is no double-three when
+/// black's ninth stone is K12 instead), each counted under its kind.
+#[tokio::test]
+async fn forbidden_claims_are_counted_upheld_or_false() {
+    const DOUBLE_THREE_AT_J10: [&str; 10] = [
+        "H8", "A1", "H10", "A3", "I10", "A5", "J11", "A7", "J12", "A9",
+    ];
+    let server = server().await;
+    let config = GameConfig::new(RuleSet::Renju).with_forbidden(ForbiddenHandling::Claim);
+    let mut control = DOUBLE_THREE_AT_J10;
+    control[8] = "K12";
+    for (moves, kind) in [
+        (DOUBLE_THREE_AT_J10, "forbidden_upheld"),
+        (control, "forbidden_false"),
+    ] {
+        let mut t = table(&server, config.clone(), Encoding::Json).await;
+        let black = t.opener();
+        for (i, p) in moves.iter().enumerate() {
+            let seat = if i % 2 == 0 { black } else { black.other() };
+            t.act_as(seat, place(p)).await;
+        }
+        t.act_as(black, place("J10")).await;
+        t.act_as(black.other(), Action::claim("J10".parse().unwrap()))
+            .await;
+        let label = format!(r#"kind="{kind}""#);
+        page_when(&server, "tengen_claims_total", &[&label], 1.0).await;
+    }
+    let page = samples(&scrape(&server).await);
+    assert_eq!(sum(&page, "tengen_claims_total", &[]), 2.0);
+    let upheld = [r#"reason="forbidden_claimed""#, r#"result="white""#];
+    assert_eq!(sum(&page, "tengen_games_finished_total", &upheld), 1.0);
 }
