@@ -3,7 +3,10 @@
 //! Grafana dashboard's and the alerts' queries against the names the
 //! server exports.
 //!
-//! `promtool` is Debian's `prometheus` package (`scripts/test` installs it).
+//! `promtool` is Debian's `prometheus` package, and Grafana's dashboard
+//! schema the npm package `@grafana/schema` (pinned in
+//! `server/tests/grafana`), type-checked with the web client's TypeScript;
+//! `scripts/test` installs both (the schema at `target/grafana-schema`).
 
 use crate::common;
 
@@ -571,4 +574,49 @@ async fn forbidden_claims_are_counted_upheld_or_false() {
     assert_eq!(sum(&page, "tengen_claims_total", &[]), 2.0);
     let upheld = [r#"reason="forbidden_claimed""#, r#"result="white""#];
     assert_eq!(sum(&page, "tengen_games_finished_total", &upheld), 1.0);
+}
+
+/// The dashboard is a Grafana dashboard by Grafana's own schema: its JSON
+/// (less the import's `__inputs` and `__requires`) type-checks as
+/// `@grafana/schema`'s `Dashboard`.
+#[test]
+fn the_dashboard_fits_grafanas_schema() {
+    let root = repo();
+    let schema = root.join("target/grafana-schema");
+    let tsc = root.join("web/node_modules/typescript/bin/tsc");
+    assert!(
+        schema.join("node_modules/@grafana/schema").exists() && tsc.exists(),
+        "no Grafana schema at {} or no TypeScript at {}: run scripts/test, or by hand \
+         (mkdir -p target/grafana-schema && cp server/tests/grafana/package*.json \
+         target/grafana-schema && cd target/grafana-schema && npm ci; cd web && npm ci)",
+        schema.display(),
+        tsc.display()
+    );
+    let text = std::fs::read_to_string(root.join("deploy/grafana/tengen.json")).unwrap();
+    let mut dash: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let map = dash.as_object_mut().unwrap();
+    map.remove("__inputs");
+    map.remove("__requires");
+    let literal = serde_json::to_string_pretty(&dash)
+        .unwrap()
+        .replace(": null", ": undefined");
+    let check = schema.join(format!("dashboard-{}.ts", std::process::id()));
+    let source = format!(
+        "import type {{ Dashboard }} from '@grafana/schema';\n\
+         const dashboard: Dashboard = {literal};\nexport default dashboard;\n"
+    );
+    std::fs::write(&check, source).unwrap();
+    let out = Command::new("node")
+        .arg(&tsc)
+        .args(["--noEmit", "--strict", "--moduleResolution", "node"])
+        .arg(&check)
+        .output()
+        .expect("node");
+    let _ = std::fs::remove_file(&check);
+    assert!(
+        out.status.success(),
+        "tengen.json is not a Grafana dashboard:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
