@@ -69,9 +69,9 @@ pub const RATED_OLDEST_WAIT: &str = "tengen_rated_queue_oldest_wait_seconds";
 /// How long a paired player waited in the rated queue, by `family`
 /// (histogram).
 pub const RATED_WAIT: &str = "tengen_rated_queue_wait_seconds";
-/// Players seated at live tables whose connection follows the table
+/// Players of games in progress with their connection at the table
 /// (gauge).
-pub const TABLE_PLAYERS: &str = "tengen_table_players";
+pub const TABLE_PLAYERS: &str = "tengen_players_in_game";
 /// Spectators of live tables (gauge).
 pub const SPECTATORS: &str = "tengen_spectators";
 /// Players whose grace after losing their connection ran out in a game
@@ -439,7 +439,7 @@ fn describe() {
     );
     metrics::describe_gauge!(
         TABLE_PLAYERS,
-        "Players at live tables with their connection there"
+        "Players of games in progress with their connection at the table"
     );
     metrics::describe_gauge!(SPECTATORS, "Spectators of live tables");
     metrics::describe_counter!(ABANDONMENTS, "Players away past their grace in a game");

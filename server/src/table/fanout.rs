@@ -126,13 +126,18 @@ impl Table {
         }
     }
 
-    /// Brings the node's gauges of spectators and present players up to
-    /// date with this table's (all gone once `closing`).
+    /// Brings the node's gauges of spectators and of players in the game
+    /// (connected, while it is in progress) up to date with this table's
+    /// (all gone once `closing`).
     pub(super) fn count_presence(&mut self, closing: bool) {
         let now = if closing {
             (0, 0)
         } else {
-            let players = self.seats.iter().filter(|s| s.subscribed && !s.away);
+            let in_game = !self.game.is_over();
+            let players = self
+                .seats
+                .iter()
+                .filter(|s| in_game && s.subscribed && !s.away && !s.session.outbox.is_closed());
             (self.subs.spectators.len(), players.count())
         };
         let (was_spectators, was_players) = self.subs.counted;

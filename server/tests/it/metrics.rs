@@ -150,7 +150,7 @@ async fn games_move_their_series_and_the_page_passes_promtool() {
     t.act_as(black, place("H8")).await;
     t.act_as(black.other(), place("A1")).await;
     let live = page_when(&server, "tengen_spectators", &[], 1.0).await;
-    assert!(sum(&live, "tengen_table_players", &[]) >= 2.0);
+    assert!(sum(&live, "tengen_players_in_game", &[]) >= 2.0);
     assert!(sum(&live, "tengen_tables", &[]) >= 1.0);
     // White offers a draw with its move, then thinks better of it.
     t.act_as(black.other(), Action::OfferDraw).await;
@@ -248,6 +248,9 @@ async fn games_move_their_series_and_the_page_passes_promtool() {
         sum(&page, "tengen_node_info", &[r#"node="metrics-one""#]),
         1.0
     );
+    // Both games are over: nobody is playing, though the tables stay a
+    // while.
+    assert_eq!(sum(&page, "tengen_players_in_game", &[]), 0.0);
 
     // Prometheus's own reading of the page: the format, and its naming
     // conventions (units, `_total`).
@@ -466,7 +469,7 @@ async fn the_dashboard_and_the_alerts_ask_for_exported_series_only() {
         "tengen_games_finished_total",
         "tengen_rated_queue_waiting",
         "tengen_rated_queue_wait_seconds_bucket",
-        "tengen_table_players",
+        "tengen_players_in_game",
         "tengen_spectators",
         "tengen_store_call_seconds_bucket",
         "tengen_store_errors_total",
