@@ -34,8 +34,10 @@ pub struct Args {
     /// with two nodes every game's first spectator watches through the node
     /// the game does not run on; the report counts those events apart.
     /// idle: connections round-robin. fanout: the players on the first URL,
-    /// the spectators spread over all.
-    #[arg(long = "url")]
+    /// the spectators spread over all. games: a connection the server ends
+    /// (close 1012 when a node stops, or lost) comes back on the next URL
+    /// and resumes its session. Also a comma-separated list.
+    #[arg(long = "url", value_delimiter = ',')]
     pub urls: Vec<String>,
     /// Concurrent games (a finished game is replaced by a new one).
     #[arg(long, default_value_t = 100)]

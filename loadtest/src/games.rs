@@ -15,20 +15,22 @@ use std::sync::Arc;
 
 use tengen_client::{ClientError, Connection};
 use tengen_protocol::{
-    ClientMsg, Envelope, RoomId, ServerFrame, ServerMsg, TableEvent, TableId, encode_server,
+    ClientMsg, Envelope, ErrorCode, RoomId, ServerFrame, ServerMsg, TableEvent, TableId,
+    TableSnapshot, Welcome, encode_server,
 };
 use tengen_rules::Color;
-use tengen_rules::game::{Action, ActionKind, Event, Move, Prompt, Seat, Task};
+use tengen_rules::game::{Action, ActionKind, Event, Move, Prompt, ResultReason, Seat, Task};
 use tokio::sync::{Barrier, mpsc, watch};
 use tokio::time::sleep_until;
 use tokio_tungstenite::tungstenite::Message;
 
 pub use crate::connect::{busy_retry_after, connect, connect_welcome, request_patiently};
 use crate::follow::Follow;
+use crate::rejoin::{self, Rejoin, lost};
 use crate::run::{Ctx, DueBook, FanoutFile, Scenario, Target, kind};
 use crate::script::Script;
 use crate::spectator::Spectator;
-use crate::stats::{OPPONENT, SEND_LAG};
+use crate::stats::{OPPONENT, RESUME, SEND_LAG};
 
 /// Starts every task of this process's game slots (or its fan-out share).
 pub fn spawn_all(ctx: &Arc<Ctx>) -> anyhow::Result<Vec<tokio::task::JoinHandle<()>>> {
@@ -118,12 +120,14 @@ impl Slot {
     }
 
     async fn creator(self, ctx: &Ctx, room_tx: mpsc::Sender<RoomId>) {
-        let conn = connect(ctx, ctx.plan.url(self.n), &self.name(ctx, "a")).await;
+        let name = self.name(ctx, "a");
+        let conn = connect_welcome(ctx, ctx.plan.url(self.n), &name).await;
         ctx.settled();
-        let Some(conn) = conn else {
+        let Some((conn, welcome)) = conn else {
             return;
         };
         let mut p = Player::new(ctx, conn, Seat::First, &self);
+        p.rejoin = rejoin::applies(&ctx.plan).then(|| Rejoin::new(self.n, &name, &welcome));
         match ctx.plan.target {
             Target::Server => loop {
                 match p.server_game(&self, Some(&room_tx), None).await {
@@ -144,12 +148,14 @@ impl Slot {
     }
 
     async fn joiner(self, ctx: &Ctx, mut room_rx: mpsc::Receiver<RoomId>) {
-        let conn = connect(ctx, ctx.plan.url(self.n), &self.name(ctx, "b")).await;
+        let name = self.name(ctx, "b");
+        let conn = connect_welcome(ctx, ctx.plan.url(self.n), &name).await;
         ctx.settled();
-        let Some(conn) = conn else {
+        let Some((conn, welcome)) = conn else {
             return;
         };
         let mut p = Player::new(ctx, conn, Seat::Second, &self);
+        p.rejoin = rejoin::applies(&ctx.plan).then(|| Rejoin::new(self.n, &name, &welcome));
         match ctx.plan.target {
             Target::Server => loop {
                 match p.server_game(&self, None, Some(&mut room_rx)).await {
@@ -179,6 +185,19 @@ impl Slot {
     }
 }
 
+/// A result reason's name, for an error kind (`game_ended_abandonment`).
+fn reason_name(r: &ResultReason) -> String {
+    let debug = format!("{r:?}");
+    let name = debug.split([' ', '{', '(']).next().unwrap_or_default();
+    name.chars()
+        .enumerate()
+        .flat_map(|(i, c)| {
+            let sep = (i > 0 && c.is_uppercase()).then_some('_');
+            sep.into_iter().chain(c.to_lowercase())
+        })
+        .collect()
+}
+
 fn table_hash(t: &TableId) -> u64 {
     t.as_str().bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
@@ -205,6 +224,17 @@ struct Player<'a> {
     follow: Follow,
     /// Soak: how many times this seat's player was replaced.
     generation: u32,
+    /// `games` against a server: how to come back after a restart.
+    rejoin: Option<Rejoin>,
+    /// Whether the connection came back during this game (its room may
+    /// then be gone with the node it was on).
+    rejoined: bool,
+    /// The table's last prompt: after a resume, whether a move sent just
+    /// before the connection ended is still to make.
+    prompt: Option<Prompt>,
+    /// The table's clocks stand (`table_paused`: restored after a restart
+    /// until both players are back): moves wait.
+    paused: bool,
 }
 
 /// How a game ended for one player.
@@ -224,6 +254,10 @@ impl<'a> Player<'a> {
             slot: slot.n,
             follow: Follow::default(),
             generation: 0,
+            rejoin: None,
+            rejoined: false,
+            prompt: None,
+            paused: false,
         }
     }
 
@@ -231,8 +265,8 @@ impl<'a> Player<'a> {
         self.ctx.plan.move_interval.as_micros() as u64
     }
 
-    /// One game against the server: the creator creates the room and hands
-    /// its id over, the joiner joins it. False at the deadline.
+    /// One game against the server: a seat ([`Player::seat`]), the game
+    /// played, the room left. False at the deadline.
     async fn server_game(
         &mut self,
         slot: &Slot,
@@ -243,36 +277,14 @@ impl<'a> Player<'a> {
         if ctx.past_deadline() {
             return Ok(false);
         }
-        let mut seated_in = None;
-        if let Some(tx) = room_tx {
-            let room = tokio::select! {
-                r = self.create_room() => r?,
-                _ = sleep_until(ctx.deadline) => return Ok(false),
-            };
-            seated_in = Some(room.clone());
-            if tx.send(room).await.is_err() {
-                return Ok(false); // the joiner is gone (and counted why)
-            }
-        } else if let Some(rx) = room_rx {
-            let room = tokio::select! {
-                r = rx.recv() => match r { Some(r) => r, None => return Ok(false) },
-                _ = sleep_until(ctx.deadline) => return Ok(false),
-            };
-            seated_in = Some(room.clone());
-            tokio::select! {
-                r = request_patiently(ctx, &mut self.conn, ClientMsg::JoinRoom { room }) => { r?; }
-                _ = sleep_until(ctx.deadline) => return Ok(false),
-            }
-        }
-        let snap = tokio::select! {
-            f = self.conn.next_matching(|m| matches!(m, ServerMsg::TableSnapshot(_))) => f?,
-            _ = sleep_until(ctx.deadline) => return Ok(false),
-        };
-        let ServerMsg::TableSnapshot(snap) = snap.msg else {
-            unreachable!("matched a snapshot")
+        self.rejoined = false;
+        let Some(snap) = self.seat(room_tx, room_rx).await? else {
+            return Ok(false);
         };
         let now = ctx.clock.now_us();
         self.follow.tables = vec![(snap.table.clone(), Some(snap.seq))];
+        self.prompt = snap.snapshot.prompt.clone();
+        self.paused = snap.paused.is_some();
         if self.me == Seat::First {
             slot.due.start(&snap.table, self.script.len());
             let _ = slot.tables_tx.send(Some(snap.table.clone()));
@@ -295,15 +307,215 @@ impl<'a> Player<'a> {
                 if self.me == Seat::First {
                     ctx.stats().games_completed += 1;
                 }
-                // A finished room keeps its players until they leave.
-                if let Some(room) = seated_in {
-                    request_patiently(ctx, &mut self.conn, ClientMsg::LeaveRoom { room }).await?;
-                }
+                self.leave(snap.room.clone()).await?;
                 // Fan-out watches one game: its spectators do not follow a new one.
                 Ok(ctx.plan.scenario != Scenario::Fanout)
             }
             End::Deadline => Ok(false),
         }
+    }
+
+    /// A seat at a new table, and its snapshot: the creator creates a room
+    /// and hands its id over, the joiner joins it. A connection that ends
+    /// on the way (a restart) comes back: seated (the game had started),
+    /// the player watches its table; not, the room went with the
+    /// connection, so the creator makes another and the joiner, refused the
+    /// old one, takes the next. None at the deadline.
+    async fn seat(
+        &mut self,
+        room_tx: Option<&mpsc::Sender<RoomId>>,
+        mut room_rx: Option<&mut mpsc::Receiver<RoomId>>,
+    ) -> Result<Option<Box<TableSnapshot>>, ClientError> {
+        let ctx = self.ctx;
+        loop {
+            let asked = if let Some(tx) = room_tx {
+                let room = tokio::select! {
+                    r = self.create_room() => r,
+                    _ = sleep_until(ctx.deadline) => return Ok(None),
+                };
+                match room {
+                    Ok(room) => {
+                        if tx.send(room).await.is_err() {
+                            return Ok(None); // the joiner is gone (and counted why)
+                        }
+                        Ok(())
+                    }
+                    Err(e) => Err(e),
+                }
+            } else if let Some(rx) = room_rx.as_deref_mut() {
+                let room = tokio::select! {
+                    r = rx.recv() => match r { Some(r) => r, None => return Ok(None) },
+                    _ = sleep_until(ctx.deadline) => return Ok(None),
+                };
+                tokio::select! {
+                    r = request_patiently(ctx, &mut self.conn, ClientMsg::JoinRoom { room }) => r.map(|_| ()),
+                    _ = sleep_until(ctx.deadline) => return Ok(None),
+                }
+            } else {
+                Ok(())
+            };
+            let got = match asked {
+                Ok(()) => tokio::select! {
+                    f = self.conn.next_matching(|m| matches!(m, ServerMsg::TableSnapshot(_))) => f,
+                    _ = sleep_until(ctx.deadline) => return Ok(None),
+                },
+                Err(e) => Err(e),
+            };
+            match got {
+                Ok(f) => {
+                    let ServerMsg::TableSnapshot(snap) = f.msg else {
+                        unreachable!("matched a snapshot")
+                    };
+                    return Ok(Some(snap));
+                }
+                Err(e) if self.rejoin.is_some() && lost(&e) => {
+                    if let Some(snap) = self.resume_seated().await? {
+                        return Ok(Some(snap));
+                    }
+                }
+                Err(ClientError::Refused(e))
+                    if self.rejoin.is_some()
+                        && room_rx.is_some()
+                        && e.code == ErrorCode::NotFound => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Leaves a finished game's room (a room keeps its players until they
+    /// leave); a connection that ended since has left it already.
+    async fn leave(&mut self, room: RoomId) -> Result<(), ClientError> {
+        loop {
+            let left = request_patiently(
+                self.ctx,
+                &mut self.conn,
+                ClientMsg::LeaveRoom { room: room.clone() },
+            )
+            .await;
+            match left {
+                Ok(_) => return Ok(()),
+                Err(e) if self.rejoin.is_some() && lost(&e) => {
+                    self.resume_seated().await?;
+                }
+                Err(ClientError::Refused(e))
+                    if self.rejoined
+                        && matches!(e.code, ErrorCode::NotFound | ErrorCode::NotAPlayer) =>
+                {
+                    return Ok(());
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Connects again with the session's token ([`Rejoin`]).
+    async fn reconnect(&mut self) -> Result<Welcome, ClientError> {
+        let rejoin = self
+            .rejoin
+            .as_mut()
+            .ok_or_else(|| ClientError::Unexpected("a resume without a token".into()))?;
+        let (conn, welcome) = rejoin.reconnect(self.ctx).await?;
+        self.conn = conn;
+        self.rejoined = true;
+        Ok(welcome)
+    }
+
+    /// Between games: connects again; the table the session sits at whose
+    /// game is still on, if any, watched afresh (its snapshot).
+    async fn resume_seated(&mut self) -> Result<Option<Box<TableSnapshot>>, ClientError> {
+        let started = std::time::Instant::now();
+        let welcome = self.reconnect().await?;
+        let mut seat = None;
+        for table in welcome.tables {
+            let watch = ClientMsg::Watch {
+                table: table.clone(),
+                since: None,
+            };
+            match request_patiently(self.ctx, &mut self.conn, watch).await? {
+                ServerMsg::TableSnapshot(s) if s.snapshot.result.is_none() && seat.is_none() => {
+                    seat = Some(s)
+                }
+                _ => {
+                    self.conn.send(ClientMsg::Unwatch { table }).await?;
+                }
+            }
+        }
+        self.resumed(started);
+        Ok(seat)
+    }
+
+    /// Mid-game: connects again, resumes the table from the last `seq`
+    /// this player has (the events it missed come before the `replayed`
+    /// reply and are played through like any: a move of the opponent's
+    /// among them is timed from when it was due), then makes again the
+    /// move a lost connection may have swallowed, if the table still asks
+    /// it. `Some` when the game ended meanwhile.
+    async fn resume_play(&mut self, next: &mut Option<Due>) -> Result<Option<End>, ClientError> {
+        let started = std::time::Instant::now();
+        if !self.reconnect().await?.resumed {
+            self.ctx.error("resume_refused");
+        }
+        let Some((table, _)) = self.follow.tables.first().cloned() else {
+            return Err(ClientError::Unexpected("no table to resume".into()));
+        };
+        loop {
+            let since = self.follow.tables.first().and_then(|t| t.1);
+            let id = self
+                .conn
+                .send(ClientMsg::Watch {
+                    table: table.clone(),
+                    since,
+                })
+                .await?;
+            let reply = loop {
+                let f = self.conn.next().await?;
+                if f.id == Some(id) {
+                    break f.msg;
+                }
+                if let Some(end) = self.on_frame(f, next, false)? {
+                    self.resumed(started);
+                    return Ok(Some(end));
+                }
+            };
+            match reply {
+                ServerMsg::Replayed { .. } => break,
+                ServerMsg::TableSnapshot(s) => {
+                    // The gap was older than the table keeps: a reset.
+                    self.ctx.error("resume_snapshot");
+                    self.follow.tables = vec![(s.table.clone(), Some(s.seq))];
+                    if s.snapshot.result.is_some() {
+                        return Ok(Some(End::Completed));
+                    }
+                    self.prompt = s.snapshot.prompt.clone();
+                    self.paused = s.paused.is_some();
+                    break;
+                }
+                ServerMsg::Error(e) => match busy_retry_after(&ClientError::Refused(e.clone())) {
+                    // The table is moving between nodes.
+                    Some(wait) => tokio::time::sleep(wait).await,
+                    None => return Err(ClientError::Refused(e)),
+                },
+                other => return Err(ClientError::Unexpected(other.type_name().into())),
+            }
+        }
+        self.resumed(started);
+        if next.is_none() {
+            let now = self.ctx.clock.now_us();
+            *next = self
+                .prompt
+                .as_ref()
+                .and_then(|p| self.my_move(&table, p, now))
+                .map(|d| Due { at_us: now, ..d });
+        }
+        Ok(None)
+    }
+
+    /// A resume is complete: counted and timed (from the connection's end
+    /// to caught up).
+    fn resumed(&self, started: std::time::Instant) {
+        let mut s = self.ctx.stats();
+        s.resumes += 1;
+        s.record(RESUME, started.elapsed().as_micros() as u64);
     }
 
     /// Creates a room; a seat that the server has not freed yet (its last
@@ -402,55 +614,116 @@ impl<'a> Player<'a> {
     }
 
     /// Plays until the game is over (the server's `game_over`; the relay's
-    /// last scripted move) or the deadline and the drain after it.
+    /// last scripted move) or the deadline and the drain after it. A
+    /// connection the server ends (a restart) comes back and plays on.
     async fn play(&mut self, mut next: Option<Due>, relay: bool) -> Result<End, ClientError> {
         let ctx = self.ctx;
         loop {
-            if let Some(due) = next.take() {
-                self.due_book.set(due.number, due.at_us);
+            if let Some(due) = next.take_if(|_| !self.paused) {
+                // A move made again after a resume keeps its first due time.
+                if self.due_book.get(&due.table, due.number).is_none() {
+                    self.due_book.set(due.number, due.at_us);
+                }
                 tokio::select! {
                     _ = sleep_until(ctx.clock.instant(due.at_us).into()) => {}
                     _ = sleep_until(ctx.finish_by) => return Ok(End::Deadline),
                 }
-                self.send_move(&due, relay).await?;
-                let lag = ctx.clock.now_us().saturating_sub(due.at_us);
-                let mut s = ctx.stats();
-                s.moves += 1;
-                s.record(SEND_LAG, lag);
+                match self.send_move(&due, relay).await {
+                    Ok(()) => {
+                        let lag = ctx.clock.now_us().saturating_sub(due.at_us);
+                        let mut s = ctx.stats();
+                        s.moves += 1;
+                        s.record(SEND_LAG, lag);
+                    }
+                    Err(e) if self.rejoin.is_some() && lost(&e) => {
+                        next = Some(due);
+                        if let Some(end) = self.resume_play(&mut next).await? {
+                            return Ok(end);
+                        }
+                        continue;
+                    }
+                    Err(e) => return Err(e),
+                }
             }
             let frame = tokio::select! {
-                f = self.conn.next() => f?,
+                f = self.conn.next() => f,
                 _ = sleep_until(ctx.finish_by) => return Ok(End::Deadline),
             };
-            let now = ctx.clock.now_us();
-            match frame.msg {
-                ServerMsg::TableEvent(te) => {
-                    if !relay {
-                        self.follow.check(&te.table, te.seq, &mut ctx.stats());
-                    }
-                    match &te.event {
-                        Event::Moved { mv, .. } => {
-                            if mv.seat != self.me
-                                && let Some(due) = self.due_book.get(&te.table, mv.number)
-                            {
-                                ctx.stats().record(OPPONENT, now.saturating_sub(due));
-                            }
-                            if relay && mv.number as usize == self.script.len() {
-                                return Ok(End::Completed);
-                            }
-                        }
-                        Event::GameOver { .. } => return Ok(End::Completed),
-                        _ => {}
-                    }
-                    next = te
-                        .prompt
-                        .as_ref()
-                        .and_then(|p| self.my_move(&te.table, p, now));
-                }
-                ServerMsg::Error(e) => return Err(ClientError::Refused(e)),
-                _ => {}
+            let end = match frame {
+                Ok(frame) => self.on_frame(frame, &mut next, relay)?,
+                Err(e) if self.rejoin.is_some() && lost(&e) => self.resume_play(&mut next).await?,
+                Err(e) => return Err(e),
+            };
+            if let Some(end) = end {
+                return Ok(end);
             }
         }
+    }
+
+    /// One frame while playing: the opponent's move timed, the next move
+    /// of ours due; `Some` at the game's end.
+    fn on_frame(
+        &mut self,
+        frame: ServerFrame,
+        next: &mut Option<Due>,
+        relay: bool,
+    ) -> Result<Option<End>, ClientError> {
+        let ctx = self.ctx;
+        let now = ctx.clock.now_us();
+        match frame.msg {
+            ServerMsg::TableEvent(te) => {
+                if !relay {
+                    self.follow.check(&te.table, te.seq, &mut ctx.stats());
+                }
+                match &te.event {
+                    Event::Moved { mv, .. } => {
+                        if mv.seat != self.me
+                            && let Some(due) = self.due_book.get(&te.table, mv.number)
+                        {
+                            ctx.stats().record(OPPONENT, now.saturating_sub(due));
+                        }
+                        if relay && mv.number as usize == self.script.len() {
+                            return Ok(Some(End::Completed));
+                        }
+                    }
+                    Event::GameOver { result, .. } => {
+                        // Every script ends with black's five; any other
+                        // end (an abandonment, the clock, an abort) broke
+                        // the game: counted once, by black.
+                        if !matches!(result.reason, ResultReason::Five { .. })
+                            && self.me == Seat::First
+                        {
+                            ctx.error(format!("game_ended_{}", reason_name(&result.reason)));
+                        }
+                        return Ok(Some(End::Completed));
+                    }
+                    _ => {}
+                }
+                self.prompt = te.prompt.clone();
+                *next = te
+                    .prompt
+                    .as_ref()
+                    .and_then(|p| self.my_move(&te.table, p, now));
+            }
+            ServerMsg::TablePaused { table, paused, .. } if self.follow.has(&table) => {
+                self.paused = paused.is_some();
+            }
+            // The table cannot take the move now (restored after a restart,
+            // it waits for both players; or it is moving between nodes):
+            // made again after the time it gives, or once it runs again.
+            ServerMsg::Error(e) if self.rejoin.is_some() && e.code == ErrorCode::Unavailable => {
+                ctx.stats().shed += 1;
+                let at = now + 1000 * e.retry_after_ms.unwrap_or(200);
+                let table = self.follow.tables.first().map(|t| t.0.clone());
+                *next = table
+                    .zip(self.prompt.as_ref())
+                    .and_then(|(t, p)| self.my_move(&t, p, now))
+                    .map(|d| Due { at_us: at, ..d });
+            }
+            ServerMsg::Error(e) => return Err(ClientError::Refused(e)),
+            _ => {}
+        }
+        Ok(None)
     }
 
     async fn send_move(&mut self, due: &Due, relay: bool) -> Result<(), ClientError> {

@@ -19,6 +19,7 @@
 //! - [`churn`], the same dropping and resuming their connections (`churn`),
 //!   over [`resume`]'s self-checking link;
 //! - [`follow`], each table's events checked to come in order, none lost;
+//! - [`rejoin`], `games` connections coming back after a server restart;
 //! - [`idle`], connections that only stay;
 //! - [`soak`], the server's memory sampled through a long run, judged flat or not;
 //! - [`script`], the precomputed legal game every table replays;
@@ -39,6 +40,7 @@ pub mod idle;
 pub mod journal;
 pub mod memory;
 pub mod parent;
+pub mod rejoin;
 pub mod relay;
 pub mod resume;
 pub mod run;

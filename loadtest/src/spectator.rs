@@ -6,8 +6,10 @@
 //! order with none lost or doubled ([`Follow`]), and measures how late
 //! each move reaches it from the move's due time. In the soak it leaves
 //! after each game and a new connection takes its place, watching what it
-//! still watched. Against the bare relay the same code receives the
-//! forwarded events.
+//! still watched. In `games`, a connection the server ends (a restart)
+//! comes back ([`Rejoin`]) and watches its tables again from their last
+//! `seq`. Against the bare relay the same code receives the forwarded
+//! events.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -18,10 +20,11 @@ use tengen_rules::game::Event;
 use tokio::sync::{Barrier, watch};
 use tokio::time::sleep_until;
 
-use crate::connect::connect;
+use crate::connect::{connect, connect_welcome, request_patiently};
 use crate::follow::Follow;
+use crate::rejoin::{self, Rejoin, lost};
 use crate::run::{Ctx, DueBook, Scenario, Target, kind};
-use crate::stats::SPECTATORS;
+use crate::stats::{RESUME, SPECTATORS};
 
 /// What a spectator shares with its game slot.
 pub struct Spectator {
@@ -59,6 +62,8 @@ struct Watching<'a> {
     server: bool,
     follow: Follow,
     generation: u32,
+    /// `games`: how to come back after a restart.
+    rejoin: Option<Rejoin>,
 }
 
 impl Spectator {
@@ -67,7 +72,8 @@ impl Spectator {
         // Spectator k of slot n sits on the URL after the players' (n), so
         // with several nodes the first spectator of each game watches
         // through another node than the one its game runs on.
-        let url = ctx.plan.url(self.slot + self.k + 1);
+        let url_index = self.slot + self.k + 1;
+        let url = ctx.plan.url(url_index);
         let fanout = ctx.plan.scenario == Scenario::Fanout;
         let mut w = Watching {
             ctx,
@@ -78,14 +84,16 @@ impl Spectator {
             server: ctx.plan.target == Target::Server,
             follow: Follow::default(),
             generation: 0,
+            rejoin: None,
         };
-        let Some(mut conn) = connect(ctx, url, &self.name).await else {
+        let Some((mut conn, welcome)) = connect_welcome(ctx, url, &self.name).await else {
             ctx.settled();
             if ctx.plan.target == Target::Relay && !fanout {
                 self.all_in.wait().await;
             }
             return;
         };
+        w.rejoin = rejoin::applies(&ctx.plan).then(|| Rejoin::new(url_index, &self.name, &welcome));
         if let Err(why) = self.start(&mut w, &mut conn).await {
             return ctx.error(why);
         }
@@ -176,6 +184,10 @@ impl Spectator {
                 Err(ClientError::Timeout(_)) if w.follow.tables.is_empty() || !w.server => {
                     continue;
                 }
+                Err(e) if w.rejoin.is_some() && lost(&e) => match self.resume(w, conn).await {
+                    Ok(()) => continue,
+                    Err(e) => return Stop::Failed(kind(&e)),
+                },
                 Err(e) => return Stop::Failed(kind(&e)),
             };
             match frame.msg {
@@ -244,6 +256,36 @@ impl Spectator {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// The connection ended (a restart): connects again with the session's
+    /// token and watches every followed table again from the last `seq` it
+    /// has (the missed events come first and are checked like any).
+    async fn resume(&self, w: &mut Watching<'_>, conn: &mut Connection) -> Result<(), ClientError> {
+        let ctx = w.ctx;
+        let started = std::time::Instant::now();
+        let rejoin = w.rejoin.as_mut().expect("a resume has a token");
+        let (c, _) = rejoin.reconnect(ctx).await?;
+        w.url = rejoin.url(ctx);
+        *conn = c;
+        for i in 0..w.follow.tables.len() {
+            let (table, since) = w.follow.tables[i].clone();
+            match request_patiently(ctx, conn, ClientMsg::Watch { table, since }).await? {
+                ServerMsg::Replayed { .. } => {}
+                ServerMsg::TableSnapshot(snap) => {
+                    if since.is_some() {
+                        // The gap was older than the table keeps: a reset.
+                        ctx.error("resume_snapshot");
+                    }
+                    w.follow.tables[i].1 = Some(snap.seq);
+                }
+                other => return Err(ClientError::Unexpected(other.type_name().into())),
+            }
+        }
+        let mut s = ctx.stats();
+        s.resumes += 1;
+        s.record(RESUME, started.elapsed().as_micros() as u64);
         Ok(())
     }
 

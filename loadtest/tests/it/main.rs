@@ -4,5 +4,6 @@
 mod cluster;
 mod common;
 mod module_cycles;
+mod rolling;
 mod smoke;
 mod stop;

@@ -56,7 +56,7 @@ pub fn server_binary() -> PathBuf {
 }
 
 /// A `tengen-server` process started on `data_dir` with `args` after
-/// `--listen 127.0.0.1:0 --data-dir DIR`.
+/// `--listen ADDR --data-dir DIR`.
 pub struct Started {
     pub child: Child,
     /// `HOST:PORT`, as the server printed it.
@@ -68,8 +68,14 @@ pub struct Started {
 /// Starts `bin` and waits for its `listening on ADDR` line; panics with
 /// what it logged if it does not start.
 pub fn start_server(bin: &Path, data_dir: &Path, args: &[&str]) -> Started {
+    start_server_on(bin, "127.0.0.1:0", data_dir, args)
+}
+
+/// [`start_server`] listening on `listen` (a restart on the address the
+/// server had).
+pub fn start_server_on(bin: &Path, listen: &str, data_dir: &Path, args: &[&str]) -> Started {
     let mut child = Command::new(bin)
-        .args(["--listen", "127.0.0.1:0", "--data-dir"])
+        .args(["--listen", listen, "--data-dir"])
         .arg(data_dir)
         .args(args)
         .env("TENGEN_LOG", "warn")
