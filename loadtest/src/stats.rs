@@ -27,7 +27,8 @@ pub const SPECTATORS: &str = "spectators";
 pub const CONNECT: &str = "connect";
 pub const SEND_LAG: &str = "send_lag";
 pub const LAST_SPECTATOR: &str = "last_spectator";
-/// Churn: a connection dropped → its session resumed and caught up.
+/// Churn, and games across a restart: a connection dropped or closed by
+/// the server → its session resumed and caught up.
 pub const RESUME: &str = "resume";
 
 /// Counters and histograms of one process.
@@ -37,8 +38,9 @@ pub struct Stats {
     pub games_completed: u64,
     pub moves: u64,
     pub connections: u64,
-    /// Churn: sessions resumed after a drop, and the events a resume lost
-    /// (a gap in `seq`) or delivered twice (each is also an error).
+    /// Churn, and games across a restart: sessions resumed after a drop or
+    /// a close, and the events a resume lost (a gap in `seq`) or delivered
+    /// twice (each is also an error).
     pub resumes: u64,
     pub events_lost: u64,
     pub events_duplicated: u64,
@@ -237,8 +239,9 @@ pub struct Report {
     pub games_completed: u64,
     pub moves: u64,
     pub connections: u64,
-    /// Churn: sessions resumed after a drop; events lost or doubled by a
-    /// resume (must be 0: each is also counted as an error).
+    /// Churn, and games across a restart: sessions resumed after a drop or
+    /// a close; events lost or doubled (must be 0: each is also counted as
+    /// an error).
     #[serde(default)]
     pub resumes: u64,
     #[serde(default)]
@@ -261,7 +264,8 @@ pub struct Report {
     pub spectator_games_over: u64,
     pub errors: BTreeMap<String, u64>,
     pub error_total: u64,
-    /// Move sent → arrival at the opponent.
+    /// Move sent → arrival at the opponent (games: across a restart too,
+    /// from when the move was due; its max is the longest wait a move saw).
     pub latency_opponent: Summary,
     /// Move sent → arrival at each spectator.
     pub latency_spectators: Summary,
@@ -274,7 +278,8 @@ pub struct Report {
     /// granularity and load-generator scheduling), already inside the
     /// latencies above.
     pub send_lag: Summary,
-    /// Churn: drop → resumed and caught up (the missed events replayed).
+    /// Churn, games across a restart: drop or close → resumed and caught up
+    /// (the missed events replayed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resume: Option<Summary>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
