@@ -424,6 +424,21 @@ impl<'a> Player<'a> {
     /// game is still on, if any, watched afresh (its snapshot).
     async fn resume_seated(&mut self) -> Result<Option<Box<TableSnapshot>>, ClientError> {
         let started = std::time::Instant::now();
+        let mut tries = 0;
+        loop {
+            match self.reseat(started).await {
+                // Ended again (the node it came back to is stopping too).
+                Err(e) if lost(&e) && tries < 3 => tries += 1,
+                r => return r,
+            }
+        }
+    }
+
+    /// [`Player::resume_seated`]'s one try.
+    async fn reseat(
+        &mut self,
+        started: std::time::Instant,
+    ) -> Result<Option<Box<TableSnapshot>>, ClientError> {
         let welcome = self.reconnect().await?;
         let mut seat = None;
         for table in welcome.tables {
@@ -452,6 +467,22 @@ impl<'a> Player<'a> {
     /// it. `Some` when the game ended meanwhile.
     async fn resume_play(&mut self, next: &mut Option<Due>) -> Result<Option<End>, ClientError> {
         let started = std::time::Instant::now();
+        let mut tries = 0;
+        loop {
+            match self.catch_up(next, started).await {
+                // Ended again (the node it came back to is stopping too).
+                Err(e) if lost(&e) && tries < 3 => tries += 1,
+                r => return r,
+            }
+        }
+    }
+
+    /// [`Player::resume_play`]'s one try.
+    async fn catch_up(
+        &mut self,
+        next: &mut Option<Due>,
+        started: std::time::Instant,
+    ) -> Result<Option<End>, ClientError> {
         if !self.reconnect().await?.resumed {
             self.ctx.error("resume_refused");
         }
@@ -804,5 +835,18 @@ impl<'a> Player<'a> {
 
     async fn close(self) {
         let _ = tokio::time::timeout(std::time::Duration::from_secs(1), self.conn.close()).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_ended_otherwise_than_by_five_is_named_in_its_error_kind() {
+        let abandoned = ResultReason::Abandonment { seat: Seat::First };
+        assert_eq!(reason_name(&abandoned), "abandonment");
+        let called = ResultReason::DrawCalled { seat: Seat::Second };
+        assert_eq!(reason_name(&called), "draw_called");
     }
 }

@@ -263,8 +263,25 @@ impl Spectator {
     /// token and watches every followed table again from the last `seq` it
     /// has (the missed events come first and are checked like any).
     async fn resume(&self, w: &mut Watching<'_>, conn: &mut Connection) -> Result<(), ClientError> {
-        let ctx = w.ctx;
         let started = std::time::Instant::now();
+        let mut tries = 0;
+        loop {
+            match self.catch_up(w, conn, started).await {
+                // Ended again (the node it came back to is stopping too).
+                Err(e) if lost(&e) && tries < 3 => tries += 1,
+                r => return r,
+            }
+        }
+    }
+
+    /// [`Spectator::resume`]'s one try.
+    async fn catch_up(
+        &self,
+        w: &mut Watching<'_>,
+        conn: &mut Connection,
+        started: std::time::Instant,
+    ) -> Result<(), ClientError> {
+        let ctx = w.ctx;
         let rejoin = w.rejoin.as_mut().expect("a resume has a token");
         let (c, _) = rejoin.reconnect(ctx).await?;
         w.url = rejoin.url(ctx);

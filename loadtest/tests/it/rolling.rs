@@ -131,6 +131,7 @@ fn load(urls: &[String], games: usize, secs: u32) -> Child {
 /// The report's checks: restarts resumed and unnoticed but for the wait.
 fn check(out: Output, nodes: &[&Node]) -> serde_json::Value {
     let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    eprintln!("{stdout}");
     let logs: String = nodes.iter().map(|n| n.log.as_str()).collect();
     assert!(!logs.contains("panicked"), "{logs}");
     assert!(
