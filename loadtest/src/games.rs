@@ -119,7 +119,7 @@ impl Slot {
         }
     }
 
-    async fn creator(self, ctx: &Ctx, room_tx: mpsc::Sender<RoomId>) {
+    async fn creator(self, ctx: &Ctx, room_tx: mpsc::Sender<Handed>) {
         let name = self.name(ctx, "a");
         let conn = connect_welcome(ctx, ctx.plan.url(self.n), &name).await;
         ctx.settled();
@@ -147,7 +147,7 @@ impl Slot {
         p.close().await;
     }
 
-    async fn joiner(self, ctx: &Ctx, mut room_rx: mpsc::Receiver<RoomId>) {
+    async fn joiner(self, ctx: &Ctx, mut room_rx: mpsc::Receiver<Handed>) {
         let name = self.name(ctx, "b");
         let conn = connect_welcome(ctx, ctx.plan.url(self.n), &name).await;
         ctx.settled();
@@ -184,6 +184,11 @@ impl Slot {
         }
     }
 }
+
+/// A room the creator hands its joiner, and the URL (round-robin index)
+/// it was created through: the lobby is per node, so the joiner joins
+/// there.
+type Handed = (RoomId, usize);
 
 /// A result reason's name, for an error kind (`game_ended_abandonment`).
 fn reason_name(r: &ResultReason) -> String {
@@ -270,8 +275,8 @@ impl<'a> Player<'a> {
     async fn server_game(
         &mut self,
         slot: &Slot,
-        room_tx: Option<&mpsc::Sender<RoomId>>,
-        room_rx: Option<&mut mpsc::Receiver<RoomId>>,
+        room_tx: Option<&mpsc::Sender<Handed>>,
+        room_rx: Option<&mut mpsc::Receiver<Handed>>,
     ) -> Result<bool, ClientError> {
         let ctx = self.ctx;
         if ctx.past_deadline() {
@@ -323,8 +328,8 @@ impl<'a> Player<'a> {
     /// old one, takes the next. None at the deadline.
     async fn seat(
         &mut self,
-        room_tx: Option<&mpsc::Sender<RoomId>>,
-        mut room_rx: Option<&mut mpsc::Receiver<RoomId>>,
+        room_tx: Option<&mpsc::Sender<Handed>>,
+        mut room_rx: Option<&mut mpsc::Receiver<Handed>>,
     ) -> Result<Option<Box<TableSnapshot>>, ClientError> {
         let ctx = self.ctx;
         loop {
@@ -335,7 +340,8 @@ impl<'a> Player<'a> {
                 };
                 match room {
                     Ok(room) => {
-                        if tx.send(room).await.is_err() {
+                        let on = self.rejoin.as_ref().map_or(0, |r| r.on(ctx));
+                        if tx.send((room, on)).await.is_err() {
                             return Ok(None); // the joiner is gone (and counted why)
                         }
                         Ok(())
@@ -343,10 +349,18 @@ impl<'a> Player<'a> {
                     Err(e) => Err(e),
                 }
             } else if let Some(rx) = room_rx.as_deref_mut() {
-                let room = tokio::select! {
+                let (room, on) = tokio::select! {
                     r = rx.recv() => match r { Some(r) => r, None => return Ok(None) },
                     _ = sleep_until(ctx.deadline) => return Ok(None),
                 };
+                // After a restart the two players may have come back
+                // through different nodes: the joiner goes to the room's.
+                if let Some(r) = self.rejoin.as_mut()
+                    && r.on(ctx) != on
+                {
+                    let (conn, _) = r.reconnect_to(ctx, on).await?;
+                    self.conn = conn;
+                }
                 tokio::select! {
                     r = request_patiently(ctx, &mut self.conn, ClientMsg::JoinRoom { room }) => r.map(|_| ()),
                     _ = sleep_until(ctx.deadline) => return Ok(None),

@@ -71,6 +71,22 @@ impl Rejoin {
         ctx.plan.url(self.url)
     }
 
+    /// The index of that URL in `--url`.
+    pub fn on(&self, ctx: &Ctx) -> usize {
+        self.url % ctx.plan.urls.len()
+    }
+
+    /// Ends the connection and resumes the session through URL `index`
+    /// (on to the next if it does not answer), as [`Rejoin::reconnect`].
+    pub async fn reconnect_to(
+        &mut self,
+        ctx: &Ctx,
+        index: usize,
+    ) -> Result<(Connection, Welcome), ClientError> {
+        self.url = index;
+        self.connect_from_here(ctx).await
+    }
+
     /// Connects again with the resume token, to the next URL first (the
     /// one the connection was on is restarting), going round the URLs
     /// with a growing pause while none answers; a node that answers
@@ -79,13 +95,19 @@ impl Rejoin {
     /// back (a restart keeps only sessions seated at live games: a
     /// spectator's, or a player's between games, starts afresh).
     pub async fn reconnect(&mut self, ctx: &Ctx) -> Result<(Connection, Welcome), ClientError> {
+        self.url += 1;
+        self.connect_from_here(ctx).await
+    }
+
+    /// Resumes the session through the current URL, going round the
+    /// others while none answers.
+    async fn connect_from_here(&mut self, ctx: &Ctx) -> Result<(Connection, Welcome), ClientError> {
         let token = self
             .token
             .clone()
             .ok_or_else(|| ClientError::Unexpected("welcome without resume_token".into()))?;
         let give_up = Instant::now() + GIVE_UP;
         let mut pause = Duration::from_millis(50);
-        self.url += 1;
         loop {
             let url = ctx.plan.url(self.url);
             let tried = Connection::connect_resuming(
