@@ -349,21 +349,41 @@ impl<'a> Player<'a> {
                     Err(e) => Err(e),
                 }
             } else if let Some(rx) = room_rx.as_deref_mut() {
-                let (room, on) = tokio::select! {
+                let (mut room, mut on) = tokio::select! {
                     r = rx.recv() => match r { Some(r) => r, None => return Ok(None) },
                     _ = sleep_until(ctx.deadline) => return Ok(None),
                 };
-                // After a restart the two players may have come back
-                // through different nodes: the joiner goes to the room's.
-                if let Some(r) = self.rejoin.as_mut()
-                    && r.on(ctx) != on
-                {
-                    let (conn, _) = r.reconnect_to(ctx, on).await?;
-                    self.conn = conn;
-                }
-                tokio::select! {
-                    r = request_patiently(ctx, &mut self.conn, ClientMsg::JoinRoom { room }) => r.map(|_| ()),
-                    _ = sleep_until(ctx.deadline) => return Ok(None),
+                loop {
+                    // After a restart the two players may have come back
+                    // through different nodes: the joiner goes to the room's.
+                    if let Some(r) = self.rejoin.as_mut()
+                        && r.on(ctx) != on
+                    {
+                        let (conn, _) = r.reconnect_to(ctx, on).await?;
+                        self.conn = conn;
+                    }
+                    let join = ClientMsg::JoinRoom { room: room.clone() };
+                    let joined = tokio::select! {
+                        r = request_patiently(ctx, &mut self.conn, join) => r.map(|_| ()),
+                        _ = sleep_until(ctx.deadline) => return Ok(None),
+                    };
+                    match joined {
+                        // The room's node does not answer (it is stopping):
+                        // again shortly, or the creator's next room.
+                        Err(ClientError::Refused(e))
+                            if self.rejoin.is_some() && e.code == ErrorCode::Unavailable =>
+                        {
+                            ctx.stats().shed += 1;
+                            tokio::time::sleep(rejoin::AGAIN).await;
+                            if let Ok(newer) = rx.try_recv() {
+                                (room, on) = newer;
+                            }
+                            if ctx.past_deadline() {
+                                return Ok(None);
+                            }
+                        }
+                        r => break r,
+                    }
                 }
             } else {
                 Ok(())
@@ -400,12 +420,12 @@ impl<'a> Player<'a> {
     /// leave); a connection that ended since has left it already.
     async fn leave(&mut self, room: RoomId) -> Result<(), ClientError> {
         loop {
-            let left = request_patiently(
-                self.ctx,
-                &mut self.conn,
-                ClientMsg::LeaveRoom { room: room.clone() },
-            )
-            .await;
+            let leave = ClientMsg::LeaveRoom { room: room.clone() };
+            let left = if self.rejoin.is_some() {
+                rejoin::request(self.ctx, &mut self.conn, leave).await
+            } else {
+                request_patiently(self.ctx, &mut self.conn, leave).await
+            };
             match left {
                 Ok(_) => return Ok(()),
                 Err(e) if self.rejoin.is_some() && lost(&e) => {
@@ -460,7 +480,7 @@ impl<'a> Player<'a> {
                 table: table.clone(),
                 since: None,
             };
-            match request_patiently(self.ctx, &mut self.conn, watch).await? {
+            match rejoin::request(self.ctx, &mut self.conn, watch).await? {
                 ServerMsg::TableSnapshot(s) if s.snapshot.result.is_none() && seat.is_none() => {
                     seat = Some(s)
                 }
@@ -503,6 +523,7 @@ impl<'a> Player<'a> {
         let Some((table, _)) = self.follow.tables.first().cloned() else {
             return Err(ClientError::Unexpected("no table to resume".into()));
         };
+        let mut refusals = 0;
         loop {
             let since = self.follow.tables.first().and_then(|t| t.1);
             let id = self
@@ -535,11 +556,14 @@ impl<'a> Player<'a> {
                     self.paused = s.paused.is_some();
                     break;
                 }
-                ServerMsg::Error(e) => match busy_retry_after(&ClientError::Refused(e.clone())) {
-                    // The table is moving between nodes.
-                    Some(wait) => tokio::time::sleep(wait).await,
-                    None => return Err(ClientError::Refused(e)),
-                },
+                // The table is moving between nodes, or restored and
+                // waiting: asked again (for up to a minute).
+                ServerMsg::Error(e) if e.code == ErrorCode::Unavailable && refusals < 240 => {
+                    refusals += 1;
+                    let wait = e.retry_after_ms.map(std::time::Duration::from_millis);
+                    tokio::time::sleep(wait.unwrap_or(rejoin::AGAIN).min(rejoin::AGAIN * 20)).await;
+                }
+                ServerMsg::Error(e) => return Err(ClientError::Refused(e)),
                 other => return Err(ClientError::Unexpected(other.type_name().into())),
             }
         }

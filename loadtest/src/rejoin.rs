@@ -18,9 +18,10 @@
 use std::time::Duration;
 
 use tengen_client::{ClientError, Connection};
-use tengen_protocol::{ErrorCode, Welcome};
+use tengen_protocol::{ClientMsg, ErrorCode, ServerMsg, Welcome};
 use tokio::time::Instant;
 
+use crate::connect::request_patiently;
 use crate::run::{Ctx, Plan, Scenario, Target};
 
 /// The longest a client tries to come back (every node down that long is
@@ -146,6 +147,32 @@ impl Rejoin {
         }
     }
 }
+
+/// [`request_patiently`], with an `unavailable` that gives no time to wait
+/// (a table restored after a restart until both players are back, a room
+/// whose node does not answer while it stops) asked again after 250 ms,
+/// for up to a minute; each counted as shed.
+pub async fn request(
+    ctx: &Ctx,
+    conn: &mut Connection,
+    msg: ClientMsg,
+) -> Result<ServerMsg, ClientError> {
+    let give_up = Instant::now() + GIVE_UP;
+    loop {
+        match request_patiently(ctx, conn, msg.clone()).await {
+            Err(ClientError::Refused(e))
+                if e.code == ErrorCode::Unavailable && Instant::now() < give_up =>
+            {
+                ctx.stats().shed += 1;
+                tokio::time::sleep(AGAIN).await;
+            }
+            r => return r,
+        }
+    }
+}
+
+/// How soon a request refused `unavailable` without a time is asked again.
+pub const AGAIN: Duration = Duration::from_millis(250);
 
 /// Up to a quarter of `pause`, different per client, so that a restart is
 /// not met by every client in the same millisecond.

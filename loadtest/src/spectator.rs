@@ -20,7 +20,7 @@ use tengen_rules::game::Event;
 use tokio::sync::{Barrier, watch};
 use tokio::time::sleep_until;
 
-use crate::connect::{connect, connect_welcome, request_patiently};
+use crate::connect::{connect, connect_welcome};
 use crate::follow::Follow;
 use crate::rejoin::{self, Rejoin, lost};
 use crate::run::{Ctx, DueBook, Scenario, Target, kind};
@@ -288,7 +288,7 @@ impl Spectator {
         *conn = c;
         for i in 0..w.follow.tables.len() {
             let (table, since) = w.follow.tables[i].clone();
-            match request_patiently(ctx, conn, ClientMsg::Watch { table, since }).await? {
+            match rejoin::request(ctx, conn, ClientMsg::Watch { table, since }).await? {
                 ServerMsg::Replayed { .. } => {}
                 ServerMsg::TableSnapshot(snap) => {
                     if since.is_some() {
