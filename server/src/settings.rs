@@ -268,6 +268,12 @@ impl Settings {
         (self.lease_ttl / 2).max(Duration::from_millis(250))
     }
 
+    /// Several nodes: when to try again a `hello` whose table a node is
+    /// taking over right now (a store read or two away).
+    pub fn takeover_retry(&self) -> Duration {
+        Duration::from_millis(200).min(self.failover_retry())
+    }
+
     /// Several nodes: how long another node has to answer a probe before
     /// it is taken as gone for now (a quarter of the lease, 100 ms to 1 s).
     pub fn probe_wait(&self) -> Duration {

@@ -514,6 +514,7 @@ async fn claim_seats(state: &AppState, token: Option<&str>) -> Result<(), ErrorB
             if !crate::msg::node::probe(node, &s.node, state.hosting.settings.probe_wait()).await {
                 return Err(crate::table::failover::Moving {
                     node: Some(s.node.clone()),
+                    soon: false,
                 });
             }
         }
@@ -527,13 +528,19 @@ async fn claim_seats(state: &AppState, token: Option<&str>) -> Result<(), ErrorB
         Ok(claimed) => claimed,
         // Too slow to tell: a known session is resumed as it is.
         Err(_) if state.hosting.sessions.token_known(token) => Ok(()),
-        Err(_) => Err(crate::table::failover::Moving { node: None }),
+        Err(_) => Err(crate::table::failover::Moving {
+            node: None,
+            soon: false,
+        }),
     };
     match claimed {
         Ok(()) => Ok(()),
         Err(moving) => {
             crate::metrics::error("seat_elsewhere");
-            let retry = state.hosting.settings.failover_retry();
+            let retry = match moving.soon {
+                true => state.hosting.settings.takeover_retry(),
+                false => state.hosting.settings.failover_retry(),
+            };
             let why = match moving.node {
                 Some(n) => format!("your game is moving from node {n}; try again"),
                 None => "your game may be moving between nodes; try again".to_string(),

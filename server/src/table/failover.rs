@@ -57,6 +57,19 @@ impl Remote {
 pub struct Moving {
     /// The node that held it, when known.
     pub node: Option<String>,
+    /// Being taken over (or brought up) by a node right now, not waiting
+    /// for a lease to lapse or the store to steady: try again at once.
+    pub soon: bool,
+}
+
+impl Moving {
+    /// Of two tables moving, the one to wait for longer.
+    fn longer(self, other: Option<Moving>) -> Moving {
+        match other {
+            Some(o) if !o.soon => o,
+            _ => self,
+        }
+    }
 }
 
 /// Whether node `node` holds its liveness lease (an error cannot tell: the
@@ -99,12 +112,15 @@ pub async fn claim_seats(token: &str, h: &Hosting) -> Result<Vec<Remote>, Moving
             // could lose its seats to a fresh session: try again.
             return match h.sessions.token_known(token) {
                 true => Ok(Vec::new()),
-                false => Err(Moving { node: None }),
+                false => Err(Moving {
+                    node: None,
+                    soon: false,
+                }),
             };
         }
     };
     let mut remote = Vec::new();
-    let mut moving = None;
+    let mut moving: Option<Moving> = None;
     for id in ids {
         let Ok(table) = id.parse::<TableId>() else {
             continue;
@@ -115,7 +131,11 @@ pub async fn claim_seats(token: &str, h: &Hosting) -> Result<Vec<Remote>, Moving
         match store.lease(&id).await {
             Ok(Some(lease)) if lease.node != settings.node => {
                 if !node_alive(store, &lease.node).await {
-                    moving = Some(Some(lease.node));
+                    let gone = Moving {
+                        node: Some(lease.node),
+                        soon: false,
+                    };
+                    moving = Some(gone.longer(moving));
                 } else if let Some((session, player)) = stored_seat(store, token, &id).await {
                     remote.push(Remote {
                         node: lease.node,
@@ -129,7 +149,7 @@ pub async fn claim_seats(token: &str, h: &Hosting) -> Result<Vec<Remote>, Moving
             Ok(Some(_)) => {
                 // Ours, but not up here: being taken over or closing.
                 if live(store, &id).await {
-                    moving = Some(None);
+                    moving = Some(soon().longer(moving));
                 }
                 continue;
             }
@@ -139,21 +159,36 @@ pub async fn claim_seats(token: &str, h: &Hosting) -> Result<Vec<Remote>, Moving
                 continue;
             }
         }
-        if !takeovers.calm_for(settings.takeover_grace()) || !takeovers.begin(&id) {
+        // The store failed lately: its own node may be about to take it
+        // back. Or another player of the table is taking it over here now.
+        let calm = takeovers.calm_for(settings.takeover_grace());
+        if !calm || !takeovers.begin(&id) {
             if live(store, &id).await {
-                moving = Some(None);
+                let m = Moving {
+                    node: None,
+                    soon: calm,
+                };
+                moving = Some(m.longer(moving));
             }
             continue;
         }
         let taken = take_for_player(&id, h).await;
         takeovers.end(&id);
         if !taken && live(store, &id).await {
-            moving = Some(None);
+            // Another node took it first: it is there at the next try.
+            moving = Some(soon().longer(moving));
         }
     }
     match moving {
-        Some(node) => Err(Moving { node }),
+        Some(m) => Err(m),
         None => Ok(remote),
+    }
+}
+
+fn soon() -> Moving {
+    Moving {
+        node: None,
+        soon: true,
     }
 }
 
