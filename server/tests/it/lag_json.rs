@@ -9,16 +9,10 @@ use common::*;
 use serde_json::Value;
 use tengen_protocol::Encoding;
 use tengen_rules::game::{GameConfig, GameError, RuleSet};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// The status line, headers and JSON body of `GET /lag.json`.
 async fn lag_json(server: &tengen_server::Server) -> (String, Value) {
-    let mut s = tokio::net::TcpStream::connect(server.addr()).await.unwrap();
-    s.write_all(b"GET /lag.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        .await
-        .unwrap();
-    let mut out = String::new();
-    s.read_to_string(&mut out).await.unwrap();
+    let out = http_get(server, "/lag.json").await;
     let (head, body) = out.split_once("\r\n\r\n").expect("a response");
     (head.to_owned(), serde_json::from_str(body).expect("JSON"))
 }

@@ -7,7 +7,6 @@ use std::time::Duration;
 use common::*;
 use tengen_protocol::{ClientMsg, Encoding, RoomStatus, ServerMsg};
 use tengen_rules::game::{GameConfig, RuleSet};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 #[tokio::test]
 async fn watchers_get_the_list_then_coalesced_updates() {
@@ -137,20 +136,10 @@ async fn watchers_get_the_list_then_coalesced_updates() {
     .expect("the room is removed");
 }
 
-async fn http_get(addr: std::net::SocketAddr, path: &str) -> String {
-    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
-    s.write_all(format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes())
-        .await
-        .unwrap();
-    let mut out = String::new();
-    s.read_to_string(&mut out).await.unwrap();
-    out
-}
-
 #[tokio::test]
 async fn healthz_and_metrics() {
     let server = server().await;
-    let health = http_get(server.addr(), "/healthz").await;
+    let health = http_get(&server, "/healthz").await;
     assert!(health.starts_with("HTTP/1.1 200"), "{health}");
     assert!(health.ends_with("ok"), "{health}");
     // Some traffic, so every family has a sample.
@@ -162,7 +151,7 @@ async fn healthz_and_metrics() {
             room: "nosuch".parse().unwrap(),
         })
         .await;
-    let m = http_get(server.addr(), "/metrics").await;
+    let m = http_get(&server, "/metrics").await;
     for family in [
         "tengen_connections",
         "tengen_tables",

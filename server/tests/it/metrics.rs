@@ -20,7 +20,6 @@ use tengen_client::Connection;
 use tengen_protocol::{ClientMsg, Encoding, ServerMsg, TableId};
 use tengen_rules::game::{Action, Event, ForbiddenHandling, GameConfig, RuleSet, TimeControl};
 use tengen_server::Server;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -28,12 +27,7 @@ fn repo() -> PathBuf {
 
 /// The body of `/metrics`.
 async fn scrape(server: &Server) -> String {
-    let mut s = tokio::net::TcpStream::connect(server.addr()).await.unwrap();
-    s.write_all(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        .await
-        .unwrap();
-    let mut out = String::new();
-    s.read_to_string(&mut out).await.unwrap();
+    let out = http_get(server, "/metrics").await;
     assert!(out.starts_with("HTTP/1.1 200"), "{out}");
     out.split_once("\r\n\r\n").unwrap().1.to_owned()
 }

@@ -22,6 +22,18 @@ use tengen_protocol::{
 use tengen_rules::game::{Action, Event, GameConfig, GameError, Seat};
 use tengen_server::{Server, Settings};
 
+/// The whole response (status line, headers and body) to `GET path` on
+/// `server`'s port.
+pub async fn http_get(server: &Server, path: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(server.addr()).await.unwrap();
+    let request = format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    s.write_all(request.as_bytes()).await.unwrap();
+    let mut out = String::new();
+    s.read_to_string(&mut out).await.unwrap();
+    out
+}
+
 /// A server on 127.0.0.1 with a free port, with short timers for tests.
 pub async fn server() -> Server {
     server_with(|_| {}).await
