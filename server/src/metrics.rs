@@ -362,6 +362,27 @@ pub fn game_started(config: &GameConfig, rated: bool) {
     metrics::counter!(GAMES_STARTED, game_labels(config, rated)).increment(1);
 }
 
+/// Counts what an action the referee took says of the game: a
+/// forbidden-move claim (upheld or false), a draw offer.
+pub fn action_taken(kind: tengen_rules::game::ActionKind, events: &[tengen_rules::game::Event]) {
+    use tengen_rules::game::{ActionKind, Event};
+    match kind {
+        ActionKind::ClaimForbidden => {
+            let upheld = events
+                .iter()
+                .any(|e| matches!(e, Event::ClaimUpheld { .. }));
+            let kind = if upheld {
+                "forbidden_upheld"
+            } else {
+                "forbidden_false"
+            };
+            metrics::counter!(CLAIMS, "kind" => kind).increment(1)
+        }
+        ActionKind::OfferDraw => metrics::counter!(DRAW_OFFERS).increment(1),
+        _ => {}
+    }
+}
+
 /// Counts a game finished with `result`: `result` is the winner's colour,
 /// `draw` or `aborted`; `reason` the reason's wire name.
 pub fn game_finished(config: &GameConfig, rated: bool, result: &GameResult) {

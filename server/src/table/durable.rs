@@ -129,7 +129,7 @@ impl Table {
                 // action started runs from the store's confirmation (when
                 // the event goes out), not from the action. Game time
                 // stands still while the store writes, as while frozen.
-                self.hold_clocks(writing.elapsed());
+                self.hold_clocks(took);
                 Ok(())
             }
             Err(StoreError::LeaseLost(why)) => {

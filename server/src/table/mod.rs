@@ -546,23 +546,7 @@ impl Table {
                 metrics::histogram!(crate::metrics::MOVE_DURABLE_SECONDS)
                     .record(received.elapsed().as_secs_f64());
                 self.settle_quota(seat, &action);
-                match action.kind() {
-                    ActionKind::ClaimForbidden => {
-                        let upheld = events
-                            .iter()
-                            .any(|e| matches!(e, tengen_rules::game::Event::ClaimUpheld { .. }));
-                        let kind = if upheld {
-                            "forbidden_upheld"
-                        } else {
-                            "forbidden_false"
-                        };
-                        metrics::counter!(crate::metrics::CLAIMS, "kind" => kind).increment(1)
-                    }
-                    ActionKind::OfferDraw => {
-                        metrics::counter!(crate::metrics::DRAW_OFFERS).increment(1)
-                    }
-                    _ => {}
-                }
+                crate::metrics::action_taken(action.kind(), &events);
                 // A correspondence game is never aborted for a slow first
                 // move: its clock decides (docs/rules.md §7).
                 if action.kind() != ActionKind::Resign
