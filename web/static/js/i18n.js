@@ -226,6 +226,8 @@ export function setLang(l) {
 
 /**
  * @typedef {import('tengen-protocol').ErrorBody} ErrorBody
+ * @typedef {import('tengen-protocol').ErrorCode} ErrorCode
+ * @typedef {import('tengen-protocol').GameError} GameError
  * @typedef {import('tengen-protocol').GameConfigInput} GameConfigInput
  * @typedef {import('tengen-protocol').OpeningInput} OpeningInput
  * @typedef {import('tengen-protocol').TimeControlInput} TimeControlInput
@@ -239,8 +241,10 @@ export function t(key, vars) {
 }
 
 /** What the server's refusals say, in Chinese, by code (the server's own
- * English `message` is shown as it is on the English page, and for any code
- * not listed here). `game` refusals are keyed by their `game_error.code`. */
+ * English `message` is shown as it is on the English page). `game` refusals
+ * are keyed by their `game_error.code`. The type makes the type check fail
+ * for a code the protocol has and this table lacks.
+ * @type {Record<Exclude<ErrorCode, 'game'> | GameError['code'], string>} */
 const ERRORS_ZH = {
   game_over: '对局已结束。', time_up: '时间已到。', not_your_turn: '现在不是你的回合。',
   off_board: '{point} 不在棋盘上。', occupied: '{point} 已有棋子。',
@@ -267,6 +271,17 @@ const ERRORS_ZH = {
   login_required: '需要先登录。', not_absent: '对方没有离开超过宽限时间。',
   tournament_closed: '比赛已不接受此操作。', already_joined: '你已报名。', not_joined: '你没有报名这个比赛。',
   entry_refused: '你不符合报名条件。', too_few_players: '人数不足，无法开始。', not_organiser: '只有组织者可以这样做。',
+  bad_frame: '无法解读客户端发来的消息。', unknown_type: '服务器不认识这个请求。', too_large: '消息太大，已被丢弃。',
+  unsupported_version: '客户端版本与服务器不兼容，请刷新页面。', hello_required: '连接尚未建立，请稍候。',
+  already_played: '这个账户已下过棋，不能改为机器人账户。', bot_refused: '这个机器人不接受这样的对局（规则、用时或对手）。',
+  banned: '这个账户已被封禁。', forbidden: '你没有这样做的权限。', blocked: '你们之间有一方屏蔽了对方。',
+  already_reset: '这局的等级分变化已经撤销过了。', not_rated: '这局没有改变任何等级分。',
+  time_went_backwards: '服务器时间出错，请重试。',
+  no_such_board: '没有编号为 {board} 的棋盘（编号从 0 起，本房间共 {boards} 个）。', no_pass_in_twin: '双棋盘对局不能弃权：一个回合下一子或两子。',
+  claim_not_black_stone: '{point} 不是黑子：只能指出黑方的禁手子。', claim_not_possible: '现在无禁可指：黑方最后一子不是禁手，盘上也没有长连。',
+  turn_cannot_end: '只有下完第一子后才能结束本回合。', takebacks_off: '本局不能悔棋（等级分对局和比赛对局都不能）。',
+  nothing_to_take_back: '你还没有可以悔的棋。', takeback_pending: '已有一个悔棋请求在等待回答。',
+  takeback_declined_already: '你的悔棋请求已被拒绝：下一手之后才能再请求。', no_takeback_request: '现在没有悔棋请求需要回答。',
 };
 
 /** @type {Record<string, string>} */
@@ -283,7 +298,7 @@ export function errorText(err) {
   const detail = err.code === 'game' && err.game_error ? err.game_error
     : err.code === 'playbanned' ? { code: err.code, left: waitZh(err.retry_after_ms ?? 0) }
     : { code: err.code };
-  const text = /** @type {Record<string, string>} */ (ERRORS_ZH)[detail.code];
+  const text = /** @type {Record<string, string | undefined>} */ (ERRORS_ZH)[detail.code];
   if (!text) return fallback;
   return text.replace(/\{(\w+)\}/g, (/** @type {string} */ m, /** @type {string} */ k) => {
     const v = detail[k];
