@@ -30,7 +30,7 @@ use crate::rejoin::{self, Rejoin, lost};
 use crate::run::{Ctx, DueBook, FanoutFile, Scenario, Target, kind};
 use crate::script::Script;
 use crate::spectator::Spectator;
-use crate::stats::{OPPONENT, RESUME, SEND_LAG};
+use crate::stats::{OPPONENT, OPPONENT_STEADY, RESUME, SEND_LAG};
 
 /// Starts every task of this process's game slots (or its fan-out share).
 pub fn spawn_all(ctx: &Arc<Ctx>) -> anyhow::Result<Vec<tokio::task::JoinHandle<()>>> {
@@ -749,7 +749,11 @@ impl<'a> Player<'a> {
                         if mv.seat != self.me
                             && let Some(due) = self.due_book.get(&te.table, mv.number)
                         {
-                            ctx.stats().record(OPPONENT, now.saturating_sub(due));
+                            let mut stats = ctx.stats();
+                            stats.record(OPPONENT, now.saturating_sub(due));
+                            if ctx.steady(due) {
+                                stats.record(OPPONENT_STEADY, now.saturating_sub(due));
+                            }
                         }
                         if relay && mv.number as usize == self.script.len() {
                             return Ok(Some(End::Completed));

@@ -34,6 +34,9 @@ impl Report {
             let _ = writeln!(s, "  server stopped (SIGTERM) in {t:.2} s");
         }
         line(&mut s, "→ opponent", &self.latency_opponent);
+        if let Some(steady) = &self.latency_opponent_steady {
+            line(&mut s, "  all connected", steady);
+        }
         line(&mut s, "→ spectators", &self.latency_spectators);
         if self.spectator_events > 0 {
             let _ = writeln!(

@@ -7,7 +7,7 @@
 
 use std::os::unix::fs::FileExt;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -149,6 +149,8 @@ pub struct Ctx {
     pending: AtomicUsize,
     /// Connections open now.
     pub open: AtomicUsize,
+    /// When the last connection was set up (`Clock::now_us`; 0: not yet).
+    steady_from_us: AtomicU64,
     ready_tx: watch::Sender<bool>,
     pub ready: watch::Receiver<bool>,
 }
@@ -165,6 +167,7 @@ impl Ctx {
             connect_permits: Semaphore::new(plan.connect_concurrency.max(1)),
             pending: AtomicUsize::new(plan.connection_count()),
             open: AtomicUsize::new(0),
+            steady_from_us: AtomicU64::new(0),
             ready_tx,
             ready,
             plan,
@@ -183,8 +186,16 @@ impl Ctx {
     /// none is left.
     pub fn settled(&self) {
         if self.pending.fetch_sub(1, Ordering::AcqRel) == 1 {
+            self.steady_from_us
+                .store(self.clock.now_us().max(1), Ordering::Release);
             let _ = self.ready_tx.send(true);
         }
+    }
+
+    /// Whether a move due at `due_us` came after every connection was set up.
+    pub fn steady(&self, due_us: u64) -> bool {
+        let from = self.steady_from_us.load(Ordering::Acquire);
+        from != 0 && due_us >= from
     }
 
     pub fn past_deadline(&self) -> bool {

@@ -23,6 +23,9 @@ fn histogram() -> Histogram<u64> {
 
 /// The histograms of a run, by name.
 pub const OPPONENT: &str = "opponent";
+/// The same, for the moves due once every connection of the process was
+/// set up: the steady state, without the connection storm's waits.
+pub const OPPONENT_STEADY: &str = "opponent_steady";
 pub const SPECTATORS: &str = "spectators";
 pub const CONNECT: &str = "connect";
 pub const SEND_LAG: &str = "send_lag";
@@ -267,6 +270,10 @@ pub struct Report {
     /// Move sent → arrival at the opponent (games: across a restart too,
     /// from when the move was due; its max is the longest wait a move saw).
     pub latency_opponent: Summary,
+    /// The same for the moves due after every connection was set up (its
+    /// max is the longest wait a move saw in the steady state).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_opponent_steady: Option<Summary>,
     /// Move sent → arrival at each spectator.
     pub latency_spectators: Summary,
     /// Fan-out: move sent → arrival at the last spectator, one value per move.
@@ -325,6 +332,7 @@ impl Report {
     fn set_histograms(&mut self, hist: &BTreeMap<&'static str, Histogram<u64>>) {
         let get = |n: &str| hist.get(n).map(Summary::of).unwrap_or_default();
         self.latency_opponent = get(OPPONENT);
+        self.latency_opponent_steady = hist.get(OPPONENT_STEADY).map(Summary::of);
         self.latency_spectators = get(SPECTATORS);
         self.connect = get(CONNECT);
         self.send_lag = get(SEND_LAG);
@@ -359,6 +367,7 @@ impl Report {
             for (name, hex) in &p.histograms {
                 let name = [
                     OPPONENT,
+                    OPPONENT_STEADY,
                     SPECTATORS,
                     CONNECT,
                     SEND_LAG,

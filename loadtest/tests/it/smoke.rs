@@ -141,6 +141,16 @@ async fn a_few_hundred_games_complete_without_an_error() {
         "{stdout}"
     );
     assert!(json["latency_spectators"]["count"].as_u64().unwrap() > 0);
+    // The steady state: the moves due once all 600 were connected, a part
+    // of all of them (the connection storm's first moves are left out).
+    let (all, steady) = (&json["latency_opponent"], &json["latency_opponent_steady"]);
+    let steady_count = steady["count"].as_u64().unwrap();
+    assert!(
+        steady_count > 0 && steady_count <= all["count"].as_u64().unwrap(),
+        "{stdout}"
+    );
+    assert!(steady["max_ms"].as_f64().unwrap() <= all["max_ms"].as_f64().unwrap());
+    assert!(stdout.contains("all connected"), "{stdout}");
     server.shutdown();
 }
 
