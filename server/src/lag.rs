@@ -34,7 +34,7 @@ pub struct Lag {
     /// and the spectators (as `tengen_move_handling_seconds`).
     moves: Window,
     /// A table's append to the store, until the store confirmed it (its
-    /// sync included: as `tengen_store_append_seconds`).
+    /// sync included: as `tengen_store_call_seconds{call="append"}`).
     store_writes: Window,
 }
 

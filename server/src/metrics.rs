@@ -37,8 +37,6 @@ pub const MOVE_SECONDS: &str = "tengen_move_handling_seconds";
 /// was completing other writes (behind, not down), so were waited for
 /// longer (counter).
 pub const STORE_SLOW: &str = "tengen_store_slow_waits_total";
-/// Seconds a table waited for the store to confirm an append (histogram).
-pub const STORE_APPEND_SECONDS: &str = "tengen_store_append_seconds";
 /// New work refused because the server was behind, by `what` (counter).
 pub const SHED: &str = "tengen_shed_total";
 /// New tables that waited for their turn to start (`crate::pacing`).
@@ -229,7 +227,6 @@ pub fn install() {
         for (name, buckets) in [
             (MOVE_SECONDS, &LATENCY_BUCKETS[..]),
             (MOVE_DURABLE_SECONDS, &LATENCY_BUCKETS[..]),
-            (STORE_APPEND_SECONDS, &LATENCY_BUCKETS[..]),
             (STORE_CALL_SECONDS, &LATENCY_BUCKETS[..]),
             (RATED_WAIT, &QUEUE_BUCKETS[..]),
             (ANALYSIS_SECONDS, &ANALYSIS_BUCKETS[..]),
@@ -407,11 +404,6 @@ fn describe() {
     metrics::describe_counter!(MESSAGES_OUT, "Frames queued to clients");
     metrics::describe_counter!(ERRORS, "Error replies and forced closes, by kind");
     metrics::describe_counter!(QUEUE_DROPS, "Slow consumers cut off");
-    metrics::describe_histogram!(
-        STORE_APPEND_SECONDS,
-        metrics::Unit::Seconds,
-        "How long a table waited for the store to confirm an append"
-    );
     metrics::describe_counter!(SHED, "New work refused because the server was behind");
     metrics::describe_counter!(
         TABLE_STARTS_PACED,

@@ -121,8 +121,6 @@ impl Table {
         match result {
             Ok(()) => {
                 let took = writing.elapsed();
-                metrics::histogram!(crate::metrics::STORE_APPEND_SECONDS)
-                    .record(took.as_secs_f64());
                 self.hosting.lag.record_store_write(took);
                 self.durable.logged = self.game.entries().len();
                 // Nobody has heard of the new entries yet: the clock the
