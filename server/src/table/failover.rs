@@ -200,7 +200,7 @@ async fn take_for_player(id: &str, h: &Hosting) -> bool {
     };
     match h.store.live_table(id).await {
         Ok(Some(t)) => {
-            tracing::warn!(table = %id, node = %h.settings.node, epoch = lease.epoch, "taking over a table for a returning player (its node is gone)");
+            tracing::info!(table = %id, node = %h.settings.node, epoch = lease.epoch, "taking over a table for a returning player (its node is gone)");
             restore_one(t, lease, h).await;
         }
         _ => {

@@ -140,7 +140,7 @@ async fn take_one(id: &str, h: &Hosting) -> Result<bool, RestoreError> {
             return Err(e.into());
         }
     };
-    tracing::warn!(table = %id, node = %settings.node, epoch = lease.epoch, "taking over a table whose node is gone");
+    tracing::debug!(table = %id, node = %settings.node, epoch = lease.epoch, "taking over a table whose node is gone");
     Ok(restore_one(t, lease, h).await)
 }
 
