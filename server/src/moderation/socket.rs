@@ -5,8 +5,10 @@
 //! request line (JSON: [`AdminRequest`], at most [`MAX_LINE`] bytes) and
 //! gets one answer line (a server message: the action's reply or an
 //! `error`; a backup request, `crate::backup`, gets that module's reply
-//! once the copy is whole). The server runs the action as a moderator's `moderate` would,
-//! on its live state: a ban closes the account's sessions at once.
+//! once the copy is whole). The server runs the action as a moderator's
+//! `moderate` would, on its live state: a ban closes the account's
+//! sessions at once. Connections are answered side by side (at most
+//! [`AT_ONCE`]), so a backup taking minutes holds up no ban.
 
 use std::path::{Path, PathBuf};
 
@@ -25,6 +27,8 @@ use crate::hosting::Hosting;
 pub const SOCKET: &str = "admin.sock";
 /// The longest request line.
 pub const MAX_LINE: usize = 16 * 1024;
+/// Requests answered at once; a further connection waits to be accepted.
+const AT_ONCE: usize = 4;
 
 /// One request over the socket.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -100,17 +104,24 @@ pub fn serve(
     let _ = std::fs::remove_file(&path);
     let listener = UnixListener::bind(&path)?;
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))?;
+    let slots = std::sync::Arc::new(tokio::sync::Semaphore::new(AT_ONCE));
     tokio::spawn(async move {
         loop {
-            let stream = tokio::select! {
+            let slot = tokio::select! {
+                slot = slots.clone().acquire_owned() => slot,
+                _ = shutdown.wait_for(|s| *s) => break,
+            };
+            let Ok(slot) = slot else { break };
+            let accepted = tokio::select! {
                 s = listener.accept() => s,
                 _ = shutdown.wait_for(|s| *s) => break,
             };
-            let Ok((stream, _)) = stream else { continue };
+            let Ok((stream, _)) = accepted else { continue };
             let hosting = hosting.clone();
-            // One operator's tool at a time is the expected use; each is
-            // answered in turn, so the socket holds no queue of its own.
-            answer(&hosting, stream).await;
+            tokio::spawn(async move {
+                answer(&hosting, stream).await;
+                drop(slot);
+            });
         }
         let _ = std::fs::remove_file(&path);
     });

@@ -121,6 +121,30 @@ async fn admin_works_with_and_without_a_server_on_the_data_directory() {
     server.terminate();
 }
 
+/// A connection to the admin socket that says nothing (or a backup that
+/// takes minutes) holds up no other request: they are answered side by
+/// side. Answered in turn, the ban below waited out the silent one's 5 s.
+#[tokio::test]
+async fn a_silent_admin_connection_holds_up_no_ban() {
+    let dir = DataDir::new("mod-admin-side");
+    let server = start(&dir.0);
+    let mut bob = registered(&server.url(), "Bob").await;
+    let silent = tokio::net::UnixStream::connect(dir.0.join("admin.sock"))
+        .await
+        .unwrap();
+    let ban = admin(on_dir(&dir.0, &["ban", "bob", "--reason", "abuse"]));
+    let (ok, answer) = tokio::time::timeout(Duration::from_secs(3), ban)
+        .await
+        .expect("the ban is answered while the silent connection is open");
+    assert!(ok, "{answer}");
+    match bob.next_matching(|_| false).await {
+        Err(ClientError::Closed { code, .. }) => assert_eq!(code, 4006),
+        other => panic!("expected a close, got {other:?}"),
+    }
+    drop(silent);
+    server.terminate();
+}
+
 #[tokio::test]
 async fn admin_on_redis_reaches_the_running_nodes() {
     let redis = RedisServer::start();
