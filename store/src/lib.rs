@@ -35,6 +35,7 @@ pub mod moderation;
 pub mod names;
 mod progress;
 pub mod redis;
+pub mod study;
 #[cfg(feature = "testing")]
 pub mod testing;
 mod tokens;
@@ -50,3 +51,4 @@ pub use names::{SKELETON_VERSION, name_skeleton};
 pub use progress::Progress;
 pub use redis::{RedisOptions, RedisStore};
 pub use tokens::{is_digest, token_digest};
+pub use study::{CountAdd, Doc, DocPut, Fields, ListPush, ScorePut, StudyItem, StudyPage, Tally};

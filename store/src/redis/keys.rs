@@ -167,6 +167,26 @@ impl Keys {
         format!("{}:name_skeletons", self.prefix)
     }
 
+    /// A key of the tallies and documents of `space` (`super::study`):
+    /// `P:{study:SPACE}:REST`, every key of a space in one slot.
+    pub fn study(&self, space: &str, rest: &str) -> String {
+        format!("{}:{{study:{space}}}:{rest}", self.prefix)
+    }
+
+    /// The `SCAN MATCH` pattern of every tally and document key.
+    pub fn study_pattern(&self) -> String {
+        format!("{}:{{study:*}}:*", self.pattern_prefix)
+    }
+
+    /// The space and the rest of a scanned study key.
+    pub fn parse_study<'k>(&self, key: &'k str) -> Option<(&'k str, &'k str)> {
+        let rest = key
+            .strip_prefix(self.prefix.as_str())?
+            .strip_prefix(":{study:")?;
+        let (space, rest) = rest.split_once('}')?;
+        Some((space, rest.strip_prefix(':')?))
+    }
+
     /// A login token, by its digest.
     pub fn token(&self, token: &str) -> String {
         format!("{}:{{k:{token}}}:token", self.prefix)

@@ -47,6 +47,7 @@
 //! | `P:{s:SKELETON}:accounts` | set | the name keys of the accounts whose names have this [`crate::name_skeleton`] (`skeletons`) |
 //! | `P:name_skeletons` | string | the version of that index ([`crate::SKELETON_VERSION`]), built at connect when it differs |
 //! | `P:{t}:tournaments` | hash | tournament id → the server's state of the event (raw bytes; `tournaments`) |
+//! | `P:{study:SPACE}:...` | hashes, lists, a set, sorted sets | the tallies and documents of a space (`study`) |
 //!
 //! A table and the game it becomes share the tag `{t:ID}`, so creating a
 //! table (refused if the id is live, finished or being finished),
@@ -182,6 +183,7 @@ mod persistence;
 mod reads;
 mod scripts;
 mod skeletons;
+mod study;
 mod tournaments;
 mod transfer;
 mod upgrade;
@@ -408,5 +410,53 @@ impl Store for RedisStore {
 
     async fn tournaments(&self) -> Result<Vec<(String, Vec<u8>)>> {
         self.tournaments_impl().await
+    }
+
+    async fn tally(&self, space: &str, tally: &crate::Tally) -> Result<bool> {
+        self.tally_impl(space, tally).await
+    }
+
+    async fn tallies(&self, space: &str, keys: &[Vec<u8>]) -> Result<Vec<crate::study::Fields>> {
+        self.tallies_impl(space, keys).await
+    }
+
+    async fn lists(&self, space: &str, keys: &[Vec<u8>]) -> Result<Vec<Vec<Vec<u8>>>> {
+        self.lists_impl(space, keys).await
+    }
+
+    async fn put_docs(
+        &self,
+        space: &str,
+        docs: &[crate::DocPut],
+        scores: &[crate::ScorePut],
+    ) -> Result<()> {
+        self.put_docs_impl(space, docs, scores).await
+    }
+
+    async fn docs(&self, space: &str, keys: &[String]) -> Result<Vec<Option<crate::Doc>>> {
+        self.docs_impl(space, keys).await
+    }
+
+    async fn scored(
+        &self,
+        space: &str,
+        index: &str,
+        min: i64,
+        max: i64,
+        limit: usize,
+    ) -> Result<Vec<(String, i64)>> {
+        self.scored_impl(space, index, min, max, limit).await
+    }
+
+    async fn export_study(
+        &self,
+        from: Option<&ExportCursor>,
+        limit: usize,
+    ) -> Result<crate::StudyPage> {
+        self.export_study_impl(from, limit).await
+    }
+
+    async fn import_study(&self, items: &[crate::StudyItem]) -> Result<()> {
+        self.import_study_impl(items).await
     }
 }
