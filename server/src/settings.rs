@@ -130,6 +130,8 @@ pub struct Settings {
     pub analysis: AnalysisSettings,
     /// The computer (`play_computer`): games at once, time a move.
     pub computer: ComputerSettings,
+    /// The opening explorer, the puzzle miner and puzzle tries (`study`).
+    pub study: crate::study::StudySettings,
 }
 
 /// The computer's bounds (`play_computer`, `crate::computer`).
@@ -190,6 +192,7 @@ impl Default for Settings {
             matchmaking: Default::default(),
             analysis: Default::default(),
             computer: Default::default(),
+            study: Default::default(),
         }
     }
 }

@@ -151,6 +151,14 @@ impl Server {
             shutdown_rx.clone(),
         );
         let (tournaments, tournaments_rx) = crate::tournaments::director::mailbox();
+        let analysis = crate::analysis::Analyzer::new(settings.analysis.clone());
+        let study = crate::study::Study::start(
+            store.clone(),
+            settings.study.clone(),
+            analysis.slots(),
+            pressure.clone(),
+            shutdown_rx.clone(),
+        );
         let hosting = Hosting {
             store: store.clone(),
             settings: settings.clone(),
@@ -164,6 +172,7 @@ impl Server {
             moderation: Default::default(),
             tournaments,
             lag: Default::default(),
+            study,
         };
         crate::moderation::boot::start(&hosting, shutdown_rx.clone())
             .await

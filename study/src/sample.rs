@@ -102,29 +102,46 @@ fn stones(game: &Game) -> (Vec<Point>, Vec<Point>) {
 
 /// An empty point for `color`: inside the centred square of side `within`
 /// when given, else within two points of a stone (anywhere on an empty
-/// board); never a forbidden point for black in renju.
+/// board); never a forbidden point for black in renju. Random points are
+/// tried first; the whole board is looked through only when they miss.
 fn stone(rng: &mut impl Rng, game: &Game, color: Color, within: Option<u8>) -> Point {
     let board = game.board();
     let size = board.size();
     let c = i32::from(size / 2);
     let near = |p: Point| {
-        board.stones().any(|(q, _)| {
-            (i32::from(p.x) - i32::from(q.x)).abs() <= 2
-                && (i32::from(p.y) - i32::from(q.y)).abs() <= 2
-        })
+        board.stone_count() == 0
+            || (-2..=2).any(|dx| {
+                (-2..=2).any(|dy| {
+                    p.offset(dx, dy, size)
+                        .is_some_and(|q| board.get(q).is_some())
+                })
+            })
     };
     let renju = game.config().rule_set.variant() == Variant::Renju;
     let fits = |p: Point| {
         board.is_empty_point(p)
-            && !(renju && color == Color::Black && board.forbidden(p).is_some())
             && match within {
                 Some(w) => {
                     let r = i32::from(w / 2);
                     (i32::from(p.x) - c).abs() <= r && (i32::from(p.y) - c).abs() <= r
                 }
-                None => board.stone_count() == 0 || near(p),
+                None => near(p),
             }
+            && !(renju && color == Color::Black && board.forbidden(p).is_some())
     };
+    let (lo, hi) = match within {
+        Some(w) => (c - i32::from(w / 2), c + i32::from(w / 2)),
+        None => (0, i32::from(size) - 1),
+    };
+    for _ in 0..200 {
+        let p = Point::new(
+            rng.random_range(lo..=hi) as u8,
+            rng.random_range(lo..=hi) as u8,
+        );
+        if fits(p) {
+            return p;
+        }
+    }
     let all: Vec<Point> = board.points().filter(|&p| fits(p)).collect();
     match all.choose(rng) {
         Some(&p) => p,
@@ -188,4 +205,194 @@ fn map_action(a: Action, m: &impl Fn(Point) -> Point) -> Action {
         },
         other => other,
     }
+}
+
+/// Games through a position, by result, as [`Reference`] counts them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub games: u64,
+    pub black: u64,
+    pub draws: u64,
+    pub white: u64,
+}
+
+impl Counts {
+    fn add(&mut self, winner: Option<Color>) {
+        self.games += 1;
+        match winner {
+            Some(Color::Black) => self.black += 1,
+            Some(Color::White) => self.white += 1,
+            None => self.draws += 1,
+        }
+    }
+}
+
+/// The explorer's counts made another way, straight from records: each
+/// record replayed by the referee, each position reduced by drawing its
+/// board as text in the eight orientations (the maps written out here,
+/// not taken from [`crate::canon`]) and keeping the least drawing; a
+/// move is the position's drawing with the move's point marked.
+#[derive(Default)]
+pub struct Reference {
+    depth: usize,
+    /// (rules, drawing) → the games through it, one way there, and the
+    /// drawings of the moves played from it.
+    nodes: std::collections::HashMap<
+        (String, String),
+        (Counts, Vec<Point>, std::collections::HashSet<String>),
+    >,
+    /// (rules, drawing with the move marked) → the games that played it.
+    moves: std::collections::HashMap<(String, String), Counts>,
+}
+
+/// The least of the eight drawings of the position, `mark` marked.
+pub fn drawing(size: u8, black: &[Point], white: &[Point], mark: Option<Point>) -> String {
+    let n = i32::from(size);
+    type Map = fn(i32, i32, i32) -> (i32, i32);
+    let maps: [Map; 8] = [
+        |x, y, _| (x, y),
+        |x, y, n| (n - 1 - y, x),
+        |x, y, n| (n - 1 - x, n - 1 - y),
+        |x, y, n| (y, n - 1 - x),
+        |x, y, n| (n - 1 - x, y),
+        |x, y, n| (x, n - 1 - y),
+        |x, y, _| (y, x),
+        |x, y, n| (n - 1 - y, n - 1 - x),
+    ];
+    maps.iter()
+        .map(|f| {
+            let mut cells = vec![b'.'; (n * n) as usize];
+            let mut put = |p: &Point, c: u8| {
+                let (x, y) = f(i32::from(p.x), i32::from(p.y), n);
+                cells[(y * n + x) as usize] = c;
+            };
+            black.iter().for_each(|p| put(p, b'X'));
+            white.iter().for_each(|p| put(p, b'O'));
+            if let Some(m) = mark {
+                put(&m, b'*');
+            }
+            String::from_utf8(cells).expect("ASCII")
+        })
+        .min()
+        .expect("eight drawings")
+}
+
+fn split(moves: &[Point]) -> (Vec<Point>, Vec<Point>) {
+    let (mut b, mut w) = (Vec::new(), Vec::new());
+    for (i, &p) in moves.iter().enumerate() {
+        if i % 2 == 0 {
+            b.push(p);
+        } else {
+            w.push(p);
+        }
+    }
+    (b, w)
+}
+
+impl Reference {
+    /// Counts positions up to `depth` moves.
+    pub fn new(depth: u32) -> Reference {
+        Reference {
+            depth: depth as usize,
+            ..Reference::default()
+        }
+    }
+
+    /// Counts a finished game under `rules` (any name for the scope).
+    /// Returns false (counting nothing) for a game without a winner or a
+    /// draw.
+    pub fn add(&mut self, rules: &str, record: &GameRecord) -> bool {
+        let Ok(game) = record.replay() else {
+            return false;
+        };
+        let winner = match game.result().map(|r| r.outcome) {
+            Some(tengen_rules::game::Outcome::Win { color, .. }) => Some(color),
+            Some(tengen_rules::game::Outcome::Draw) => None,
+            _ => return false,
+        };
+        let size = record.config.board_size;
+        let moves: Vec<Point> = game.moves().iter().map_while(|m| m.point).collect();
+        let last = moves.len().min(self.depth);
+        for ply in 0..=last {
+            let (b, w) = split(&moves[..ply]);
+            let node = self
+                .nodes
+                .entry((rules.to_owned(), drawing(size, &b, &w, None)))
+                .or_insert_with(|| (Counts::default(), moves[..ply].to_vec(), Default::default()));
+            node.0.add(winner);
+            if ply < last {
+                let m = drawing(size, &b, &w, Some(moves[ply]));
+                node.2.insert(m.clone());
+                self.moves
+                    .entry((rules.to_owned(), m))
+                    .or_default()
+                    .add(winner);
+            }
+        }
+        true
+    }
+
+    /// Every position counted: its rules, one way there, its games and
+    /// how many different moves were played from it.
+    pub fn positions(&self) -> impl Iterator<Item = (&str, &[Point], Counts, usize)> {
+        self.nodes
+            .iter()
+            .map(|((rules, _), (c, path, next))| (rules.as_str(), path.as_slice(), *c, next.len()))
+    }
+
+    /// The games that played `point` after `path`.
+    pub fn next(&self, rules: &str, size: u8, path: &[Point], point: Point) -> Counts {
+        let (b, w) = split(path);
+        self.moves
+            .get(&(rules.to_owned(), drawing(size, &b, &w, Some(point))))
+            .copied()
+            .unwrap_or_default()
+    }
+}
+
+/// One generated finished game, with who played it and when.
+#[derive(Clone, Debug)]
+pub struct SampleGame {
+    pub id: String,
+    pub record: GameRecord,
+    pub players: crate::explorer::Players,
+    pub finished_ms: u64,
+}
+
+/// `n` finished games (a multiple of eight): random games of renju under
+/// RIF, Soosõrv-8 and the free opening, and of gomoku under Swap2, each
+/// played again under all eight symmetries; players from a pool of 40
+/// accounts (every ninth game has a guest in the second seat), ratings
+/// for four games in five, finished over six months from January 2026.
+pub fn games(rng: &mut impl Rng, n: usize) -> impl Iterator<Item = SampleGame> + '_ {
+    let kinds = [
+        (RuleSet::Renju, Opening::Rif),
+        (RuleSet::Renju, Opening::SOOSORV),
+        (RuleSet::Renju, Opening::Free),
+        (RuleSet::Gomoku, Opening::Swap2),
+    ];
+    (0..n.div_ceil(8)).flat_map(move |i| {
+        let (rule_set, opening) = kinds[i % kinds.len()];
+        let base = random_game(rng, rule_set, opening);
+        let a = rng.random_range(0..40u32);
+        let b = (a + 1 + rng.random_range(0..39u32)) % 40;
+        let rated = rng.random_bool(0.8);
+        let ratings = [rng.random_range(900.0..2400.0), rng.random_range(900.0..2400.0)];
+        let when = 1_767_225_600_000 + rng.random_range(0..181 * 86_400_000u64);
+        Symmetry::ALL.into_iter().enumerate().map(move |(j, s)| {
+            let k = i * 8 + j;
+            let guest = k % 9 == 0;
+            let names = [format!("player{a}"), if guest { format!("guest-{k}") } else { format!("player{b}") }];
+            SampleGame {
+                id: format!("g{:011}", k),
+                record: transform(&base, s),
+                players: crate::explorer::Players {
+                    accounts: [Some(names[0].clone()), (!guest).then(|| names[1].clone())],
+                    names,
+                    ratings: (rated && !guest).then_some(ratings),
+                },
+                finished_ms: when + j as u64 * 60_000,
+            }
+        })
+    })
 }

@@ -56,6 +56,7 @@ mod store_damage;
 mod store_down;
 mod takebacks;
 mod tokens_at_rest;
+mod study;
 mod tournament_arena;
 mod tournament_decider;
 mod tournament_stall;

@@ -117,6 +117,16 @@ pub fn node_key(scope: &Scope, form: &Canonical, period: Period) -> Vec<u8> {
     ])
 }
 
+/// A digest of a record's rules and moves (the id of an imported game).
+pub fn record_digest(record: &tengen_rules::game::GameRecord) -> u64 {
+    let d = digest(&[
+        record.config.rule_set.name().as_bytes(),
+        record.config.opening.to_string().as_bytes(),
+        record.renju_notation().as_bytes(),
+    ]);
+    u64::from_le_bytes(d[..8].try_into().expect("16 bytes"))
+}
+
 /// The key of a scope's month index: a field per month with games, each
 /// counting them.
 pub fn months_key(scope: &Scope) -> Vec<u8> {

@@ -269,7 +269,7 @@ pub fn view(query: &Query, form: &Canonical, rows: &Rows) -> Result<ExplorerView
             });
         }
     }
-    games.sort_by(|a, b| b.finished_ms.cmp(&a.finished_ms));
+    games.sort_by_key(|g| std::cmp::Reverse(g.finished_ms));
     games.truncate(super::LATEST as usize);
     Ok(ExplorerView {
         rule_set: query.rule_set,
@@ -277,7 +277,7 @@ pub fn view(query: &Query, form: &Canonical, rows: &Rows) -> Result<ExplorerView
         board_size: query.size,
         moves: query.moves.clone(),
         filter: query.filter.clone(),
-        to_move: if query.moves.len() % 2 == 0 {
+        to_move: if query.moves.len().is_multiple_of(2) {
             Color::Black
         } else {
             Color::White

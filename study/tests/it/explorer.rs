@@ -1,20 +1,19 @@
 //! The explorer's plan and view against a count made another way: games
-//! generated under every opening rule's prompts and played again under
+//! generated under several opening rules' prompts and played again under
 //! all eight symmetries, added to an index kept in memory, and every
 //! position's view compared with counts taken straight from the records
-//! (each position reduced by drawing the board as text in all eight
-//! orientations and keeping the least drawing).
+//! (`sample::Reference`).
 
 use std::collections::{BTreeMap, HashMap};
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use tengen_protocol::{ColorResult, ExplorerFilter, RatingBand, Speed};
+use tengen_protocol::{ExplorerFilter, RatingBand, Speed};
 use tengen_rules::game::{GameRecord, Opening, RuleSet};
 use tengen_rules::opening::Symmetry;
-use tengen_rules::{Color, Point};
+use tengen_rules::Color;
 use tengen_study::explorer::{self, GameFacts, Players, Query, Rows};
-use tengen_study::sample;
+use tengen_study::sample::{self, Reference};
 
 /// An index in memory: a key's fields and their counters, a key's latest
 /// games (newest first).
@@ -74,63 +73,9 @@ impl Memory {
     }
 }
 
-/// The independent reduction: the board drawn as text (one character a
-/// point, row by row) in each orientation, with the asked move marked,
-/// the least drawing kept.
-fn drawing(size: u8, black: &[Point], white: &[Point], mark: Option<Point>) -> String {
-    let n = size as i32;
-    // The eight maps of (x, y), written out rather than taken from the
-    // crate under test.
-    let maps: [fn(i32, i32, i32) -> (i32, i32); 8] = [
-        |x, y, _| (x, y),
-        |x, y, n| (n - 1 - y, x),
-        |x, y, n| (n - 1 - x, n - 1 - y),
-        |x, y, n| (y, n - 1 - x),
-        |x, y, n| (n - 1 - x, y),
-        |x, y, n| (x, n - 1 - y),
-        |x, y, _| (y, x),
-        |x, y, n| (n - 1 - y, n - 1 - x),
-    ];
-    maps.iter()
-        .map(|f| {
-            let mut cells = vec![b'.'; (n * n) as usize];
-            let mut put = |p: &Point, c: u8| {
-                let (x, y) = f(p.x as i32, p.y as i32, n);
-                cells[(y * n + x) as usize] = c;
-            };
-            black.iter().for_each(|p| put(p, b'X'));
-            white.iter().for_each(|p| put(p, b'O'));
-            if let Some(m) = mark {
-                put(&m, b'*');
-            }
-            String::from_utf8(cells).unwrap()
-        })
-        .min()
-        .unwrap()
-}
-
-#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
-struct Tally {
-    games: u64,
-    black: u64,
-    draws: u64,
-    white: u64,
-}
-
-impl Tally {
-    fn add(&mut self, r: ColorResult) {
-        self.games += 1;
-        match r {
-            ColorResult::Black => self.black += 1,
-            ColorResult::Draw => self.draws += 1,
-            ColorResult::White => self.white += 1,
-        }
-    }
-}
-
 /// Games: random ones of several rules, each with its images under the
 /// eight symmetries, with players and ratings.
-fn games(n: usize, seed: u64) -> Vec<GameFacts> {
+fn games(n: usize, seed: u64) -> Vec<(GameRecord, GameFacts)> {
     let mut rng = StdRng::seed_from_u64(seed);
     let kinds = [
         (RuleSet::Renju, Opening::Rif),
@@ -152,11 +97,12 @@ fn games(n: usize, seed: u64) -> Vec<GameFacts> {
                     (k % 3 != 0).then(|| names[(k + 1) % 4].into()),
                 ],
                 names: [names[k % 4].into(), names[(k + 1) % 4].into()],
-                ratings: (k % 5 != 0).then(|| [1200.0 + (k % 13) as f64 * 90.0, 1600.0]),
+                ratings: (k % 5 != 0).then_some([1200.0 + (k % 13) as f64 * 90.0, 1600.0]),
             };
             // Three months, a game an hour.
             let ms = 1_767_225_600_000 + (k as u64 % 3) * 31 * 86_400_000 + k as u64 * 3_600_000;
-            out.push(explorer::facts(&format!("g{k:06}"), &record, &players, ms).unwrap());
+            let facts = explorer::facts(&format!("g{k:06}"), &record, &players, ms).unwrap();
+            out.push((record, facts));
         }
     }
     out
@@ -167,7 +113,7 @@ fn every_node_counts_what_the_records_say() {
     const DEPTH: u32 = 12;
     let games = games(60, 7);
     let mut index = Memory::default();
-    for g in &games {
+    for (_, g) in &games {
         index.add(&explorer::plan(g, DEPTH));
     }
     for filter in [
@@ -211,91 +157,56 @@ fn admits(g: &GameFacts, f: &ExplorerFilter) -> bool {
         }
 }
 
-fn check(index: &Memory, games: &[GameFacts], filter: &ExplorerFilter, depth: u32) {
-    // The count from the records: per (rules, position) the games through
-    // it, per (rules, position, move) those that played the move.
-    type Rules = (RuleSet, Opening);
-    let mut nodes: HashMap<(Rules, String), (Tally, Vec<Point>)> = HashMap::new();
-    let mut moves: HashMap<(Rules, String), Tally> = HashMap::new();
-    for g in games.iter().filter(|g| admits(g, filter)) {
-        let rules = (g.rule_set, g.opening);
-        let last = g.moves.len().min(depth as usize);
-        for ply in 0..=last {
-            let (black, white): (Vec<Point>, Vec<Point>) = {
-                let mut b = Vec::new();
-                let mut w = Vec::new();
-                for (i, p) in g.moves[..ply].iter().enumerate() {
-                    if i % 2 == 0 { b.push(*p) } else { w.push(*p) }
-                }
-                (b, w)
-            };
-            let node = nodes
-                .entry((rules, drawing(g.size, &black, &white, None)))
-                .or_insert_with(|| (Tally::default(), g.moves[..ply].to_vec()));
-            node.0.add(g.result);
-            if ply < last {
-                let m = g.moves[ply];
-                moves
-                    .entry((rules, drawing(g.size, &black, &white, Some(m))))
-                    .or_default()
-                    .add(g.result);
-            }
-        }
+fn check(index: &Memory, games: &[(GameRecord, GameFacts)], filter: &ExplorerFilter, depth: u32) {
+    let rules = |g: &GameFacts| format!("{}/{}", g.rule_set, g.opening);
+    let mut reference = Reference::new(depth);
+    for (record, g) in games.iter().filter(|(_, g)| admits(g, filter)) {
+        assert!(reference.add(&rules(g), record));
     }
-    assert!(nodes.len() > 300, "{} positions", nodes.len());
+    let kinds: HashMap<String, (RuleSet, Opening)> = games
+        .iter()
+        .map(|(_, g)| (rules(g), (g.rule_set, g.opening)))
+        .collect();
+    let mut positions = 0;
     let mut children = 0;
-    for (((rule_set, opening), _), (tally, path)) in &nodes {
+    for (name, path, counts, moves) in reference.positions() {
+        let (rule_set, opening) = kinds[name];
         let query = Query {
-            rule_set: *rule_set,
-            opening: *opening,
+            rule_set,
+            opening,
             size: 15,
-            moves: path.clone(),
+            moves: path.to_vec(),
             filter: filter.clone(),
             depth,
         };
         let view = index.view(&query);
-        let stats = view.stats;
+        let s = view.stats;
         assert_eq!(
-            (stats.games, stats.black, stats.draws, stats.white),
-            (tally.games, tally.black, tally.draws, tally.white),
-            "{rule_set} {opening} after {path:?} ({filter:?})"
+            (s.games, s.black, s.draws, s.white),
+            (counts.games, counts.black, counts.draws, counts.white),
+            "{name} after {path:?} ({filter:?})"
         );
-        let (black, white): (Vec<Point>, Vec<Point>) = {
-            let mut b = Vec::new();
-            let mut w = Vec::new();
-            for (i, p) in path.iter().enumerate() {
-                if i % 2 == 0 { b.push(*p) } else { w.push(*p) }
-            }
-            (b, w)
-        };
-        let mut sum = 0;
+        assert_eq!(
+            view.next.len(),
+            moves,
+            "{name} after {path:?}: the moves played from it"
+        );
         for next in &view.next {
-            let want = moves
-                .get(&(
-                    (*rule_set, *opening),
-                    drawing(15, &black, &white, Some(next.point)),
-                ))
-                .copied()
-                .unwrap_or_default();
+            let want = reference.next(name, 15, path, next.point);
             let s = next.stats;
             assert_eq!(
                 (s.games, s.black, s.draws, s.white),
                 (want.games, want.black, want.draws, want.white),
-                "{rule_set} {opening} after {path:?}, {} ({filter:?})",
+                "{name} after {path:?}, {} ({filter:?})",
                 next.point
             );
-            assert!(!path.contains(&next.point));
-            sum += s.games;
             children += 1;
         }
-        assert!(sum <= stats.games);
+        positions += 1;
     }
-    // Every move counted from the records is listed under its position.
-    let listed: u64 = moves.values().map(|t| t.games).sum();
-    let ends: u64 = nodes.values().map(|(t, _)| t.games).sum();
     assert!(
-        listed < ends && children > 300,
-        "{listed} {ends} {children}"
+        positions > 300 && children > 300,
+        "{positions} positions, {children} moves"
     );
 }
 
@@ -342,7 +253,8 @@ fn a_symmetric_position_answers_in_the_askers_orientation() {
         assert!(
             view.next
                 .iter()
-                .any(|m| drawing(15, &b, &w, Some(m.point)) == drawing(15, &b, &w, Some(played))),
+                .any(|m| sample::drawing(15, &b, &w, Some(m.point))
+                    == sample::drawing(15, &b, &w, Some(played))),
             "{played} in {:?}",
             view.next
         );

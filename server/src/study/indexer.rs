@@ -1,0 +1,121 @@
+//! The indexer: each finished game added to the opening explorer's index
+//! in one store write, then passed to the miner.
+
+use std::time::Duration;
+
+use tengen_protocol::RatingFamily;
+use tengen_rules::game::Opening;
+use tengen_store::{CountAdd, ListPush, Store, StoreError, Tally};
+use tengen_study::explorer::{self, FactsError, Players};
+use tokio::sync::{mpsc, watch};
+
+use super::{Finished, Study};
+
+/// How often a write the store could not confirm is tried (a tally is
+/// applied at most once, so trying again is safe).
+const TRIES: u32 = 3;
+
+/// Why a game was not indexed.
+#[derive(Debug, thiserror::Error)]
+pub enum IndexError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Facts(#[from] FactsError),
+}
+
+pub(super) async fn run(
+    study: Study,
+    mut rx: mpsc::Receiver<Finished>,
+    mut shutdown: watch::Receiver<bool>,
+) {
+    loop {
+        let game = tokio::select! {
+            g = rx.recv() => match g {
+                Some(g) => g,
+                None => return,
+            },
+            _ = shutdown.wait_for(|s| *s) => return,
+        };
+        let depth = study.settings().depth;
+        if depth > 0 {
+            let mut tries = 0;
+            loop {
+                tries += 1;
+                match index_game(study.store().as_ref(), &game, depth, None).await {
+                    Ok(_) => {
+                        metrics::counter!(crate::metrics::STUDY_INDEXED).increment(1);
+                        break;
+                    }
+                    Err(IndexError::Store(StoreError::Unavailable(e))) if tries < TRIES => {
+                        tracing::debug!(game = %game.id, error = %e, "indexing again soon");
+                        tokio::time::sleep(Duration::from_secs(1)).await;
+                    }
+                    Err(IndexError::Facts(e)) => {
+                        tracing::debug!(game = %game.id, error = %e, "not indexed");
+                        break;
+                    }
+                    Err(e) => {
+                        tracing::warn!(game = %game.id, error = %e, "a finished game was not indexed (tengen-server reindex adds it)");
+                        crate::metrics::error("study_index");
+                        break;
+                    }
+                }
+            }
+        }
+        study.to_miner(game);
+    }
+}
+
+/// Adds the finished game to the explorer's index `depth` moves deep
+/// (under `opening` instead of its own rule when given: a stone list
+/// imported as a free game): `true` when added now, `false` when it had
+/// been. Unrated games between two accounts count the ratings the players
+/// have now.
+pub async fn index_game(
+    store: &dyn Store,
+    game: &Finished,
+    depth: u32,
+    opening: Option<Opening>,
+) -> Result<bool, IndexError> {
+    let mut players = game.players.clone();
+    if players.ratings.is_none() {
+        players.ratings = current_ratings(store, game, &players).await?;
+    }
+    let mut facts = explorer::facts(&game.id, &game.record, &players, game.finished_ms)?;
+    if let Some(o) = opening {
+        facts.opening = o;
+    }
+    let plan = explorer::plan(&facts, depth);
+    let tally = Tally {
+        token: game.id.clone(),
+        counts: plan
+            .counts
+            .into_iter()
+            .map(|(key, field, values)| CountAdd { key, field, values })
+            .collect(),
+        pushes: plan
+            .latest
+            .into_iter()
+            .map(|(key, item)| ListPush { key, item })
+            .collect(),
+        keep: explorer::LATEST,
+    };
+    Ok(store.tally(explorer::SPACE, &tally).await?)
+}
+
+async fn current_ratings(
+    store: &dyn Store,
+    game: &Finished,
+    players: &Players,
+) -> Result<Option<[f64; 2]>, StoreError> {
+    let [Some(a), Some(b)] = &players.accounts else {
+        return Ok(None);
+    };
+    let family = RatingFamily::of(game.record.config.rule_set);
+    let (ra, rb) = (
+        store.rating(a, family.as_str()).await?,
+        store.rating(b, family.as_str()).await?,
+    );
+    Ok(ra.zip(rb).map(|(a, b)| [a.rating, b.rating]))
+}
