@@ -69,7 +69,11 @@ async fn timed(store: &Arc<EmbeddedStore>, games: &[Finished]) -> Vec<Duration> 
     let mut took = Vec::with_capacity(games.len());
     for g in games {
         let t = Instant::now();
-        assert!(index_game(store.as_ref(), g, DEFAULT_DEPTH, None).await.expect("indexed"));
+        assert!(
+            index_game(store.as_ref(), g, DEFAULT_DEPTH, None)
+                .await
+                .expect("indexed")
+        );
         took.push(t.elapsed());
     }
     took.sort();
@@ -90,7 +94,10 @@ fn summary(took: &[Duration]) -> String {
 #[tokio::main(flavor = "multi_thread")]
 async fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let n: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(1_000_000);
+    let n: usize = args
+        .get(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(1_000_000);
     let m: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(1_000);
     let dir = match args.get(3) {
         Some(d) => std::path::PathBuf::from(d),
@@ -126,7 +133,9 @@ async fn main() {
         eprintln!("{done} games stored and indexed ({:?})", started.elapsed());
     }
     let large = timed(&store, &again).await;
-    let size = std::fs::metadata(store.path()).map(|m| m.len()).unwrap_or(0);
+    let size = std::fs::metadata(store.path())
+        .map(|m| m.len())
+        .unwrap_or(0);
     println!("indexing one finished game, {m} games one after the other, depth {DEFAULT_DEPTH}:");
     println!("  with {early} games indexed: {}", summary(&small));
     println!("  with {n} games indexed: {}", summary(&large));

@@ -595,7 +595,10 @@ impl StoreArgs {
 
     fn settings(&self) -> anyhow::Result<tengen_server::study::StudySettings> {
         if self.explorer_depth > tengen_study::explorer::MAX_DEPTH {
-            anyhow::bail!("--explorer-depth is at most {}", tengen_study::explorer::MAX_DEPTH);
+            anyhow::bail!(
+                "--explorer-depth is at most {}",
+                tengen_study::explorer::MAX_DEPTH
+            );
         }
         Ok(tengen_server::study::StudySettings {
             depth: self.explorer_depth,
@@ -626,7 +629,8 @@ async fn reindex(args: ReindexArgs) -> anyhow::Result<()> {
     let settings = args.store.settings()?;
     let store = args.store.open().await?;
     let report =
-        tengen_server::study::import::reindex(store.as_ref(), &settings, args.store.puzzles).await?;
+        tengen_server::study::import::reindex(store.as_ref(), &settings, args.store.puzzles)
+            .await?;
     println!("reindexed: {report}");
     Ok(())
 }

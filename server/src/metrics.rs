@@ -110,6 +110,9 @@ pub const STUDY_INDEXED: &str = "tengen_study_indexed_total";
 /// Finished games searched for puzzles (counter), and puzzles made.
 pub const STUDY_MINED: &str = "tengen_study_mined_total";
 pub const PUZZLES_MADE: &str = "tengen_puzzles_made_total";
+/// Seconds one finished game's puzzle search took on the blocking pool
+/// (histogram).
+pub const STUDY_MINE_SECONDS: &str = "tengen_study_mine_seconds";
 
 /// A cap or deadline hit (counter, label `cap`: one of [`Cap`]'s names):
 /// what SECURITY.md lists, each visible when it bites.
@@ -239,6 +242,7 @@ pub fn install() {
             (STORE_CALL_SECONDS, &LATENCY_BUCKETS[..]),
             (RATED_WAIT, &QUEUE_BUCKETS[..]),
             (ANALYSIS_SECONDS, &ANALYSIS_BUCKETS[..]),
+            (STUDY_MINE_SECONDS, &ANALYSIS_BUCKETS[..]),
         ] {
             builder = builder
                 .set_buckets_for_metric(Matcher::Full(name.to_string()), buckets)
@@ -438,7 +442,10 @@ fn describe() {
         STUDY_DROPPED,
         "Finished games not indexed or not searched for puzzles: the queue was full"
     );
-    metrics::describe_counter!(STUDY_INDEXED, "Finished games added to the opening explorer");
+    metrics::describe_counter!(
+        STUDY_INDEXED,
+        "Finished games added to the opening explorer"
+    );
     metrics::describe_counter!(STUDY_MINED, "Finished games searched for puzzles");
     metrics::describe_counter!(PUZZLES_MADE, "Puzzles made from missed wins");
     metrics::describe_histogram!(
@@ -502,6 +509,11 @@ fn describe() {
         "Analysis slots (the computer's searches take them too)"
     );
     metrics::describe_gauge!(ANALYSIS_SLOTS_BUSY, "Analysis slots taken now");
+    metrics::describe_histogram!(
+        STUDY_MINE_SECONDS,
+        metrics::Unit::Seconds,
+        "How long one finished game's puzzle search took on the blocking pool"
+    );
     metrics::describe_gauge!(NODE_INFO, "1, labelled with this server's node id");
 }
 

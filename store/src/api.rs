@@ -7,7 +7,7 @@ use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
 use crate::moderation::{AddressBan, AuditEntry, Report, Standing};
-use crate::study::{Doc, DocPut, ScorePut, StudyItem, StudyPage, Tally};
+use crate::study::{Doc, DocPut, ScorePut, StudyItem, Tally};
 
 /// What a store operation can fail with.
 #[derive(Debug, thiserror::Error)]
@@ -250,6 +250,14 @@ pub struct ExportCursor(pub String);
 pub struct ExportPage {
     pub items: Vec<Item>,
     /// Where the next page starts; `None` when the export is complete.
+    pub next: Option<ExportCursor>,
+}
+
+/// A page of [`Store::export_study`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct StudyPage {
+    pub items: Vec<StudyItem>,
+    /// Where the next page starts; `None` once the export is complete.
     pub next: Option<ExportCursor>,
 }
 

@@ -18,8 +18,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::ExportCursor;
-
 /// A tally key's counters: `(field, values)` in field order.
 pub type Fields = Vec<(u32, Vec<i64>)>;
 
@@ -119,14 +117,6 @@ pub enum StudyItem {
         member: String,
         score: i64,
     },
-}
-
-/// A page of [`crate::Store::export_study`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct StudyPage {
-    pub items: Vec<StudyItem>,
-    /// Where the next page starts; `None` once the export is complete.
-    pub next: Option<ExportCursor>,
 }
 
 /// Whether `space` is a space name (1 to 32 lower-case letters).

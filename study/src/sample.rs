@@ -237,13 +237,13 @@ pub struct Reference {
     depth: usize,
     /// (rules, drawing) → the games through it, one way there, and the
     /// drawings of the moves played from it.
-    nodes: std::collections::HashMap<
-        (String, String),
-        (Counts, Vec<Point>, std::collections::HashSet<String>),
-    >,
+    nodes: std::collections::HashMap<(String, String), Node>,
     /// (rules, drawing with the move marked) → the games that played it.
     moves: std::collections::HashMap<(String, String), Counts>,
 }
+
+/// A reference node: its games, one way there, its moves' drawings.
+type Node = (Counts, Vec<Point>, std::collections::HashSet<String>);
 
 /// The least of the eight drawings of the position, `mark` marked.
 pub fn drawing(size: u8, black: &[Point], white: &[Point], mark: Option<Point>) -> String {
@@ -377,12 +377,22 @@ pub fn games(rng: &mut impl Rng, n: usize) -> impl Iterator<Item = SampleGame> +
         let a = rng.random_range(0..40u32);
         let b = (a + 1 + rng.random_range(0..39u32)) % 40;
         let rated = rng.random_bool(0.8);
-        let ratings = [rng.random_range(900.0..2400.0), rng.random_range(900.0..2400.0)];
+        let ratings = [
+            rng.random_range(900.0..2400.0),
+            rng.random_range(900.0..2400.0),
+        ];
         let when = 1_767_225_600_000 + rng.random_range(0..181 * 86_400_000u64);
         Symmetry::ALL.into_iter().enumerate().map(move |(j, s)| {
             let k = i * 8 + j;
             let guest = k % 9 == 0;
-            let names = [format!("player{a}"), if guest { format!("guest-{k}") } else { format!("player{b}") }];
+            let names = [
+                format!("player{a}"),
+                if guest {
+                    format!("guest-{k}")
+                } else {
+                    format!("player{b}")
+                },
+            ];
             SampleGame {
                 id: format!("g{:011}", k),
                 record: transform(&base, s),

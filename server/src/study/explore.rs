@@ -22,11 +22,16 @@ pub async fn explore(
     filter: ExplorerFilter,
 ) -> Result<ExplorerView, ErrorBody> {
     if depth == 0 {
-        return Err(ErrorBody::new(ErrorCode::NotFound, "this server keeps no opening explorer"));
+        return Err(ErrorBody::new(
+            ErrorCode::NotFound,
+            "this server keeps no opening explorer",
+        ));
     }
     let size = size.unwrap_or(rule_set.default_size());
     if size != rule_set.default_size() && !(rule_set == RuleSet::Freestyle && size == 19) {
-        return Err(refused(format!("{rule_set} is not played on {size}x{size}")));
+        return Err(refused(format!(
+            "{rule_set} is not played on {size}x{size}"
+        )));
     }
     let query = Query {
         rule_set,

@@ -67,12 +67,14 @@ pub enum ImportError {
 /// line.
 fn games_in(text: &str) -> Vec<String> {
     let t = text.trim_start();
-    if t.starts_with('[') {
-        if let Ok(list) = serde_json::from_str::<Vec<serde_json::Value>>(t) {
-            return list.iter().map(|v| v.to_string()).collect();
-        }
+    if t.starts_with('[')
+        && let Ok(list) = serde_json::from_str::<Vec<serde_json::Value>>(t)
+    {
+        return list.iter().map(|v| v.to_string()).collect();
     }
-    if t.starts_with("Piskvorky") || (t.starts_with('{') && serde_json::from_str::<serde_json::Value>(t).is_ok()) {
+    if t.starts_with("Piskvorky")
+        || (t.starts_with('{') && serde_json::from_str::<serde_json::Value>(t).is_ok())
+    {
         return vec![t.to_owned()];
     }
     t.lines()
@@ -84,7 +86,10 @@ fn games_in(text: &str) -> Vec<String> {
 
 /// The id of an imported game: a digest of its rules and moves.
 fn import_id(record: &GameRecord) -> String {
-    format!("i-{}", TableId::from_u64(tengen_study::explorer::record_digest(record)))
+    format!(
+        "i-{}",
+        TableId::from_u64(tengen_study::explorer::record_digest(record))
+    )
 }
 
 /// Imports every game of `files`: stone lists as games of `rule_set`,
@@ -110,7 +115,15 @@ pub async fn import_files(
             record.replay().map_err(|e| bad(e.to_string()))?;
             report.read += 1;
             let stone_list = !game.trim_start().starts_with('{');
-            one(store, settings, record, stone_list.then_some(opening), mine, &mut report).await?;
+            one(
+                store,
+                settings,
+                record,
+                stone_list.then_some(opening),
+                mine,
+                &mut report,
+            )
+            .await?;
         }
         tracing::info!(file = %file.display(), done = %report, "imported");
     }
@@ -128,8 +141,12 @@ async fn one(
     let id = import_id(&record);
     let tag = |k: &str| record.tags.get(k).cloned();
     let names = [
-        tag("first").or_else(|| tag("black")).unwrap_or_else(|| "?".into()),
-        tag("second").or_else(|| tag("white")).unwrap_or_else(|| "?".into()),
+        tag("first")
+            .or_else(|| tag("black"))
+            .unwrap_or_else(|| "?".into()),
+        tag("second")
+            .or_else(|| tag("white"))
+            .unwrap_or_else(|| "?".into()),
     ];
     let finished_ms = tag("finished_unix_ms")
         .and_then(|t| t.parse().ok())
@@ -187,11 +204,17 @@ async fn index_and_mine(
 /// left as they are); with `mine`, searches each for puzzles too. Players
 /// who are accounts get their own explorers; games are counted with the
 /// ratings the players have now.
-pub async fn reindex(store: &dyn Store, settings: &StudySettings, mine: bool) -> Result<Report, StoreError> {
+pub async fn reindex(
+    store: &dyn Store,
+    settings: &StudySettings,
+    mine: bool,
+) -> Result<Report, StoreError> {
     let mut report = Report::default();
     let mut cursor = None;
     loop {
-        let page = store.export(cursor.as_ref(), tengen_store::migrate::PAGE).await?;
+        let page = store
+            .export(cursor.as_ref(), tengen_store::migrate::PAGE)
+            .await?;
         for item in page.items {
             let Item::Game(g) = item else {
                 continue;

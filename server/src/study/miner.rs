@@ -58,8 +58,10 @@ pub(super) async fn run(
             }
         };
         metrics::counter!(crate::metrics::STUDY_MINED).increment(1);
-        metrics::counter!(crate::metrics::ANALYSIS_MS).increment(started.elapsed().as_millis() as u64);
-        if let Err(e) = store_found(study.store().as_ref(), &found.puzzles, &found.exercises).await {
+        metrics::histogram!(crate::metrics::STUDY_MINE_SECONDS)
+            .record(started.elapsed().as_secs_f64());
+        if let Err(e) = store_found(study.store().as_ref(), &found.puzzles, &found.exercises).await
+        {
             tracing::warn!(game = %game.id, error = %e, "puzzles found but not stored");
             crate::metrics::error("study_mine");
         }
@@ -87,14 +89,21 @@ pub async fn mine_and_store(
 
 /// Stores new puzzles (a puzzle already stored, from another game or
 /// orientation, stays as it is) with their indexes, and exercises.
-async fn store_found(store: &dyn Store, puzzles: &[Puzzle], exercises: &[Exercise]) -> Result<(), StoreError> {
+async fn store_found(
+    store: &dyn Store,
+    puzzles: &[Puzzle],
+    exercises: &[Exercise],
+) -> Result<(), StoreError> {
     for p in puzzles {
         let doc = DocPut {
             key: super::puzzles::doc_key(&p.id),
             expect: 0,
             value: p.encode(),
         };
-        match store.put_docs(puzzle::SPACE, &[doc], &super::puzzles::scores(p)).await {
+        match store
+            .put_docs(puzzle::SPACE, &[doc], &super::puzzles::scores(p))
+            .await
+        {
             Ok(()) => metrics::counter!(crate::metrics::PUZZLES_MADE).increment(1),
             // Known already: this game lists it all the same.
             Err(StoreError::Conflict(_)) => {

@@ -36,8 +36,8 @@ use tengen_study::explorer::Players;
 use tengen_study::puzzle::MineBudget;
 use tokio::sync::{Semaphore, mpsc, watch};
 
-pub use indexer::{IndexError, index_game};
 pub use explore::explore;
+pub use indexer::{IndexError, index_game};
 pub use miner::mine_and_store;
 
 /// The explorer's, the miner's and the puzzles' bounds.

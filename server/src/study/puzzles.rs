@@ -101,7 +101,10 @@ fn encode<T: Serialize>(v: &T) -> Vec<u8> {
 fn decode<T: for<'de> Deserialize<'de>>(bytes: &[u8], what: &str) -> Result<T, ErrorBody> {
     rmp_serde::from_slice(bytes).map_err(|e| {
         tracing::error!(error = %e, "a stored {what} does not decode");
-        ErrorBody::new(ErrorCode::Internal, format!("a stored {what} cannot be read"))
+        ErrorBody::new(
+            ErrorCode::Internal,
+            format!("a stored {what} cannot be read"),
+        )
     })
 }
 
@@ -157,7 +160,11 @@ pub(super) enum Pick {
 }
 
 /// Starts a try: the puzzle chosen, the try kept on this node.
-pub(super) async fn start(study: &Study, player: &Player, pick: Pick) -> Result<PuzzleView, ErrorBody> {
+pub(super) async fn start(
+    study: &Study,
+    player: &Player,
+    pick: Pick,
+) -> Result<PuzzleView, ErrorBody> {
     let store = study.store().as_ref();
     let who = account(player);
     let mine = match &who {
@@ -177,7 +184,7 @@ pub(super) async fn start(study: &Study, player: &Player, pick: Pick) -> Result<
     };
     let puzzle = load(store, &id).await?.0;
     let rated = match &who {
-        Some(name) => tried(store, name, &[id.clone()]).await?[0].is_none(),
+        Some(name) => tried(store, name, std::slice::from_ref(&id)).await?[0].is_none(),
         None => false,
     };
     let attempt = Attempt::new(&puzzle).map_err(|e| {
@@ -247,7 +254,11 @@ async fn stored_rating(store: &dyn Store, name: &str) -> Result<Option<PlayerRat
 }
 
 /// Which of `ids` the player has had a rated try of (`Some`: tried).
-async fn tried(store: &dyn Store, name: &str, ids: &[String]) -> Result<Vec<Option<()>>, ErrorBody> {
+async fn tried(
+    store: &dyn Store,
+    name: &str,
+    ids: &[String],
+) -> Result<Vec<Option<()>>, ErrorBody> {
     let keys: Vec<String> = ids.iter().map(|id| format!("a:{name}:{id}")).collect();
     Ok(store
         .docs(puzzle::SPACE, &keys)
@@ -344,7 +355,9 @@ async fn daily(store: &dyn Store, date: &str) -> Result<String, ErrorBody> {
         if pool.is_empty() {
             return Err(ErrorBody::new(ErrorCode::NotFound, "no puzzles yet"));
         }
-        let pick = date.bytes().fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)));
+        let pick = date
+            .bytes()
+            .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)));
         let id = pool[(pick % pool.len() as u64) as usize].clone();
         let day = date.replace('-', "").parse::<i64>().unwrap_or(0);
         let put = DocPut {
@@ -362,24 +375,36 @@ async fn daily(store: &dyn Store, date: &str) -> Result<String, ErrorBody> {
             Err(e) => return Err(store_error(e)),
         }
     }
-    Err(ErrorBody::new(ErrorCode::Unavailable, "the daily puzzle is being chosen; try again"))
+    Err(ErrorBody::new(
+        ErrorCode::Unavailable,
+        "the daily puzzle is being chosen; try again",
+    ))
 }
 
 /// Judges the try's move at `point` (on the blocking pool, within an
 /// analysis slot) and, once the try is over, rates it.
-pub(super) async fn play(study: &Study, player: &Player, attempt: &str, point: Point) -> Result<PuzzleStep, ErrorBody> {
+pub(super) async fn play(
+    study: &Study,
+    player: &Player,
+    attempt: &str,
+    point: Point,
+) -> Result<PuzzleStep, ErrorBody> {
     let who = account(player).unwrap_or_else(|| player.name.clone());
     let Ok(slot) = study.0.slots.clone().try_acquire_owned() else {
         return Err(ErrorBody {
             retry_after_ms: Some(500),
-            ..ErrorBody::new(ErrorCode::Unavailable, "the server is busy judging; try again")
+            ..ErrorBody::new(
+                ErrorCode::Unavailable,
+                "the server is busy judging; try again",
+            )
         });
     };
-    let mut t = study
-        .0
-        .attempts
-        .take(attempt, &who)
-        .ok_or_else(|| ErrorBody::new(ErrorCode::NotFound, "no such try (it ended, or expired): start the puzzle again"))?;
+    let mut t = study.0.attempts.take(attempt, &who).ok_or_else(|| {
+        ErrorBody::new(
+            ErrorCode::NotFound,
+            "no such try (it ended, or expired): start the puzzle again",
+        )
+    })?;
     let budget = study.settings().judge_budget();
     let (t_back, judged) = tokio::task::spawn_blocking(move || {
         let judged = t.attempt.play(point, budget);
@@ -415,7 +440,13 @@ pub(super) async fn play(study: &Study, player: &Player, attempt: &str, point: P
         Judged::Failed(why) => (StepOutcome::Failed, None, Some(why.to_owned())),
     };
     let rating = if t.rated {
-        rate_try(study.store().as_ref(), &who, &t.puzzle.id, outcome == StepOutcome::Solved).await?
+        rate_try(
+            study.store().as_ref(),
+            &who,
+            &t.puzzle.id,
+            outcome == StepOutcome::Solved,
+        )
+        .await?
     } else {
         None
     };
@@ -441,17 +472,27 @@ pub(super) async fn rate_try(
 ) -> Result<Option<RatingChange>, ErrorBody> {
     for _ in 0..RETRIES {
         let keys = [doc_key(id), format!("r:{name}"), format!("a:{name}:{id}")];
-        let docs = store.docs(puzzle::SPACE, &keys).await.map_err(store_error)?;
-        let [p, r, a] = <[_; 3]>::try_from(docs).map_err(|_| ErrorBody::new(ErrorCode::Internal, "a short read"))?;
+        let docs = store
+            .docs(puzzle::SPACE, &keys)
+            .await
+            .map_err(store_error)?;
+        let [p, r, a] = <[_; 3]>::try_from(docs)
+            .map_err(|_| ErrorBody::new(ErrorCode::Internal, "a short read"))?;
         if a.is_some() {
             return Ok(None);
         }
         let Some(p) = p else {
-            return Err(ErrorBody::new(ErrorCode::NotFound, format!("no puzzle {id}")));
+            return Err(ErrorBody::new(
+                ErrorCode::NotFound,
+                format!("no puzzle {id}"),
+            ));
         };
         let puzzle: Puzzle = decode(&p.value, "puzzle")?;
         let (player, r_version) = match r {
-            Some(d) => (decode::<PlayerRating>(&d.value, "puzzle rating")?, d.version),
+            Some(d) => (
+                decode::<PlayerRating>(&d.value, "puzzle rating")?,
+                d.version,
+            ),
             None => (PlayerRating::default(), 0),
         };
         let (next_player, next_puzzle) = rate(&player, &puzzle, solved);
@@ -490,7 +531,10 @@ pub(super) async fn rate_try(
             Err(e) => return Err(store_error(e)),
         }
     }
-    Err(ErrorBody::new(ErrorCode::Unavailable, "the ratings changed meanwhile; try again"))
+    Err(ErrorBody::new(
+        ErrorCode::Unavailable,
+        "the ratings changed meanwhile; try again",
+    ))
 }
 
 /// The puzzles made from a game, in move order.
@@ -500,7 +544,10 @@ pub(super) async fn of_game(store: &dyn Store, game: &str) -> Result<Vec<PuzzleR
         .await
         .map_err(store_error)?;
     let keys: Vec<String> = ids.iter().map(|(id, _)| doc_key(id)).collect();
-    let docs = store.docs(puzzle::SPACE, &keys).await.map_err(store_error)?;
+    let docs = store
+        .docs(puzzle::SPACE, &keys)
+        .await
+        .map_err(store_error)?;
     let mut out = Vec::new();
     for ((_, number), doc) in ids.iter().zip(docs) {
         if let Some(d) = doc {

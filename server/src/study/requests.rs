@@ -24,7 +24,11 @@ pub fn is_study(msg: &ClientMsg) -> bool {
 }
 
 /// Answers one study request of `player`, bounded by the store's wait.
-pub async fn answer(state: &AppState, player: &Player, msg: ClientMsg) -> Result<ServerMsg, ErrorBody> {
+pub async fn answer(
+    state: &AppState,
+    player: &Player,
+    msg: ClientMsg,
+) -> Result<ServerMsg, ErrorBody> {
     let wait = state.accounts.settings().store_wait;
     // A move's search has its own bound (its node budget); the store's
     // reads around it get the store's wait, twice.
@@ -35,7 +39,10 @@ pub async fn answer(state: &AppState, player: &Player, msg: ClientMsg) -> Result
     };
     match tokio::time::timeout(bound, reply(state, player, msg)).await {
         Ok(r) => r,
-        Err(_) => Err(ErrorBody::new(ErrorCode::Unavailable, "the store did not answer in time; try again")),
+        Err(_) => Err(ErrorBody::new(
+            ErrorCode::Unavailable,
+            "the store did not answer in time; try again",
+        )),
     }
 }
 
@@ -50,15 +57,26 @@ async fn reply(state: &AppState, player: &Player, msg: ClientMsg) -> Result<Serv
             moves,
             filter,
         } => ServerMsg::Explorer(Box::new(
-            explore::explore(store, study.settings().depth, rule_set, opening, board_size, moves, filter).await?,
+            explore::explore(
+                store,
+                study.settings().depth,
+                rule_set,
+                opening,
+                board_size,
+                moves,
+                filter,
+            )
+            .await?,
         )),
-        ClientMsg::NextPuzzle { theme } => {
-            ServerMsg::Puzzle(Box::new(puzzles::start(study, player, Pick::Next(theme)).await?))
+        ClientMsg::NextPuzzle { theme } => ServerMsg::Puzzle(Box::new(
+            puzzles::start(study, player, Pick::Next(theme)).await?,
+        )),
+        ClientMsg::Puzzle { puzzle } => ServerMsg::Puzzle(Box::new(
+            puzzles::start(study, player, Pick::Id(puzzle)).await?,
+        )),
+        ClientMsg::DailyPuzzle => {
+            ServerMsg::Puzzle(Box::new(puzzles::start(study, player, Pick::Daily).await?))
         }
-        ClientMsg::Puzzle { puzzle } => {
-            ServerMsg::Puzzle(Box::new(puzzles::start(study, player, Pick::Id(puzzle)).await?))
-        }
-        ClientMsg::DailyPuzzle => ServerMsg::Puzzle(Box::new(puzzles::start(study, player, Pick::Daily).await?)),
         ClientMsg::PuzzleMove { attempt, point } => {
             ServerMsg::PuzzleStep(puzzles::play(study, player, &attempt, point).await?)
         }

@@ -24,9 +24,12 @@ pub(super) async fn next(store: &dyn Store) -> Result<TrainerPosition, ErrorBody
             .await
             .map_err(store_error)?;
     }
-    let (id, _) = found
-        .pop()
-        .ok_or_else(|| ErrorBody::new(ErrorCode::NotFound, "no exercises yet: they come from finished renju games"))?;
+    let (id, _) = found.pop().ok_or_else(|| {
+        ErrorBody::new(
+            ErrorCode::NotFound,
+            "no exercises yet: they come from finished renju games",
+        )
+    })?;
     let e = load(store, &id).await?;
     Ok(TrainerPosition {
         position: e.id,
@@ -53,7 +56,11 @@ async fn load(store: &dyn Store, id: &str) -> Result<Exercise, ErrorBody> {
 }
 
 /// The referee's judgement of `marks` on exercise `id`.
-pub(super) async fn answer(store: &dyn Store, id: &str, marks: &[ForbiddenPoint]) -> Result<TrainerVerdict, ErrorBody> {
+pub(super) async fn answer(
+    store: &dyn Store,
+    id: &str,
+    marks: &[ForbiddenPoint],
+) -> Result<TrainerVerdict, ErrorBody> {
     let e = load(store, id).await?;
     judge(&e, marks).map_err(|err| ErrorBody::new(ErrorCode::Internal, err.to_string()))
 }

@@ -15,19 +15,13 @@
 use crate::common;
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use common::*;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use tengen_client::{ClientError, Connection};
-use tengen_protocol::{
-    ClientMsg, Encoding, ErrorCode, ExplorerFilter, ExplorerView, PuzzleStep, PuzzleView,
-    ServerMsg, StepOutcome, TableId,
-};
-use tengen_rules::game::{Action, ForbiddenHandling, ForbiddenPoint, GameConfig, Opening, RuleSet};
-use tengen_rules::{Board, Color, Point};
-use tengen_server::Server;
+use tengen_protocol::{ExplorerFilter, ExplorerView};
+use tengen_rules::Color;
+use tengen_rules::game::{Opening, RuleSet};
 use tengen_server::study::{Finished, explore, index_game};
 use tengen_store::{EmbeddedStore, Store};
 use tengen_study::sample::{self, Reference, SampleGame};
@@ -55,7 +49,11 @@ async fn explorer_counts(store: Arc<dyn Store>, n: usize) {
         let (store, chunk) = (store.clone(), chunk.to_vec());
         tasks.spawn(async move {
             for g in &chunk {
-                assert!(index_game(store.as_ref(), g, DEPTH, None).await.unwrap(), "{}", g.id);
+                assert!(
+                    index_game(store.as_ref(), g, DEPTH, None).await.unwrap(),
+                    "{}",
+                    g.id
+                );
             }
         });
     }
@@ -64,7 +62,11 @@ async fn explorer_counts(store: Arc<dyn Store>, n: usize) {
     }
     eprintln!("indexed {} games in {:?}", games.len(), started.elapsed());
     // A game indexed again changes nothing.
-    assert!(!index_game(store.as_ref(), &games[0], DEPTH, None).await.unwrap());
+    assert!(
+        !index_game(store.as_ref(), &games[0], DEPTH, None)
+            .await
+            .unwrap()
+    );
 
     let rules = |g: &Finished| format!("{}/{}", g.record.config.rule_set, g.record.config.opening);
     let check = async |filter: ExplorerFilter, admit: &dyn Fn(&Finished) -> bool| {
@@ -74,21 +76,38 @@ async fn explorer_counts(store: Arc<dyn Store>, n: usize) {
         }
         let kinds: std::collections::HashMap<String, (RuleSet, Opening)> = games
             .iter()
-            .map(|g| (rules(g), (g.record.config.rule_set, g.record.config.opening)))
+            .map(|g| {
+                (
+                    rules(g),
+                    (g.record.config.rule_set, g.record.config.opening),
+                )
+            })
             .collect();
         let (mut positions, mut moves) = (0, 0);
         for (name, path, counts, next) in reference.positions() {
             let (rule_set, opening) = kinds[name];
-            let view: ExplorerView = explore(store.as_ref(), DEPTH, rule_set, opening, None, path.to_vec(), filter.clone())
-                .await
-                .unwrap();
+            let view: ExplorerView = explore(
+                store.as_ref(),
+                DEPTH,
+                rule_set,
+                opening,
+                None,
+                path.to_vec(),
+                filter.clone(),
+            )
+            .await
+            .unwrap();
             let s = view.stats;
             assert_eq!(
                 (s.games, s.black, s.draws, s.white),
                 (counts.games, counts.black, counts.draws, counts.white),
                 "{name} after {path:?} ({filter:?})"
             );
-            assert_eq!(view.next.len(), next, "{name} after {path:?}: moves played from it");
+            assert_eq!(
+                view.next.len(),
+                next,
+                "{name} after {path:?}: moves played from it"
+            );
             for m in &view.next {
                 let want = reference.next(name, 15, path, m.point);
                 let s = m.stats;

@@ -27,7 +27,8 @@ use serde::{Deserialize, Serialize};
 
 use super::lazy::Lazy;
 use super::schema::{Applied, Failure, db_error};
-use crate::study::{DocPut, ScorePut, StudyItem, StudyPage, Tally, add_into, valid_space};
+use crate::StudyPage;
+use crate::study::{DocPut, ScorePut, StudyItem, Tally, add_into, valid_space};
 use crate::{Doc, ExportCursor, Result, StoreError};
 
 type Key3<'a> = (&'a str, &'a [u8], u32);

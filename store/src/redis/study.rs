@@ -22,8 +22,9 @@ use redis::Script;
 use serde::{Deserialize, Serialize};
 
 use super::handle::{RedisStore, unexpected};
+use crate::StudyPage;
 use crate::codec::{hex, unhex};
-use crate::study::{DocPut, ScorePut, StudyItem, StudyPage, Tally, valid_space};
+use crate::study::{DocPut, ScorePut, StudyItem, Tally, valid_space};
 use crate::{Doc, ExportCursor, Result, StoreError};
 
 /// Applies a tally once. KEYS: the applied set, the counter hashes (one

@@ -268,6 +268,7 @@ pub fn speed_of(time: &TimeControl) -> Speed {
             main_ms,
             move_ms,
             stones,
+            ..
         } => main_ms + Millis::from(stones) * move_ms,
     };
     match estimate {

@@ -9,9 +9,9 @@ use std::collections::{BTreeMap, HashMap};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use tengen_protocol::{ExplorerFilter, RatingBand, Speed};
+use tengen_rules::Color;
 use tengen_rules::game::{GameRecord, Opening, RuleSet};
 use tengen_rules::opening::Symmetry;
-use tengen_rules::Color;
 use tengen_study::explorer::{self, GameFacts, Players, Query, Rows};
 use tengen_study::sample::{self, Reference};
 
