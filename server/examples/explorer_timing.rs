@@ -53,7 +53,7 @@ async fn fill(store: &Arc<EmbeddedStore>, games: Vec<Finished>) {
                     ratings: Vec::new(),
                 };
                 store.finish_game(&stored).await.expect("stored");
-                index_game(store.as_ref(), &g, DEFAULT_DEPTH, None)
+                index_game(store.as_ref(), &g, DEFAULT_DEPTH, Default::default())
                     .await
                     .expect("indexed");
             }
@@ -70,7 +70,7 @@ async fn timed(store: &Arc<EmbeddedStore>, games: &[Finished]) -> Vec<Duration> 
     for g in games {
         let t = Instant::now();
         assert!(
-            index_game(store.as_ref(), g, DEFAULT_DEPTH, None)
+            index_game(store.as_ref(), g, DEFAULT_DEPTH, Default::default())
                 .await
                 .expect("indexed")
         );

@@ -7,21 +7,25 @@
 //! game listed under no player (so `/game/ID` shows it) with an id made
 //! from its moves and rules (`i-` and 13 characters: importing a file
 //! twice stores and counts each game once), and indexed in everyone's
-//! explorer. Stone lists (renju notation, PSQ) carry no opening rule: they
-//! are played as free openings and indexed under the rule `--opening`
-//! names. Every write is the store's ordinary one, so a running server
+//! explorer. Stone lists (renju notation, PSQ) are played as free
+//! openings; a renju text's tags (`[Rule "rif"]`, `[Result "white wins"]`,
+//! `[Black "..."]`, as `game_record` writes them) give the opening rule it
+//! is indexed under, the result its moves alone may not show (a
+//! resignation) and the names; without them the rule is the one
+//! `--opening` names, and a list that does not end in a five or a full
+//! board has no result and is skipped. Every write is the store's ordinary one, so a running server
 //! on Redis may keep serving meanwhile; the embedded store's directory is
 //! the running server's own and must be free (stop the server first).
 
 use std::path::{Path, PathBuf};
 
-use tengen_protocol::TableId;
+use tengen_protocol::{ColorResult, TableId};
 use tengen_rules::game::notation::import;
 use tengen_rules::game::{GameRecord, Opening, RuleSet};
 use tengen_store::{FinishedGame, Item, Store, StoreError};
 use tengen_study::explorer::Players;
 
-use super::{Finished, StudySettings, index_game, mine_and_store};
+use super::{Finished, Stated, StudySettings, index_game, mine_and_store};
 
 /// What an import or a reindex did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -63,8 +67,8 @@ pub enum ImportError {
 }
 
 /// The games of a file: a JSON record, a JSON list of records or one
-/// record a line; a PSQ file (one game); or renju notation, one game a
-/// line.
+/// record a line; a PSQ file (one game); renju texts with tags, each game
+/// from its first tag line; or renju notation, one game a line.
 fn games_in(text: &str) -> Vec<String> {
     let t = text.trim_start();
     if t.starts_with('[')
@@ -77,11 +81,63 @@ fn games_in(text: &str) -> Vec<String> {
     {
         return vec![t.to_owned()];
     }
+    if t.starts_with('[') {
+        let mut games: Vec<String> = Vec::new();
+        let mut in_tags = false;
+        for line in t.lines() {
+            let tag = line.trim_start().starts_with('[');
+            if tag && !in_tags {
+                games.push(String::new());
+            }
+            in_tags = tag || (in_tags && line.trim().is_empty());
+            if let Some(g) = games.last_mut() {
+                g.push_str(line);
+                g.push('\n');
+            }
+        }
+        return games;
+    }
     t.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .map(str::to_owned)
         .collect()
+}
+
+/// A renju text's tags (`[Name "value"]` lines).
+fn tags_of(text: &str) -> std::collections::HashMap<String, String> {
+    text.lines()
+        .filter_map(|l| {
+            let inner = l.trim().strip_prefix('[')?.strip_suffix(']')?;
+            let (name, value) = inner.split_once(' ')?;
+            Some((name.to_owned(), value.trim().trim_matches('"').to_owned()))
+        })
+        .collect()
+}
+
+/// What a stone list's text states: its tags' opening rule (else
+/// `opening`) and result.
+fn stated(text: &str, opening: Opening) -> Result<Stated, String> {
+    let tags = tags_of(text);
+    let opening = match tags.get("Rule") {
+        Some(r) => r.parse().map_err(|e| format!("Rule \"{r}\": {e}"))?,
+        None => opening,
+    };
+    let result = match tags.get("Result").map(|r| r.to_ascii_lowercase()) {
+        None => None,
+        Some(r) if r == "black wins" => Some(ColorResult::Black),
+        Some(r) if r == "white wins" => Some(ColorResult::White),
+        Some(r) if r == "draw" => Some(ColorResult::Draw),
+        Some(r) => {
+            return Err(format!(
+                "Result \"{r}\" is not black wins, white wins or draw"
+            ));
+        }
+    };
+    Ok(Stated {
+        opening: Some(opening),
+        result,
+    })
 }
 
 /// The id of an imported game: a digest of its rules and moves.
@@ -112,18 +168,21 @@ pub async fn import_files(
                 why,
             };
             let record = import(&game, rule_set).map_err(|e| bad(e.to_string()))?;
-            record.replay().map_err(|e| bad(e.to_string()))?;
+            let replayed = record.replay().map_err(|e| bad(e.to_string()))?;
             report.read += 1;
             let stone_list = !game.trim_start().starts_with('{');
-            one(
-                store,
-                settings,
-                record,
-                stone_list.then_some(opening),
-                mine,
-                &mut report,
-            )
-            .await?;
+            let (stated, names) = if stone_list {
+                let tags = tags_of(&game);
+                // Names by seat: the tags name them by colour.
+                let black = replayed.seat_of(tengen_rules::Color::Black).index();
+                let mut names = [None, None];
+                names[black] = tags.get("Black").cloned();
+                names[1 - black] = tags.get("White").cloned();
+                (stated(&game, opening).map_err(bad)?, names)
+            } else {
+                (Stated::default(), [None, None])
+            };
+            one(store, settings, record, stated, names, mine, &mut report).await?;
         }
         tracing::info!(file = %file.display(), done = %report, "imported");
     }
@@ -134,18 +193,18 @@ async fn one(
     store: &dyn Store,
     settings: &StudySettings,
     record: GameRecord,
-    opening: Option<Opening>,
+    stated: Stated,
+    named: [Option<String>; 2],
     mine: bool,
     report: &mut Report,
 ) -> Result<(), StoreError> {
     let id = import_id(&record);
     let tag = |k: &str| record.tags.get(k).cloned();
+    let [first, second] = named;
     let names = [
-        tag("first")
-            .or_else(|| tag("black"))
-            .unwrap_or_else(|| "?".into()),
-        tag("second")
-            .or_else(|| tag("white"))
+        first.or_else(|| tag("first")).unwrap_or_else(|| "?".into()),
+        second
+            .or_else(|| tag("second"))
             .unwrap_or_else(|| "?".into()),
     ];
     let finished_ms = tag("finished_unix_ms")
@@ -172,18 +231,18 @@ async fn one(
         },
         finished_ms,
     };
-    index_and_mine(store, settings, &game, opening, mine, report).await
+    index_and_mine(store, settings, &game, stated, mine, report).await
 }
 
 async fn index_and_mine(
     store: &dyn Store,
     settings: &StudySettings,
     game: &Finished,
-    opening: Option<Opening>,
+    stated: Stated,
     mine: bool,
     report: &mut Report,
 ) -> Result<(), StoreError> {
-    match index_game(store, game, settings.depth, opening).await {
+    match index_game(store, game, settings.depth, stated).await {
         Ok(true) => report.indexed += 1,
         Ok(false) => {}
         Err(super::IndexError::Store(e)) => return Err(e),
@@ -244,7 +303,7 @@ pub async fn reindex(
                 },
                 finished_ms: g.finished_ms,
             };
-            index_and_mine(store, settings, &game, None, mine, &mut report).await?;
+            index_and_mine(store, settings, &game, Stated::default(), mine, &mut report).await?;
         }
         tracing::info!(done = %report, "reindexing");
         match page.next {

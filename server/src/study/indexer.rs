@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use tengen_protocol::RatingFamily;
+use tengen_protocol::{ColorResult, RatingFamily};
 use tengen_rules::game::Opening;
 use tengen_store::{CountAdd, ListPush, Store, StoreError, Tally};
 use tengen_study::explorer::{self, FactsError, Players};
@@ -42,7 +42,7 @@ pub(super) async fn run(
             let mut tries = 0;
             loop {
                 tries += 1;
-                match index_game(study.store().as_ref(), &game, depth, None).await {
+                match index_game(study.store().as_ref(), &game, depth, Stated::default()).await {
                     Ok(_) => {
                         metrics::counter!(crate::metrics::STUDY_INDEXED).increment(1);
                         break;
@@ -67,8 +67,16 @@ pub(super) async fn run(
     }
 }
 
+/// What an imported stone list's text says that its moves do not: the
+/// opening rule it was played under and its result.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stated {
+    pub opening: Option<Opening>,
+    pub result: Option<ColorResult>,
+}
+
 /// Adds the finished game to the explorer's index `depth` moves deep
-/// (under `opening` instead of its own rule when given: a stone list
+/// (under the `stated` opening rule and result when given: a stone list
 /// imported as a free game): `true` when added now, `false` when it had
 /// been. Unrated games between two accounts count the ratings the players
 /// have now.
@@ -76,14 +84,20 @@ pub async fn index_game(
     store: &dyn Store,
     game: &Finished,
     depth: u32,
-    opening: Option<Opening>,
+    stated: Stated,
 ) -> Result<bool, IndexError> {
     let mut players = game.players.clone();
     if players.ratings.is_none() {
         players.ratings = current_ratings(store, game, &players).await?;
     }
-    let mut facts = explorer::facts(&game.id, &game.record, &players, game.finished_ms)?;
-    if let Some(o) = opening {
+    let mut facts = explorer::facts_stated(
+        &game.id,
+        &game.record,
+        &players,
+        game.finished_ms,
+        stated.result,
+    )?;
+    if let Some(o) = stated.opening {
         facts.opening = o;
     }
     let plan = explorer::plan(&facts, depth);

@@ -37,7 +37,7 @@ use tengen_study::puzzle::MineBudget;
 use tokio::sync::{Semaphore, mpsc, watch};
 
 pub use explore::explore;
-pub use indexer::{IndexError, index_game};
+pub use indexer::{IndexError, Stated, index_game};
 pub use miner::mine_and_store;
 
 /// The explorer's, the miner's and the puzzles' bounds.

@@ -64,6 +64,19 @@ pub fn facts(
     players: &Players,
     finished_ms: u64,
 ) -> Result<GameFacts, FactsError> {
+    facts_stated(id, record, players, finished_ms, None)
+}
+
+/// As [`facts`], with the result a record's text states (`stated`) for a
+/// game whose moves alone do not end it: an imported stone list whose
+/// tags say who won by resignation or on time.
+pub fn facts_stated(
+    id: &str,
+    record: &GameRecord,
+    players: &Players,
+    finished_ms: u64,
+    stated: Option<ColorResult>,
+) -> Result<GameFacts, FactsError> {
     if record.config.rule_set.boards() > 1 {
         return Err(FactsError::TwoBoards);
     }
@@ -95,7 +108,8 @@ pub fn facts(
             ..
         }) => ColorResult::White,
         Some(Outcome::Draw) => ColorResult::Draw,
-        Some(Outcome::Aborted) | None => return Err(FactsError::NoResult),
+        Some(Outcome::Aborted) => return Err(FactsError::NoResult),
+        None => stated.ok_or(FactsError::NoResult)?,
     };
     let moves: Vec<Point> = game.moves().iter().map_while(|m| m.point).collect();
     let black = game.seat_of(Color::Black);

@@ -35,7 +35,7 @@ mod facts;
 mod plan;
 mod view;
 
-pub use facts::{FactsError, GameFacts, Players, facts};
+pub use facts::{FactsError, GameFacts, Players, facts, facts_stated};
 pub use plan::{Plan, plan};
 pub use view::{Query, QueryError, Rows, view};
 
