@@ -116,8 +116,8 @@ struct ImportArgs {
     #[arg(long, default_value = "renju")]
     rule_set: tengen_rules::game::RuleSet,
     /// The opening rule stone lists are counted under (`rif`,
-    /// `soosorv-8`, ...): they are played as free openings, which they
-    /// do not say.
+    /// `soosorv-8`, ...) unless a renju text's `Rule` tag names it: they
+    /// are played as free openings.
     #[arg(long, default_value = "free")]
     opening: tengen_rules::game::Opening,
     /// The files (or directories of files) to import.
