@@ -71,8 +71,9 @@ enum Command {
     /// running nodes are told). Prints the server's answer as JSON.
     Admin(tengen_server::moderation::admin::AdminArgs),
     /// Adds game records to the opening explorer, so that a community can
-    /// seed it: JSON records (one, a list, or one a line), renju notation
-    /// (one game a line) and PSQ files, or directories of them. Each game
+    /// seed it: JSON records (one, a list, or one a line), renju texts
+    /// (with their tags, as game_record writes them, or a game a line)
+    /// and PSQ files, or directories of them. Each game
     /// is stored as a finished game listed under no player, once however
     /// often it is imported. Stop a server using the data directory first.
     Import(ImportArgs),

@@ -25,7 +25,10 @@ use tengen_rules::game::{GameRecord, Opening, RuleSet};
 use tengen_store::{FinishedGame, Item, Store, StoreError};
 use tengen_study::explorer::Players;
 
-use super::{Finished, Stated, StudySettings, index_game, mine_and_store};
+use super::finished::Finished;
+use super::indexer::{IndexError, Stated, index_game};
+use super::miner::mine_and_store;
+use super::settings::StudySettings;
 
 /// What an import or a reindex did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -245,8 +248,8 @@ async fn index_and_mine(
     match index_game(store, game, settings.depth, stated).await {
         Ok(true) => report.indexed += 1,
         Ok(false) => {}
-        Err(super::IndexError::Store(e)) => return Err(e),
-        Err(super::IndexError::Facts(_)) => {
+        Err(IndexError::Store(e)) => return Err(e),
+        Err(IndexError::Facts(_)) => {
             report.skipped += 1;
             return Ok(());
         }

@@ -1,6 +1,7 @@
 //! The indexer: each finished game added to the opening explorer's index
 //! in one store write, then passed to the miner.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use tengen_protocol::{ColorResult, RatingFamily};
@@ -9,7 +10,7 @@ use tengen_store::{CountAdd, ListPush, Store, StoreError, Tally};
 use tengen_study::explorer::{self, FactsError, Players};
 use tokio::sync::{mpsc, watch};
 
-use super::{Finished, Study};
+use super::finished::Finished;
 
 /// How often a write the store could not confirm is tried (a tally is
 /// applied at most once, so trying again is safe).
@@ -24,9 +25,13 @@ pub enum IndexError {
     Facts(#[from] FactsError),
 }
 
+/// The indexer's task: each game added to the index, then handed to the
+/// miner's queue (`mine`; dropped and counted when it is full).
 pub(super) async fn run(
-    study: Study,
+    store: Arc<dyn Store>,
+    depth: u32,
     mut rx: mpsc::Receiver<Finished>,
+    mine: Option<mpsc::Sender<Finished>>,
     mut shutdown: watch::Receiver<bool>,
 ) {
     loop {
@@ -37,12 +42,11 @@ pub(super) async fn run(
             },
             _ = shutdown.wait_for(|s| *s) => return,
         };
-        let depth = study.settings().depth;
         if depth > 0 {
             let mut tries = 0;
             loop {
                 tries += 1;
-                match index_game(study.store().as_ref(), &game, depth, Stated::default()).await {
+                match index_game(store.as_ref(), &game, depth, Stated::default()).await {
                     Ok(_) => {
                         metrics::counter!(crate::metrics::STUDY_INDEXED).increment(1);
                         break;
@@ -63,7 +67,11 @@ pub(super) async fn run(
                 }
             }
         }
-        study.to_miner(game);
+        if let Some(mine) = &mine
+            && mine.try_send(game).is_err()
+        {
+            super::finished::dropped("mine");
+        }
     }
 }
 

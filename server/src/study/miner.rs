@@ -2,22 +2,27 @@
 //! exercises, one at a time, on the blocking pool within an analysis
 //! slot, only while the server is not behind.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use tengen_protocol::PuzzleTheme;
 use tengen_store::{DocPut, ScorePut, Store, StoreError};
 use tengen_study::puzzle::{self, MineBudget, Puzzle};
 use tengen_study::trainer::{self, Exercise};
-use tokio::sync::{mpsc, watch};
+use tokio::sync::{Semaphore, mpsc, watch};
 
-use super::{Finished, Study};
+use super::finished::Finished;
+use super::keys;
 
 /// How long the miner waits before looking again while the server is
 /// behind.
 const BACK_OFF: Duration = Duration::from_millis(500);
 
+/// The miner's task.
 pub(super) async fn run(
-    study: Study,
+    store: Arc<dyn Store>,
+    budget: MineBudget,
+    slots: Arc<Semaphore>,
+    pressure: Arc<crate::pressure::Pressure>,
     mut rx: mpsc::Receiver<Finished>,
     mut shutdown: watch::Receiver<bool>,
 ) {
@@ -30,13 +35,12 @@ pub(super) async fn run(
             _ = shutdown.wait_for(|s| *s) => return,
         };
         // Games first: no search while new work is being shed.
-        while study.0.pressure.shedding().is_some() {
+        while pressure.shedding().is_some() {
             tokio::time::sleep(BACK_OFF).await;
         }
-        let Ok(slot) = study.0.slots.clone().acquire_owned().await else {
+        let Ok(slot) = slots.clone().acquire_owned().await else {
             return;
         };
-        let budget = study.settings().mine_budget();
         let started = Instant::now();
         let id = game.id.clone();
         let record = game.record.clone();
@@ -60,8 +64,7 @@ pub(super) async fn run(
         metrics::counter!(crate::metrics::STUDY_MINED).increment(1);
         metrics::histogram!(crate::metrics::STUDY_MINE_SECONDS)
             .record(started.elapsed().as_secs_f64());
-        if let Err(e) = store_found(study.store().as_ref(), &found.puzzles, &found.exercises).await
-        {
+        if let Err(e) = store_found(store.as_ref(), &found.puzzles, &found.exercises).await {
             tracing::warn!(game = %game.id, error = %e, "puzzles found but not stored");
             crate::metrics::error("study_mine");
         }
@@ -96,19 +99,19 @@ async fn store_found(
 ) -> Result<(), StoreError> {
     for p in puzzles {
         let doc = DocPut {
-            key: super::puzzles::doc_key(&p.id),
+            key: keys::doc_key(&p.id),
             expect: 0,
             value: p.encode(),
         };
         match store
-            .put_docs(puzzle::SPACE, &[doc], &super::puzzles::scores(p))
+            .put_docs(puzzle::SPACE, &[doc], &keys::scores(p))
             .await
         {
             Ok(()) => metrics::counter!(crate::metrics::PUZZLES_MADE).increment(1),
             // Known already: this game lists it all the same.
             Err(StoreError::Conflict(_)) => {
                 let listed = ScorePut {
-                    index: super::puzzles::game_index(&p.game),
+                    index: keys::game_index(&p.game),
                     member: p.id.clone(),
                     score: Some(i64::from(p.move_number)),
                 };
@@ -135,16 +138,4 @@ async fn store_found(
         }
     }
     Ok(())
-}
-
-/// The index names of a theme.
-pub(super) fn theme_index(t: PuzzleTheme) -> String {
-    let name = match t {
-        PuzzleTheme::Vcf => "vcf",
-        PuzzleTheme::Vct => "vct",
-        PuzzleTheme::Black => "black",
-        PuzzleTheme::White => "white",
-        PuzzleTheme::Forbidden => "forbidden",
-    };
-    format!("theme:{name}")
 }

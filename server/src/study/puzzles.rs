@@ -25,45 +25,14 @@ use tengen_store::{DocPut, ScorePut, Store, StoreError, name_key};
 use tengen_study::explorer::date_of;
 use tengen_study::puzzle::{self, Attempt, Judged, Puzzle, StepError};
 
-use super::Study;
 use super::attempts::Try;
-use super::miner::theme_index;
+use super::handle::Study;
+use super::keys::{doc_key, game_index, scores, theme_index};
 
 /// A player's puzzle rating before any try.
 const START: (f64, f64, f64) = (1500.0, 350.0, 0.06);
 /// How often a rated try's write is tried again after a conflict.
 const RETRIES: usize = 5;
-
-pub(super) fn doc_key(id: &str) -> String {
-    format!("p:{id}")
-}
-
-pub(super) fn game_index(game: &str) -> String {
-    format!("game:{game}")
-}
-
-/// A puzzle's entries in the scored indexes.
-pub(super) fn scores(p: &Puzzle) -> Vec<ScorePut> {
-    let rating = p.rating.round() as i64;
-    let mut out = vec![
-        ScorePut {
-            index: "rating".into(),
-            member: p.id.clone(),
-            score: Some(rating),
-        },
-        ScorePut {
-            index: game_index(&p.game),
-            member: p.id.clone(),
-            score: Some(i64::from(p.move_number)),
-        },
-    ];
-    out.extend(p.themes.iter().map(|&t| ScorePut {
-        index: theme_index(t),
-        member: p.id.clone(),
-        score: Some(rating),
-    }));
-    out
-}
 
 /// A player's puzzle rating.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -212,7 +181,7 @@ pub(super) async fn start(
             .map(|r| r.rating.round().max(0.0) as u32)
             .or(who.as_ref().map(|_| START.0 as u32)),
     };
-    let attempt_id = study.0.attempts.insert(Try {
+    let attempt_id = study.attempts().insert(Try {
         attempt,
         puzzle: Arc::new(puzzle),
         player: who.unwrap_or_else(|| player.name.clone()),
@@ -390,7 +359,7 @@ pub(super) async fn play(
     point: Point,
 ) -> Result<PuzzleStep, ErrorBody> {
     let who = account(player).unwrap_or_else(|| player.name.clone());
-    let Ok(slot) = study.0.slots.clone().try_acquire_owned() else {
+    let Ok(slot) = study.slots().clone().try_acquire_owned() else {
         return Err(ErrorBody {
             retry_after_ms: Some(500),
             ..ErrorBody::new(
@@ -399,7 +368,7 @@ pub(super) async fn play(
             )
         });
     };
-    let mut t = study.0.attempts.take(attempt, &who).ok_or_else(|| {
+    let mut t = study.attempts().take(attempt, &who).ok_or_else(|| {
         ErrorBody::new(
             ErrorCode::NotFound,
             "no such try (it ended, or expired): start the puzzle again",
@@ -418,14 +387,14 @@ pub(super) async fn play(
         Ok(j) => j,
         Err(e) => {
             if !matches!(e, StepError::Over) {
-                study.0.attempts.put(attempt.to_owned(), t);
+                study.attempts().put(attempt.to_owned(), t);
             }
             return Err(ErrorBody::new(ErrorCode::BadRequest, e.to_string()));
         }
     };
     let (outcome, reply, reason) = match judged {
         Judged::Continue(reply) => {
-            study.0.attempts.put(attempt.to_owned(), t);
+            study.attempts().put(attempt.to_owned(), t);
             return Ok(PuzzleStep {
                 attempt: attempt.to_owned(),
                 point,

@@ -214,6 +214,18 @@ async fn played(
     t.table
 }
 
+/// A request and its reply, each checked against the protocol's schema
+/// (these frames are not in `wire_schema`'s sessions: they need games
+/// mined first).
+async fn ask(c: &mut Connection, msg: ClientMsg) -> Result<ServerMsg, ClientError> {
+    common::schema::assert_client_valid(&msg);
+    let reply = c.request(msg).await;
+    if let Ok(r) = &reply {
+        common::schema::assert_valid(r);
+    }
+    reply
+}
+
 /// The game's puzzles, once the miner has stored them.
 async fn puzzles_of(c: &mut Connection, game: &TableId) -> Vec<tengen_protocol::PuzzleRef> {
     let deadline = Instant::now() + Duration::from_secs(20);
@@ -232,19 +244,21 @@ async fn puzzles_of(c: &mut Connection, game: &TableId) -> Vec<tengen_protocol::
 }
 
 async fn start(c: &mut Connection, msg: ClientMsg) -> PuzzleView {
-    match c.request(msg).await {
+    match ask(c, msg).await {
         Ok(ServerMsg::Puzzle(v)) => *v,
         other => panic!("{other:?}"),
     }
 }
 
 async fn step(c: &mut Connection, attempt: &str, p: &str) -> PuzzleStep {
-    match c
-        .request(ClientMsg::PuzzleMove {
+    match ask(
+        c,
+        ClientMsg::PuzzleMove {
             attempt: attempt.into(),
             point: p.parse().unwrap(),
-        })
-        .await
+        },
+    )
+    .await
     {
         Ok(ServerMsg::PuzzleStep(s)) => s,
         other => panic!("{other:?}"),
@@ -271,6 +285,27 @@ async fn a_missed_win_becomes_a_puzzle_solved_and_failed_with_ratings() {
     assert_eq!(at11.len(), 1, "{made:?}");
     let id = at11[0].puzzle.clone();
     assert_eq!(at11[0].to_move, Color::Black);
+    // The game is in the explorer too, asked over the protocol, in the
+    // orientation asked: a rotation of the game's first moves.
+    let explore = ClientMsg::Explore {
+        rule_set: RuleSet::Freestyle,
+        opening: Opening::Free,
+        board_size: None,
+        moves: ["H8", "H7"].map(|p| p.parse().unwrap()).to_vec(),
+        filter: ExplorerFilter::default(),
+    };
+    match ask(&mut cat, explore).await {
+        Ok(ServerMsg::Explorer(v)) => {
+            assert_eq!(
+                (v.stats.games, v.stats.white, v.to_move),
+                (1, 1, Color::Black)
+            );
+            // G8 rotated a quarter turn about H8: H9.
+            assert_eq!(v.next.len(), 1);
+            assert_eq!(v.next[0].point, "H9".parse().unwrap());
+        }
+        other => panic!("{other:?}"),
+    }
 
     // Solved by cat, rated: the four, the forced block, the open four.
     let v = start(&mut cat, ClientMsg::Puzzle { puzzle: id.clone() }).await;
@@ -379,7 +414,7 @@ async fn a_foul_becomes_a_trainer_position() {
     let mut c = common::client(&server, "ann", Encoding::Json).await;
     let deadline = Instant::now() + Duration::from_secs(20);
     let pos = loop {
-        match c.request(ClientMsg::TrainerNext).await {
+        match ask(&mut c, ClientMsg::TrainerNext).await {
             Ok(ServerMsg::TrainerPosition(p)) => break p,
             Err(ClientError::Refused(e))
                 if e.code == ErrorCode::NotFound && Instant::now() < deadline =>
@@ -391,12 +426,14 @@ async fn a_foul_becomes_a_trainer_position() {
     };
     assert_eq!((pos.game.clone(), pos.move_number), (game, 9));
     assert_eq!((pos.black.len(), pos.white.len()), (4, 4));
-    let answer = async |c: &mut Connection, marks: Vec<ForbiddenPoint>| match c
-        .request(ClientMsg::TrainerAnswer {
+    let answer = async |c: &mut Connection, marks: Vec<ForbiddenPoint>| match ask(
+        c,
+        ClientMsg::TrainerAnswer {
             position: pos.position.clone(),
             marks,
-        })
-        .await
+        },
+    )
+    .await
     {
         Ok(ServerMsg::TrainerVerdict(v)) => v,
         other => panic!("{other:?}"),
@@ -531,6 +568,7 @@ async fn imported_records_are_counted_once() {
             "after {path:?}"
         );
         assert_eq!(v.next.len(), next, "after {path:?}");
+        common::schema::assert_valid(&ServerMsg::Explorer(Box::new(v)));
         positions += 1;
     }
     assert!(positions > 20, "{positions}");
