@@ -139,9 +139,19 @@ test('explorer, puzzle and trainer from games played to the end', async () => {
     await page.click('.ex-path button:text("Start")');
     await until(page, () => document.querySelectorAll('.ex-path li').length === 1);
     assert.deepEqual(await nextMoves(page), { H8: 2 });
+    // Filters: the games were untimed; none was blitz.
+    await page.selectOption('select[name=speed]', 'blitz');
+    await page.click('form.ex-filter button[type=submit]');
+    await until(page, () => /^0 games/.test(document.querySelector('.ex-head')?.textContent ?? ''));
+    assert.deepEqual(await nextMoves(page), {});
+    await page.selectOption('select[name=speed]', 'unlimited');
+    await page.click('form.ex-filter button[type=submit]');
+    await until(page, () => /^2 games/.test(document.querySelector('.ex-head')?.textContent ?? ''));
 
-    // --- The puzzle: solved, then failed.
-    await page.goto(`${BASE}/puzzle/${puzzles[0].puzzle}`);
+    // --- The puzzle, from the game it came from: solved, then failed.
+    await page.goto(`${BASE}/game/${g1.table}`);
+    await page.click(`a[data-puzzle="${puzzles[0].puzzle}"]`);
+    await page.waitForURL(`${BASE}/puzzle/${puzzles[0].puzzle}`);
     await until(page, () => document.querySelector('.pz-status')?.getAttribute('data-state') === 'playing');
     assert.match(await page.textContent('.pz-status'), /Black to play and win/);
     await play(page, 'K8');

@@ -41,9 +41,14 @@ function resultBar(s) {
 /**
  * What is being looked at, kept while the page is open: a language switch
  * draws the view again at the same position.
- * @type {{moves: string[], ruleSet: RuleSet, opening: Opening, player: string, color: string}}
+ * @type {{moves: string[], ruleSet: RuleSet, opening: Opening, player: string, color: string, speed: string, band: string, since: string, until: string}}
  */
-const kept = { moves: [], ruleSet: 'renju', opening: 'free', player: '', color: '' };
+const kept = { moves: [], ruleSet: 'renju', opening: 'free', player: '', color: '', speed: '', band: '', since: '', until: '' };
+
+/** @type {import('tengen-protocol').Speed[]} */
+const SPEEDS = ['bullet', 'blitz', 'rapid', 'classical', 'correspondence', 'unlimited'];
+/** @type {import('tengen-protocol').RatingBand[]} */
+const BANDS = ['unrated', '<1300', '1300-1499', '1500-1699', '1700-1899', '1900-2099', '2100+'];
 
 /** @param {App} app @param {HTMLElement} root */
 export function mountExplorer(app, root) {
@@ -68,17 +73,26 @@ export function mountExplorer(app, root) {
   const playerIn = h('input', { name: 'player', value: player, placeholder: t('ex.player'), 'aria-label': t('ex.player') });
   const colorSel = h('select', { name: 'color', 'aria-label': t('ex.color') },
     ...[['', 'ex.any_color'], ['black', 'color.black'], ['white', 'color.white']].map(([v, k]) => h('option', { value: v, selected: v === color }, t(k))));
+  const speedSel = /** @type {HTMLSelectElement} */ (h('select', { name: 'speed', 'aria-label': t('ex.speed') },
+    h('option', { value: '' }, t('ex.any_speed')), ...SPEEDS.map((s) => h('option', { value: s, selected: kept.speed === s }, t(`ex.speed.${s}`)))));
+  const bandSel = /** @type {HTMLSelectElement} */ (h('select', { name: 'band', 'aria-label': t('ex.band') },
+    h('option', { value: '' }, t('ex.any_band')), ...BANDS.map((b) => h('option', { value: b, selected: kept.band === b }, b === 'unrated' ? t('ex.unrated') : b))));
+  const month = (/** @type {string} */ name, /** @type {string} */ v) => h('input', { name, type: 'month', value: v, 'aria-label': t(`ex.${name}`), title: t(`ex.${name}`) });
+  const sinceIn = /** @type {HTMLInputElement} */ (month('since', kept.since));
+  const untilIn = /** @type {HTMLInputElement} */ (month('until', kept.until));
   const filterForm = h('form.ex-filter', { onsubmit: (/** @type {Event} */ ev) => {
     ev.preventDefault();
     player = /** @type {HTMLInputElement} */ (playerIn).value.trim();
     color = /** @type {HTMLSelectElement} */ (colorSel).value;
+    Object.assign(kept, { speed: speedSel.value, band: bandSel.value, since: sinceIn.value, until: untilIn.value });
     go(moves);
-  } }, ruleSel, openSel, playerIn, colorSel, h('button', { type: 'submit' }, t('ex.apply')));
+  } }, ruleSel, openSel, playerIn, colorSel, speedSel, bandSel, sinceIn, untilIn, h('button', { type: 'submit' }, t('ex.apply')));
 
   const path = h('ol.ex-path', { 'aria-label': t('ex.path') });
   const head = h('p.ex-head');
   const rows = h('tbody');
   const games = h('ul.ex-games');
+  const offers = h('div.ex-offers');
   const error = h('p.error', { role: 'alert', hidden: true });
   const table = h('table.lb.ex-moves', null,
     h('thead', null, h('tr', null, ...['ex.move', 'ex.games', 'ex.results', 'ex.rating'].map((k) => h('th', null, t(k))))), rows);
@@ -87,7 +101,13 @@ export function mountExplorer(app, root) {
   async function go(next) {
     const mine = ++gen;
     /** @type {import('tengen-protocol').ExplorerFilter} */
-    const filter = player ? { player, ...(color ? { color: /** @type {import('tengen-protocol').Color} */ (color) } : {}) } : {};
+    const filter = {
+      ...(player ? { player, ...(color ? { color: /** @type {import('tengen-protocol').Color} */ (color) } : {}) } : {}),
+      ...(kept.speed ? { speeds: [/** @type {import('tengen-protocol').Speed} */ (kept.speed)] } : {}),
+      ...(kept.band ? { bands: [/** @type {import('tengen-protocol').RatingBand} */ (kept.band)] } : {}),
+      ...(kept.since ? { since: kept.since } : {}),
+      ...(kept.until ? { until: kept.until } : {}),
+    };
     try {
       const v = await app.conn.request({ type: 'explore', rule_set: ruleSet, opening, moves: next, filter }, 'explorer');
       if (mine !== gen) return;
@@ -117,13 +137,18 @@ export function mountExplorer(app, root) {
       h('td', null, h('button.link', { type: 'button', onclick: () => go([...moves, m.point.toUpperCase()]) }, m.point.toUpperCase())),
       h('td', null, String(m.stats.games)), h('td', null, resultBar(m.stats)), h('td', null, m.stats.rating == null ? '—' : String(m.stats.rating))))
       : h('tr', null, h('td.small', { colspan: 4 }, moves.length >= v.depth ? t('ex.deep', { n: v.depth }) : t('ex.none'))));
+    // Fifth-move offers made here: how often each was offered and kept.
+    fill(offers, v.offers?.length ? [h('h3', null, t('ex.offers')), h('table.lb', null,
+      h('thead', null, h('tr', null, ...['ex.offer', 'ex.offered', 'ex.kept'].map((k) => h('th', null, t(k))))),
+      h('tbody', null, ...v.offers.map((o) => h('tr', { 'data-offer': o.point.toUpperCase() },
+        h('td', null, o.point.toUpperCase()), h('td', null, String(o.offered)), h('td', null, String(o.kept))))))] : []);
     fill(games, ...v.games.map((g) => h('li', null,
       h('a', { href: `/game/${g.game}`, 'data-link': true }, `${g.black} – ${g.white}`), ` · ${t(`ex.result.${g.result}`)} · ${new Date(g.finished_ms).toISOString().slice(0, 10)}`)));
   }
 
   fill(root, h('section.game.explorer', null,
     h('div.board-wrap', null, board.svg),
-    h('aside.side', null, h('h2', null, t('title.explorer')), filterForm, head, path, error, table,
+    h('aside.side', null, h('h2', null, t('title.explorer')), filterForm, head, path, error, table, offers,
       h('h3', null, t('ex.latest')), games)));
   go(moves);
   return () => { gen++; };

@@ -15,7 +15,11 @@ import { stonesOf } from './position.js';
  * @typedef {import('tengen-protocol').ServerMsgOf<'puzzle'>} PuzzleMsg
  * @typedef {import('tengen-protocol').ServerMsgOf<'puzzle_step'>} StepMsg
  * @typedef {import('../board.js').Stone} Stone
+ * @typedef {import('tengen-protocol').PuzzleTheme} Theme
  */
+
+/** The themes a next puzzle may be asked of. @type {Theme[]} */
+const THEMES = ['vcf', 'vct', 'black', 'white', 'forbidden'];
 
 /** @param {App} app @param {HTMLElement} root @param {string} id */
 export function mountPuzzles(app, root, id) {
@@ -110,8 +114,11 @@ export function mountPuzzles(app, root, id) {
     }
   }
 
-  fill(actions,
-    h('button', { type: 'button', 'data-act': 'next', onclick: () => start({ type: 'next_puzzle' }) }, t('pz.next')), ' ',
+  const themeSel = /** @type {HTMLSelectElement} */ (h('select', { name: 'theme', 'aria-label': t('pz.theme') },
+    h('option', { value: '' }, t('pz.any_theme')), ...THEMES.map((th) => h('option', { value: th }, t(`pz.theme.${th}`)))));
+  const next = () => start(themeSel.value ? { type: 'next_puzzle', theme: /** @type {Theme} */ (themeSel.value) } : { type: 'next_puzzle' });
+  fill(actions, themeSel, ' ',
+    h('button', { type: 'button', 'data-act': 'next', onclick: next }, t('pz.next')), ' ',
     h('button', { type: 'button', 'data-act': 'daily', onclick: () => start({ type: 'daily_puzzle' }) }, t('pz.daily')), ' ',
     h('button', { type: 'button', 'data-act': 'retry', onclick: () => puzzle && start({ type: 'puzzle', puzzle: puzzle.puzzle }) }, t('pz.retry')));
   fill(root, h('section.game.puzzles', null, wrap,
