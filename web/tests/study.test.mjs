@@ -14,7 +14,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browser, table, createRoom, whoseTurn, sameEverywhere, play, until, shot, BASE } from './helpers.mjs';
+import { browser, table, createRoom, whoseTurn, sameEverywhere, play, until, shot, shots, BASE } from './helpers.mjs';
 
 /** A new game of the same two players (from the lobby); its table id. */
 async function again(alice, bob, opts) {
@@ -124,7 +124,8 @@ test('explorer, puzzle and trainer from games played to the end', async () => {
     const other = Object.keys(next).find((p) => p !== extending[0]);
     assert.deepEqual(await page.$eval(`tr[data-move="${other}"] .result-bar`, (e) => [e.getAttribute('data-black'), e.getAttribute('data-white')]), ['0', '1']);
     assert.equal(await page.locator('ul.ex-games li').count(), 2);
-    await shot(page, 'explorer-desktop');
+    // At 1280 x 800 and on a phone (nothing wider than its screen).
+    await shots(page, 'explorer');
     // In Chinese: the same position, drawn again.
     await page.click('#lang-btn');
     await until(page, () => document.querySelector('section.explorer h2')?.textContent === '开局库');
@@ -158,7 +159,7 @@ test('explorer, puzzle and trainer from games played to the end', async () => {
     // The four's only block, played by the server.
     await until(page, () => /answered L8/.test(document.querySelector('.pz-status')?.textContent ?? ''));
     assert.equal(await page.getAttribute('svg.board [aria-label="L8"]', 'data-stone'), 'white');
-    await shot(page, 'puzzle-reply');
+    await shots(page, 'puzzle-reply');
     await play(page, 'K11');
     await until(page, () => document.querySelector('.pz-status')?.getAttribute('data-state') === 'solved');
     await shot(page, 'puzzle-solved');
@@ -181,7 +182,7 @@ test('explorer, puzzle and trainer from games played to the end', async () => {
     await until(page, () => document.querySelector('.tr-status')?.getAttribute('data-state') === 'wrong');
     assert.match(await page.textContent('[data-list="wrong_kind"]'), /J8/);
     assert.match(await page.textContent('.tr-status'), /Forbidden for black: J8 \(double-three\)/);
-    await shot(page, 'trainer-wrong');
+    await shots(page, 'trainer-wrong');
     await page.click('button[data-act="next"]');
     await until(page, () => document.querySelector('.tr-status')?.getAttribute('data-state') === 'asking');
     await page.check('input[name=kind][value="double-three"]');
