@@ -268,3 +268,104 @@ fn a_symmetric_position_answers_in_the_askers_orientation() {
         assert_eq!(view.games[0].speed, Speed::Unlimited);
     }
 }
+
+/// Fifth-move offers against a count made from the records' events: each
+/// position where black offered, drawn in its eight orientations
+/// (`sample::drawing`, not the crate's canonical form) with the offered
+/// point marked; how often offered there and how often white kept it.
+#[test]
+fn fifth_move_offers_count_what_the_records_say() {
+    use tengen_rules::Point;
+    use tengen_rules::game::Event;
+    let games = games(80, 11);
+    let mut index = Memory::default();
+    for (_, g) in &games {
+        index.add(&explorer::plan(g, 10));
+    }
+    // (rules, the offered point's drawing) -> (offered, kept); and each
+    // position's path, to ask for it.
+    let mut want: HashMap<(String, String), (u64, u64)> = HashMap::new();
+    let mut asked: Vec<(RuleSet, Opening, Vec<Point>)> = Vec::new();
+    for (record, g) in &games {
+        let mut offered: Vec<(Vec<Point>, Option<Point>)> = Vec::new();
+        record
+            .replay_with(|_, events| {
+                for e in events {
+                    match e {
+                        Event::FifthsOffered { points, .. } if points.len() > 1 => {
+                            offered.push((points.as_slice().to_vec(), None))
+                        }
+                        Event::FifthKept { kept, .. } => {
+                            if let Some(last) = offered.last_mut() {
+                                last.1 = Some(*kept);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            })
+            .unwrap();
+        let rules = format!("{}/{}", g.rule_set, g.opening);
+        for (points, kept) in offered {
+            let path = g.moves[..4].to_vec();
+            let (black, white): (Vec<Point>, Vec<Point>) =
+                (vec![path[0], path[2]], vec![path[1], path[3]]);
+            for p in points {
+                let c = want
+                    .entry((
+                        rules.clone(),
+                        sample::drawing(g.size, &black, &white, Some(p)),
+                    ))
+                    .or_default();
+                c.0 += 1;
+                c.1 += u64::from(kept == Some(p));
+            }
+            asked.push((g.rule_set, g.opening, path));
+        }
+    }
+    assert!(asked.len() > 20, "{} games with offers", asked.len());
+    let mut seen = 0;
+    for (rule_set, opening, path) in &asked {
+        let v = index.view(&Query {
+            rule_set: *rule_set,
+            opening: *opening,
+            size: 15,
+            moves: path.clone(),
+            filter: ExplorerFilter::default(),
+            depth: 10,
+        });
+        let rules = format!("{rule_set}/{opening}");
+        let (black, white) = (vec![path[0], path[2]], vec![path[1], path[3]]);
+        assert!(!v.offers.is_empty(), "{rules} after {path:?}");
+        for o in &v.offers {
+            let key = (
+                rules.clone(),
+                sample::drawing(15, &black, &white, Some(o.point)),
+            );
+            assert_eq!(
+                Some(&(o.offered, o.kept)),
+                want.get(&key),
+                "{rules} after {path:?}: {}",
+                o.point
+            );
+            seen += 1;
+        }
+        // Every offer counted from the records appears in the view.
+        let total: u64 = v.offers.iter().map(|o| o.offered).sum();
+        let expected: u64 = want
+            .iter()
+            .filter(|((r, d), _)| {
+                *r == rules
+                    && (0..15u8).any(|x| {
+                        (0..15u8).any(|y| {
+                            let p = Point::new(x, y);
+                            !path.contains(&p) && sample::drawing(15, &black, &white, Some(p)) == *d
+                        })
+                    })
+            })
+            .map(|(_, c)| c.0)
+            .sum();
+        assert_eq!(total, expected, "{rules} after {path:?}");
+    }
+    assert!(seen > 40, "{seen} offers compared");
+}
