@@ -173,6 +173,7 @@ use crate::{
     GameRef, HistoryPoint, Item, Lease, LiveTable, Rating, Report, Result, Standing, Store,
 };
 
+mod conn;
 mod finish;
 mod handle;
 mod keys;

@@ -1,0 +1,487 @@
+//! The connection to Redis, whatever its topology, behind one type that
+//! the rest of the store uses as any `redis` connection
+//! ([`redis::aio::ConnectionLike`]): commands, scripts and pipelines are
+//! written once and run on each of
+//!
+//! - **one node** (`redis://`, `rediss://`): a [`ConnectionManager`], one
+//!   multiplexed connection re-established in the background;
+//! - **a Redis Cluster** (`redis+cluster://`, `rediss+cluster://`): the
+//!   `redis` crate's cluster client, which routes each command by its
+//!   key's slot, follows `MOVED`/`ASK` and refreshes the slot map when a
+//!   node fails (a promoted replica is found by itself). A pipeline whose
+//!   commands are in several slots (a renewal of many leases, an import)
+//!   is split here by slot and the parts run concurrently; a script or a
+//!   transaction stays on one slot, as the layout promises;
+//! - **a primary watched by Sentinel** (`redis+sentinel://`): a
+//!   connection manager to the primary the sentinels name; any call that
+//!   fails as a lost connection, or is refused as `READONLY` (a demoted
+//!   primary), makes the sentinels be asked again in the background, and
+//!   the store moves to the promoted replica when they name another.
+//!
+//! Two things differ by topology and are asked of this type explicitly:
+//! where a `SCAN` must run ([`Conn::scan_nodes`]: every primary of a
+//! cluster) and the replicated write ([`Conn::write_waited`]: a write and
+//! `WAIT` on the one connection that made it).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use futures_util::future::try_join_all;
+use redis::aio::{ConnectionLike, ConnectionManager, ConnectionManagerConfig};
+use redis::cluster_async::ClusterConnection;
+use redis::cluster_routing::{Route, RoutingInfo, SingleNodeRoutingInfo, Slot, SlotAddr};
+use redis::sentinel::{SentinelClient, SentinelNodeConnectionInfo, SentinelServerType};
+use redis::{Cmd, IntoConnectionInfo, Pipeline, RedisError, RedisFuture, RedisResult, Value};
+
+/// Where the store's data is, from its URL.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Topology {
+    /// One node: the URL as it is.
+    Single(String),
+    /// A Redis Cluster: a `redis://` (or `rediss://`) URL per seed node.
+    Cluster(Vec<String>),
+    /// Sentinel: a `redis://` URL per sentinel, the primary's name, and
+    /// the primary's own URL parts (credentials, database) on a
+    /// placeholder host.
+    Sentinel {
+        sentinels: Vec<String>,
+        master: String,
+        node: String,
+    },
+}
+
+impl Topology {
+    /// Reads a store URL: `redis://` and `rediss://` (one node),
+    /// `redis+cluster://[user:password@]host:port[,host:port...]` (and
+    /// `rediss+cluster://`), and
+    /// `redis+sentinel://[user:password@]host:port[,host:port...]/MASTER[/DB]`
+    /// (the credentials and database are the primary's; the sentinels are
+    /// asked without them).
+    pub fn parse(url: &str) -> Result<Topology, String> {
+        let Some((scheme, rest)) = url.split_once("://") else {
+            return Ok(Topology::Single(url.to_owned()));
+        };
+        let (base, kind) = match scheme {
+            "redis+cluster" => ("redis", "cluster"),
+            "rediss+cluster" => ("rediss", "cluster"),
+            "redis+sentinel" => ("redis", "sentinel"),
+            "rediss+sentinel" => ("rediss", "sentinel"),
+            _ => return Ok(Topology::Single(url.to_owned())),
+        };
+        let (auth, rest) = match rest.rfind('@') {
+            Some(at) => (&rest[..=at], &rest[at + 1..]),
+            None => ("", rest),
+        };
+        let (hosts, path) = match rest.find('/') {
+            Some(slash) => (&rest[..slash], rest[slash + 1..].trim_end_matches('/')),
+            None => (rest, ""),
+        };
+        let hosts: Vec<&str> = hosts.split(',').filter(|h| !h.is_empty()).collect();
+        if hosts.is_empty() {
+            return Err("no host:port is given".into());
+        }
+        if kind == "cluster" {
+            if !path.is_empty() && path != "0" {
+                return Err("a Redis Cluster has only database 0".into());
+            }
+            return Ok(Topology::Cluster(
+                hosts
+                    .iter()
+                    .map(|h| format!("{base}://{auth}{h}/"))
+                    .collect(),
+            ));
+        }
+        let (master, db) = match path.split_once('/') {
+            Some((master, db)) => (master, db),
+            None => (path, "0"),
+        };
+        if master.is_empty() {
+            return Err("the primary's name (redis+sentinel://HOSTS/NAME) is missing".into());
+        }
+        Ok(Topology::Sentinel {
+            sentinels: hosts.iter().map(|h| format!("{base}://{h}/")).collect(),
+            master: master.to_owned(),
+            node: format!("{base}://{auth}sentinel-named:6379/{db}"),
+        })
+    }
+
+    /// Whether the topology has replicas that can be promoted, so that an
+    /// acknowledged write must be on one of them (see *Replication* in
+    /// the module documentation of the store).
+    pub fn fails_over(&self) -> bool {
+        !matches!(self, Topology::Single(_))
+    }
+}
+
+/// A connection to the store's Redis (see the module documentation).
+#[derive(Clone)]
+pub(crate) enum Conn {
+    Single(ConnectionManager),
+    Cluster(ClusterConnection),
+    Sentinel(Arc<Followed>),
+}
+
+/// How long a connection attempt may take.
+const CONNECT_WITHIN: Duration = Duration::from_secs(1);
+
+impl Conn {
+    /// Connects to `topology` (one node: `client` is its client).
+    pub async fn connect(
+        topology: &Topology,
+        client: Option<redis::Client>,
+        certificates: Option<redis::TlsCertificates>,
+        timeout: Duration,
+    ) -> RedisResult<Conn> {
+        let config = ConnectionManagerConfig::new()
+            .set_connection_timeout(Some(CONNECT_WITHIN))
+            .set_response_timeout(Some(timeout))
+            .set_number_of_retries(2)
+            .set_min_delay(Duration::from_millis(50))
+            .set_max_delay(Duration::from_millis(500));
+        match topology {
+            Topology::Single(url) => {
+                let client = match client {
+                    Some(client) => client,
+                    None => redis::Client::open(url.as_str())?,
+                };
+                Ok(Conn::Single(
+                    ConnectionManager::new_with_config(client, config).await?,
+                ))
+            }
+            Topology::Cluster(nodes) => {
+                let mut builder = redis::cluster::ClusterClient::builder(nodes.clone())
+                    .connection_timeout(CONNECT_WITHIN)
+                    .response_timeout(timeout)
+                    .retries(3)
+                    .min_retry_wait(50)
+                    .max_retry_wait(500);
+                if let Some(certificates) = certificates {
+                    builder = builder.certs(certificates);
+                }
+                let client = builder.build()?;
+                Ok(Conn::Cluster(client.get_async_connection().await?))
+            }
+            Topology::Sentinel {
+                sentinels,
+                master,
+                node,
+            } => {
+                let info = node.as_str().into_connection_info()?;
+                let mut node_info = SentinelNodeConnectionInfo::default()
+                    .set_redis_connection_info(info.redis_settings().clone());
+                if node.starts_with("rediss://") {
+                    node_info = node_info.set_tls_mode(redis::TlsMode::Secure);
+                }
+                let mut sentinel = SentinelClient::build(
+                    sentinels.clone(),
+                    master.clone(),
+                    Some(node_info),
+                    SentinelServerType::Master,
+                )?;
+                let client = sentinel.async_get_client().await?;
+                let address = client.get_connection_info().addr().to_string();
+                let manager = ConnectionManager::new_with_config(client, config.clone()).await?;
+                Ok(Conn::Sentinel(Arc::new(Followed {
+                    sentinel: tokio::sync::Mutex::new(sentinel),
+                    current: Mutex::new((address, manager)),
+                    config,
+                    resolving: AtomicBool::new(false),
+                    timeout,
+                })))
+            }
+        }
+    }
+
+    /// The nodes a `SCAN` must visit to see every key: `[None]` (the one
+    /// node) or, on a cluster, one slot of each primary (a `SCAN` routed
+    /// to that slot's primary sees that primary's keys; by slot rather
+    /// than address, so that it finds a replica promoted meanwhile).
+    pub async fn scan_nodes(&mut self) -> RedisResult<Vec<Option<u16>>> {
+        let Conn::Cluster(cluster) = self else {
+            return Ok(vec![None]);
+        };
+        let slots = cluster
+            .route_command(
+                redis::cmd("CLUSTER").arg("SLOTS").to_owned(),
+                RoutingInfo::SingleNode(SingleNodeRoutingInfo::RandomPrimary),
+            )
+            .await?;
+        let bad = |e: String| RedisError::from((redis::ErrorKind::Parse, "CLUSTER SLOTS", e));
+        let ranges: Vec<Vec<Value>> =
+            redis::from_redis_value(slots).map_err(|e| bad(e.to_string()))?;
+        // Each range: start, end, the primary (address, port, id, ...),
+        // then its replicas.
+        let mut seen: Vec<(String, u16)> = Vec::new();
+        for range in ranges {
+            let (Some(start), Some(primary)) = (range.first(), range.get(2)) else {
+                return Err(bad(format!("a range reads {range:?}")));
+            };
+            let start: u16 = redis::from_redis_value_ref(start).map_err(|e| bad(e.to_string()))?;
+            let address = format!("{primary:?}");
+            match seen.iter_mut().find(|(a, _)| *a == address) {
+                Some(entry) => entry.1 = entry.1.min(start),
+                None => seen.push((address, start)),
+            }
+        }
+        let mut slots: Vec<u16> = seen.into_iter().map(|(_, slot)| slot).collect();
+        slots.sort_unstable();
+        Ok(slots.into_iter().map(Some).collect())
+    }
+
+    /// Runs `cmd` on the node of [`Conn::scan_nodes`]'s `node`.
+    pub async fn on_node<T: redis::FromRedisValue>(
+        &mut self,
+        node: Option<u16>,
+        cmd: Cmd,
+    ) -> RedisResult<T> {
+        match (self, node) {
+            (Conn::Cluster(cluster), Some(slot)) => {
+                let value = cluster
+                    .route_command(
+                        cmd,
+                        RoutingInfo::SingleNode(SingleNodeRoutingInfo::SpecificNode(Route::new(
+                            slot,
+                            SlotAddr::Master,
+                        ))),
+                    )
+                    .await?;
+                redis::from_redis_value(value).map_err(Into::into)
+            }
+            (conn, _) => cmd.query_async(conn).await,
+        }
+    }
+
+    /// Runs `write` (one command or script call, or a pipeline of commands
+    /// on one slot) followed by `WAIT replicas timeout` in one pipeline on
+    /// the one connection that makes the write (the node of its slot, on a
+    /// cluster; the whole pipeline goes again to another node if it is
+    /// redirected): the write's answers, and how many replicas acknowledged
+    /// it within `timeout`.
+    pub async fn write_waited(
+        &mut self,
+        mut write: Pipeline,
+        replicas: u32,
+        timeout: Duration,
+    ) -> RedisResult<(Vec<Value>, u32)> {
+        let n = write.cmd_iter().count();
+        write
+            .cmd("WAIT")
+            .arg(replicas)
+            .arg(timeout.as_millis().max(1) as u64);
+        let mut answers: Vec<Value> = match self {
+            // Past the splitting of `req_packed_commands`: WAIT has no key
+            // and must go where the write goes.
+            Conn::Cluster(cluster) => write.query_async(cluster).await?,
+            conn => write.query_async(conn).await?,
+        };
+        if answers.len() != n + 1 {
+            return Err(RedisError::from((
+                redis::ErrorKind::Parse,
+                "a replicated write",
+                format!("{} answers to {} commands", answers.len(), n + 1),
+            )));
+        }
+        let acked: u32 = redis::from_redis_value(answers.pop().expect("counted"))
+            .map_err(|e| RedisError::from((redis::ErrorKind::Parse, "WAIT", e.to_string())))?;
+        Ok((answers, acked))
+    }
+}
+
+/// The primary that Sentinel names, followed through failovers.
+pub(crate) struct Followed {
+    sentinel: tokio::sync::Mutex<SentinelClient>,
+    /// The primary's address and the connection to it.
+    current: Mutex<(String, ConnectionManager)>,
+    config: ConnectionManagerConfig,
+    /// A lookup is running (one at a time).
+    resolving: AtomicBool,
+    timeout: Duration,
+}
+
+impl Followed {
+    fn manager(&self) -> ConnectionManager {
+        self.current
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .1
+            .clone()
+    }
+
+    /// After a failed call: if it may mean the primary changed, asks the
+    /// sentinels again in the background.
+    fn failed(self: &Arc<Self>, e: &RedisError) {
+        let moved = e.is_io_error()
+            || e.is_connection_dropped()
+            || e.is_connection_refusal()
+            || e.is_timeout()
+            || matches!(e.code(), Some("READONLY" | "MASTERDOWN" | "LOADING"));
+        if !moved || self.resolving.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let this = Arc::clone(self);
+        tokio::spawn(async move {
+            let within = this.timeout.max(Duration::from_secs(1));
+            match tokio::time::timeout(within, this.resolve()).await {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => tracing::warn!(error = %e, "asking Sentinel for the Redis primary"),
+                Err(_) => tracing::warn!("Sentinel did not name the Redis primary in time"),
+            }
+            this.resolving.store(false, Ordering::Release);
+        });
+    }
+
+    async fn resolve(&self) -> RedisResult<()> {
+        let client = self.sentinel.lock().await.async_get_client().await?;
+        let address = client.get_connection_info().addr().to_string();
+        if self.current.lock().unwrap_or_else(|e| e.into_inner()).0 == address {
+            return Ok(());
+        }
+        let manager = ConnectionManager::new_with_config(client, self.config.clone()).await?;
+        tracing::warn!(primary = %address, "Sentinel names another Redis primary: the store follows it");
+        *self.current.lock().unwrap_or_else(|e| e.into_inner()) = (address, manager);
+        Ok(())
+    }
+}
+
+/// The slot of a command of the store's that goes to one slot: a
+/// script's first key, or a command's first argument; `None` for the
+/// commands of no key that the store pipelines (`SCRIPT LOAD`, `WAIT`).
+fn route_of(cmd: &Cmd) -> Option<Slot> {
+    let args: Vec<&[u8]> = cmd
+        .args_iter()
+        .map(|a| match a {
+            redis::Arg::Simple(bytes) => bytes,
+            _ => &b""[..],
+        })
+        .collect();
+    let name = args.first()?.to_ascii_uppercase();
+    let key = match name.as_slice() {
+        b"EVAL" | b"EVALSHA" | b"EVAL_RO" | b"EVALSHA_RO" => {
+            let keys: usize = std::str::from_utf8(args.get(2)?).ok()?.parse().ok()?;
+            if keys == 0 {
+                return None;
+            }
+            args.get(3)?
+        }
+        b"SCRIPT" | b"WAIT" | b"PING" | b"INFO" | b"CONFIG" | b"CLUSTER" | b"MULTI" | b"EXEC" => {
+            return None;
+        }
+        _ => args.get(1)?,
+    };
+    Some(Slot::for_key(key))
+}
+
+impl ConnectionLike for Conn {
+    fn req_packed_command<'a>(&'a mut self, cmd: &'a Cmd) -> RedisFuture<'a, Value> {
+        match self {
+            Conn::Single(conn) => conn.req_packed_command(cmd),
+            Conn::Cluster(conn) => conn.req_packed_command(cmd),
+            Conn::Sentinel(followed) => {
+                let followed = Arc::clone(followed);
+                Box::pin(async move {
+                    let mut conn = followed.manager();
+                    let answer = conn.req_packed_command(cmd).await;
+                    if let Err(e) = &answer {
+                        followed.failed(e);
+                    }
+                    answer
+                })
+            }
+        }
+    }
+
+    fn req_packed_commands<'a>(
+        &'a mut self,
+        pipeline: &'a Pipeline,
+        offset: usize,
+        count: usize,
+    ) -> RedisFuture<'a, Vec<Value>> {
+        match self {
+            Conn::Single(conn) => conn.req_packed_commands(pipeline, offset, count),
+            Conn::Sentinel(followed) => {
+                let followed = Arc::clone(followed);
+                Box::pin(async move {
+                    let mut conn = followed.manager();
+                    let answer = conn.req_packed_commands(pipeline, offset, count).await;
+                    if let Err(e) = &answer {
+                        followed.failed(e);
+                    }
+                    answer
+                })
+            }
+            Conn::Cluster(conn) => {
+                let slots: Vec<Option<Slot>> = pipeline.cmd_iter().map(route_of).collect();
+                let mut routed = slots.iter().flatten();
+                let one_slot = match routed.next() {
+                    None => true,
+                    Some(first) => routed.all(|s| s == first),
+                };
+                if pipeline.is_transaction() || one_slot {
+                    return conn.req_packed_commands(pipeline, offset, count);
+                }
+                let conn = conn.clone();
+                Box::pin(split_by_slot(conn, pipeline, slots))
+            }
+        }
+    }
+
+    fn get_db(&self) -> i64 {
+        match self {
+            Conn::Single(conn) => conn.get_db(),
+            Conn::Cluster(conn) => conn.get_db(),
+            Conn::Sentinel(followed) => followed.manager().get_db(),
+        }
+    }
+}
+
+/// A pipeline over several slots, on a cluster: the commands of no one
+/// slot (`SCRIPT LOAD`, which goes to every primary) first, one by one,
+/// then one pipeline per slot, concurrently; the answers in the
+/// pipeline's order.
+async fn split_by_slot(
+    conn: ClusterConnection,
+    pipeline: &Pipeline,
+    slots: Vec<Option<Slot>>,
+) -> RedisResult<Vec<Value>> {
+    let commands: Vec<&Cmd> = pipeline.cmd_iter().collect();
+    let mut answers: Vec<Option<Value>> = vec![None; commands.len()];
+    let mut groups: Vec<(Slot, Vec<usize>)> = Vec::new();
+    for (i, slot) in slots.iter().enumerate() {
+        match slot {
+            None => {
+                let mut conn = conn.clone();
+                answers[i] = Some(conn.req_packed_command(commands[i]).await?);
+            }
+            Some(slot) => match groups.iter_mut().find(|(s, _)| s == slot) {
+                Some((_, members)) => members.push(i),
+                None => groups.push((*slot, vec![i])),
+            },
+        }
+    }
+    let parts = try_join_all(groups.into_iter().map(|(_, members)| {
+        let mut conn = conn.clone();
+        let mut part = redis::pipe();
+        for &i in &members {
+            part.add_command(commands[i].clone());
+        }
+        async move {
+            let got = conn.req_packed_commands(&part, 0, members.len()).await?;
+            Ok::<_, RedisError>((members, got))
+        }
+    }))
+    .await?;
+    for (members, got) in parts {
+        for (i, value) in members.into_iter().zip(got) {
+            answers[i] = Some(value);
+        }
+    }
+    answers
+        .into_iter()
+        .map(|a| {
+            a.ok_or_else(|| {
+                RedisError::from((redis::ErrorKind::Parse, "a split pipeline lost an answer"))
+            })
+        })
+        .collect()
+}
