@@ -186,8 +186,16 @@ impl Server {
         crate::tournaments::director::spawn(&hosting, tournaments_rx, shutdown_rx.clone());
         let node = match &settings.redis {
             Some(redis) => {
+                // The bus speaks pub/sub to one node: a cluster's first
+                // seed, or the primary Sentinel names at start.
+                let bus_url = tengen_store::redis::node_url(&redis.url)
+                    .await
+                    .map_err(|why| StartError::Redis {
+                        url: tengen_store::redis::redact(&redis.url),
+                        source: tengen_store::StoreError::Unavailable(why),
+                    })?;
                 let mut config = cluster::bus::BusConfig::new(
-                    redis.url.clone(),
+                    bus_url,
                     redis.prefix.clone(),
                     settings.node.clone(),
                 );

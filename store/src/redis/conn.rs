@@ -114,6 +114,50 @@ impl Topology {
     }
 }
 
+/// The URL of one Redis node of the store at `url`, for what needs a
+/// plain connection (the server's pub/sub bus): the URL itself for one
+/// node; a cluster's first seed node (classic pub/sub reaches every node
+/// of a cluster); the primary Sentinel names now (not followed after a
+/// failover: whoever uses it must ask again).
+pub async fn node_url(url: &str) -> Result<String, String> {
+    match Topology::parse(url)? {
+        Topology::Single(url) => Ok(url),
+        Topology::Cluster(mut nodes) => Ok(nodes.swap_remove(0)),
+        topology @ Topology::Sentinel { .. } => {
+            let Topology::Sentinel {
+                sentinels,
+                master,
+                node,
+            } = topology
+            else {
+                unreachable!("matched above")
+            };
+            let info = node.as_str().into_connection_info().map_err(|e| e.to_string())?;
+            let mut sentinel = SentinelClient::build(
+                sentinels,
+                master,
+                Some(
+                    SentinelNodeConnectionInfo::default()
+                        .set_redis_connection_info(info.redis_settings().clone()),
+                ),
+                SentinelServerType::Master,
+            )
+            .map_err(|e| e.to_string())?;
+            let client = tokio::time::timeout(CONNECT_WITHIN * 3, sentinel.async_get_client())
+                .await
+                .map_err(|_| "Sentinel did not name the primary in time".to_owned())?
+                .map_err(|e| e.to_string())?;
+            let (scheme, rest) = node.split_once("://").expect("made with a scheme");
+            let rest = rest.replacen(
+                "sentinel-named:6379",
+                &client.get_connection_info().addr().to_string(),
+                1,
+            );
+            Ok(format!("{scheme}://{rest}"))
+        }
+    }
+}
+
 /// A connection to the store's Redis (see the module documentation).
 #[derive(Clone)]
 pub(crate) enum Conn {

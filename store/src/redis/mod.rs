@@ -188,6 +188,7 @@ mod transfer;
 mod upgrade;
 mod writes;
 
+pub use conn::node_url;
 pub use handle::{RedisOptions, RedisStore, SCHEMA_VERSION, redact};
 pub use persistence::{Fsync, Persistence};
 
