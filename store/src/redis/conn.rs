@@ -20,8 +20,9 @@
 //!
 //! Two things differ by topology and are asked of this type explicitly:
 //! where a `SCAN` must run ([`Conn::scan_nodes`]: every primary of a
-//! cluster) and the replicated write ([`Conn::write_waited`]: a write and
-//! `WAIT` on the one connection that made it).
+//! cluster) and the replicated write ([`Conn::write_waited`]: a write, then
+//! `WAIT` on the one connection that made it, grouped with the other
+//! writes' by [`Barriers`]).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -132,7 +133,10 @@ pub async fn node_url(url: &str) -> Result<String, String> {
             else {
                 unreachable!("matched above")
             };
-            let info = node.as_str().into_connection_info().map_err(|e| e.to_string())?;
+            let info = node
+                .as_str()
+                .into_connection_info()
+                .map_err(|e| e.to_string())?;
             let mut sentinel = SentinelClient::build(
                 sentinels,
                 master,
@@ -297,27 +301,41 @@ impl Conn {
     }
 
     /// Runs `write` (one command or script call, or a pipeline of commands
-    /// on one slot) followed by `WAIT replicas timeout` in one pipeline on
-    /// the one connection that makes the write (the node of its slot, on a
-    /// cluster; the whole pipeline goes again to another node if it is
-    /// redirected): the write's answers, and how many replicas acknowledged
-    /// it within `timeout`.
+    /// on one slot), then waits until `replicas` replicas have it, or
+    /// `timeout` passed: the write's answers, and how many replicas
+    /// acknowledged it. The `WAIT`s are grouped ([`Barriers`]): one `WAIT`
+    /// after any number of writes on one connection covers them all.
     pub async fn write_waited(
         &mut self,
+        barriers: &Arc<Barriers>,
         mut write: Pipeline,
         replicas: u32,
         timeout: Duration,
     ) -> RedisResult<(Vec<Value>, u32)> {
         let n = write.cmd_iter().count();
-        write
-            .cmd("WAIT")
-            .arg(replicas)
-            .arg(timeout.as_millis().max(1) as u64);
-        let mut answers: Vec<Value> = match self {
-            // Past the splitting of `req_packed_commands`: WAIT has no key
-            // and must go where the write goes.
-            Conn::Cluster(cluster) => write.query_async(cluster).await?,
-            conn => write.query_async(conn).await?,
+        let slot = write.cmd_iter().next().and_then(route_of);
+        // Which connection made the write: the one the WAIT must go on.
+        write.cmd("CLIENT").arg("INFO");
+        let (connection, mut answers): (Conn, Vec<Value>) = match self {
+            // Past the splitting of `req_packed_commands`: CLIENT INFO has
+            // no key and must go where the write goes (a redirected
+            // pipeline goes again whole).
+            Conn::Cluster(cluster) => (
+                Conn::Cluster(cluster.clone()),
+                write.query_async(cluster).await?,
+            ),
+            Conn::Single(manager) => (
+                Conn::Single(manager.clone()),
+                write.query_async(manager).await?,
+            ),
+            Conn::Sentinel(followed) => {
+                let mut manager = followed.manager();
+                let answers = write.query_async(&mut manager).await;
+                if let Err(e) = &answers {
+                    followed.failed(e);
+                }
+                (Conn::Single(manager), answers?)
+            }
         };
         if answers.len() != n + 1 {
             return Err(RedisError::from((
@@ -326,9 +344,156 @@ impl Conn {
                 format!("{} answers to {} commands", answers.len(), n + 1),
             )));
         }
-        let acked: u32 = redis::from_redis_value(answers.pop().expect("counted"))
-            .map_err(|e| RedisError::from((redis::ErrorKind::Parse, "WAIT", e.to_string())))?;
+        let identity = identity(answers.pop().expect("counted"))?;
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let start = {
+            let mut rounds = barriers.rounds.lock().unwrap_or_else(|e| e.into_inner());
+            let pending = rounds.entry(identity.clone()).or_default();
+            pending.waiters.push(tx);
+            !std::mem::replace(&mut pending.running, true)
+        };
+        if start {
+            tokio::spawn(barrier_rounds(
+                Arc::clone(barriers),
+                identity,
+                connection,
+                slot,
+                replicas,
+                timeout,
+            ));
+        }
+        let acked = rx
+            .await
+            .map_err(|_| {
+                RedisError::from(std::io::Error::new(
+                    std::io::ErrorKind::BrokenPipe,
+                    "the WAIT for replicas was dropped",
+                ))
+            })?
+            .map_err(|why| RedisError::from((redis::ErrorKind::Io, "waiting for replicas", why)))?;
         Ok((answers, acked))
+    }
+}
+
+/// The grouped `WAIT`s ("group commit" of replication): writers that
+/// made a write on one connection (told apart by `CLIENT INFO`: the
+/// server's address and the connection's id) register here; one task per
+/// connection sends `WAIT` (with `CLIENT INFO`, to check it went on that
+/// same connection: not to a replica promoted meanwhile, nor over a new
+/// connection, where `WAIT` would not cover the write) and answers every
+/// writer registered before it was sent, then goes again while writers
+/// came meanwhile. `WAIT` blocks its connection until the replicas
+/// answer, so without grouping every write would wait for the ones
+/// before it in turn.
+#[derive(Default)]
+pub(crate) struct Barriers {
+    rounds: Mutex<std::collections::HashMap<String, Pending>>,
+}
+
+#[derive(Default)]
+struct Pending {
+    waiters: Vec<tokio::sync::oneshot::Sender<Result<u32, String>>>,
+    running: bool,
+}
+
+/// The `WAIT` rounds of one connection, until nobody waits.
+async fn barrier_rounds(
+    barriers: Arc<Barriers>,
+    identity: String,
+    mut connection: Conn,
+    slot: Option<Slot>,
+    replicas: u32,
+    timeout: Duration,
+) {
+    loop {
+        let waiters = {
+            let mut rounds = barriers.rounds.lock().unwrap_or_else(|e| e.into_inner());
+            let Some(pending) = rounds.get_mut(&identity) else {
+                return;
+            };
+            if pending.waiters.is_empty() {
+                rounds.remove(&identity);
+                return;
+            }
+            std::mem::take(&mut pending.waiters)
+        };
+        let result = match barrier(&mut connection, slot, replicas, timeout).await {
+            Ok((there, acked)) if there == identity => Ok(acked),
+            Ok((there, _)) => Err(format!(
+                "the write was made on {identity}, the WAIT went to {there} (a failover or a \
+                 reconnection came between)"
+            )),
+            Err(e) => Err(e.to_string()),
+        };
+        for waiter in waiters {
+            let _ = waiter.send(result.clone());
+        }
+    }
+}
+
+/// One `CLIENT INFO` and `WAIT` on `connection` (on a cluster, the node of
+/// `slot`): where it ran, and how many replicas acknowledged.
+async fn barrier(
+    connection: &mut Conn,
+    slot: Option<Slot>,
+    replicas: u32,
+    timeout: Duration,
+) -> RedisResult<(String, u32)> {
+    let mut pipe = redis::pipe();
+    pipe.cmd("CLIENT")
+        .arg("INFO")
+        .cmd("WAIT")
+        .arg(replicas)
+        .arg(timeout.as_millis().max(1) as u64);
+    let mut answers: Vec<Value> = match (connection, slot) {
+        (Conn::Cluster(cluster), Some(slot)) => {
+            cluster
+                .route_pipeline(
+                    pipe,
+                    0,
+                    2,
+                    SingleNodeRoutingInfo::SpecificNode(Route::with_slot(slot, SlotAddr::Master)),
+                )
+                .await?
+        }
+        (Conn::Single(manager), _) => pipe.query_async(manager).await?,
+        _ => {
+            return Err(RedisError::from((
+                redis::ErrorKind::Client,
+                "a WAIT with no connection of its write",
+            )));
+        }
+    };
+    let acked = answers.pop();
+    let info = answers.pop();
+    let (Some(acked), Some(info)) = (acked, info) else {
+        return Err(RedisError::from((
+            redis::ErrorKind::Parse,
+            "WAIT: no answer",
+        )));
+    };
+    let acked: u32 = redis::from_redis_value(acked)
+        .map_err(|e| RedisError::from((redis::ErrorKind::Parse, "WAIT", e.to_string())))?;
+    Ok((identity(info)?, acked))
+}
+
+/// A connection's identity from its `CLIENT INFO`: the server's address
+/// (`laddr`) and the connection's id.
+fn identity(info: Value) -> RedisResult<String> {
+    let text: String = redis::from_redis_value(info)
+        .map_err(|e| RedisError::from((redis::ErrorKind::Parse, "CLIENT INFO", e.to_string())))?;
+    let field = |name: &str| {
+        text.split_whitespace()
+            .find_map(|f| f.strip_prefix(name))
+            .map(str::to_owned)
+    };
+    match (field("id="), field("laddr=")) {
+        (Some(id), Some(laddr)) => Ok(format!("{laddr}#{id}")),
+        _ => Err(RedisError::from((
+            redis::ErrorKind::Parse,
+            "CLIENT INFO",
+            text.chars().take(80).collect::<String>(),
+        ))),
     }
 }
 

@@ -67,6 +67,8 @@ pub struct RedisStore {
     pub(super) keys: keys::Keys,
     /// Replicas to `WAIT` for after each write, and for how long (none: 0).
     pub(super) wait: Option<(u32, Duration)>,
+    /// The grouped `WAIT`s of the writes in flight.
+    pub(super) barriers: std::sync::Arc<super::conn::Barriers>,
     pub(super) timeout: Duration,
     pub(super) stale_after: Duration,
     pub(super) shown: String,
@@ -144,6 +146,7 @@ impl RedisStore {
             conn,
             keys: keys::Keys::new(&options.prefix),
             wait: (replicas > 0).then_some((replicas, options.wait_timeout)),
+            barriers: Default::default(),
             timeout,
             stale_after: options.stale_after,
             shown: format!("Redis store at {shown}, prefix {}", options.prefix),
@@ -246,12 +249,16 @@ impl RedisStore {
                 })
                 .await;
         };
+        let barriers = &self.barriers;
         let (answers, acked) = self
             .call(what, async move {
-                match conn.write_waited(write.clone(), replicas, within).await {
+                match conn
+                    .write_waited(barriers, write.clone(), replicas, within)
+                    .await
+                {
                     Err(e) if no_script(&e) && load.is_some() => {
                         load.expect("checked").load_async(&mut conn).await?;
-                        conn.write_waited(write, replicas, within).await
+                        conn.write_waited(barriers, write, replicas, within).await
                     }
                     other => other,
                 }
