@@ -58,17 +58,36 @@ impl Topology {
     /// `rediss+cluster://`), and
     /// `redis+sentinel://[user:password@]host:port[,host:port...]/MASTER[/DB]`
     /// (the credentials and database are the primary's; the sentinels are
-    /// asked without them).
+    /// asked without them). The last two may end in `?wait=N`: the
+    /// replicas every acknowledged write waits for (see [`Topology::wait`]).
     pub fn parse(url: &str) -> Result<Topology, String> {
+        Ok(Topology::parse_with_wait(url)?.0)
+    }
+
+    /// The replicas a cluster or Sentinel URL asks writes to wait for
+    /// (`?wait=N`), if it says.
+    pub fn wait(url: &str) -> Result<Option<u32>, String> {
+        Ok(Topology::parse_with_wait(url)?.1)
+    }
+
+    fn parse_with_wait(url: &str) -> Result<(Topology, Option<u32>), String> {
+        let single = || Ok((Topology::Single(url.to_owned()), None));
         let Some((scheme, rest)) = url.split_once("://") else {
-            return Ok(Topology::Single(url.to_owned()));
+            return single();
         };
         let (base, kind) = match scheme {
             "redis+cluster" => ("redis", "cluster"),
             "rediss+cluster" => ("rediss", "cluster"),
             "redis+sentinel" => ("redis", "sentinel"),
             "rediss+sentinel" => ("rediss", "sentinel"),
-            _ => return Ok(Topology::Single(url.to_owned())),
+            _ => return single(),
+        };
+        let (rest, wait) = match rest.split_once('?') {
+            None => (rest, None),
+            Some((rest, query)) => match query.strip_prefix("wait=").map(str::parse::<u32>) {
+                Some(Ok(n)) => (rest, Some(n)),
+                _ => return Err(format!("unknown parameters {query:?} (only wait=N)")),
+            },
         };
         let (auth, rest) = match rest.rfind('@') {
             Some(at) => (&rest[..=at], &rest[at + 1..]),
@@ -86,11 +105,14 @@ impl Topology {
             if !path.is_empty() && path != "0" {
                 return Err("a Redis Cluster has only database 0".into());
             }
-            return Ok(Topology::Cluster(
-                hosts
-                    .iter()
-                    .map(|h| format!("{base}://{auth}{h}/"))
-                    .collect(),
+            return Ok((
+                Topology::Cluster(
+                    hosts
+                        .iter()
+                        .map(|h| format!("{base}://{auth}{h}/"))
+                        .collect(),
+                ),
+                wait,
             ));
         }
         let (master, db) = match path.split_once('/') {
@@ -100,11 +122,14 @@ impl Topology {
         if master.is_empty() {
             return Err("the primary's name (redis+sentinel://HOSTS/NAME) is missing".into());
         }
-        Ok(Topology::Sentinel {
-            sentinels: hosts.iter().map(|h| format!("{base}://{h}/")).collect(),
-            master: master.to_owned(),
-            node: format!("{base}://{auth}sentinel-named:6379/{db}"),
-        })
+        Ok((
+            Topology::Sentinel {
+                sentinels: hosts.iter().map(|h| format!("{base}://{h}/")).collect(),
+                master: master.to_owned(),
+                node: format!("{base}://{auth}sentinel-named:6379/{db}"),
+            },
+            wait,
+        ))
     }
 
     /// Whether the topology has replicas that can be promoted, so that an
@@ -693,4 +718,35 @@ async fn split_by_slot(
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_name_their_topology() {
+        assert_eq!(
+            Topology::parse("redis://h:1/2").unwrap(),
+            Topology::Single("redis://h:1/2".into())
+        );
+        assert_eq!(
+            Topology::parse("rediss+cluster://u:p@a:1,b:2/").unwrap(),
+            Topology::Cluster(vec!["rediss://u:p@a:1/".into(), "rediss://u:p@b:2/".into()])
+        );
+        assert_eq!(
+            Topology::parse("redis+sentinel://:pw@a:1,b:2/main/3?wait=2").unwrap(),
+            Topology::Sentinel {
+                sentinels: vec!["redis://a:1/".into(), "redis://b:2/".into()],
+                master: "main".into(),
+                node: "redis://:pw@sentinel-named:6379/3".into(),
+            }
+        );
+        assert_eq!(Topology::wait("redis+cluster://a:1?wait=0"), Ok(Some(0)));
+        assert_eq!(Topology::wait("redis+cluster://a:1/"), Ok(None));
+        assert!(Topology::parse("redis+cluster://a:1/?other=1").is_err());
+        assert!(Topology::parse("redis+cluster:///").is_err());
+        assert!(Topology::parse("redis+sentinel://a:1/").is_err());
+        assert!(Topology::parse("redis+cluster://a:1/4").is_err());
+    }
 }

@@ -38,8 +38,9 @@ pub struct RedisOptions {
     /// the prefix's layout is brought up to date ([`crate::MetaUpgrade`]).
     pub upgrade_meta: Option<crate::MetaUpgrade>,
     /// How many replicas must have every acknowledged write (`WAIT`; see
-    /// *Replication* in the [module documentation](super)): `None` is 1 on
-    /// a Redis Cluster or behind Sentinel, 0 (no `WAIT`) on one node.
+    /// *Replication* in the [module documentation](super)): `None` is what
+    /// the URL says (`?wait=N` on a cluster or Sentinel URL), else 1 on a
+    /// Redis Cluster or behind Sentinel, 0 (no `WAIT`) on one node.
     pub wait_replicas: Option<u32>,
     /// How long a write waits for its replicas before it fails as
     /// [`StoreError::Unavailable`] (1 s; under [`RedisOptions::timeout`]).
@@ -139,9 +140,12 @@ impl RedisStore {
                 )));
             }
         };
-        let replicas = options
-            .wait_replicas
-            .unwrap_or(u32::from(topology.fails_over()));
+        let replicas = match options.wait_replicas {
+            Some(n) => n,
+            None => Topology::wait(url)
+                .map_err(|e| StoreError::Invalid(format!("the Redis URL {shown}: {e}")))?
+                .unwrap_or(u32::from(topology.fails_over())),
+        };
         let store = RedisStore {
             conn,
             keys: keys::Keys::new(&options.prefix),
