@@ -191,7 +191,7 @@ pub async fn node_url(url: &str) -> Result<String, String> {
 #[derive(Clone)]
 pub(crate) enum Conn {
     Single(ConnectionManager),
-    Cluster(ClusterConnection),
+    Cluster(Arc<Clustered>),
     Sentinel(Arc<Followed>),
 }
 
@@ -233,7 +233,13 @@ impl Conn {
                     builder = builder.certs(certificates);
                 }
                 let client = builder.build()?;
-                Ok(Conn::Cluster(client.get_async_connection().await?))
+                let connection = client.get_async_connection().await?;
+                Ok(Conn::Cluster(Arc::new(Clustered {
+                    client,
+                    current: Mutex::new(connection),
+                    rebuilding: AtomicBool::new(false),
+                    timeout,
+                })))
             }
             Topology::Sentinel {
                 sentinels,
@@ -274,11 +280,12 @@ impl Conn {
         let Conn::Cluster(cluster) = self else {
             return Ok(vec![None]);
         };
+        let mut connection = cluster.connection();
         let slots = cluster
-            .route_command(
+            .bounded(connection.route_command(
                 redis::cmd("CLUSTER").arg("SLOTS").to_owned(),
                 RoutingInfo::SingleNode(SingleNodeRoutingInfo::RandomPrimary),
-            )
+            ))
             .await?;
         let bad = |e: String| RedisError::from((redis::ErrorKind::Parse, "CLUSTER SLOTS", e));
         let ranges: Vec<Vec<Value>> =
@@ -310,14 +317,15 @@ impl Conn {
     ) -> RedisResult<T> {
         match (self, node) {
             (Conn::Cluster(cluster), Some(slot)) => {
+                let mut connection = cluster.connection();
                 let value = cluster
-                    .route_command(
+                    .bounded(connection.route_command(
                         cmd,
                         RoutingInfo::SingleNode(SingleNodeRoutingInfo::SpecificNode(Route::new(
                             slot,
                             SlotAddr::Master,
                         ))),
-                    )
+                    ))
                     .await?;
                 redis::from_redis_value(value).map_err(Into::into)
             }
@@ -345,10 +353,11 @@ impl Conn {
             // Past the splitting of `req_packed_commands`: CLIENT INFO has
             // no key and must go where the write goes (a redirected
             // pipeline goes again whole).
-            Conn::Cluster(cluster) => (
-                Conn::Cluster(cluster.clone()),
-                write.query_async(cluster).await?,
-            ),
+            Conn::Cluster(cluster) => {
+                let mut connection = cluster.connection();
+                let answers = cluster.bounded(write.query_async(&mut connection)).await?;
+                (Conn::Cluster(Arc::clone(cluster)), answers)
+            }
             Conn::Single(manager) => (
                 Conn::Single(manager.clone()),
                 write.query_async(manager).await?,
@@ -472,13 +481,14 @@ async fn barrier(
         .arg(timeout.as_millis().max(1) as u64);
     let mut answers: Vec<Value> = match (connection, slot) {
         (Conn::Cluster(cluster), Some(slot)) => {
+            let mut connection = cluster.connection();
             cluster
-                .route_pipeline(
+                .bounded(connection.route_pipeline(
                     pipe,
                     0,
                     2,
                     SingleNodeRoutingInfo::SpecificNode(Route::with_slot(slot, SlotAddr::Master)),
-                )
+                ))
                 .await?
         }
         (Conn::Single(manager), _) => pipe.query_async(manager).await?,
@@ -519,6 +529,68 @@ fn identity(info: Value) -> RedisResult<String> {
             "CLIENT INFO",
             text.chars().take(80).collect::<String>(),
         ))),
+    }
+}
+
+/// A Redis Cluster's connection, made again when a call does not come
+/// back in time: the cluster client reconnects to nodes and refreshes its
+/// slot map by itself, but a refresh can stall during a failover (seen
+/// with a primary killed and restarted under load), and then every call
+/// waits behind it. A new connection starts from a fresh slot map.
+pub(crate) struct Clustered {
+    client: redis::cluster::ClusterClient,
+    current: Mutex<ClusterConnection>,
+    /// A new connection is being made (one at a time, at most one per
+    /// timeout).
+    rebuilding: AtomicBool,
+    timeout: Duration,
+}
+
+impl Clustered {
+    fn connection(&self) -> ClusterConnection {
+        self.current
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// `request` within the timeout; one that takes longer has a new
+    /// connection made in the background and fails as timed out.
+    async fn bounded<T>(
+        self: &Arc<Self>,
+        request: impl std::future::Future<Output = RedisResult<T>>,
+    ) -> RedisResult<T> {
+        match tokio::time::timeout(self.timeout, request).await {
+            Ok(answer) => answer,
+            Err(_) => {
+                self.stalled();
+                Err(RedisError::from(std::io::Error::new(
+                    std::io::ErrorKind::TimedOut,
+                    "the Redis Cluster did not answer in time",
+                )))
+            }
+        }
+    }
+
+    fn stalled(self: &Arc<Self>) {
+        if self.rebuilding.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let this = Arc::clone(self);
+        tokio::spawn(async move {
+            let within = this.timeout.max(CONNECT_WITHIN);
+            match tokio::time::timeout(within, this.client.get_async_connection()).await {
+                Ok(Ok(connection)) => {
+                    *this.current.lock().unwrap_or_else(|e| e.into_inner()) = connection;
+                    tracing::warn!("a call to the Redis Cluster stalled: connected to it afresh");
+                }
+                Ok(Err(e)) => tracing::warn!(error = %e, "reconnecting to the Redis Cluster"),
+                Err(_) => tracing::warn!("the Redis Cluster did not take a new connection in time"),
+            }
+            // At most one new connection per timeout.
+            tokio::time::sleep(this.timeout).await;
+            this.rebuilding.store(false, Ordering::Release);
+        });
     }
 }
 
@@ -610,7 +682,13 @@ impl ConnectionLike for Conn {
     fn req_packed_command<'a>(&'a mut self, cmd: &'a Cmd) -> RedisFuture<'a, Value> {
         match self {
             Conn::Single(conn) => conn.req_packed_command(cmd),
-            Conn::Cluster(conn) => conn.req_packed_command(cmd),
+            Conn::Cluster(cluster) => {
+                let cluster = Arc::clone(cluster);
+                Box::pin(async move {
+                    let mut connection = cluster.connection();
+                    cluster.bounded(connection.req_packed_command(cmd)).await
+                })
+            }
             Conn::Sentinel(followed) => {
                 let followed = Arc::clone(followed);
                 Box::pin(async move {
@@ -644,18 +722,24 @@ impl ConnectionLike for Conn {
                     answer
                 })
             }
-            Conn::Cluster(conn) => {
+            Conn::Cluster(cluster) => {
+                let cluster = Arc::clone(cluster);
                 let slots: Vec<Option<Slot>> = pipeline.cmd_iter().map(route_of).collect();
                 let mut routed = slots.iter().flatten();
                 let one_slot = match routed.next() {
                     None => true,
                     Some(first) => routed.all(|s| s == first),
                 };
-                if pipeline.is_transaction() || one_slot {
-                    return conn.req_packed_commands(pipeline, offset, count);
-                }
-                let conn = conn.clone();
-                Box::pin(split_by_slot(conn, pipeline, slots))
+                Box::pin(async move {
+                    let mut connection = cluster.connection();
+                    if pipeline.is_transaction() || one_slot {
+                        let request = connection.req_packed_commands(pipeline, offset, count);
+                        return cluster.bounded(request).await;
+                    }
+                    cluster
+                        .bounded(split_by_slot(connection.clone(), pipeline, slots))
+                        .await
+                })
             }
         }
     }
@@ -663,7 +747,7 @@ impl ConnectionLike for Conn {
     fn get_db(&self) -> i64 {
         match self {
             Conn::Single(conn) => conn.get_db(),
-            Conn::Cluster(conn) => conn.get_db(),
+            Conn::Cluster(cluster) => cluster.connection().get_db(),
             Conn::Sentinel(followed) => followed.manager().get_db(),
         }
     }
