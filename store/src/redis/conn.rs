@@ -364,11 +364,8 @@ impl Conn {
             ),
             Conn::Sentinel(followed) => {
                 let mut manager = followed.manager();
-                let answers = write.query_async(&mut manager).await;
-                if let Err(e) = &answers {
-                    followed.failed(e);
-                }
-                (Conn::Single(manager), answers?)
+                let answers = followed.bounded(write.query_async(&mut manager)).await?;
+                (Conn::Single(manager), answers)
             }
         };
         if answers.len() != n + 1 {
@@ -614,6 +611,25 @@ impl Followed {
             .clone()
     }
 
+    /// `request` within the timeout; a failure (a timeout included) that
+    /// may mean the primary changed makes the sentinels be asked again.
+    async fn bounded<T>(
+        self: &Arc<Self>,
+        request: impl std::future::Future<Output = RedisResult<T>>,
+    ) -> RedisResult<T> {
+        let answer = match tokio::time::timeout(self.timeout, request).await {
+            Ok(answer) => answer,
+            Err(_) => Err(RedisError::from(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "the Redis primary did not answer in time",
+            ))),
+        };
+        if let Err(e) = &answer {
+            self.failed(e);
+        }
+        answer
+    }
+
     /// After a failed call: if it may mean the primary changed, asks the
     /// sentinels again in the background.
     fn failed(self: &Arc<Self>, e: &RedisError) {
@@ -693,11 +709,7 @@ impl ConnectionLike for Conn {
                 let followed = Arc::clone(followed);
                 Box::pin(async move {
                     let mut conn = followed.manager();
-                    let answer = conn.req_packed_command(cmd).await;
-                    if let Err(e) = &answer {
-                        followed.failed(e);
-                    }
-                    answer
+                    followed.bounded(conn.req_packed_command(cmd)).await
                 })
             }
         }
@@ -715,11 +727,9 @@ impl ConnectionLike for Conn {
                 let followed = Arc::clone(followed);
                 Box::pin(async move {
                     let mut conn = followed.manager();
-                    let answer = conn.req_packed_commands(pipeline, offset, count).await;
-                    if let Err(e) = &answer {
-                        followed.failed(e);
-                    }
-                    answer
+                    followed
+                        .bounded(conn.req_packed_commands(pipeline, offset, count))
+                        .await
                 })
             }
             Conn::Cluster(cluster) => {
