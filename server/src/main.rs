@@ -143,7 +143,9 @@ struct Serve {
     #[arg(long, env = "TENGEN_DATA_DIR", default_value = "tengen-data")]
     data_dir: PathBuf,
     /// Keep durable state in Redis instead of the data directory:
-    /// redis://[user:password@]host:port[/db], or rediss:// for TLS. Run
+    /// redis://[user:password@]host:port[/db], or rediss:// for TLS; a
+    /// Redis Cluster as redis+cluster://host:port,host:port,... and a
+    /// primary under Sentinel as redis+sentinel://host:port,.../NAME. Run
     /// Redis with `appendonly yes` and `appendfsync always` (or
     /// `everysec`), or an accepted move can be lost; the server warns at
     /// start when it is not so.

@@ -205,7 +205,12 @@ pub fn node_id(base: &str) -> String {
 /// Where the Redis store is: its URL and key prefix.
 #[derive(Clone)]
 pub struct RedisSettings {
-    /// `redis://[user:password@]host:port[/db]`, or `rediss://` for TLS.
+    /// `redis://[user:password@]host:port[/db]`, or `rediss://` for TLS;
+    /// a Redis Cluster as `redis+cluster://[user:password@]host:port,...`
+    /// (any of its nodes), a primary watched by Sentinel as
+    /// `redis+sentinel://[user:password@]host:port,.../NAME[/db]` (the
+    /// sentinels, and the name they know the primary by); see
+    /// docs/cluster.md.
     pub url: String,
     /// The first part of every key (`tengen`).
     pub prefix: String,

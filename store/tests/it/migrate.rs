@@ -1,5 +1,6 @@
 //! Migration round trip: an embedded store filled through the trait,
-//! migrated into a real Redis (`tengen_store::testing`), and everything
+//! migrated into a real Redis, one node or a three-primary cluster
+//! (`tengen_store::testing`), and everything
 //! read back from Redis: the whole export compared, and the reads the
 //! server makes.
 
@@ -7,7 +8,7 @@ use std::sync::Arc;
 
 use tengen_store::conformance::{export_all, export_study_all};
 use tengen_store::migrate::{MigrateError, migrate};
-use tengen_store::testing::RedisServer;
+use tengen_store::testing::{RedisCluster, RedisServer};
 use tengen_store::{
     Account, AddressBan, AuditEntry, AuthToken, EmbeddedStore, FinishedGame, HistoryPoint, Playban,
     Rating, RatingUpdate, RedisOptions, RedisStore, Report, ReportClosed, Sanction, Standing,
@@ -274,9 +275,9 @@ async fn same_moderation(from: &dyn Store, to: &dyn Store) {
     );
 }
 
-async fn redis_store(redis: &RedisServer, prefix: &str) -> RedisStore {
+async fn redis_store(url: &str, prefix: &str) -> RedisStore {
     RedisStore::connect(
-        &redis.url(),
+        url,
         RedisOptions {
             prefix: prefix.into(),
             ..RedisOptions::default()
@@ -288,14 +289,26 @@ async fn redis_store(redis: &RedisServer, prefix: &str) -> RedisStore {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn embedded_to_redis_and_back() {
+    let redis = RedisServer::start();
+    round_trip(&redis.url()).await;
+}
+
+/// The same into a Redis Cluster of three primaries: the export that
+/// brings it back scans every primary.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn embedded_to_a_redis_cluster_and_back() {
+    let cluster = RedisCluster::start();
+    round_trip(&cluster.url()).await;
+}
+
+async fn round_trip(url: &str) {
     let dir = tempfile::tempdir().unwrap();
     let embedded = EmbeddedStore::open(&dir.path().join("from")).unwrap();
     fill(&embedded).await;
     fill_moderation(&embedded).await;
     fill_study(&embedded).await;
     let study = export_study_all(&embedded, 1000).await;
-    let redis = RedisServer::start();
-    let to = redis_store(&redis, "migrated").await;
+    let to = redis_store(url, "migrated").await;
 
     let report = migrate(&embedded, &to, false).await.unwrap();
     assert_eq!(report.accounts, 700);
