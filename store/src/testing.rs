@@ -192,6 +192,15 @@ impl RedisServer {
         self.child.is_some()
     }
 
+    /// Freezes the server (SIGSTOP: a replica frozen falls behind its
+    /// primary) or lets it go on (SIGCONT).
+    fn freeze(&self, frozen: bool) {
+        let pid = self.child.as_ref().expect("the server runs").id() as libc::pid_t;
+        let signal = if frozen { libc::SIGSTOP } else { libc::SIGCONT };
+        // SAFETY: kill(2) on our own child's pid; no memory is involved.
+        unsafe { libc::kill(pid, signal) };
+    }
+
     /// Kills the server (SIGKILL) and waits for it to exit.
     pub fn kill(&mut self) {
         self.stop();
@@ -566,11 +575,32 @@ impl RedisCluster {
     /// Kills the primary of `key` and waits until another node serves it
     /// (its replica, promoted) and the running nodes agree the cluster is
     /// whole again. The killed node's index.
+    ///
+    /// The replica is first frozen (SIGSTOP) and cut from the primary
+    /// (`CLIENT KILL TYPE replica`) for half a second (under the 1 s node
+    /// timeout), and the primary killed at the end of it, so the writes
+    /// the primary took meanwhile never reach the replica that takes
+    /// over: the ones a store acknowledged without waiting for a replica
+    /// are lost, as asynchronous replication allows.
     pub fn fail_primary_of(&mut self, key: &str) -> usize {
         let i = self
             .primary_of(key)
             .unwrap_or_else(|| panic!("no node serves {key}"));
-        self.kill(i);
+        let port = self.nodes[i].port;
+        let replica = self
+            .nodes
+            .iter()
+            .position(|n| {
+                n.is_running()
+                    && cli_at(n.port, &["INFO", "replication"])
+                        .contains(&format!("master_port:{port}"))
+            })
+            .unwrap_or_else(|| panic!("the primary of {key} has no replica"));
+        self.nodes[replica].freeze(true);
+        cli_at(port, &["CLIENT", "KILL", "TYPE", "replica"]);
+        std::thread::sleep(Duration::from_millis(500));
+        self.nodes[i].kill();
+        self.nodes[replica].freeze(false);
         settle(
             "a replica takes over the killed primary's slots",
             || matches!(self.primary_of(key), Some(j) if j != i),
@@ -709,10 +739,17 @@ impl RedisSentinels {
 
     /// Kills the primary (SIGKILL) and waits until the sentinels name the
     /// replica, and it says it is a primary. The killed server's index.
+    /// As [`RedisCluster::fail_primary_of`], the replica is frozen and cut
+    /// off for half a second before, so that it lacks the primary's last
+    /// writes.
     pub fn fail_primary(&mut self) -> usize {
         let i = self.primary().expect("the sentinels name a primary");
-        self.servers[i].kill();
         let other = 1 - i;
+        self.servers[other].freeze(true);
+        cli_at(self.servers[i].port, &["CLIENT", "KILL", "TYPE", "replica"]);
+        std::thread::sleep(Duration::from_millis(500));
+        self.servers[i].kill();
+        self.servers[other].freeze(false);
         settle("the sentinels promote the replica", || {
             self.primary() == Some(other)
                 && cli_at(self.servers[other].port, &["ROLE"]).starts_with("master")

@@ -94,7 +94,8 @@ const TABLES: usize = 24;
 /// Appends one entry at a time to table `id` (entry N reads `eN`) until
 /// `stop`. After a failed append the table is read again and the run goes
 /// on from its length (the failed append may or may not have been
-/// written). How many were acknowledged, and how many failed.
+/// written), which must hold every append acknowledged so far. How many
+/// were acknowledged, and how many failed.
 async fn append_run(
     store: RedisStore,
     id: String,
@@ -103,6 +104,7 @@ async fn append_run(
 ) -> (u64, u64) {
     use std::sync::atomic::Ordering;
     let mut at = 0u64;
+    let mut acknowledged = 0u64;
     let mut refused = 0;
     let deadline = Instant::now() + Duration::from_secs(120);
     while !stop.load(Ordering::Acquire) {
@@ -113,6 +115,7 @@ async fn append_run(
         {
             Ok(()) => {
                 at += 1;
+                acknowledged = acknowledged.max(at);
                 total.fetch_add(1, Ordering::AcqRel);
             }
             Err(StoreError::Unavailable(_)) | Err(StoreError::Conflict(_)) => {
@@ -120,12 +123,17 @@ async fn append_run(
                 tokio::time::sleep(Duration::from_millis(50)).await;
                 if let Ok(Some(table)) = store.live_table(&id).await {
                     at = table.entries.len() as u64;
+                    assert!(
+                        at >= acknowledged,
+                        "table {id} holds {at} entries after a failover, but {acknowledged} \
+                         appends were acknowledged: acknowledged appends were lost"
+                    );
                 }
             }
             Err(e) => panic!("append {at} to {id}: {e}"),
         }
     }
-    (at, refused)
+    (acknowledged, refused)
 }
 
 /// Every acknowledged entry is in the log, in its place.
