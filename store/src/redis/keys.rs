@@ -20,6 +20,8 @@ pub(super) const RATINGS: (&str, &str) = ("f", ":ratings");
 pub(super) const GAMES: (&str, &str) = ("t", ":game");
 pub(super) const LIVE: (&str, &str) = ("t", ":meta");
 pub(super) const SKELETONS: (&str, &str) = ("s", ":accounts");
+/// Every tally and document key (`super::study`): `P:{study:SPACE}:REST`.
+pub(super) const STUDY: (&str, &str) = ("study", ":*");
 
 impl Keys {
     pub fn new(prefix: &str) -> Keys {
@@ -171,11 +173,6 @@ impl Keys {
     /// `P:{study:SPACE}:REST`, every key of a space in one slot.
     pub fn study(&self, space: &str, rest: &str) -> String {
         format!("{}:{{study:{space}}}:{rest}", self.prefix)
-    }
-
-    /// The `SCAN MATCH` pattern of every tally and document key.
-    pub fn study_pattern(&self) -> String {
-        format!("{}:{{study:*}}:*", self.pattern_prefix)
     }
 
     /// The space and the rest of a scanned study key.

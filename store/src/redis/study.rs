@@ -22,6 +22,8 @@ use redis::Script;
 use serde::{Deserialize, Serialize};
 
 use super::handle::{RedisStore, unexpected};
+use super::keys;
+use super::transfer::Scan;
 use crate::StudyPage;
 use crate::codec::{hex, unhex};
 use crate::study::{DocPut, ScorePut, StudyItem, Tally, valid_space};
@@ -135,9 +137,8 @@ fn fields(rows: Vec<(String, String)>) -> Result<crate::study::Fields> {
 /// Where an export of the tallies and documents stands.
 #[derive(Default, Serialize, Deserialize)]
 struct Cursor {
-    /// The `SCAN` over every study key, and whether it came back to 0.
-    scan: u64,
-    scan_done: bool,
+    /// The `SCAN` over every study key (on every primary of a cluster).
+    scan: Scan,
     /// Keys found and not yet given.
     pending: Vec<String>,
     /// A large key being read in pages (a set, the documents, a sorted
@@ -434,17 +435,9 @@ impl RedisStore {
                         cursor.sub = Some((k, next));
                     }
                 }
-            } else if !cursor.scan_done {
-                let mut scan = redis::cmd("SCAN");
-                scan.arg(cursor.scan)
-                    .arg("MATCH")
-                    .arg(self.keys.study_pattern())
-                    .arg("COUNT")
-                    .arg(count);
-                let (next, keys): (u64, Vec<String>) = self.query("scanning keys", scan).await?;
+            } else if !cursor.scan.done() {
+                let keys = self.scan(&mut cursor.scan, keys::STUDY, count).await?;
                 cursor.pending.extend(keys);
-                cursor.scan = next;
-                cursor.scan_done = next == 0;
             } else {
                 return Ok(StudyPage { items, next: None });
             }
