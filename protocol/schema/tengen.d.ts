@@ -338,7 +338,53 @@ export type ClientMsg =
       round: number;
       boards: ([string, string])[];
       bye?: string;
-    };
+    }
+  /**
+   * The opening explorer (feature `explorer`): the position after `moves`
+   * (from the empty board, in play order, in any orientation) among the
+   * finished games of `rule_set` and `opening` on `board_size` (the rule set's
+   * default when absent), counted over the games `filter` admits; answered by
+   * `explorer`.
+   */
+  | {
+      type: "explore";
+      rule_set: RuleSet;
+      opening: OpeningInput;
+      board_size?: number;
+      /** @default {} */
+      filter?: ExplorerFilter;
+      /** @default [] */
+      moves?: Point[];
+    }
+  /**
+   * A puzzle to solve (feature `puzzles`): one near your puzzle rating that
+   * you have not tried, of `theme` if given; answered by `puzzle`.
+   */
+  | { type: "next_puzzle"; theme?: PuzzleTheme }
+  /**
+   * A puzzle by id (a game's `game_puzzles` lists them); answered by `puzzle`.
+   */
+  | { type: "puzzle"; puzzle: string }
+  /** Today's puzzle, the same for everyone (UTC days); answered by `puzzle`. */
+  | { type: "daily_puzzle" }
+  /**
+   * Your move in a try (`attempt`, from `puzzle`): judged by the referee and
+   * the solver, answered by `puzzle_step` with the defender's reply, or the
+   * end of the try.
+   */
+  | { type: "puzzle_move"; attempt: string; point: Point }
+  /** The puzzles made from a finished game; answered by `game_puzzles`. */
+  | { type: "game_puzzles"; game: TableId }
+  /**
+   * A forbidden-point exercise (feature `trainer`); answered by
+   * `trainer_position`.
+   */
+  | { type: "trainer_next" }
+  /**
+   * Your answer to exercise `position`: every point you judge forbidden for
+   * black, with its kind; answered by `trainer_verdict`.
+   */
+  | { type: "trainer_answer"; position: string; marks: ForbiddenPoint[] };
 
 /** The `ClientMsg` of one `type`: `ClientMsgOf<"act">`. */
 export type ClientMsgOf<T extends ClientMsg["type"]> = Extract<ClientMsg, { type: T }>;
@@ -612,7 +658,19 @@ export type ServerMsg =
       tournament: string;
       round: number;
       reason: string;
-    };
+    }
+  /** Reply to `explore`. */
+  | ({ type: "explorer" } & ExplorerView)
+  /** Reply to `next_puzzle`, `puzzle` and `daily_puzzle`: a new try. */
+  | ({ type: "puzzle" } & PuzzleView)
+  /** Reply to `puzzle_move`. */
+  | ({ type: "puzzle_step" } & PuzzleStep)
+  /** Reply to `game_puzzles`, in move order. */
+  | { type: "game_puzzles"; game: TableId; puzzles: PuzzleRef[] }
+  /** Reply to `trainer_next`. */
+  | ({ type: "trainer_position" } & TrainerPosition)
+  /** Reply to `trainer_answer`. */
+  | ({ type: "trainer_verdict" } & TrainerVerdict);
 
 /** The `ServerMsg` of one `type`: `ServerMsgOf<"table_event">`. */
 export type ServerMsgOf<T extends ServerMsg["type"]> = Extract<ServerMsg, { type: T }>;
@@ -917,6 +975,9 @@ export interface ClockSnapshot {
 
 /** A stone colour. */
 export type Color = "black" | "white";
+
+/** How a game ended, by colour. */
+export type ColorResult = "black" | "draw" | "white";
 
 /** One round of a crosstable line. */
 export interface CrossCell {
@@ -1295,6 +1356,80 @@ export type Event =
       clocks: ClockSnapshot | null;
       forbidden?: ForbiddenStone[];
     };
+
+/**
+ * Which games an explorer view counts. Every part is optional: an empty list
+ * or an absent bound counts everything.
+ */
+export interface ExplorerFilter {
+  /** Only games of these rating bands. */
+  bands?: RatingBand[];
+  /** With `player`: only the games where they held this colour. */
+  color?: Color;
+  /**
+   * Only this player's games (an account's name, any case): the player's own
+   * explorer. Imported games belong to no player.
+   */
+  player?: string;
+  /** Only games that ended in this month or later, `"2026-01"` (UTC). */
+  since?: string;
+  /** Only games of these time-control classes. */
+  speeds?: Speed[];
+  /** Only games that ended in this month or earlier, `"2026-12"` (UTC). */
+  until?: string;
+}
+
+/** One of the latest games through the position. */
+export interface ExplorerGame {
+  /** The finished game (`game_record`, `/game/ID` in the web client). */
+  game: TableId;
+  black: string;
+  white: string;
+  result: ColorResult;
+  /** When it ended, Unix milliseconds. */
+  finished_ms: number;
+  speed: Speed;
+  band: RatingBand;
+}
+
+/**
+ * The reply to `explore`: the position after `moves`, counted over the games
+ * the filter admits.
+ */
+export interface ExplorerView {
+  rule_set: RuleSet;
+  opening: Opening;
+  board_size: number;
+  /** The moves asked for, as asked. */
+  moves: Point[];
+  filter: ExplorerFilter;
+  /** Who moves next. */
+  to_move: Color;
+  /**
+   * Every game that reached the position (by any order of moves and any
+   * symmetry).
+   */
+  stats: NodeStats;
+  /** The moves played from it, most played first. */
+  next: NextMove[];
+  /** The latest games through it, newest first (at most 8). */
+  games: ExplorerGame[];
+  /**
+   * How many moves deep the server indexes games: the position after that many
+   * moves has no `next`.
+   */
+  depth: number;
+  /**
+   * The fifth-move offers made in it, most offered first (opening rules with
+   * offers).
+   */
+  offers?: OfferCount[];
+  /**
+   * The canonical opening, once the first three stones form one (renju, by any
+   * symmetry).
+   */
+  opening_name?: OpeningName;
+}
 
 /** A player's rating in one family. */
 export interface FamilyRating {
@@ -1735,6 +1870,42 @@ export interface MoveVerdict {
   vct?: string;
 }
 
+/** A move played from the position, and the games that played it. */
+export interface NextMove {
+  /**
+   * In the orientation of the position asked for. Moves that are the same move
+   * under a symmetry of the position itself are one, shown at one of their
+   * points.
+   */
+  point: Point;
+  stats: NodeStats;
+}
+
+/** Games through a position and how they ended. */
+export interface NodeStats {
+  games: number;
+  /** Won by black. */
+  black: number;
+  draws: number;
+  /** Won by white. */
+  white: number;
+  /**
+   * The mean of the games' average ratings, over the rated ones; absent when
+   * none was rated.
+   */
+  rating?: number;
+}
+
+/**
+ * A fifth-move offer black made in the position, and how often white kept it
+ * (the kept offer's games are its `NextMove`).
+ */
+export interface OfferCount {
+  point: Point;
+  offered: number;
+  kept: number;
+}
+
 /**
  * Black's fifth-move offers, in the order given. Whether they are on the
  * board, free and pairwise non-equivalent is the referee's to judge.
@@ -1934,6 +2105,16 @@ export type OpeningInput =
   | "swap2";
 
 /**
+ * The canonical opening the first three stones form (renju): its code (`D4`),
+ * romanised and Chinese names.
+ */
+export interface OpeningName {
+  code: string;
+  name: string;
+  chinese: string;
+}
+
+/**
  * Where the opening stands, for a client that (re)joins: the decisions that
  * the moves list does not show.
  */
@@ -2105,6 +2286,101 @@ export type Prompt = {
    */
   | { task: "super_sakata_choice"; color: Color }
 );
+
+/** A puzzle made from a game, as the game lists it. */
+export interface PuzzleRef {
+  puzzle: string;
+  move_number: number;
+  to_move: Color;
+  themes: PuzzleTheme[];
+  rating: number;
+}
+
+/** The reply to `puzzle_move`. */
+export interface PuzzleStep {
+  attempt: string;
+  /** The move judged. */
+  point: Point;
+  outcome: StepOutcome;
+  /** Once a rated try is over: your puzzle rating's change. */
+  rating?: RatingChange;
+  /**
+   * Why the try failed: `forbidden` (black's move is forbidden there) or
+   * `no_win` (after it the forced win is gone).
+   */
+  reason?: string;
+  /** The defender's answer (with `continue`). */
+  reply?: Point;
+  /**
+   * Once the try is over: a winning line from the puzzle's position (attacker
+   * and defender in turn), as the server's solver found it.
+   */
+  solution?: Point[];
+}
+
+/**
+ * What a puzzle asks for, and how it was won: `vcf` (fours only) or `vct`
+ * (threes and fours); `black` or `white` to play; `forbidden`: the win forces
+ * black onto a forbidden point (a white puzzle in renju whose last defence is
+ * forbidden).
+ */
+export type PuzzleTheme = "vcf" | "vct" | "black" | "white" | "forbidden";
+
+/**
+ * A puzzle to solve: a position from a finished game where the side to move
+ * had a forced win and played something else.
+ */
+export interface PuzzleView {
+  puzzle: string;
+  /**
+   * This try; name it in `puzzle_move`. Valid for an hour on the server that
+   * gave it.
+   */
+  attempt: string;
+  rule_set: RuleSet;
+  board_size: number;
+  black: Point[];
+  white: Point[];
+  /** Who plays, and wins. */
+  to_move: Color;
+  themes: PuzzleTheme[];
+  /** The puzzle's Glicko-2 rating. */
+  rating: number;
+  /** Rated tries so far, and how many were solved. */
+  plays: number;
+  solved: number;
+  /**
+   * The game it comes from, and the move that missed the win (the position is
+   * the one before it).
+   */
+  game: TableId;
+  move_number: number;
+  /**
+   * Whether this try changes your puzzle rating: an account's first try of
+   * this puzzle.
+   */
+  rated: boolean;
+  /**
+   * The day this is the daily puzzle of (`"2026-12-05"`, UTC), when asked as
+   * such.
+   */
+  daily?: string;
+  /** Your puzzle rating (accounts), before this try. */
+  your_rating?: number;
+}
+
+/**
+ * The players' average rating (in the game's rule family, as it stood when the
+ * game was played), in bands of 200; `unrated` when either player had none
+ * (guests, imported games).
+ */
+export type RatingBand = "unrated" | "<1300" | "1300-1499" | "1500-1699" | "1700-1899" | "1900-2099" | "2100+";
+
+/** A rating before and after a rated try. */
+export interface RatingChange {
+  before: number;
+  after: number;
+}
 
 /**
  * A rating family: the games one rating counts. Renju under every opening rule
@@ -2425,6 +2701,15 @@ export interface Snapshot {
   takeback?: Seat;
 }
 
+/**
+ * A time control's class, by the time a game of about 40 moves a side takes:
+ * main time plus 40 times what each move adds (Fischer's increment, a byo-yomi
+ * period per move, an eight-stone overtime's stones). Below 3 minutes
+ * `bullet`, below 10 `blitz`, below 30 `rapid`, else `classical`; days per
+ * move `correspondence`; no clocks `unlimited`.
+ */
+export type Speed = "bullet" | "blitz" | "rapid" | "classical" | "correspondence" | "unlimited";
+
 /** One line of a leaderboard. */
 export interface Standing {
   /** 1 for the highest rating of the list. */
@@ -2447,6 +2732,15 @@ export interface StandingView {
   points: string;
   tie_breaks: TieBreakValue[];
 }
+
+/** Where a try stands after a move. */
+export type StepOutcome =
+  /** The move keeps the win: the defender answered with `reply`; play on. */
+  | "continue"
+  /** The move wins: a five, or a threat the defender cannot stop. */
+  | "solved"
+  /** The move lets the win go (or is forbidden): the try is over. */
+  | "failed";
 
 /** One thing that happened at a table. */
 export interface TableEvent {
@@ -2909,6 +3203,40 @@ export interface TournamentView {
    * pairable (or, past the most its field can play, why it will not start).
    */
   warning?: string;
+}
+
+/**
+ * A forbidden-point exercise: black to move in a position from a real renju
+ * game where a forbidden point mattered.
+ */
+export interface TrainerPosition {
+  position: string;
+  board_size: number;
+  black: Point[];
+  white: Point[];
+  game: TableId;
+  /** The black move about to be played in that game. */
+  move_number: number;
+}
+
+/** The referee's judgement of a trainer answer. */
+export interface TrainerVerdict {
+  position: string;
+  /** Every forbidden point marked with its kind, and nothing else. */
+  correct: boolean;
+  /**
+   * Every point forbidden for black, with the kind the referee gives (the
+   * first of overline, double four, double three when several apply).
+   */
+  forbidden: ForbiddenPoint[];
+  /** Marked, and forbidden of the kind marked. */
+  right: Point[];
+  /** Forbidden, not marked. */
+  missed: Point[];
+  /** Marked, but not forbidden. */
+  wrong: Point[];
+  /** Marked and forbidden, but of another kind than marked. */
+  wrong_kind: Point[];
 }
 
 /** The protocol versions a server speaks, inclusive. */

@@ -9,8 +9,8 @@
 //! `welcome.features` it answers them with `unknown_type`.
 
 use serde::{Deserialize, Serialize};
-use tengen_rules::Color;
-use tengen_rules::game::{Action, GameConfig};
+use tengen_rules::game::{Action, ForbiddenPoint, GameConfig, Opening, RuleSet};
+use tengen_rules::{Color, Point};
 
 use crate::ids::{RoomId, TableId};
 use crate::limits::{
@@ -18,6 +18,7 @@ use crate::limits::{
     MAX_TOKEN_CHARS, check_text,
 };
 use crate::ranked::{RatingFamily, RecordFormat};
+use crate::study::{ExplorerFilter, PuzzleTheme, check_study_id, parse_month};
 use crate::tournament::{ReportedResult, TournamentSpec, check_tournament_id};
 
 /// The first message of every connection.
@@ -313,6 +314,48 @@ pub enum ClientMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         bye: Option<String>,
     },
+    /// The opening explorer (feature `explorer`): the position after
+    /// `moves` (from the empty board, in play order, in any orientation)
+    /// among the finished games of `rule_set` and `opening` on
+    /// `board_size` (the rule set's default when absent), counted over the
+    /// games `filter` admits; answered by `explorer`.
+    Explore {
+        rule_set: RuleSet,
+        opening: Opening,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        board_size: Option<u8>,
+        #[serde(default)]
+        moves: Vec<Point>,
+        #[serde(default)]
+        filter: ExplorerFilter,
+    },
+    /// A puzzle to solve (feature `puzzles`): one near your puzzle rating
+    /// that you have not tried, of `theme` if given; answered by `puzzle`.
+    NextPuzzle {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        theme: Option<PuzzleTheme>,
+    },
+    /// A puzzle by id (a game's `game_puzzles` lists them); answered by
+    /// `puzzle`.
+    Puzzle { puzzle: String },
+    /// Today's puzzle, the same for everyone (UTC days); answered by
+    /// `puzzle`.
+    DailyPuzzle,
+    /// Your move in a try (`attempt`, from `puzzle`): judged by the
+    /// referee and the solver, answered by `puzzle_step` with the
+    /// defender's reply, or the end of the try.
+    PuzzleMove { attempt: String, point: Point },
+    /// The puzzles made from a finished game; answered by `game_puzzles`.
+    GamePuzzles { game: TableId },
+    /// A forbidden-point exercise (feature `trainer`); answered by
+    /// `trainer_position`.
+    TrainerNext,
+    /// Your answer to exercise `position`: every point you judge
+    /// forbidden for black, with its kind; answered by `trainer_verdict`.
+    TrainerAnswer {
+        position: String,
+        marks: Vec<ForbiddenPoint>,
+    },
 }
 
 fn yes() -> bool {
@@ -326,6 +369,10 @@ fn is_true(b: &bool) -> bool {
 fn is_false(b: &bool) -> bool {
     !*b
 }
+
+/// The most moves an `explore` may name (and marks a `trainer_answer`):
+/// every point of the largest board.
+pub const MAX_EXPLORE_MOVES: usize = 361;
 
 /// Type names kept for later versions. None at present.
 pub const RESERVED_CLIENT_TYPES: &[&str] = &[];
@@ -383,6 +430,14 @@ impl ClientMsg {
         "tournament_result",
         "end_tournament",
         "pair_tournament",
+        "explore",
+        "next_puzzle",
+        "puzzle",
+        "daily_puzzle",
+        "puzzle_move",
+        "game_puzzles",
+        "trainer_next",
+        "trainer_answer",
     ];
 
     /// This message's `type`.
@@ -438,6 +493,14 @@ impl ClientMsg {
             ClientMsg::TournamentResult { .. } => "tournament_result",
             ClientMsg::EndTournament { .. } => "end_tournament",
             ClientMsg::PairTournament { .. } => "pair_tournament",
+            ClientMsg::Explore { .. } => "explore",
+            ClientMsg::NextPuzzle { .. } => "next_puzzle",
+            ClientMsg::Puzzle { .. } => "puzzle",
+            ClientMsg::DailyPuzzle => "daily_puzzle",
+            ClientMsg::PuzzleMove { .. } => "puzzle_move",
+            ClientMsg::GamePuzzles { .. } => "game_puzzles",
+            ClientMsg::TrainerNext => "trainer_next",
+            ClientMsg::TrainerAnswer { .. } => "trainer_answer",
         }
     }
 
@@ -513,6 +576,31 @@ impl ClientMsg {
                     check_text("name", name, MAX_NAME_CHARS)?;
                 }
                 Ok(())
+            }
+            ClientMsg::Explore { moves, filter, .. } => {
+                if moves.len() > MAX_EXPLORE_MOVES {
+                    return Err(format!("at most {MAX_EXPLORE_MOVES} moves"));
+                }
+                if let Some(p) = &filter.player {
+                    check_text("player", p, MAX_NAME_CHARS)?;
+                }
+                for month in [&filter.since, &filter.until].into_iter().flatten() {
+                    if parse_month(month).is_none() {
+                        return Err(format!("'{month}' is not a month like 2026-01"));
+                    }
+                }
+                if filter.speeds.len() > 6 || filter.bands.len() > 7 {
+                    return Err("a filter names each speed and band at most once".into());
+                }
+                Ok(())
+            }
+            ClientMsg::Puzzle { puzzle } => check_study_id("puzzle", puzzle),
+            ClientMsg::PuzzleMove { attempt, .. } => check_study_id("attempt", attempt),
+            ClientMsg::TrainerAnswer { position, marks } => {
+                if marks.len() > MAX_EXPLORE_MOVES {
+                    return Err(format!("at most {MAX_EXPLORE_MOVES} marks"));
+                }
+                check_study_id("position", position)
             }
             _ => Ok(()),
         }

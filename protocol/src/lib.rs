@@ -41,6 +41,8 @@
 //!   log;
 //! - [`tournament`], tournaments: what is asked, how an event is shown;
 //! - [`analysis`], a finished game's forced wins, move by move;
+//! - [`study`], the opening explorer, puzzles and the forbidden-point
+//!   trainer;
 //! - [`error`], refusals and their codes;
 //! - [`close`], WebSocket close codes;
 //! - [`limits`], every size, rate and time bound;
@@ -63,6 +65,7 @@ pub mod ranked;
 #[cfg(feature = "schema")]
 pub mod schema;
 pub mod server;
+pub mod study;
 pub mod tournament;
 #[cfg(feature = "schema")]
 pub mod typescript;
@@ -90,6 +93,11 @@ pub use ranked::{
 pub use server::{
     AfterGrace, Away, ChatChannel, PauseReason, RESERVED_SERVER_TYPES, RematchCancel, ServerInfo,
     ServerMsg, TableEvent, TableSnapshot, Welcome,
+};
+pub use study::{
+    ColorResult, ExplorerFilter, ExplorerGame, ExplorerView, NextMove, NodeStats, OfferCount,
+    OpeningName, PuzzleRef, PuzzleStep, PuzzleTheme, PuzzleView, RatingBand, RatingChange, Speed,
+    StepOutcome, TrainerPosition, TrainerVerdict,
 };
 pub use tournament::{
     BoardView, CrossCell, CrossRow, EntryLimits, ReportedResult, RoundView, StandingView,

@@ -19,6 +19,9 @@ use crate::ids::{RoomId, SessionId, TableId};
 use crate::limits::Limits;
 use crate::lobby::{CancelReason, LobbyUpdate, Player, Players, RoomInfo};
 use crate::ranked::{GameSummary, Leaderboard, LoggedIn, Profile, RecordExport, SeatedTable};
+use crate::study::{
+    ExplorerView, PuzzleRef, PuzzleStep, PuzzleView, TrainerPosition, TrainerVerdict,
+};
 use crate::tournament::{TournamentSummary, TournamentView};
 
 /// The server's name and build, for logs and bug reports.
@@ -464,6 +467,21 @@ pub enum ServerMsg {
         round: u32,
         reason: String,
     },
+    /// Reply to `explore`.
+    Explorer(Box<ExplorerView>),
+    /// Reply to `next_puzzle`, `puzzle` and `daily_puzzle`: a new try.
+    Puzzle(Box<PuzzleView>),
+    /// Reply to `puzzle_move`.
+    PuzzleStep(PuzzleStep),
+    /// Reply to `game_puzzles`, in move order.
+    GamePuzzles {
+        game: TableId,
+        puzzles: Vec<PuzzleRef>,
+    },
+    /// Reply to `trainer_next`.
+    TrainerPosition(TrainerPosition),
+    /// Reply to `trainer_answer`.
+    TrainerVerdict(TrainerVerdict),
 }
 
 /// Type names kept for later versions. None at present.
@@ -530,6 +548,12 @@ impl ServerMsg {
         "tournament_ended",
         "tournament_paired",
         "tournament_stalled",
+        "explorer",
+        "puzzle",
+        "puzzle_step",
+        "game_puzzles",
+        "trainer_position",
+        "trainer_verdict",
     ];
 
     /// This message's `type`.
@@ -593,6 +617,12 @@ impl ServerMsg {
             ServerMsg::TournamentEnded { .. } => "tournament_ended",
             ServerMsg::TournamentPaired { .. } => "tournament_paired",
             ServerMsg::TournamentStalled { .. } => "tournament_stalled",
+            ServerMsg::Explorer(_) => "explorer",
+            ServerMsg::Puzzle(_) => "puzzle",
+            ServerMsg::PuzzleStep(_) => "puzzle_step",
+            ServerMsg::GamePuzzles { .. } => "game_puzzles",
+            ServerMsg::TrainerPosition(_) => "trainer_position",
+            ServerMsg::TrainerVerdict(_) => "trainer_verdict",
         }
     }
 

@@ -41,8 +41,8 @@ impl Analyzer {
         Arc::new(Analyzer { settings, slots })
     }
 
-    /// The slots, which the computer's searches take too
-    /// (`crate::computer`): CPU work of the same kind, bounded together.
+    /// The slots, which the computer's searches, the puzzle miner and
+    /// puzzle tries take too: CPU work of the same kind, bounded together.
     pub fn slots(&self) -> Arc<Semaphore> {
         self.slots.clone()
     }

@@ -43,4 +43,7 @@ pub struct Hosting {
     /// The recent move and store-write times `/lag.json` shows
     /// (`crate::lag`).
     pub lag: Arc<crate::lag::Lag>,
+    /// The opening explorer and the puzzle miner (a table hands them its
+    /// finished game), and the puzzle tries on this node.
+    pub study: crate::study::Study,
 }

@@ -61,6 +61,7 @@ pub mod sessions;
 pub mod settings;
 pub mod signout;
 pub mod start;
+pub mod study;
 pub mod table;
 pub mod takeovers;
 pub mod tournaments;

@@ -5,8 +5,9 @@
 //! `migrate` subcommand, moves a community from a data directory to Redis;
 //! with `salvage`, keeps what precedes the damage in a damaged journal;
 //! with `backup`, copies the store while it serves
-//! (`tengen_server::backup`); or, with `admin`, moderates
-//! (`tengen_server::moderation::admin`).
+//! (`tengen_server::backup`); with `admin`, moderates
+//! (`tengen_server::moderation::admin`); or, with `import` and `reindex`,
+//! fills the opening explorer (`tengen_server::study::import`).
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -69,6 +70,66 @@ enum Command {
     /// socket) or not (on the store directly), or on Redis (--redis; the
     /// running nodes are told). Prints the server's answer as JSON.
     Admin(tengen_server::moderation::admin::AdminArgs),
+    /// Adds game records to the opening explorer, so that a community can
+    /// seed it: JSON records (one, a list, or one a line), renju texts
+    /// (with their tags, as game_record writes them, or a game a line)
+    /// and PSQ files, or directories of them. Each game
+    /// is stored as a finished game listed under no player, once however
+    /// often it is imported. Stop a server using the data directory first.
+    Import(ImportArgs),
+    /// Adds every stored finished game to the opening explorer (those in
+    /// it already stay as they are): for a store whose games were played
+    /// before the explorer existed, or after dropped work. With
+    /// --puzzles, searches them for puzzles too.
+    Reindex(ReindexArgs),
+}
+
+/// Where a command finds the store.
+#[derive(Args)]
+struct StoreArgs {
+    /// The data directory of the embedded store.
+    #[arg(long, env = "TENGEN_DATA_DIR", default_value = "tengen-data")]
+    data_dir: PathBuf,
+    /// Use the Redis store instead.
+    #[arg(long, env = "TENGEN_REDIS")]
+    redis: Option<String>,
+    /// The Redis key prefix.
+    #[arg(long, env = "TENGEN_REDIS_PREFIX", default_value = "tengen")]
+    redis_prefix: String,
+    /// For rediss://: a PEM file of the CA certificate(s) to trust.
+    #[arg(long, env = "TENGEN_REDIS_CA")]
+    redis_ca: Option<PathBuf>,
+    /// How many moves deep games are indexed (as the server's
+    /// --explorer-depth).
+    #[arg(long, env = "TENGEN_EXPLORER_DEPTH", default_value_t = tengen_study::explorer::DEFAULT_DEPTH)]
+    explorer_depth: u32,
+    /// Search the games for puzzles and forbidden-point exercises too.
+    #[arg(long)]
+    puzzles: bool,
+}
+
+#[derive(Args)]
+struct ImportArgs {
+    #[command(flatten)]
+    store: StoreArgs,
+    /// The rule set of stone lists (renju notation, PSQ); JSON records
+    /// carry their own.
+    #[arg(long, default_value = "renju")]
+    rule_set: tengen_rules::game::RuleSet,
+    /// The opening rule stone lists are counted under (`rif`,
+    /// `soosorv-8`, ...) unless a renju text's `Rule` tag names it: they
+    /// are played as free openings.
+    #[arg(long, default_value = "free")]
+    opening: tengen_rules::game::Opening,
+    /// The files (or directories of files) to import.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+}
+
+#[derive(Args)]
+struct ReindexArgs {
+    #[command(flatten)]
+    store: StoreArgs,
 }
 
 #[derive(Args)]
@@ -82,7 +143,9 @@ struct Serve {
     #[arg(long, env = "TENGEN_DATA_DIR", default_value = "tengen-data")]
     data_dir: PathBuf,
     /// Keep durable state in Redis instead of the data directory:
-    /// redis://[user:password@]host:port[/db], or rediss:// for TLS. Run
+    /// redis://[user:password@]host:port[/db], or rediss:// for TLS; a
+    /// Redis Cluster as redis+cluster://host:port,host:port,... and a
+    /// primary under Sentinel as redis+sentinel://host:port,.../NAME. Run
     /// Redis with `appendonly yes` and `appendfsync always` (or
     /// `everysec`), or an accepted move can be lost; the server warns at
     /// start when it is not so.
@@ -142,6 +205,15 @@ struct Serve {
     /// game (the answer depends only on it, not on the machine).
     #[arg(long, env = "TENGEN_ANALYSIS_NODES", default_value_t = 100_000)]
     analysis_nodes: u64,
+    /// How many moves deep finished games are indexed in the opening
+    /// explorer (0: no explorer).
+    #[arg(long, env = "TENGEN_EXPLORER_DEPTH", default_value_t = tengen_study::explorer::DEFAULT_DEPTH,
+          value_parser = clap::value_parser!(u32).range(0..=i64::from(tengen_study::explorer::MAX_DEPTH)))]
+    explorer_depth: u32,
+    /// Do not search finished games for puzzles and forbidden-point
+    /// exercises.
+    #[arg(long, env = "TENGEN_NO_PUZZLES")]
+    no_puzzles: bool,
     /// Overload: when the server's runtime runs this many milliseconds
     /// late (a moving average), new connections, rooms, challenges and
     /// queue entries are refused with a time to retry, so the games in
@@ -318,6 +390,8 @@ async fn run() -> anyhow::Result<()> {
         Some(Command::Salvage(args)) => salvage(args).await,
         Some(Command::Backup(args)) => backup(args).await,
         Some(Command::Admin(args)) => admin(args).await,
+        Some(Command::Import(args)) => import(args).await,
+        Some(Command::Reindex(args)) => reindex(args).await,
         None => serve(cli.serve).await,
     }
 }
@@ -376,6 +450,12 @@ async fn serve(args: Serve) -> anyhow::Result<()> {
         computer: tengen_server::settings::ComputerSettings {
             games: args.computer_games,
             move_ms: args.computer_move_ms.max(50),
+            ..Default::default()
+        },
+        study: tengen_server::study::StudySettings {
+            depth: args.explorer_depth,
+            mine: !args.no_puzzles,
+            nodes: args.analysis_nodes,
             ..Default::default()
         },
         ..Settings::default()
@@ -500,6 +580,62 @@ async fn backup(args: BackupArgs) -> anyhow::Result<()> {
         }
         BackupReply::Refused(why) => anyhow::bail!("{why}"),
     }
+}
+
+impl StoreArgs {
+    async fn open(&self) -> anyhow::Result<Arc<dyn tengen_store::Store>> {
+        if let Some(url) = &self.redis {
+            let store = tengen_server::open_redis(&RedisSettings {
+                url: url.clone(),
+                prefix: self.redis_prefix.clone(),
+                ca_file: self.redis_ca.clone(),
+            })
+            .await?;
+            return Ok(Arc::new(store));
+        }
+        Ok(Arc::new(open_data_dir(&self.data_dir).await?))
+    }
+
+    fn settings(&self) -> anyhow::Result<tengen_server::study::StudySettings> {
+        if self.explorer_depth > tengen_study::explorer::MAX_DEPTH {
+            anyhow::bail!(
+                "--explorer-depth is at most {}",
+                tengen_study::explorer::MAX_DEPTH
+            );
+        }
+        Ok(tengen_server::study::StudySettings {
+            depth: self.explorer_depth,
+            mine: self.puzzles,
+            ..Default::default()
+        })
+    }
+}
+
+async fn import(args: ImportArgs) -> anyhow::Result<()> {
+    let settings = args.store.settings()?;
+    let files = tengen_server::study::import::expand(&args.files).context("listing the files")?;
+    let store = args.store.open().await?;
+    let report = tengen_server::study::import::import_files(
+        store.as_ref(),
+        &settings,
+        &files,
+        args.rule_set,
+        args.opening,
+        args.store.puzzles,
+    )
+    .await?;
+    println!("imported: {report}");
+    Ok(())
+}
+
+async fn reindex(args: ReindexArgs) -> anyhow::Result<()> {
+    let settings = args.store.settings()?;
+    let store = args.store.open().await?;
+    let report =
+        tengen_server::study::import::reindex(store.as_ref(), &settings, args.store.puzzles)
+            .await?;
+    println!("reindexed: {report}");
+    Ok(())
 }
 
 /// `tengen-server admin`: prints the answer; a refusal fails the command.

@@ -102,6 +102,18 @@ pub const NODE_INFO: &str = "tengen_node_info";
 /// Games against the computer started (counter).
 pub const COMPUTER_GAMES: &str = "tengen_computer_games_total";
 
+/// Finished games dropped because the explorer's indexer (`queue="index"`)
+/// or the puzzle miner (`queue="mine"`) had a full queue (counter).
+pub const STUDY_DROPPED: &str = "tengen_study_dropped_total";
+/// Finished games added to the opening explorer (counter).
+pub const STUDY_INDEXED: &str = "tengen_study_indexed_total";
+/// Finished games searched for puzzles (counter), and puzzles made.
+pub const STUDY_MINED: &str = "tengen_study_mined_total";
+pub const PUZZLES_MADE: &str = "tengen_puzzles_made_total";
+/// Seconds one finished game's puzzle search took on the blocking pool
+/// (histogram).
+pub const STUDY_MINE_SECONDS: &str = "tengen_study_mine_seconds";
+
 /// A cap or deadline hit (counter, label `cap`: one of [`Cap`]'s names):
 /// what SECURITY.md lists, each visible when it bites.
 pub const CAPS_HIT: &str = "tengen_caps_hit_total";
@@ -230,6 +242,7 @@ pub fn install() {
             (STORE_CALL_SECONDS, &LATENCY_BUCKETS[..]),
             (RATED_WAIT, &QUEUE_BUCKETS[..]),
             (ANALYSIS_SECONDS, &ANALYSIS_BUCKETS[..]),
+            (STUDY_MINE_SECONDS, &ANALYSIS_BUCKETS[..]),
         ] {
             builder = builder
                 .set_buckets_for_metric(Matcher::Full(name.to_string()), buckets)
@@ -272,6 +285,12 @@ pub fn install() {
         ] {
             metrics::counter!(counter).absolute(0);
         }
+        for queue in ["index", "mine"] {
+            metrics::counter!(STUDY_DROPPED, "queue" => queue).absolute(0);
+        }
+        metrics::counter!(STUDY_INDEXED).absolute(0);
+        metrics::counter!(STUDY_MINED).absolute(0);
+        metrics::counter!(PUZZLES_MADE).absolute(0);
         for cap in Cap::ALL {
             metrics::counter!(CAPS_HIT, "cap" => cap.name()).absolute(0);
         }
@@ -419,6 +438,16 @@ fn describe() {
     );
     metrics::describe_counter!(CAPS_HIT, "Caps and deadlines hit, by cap");
     metrics::describe_counter!(COMPUTER_GAMES, "Games against the computer started");
+    metrics::describe_counter!(
+        STUDY_DROPPED,
+        "Finished games not indexed or not searched for puzzles: the queue was full"
+    );
+    metrics::describe_counter!(
+        STUDY_INDEXED,
+        "Finished games added to the opening explorer"
+    );
+    metrics::describe_counter!(STUDY_MINED, "Finished games searched for puzzles");
+    metrics::describe_counter!(PUZZLES_MADE, "Puzzles made from missed wins");
     metrics::describe_histogram!(
         MOVE_SECONDS,
         metrics::Unit::Seconds,
@@ -480,6 +509,11 @@ fn describe() {
         "Analysis slots (the computer's searches take them too)"
     );
     metrics::describe_gauge!(ANALYSIS_SLOTS_BUSY, "Analysis slots taken now");
+    metrics::describe_histogram!(
+        STUDY_MINE_SECONDS,
+        metrics::Unit::Seconds,
+        "How long one finished game's puzzle search took on the blocking pool"
+    );
     metrics::describe_gauge!(NODE_INFO, "1, labelled with this server's node id");
 }
 

@@ -164,9 +164,17 @@ pub async fn updates_for(
     store: &dyn Store,
     game: &RatedGame,
 ) -> Result<Vec<RatingUpdate>, StoreError> {
+    Ok(updates_and_before(store, game).await?.0)
+}
+
+/// [`updates_for`], and the two seats' ratings before the game.
+async fn updates_and_before(
+    store: &dyn Store,
+    game: &RatedGame,
+) -> Result<(Vec<RatingUpdate>, Option<[f64; 2]>), StoreError> {
     let [a, b] = &game.players;
     if name_key(a) == name_key(b) {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), None));
     }
     let family = game.family.as_str();
     let ra = store
@@ -180,7 +188,8 @@ pub async fn updates_for(
     let score = game.score_first.clamp(0.0, 1.0);
     let (na, ha) = after_game(&ra, &rb, score, game.finished_ms, &game.id);
     let (nb, hb) = after_game(&rb, &ra, 1.0 - score, game.finished_ms, &game.id);
-    Ok(vec![
+    let before = Some([ra.rating, rb.rating]);
+    let updates = vec![
         RatingUpdate {
             expected_games: ra.games,
             rating: na,
@@ -191,7 +200,8 @@ pub async fn updates_for(
             rating: nb,
             history: hb,
         },
-    ])
+    ];
+    Ok((updates, before))
 }
 
 /// The rated game a finished table reports, or `None` when the table is
@@ -245,24 +255,26 @@ pub fn reversed_by(id: &str) -> Option<&str> {
 /// Stores a finished game with its rating updates (none when `rated` is
 /// `None`) in one atomic write; when a rating changed meanwhile
 /// ([`StoreError::Conflict`]) the updates are computed again and the write
-/// retried, up to [`CONFLICT_RETRIES`] times.
+/// retried, up to [`CONFLICT_RETRIES`] times. Gives the seats' ratings
+/// before a rated game (the opening explorer's rating bands).
 pub async fn finish(
     store: &dyn Store,
     mut game: FinishedGame,
     rated: Option<&RatedGame>,
-) -> Result<(), StoreError> {
+) -> Result<Option<[f64; 2]>, StoreError> {
     let mut tries = 0;
     loop {
-        game.ratings = match rated {
-            Some(r) => updates_for(store, r).await?,
-            None => Vec::new(),
+        let before;
+        (game.ratings, before) = match rated {
+            Some(r) => updates_and_before(store, r).await?,
+            None => (Vec::new(), None),
         };
         match store.finish_game(&game).await {
             Err(StoreError::Conflict(why)) if rated.is_some() && tries < CONFLICT_RETRIES => {
                 tries += 1;
                 tracing::debug!(game = %game.id, %why, tries, "rating conflict; retrying");
             }
-            other => return other,
+            other => return other.map(|()| before),
         }
     }
 }

@@ -130,6 +130,8 @@ pub struct Settings {
     pub analysis: AnalysisSettings,
     /// The computer (`play_computer`): games at once, time a move.
     pub computer: ComputerSettings,
+    /// The opening explorer, the puzzle miner and puzzle tries (`study`).
+    pub study: crate::study::StudySettings,
 }
 
 /// The computer's bounds (`play_computer`, `crate::computer`).
@@ -190,6 +192,7 @@ impl Default for Settings {
             matchmaking: Default::default(),
             analysis: Default::default(),
             computer: Default::default(),
+            study: Default::default(),
         }
     }
 }
@@ -202,7 +205,12 @@ pub fn node_id(base: &str) -> String {
 /// Where the Redis store is: its URL and key prefix.
 #[derive(Clone)]
 pub struct RedisSettings {
-    /// `redis://[user:password@]host:port[/db]`, or `rediss://` for TLS.
+    /// `redis://[user:password@]host:port[/db]`, or `rediss://` for TLS;
+    /// a Redis Cluster as `redis+cluster://[user:password@]host:port,...`
+    /// (any of its nodes), a primary watched by Sentinel as
+    /// `redis+sentinel://[user:password@]host:port,.../NAME[/db]` (the
+    /// sentinels, and the name they know the primary by); see
+    /// docs/cluster.md.
     pub url: String,
     /// The first part of every key (`tengen`).
     pub prefix: String,

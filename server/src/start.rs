@@ -85,8 +85,18 @@ impl Server {
     /// removed when the [`Server`] is dropped. With Redis the data
     /// directory is not used.
     pub async fn start(mut settings: Settings) -> Result<Server, StartError> {
-        if let Some(redis) = settings.redis.clone() {
-            let store = open_redis(&redis).await?;
+        if let Some(redis) = settings.redis.as_mut() {
+            let store = open_redis(redis).await?;
+            // The buses (the nodes' and moderation's) speak pub/sub to one
+            // server: a cluster's first node, or the primary Sentinel
+            // names now (docs/cluster.md says what that does not follow).
+            let shown = tengen_store::redis::redact(&redis.url);
+            redis.url = tengen_store::redis::node_url(&redis.url)
+                .await
+                .map_err(|why| StartError::Redis {
+                    url: shown,
+                    source: StoreError::Unavailable(why),
+                })?;
             // Other nodes may share this Redis: take over the tables of
             // any that dies.
             settings
@@ -151,6 +161,14 @@ impl Server {
             shutdown_rx.clone(),
         );
         let (tournaments, tournaments_rx) = crate::tournaments::director::mailbox();
+        let analysis = crate::analysis::Analyzer::new(settings.analysis.clone());
+        let study = crate::study::Study::start(
+            store.clone(),
+            settings.study.clone(),
+            analysis.slots(),
+            pressure.clone(),
+            shutdown_rx.clone(),
+        );
         let hosting = Hosting {
             store: store.clone(),
             settings: settings.clone(),
@@ -164,6 +182,7 @@ impl Server {
             moderation: Default::default(),
             tournaments,
             lag: Default::default(),
+            study,
         };
         crate::moderation::boot::start(&hosting, shutdown_rx.clone())
             .await

@@ -7,8 +7,13 @@
 //! ```text
 //! cargo run --release -p tengen-store --example append_rate -- \
 //!     [--tables 2000] [--seconds 10] [--game-len 0] [--restore-tables 5000] \
-//!     [--restore-entries 60] [--dir PATH] [--redis URL]
+//!     [--restore-entries 60] [--dir PATH] [--redis URL] [--wait-replicas N]
 //! ```
+//!
+//! `--redis` takes the store's URLs, `redis+cluster://` and
+//! `redis+sentinel://` too; `--wait-replicas N` sets how many replicas
+//! every acknowledged write waits for (`WAIT`; by default 1 on a cluster
+//! or behind Sentinel, 0 on one node), to measure what that costs.
 //!
 //! Phase 1: `--tables` live tables, each a tokio task appending one
 //! ~120-byte entry at a time and awaiting it, for `--seconds`; prints the
@@ -68,11 +73,17 @@ fn args() -> Args {
             "--game-len" => args.game_len = number() as u64,
             "--dir" => args.dir = Some(PathBuf::from(&value)),
             "--redis" => args.redis = Some(value),
+            "--wait-replicas" => {
+                let _ = WAIT_REPLICAS.set(number() as u32);
+            }
             _ => panic!("unknown flag {flag}"),
         }
     }
     args
 }
+
+/// `--wait-replicas`, when given.
+static WAIT_REPLICAS: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
 
 /// A log entry like the server's, about 120 bytes.
 fn entry(table: usize, seq: u64) -> Vec<u8> {
@@ -109,6 +120,7 @@ async fn open(dir: &Path, redis: Option<&str>) -> (Arc<dyn Store>, Option<Arc<Em
                 url,
                 RedisOptions {
                     prefix,
+                    wait_replicas: WAIT_REPLICAS.get().copied(),
                     ..RedisOptions::default()
                 },
             )

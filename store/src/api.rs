@@ -7,6 +7,7 @@ use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
 use crate::moderation::{AddressBan, AuditEntry, Report, Standing};
+use crate::study::{Doc, DocPut, ScorePut, StudyItem, Tally};
 
 /// What a store operation can fail with.
 #[derive(Debug, thiserror::Error)]
@@ -249,6 +250,14 @@ pub struct ExportCursor(pub String);
 pub struct ExportPage {
     pub items: Vec<Item>,
     /// Where the next page starts; `None` when the export is complete.
+    pub next: Option<ExportCursor>,
+}
+
+/// A page of [`Store::export_study`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct StudyPage {
+    pub items: Vec<StudyItem>,
+    /// Where the next page starts; `None` once the export is complete.
     pub next: Option<ExportCursor>,
 }
 
@@ -545,4 +554,51 @@ pub trait Store: Send + Sync + 'static {
     /// Every stored tournament as (id, state), in id order (at start, to
     /// run them again; the server bounds how many it keeps).
     async fn tournaments(&self) -> Result<Vec<(String, Vec<u8>)>>;
+
+    // --- tallies and documents (`crate::study`) -------------------------
+
+    /// Applies `tally` in `space` in one atomic, durable write, unless a
+    /// tally with its token was applied there before: `true` when applied
+    /// now, `false` when it had been (nothing changes). Its counters are
+    /// added to, its lists pushed to and each cut to `keep` items.
+    async fn tally(&self, space: &str, tally: &Tally) -> Result<bool>;
+
+    /// The counters of each key, `(field, values)` in field order (empty
+    /// for a key with none), in the order of `keys`.
+    async fn tallies(&self, space: &str, keys: &[Vec<u8>]) -> Result<Vec<crate::study::Fields>>;
+
+    /// The list of each key, newest first (empty for a key with none), in
+    /// the order of `keys`.
+    async fn lists(&self, space: &str, keys: &[Vec<u8>]) -> Result<Vec<Vec<Vec<u8>>>>;
+
+    /// Writes `docs` and `scores` in `space` in one atomic, durable write,
+    /// each document only if its stored version is the one it expects:
+    /// [`StoreError::Conflict`] otherwise, and nothing is written. Each
+    /// document written has its version raised by one. A key named twice
+    /// is refused as [`StoreError::Invalid`].
+    async fn put_docs(&self, space: &str, docs: &[DocPut], scores: &[ScorePut]) -> Result<()>;
+
+    /// Each key's document, in the order of `keys`.
+    async fn docs(&self, space: &str, keys: &[String]) -> Result<Vec<Option<Doc>>>;
+
+    /// The members of `space`'s scored index `index` whose score is in
+    /// `min..=max`, by score then member, at most `limit`.
+    async fn scored(
+        &self,
+        space: &str,
+        index: &str,
+        min: i64,
+        max: i64,
+        limit: usize,
+    ) -> Result<Vec<(String, i64)>>;
+
+    /// A page of the tallies and documents of every space (what
+    /// [`Store::export`] does not carry), paged as it is: start with
+    /// `None`, pass each page's `next` until it is `None`.
+    async fn export_study(&self, from: Option<&ExportCursor>, limit: usize) -> Result<StudyPage>;
+
+    /// Puts exported items back, each replacing what is stored under its
+    /// key (a key's counters, a list, a document with its version, a
+    /// score); importing the same items twice changes nothing.
+    async fn import_study(&self, items: &[StudyItem]) -> Result<()>;
 }

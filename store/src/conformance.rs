@@ -40,6 +40,7 @@ mod live;
 mod moderation;
 mod names;
 mod racing;
+mod study;
 mod tournaments;
 mod transfer;
 
@@ -50,6 +51,7 @@ pub use live::*;
 pub use moderation::*;
 pub use names::*;
 pub use racing::*;
+pub use study::*;
 pub use tournaments::*;
 pub use transfer::*;
 
@@ -103,6 +105,11 @@ checks!(
     reports_and_address_bans,
     tournaments,
     racing_tournament_puts,
+    tallies,
+    racing_tallies,
+    documents,
+    racing_doc_puts,
+    study_export_import,
 );
 
 /// Runs every check in [`CHECKS`], each on a new store from `make`.

@@ -35,6 +35,7 @@ pub mod moderation;
 pub mod names;
 mod progress;
 pub mod redis;
+pub mod study;
 #[cfg(feature = "testing")]
 pub mod testing;
 mod tokens;
@@ -42,11 +43,12 @@ mod tokens;
 pub use api::{
     Account, Acquired, AuthToken, Backup, BackupError, ExportCursor, ExportPage, FinishedGame,
     GameRef, HistoryPoint, Item, Lease, LiveTable, MetaUpgrade, Rating, RatingUpdate, Result,
-    Store, StoreError, name_key,
+    Store, StoreError, StudyPage, name_key,
 };
 pub use embedded::EmbeddedStore;
 pub use moderation::{AddressBan, AuditEntry, Playban, Report, ReportClosed, Sanction, Standing};
 pub use names::{SKELETON_VERSION, name_skeleton};
 pub use progress::Progress;
 pub use redis::{RedisOptions, RedisStore};
+pub use study::{CountAdd, Doc, DocPut, Fields, ListPush, ScorePut, StudyItem, Tally};
 pub use tokens::{is_digest, token_digest};

@@ -7,7 +7,9 @@
 //! the audit log (oldest first, entries the destination has already left
 //! out, so that a migration run again adds none twice), the reports, the
 //! banned address ranges and the tournaments. Bot filters travel with
-//! their accounts.
+//! their accounts. Last the tallies and documents (the opening explorer,
+//! puzzles, exercises: `crate::study`), page by page through their own
+//! export.
 
 use std::collections::HashSet;
 
@@ -31,13 +33,15 @@ pub struct Report {
     pub reports: u64,
     pub address_bans: u64,
     pub tournaments: u64,
+    /// Tallies' keys, lists and tokens, documents and scores.
+    pub study_items: u64,
 }
 
 impl std::fmt::Display for Report {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} accounts, {} tokens, {} ratings with {} history points, {} finished games, {} live games with {} log entries, {} standings, {} audit entries, {} reports, {} address bans, {} tournaments",
+            "{} accounts, {} tokens, {} ratings with {} history points, {} finished games, {} live games with {} log entries, {} standings, {} audit entries, {} reports, {} address bans, {} tournaments, {} explorer and puzzle items",
             self.accounts,
             self.tokens,
             self.ratings,
@@ -49,7 +53,8 @@ impl std::fmt::Display for Report {
             self.audit_entries,
             self.reports,
             self.address_bans,
-            self.tournaments
+            self.tournaments,
+            self.study_items
         )
     }
 }
@@ -112,8 +117,27 @@ pub async fn migrate(
         }
     }
     carry(from, to, &names, &mut report).await?;
+    carry_study(from, to, &mut report).await?;
     tracing::info!(moved = %report, "migrating");
     Ok(report)
+}
+
+/// Copies the tallies and documents of `from` into `to`, a page at a time.
+pub async fn carry_study(
+    from: &dyn Store,
+    to: &dyn Store,
+    report: &mut Report,
+) -> Result<(), StoreError> {
+    let mut cursor = None;
+    loop {
+        let page = from.export_study(cursor.as_ref(), PAGE).await?;
+        to.import_study(&page.items).await?;
+        report.study_items += page.items.len() as u64;
+        match page.next {
+            Some(next) => cursor = Some(next),
+            None => return Ok(()),
+        }
+    }
 }
 
 /// Copies the moderation data and the tournaments of `from` into `to`

@@ -18,6 +18,12 @@
 //! (`CROSSSLOT`), so whatever passes against it uses only single-slot
 //! operations.
 //!
+//! [`RedisCluster::start`] runs a real Redis Cluster of three primaries
+//! with a replica each (six cluster-mode servers joined by `redis-cli
+//! --cluster create`), and [`RedisSentinels::start`] a primary, its
+//! replica and three sentinels watching them; both let a test kill a
+//! primary (SIGKILL) and wait for its replica's promotion.
+//!
 //! When `redis-server` is not installed, [`RedisServer::start`] panics
 //! with a message saying so and how to install it: the tests that need
 //! Redis fail rather than skip (`./scripts/test` installs it).
@@ -87,6 +93,11 @@ impl RedisServer {
     /// everysec`).
     pub fn start_with_flags(flags: &[&str]) -> RedisServer {
         RedisServer::start_flagged(false, false, flags)
+    }
+
+    /// [`RedisServer::start_with_flags`] in cluster mode.
+    fn start_cluster_node(flags: &[&str]) -> RedisServer {
+        RedisServer::start_flagged(false, true, flags)
     }
 
     fn start_with(tls: bool, cluster: bool) -> RedisServer {
@@ -179,6 +190,15 @@ impl RedisServer {
     /// Whether the process is running.
     pub fn is_running(&self) -> bool {
         self.child.is_some()
+    }
+
+    /// Freezes the server (SIGSTOP: a replica frozen falls behind its
+    /// primary) or lets it go on (SIGCONT).
+    fn freeze(&self, frozen: bool) {
+        let pid = self.child.as_ref().expect("the server runs").id() as libc::pid_t;
+        let signal = if frozen { libc::SIGSTOP } else { libc::SIGCONT };
+        // SAFETY: kill(2) on our own child's pid; no memory is involved.
+        unsafe { libc::kill(pid, signal) };
     }
 
     /// Kills the server (SIGKILL) and waits for it to exit.
@@ -412,6 +432,348 @@ fn wait_cluster_ok(port: u16) {
             panic!("the cluster node on port {port} is not ready: {info:?}");
         }
         std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// How long a cluster or a failover may take to settle.
+const SETTLE_WITHIN: Duration = Duration::from_secs(30);
+
+/// Runs `redis-cli` with `args`, killed if it takes more than
+/// [`SETTLE_WITHIN`]; its output.
+fn cli(args: &[String]) -> String {
+    let mut child = match Command::new("redis-cli")
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+    {
+        Ok(child) => child,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => panic!(
+            "redis-cli is not installed, and this test needs it: install it \
+             (`apt-get install -y redis-tools`; ./scripts/test does) and run again"
+        ),
+        Err(e) => panic!("cannot run redis-cli: {e}"),
+    };
+    let deadline = Instant::now() + SETTLE_WITHIN;
+    loop {
+        match child.try_wait() {
+            Ok(Some(_)) => break,
+            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(20)),
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("redis-cli {args:?} did not finish within {SETTLE_WITHIN:?}");
+            }
+        }
+    }
+    let mut out = String::new();
+    if let Some(mut o) = child.stdout.take() {
+        let _ = o.read_to_string(&mut out);
+    }
+    if let Some(mut e) = child.stderr.take() {
+        let _ = e.read_to_string(&mut out);
+    }
+    out
+}
+
+/// `redis-cli -p PORT ARGS...`.
+fn cli_at(port: u16, args: &[&str]) -> String {
+    let mut all = vec!["-p".to_owned(), port.to_string()];
+    all.extend(args.iter().map(|a| a.to_string()));
+    cli(&all)
+}
+
+/// Waits until `ready` holds, checking every 50 ms; panics with `what`
+/// after [`SETTLE_WITHIN`].
+fn settle(what: &str, mut ready: impl FnMut() -> bool) {
+    let deadline = Instant::now() + SETTLE_WITHIN;
+    while !ready() {
+        assert!(
+            Instant::now() < deadline,
+            "{what}: not within {SETTLE_WITHIN:?}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// A real Redis Cluster: three primaries with one replica each, six
+/// `redis-server --cluster-enabled yes` on free loopback ports (append-only
+/// file with `appendfsync always`, as [`RedisServer::start`]), joined by
+/// `redis-cli --cluster create --cluster-replicas 1`. A node is declared
+/// failed after 1 s (`cluster-node-timeout 1000`), and a replica is always
+/// allowed to take over (`cluster-replica-validity-factor 0`). Every
+/// process is killed when this is dropped.
+pub struct RedisCluster {
+    nodes: Vec<RedisServer>,
+}
+
+impl RedisCluster {
+    /// Starts the six servers, makes them a cluster and waits until every
+    /// node says `cluster_state:ok` and knows all six. Panics, saying why,
+    /// if that does not happen within 30 s.
+    pub fn start() -> RedisCluster {
+        let nodes: Vec<RedisServer> = (0..6)
+            .map(|_| {
+                RedisServer::start_cluster_node(&[
+                    "--cluster-node-timeout",
+                    "1000",
+                    "--cluster-replica-validity-factor",
+                    "0",
+                ])
+            })
+            .collect();
+        let mut args = vec!["--cluster".to_owned(), "create".to_owned()];
+        args.extend(nodes.iter().map(|n| format!("127.0.0.1:{}", n.port)));
+        args.extend(["--cluster-replicas", "1", "--cluster-yes"].map(str::to_owned));
+        let out = cli(&args);
+        assert!(
+            out.contains("All 16384 slots covered"),
+            "redis-cli --cluster create failed:\n{out}"
+        );
+        let cluster = RedisCluster { nodes };
+        cluster.wait_healthy(6);
+        cluster
+    }
+
+    /// `redis+cluster://` with every node as a seed.
+    pub fn url(&self) -> String {
+        let hosts: Vec<String> = self
+            .nodes
+            .iter()
+            .map(|n| format!("127.0.0.1:{}", n.port))
+            .collect();
+        format!("redis+cluster://{}/", hosts.join(","))
+    }
+
+    /// The nodes, in the order they were started.
+    pub fn nodes(&self) -> &[RedisServer] {
+        &self.nodes
+    }
+
+    /// The running node that serves `key` as a primary now: the one that
+    /// answers a command on it instead of redirecting (`MOVED`).
+    pub fn primary_of(&self, key: &str) -> Option<usize> {
+        self.nodes.iter().position(|n| {
+            n.is_running()
+                && matches!(command(n.port, &["EXISTS", key]), Ok(reply) if reply.starts_with(':'))
+        })
+    }
+
+    /// Kills node `i` (SIGKILL).
+    pub fn kill(&mut self, i: usize) {
+        self.nodes[i].kill();
+    }
+
+    /// Starts node `i` again on its port and directory: it rejoins the
+    /// cluster (a failed primary comes back as its successor's replica).
+    pub fn restart(&mut self, i: usize) {
+        self.nodes[i].restart();
+        self.wait_healthy(self.nodes.iter().filter(|n| n.is_running()).count());
+    }
+
+    /// Kills the primary of `key` and waits until another node serves it
+    /// (its replica, promoted) and the running nodes agree the cluster is
+    /// whole again. The killed node's index.
+    ///
+    /// The replica is first frozen (SIGSTOP) and cut from the primary
+    /// (`CLIENT KILL TYPE replica`) for half a second (under the 1 s node
+    /// timeout), and the primary killed at the end of it, so the writes
+    /// the primary took meanwhile never reach the replica that takes
+    /// over: the ones a store acknowledged without waiting for a replica
+    /// are lost, as asynchronous replication allows.
+    pub fn fail_primary_of(&mut self, key: &str) -> usize {
+        let i = self
+            .primary_of(key)
+            .unwrap_or_else(|| panic!("no node serves {key}"));
+        let port = self.nodes[i].port;
+        let replica = self
+            .nodes
+            .iter()
+            .position(|n| {
+                n.is_running()
+                    && cli_at(n.port, &["INFO", "replication"])
+                        .contains(&format!("master_port:{port}"))
+            })
+            .unwrap_or_else(|| panic!("the primary of {key} has no replica"));
+        self.nodes[replica].freeze(true);
+        cli_at(port, &["CLIENT", "KILL", "TYPE", "replica"]);
+        std::thread::sleep(Duration::from_millis(500));
+        self.nodes[i].kill();
+        self.nodes[replica].freeze(false);
+        settle(
+            "a replica takes over the killed primary's slots",
+            || matches!(self.primary_of(key), Some(j) if j != i),
+        );
+        self.wait_healthy(0);
+        i
+    }
+
+    /// Waits until every running node says `cluster_state:ok` (and, when
+    /// `known` > 0, knows that many nodes) and every running replica is in
+    /// sync with its primary.
+    fn wait_healthy(&self, known: usize) {
+        settle("the cluster is healthy", || {
+            self.nodes.iter().filter(|n| n.is_running()).all(|n| {
+                let info = cli_at(n.port, &["CLUSTER", "INFO"]);
+                let replication = cli_at(n.port, &["INFO", "replication"]);
+                info.contains("cluster_state:ok")
+                    && (known == 0 || info.contains(&format!("cluster_known_nodes:{known}")))
+                    && (replication.contains("role:master")
+                        || replication.contains("master_link_status:up"))
+            })
+        });
+    }
+}
+
+/// A primary, its replica and three sentinels watching them under the
+/// name `tengen` (quorum 2; a primary is down after 1 s without an
+/// answer, `down-after-milliseconds 1000`). Every process is killed when
+/// this is dropped.
+pub struct RedisSentinels {
+    /// The two data servers: the first starts as the primary.
+    servers: Vec<RedisServer>,
+    sentinels: Vec<(u16, Child)>,
+    _dir: tempfile::TempDir,
+}
+
+/// The name the sentinels know the primary by.
+pub const SENTINEL_MASTER: &str = "tengen";
+
+impl RedisSentinels {
+    /// Starts the primary, the replica (waiting until it is in sync) and
+    /// the sentinels (waiting until each knows the replica and the two
+    /// other sentinels).
+    pub fn start() -> RedisSentinels {
+        let primary = RedisServer::start();
+        let port = primary.port.to_string();
+        let replica = RedisServer::start_with_flags(&["--replicaof", "127.0.0.1", &port]);
+        settle("the replica is in sync", || {
+            cli_at(replica.port, &["INFO", "replication"]).contains("master_link_status:up")
+        });
+        let dir = tempfile::Builder::new()
+            .prefix("tengen-sentinel-")
+            .tempdir()
+            .expect("a temporary directory for the sentinels");
+        let sentinels = (0..3)
+            .map(|i| {
+                let port = free_port();
+                let conf = dir.path().join(format!("sentinel-{i}.conf"));
+                std::fs::write(
+                    &conf,
+                    format!(
+                        "port {port}\nbind 127.0.0.1\ndir {}\nlogfile {}\n\
+                         sentinel monitor {SENTINEL_MASTER} 127.0.0.1 {} 2\n\
+                         sentinel down-after-milliseconds {SENTINEL_MASTER} 1000\n\
+                         sentinel failover-timeout {SENTINEL_MASTER} 5000\n\
+                         sentinel parallel-syncs {SENTINEL_MASTER} 1\n",
+                        dir.path().display(),
+                        dir.path().join(format!("sentinel-{i}.log")).display(),
+                        primary.port,
+                    ),
+                )
+                .expect("write a sentinel's configuration");
+                let child = Command::new("redis-server")
+                    .arg(&conf)
+                    .arg("--sentinel")
+                    .stdin(Stdio::null())
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .spawn()
+                    .expect("start redis-server --sentinel");
+                (port, child)
+            })
+            .collect();
+        let set = RedisSentinels {
+            servers: vec![primary, replica],
+            sentinels,
+            _dir: dir,
+        };
+        for &(port, _) in &set.sentinels {
+            settle(
+                "a sentinel knows the replica and the other sentinels",
+                || {
+                    let master = cli_at(port, &["SENTINEL", "master", SENTINEL_MASTER]);
+                    let mut lines = master.lines();
+                    let mut slaves = false;
+                    let mut others = false;
+                    while let Some(line) = lines.next() {
+                        match line {
+                            "num-slaves" => slaves = lines.next() == Some("1"),
+                            "num-other-sentinels" => others = lines.next() == Some("2"),
+                            _ => {}
+                        }
+                    }
+                    slaves && others
+                },
+            );
+        }
+        set
+    }
+
+    /// `redis+sentinel://` with the three sentinels and the name.
+    pub fn url(&self) -> String {
+        let hosts: Vec<String> = self
+            .sentinels
+            .iter()
+            .map(|(port, _)| format!("127.0.0.1:{port}"))
+            .collect();
+        format!("redis+sentinel://{}/{SENTINEL_MASTER}", hosts.join(","))
+    }
+
+    /// The data servers (the first started as the primary).
+    pub fn servers(&self) -> &[RedisServer] {
+        &self.servers
+    }
+
+    /// The index of the server the sentinels name as the primary now.
+    pub fn primary(&self) -> Option<usize> {
+        let (port, _) = &self.sentinels[0];
+        let named = cli_at(
+            *port,
+            &["SENTINEL", "get-master-addr-by-name", SENTINEL_MASTER],
+        );
+        let named: u16 = named.lines().nth(1)?.trim().parse().ok()?;
+        self.servers.iter().position(|s| s.port == named)
+    }
+
+    /// Kills the primary (SIGKILL) and waits until the sentinels name the
+    /// replica, and it says it is a primary. The killed server's index.
+    /// As [`RedisCluster::fail_primary_of`], the replica is frozen and cut
+    /// off for half a second before, so that it lacks the primary's last
+    /// writes.
+    pub fn fail_primary(&mut self) -> usize {
+        let i = self.primary().expect("the sentinels name a primary");
+        let other = 1 - i;
+        self.servers[other].freeze(true);
+        cli_at(self.servers[i].port, &["CLIENT", "KILL", "TYPE", "replica"]);
+        std::thread::sleep(Duration::from_millis(500));
+        self.servers[i].kill();
+        self.servers[other].freeze(false);
+        settle("the sentinels promote the replica", || {
+            self.primary() == Some(other)
+                && cli_at(self.servers[other].port, &["ROLE"]).starts_with("master")
+        });
+        i
+    }
+
+    /// Starts server `i` again (a failed primary: the sentinels make it
+    /// the new primary's replica) and waits until it is in sync.
+    pub fn restart(&mut self, i: usize) {
+        self.servers[i].restart();
+        let port = self.servers[i].port;
+        settle("the old primary is back as a replica, in sync", || {
+            cli_at(port, &["INFO", "replication"]).contains("master_link_status:up")
+        });
+    }
+}
+
+impl Drop for RedisSentinels {
+    fn drop(&mut self) {
+        for (_, child) in &mut self.sentinels {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
     }
 }
 

@@ -144,8 +144,8 @@ pub fn analyze_record(
 
 /// Whether `p`, played by `attacker` in `board`, is the first move of a
 /// forced win (a VCT when `threats`, else a VCF) within `budget`; `None`
-/// when the budget ran out first.
-pub(crate) fn first_move_wins(
+/// when the budget ran out first. (How a puzzle's moves are judged.)
+pub fn first_move_wins(
     board: &Board,
     attacker: Color,
     variant: Variant,

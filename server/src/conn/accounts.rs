@@ -293,6 +293,13 @@ pub fn handle(
             }
         }
         ClientMsg::MyTables => my_tables(state, session, id),
+        // The explorer, puzzles and the trainer (`crate::study`).
+        msg if crate::study::requests::is_study(&msg) => {
+            let (st, player) = (state.clone(), session.player.clone());
+            spawn(rc, session, id, async move {
+                crate::study::requests::answer(&st, &player, msg).await
+            });
+        }
         msg => records_request(ask(rc), msg),
     }
 }

@@ -45,7 +45,7 @@ use route::handle;
 use state::ConnState;
 
 /// What this server offers beyond the base protocol (`welcome.features`).
-const FEATURES: [&str; 9] = [
+const FEATURES: [&str; 12] = [
     "resume",
     "chat",
     "rematch",
@@ -55,6 +55,9 @@ const FEATURES: [&str; 9] = [
     "bots",
     "tournaments",
     "computer",
+    "explorer",
+    "puzzles",
+    "trainer",
 ];
 
 /// A connection's task, holding its place under the connection cap

@@ -128,7 +128,15 @@ pub(super) fn handle(state: &AppState, cs: &mut ConnState, bytes: &[u8], receive
         | ClientMsg::History { .. }
         | ClientMsg::GameRecord { .. }
         | ClientMsg::AnalyzeGame { .. }
-        | ClientMsg::MyTables) => {
+        | ClientMsg::MyTables
+        | ClientMsg::Explore { .. }
+        | ClientMsg::NextPuzzle { .. }
+        | ClientMsg::Puzzle { .. }
+        | ClientMsg::DailyPuzzle
+        | ClientMsg::PuzzleMove { .. }
+        | ClientMsg::GamePuzzles { .. }
+        | ClientMsg::TrainerNext
+        | ClientMsg::TrainerAnswer { .. }) => {
             super::accounts::handle(state, &mut cs.ranked, &cs.session, id, msg)
         }
         msg @ (ClientMsg::CreateTournament { .. }

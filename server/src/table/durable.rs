@@ -399,6 +399,7 @@ impl Table {
         // (`crate::ratings::finish`, which retries when a rating changed
         // meanwhile); an aborted game is never rated.
         let players = game.players.clone();
+        let study = crate::study::players([&self.meta.seats[0].player, &self.meta.seats[1].player]);
         let rated = crate::ratings::rated_game(
             self.meta.rated,
             &self.game,
@@ -413,12 +414,20 @@ impl Table {
             )
             .await;
         match result {
-            Ok(()) | Err(StoreError::Exists(_)) => {
+            Ok(_) | Err(StoreError::Exists(_)) => {
                 self.durable.finish_stored = true;
                 // Counted once, by the node whose write stored it.
-                if let (Ok(()), Some(result)) = (&result, self.game.result()) {
+                if let (Ok(_), Some(result)) = (&result, self.game.result()) {
                     crate::metrics::game_finished(&self.meta.config, self.meta.rated, result);
                 }
+                // The explorer and the puzzle miner (never waited for).
+                let ratings = result.as_ref().ok().copied().flatten();
+                self.hosting.study.finished(crate::study::Finished {
+                    id: self.id.to_string(),
+                    record,
+                    players: tengen_study::explorer::Players { ratings, ..study },
+                    finished_ms,
+                });
                 // A rated game's abandonment is a fair-play offence (told
                 // to moderation, which stores it without the table); not a
                 // tournament game's, whose absences and withdrawals the

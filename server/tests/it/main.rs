@@ -54,6 +54,7 @@ mod resume;
 mod social;
 mod store_damage;
 mod store_down;
+mod study;
 mod takebacks;
 mod tokens_at_rest;
 mod tournament_arena;

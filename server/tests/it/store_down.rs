@@ -236,6 +236,54 @@ impl Store for Switched {
         self.check()?;
         self.inner.tournaments().await
     }
+    async fn tally(&self, space: &str, tally: &tengen_store::Tally) -> Result<bool> {
+        self.check()?;
+        self.inner.tally(space, tally).await
+    }
+    async fn tallies(&self, space: &str, keys: &[Vec<u8>]) -> Result<Vec<tengen_store::Fields>> {
+        self.check()?;
+        self.inner.tallies(space, keys).await
+    }
+    async fn lists(&self, space: &str, keys: &[Vec<u8>]) -> Result<Vec<Vec<Vec<u8>>>> {
+        self.check()?;
+        self.inner.lists(space, keys).await
+    }
+    async fn put_docs(
+        &self,
+        space: &str,
+        docs: &[tengen_store::DocPut],
+        scores: &[tengen_store::ScorePut],
+    ) -> Result<()> {
+        self.check()?;
+        self.inner.put_docs(space, docs, scores).await
+    }
+    async fn docs(&self, space: &str, keys: &[String]) -> Result<Vec<Option<tengen_store::Doc>>> {
+        self.check()?;
+        self.inner.docs(space, keys).await
+    }
+    async fn scored(
+        &self,
+        space: &str,
+        index: &str,
+        min: i64,
+        max: i64,
+        limit: usize,
+    ) -> Result<Vec<(String, i64)>> {
+        self.check()?;
+        self.inner.scored(space, index, min, max, limit).await
+    }
+    async fn export_study(
+        &self,
+        from: Option<&tengen_store::ExportCursor>,
+        limit: usize,
+    ) -> Result<tengen_store::StudyPage> {
+        self.check()?;
+        self.inner.export_study(from, limit).await
+    }
+    async fn import_study(&self, items: &[tengen_store::StudyItem]) -> Result<()> {
+        self.check()?;
+        self.inner.import_study(items).await
+    }
 }
 
 async fn paused_push(c: &mut Connection) -> (Option<PauseReason>, Option<ClockSnapshot>) {

@@ -95,6 +95,7 @@ browser_files!(
     records,
     rif,
     sound,
+    study,
     table,
     time_controls,
     tournaments,

@@ -985,19 +985,38 @@ async fn every_frame_of_real_sessions_is_valid_against_the_schema() {
     // Every message kind but these: a paused table needs a store that
     // fails (store_down.rs); a stalled round, and the organiser's pairing
     // by hand or end of it, a field that runs out of pairings
-    // (tournament_stall.rs, which checks those frames against the schema).
+    // (tournament_stall.rs, which checks those frames against the schema);
+    // the explorer's, puzzles' and trainer's, games mined first (study.rs,
+    // which checks its frames too).
     assert_eq!(
         unseen(ServerMsg::TYPES, &seen.server),
         [
             "table_paused",
             "tournament_ended",
             "tournament_paired",
-            "tournament_stalled"
+            "tournament_stalled",
+            "explorer",
+            "puzzle",
+            "puzzle_step",
+            "game_puzzles",
+            "trainer_position",
+            "trainer_verdict"
         ]
     );
     assert_eq!(
         unseen(ClientMsg::TYPES, &seen.client),
-        ["end_tournament", "pair_tournament"]
+        [
+            "end_tournament",
+            "pair_tournament",
+            "explore",
+            "next_puzzle",
+            "puzzle",
+            "daily_puzzle",
+            "puzzle_move",
+            "game_puzzles",
+            "trainer_next",
+            "trainer_answer"
+        ]
     );
     for task in [
         "place",

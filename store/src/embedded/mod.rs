@@ -37,6 +37,7 @@
 //! | `moderation` | `s/`name_key, `a/`seq, `r/`report id, `n/`range | standing, audit entry, report, address ban (encoded) |
 //! | `tournaments` | tournament id | the server's state of the event (raw bytes; `tournaments`) |
 //! | `name_skeletons` | (name_skeleton(name), name_key(name)) | `()`: the accounts by what their names look like (`skeletons`; built at open, `meta` `"name_skeletons"` holding its version) |
+//! | `study_*` | tallies and documents by space (`study`) | counters, lists, documents, scores |
 //!
 //! The live log is one sequence for all tables, keyed by a number that
 //! grows with every append: a commit of a thousand appends to a thousand
@@ -139,6 +140,7 @@ mod readers;
 mod salvage;
 mod schema;
 mod skeletons;
+mod study;
 mod tables;
 mod tournaments;
 mod transfer;
@@ -673,5 +675,74 @@ impl Store for EmbeddedStore {
 
     async fn tournaments(&self) -> Result<Vec<(String, Vec<u8>)>> {
         self.read(tournaments::tournaments).await
+    }
+
+    async fn tally(&self, space: &str, tally: &crate::Tally) -> Result<bool> {
+        let write = study::StudyWrite::Tally {
+            space: space.to_owned(),
+            tally: tally.clone(),
+        };
+        match self.write(Op::Study(write)).await {
+            Ok(()) => Ok(true),
+            Err(StoreError::Exists(_)) => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
+    async fn tallies(&self, space: &str, keys: &[Vec<u8>]) -> Result<Vec<crate::study::Fields>> {
+        let (space, keys) = (space.to_owned(), keys.to_vec());
+        self.read(move |db| study::tallies(db, &space, &keys)).await
+    }
+
+    async fn lists(&self, space: &str, keys: &[Vec<u8>]) -> Result<Vec<Vec<Vec<u8>>>> {
+        let (space, keys) = (space.to_owned(), keys.to_vec());
+        self.read(move |db| study::lists(db, &space, &keys)).await
+    }
+
+    async fn put_docs(
+        &self,
+        space: &str,
+        docs: &[crate::DocPut],
+        scores: &[crate::ScorePut],
+    ) -> Result<()> {
+        self.write(Op::Study(study::StudyWrite::PutDocs {
+            space: space.to_owned(),
+            docs: docs.to_vec(),
+            scores: scores.to_vec(),
+        }))
+        .await
+    }
+
+    async fn docs(&self, space: &str, keys: &[String]) -> Result<Vec<Option<crate::Doc>>> {
+        let (space, keys) = (space.to_owned(), keys.to_vec());
+        self.read(move |db| study::docs(db, &space, &keys)).await
+    }
+
+    async fn scored(
+        &self,
+        space: &str,
+        index: &str,
+        min: i64,
+        max: i64,
+        limit: usize,
+    ) -> Result<Vec<(String, i64)>> {
+        let (space, index) = (space.to_owned(), index.to_owned());
+        self.read(move |db| study::scored(db, &space, &index, min, max, limit))
+            .await
+    }
+
+    async fn export_study(
+        &self,
+        from: Option<&ExportCursor>,
+        limit: usize,
+    ) -> Result<crate::StudyPage> {
+        let from = from.cloned();
+        self.read(move |db| study::export(db, from.as_ref(), limit))
+            .await
+    }
+
+    async fn import_study(&self, items: &[crate::StudyItem]) -> Result<()> {
+        self.write(Op::Study(study::StudyWrite::Import(items.to_vec())))
+            .await
     }
 }

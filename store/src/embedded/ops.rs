@@ -59,6 +59,8 @@ pub(super) enum Op {
     },
     Import(Vec<crate::Item>),
     Moderation(ModWrite),
+    /// A write of the tallies and documents (`super::study`).
+    Study(super::study::StudyWrite),
     /// Nothing: it makes the writer give redb the appends it holds (see
     /// `pending`) before a read of live logs. Never journalled.
     Flush,
@@ -92,6 +94,7 @@ impl Op {
             | Op::RevokeToken(_)
             | Op::PutTournament { .. }
             | Op::Moderation(_)
+            | Op::Study(_)
             | Op::Flush => Touches::Nothing,
         }
     }

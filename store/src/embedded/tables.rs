@@ -43,6 +43,7 @@ pub(super) struct Tables<'txn> {
     pub(super) moderation: Lazy<'txn, &'static str, &'static [u8]>,
     pub(super) tournaments: Lazy<'txn, &'static str, &'static [u8]>,
     pub(super) skeletons: Lazy<'txn, (&'static str, &'static str), ()>,
+    pub(super) study: super::study::StudyTables<'txn>,
 }
 
 impl<'txn> Tables<'txn> {
@@ -72,6 +73,7 @@ impl<'txn> Tables<'txn> {
             moderation: Lazy::new(txn, super::schema::MODERATION),
             tournaments: Lazy::new(txn, super::tournaments::TOURNAMENTS),
             skeletons: Lazy::new(txn, super::schema::NAME_SKELETONS),
+            study: super::study::StudyTables::new(txn),
         })
     }
 
@@ -114,6 +116,7 @@ impl<'txn> Tables<'txn> {
                     .map_err(fatal)?;
                 Ok(())
             }
+            Op::Study(write) => self.study.apply(write),
             Op::RevokeToken(token) => {
                 self.tokens.open()?.remove(token.as_str()).map_err(fatal)?;
                 Ok(())

@@ -5,10 +5,9 @@ use std::future::Future;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use redis::aio::{ConnectionManager, ConnectionManagerConfig};
-
 use crate::{Result, StoreError};
 
+use super::conn::{Conn, Topology};
 use super::keys;
 
 /// The layout version this build reads and writes (`P:schema`): 2 keeps
@@ -38,6 +37,14 @@ pub struct RedisOptions {
     /// The server's rewrite of live tables' metadata, applied once when
     /// the prefix's layout is brought up to date ([`crate::MetaUpgrade`]).
     pub upgrade_meta: Option<crate::MetaUpgrade>,
+    /// How many replicas must have every acknowledged write (`WAIT`; see
+    /// *Replication* in the [module documentation](super)): `None` is what
+    /// the URL says (`?wait=N` on a cluster or Sentinel URL), else 1 on a
+    /// Redis Cluster or behind Sentinel, 0 (no `WAIT`) on one node.
+    pub wait_replicas: Option<u32>,
+    /// How long a write waits for its replicas before it fails as
+    /// [`StoreError::Unavailable`] (1 s; under [`RedisOptions::timeout`]).
+    pub wait_timeout: Duration,
 }
 
 impl Default for RedisOptions {
@@ -48,6 +55,8 @@ impl Default for RedisOptions {
             ca_file: None,
             stale_after: Duration::from_secs(60),
             upgrade_meta: None,
+            wait_replicas: None,
+            wait_timeout: Duration::from_secs(1),
         }
     }
 }
@@ -55,8 +64,12 @@ impl Default for RedisOptions {
 /// The Redis store (see the [module documentation](self)).
 #[derive(Clone)]
 pub struct RedisStore {
-    pub(super) conn: ConnectionManager,
+    pub(super) conn: Conn,
     pub(super) keys: keys::Keys,
+    /// Replicas to `WAIT` for after each write, and for how long (none: 0).
+    pub(super) wait: Option<(u32, Duration)>,
+    /// The grouped `WAIT`s of the writes in flight.
+    pub(super) barriers: std::sync::Arc<super::conn::Barriers>,
     pub(super) timeout: Duration,
     pub(super) stale_after: Duration,
     pub(super) shown: String,
@@ -75,17 +88,20 @@ impl RedisStore {
         if options.prefix.is_empty() {
             return Err(StoreError::Invalid("the Redis key prefix is empty".into()));
         }
-        if url.starts_with("rediss://") {
+        let shown = redact(url);
+        let topology = Topology::parse(url)
+            .map_err(|e| StoreError::Invalid(format!("the Redis URL {shown}: {e}")))?;
+        let tls = url.starts_with("rediss");
+        if tls {
             // Another crate in the build may enable a second rustls
             // provider; then rustls needs to be told which one to use.
             let _ = rustls::crypto::ring::default_provider().install_default();
         }
-        let shown = redact(url);
         let bad_url = |e| StoreError::Invalid(format!("the Redis URL {shown}: {e}"));
-        let client = match &options.ca_file {
-            None => redis::Client::open(url).map_err(bad_url)?,
+        let certificates = match &options.ca_file {
+            None => None,
             Some(file) => {
-                if !url.starts_with("rediss://") {
+                if !tls {
                     return Err(StoreError::Invalid(format!(
                         "a CA file is for rediss:// URLs, not {shown}"
                     )));
@@ -93,35 +109,48 @@ impl RedisStore {
                 let pem = std::fs::read(file).map_err(|e| {
                     StoreError::Invalid(format!("cannot read the CA file {}: {e}", file.display()))
                 })?;
-                let certificates = redis::TlsCertificates {
+                Some(redis::TlsCertificates {
                     client_tls: None,
                     root_cert: Some(pem),
-                };
-                redis::Client::build_with_tls(url, certificates).map_err(bad_url)?
+                })
             }
         };
-        let config = ConnectionManagerConfig::new()
-            .set_connection_timeout(Some(Duration::from_secs(1)))
-            .set_response_timeout(Some(options.timeout))
-            .set_number_of_retries(2)
-            .set_min_delay(Duration::from_millis(50))
-            .set_max_delay(Duration::from_millis(500));
+        let client = match (&topology, &certificates) {
+            (Topology::Single(url), None) => {
+                Some(redis::Client::open(url.as_str()).map_err(bad_url)?)
+            }
+            (Topology::Single(url), Some(certificates)) => Some(
+                redis::Client::build_with_tls(url.as_str(), certificates.clone())
+                    .map_err(bad_url)?,
+            ),
+            _ => None,
+        };
         let timeout = options.timeout;
-        let conn =
-            match tokio::time::timeout(timeout, ConnectionManager::new_with_config(client, config))
-                .await
-            {
-                Ok(Ok(conn)) => conn,
-                Ok(Err(e)) => return Err(redis_error(&format!("connecting to {shown}"), e)),
-                Err(_) => {
-                    return Err(StoreError::Unavailable(format!(
-                        "Redis at {shown} did not answer within {timeout:?}"
-                    )));
-                }
-            };
+        let conn = match tokio::time::timeout(
+            timeout,
+            Conn::connect(&topology, client, certificates, timeout),
+        )
+        .await
+        {
+            Ok(Ok(conn)) => conn,
+            Ok(Err(e)) => return Err(redis_error(&format!("connecting to {shown}"), e)),
+            Err(_) => {
+                return Err(StoreError::Unavailable(format!(
+                    "Redis at {shown} did not answer within {timeout:?}"
+                )));
+            }
+        };
+        let replicas = match options.wait_replicas {
+            Some(n) => n,
+            None => Topology::wait(url)
+                .map_err(|e| StoreError::Invalid(format!("the Redis URL {shown}: {e}")))?
+                .unwrap_or(u32::from(topology.fails_over())),
+        };
         let store = RedisStore {
             conn,
             keys: keys::Keys::new(&options.prefix),
+            wait: (replicas > 0).then_some((replicas, options.wait_timeout)),
+            barriers: Default::default(),
             timeout,
             stale_after: options.stale_after,
             shown: format!("Redis store at {shown}, prefix {}", options.prefix),
@@ -195,6 +224,88 @@ impl RedisStore {
         self.call(what, async move { cmd.query_async(&mut conn).await })
             .await
     }
+}
+
+impl RedisStore {
+    /// Runs a write (one command, a script call, or a pipeline of commands
+    /// on one slot); when replicas are to be waited for, `WAIT` follows
+    /// it on the same connection, and a write that fewer replicas took
+    /// within the wait fails as [`StoreError::Unavailable`] (it is on the
+    /// primary, but not acknowledged: see *Replication* in the module
+    /// documentation). The write's answers, one per command.
+    pub(super) async fn write(
+        &self,
+        what: &str,
+        write: redis::Pipeline,
+        load: Option<&redis::ScriptInvocation<'_>>,
+    ) -> Result<Vec<redis::Value>> {
+        let mut conn = self.conn.clone();
+        let Some((replicas, within)) = self.wait else {
+            return self
+                .call(what, async move {
+                    match write.query_async(&mut conn).await {
+                        Err(e) if no_script(&e) && load.is_some() => {
+                            load.expect("checked").load_async(&mut conn).await?;
+                            write.query_async(&mut conn).await
+                        }
+                        other => other,
+                    }
+                })
+                .await;
+        };
+        let barriers = &self.barriers;
+        let (answers, acked) = self
+            .call(what, async move {
+                match conn
+                    .write_waited(barriers, write.clone(), replicas, within)
+                    .await
+                {
+                    Err(e) if no_script(&e) && load.is_some() => {
+                        load.expect("checked").load_async(&mut conn).await?;
+                        conn.write_waited(barriers, write, replicas, within).await
+                    }
+                    other => other,
+                }
+            })
+            .await?;
+        if acked < replicas {
+            return Err(StoreError::Unavailable(format!(
+                "{what}: written on the Redis primary, but {acked} of {replicas} replica(s) \
+                 acknowledged it within {within:?}; not acknowledged, as a failover now could \
+                 lose it"
+            )));
+        }
+        Ok(answers)
+    }
+
+    /// [`RedisStore::write`] of one command; its answer.
+    pub(super) async fn query_write<T: redis::FromRedisValue>(
+        &self,
+        what: &str,
+        cmd: redis::Cmd,
+    ) -> Result<T> {
+        if self.wait.is_none() {
+            return self.query(what, cmd).await;
+        }
+        let mut pipe = redis::pipe();
+        pipe.add_command(cmd);
+        let answer = self.write(what, pipe, None).await?.pop();
+        from_value(what, answer)
+    }
+}
+
+/// Whether Redis does not know a script (`NOSCRIPT`: load it, try again).
+fn no_script(e: &redis::RedisError) -> bool {
+    e.kind() == redis::ErrorKind::Server(redis::ServerErrorKind::NoScript)
+}
+
+/// The one answer of a write, converted.
+pub(super) fn from_value<T: redis::FromRedisValue>(
+    what: &str,
+    answer: Option<redis::Value>,
+) -> Result<T> {
+    let answer = answer.ok_or_else(|| StoreError::Corrupt(format!("{what}: no answer")))?;
+    redis::from_redis_value(answer).map_err(|e| StoreError::Corrupt(format!("{what}: {e}")))
 }
 
 /// The URL with any password hidden, for logs and errors.

@@ -20,6 +20,8 @@ pub(super) const RATINGS: (&str, &str) = ("f", ":ratings");
 pub(super) const GAMES: (&str, &str) = ("t", ":game");
 pub(super) const LIVE: (&str, &str) = ("t", ":meta");
 pub(super) const SKELETONS: (&str, &str) = ("s", ":accounts");
+/// Every tally and document key (`super::study`): `P:{study:SPACE}:REST`.
+pub(super) const STUDY: (&str, &str) = ("study", ":*");
 
 impl Keys {
     pub fn new(prefix: &str) -> Keys {
@@ -165,6 +167,21 @@ impl Keys {
     /// The version of the skeleton index ([`crate::SKELETON_VERSION`]).
     pub fn skeletons_version(&self) -> String {
         format!("{}:name_skeletons", self.prefix)
+    }
+
+    /// A key of the tallies and documents of `space` (`super::study`):
+    /// `P:{study:SPACE}:REST`, every key of a space in one slot.
+    pub fn study(&self, space: &str, rest: &str) -> String {
+        format!("{}:{{study:{space}}}:{rest}", self.prefix)
+    }
+
+    /// The space and the rest of a scanned study key.
+    pub fn parse_study<'k>(&self, key: &'k str) -> Option<(&'k str, &'k str)> {
+        let rest = key
+            .strip_prefix(self.prefix.as_str())?
+            .strip_prefix(":{study:")?;
+        let (space, rest) = rest.split_once('}')?;
+        Some((space, rest.strip_prefix(':')?))
     }
 
     /// A login token, by its digest.

@@ -7,12 +7,25 @@
 //! it (see *Persistence*). With this store the server's data directory
 //! holds nothing that matters.
 //!
-//! The client is the `redis` crate on tokio, through a
-//! [`ConnectionManager`]: one multiplexed connection (many requests in
-//! flight on one socket, pipelined), re-established in the background when
-//! it breaks. `rediss://` URLs connect over TLS (rustls with the ring
-//! provider and the system's root certificates, or the CA of
-//! [`RedisOptions::ca_file`]; no OpenSSL).
+//! The client is the `redis` crate on tokio, behind one connection type
+//! (`conn`) for the three topologies the URL names:
+//!
+//! - `redis://` (`rediss://` for TLS): one node, through a
+//!   [`ConnectionManager`](redis::aio::ConnectionManager): one multiplexed
+//!   connection (many requests in flight on one socket, pipelined),
+//!   re-established in the background when it breaks;
+//! - `redis+cluster://[user:password@]host:port,host:port,...[?wait=N]`
+//!   (`rediss+cluster://`): a Redis Cluster, through the crate's cluster
+//!   client, which sends each command to its key's slot, follows
+//!   `MOVED`/`ASK`, and finds a promoted replica by itself;
+//! - `redis+sentinel://[user:password@]host:port,...[/NAME[/DB]][?wait=N]`:
+//!   the primary the sentinels know as `NAME`, asked again when a call
+//!   fails as a lost connection or `READONLY`, so the store moves to the
+//!   replica they promote.
+//!
+//! The rest of the store is written once for all three. TLS uses rustls
+//! with the ring provider and the system's root certificates, or the CA of
+//! [`RedisOptions::ca_file`] (no OpenSSL).
 //!
 //! # Key layout
 //! Every key starts with the prefix ([`RedisOptions::prefix`], `tengen`
@@ -47,6 +60,7 @@
 //! | `P:{s:SKELETON}:accounts` | set | the name keys of the accounts whose names have this [`crate::name_skeleton`] (`skeletons`) |
 //! | `P:name_skeletons` | string | the version of that index ([`crate::SKELETON_VERSION`]), built at connect when it differs |
 //! | `P:{t}:tournaments` | hash | tournament id → the server's state of the event (raw bytes; `tournaments`) |
+//! | `P:{study:SPACE}:...` | hashes, lists, a set, sorted sets | the tallies and documents of a space (`study`) |
 //!
 //! A table and the game it becomes share the tag `{t:ID}`, so creating a
 //! table (refused if the id is live, finished or being finished),
@@ -77,10 +91,15 @@
 //!
 //! # Atomicity
 //! Conditional writes are Lua scripts (`EVALSHA`, loaded on first use),
-//! which Redis runs atomically. **Every script, and every multi-key
-//! command, touches keys of one hash tag only**, so the layout runs on
-//! Redis Cluster, which refuses anything else (`CROSSSLOT`): the tests run
-//! the whole conformance suite against a one-node cluster to prove it.
+//! which Redis runs atomically. **Every script, transaction and multi-key
+//! command touches keys of one hash tag only** (the untagged keys, such
+//! as `P:live`, are each a slot of their own and only ever used alone), so
+//! the layout runs on Redis Cluster, which refuses anything else
+//! (`CROSSSLOT`): the tests run the whole conformance suite on a one-node
+//! cluster, which refuses any cross-slot script, and on a real cluster of
+//! three primaries. A pipeline of independent commands (renewing a node's
+//! leases, an import) may span slots: on a cluster it is split by slot
+//! and the parts run concurrently (no atomicity was promised for it).
 //! The append checks the table is live and its log has the expected
 //! length before it pushes anything; a create checks neither the live key
 //! nor the game key nor a staged finish exists.
@@ -134,13 +153,11 @@
 //! the same prefix at the same time as this one: they would ignore the
 //! reservations. The data at rest is the same (layout version 1).
 //!
-//! **Cluster, as far as it goes**: the layout is Cluster-safe, but the
-//! client is not a cluster client (the `redis` crate's cluster support is
-//! not used): it talks to the one node of its URL and does not follow
-//! `MOVED` redirections, so it works with a cluster of one master (with
-//! replicas) or behind a cluster-aware proxy. On a multi-node cluster it
-//! would need the cluster client, and export, whose `SCAN`s see only the
-//! node they run on, would have to scan every master.
+//! **Scans** (export, the name index, the layout upgrade) visit every
+//! primary of a cluster in turn; an export's cursor names the primaries
+//! by one slot each, so a replica promoted meanwhile is scanned in its
+//! place (its `SCAN` cursor is not the old primary's: keys may come twice,
+//! which imports tolerate).
 //!
 //! # Time bounds
 //! Every call is bounded by [`RedisOptions::timeout`] (2 s by default,
@@ -163,6 +180,24 @@
 //! only, or nothing) a restart of Redis loses every write since the last
 //! snapshot, so "no accepted move is lost" does not hold. The server
 //! warns loudly at start when that is the case.
+//!
+//! # Replication
+//! Redis replicates asynchronously: a primary acknowledges a write before
+//! its replicas have it, and a replica promoted after the primary died
+//! lacks whatever had not reached it. So on the topologies that fail over
+//! (a cluster, Sentinel) **every write waits for a replica before the
+//! store acknowledges it** (`WAIT 1`, or the `N` of `?wait=N` or
+//! [`RedisOptions::wait_replicas`]; 0 turns it off), within
+//! [`RedisOptions::wait_timeout`]; a write that fewer replicas took fails
+//! as [`StoreError::Unavailable`](crate::StoreError::Unavailable): it is on the primary, perhaps for good,
+//! but not promised (the conditional writes make a retry safe). The
+//! `WAIT`s are grouped (`conn::Barriers`): one after any number of writes
+//! on a connection covers them all, and each is checked to have run on the
+//! write's own connection (`CLIENT INFO`), never on a node promoted in
+//! between. A primary left without replicas (its replica promoted, the
+//! failed node not back yet) accepts no acknowledged write until one
+//! comes back: run two replicas per primary to keep writing through one
+//! failure. Reads go to primaries only.
 
 use std::time::Duration;
 
@@ -173,6 +208,7 @@ use crate::{
     GameRef, HistoryPoint, Item, Lease, LiveTable, Rating, Report, Result, Standing, Store,
 };
 
+mod conn;
 mod finish;
 mod handle;
 mod keys;
@@ -182,11 +218,13 @@ mod persistence;
 mod reads;
 mod scripts;
 mod skeletons;
+mod study;
 mod tournaments;
 mod transfer;
 mod upgrade;
 mod writes;
 
+pub use conn::node_url;
 pub use handle::{RedisOptions, RedisStore, SCHEMA_VERSION, redact};
 pub use persistence::{Fsync, Persistence};
 
@@ -408,5 +446,53 @@ impl Store for RedisStore {
 
     async fn tournaments(&self) -> Result<Vec<(String, Vec<u8>)>> {
         self.tournaments_impl().await
+    }
+
+    async fn tally(&self, space: &str, tally: &crate::Tally) -> Result<bool> {
+        self.tally_impl(space, tally).await
+    }
+
+    async fn tallies(&self, space: &str, keys: &[Vec<u8>]) -> Result<Vec<crate::study::Fields>> {
+        self.tallies_impl(space, keys).await
+    }
+
+    async fn lists(&self, space: &str, keys: &[Vec<u8>]) -> Result<Vec<Vec<Vec<u8>>>> {
+        self.lists_impl(space, keys).await
+    }
+
+    async fn put_docs(
+        &self,
+        space: &str,
+        docs: &[crate::DocPut],
+        scores: &[crate::ScorePut],
+    ) -> Result<()> {
+        self.put_docs_impl(space, docs, scores).await
+    }
+
+    async fn docs(&self, space: &str, keys: &[String]) -> Result<Vec<Option<crate::Doc>>> {
+        self.docs_impl(space, keys).await
+    }
+
+    async fn scored(
+        &self,
+        space: &str,
+        index: &str,
+        min: i64,
+        max: i64,
+        limit: usize,
+    ) -> Result<Vec<(String, i64)>> {
+        self.scored_impl(space, index, min, max, limit).await
+    }
+
+    async fn export_study(
+        &self,
+        from: Option<&ExportCursor>,
+        limit: usize,
+    ) -> Result<crate::StudyPage> {
+        self.export_study_impl(from, limit).await
+    }
+
+    async fn import_study(&self, items: &[crate::StudyItem]) -> Result<()> {
+        self.import_study_impl(items).await
     }
 }

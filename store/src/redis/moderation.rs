@@ -49,7 +49,7 @@ impl RedisStore {
             None => {
                 let mut set = redis::cmd("SET");
                 set.arg(&key).arg(bytes).arg("NX");
-                let done: Option<String> = self.query("writing a standing", set).await?;
+                let done: Option<String> = self.query_write("writing a standing", set).await?;
                 done.is_some()
             }
         };

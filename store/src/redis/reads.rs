@@ -21,7 +21,8 @@ impl RedisStore {
     pub(super) async fn live_table_impl(&self, id: &str) -> Result<Option<LiveTable>> {
         let mut read = scripts::READ_TABLE.prepare_invoke();
         read.key(self.keys.meta(id)).key(self.keys.log(id));
-        let table: Option<(Vec<u8>, Vec<Vec<u8>>)> = self.invoke("reading a table", read).await?;
+        let table: Option<(Vec<u8>, Vec<Vec<u8>>)> =
+            self.read_script("reading a table", read).await?;
         Ok(table.map(|(meta, entries)| LiveTable {
             id: id.to_owned(),
             meta,
@@ -37,7 +38,7 @@ impl RedisStore {
             .key(self.keys.log(id))
             .key(self.keys.finishing(id));
         let (staged, meta, entries): (bool, Option<Vec<u8>>, Vec<Vec<u8>>) =
-            self.invoke("reading a table", read).await?;
+            self.read_script("reading a table", read).await?;
         Ok((
             staged,
             meta.map(|meta| LiveTable {

@@ -12,6 +12,7 @@ use futures_util::{StreamExt, TryStreamExt, stream};
 use super::handle::RedisStore;
 use super::keys;
 use super::reads::READ_AHEAD;
+use super::transfer::Scan;
 use crate::{Result, SKELETON_VERSION, name_key, name_skeleton};
 
 impl RedisStore {
@@ -33,9 +34,9 @@ impl RedisStore {
         if built == Some(SKELETON_VERSION) {
             return Ok(());
         }
-        let (mut cursor, mut accounts) = (0u64, 0usize);
-        loop {
-            let (next, found) = self.scan(cursor, keys::ACCOUNTS, 500).await?;
+        let (mut cursor, mut accounts) = (Scan::default(), 0usize);
+        while !cursor.done() {
+            let found = self.scan(&mut cursor, keys::ACCOUNTS, 500).await?;
             let names: Vec<String> = found
                 .iter()
                 .filter_map(|k| self.keys.parse(k, keys::ACCOUNTS))
@@ -55,14 +56,12 @@ impl RedisStore {
                 .try_collect()
                 .await?;
             accounts += indexed.into_iter().filter(|i| *i).count();
-            cursor = next;
-            if cursor == 0 {
-                break;
-            }
         }
         let mut set = redis::cmd("SET");
         set.arg(self.keys.skeletons_version()).arg(SKELETON_VERSION);
-        let _: () = self.query("writing the name index's version", set).await?;
+        let _: () = self
+            .query_write("writing the name index's version", set)
+            .await?;
         tracing::info!(accounts, "indexed the account names by their skeleton");
         Ok(())
     }
@@ -95,10 +94,10 @@ impl RedisStore {
     }
 
     pub(super) async fn lookalike_accounts_impl(&self, limit: usize) -> Result<Vec<Vec<String>>> {
-        let mut cursor = 0u64;
+        let mut cursor = Scan::default();
         let mut skeletons = Vec::new();
-        loop {
-            let (next, found) = self.scan(cursor, keys::SKELETONS, 500).await?;
+        while !cursor.done() {
+            let found = self.scan(&mut cursor, keys::SKELETONS, 500).await?;
             for key in &found {
                 let Some(skeleton) = self.keys.parse(key, keys::SKELETONS) else {
                     continue;
@@ -109,10 +108,6 @@ impl RedisStore {
                 if n > 1 {
                     skeletons.push(skeleton.to_owned());
                 }
-            }
-            cursor = next;
-            if cursor == 0 {
-                break;
             }
         }
         skeletons.sort_unstable();

@@ -10,7 +10,7 @@ impl RedisStore {
     pub(super) async fn put_tournament_impl(&self, id: &str, state: &[u8]) -> Result<()> {
         let mut set = redis::cmd("HSET");
         set.arg(self.keys.tournaments()).arg(id).arg(state);
-        let _: i64 = self.query("storing a tournament", set).await?;
+        let _: i64 = self.query_write("storing a tournament", set).await?;
         Ok(())
     }
 

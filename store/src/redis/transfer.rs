@@ -1,9 +1,10 @@
 //! Export and import for the Redis store (see [`crate::Store::export`]).
 //!
 //! An export walks one kind of key after the other with `SCAN MATCH`
-//! (accounts, tokens, rating families, finished games, live tables), and
-//! each family's ratings with `HSCAN`; the cursor holds where each scan
-//! stands. `SCAN` promises every key present for the whole scan and may
+//! (accounts, tokens, rating families, finished games, live tables) on
+//! every node that holds keys (each primary of a Redis Cluster, one after
+//! the other), and each family's ratings with `HSCAN`; the cursor holds
+//! where each scan stands. `SCAN` promises every key present for the whole scan and may
 //! return one twice, so an item may come twice; imports replace, so that
 //! is harmless. Memory is bounded by a page, not the store.
 
@@ -26,10 +27,8 @@ const DONE: u8 = 5;
 #[derive(Default, Serialize, Deserialize)]
 struct Cursor {
     section: u8,
-    /// The `SCAN` cursor of the section (0 at its start).
-    scan: u64,
-    /// The section's `SCAN` has come back to 0.
-    scan_done: bool,
+    /// Where the section's `SCAN` stands.
+    scan: Scan,
     /// Ratings: families found and not yet read, and where the `HSCAN` of
     /// the first one stands.
     families: Vec<String>,
@@ -45,21 +44,62 @@ impl Cursor {
     }
 }
 
+/// Where a `SCAN` of one kind of key stands: the nodes it visits (found
+/// at its first step: [`super::conn::Conn::scan_nodes`]), the one it is
+/// on, and the cursor there.
+#[derive(Clone, Default, Serialize, Deserialize)]
+pub(super) struct Scan {
+    nodes: Option<Vec<Option<u16>>>,
+    node: usize,
+    cursor: u64,
+}
+
+impl Scan {
+    /// Whether every node's `SCAN` has come back to 0.
+    pub fn done(&self) -> bool {
+        self.nodes.as_ref().is_some_and(|n| self.node >= n.len())
+    }
+}
+
 impl RedisStore {
-    /// One `SCAN` step over one kind of key: the next cursor and the keys.
+    /// One `SCAN` step over one kind of key (on every node in turn):
+    /// the keys found, `at` moved on.
     pub(super) async fn scan(
         &self,
-        cursor: u64,
+        at: &mut Scan,
         kind: (&str, &str),
         count: usize,
-    ) -> Result<(u64, Vec<String>)> {
+    ) -> Result<Vec<String>> {
+        if at.nodes.is_none() {
+            let mut conn = self.conn.clone();
+            at.nodes = Some(
+                self.call("finding the Redis primaries", async move {
+                    conn.scan_nodes().await
+                })
+                .await?,
+            );
+        }
+        let Some(&node) = at.nodes.as_ref().and_then(|n| n.get(at.node)) else {
+            return Ok(Vec::new());
+        };
         let mut scan = redis::cmd("SCAN");
-        scan.arg(cursor)
+        scan.arg(at.cursor)
             .arg("MATCH")
             .arg(self.keys.pattern(kind))
             .arg("COUNT")
             .arg(count);
-        self.query("scanning keys", scan).await
+        let mut conn = self.conn.clone();
+        let (next, found): (u64, Vec<String>) = self
+            .call(
+                "scanning keys",
+                async move { conn.on_node(node, scan).await },
+            )
+            .await?;
+        at.cursor = next;
+        if next == 0 {
+            at.node += 1;
+        }
+        Ok(found)
     }
 
     pub(super) async fn export_impl(
@@ -83,18 +123,16 @@ impl RedisStore {
                     if next == 0 {
                         cursor.families.remove(0);
                     }
-                } else if cursor.scan_done {
+                } else if cursor.scan.done() {
                     cursor.next_section();
                 } else {
-                    let (next, found) = self.scan(cursor.scan, keys::RATINGS, count).await?;
+                    let found = self.scan(&mut cursor.scan, keys::RATINGS, count).await?;
                     cursor.families.extend(
                         found
                             .iter()
                             .filter_map(|k| self.keys.parse(k, keys::RATINGS))
                             .map(str::to_owned),
                     );
-                    cursor.scan = next;
-                    cursor.scan_done = next == 0;
                 }
                 continue;
             }
@@ -105,7 +143,7 @@ impl RedisStore {
                 // The live tables.
                 _ => keys::LIVE,
             };
-            let (next, found) = self.scan(cursor.scan, kind, count).await?;
+            let found = self.scan(&mut cursor.scan, kind, count).await?;
             let ids: Vec<String> = found
                 .iter()
                 .filter_map(|k| self.keys.parse(k, kind))
@@ -118,8 +156,7 @@ impl RedisStore {
                 .try_collect()
                 .await?;
             items.extend(got.into_iter().flatten());
-            cursor.scan = next;
-            if next == 0 {
+            if cursor.scan.done() {
                 cursor.next_section();
             }
         }

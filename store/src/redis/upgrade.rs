@@ -8,6 +8,7 @@
 //! writing tokens as they are).
 
 use super::handle::RedisStore;
+use super::transfer::Scan;
 use super::{keys, scripts};
 use crate::codec::{decode, encode};
 use crate::tokens::{is_digest, token_digest};
@@ -26,9 +27,9 @@ impl RedisStore {
             if kind == keys::LIVE && meta.is_none() {
                 continue;
             }
-            let mut at = 0;
-            loop {
-                let (next, found) = self.scan(at, kind, COUNT).await?;
+            let mut at = Scan::default();
+            while !at.done() {
+                let found = self.scan(&mut at, kind, COUNT).await?;
                 for key in &found {
                     let Some(id) = self.keys.parse(key, kind) else {
                         continue;
@@ -40,10 +41,6 @@ impl RedisStore {
                     };
                     counts[i] += usize::from(done);
                 }
-                if next == 0 {
-                    break;
-                }
-                at = next;
             }
         }
         tracing::info!(

@@ -9,8 +9,24 @@ use crate::codec::{decode, encode};
 use crate::{Account, AuthToken, FinishedGame, Result, StoreError, token_digest};
 
 impl RedisStore {
-    /// Runs a script invocation within the timeout; its status answer.
+    /// Runs a script that writes, within the timeout and acknowledged
+    /// by the replicas waited for ([`RedisStore::write`]); its answer.
     pub(super) async fn invoke<T: redis::FromRedisValue>(
+        &self,
+        what: &str,
+        invocation: ScriptInvocation<'static>,
+    ) -> Result<T> {
+        if self.wait.is_none() {
+            return self.read_script(what, invocation).await;
+        }
+        let mut pipe = redis::pipe();
+        pipe.invoke_script(&invocation);
+        let answer = self.write(what, pipe, Some(&invocation)).await?.pop();
+        super::handle::from_value(what, answer)
+    }
+
+    /// Runs a script that only reads, within the timeout; its answer.
+    pub(super) async fn read_script<T: redis::FromRedisValue>(
         &self,
         what: &str,
         invocation: ScriptInvocation<'static>,
@@ -23,9 +39,10 @@ impl RedisStore {
         .await
     }
 
-    /// Runs one command whose answer does not matter.
+    /// Runs one command that writes and whose answer does not matter
+    /// (acknowledged by the replicas waited for).
     pub(super) async fn exec(&self, what: &str, cmd: redis::Cmd) -> Result<()> {
-        let _: redis::Value = self.query(what, cmd).await?;
+        let _: redis::Value = self.query_write(what, cmd).await?;
         Ok(())
     }
 
@@ -106,7 +123,7 @@ impl RedisStore {
         set.arg(self.keys.account(&account.name))
             .arg(encode(account)?)
             .arg("NX");
-        let done: Option<String> = self.query("registering an account", set).await?;
+        let done: Option<String> = self.query_write("registering an account", set).await?;
         match done {
             Some(_) => Ok(()),
             None => Err(StoreError::Exists(format!(

@@ -9,4 +9,5 @@ mod module_cycles;
 mod name_index;
 mod read_threads;
 mod redis;
+mod redis_cluster;
 mod redis_outbox;

@@ -1,18 +1,20 @@
 //! Migration round trip: an embedded store filled through the trait,
-//! migrated into a real Redis (`tengen_store::testing`), and everything
+//! migrated into a real Redis, one node or a three-primary cluster
+//! (`tengen_store::testing`), and everything
 //! read back from Redis: the whole export compared, and the reads the
 //! server makes.
 
 use std::sync::Arc;
 
-use tengen_store::conformance::export_all;
+use tengen_store::conformance::{export_all, export_study_all};
 use tengen_store::migrate::{MigrateError, migrate};
-use tengen_store::testing::RedisServer;
+use tengen_store::testing::{RedisCluster, RedisServer};
 use tengen_store::{
     Account, AddressBan, AuditEntry, AuthToken, EmbeddedStore, FinishedGame, HistoryPoint, Playban,
     Rating, RatingUpdate, RedisOptions, RedisStore, Report, ReportClosed, Sanction, Standing,
     Store,
 };
+use tengen_store::{CountAdd, DocPut, ListPush, ScorePut, Tally};
 
 fn rating(player: &str, family: &str, games: u32) -> Rating {
     Rating {
@@ -193,6 +195,50 @@ async fn fill_moderation(store: &dyn Store) {
     }
 }
 
+/// An explorer's counters and latest games (more keys than a page, a
+/// key with many fields), and puzzles with scores.
+async fn fill_study(store: &dyn Store) {
+    for g in 0..300u32 {
+        let counts = (0..8u32)
+            .map(|ply| CountAdd {
+                key: vec![ply as u8, (g % (ply + 1)) as u8],
+                field: g % 17,
+                values: vec![1, i64::from(g), -1],
+            })
+            .collect();
+        let pushes = vec![ListPush {
+            key: vec![0, 0],
+            item: g.to_le_bytes().to_vec(),
+        }];
+        let tally = Tally {
+            token: format!("game{g}"),
+            counts,
+            pushes,
+            keep: 8,
+        };
+        assert!(store.tally("explorer", &tally).await.unwrap());
+    }
+    for p in 0..40u32 {
+        let id = format!("{p:016x}");
+        store
+            .put_docs(
+                "puzzles",
+                &[DocPut {
+                    key: id.clone(),
+                    expect: 0,
+                    value: vec![p as u8; 50],
+                }],
+                &[ScorePut {
+                    index: "rating".into(),
+                    member: id,
+                    score: Some(1000 + i64::from(p) * 25),
+                }],
+            )
+            .await
+            .unwrap();
+    }
+}
+
 /// `to` holds the moderation data and tournaments `from` holds.
 async fn same_moderation(from: &dyn Store, to: &dyn Store) {
     for name in ["Player3", "player7", "Player8", "Player9"] {
@@ -229,9 +275,9 @@ async fn same_moderation(from: &dyn Store, to: &dyn Store) {
     );
 }
 
-async fn redis_store(redis: &RedisServer, prefix: &str) -> RedisStore {
+async fn redis_store(url: &str, prefix: &str) -> RedisStore {
     RedisStore::connect(
-        &redis.url(),
+        url,
         RedisOptions {
             prefix: prefix.into(),
             ..RedisOptions::default()
@@ -243,12 +289,26 @@ async fn redis_store(redis: &RedisServer, prefix: &str) -> RedisStore {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn embedded_to_redis_and_back() {
+    let redis = RedisServer::start();
+    round_trip(&redis.url()).await;
+}
+
+/// The same into a Redis Cluster of three primaries: the export that
+/// brings it back scans every primary.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn embedded_to_a_redis_cluster_and_back() {
+    let cluster = RedisCluster::start();
+    round_trip(&cluster.url()).await;
+}
+
+async fn round_trip(url: &str) {
     let dir = tempfile::tempdir().unwrap();
     let embedded = EmbeddedStore::open(&dir.path().join("from")).unwrap();
     fill(&embedded).await;
     fill_moderation(&embedded).await;
-    let redis = RedisServer::start();
-    let to = redis_store(&redis, "migrated").await;
+    fill_study(&embedded).await;
+    let study = export_study_all(&embedded, 1000).await;
+    let to = redis_store(url, "migrated").await;
 
     let report = migrate(&embedded, &to, false).await.unwrap();
     assert_eq!(report.accounts, 700);
@@ -268,7 +328,18 @@ async fn embedded_to_redis_and_back() {
         ),
         (3, 5, 2, 2, 2)
     );
+    assert_eq!(report.study_items, study.len() as u64);
     same_moderation(&embedded, &to).await;
+    assert_eq!(export_study_all(&to, 1000).await, study);
+    assert_eq!(
+        to.scored("puzzles", "rating", 1500, 1600, 10)
+            .await
+            .unwrap(),
+        embedded
+            .scored("puzzles", "rating", 1500, 1600, 10)
+            .await
+            .unwrap()
+    );
 
     let want = export_all(&embedded, 1000).await;
     assert_eq!(
@@ -334,4 +405,13 @@ async fn embedded_to_redis_and_back() {
     migrate(&to, back.as_ref(), false).await.unwrap();
     assert_eq!(export_all(back.as_ref(), 7).await, want);
     same_moderation(&embedded, back.as_ref()).await;
+    assert_eq!(export_study_all(back.as_ref(), 7).await, study);
+    // A migrated tally token is applied there already.
+    let again = Tally {
+        token: "game5".into(),
+        counts: vec![],
+        pushes: vec![],
+        keep: 8,
+    };
+    assert!(!back.tally("explorer", &again).await.unwrap());
 }

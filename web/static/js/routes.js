@@ -36,6 +36,9 @@ const ROUTES = {
   tournaments: { title: 'title.tournaments', view: async () => (await import('./tournament/list.js')).mountTournaments },
   tournament: { title: 'title.tournament', arg: true, view: async () => (await import('./tournament/event.js')).mountTournament },
   lag: { title: 'title.lag', view: async () => (await import('./pages/lag.js')).mountLag },
+  explorer: { title: 'title.explorer', view: async () => (await import('./pages/explorer.js')).mountExplorer },
+  puzzle: { title: 'title.puzzles', view: async () => (await import('./pages/puzzles.js')).mountPuzzles },
+  trainer: { title: 'title.trainer', view: async () => (await import('./pages/trainer.js')).mountTrainer },
 };
 
 /** Draws the view of the address shown, after the last view's cleanup. */

@@ -15,6 +15,7 @@ use tengen_rules::game::{
 use tengen_rules::{Color, Forbidden};
 
 pub mod schema;
+pub mod study;
 pub mod tournament;
 mod twin;
 
@@ -212,6 +213,7 @@ pub fn client_examples() -> Vec<ClientFrame> {
     let mut all = base_client_examples();
     all.extend(tournament::client_examples());
     all.extend(table_client_examples());
+    all.extend(study::client_examples());
     all
 }
 
@@ -975,6 +977,7 @@ pub fn server_examples() -> Vec<ServerFrame> {
     let mut all = base_server_examples();
     all.extend(tournament::server_examples());
     all.extend(table_server_examples());
+    all.extend(study::server_examples());
     all
 }
 

@@ -122,8 +122,21 @@ function replay(app, id, json, rec, notation, boardWrap, side) {
     // The opening's decisions, after the move they follow (the swap, the offers).
     notes.size ? h('ul.record-notes', null, ...[...notes].map(([i, n]) => h('li', { 'data-after': i + 1 }, `${i + 1}. ${moves[i] ?? ''}: ${n.join('; ')}`))) : null,
     h('p', null, `${t('game.download')}: `, ...FORMATS.map((f) => h('button', { type: 'button', onclick: () => save(f) }, f.toUpperCase()))),
-    analysisPanel(app, id, (a) => { analysis = a; shown = null; draw(); }, show));
+    analysisPanel(app, id, (a) => { analysis = a; shown = null; draw(); }, show),
+    puzzleLinks(app, id));
   draw();
+}
+
+/** The puzzles made from the game's missed wins (none: nothing shown). @param {App} app @param {string} id */
+function puzzleLinks(app, id) {
+  const box = h('p.game-puzzles');
+  app.conn.request({ type: 'game_puzzles', game: id }, 'game_puzzles').then((r) => {
+    if (r.puzzles.length) {
+      fill(box, `${t('pz.of_game')}: `, ...r.puzzles.flatMap((p, i) => [i ? ', ' : '',
+        h('a', { href: `/puzzle/${p.puzzle}`, 'data-link': true, 'data-puzzle': p.puzzle }, t('pz.at_move', { n: p.move_number }))]));
+    }
+  }).catch(() => { /* a server without puzzles: no links */ });
+  return box;
 }
 
 /** The result in words, the winner named by the record's tags. @param {GameRecord} rec */

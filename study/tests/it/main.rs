@@ -1,0 +1,6 @@
+//! The crate's integration tests: one binary, a module per subject
+//! (docs/testing.md).
+
+mod explorer;
+mod puzzles;
+mod trainer;
