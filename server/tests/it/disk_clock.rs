@@ -12,6 +12,10 @@
 //! Without `TCP_NODELAY` on the server's sockets, every other move of such
 //! a game was charged 40 ms: the opponent's move waited in the kernel
 //! behind the mover's `acted` until the client's delayed ACK.
+//!
+//! And on a slow disk: the real journal's every sync made 40 ms longer
+//! (the store's test-only [`SLOW_SYNC_ENV`]), no reply may be charged more
+//! than a few ms beyond what it took, not one.
 
 use std::time::{Duration, Instant};
 
@@ -20,11 +24,25 @@ use tengen_protocol::{ClientMsg, ServerMsg, TableId};
 use tengen_rules::game::{Action, Event, GameConfig, RuleSet, Seat, TimeControl};
 
 use crate::common::long_game::point;
-use crate::common::proc::{DataDir, start};
+use tengen_store::embedded::SLOW_SYNC_ENV;
+
+use crate::common::proc::{DataDir, Proc, start, start_env};
 use crate::common::scripted::new_game_with;
 
-/// Plies in the game.
+/// Plies in the game on the disk as it is.
 const PLIES: usize = 80;
+
+/// Plies in the game on the slowed disk (each takes a sync or more).
+const SLOW_PLIES: usize = 40;
+
+/// What the slowed disk adds to every sync of the journal.
+const SLOW_SYNC_MS: &str = "40";
+
+/// What a reply on the slowed disk may be charged beyond the time it took:
+/// half a sync. A sync charged (the mover's, or one queued ahead of it)
+/// is over it on every move it touches; a busy machine's scheduling
+/// (2 cores shared with builds: up to 6 ms seen) is not.
+const SLOW_MARGIN_MS: u64 = 20;
 
 /// What a reply may be charged beyond the time it took.
 const MARGIN_MS: u64 = 5;
@@ -41,8 +59,14 @@ struct Reply {
 }
 
 /// Plays `seat`'s side: its first move at once if it opens, then a reply
-/// the moment each of the opponent's moves arrives, until `PLIES` moves.
-async fn play(mut c: Connection, table: TableId, seat: Seat, opener: Seat) -> Vec<Reply> {
+/// the moment each of the opponent's moves arrives, until `plies` moves.
+async fn play(
+    mut c: Connection,
+    table: TableId,
+    seat: Seat,
+    opener: Seat,
+    plies: usize,
+) -> Vec<Reply> {
     let act = |n: usize| ClientMsg::Act {
         table: table.clone(),
         action: Action::place(point(n).parse().unwrap()),
@@ -55,7 +79,7 @@ async fn play(mut c: Connection, table: TableId, seat: Seat, opener: Seat) -> Ve
     // The reply in flight: when the opponent's move was read, when the
     // answer was sent, and this seat's clock as that move showed it.
     let mut pending: Option<(Instant, Instant, u64)> = None;
-    while seen < PLIES {
+    while seen < plies {
         let frame = c.next().await.unwrap();
         let read = Instant::now();
         let ServerMsg::TableEvent(e) = frame.msg else {
@@ -67,7 +91,7 @@ async fn play(mut c: Connection, table: TableId, seat: Seat, opener: Seat) -> Ve
         let clock = clocks.expect("a timed game").seat(seat).main_ms;
         seen += 1;
         if mv.seat != seat {
-            if seen < PLIES {
+            if seen < plies {
                 c.send(act(seen)).await.unwrap();
                 pending = Some((read, Instant::now(), clock));
             }
@@ -84,19 +108,16 @@ async fn play(mut c: Connection, table: TableId, seat: Seat, opener: Seat) -> Ve
     replies
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_player_replying_at_once_is_charged_only_its_reply() {
-    let dir = DataDir::in_dir(
-        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")),
-        "disk-clock",
-    );
-    let server = start(&dir.0);
+/// Plays a sudden-death game of `plies` plies on `server` with two
+/// clients replying at once: every reply, in the order of the plies
+/// (printed).
+async fn replies_at_once(server: &Proc, plies: usize) -> Vec<Reply> {
     let config =
         GameConfig::free(RuleSet::Gomoku).with_time(TimeControl::SuddenDeath { main_ms: 300_000 });
     let g = new_game_with(&server.url(), 0, config).await;
     let [a, b] = g.conn;
-    let first = tokio::spawn(play(a, g.table.clone(), Seat::First, g.opener));
-    let second = tokio::spawn(play(b, g.table.clone(), Seat::Second, g.opener));
+    let first = tokio::spawn(play(a, g.table.clone(), Seat::First, g.opener, plies));
+    let second = tokio::spawn(play(b, g.table.clone(), Seat::Second, g.opener, plies));
     let mut replies = first.await.unwrap();
     replies.extend(second.await.unwrap());
     replies.sort_by_key(|r| r.ply);
@@ -110,7 +131,23 @@ async fn a_player_replying_at_once_is_charged_only_its_reply() {
             r.round.as_secs_f64() * 1e3
         );
     }
-    assert_eq!(replies.len(), PLIES - 1);
+    assert_eq!(replies.len(), plies - 1);
+    replies
+}
+
+/// Whether `r` was charged more than `margin_ms` beyond what it took.
+fn overcharged(r: &Reply, margin_ms: u64) -> bool {
+    r.charged_ms > r.took.as_millis() as u64 + margin_ms
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_replying_at_once_is_charged_only_its_reply() {
+    let dir = DataDir::in_dir(
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")),
+        "disk-clock",
+    );
+    let server = start(&dir.0);
+    let replies = replies_at_once(&server, PLIES).await;
     // What the server may charge beyond the reply is the way there and
     // back: the writer's turn to write the event, loopback, the client's
     // turn to read it. A few ms on a quiet machine; a busy one delays a
@@ -119,10 +156,7 @@ async fn a_player_replying_at_once_is_charged_only_its_reply() {
     // each player's replies are judged together.
     for seat in Seat::BOTH {
         let mine: Vec<_> = replies.iter().filter(|r| r.seat == seat).collect();
-        let over: Vec<_> = mine
-            .iter()
-            .filter(|r| r.charged_ms > r.took.as_millis() as u64 + MARGIN_MS)
-            .collect();
+        let over: Vec<_> = mine.iter().filter(|r| overcharged(r, MARGIN_MS)).collect();
         assert!(
             over.len() * 2 < mine.len(),
             "{} of {seat:?}'s {} replies were charged more than {MARGIN_MS} ms over what they took: {over:?}",
@@ -130,4 +164,33 @@ async fn a_player_replying_at_once_is_charged_only_its_reply() {
             mine.len()
         );
     }
+}
+
+/// The disk's time is nobody's on every move: with each journal sync 40 ms
+/// longer (far longer than any reply here), not one reply may be charged
+/// a sync, the mover's or one queued ahead of it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_a_slow_disk_no_reply_is_charged_a_sync() {
+    let dir = DataDir::in_dir(
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")),
+        "slow-disk-clock",
+    );
+    let server = start_env(&dir.0, &[(SLOW_SYNC_ENV, SLOW_SYNC_MS)]);
+    let replies = replies_at_once(&server, SLOW_PLIES).await;
+    // The disk is slowed indeed: every move took a sync to come back.
+    let fastest = replies.iter().map(|r| r.round).min().unwrap();
+    assert!(
+        fastest >= Duration::from_millis(40),
+        "a move came back without waiting for a slowed sync ({fastest:?})"
+    );
+    let over: Vec<_> = replies
+        .iter()
+        .filter(|r| overcharged(r, SLOW_MARGIN_MS))
+        .collect();
+    assert!(
+        over.is_empty(),
+        "{} of {} replies were charged more than {SLOW_MARGIN_MS} ms over what they took: {over:?}",
+        over.len(),
+        replies.len()
+    );
 }

@@ -150,10 +150,10 @@ mod writer;
 #[cfg(feature = "testing")]
 #[doc(hidden)]
 pub use checkpointer::{checkpoint_failures_left, fail_next_checkpoints};
+pub use journal::{CHECKPOINT_BYTES, JOURNAL_FILE, SECOND_FILE};
 #[cfg(feature = "testing")]
 #[doc(hidden)]
-pub use journal::record_spans;
-pub use journal::{CHECKPOINT_BYTES, JOURNAL_FILE, SECOND_FILE};
+pub use journal::{SLOW_SYNC_ENV, record_spans};
 use ops::{Message, ModWrite, Op, Request};
 #[cfg(feature = "testing")]
 #[doc(hidden)]

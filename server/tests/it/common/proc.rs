@@ -75,6 +75,24 @@ pub fn try_start_with(dir: &Path, extra: &[&str]) -> Result<Proc, Failed> {
 
 /// [`try_start_with`] logging at `log` (`TENGEN_LOG`).
 pub fn try_start_logging(dir: &Path, extra: &[&str], log: &str) -> Result<Proc, Failed> {
+    try_start_env(dir, extra, log, &[])
+}
+
+/// [`start`] with these environment variables set.
+pub fn start_env(dir: &Path, env: &[(&str, &str)]) -> Proc {
+    match try_start_env(dir, &[], "warn", env) {
+        Ok(p) => p,
+        Err(f) => panic!("the server did not start ({:?}): {}", f.status, f.stderr),
+    }
+}
+
+/// [`try_start_logging`] with these environment variables set too.
+pub fn try_start_env(
+    dir: &Path,
+    extra: &[&str],
+    log: &str,
+    env: &[(&str, &str)],
+) -> Result<Proc, Failed> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tengen-server"))
         .args(["--listen", "127.0.0.1:0", "--data-dir"])
         .arg(dir)
@@ -83,6 +101,7 @@ pub fn try_start_logging(dir: &Path, extra: &[&str], log: &str) -> Result<Proc, 
         .env_remove("TENGEN_REDIS_PREFIX")
         .env_remove("TENGEN_REDIS_CA")
         .env("TENGEN_LOG", log)
+        .envs(env.iter().copied())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

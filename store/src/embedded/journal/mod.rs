@@ -332,7 +332,7 @@ impl Journal {
         segment
             .file
             .write_all_at(&self.buffer, self.end)
-            .and_then(|()| segment.file.sync_data())
+            .and_then(|()| sync_record(&segment.file))
             .map_err(|e| {
                 StoreError::Unavailable(format!(
                     "cannot write the journal {}: {e}",
@@ -544,6 +544,33 @@ impl Segment {
         grown.map_err(|e| unavailable(&self.path, "grow", e))?;
         self.allocated = target;
         Ok(())
+    }
+}
+
+/// Syncs the record just written: the wait every request of a group has
+/// before it is answered.
+fn sync_record(file: &File) -> std::io::Result<()> {
+    #[cfg(feature = "testing")]
+    slow_disk();
+    file.sync_data()
+}
+
+/// The environment variable that makes, in test builds only (the
+/// `testing` feature), every sync of a journal record take that many
+/// milliseconds longer: a slow disk, for the server's clock tests.
+#[cfg(feature = "testing")]
+pub const SLOW_SYNC_ENV: &str = "TENGEN_TEST_JOURNAL_SYNC_MS";
+
+/// Sleeps for [`SLOW_SYNC_ENV`]'s milliseconds (read once), if set.
+#[cfg(feature = "testing")]
+fn slow_disk() {
+    static DELAY: std::sync::OnceLock<Option<Duration>> = std::sync::OnceLock::new();
+    let delay = DELAY.get_or_init(|| {
+        let ms = std::env::var(SLOW_SYNC_ENV).ok()?.parse().ok()?;
+        Some(Duration::from_millis(ms))
+    });
+    if let Some(delay) = delay {
+        std::thread::sleep(*delay);
     }
 }
 
