@@ -200,19 +200,32 @@ pub fn http_get(addr: &str, path: &str) -> std::io::Result<String> {
 /// A node of several on one Redis: the binary on `dir` with `--redis URL`,
 /// `--redis-prefix`, `--node-id` and `--lease-seconds`.
 pub fn start_node(dir: &Path, redis_url: &str, prefix: &str, name: &str, lease: &str) -> Proc {
-    start_with(
-        dir,
-        &[
-            "--redis",
-            redis_url,
-            "--redis-prefix",
-            prefix,
-            "--node-id",
-            name,
-            "--lease-seconds",
-            lease,
-        ],
-    )
+    start_node_logging(dir, redis_url, prefix, name, lease, "warn")
+}
+
+/// [`start_node`] logging at `log` (`TENGEN_LOG`).
+pub fn start_node_logging(
+    dir: &Path,
+    redis_url: &str,
+    prefix: &str,
+    name: &str,
+    lease: &str,
+    log: &str,
+) -> Proc {
+    let flags = [
+        "--redis",
+        redis_url,
+        "--redis-prefix",
+        prefix,
+        "--node-id",
+        name,
+        "--lease-seconds",
+        lease,
+    ];
+    match try_start_logging(dir, &flags, log) {
+        Ok(p) => p,
+        Err(f) => panic!("the server did not start ({:?}): {}", f.status, f.stderr),
+    }
 }
 
 /// The real binary's `tengen-server admin ARGS`: success, and its JSON
