@@ -176,6 +176,8 @@ async fn main() {
         &url,
         RedisOptions {
             prefix,
+            // One pipeline renews all the leases: more than 2 s on one core.
+            timeout: Duration::from_secs(60),
             ..RedisOptions::default()
         },
     )
