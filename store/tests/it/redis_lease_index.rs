@@ -6,29 +6,10 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
+use super::redis::{connect, raw};
 use futures_util::{StreamExt, TryStreamExt, stream};
 use tengen_store::testing::{RedisServer, unique_prefix};
-use tengen_store::{Acquired, RedisOptions, RedisStore, Store};
-
-async fn connect(redis: &RedisServer, prefix: &str) -> RedisStore {
-    RedisStore::connect(
-        &redis.url(),
-        RedisOptions {
-            prefix: prefix.to_owned(),
-            ..RedisOptions::default()
-        },
-    )
-    .await
-    .unwrap_or_else(|e| panic!("connect to {}: {e}", redis.url()))
-}
-
-async fn raw(redis: &RedisServer) -> redis::aio::MultiplexedConnection {
-    redis::Client::open(redis.url())
-        .unwrap()
-        .get_multiplexed_async_connection()
-        .await
-        .unwrap()
-}
+use tengen_store::{Acquired, RedisStore, Store};
 
 async fn unleased(store: &RedisStore) -> Vec<String> {
     let mut v = store.unleased_tables().await.unwrap();
@@ -191,7 +172,7 @@ async fn a_query_costs_the_same_with_more_tables() {
         .await
         .unwrap();
     for _ in 0..QUERIES {
-        assert_eq!(unleased(&store).await, [id.clone()]);
+        assert_eq!(unleased(&store).await, std::slice::from_ref(id));
     }
     let index: u64 = calls(&mut conn).await.values().sum();
     let () = redis::cmd("CONFIG")
@@ -202,7 +183,7 @@ async fn a_query_costs_the_same_with_more_tables() {
     for _ in 0..QUERIES {
         let mut found = store.unleased_tables_scanned().await.unwrap();
         found.sort();
-        assert_eq!(found, [id.clone()]);
+        assert_eq!(found, std::slice::from_ref(id));
     }
     let scan: u64 = calls(&mut conn).await.values().sum();
     assert!(
