@@ -99,6 +99,7 @@ checks!(
     renew_many_leases,
     leased_append_refusals,
     unleased_tables,
+    unleased_when_renewals_stop,
     seat_index,
     standings,
     audit_log,

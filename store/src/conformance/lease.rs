@@ -382,6 +382,68 @@ pub async fn unleased_tables(store: Arc<dyn Store>) {
     );
 }
 
+/// A node's tables renewed together (as its lease keeper renews them)
+/// are never listed while they are renewed, and all are once the
+/// renewals stop and the leases lapse; a table another node took is
+/// listed again only when that node's lease lapses in turn.
+pub async fn unleased_when_renewals_stop(store: Arc<dyn Store>) {
+    let store = &*store;
+    let unleased = async || {
+        let mut v = ok(store.unleased_tables().await, "unleased");
+        v.sort();
+        v
+    };
+    let ids = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let mut held = Vec::new();
+    for id in ["r1", "r2", "r3"] {
+        let lease = ours(
+            ok(store.acquire_lease(id, "node-a", SHORT).await, "a takes"),
+            "a takes",
+        );
+        ok(store.create_table(id, b"m").await, "create");
+        held.push((id.to_owned(), lease));
+    }
+    for _ in 0..6 {
+        same(
+            ok(store.renew_leases(&held, SHORT).await, "a renews"),
+            vec![true; 3],
+            "a's renewals",
+        );
+        same(unleased().await, ids(&[]), "none listed while a renews");
+        tokio::time::sleep(SHORT / 3).await;
+    }
+    lapse().await;
+    same(
+        unleased().await,
+        ids(&["r1", "r2", "r3"]),
+        "all listed once a stopped renewing",
+    );
+    let b1 = ours(
+        ok(store.acquire_lease("r1", "node-b", SHORT).await, "b takes"),
+        "b takes r1",
+    );
+    let b_held = [("r1".to_owned(), b1)];
+    for _ in 0..4 {
+        same(
+            ok(store.renew_leases(&b_held, SHORT).await, "b renews"),
+            vec![true],
+            "b's renewal",
+        );
+        same(
+            unleased().await,
+            ids(&["r2", "r3"]),
+            "r1 not listed while b renews it",
+        );
+        tokio::time::sleep(SHORT / 3).await;
+    }
+    lapse().await;
+    same(
+        unleased().await,
+        ids(&["r1", "r2", "r3"]),
+        "r1 listed again once b stopped renewing",
+    );
+}
+
 /// The seat index answers which tables a resume token sits at.
 pub async fn seat_index(store: Arc<dyn Store>) {
     let store = &*store;

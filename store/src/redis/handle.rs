@@ -72,6 +72,8 @@ pub struct RedisStore {
     pub(super) barriers: std::sync::Arc<super::conn::Barriers>,
     pub(super) timeout: Duration,
     pub(super) stale_after: Duration,
+    /// Where the lease index's audit of `P:live` goes on (`SSCAN`).
+    pub(super) audit_cursor: std::sync::Arc<std::sync::Mutex<u64>>,
     pub(super) shown: String,
     /// The latest answer from Redis.
     pub(super) progress: std::sync::Arc<crate::Progress>,
@@ -153,11 +155,13 @@ impl RedisStore {
             barriers: Default::default(),
             timeout,
             stale_after: options.stale_after,
+            audit_cursor: Default::default(),
             shown: format!("Redis store at {shown}, prefix {}", options.prefix),
             progress: Default::default(),
         };
         store.check_schema(options.upgrade_meta).await?;
         store.index_names_if_needed().await?;
+        store.index_leases_if_needed().await?;
         Ok(store)
     }
 

@@ -52,6 +52,27 @@ impl Keys {
         format!("{}:live", self.prefix)
     }
 
+    /// The lease index (`super::lease_index`): holders → until when
+    /// their leases are known to last.
+    pub fn lease_holders(&self) -> String {
+        format!("{}:{{leases}}:holders", self.prefix)
+    }
+
+    /// The ids whose lease `node` was last seen taking.
+    pub fn lease_holder(&self, node: &str) -> String {
+        format!("{}:{{leases}}:node:{node}", self.prefix)
+    }
+
+    /// The ids to look at, by when.
+    pub fn lease_due(&self) -> String {
+        format!("{}:{{leases}}:due", self.prefix)
+    }
+
+    /// Whether the lease index was built (`1`).
+    pub fn lease_index_version(&self) -> String {
+        format!("{}:lease_index", self.prefix)
+    }
+
     fn table(&self, id: &str, what: &str) -> String {
         format!("{}:{{t:{id}}}:{what}", self.prefix)
     }

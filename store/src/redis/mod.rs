@@ -54,6 +54,8 @@
 //! | `P:{f:FAMILY}:applied` | hash | `NONCE` → `NONCE ID` of the finishes whose updates the family applied, until they commit (empty at rest) |
 //! | `P:{t:ID}:lease` | string | the table's lease, `EPOCH NODE`, expiring with it ([`lease`]) |
 //! | `P:{t:ID}:epoch` | string | the table's last lease epoch (a counter; expires a day after its last use) |
+//! | `P:{leases}:holders`, `P:{leases}:node:NODE`, `P:{leases}:due` | sorted set, sets, sorted set | the lease index (`lease_index`): until when each node's renewals last, the tables it was seen holding, the tables to look at; what [`Store::unleased_tables`] reads instead of every lease |
+//! | `P:lease_index` | string | `1` once the lease index holds the tables stored before it |
 //! | `P:{r:DIGEST}:tables` | set | the tables a resume token's session sits at (expires a week after the last one) |
 //! | `P:{a:NAME}:account` | string | [`crate::Account`] (encoded) |
 //! | `P:{k:DIGEST}:token` | string | [`crate::AuthToken`] (encoded; its `token` the digest too) |
@@ -213,6 +215,7 @@ mod finish;
 mod handle;
 mod keys;
 mod lease;
+mod lease_index;
 mod moderation;
 mod persistence;
 mod reads;
@@ -233,6 +236,15 @@ impl RedisStore {
     /// [module documentation](self)).
     pub async fn persistence(&self) -> Result<Persistence> {
         persistence::read(self).await
+    }
+
+    /// [`Store::unleased_tables`] as it was before the lease index: a
+    /// scan of every live table's lease (for the benchmark that compares
+    /// them, `examples/lease_index.rs`).
+    #[cfg(feature = "testing")]
+    #[doc(hidden)]
+    pub async fn unleased_tables_scanned(&self) -> Result<Vec<String>> {
+        self.unleased_tables_scanned_impl().await
     }
 
     /// [`Store::finish_game`], stopped after `steps` round trips to Redis

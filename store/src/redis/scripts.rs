@@ -9,9 +9,9 @@ use std::sync::LazyLock;
 
 use redis::Script;
 
-/// Creates a live table. KEYS: meta, log, game, finishing. ARGV: meta.
-/// Answers `ok`, `live`, `finished` or `finishing` (a finish of that id
-/// is staged).
+/// Creates a live table. KEYS: meta, log, game, finishing, lease. ARGV:
+/// meta. Answers `ok` (created; `leased` if its lease is held), `live`,
+/// `finished` or `finishing` (a finish of that id is staged).
 pub(super) static CREATE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
@@ -20,6 +20,7 @@ if redis.call('EXISTS', KEYS[3]) == 1 then return 'finished' end
 if redis.call('EXISTS', KEYS[4]) == 1 then return 'finishing' end
 redis.call('DEL', KEYS[2])
 redis.call('SET', KEYS[1], ARGV[1])
+if redis.call('EXISTS', KEYS[5]) == 1 then return 'leased' end
 return 'ok'
 ",
     )

@@ -296,6 +296,7 @@ impl RedisStore {
                 }
                 let _: String = self.invoke("importing a live table", put).await?;
                 self.exec("indexing an imported table", add).await?;
+                self.index_created(&table.id).await?;
             }
         }
         Ok(())

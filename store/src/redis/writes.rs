@@ -60,10 +60,17 @@ impl RedisStore {
             .key(self.keys.log(id))
             .key(self.keys.game(id))
             .key(self.keys.finishing(id))
+            .key(self.keys.lease(id))
             .arg(meta);
         let status: String = self.invoke("creating a table", create).await?;
         match status.as_str() {
-            "ok" => self.exec("indexing a live table", add).await,
+            // A leased table is in its holder's set since the lease was
+            // taken (`lease_index`); one without is looked at.
+            "leased" => self.exec("indexing a live table", add).await,
+            "ok" => {
+                self.exec("indexing a live table", add).await?;
+                self.index_created(id).await
+            }
             "live" => Err(StoreError::Exists(format!("table {id} is live"))),
             "finishing" => Err(StoreError::Exists(format!("game {id} is being finished"))),
             "finished" => {

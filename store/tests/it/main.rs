@@ -10,4 +10,5 @@ mod name_index;
 mod read_threads;
 mod redis;
 mod redis_cluster;
+mod redis_lease_index;
 mod redis_outbox;

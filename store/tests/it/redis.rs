@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use tengen_store::testing::{RedisServer, unique_prefix};
 use tengen_store::{RedisOptions, RedisStore, Store, StoreError, conformance};
 
-async fn connect(redis: &RedisServer, prefix: &str) -> RedisStore {
+pub(crate) async fn connect(redis: &RedisServer, prefix: &str) -> RedisStore {
     RedisStore::connect(
         &redis.url(),
         RedisOptions {
@@ -175,7 +175,7 @@ async fn connecting_to_nothing_fails_promptly_and_bad_urls_are_refused() {
     }
 }
 
-async fn raw(redis: &RedisServer) -> redis::aio::MultiplexedConnection {
+pub(crate) async fn raw(redis: &RedisServer) -> redis::aio::MultiplexedConnection {
     redis::Client::open(redis.url())
         .unwrap()
         .get_multiplexed_async_connection()
