@@ -47,7 +47,9 @@ use serde_json::json;
 use tengen_protocol::ExplorerFilter;
 use tengen_rules::game::{Opening, RuleSet};
 use tengen_server::study::{Finished, Stated, explore, game_tally, index_game};
-use tengen_store::{CountAdd, EmbeddedStore, FinishedGame, Item, ListPush, Store, StudyItem, Tally};
+use tengen_store::{
+    CountAdd, EmbeddedStore, FinishedGame, Item, ListPush, Store, StudyItem, Tally,
+};
 use tengen_study::explorer::{self, DEFAULT_DEPTH};
 use tengen_study::sample::{self, SampleGame, Shape};
 use tokio::sync::mpsc;
@@ -294,7 +296,11 @@ struct Measured {
 }
 
 /// Indexes `probe` one after the other: each one's time.
-async fn timed(store: &EmbeddedStore, probe: &[Finished], depth: u32) -> anyhow::Result<Vec<Duration>> {
+async fn timed(
+    store: &EmbeddedStore,
+    probe: &[Finished],
+    depth: u32,
+) -> anyhow::Result<Vec<Duration>> {
     let mut took = Vec::with_capacity(probe.len());
     for g in probe {
         let t = Instant::now();
@@ -361,16 +367,13 @@ async fn main() -> anyhow::Result<()> {
 
     // The games indexed at each size: their own stream, made first.
     let mut rng = StdRng::seed_from_u64(2);
-    let mut extra: Vec<Finished> = sample::games_shaped(
-        &mut rng,
-        args.sizes.len() * (warm + probe),
-        shape(false),
-    )
-    .map(|mut g| {
-        g.id = format!("probe-{}", g.id);
-        finished(g)
-    })
-    .collect();
+    let mut extra: Vec<Finished> =
+        sample::games_shaped(&mut rng, args.sizes.len() * (warm + probe), shape(false))
+            .map(|mut g| {
+                g.id = format!("probe-{}", g.id);
+                finished(g)
+            })
+            .collect();
 
     let (ask, asks) = std::sync::mpsc::channel();
     let (batches_tx, mut batches) = mpsc::channel(1);
@@ -429,7 +432,8 @@ async fn main() -> anyhow::Result<()> {
         let measured_at = stored;
         stored += probe;
 
-        let (root, root_games) = views(&store, depth, args.reads, &ExplorerFilter::default()).await?;
+        let (root, root_games) =
+            views(&store, depth, args.reads, &ExplorerFilter::default()).await?;
         let months = ExplorerFilter {
             since: Some("2026-01".into()),
             until: Some("2026-12".into()),
@@ -470,7 +474,9 @@ async fn main() -> anyhow::Result<()> {
         results.push(m);
     }
     drop(ask);
-    filling.join().map_err(|_| anyhow!("the filler panicked"))??;
+    filling
+        .join()
+        .map_err(|_| anyhow!("the filler panicked"))??;
 
     if args.json {
         let sizes: Vec<serde_json::Value> = results
@@ -510,7 +516,12 @@ async fn main() -> anyhow::Result<()> {
         );
         println!(
             "{:>10} | {:>34} | {:>22} | {:>22} | {:>9} | {:>8}",
-            "stored", "update mean / p50 / p99 / max, ms", "root view p50 / p99", "12 months p50 / p99", "data file", "filled"
+            "stored",
+            "update mean / p50 / p99 / max, ms",
+            "root view p50 / p99",
+            "12 months p50 / p99",
+            "data file",
+            "filled"
         );
         for m in &results {
             println!(
@@ -531,7 +542,13 @@ async fn main() -> anyhow::Result<()> {
         for m in &results {
             println!(
                 "{} stored: a game wrote {:.1} counter rows under {:.1} keys and pushed {:.1} latest games, in {:.2} store writes and {:.2} rating reads; the root counts {} games",
-                m.stored, m.rows, m.keys, m.pushes, m.writes_per_game, m.rating_reads_per_game, m.root_games
+                m.stored,
+                m.rows,
+                m.keys,
+                m.pushes,
+                m.writes_per_game,
+                m.rating_reads_per_game,
+                m.root_games
             );
         }
     }
