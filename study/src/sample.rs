@@ -413,7 +413,7 @@ fn time_controls() -> [TimeControl; 6] {
         TimeControl::ByoYomi {
             main_ms: 10 * MIN,
             periods: 3,
-            period_ms: 30_000,
+            period_ms: 5_000,
             moves_per_period: 1,
         },
         TimeControl::Fischer {
