@@ -3,10 +3,12 @@
 //! answers every prompt of any opening rule, and a record's image under
 //! any of the board's eight symmetries.
 
+use std::ops::RangeInclusive;
+
 use rand::Rng;
 use rand::seq::IndexedRandom;
 use tengen_rules::game::{
-    Action, Game, GameConfig, GameRecord, Input, OfferSet, Opening, RuleSet, Task,
+    Action, Game, GameConfig, GameRecord, Input, OfferSet, Opening, RuleSet, Task, TimeControl,
 };
 use tengen_rules::opening::{Symmetry, check_offers};
 use tengen_rules::{Color, Point, Variant};
@@ -18,8 +20,18 @@ use crate::canon::map_point;
 /// until a five or, after 6 to 40 moves, a resignation or an agreed draw.
 pub fn random_game(rng: &mut impl Rng, rule_set: RuleSet, opening: Opening) -> GameRecord {
     let config = GameConfig::new(rule_set).with_opening(opening);
+    random_game_of(rng, config, 6..=40)
+}
+
+/// [`random_game`] of any `config`, resigned or drawn after a number of
+/// moves drawn from `moves` (if no five came first).
+pub fn random_game_of(
+    rng: &mut impl Rng,
+    config: GameConfig,
+    moves: RangeInclusive<usize>,
+) -> GameRecord {
     let mut game = Game::new(config, tengen_rules::game::Seat::First, 0).expect("a valid config");
-    let stop_after = rng.random_range(6..=40usize);
+    let stop_after = rng.random_range(moves);
     let mut at = 0;
     while !game.is_over() {
         at += 1000;
@@ -359,31 +371,109 @@ pub struct SampleGame {
     pub finished_ms: u64,
 }
 
+/// How [`games_shaped`] makes its games; [`Shape::default`] is what
+/// [`games`] makes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// A game not won first is resigned or drawn after a number of moves
+    /// drawn from this range.
+    pub moves: RangeInclusive<usize>,
+    /// The pool of accounts the players are drawn from.
+    pub players: u32,
+    /// The games finish over this many days from 1 January 2026.
+    pub days: u64,
+    /// Each game played again under all eight symmetries (`true`), or
+    /// once, under one of them drawn at random.
+    pub all_symmetries: bool,
+    /// Time controls drawn from every speed class (`false`: untimed).
+    pub timed: bool,
+}
+
+impl Default for Shape {
+    fn default() -> Shape {
+        Shape {
+            moves: 6..=40,
+            players: 40,
+            days: 181,
+            all_symmetries: true,
+            timed: false,
+        }
+    }
+}
+
+/// A time control of each speed class, bullet to unlimited.
+fn time_controls() -> [TimeControl; 6] {
+    const MIN: u64 = 60_000;
+    [
+        TimeControl::SuddenDeath { main_ms: 2 * MIN },
+        TimeControl::Fischer {
+            main_ms: 3 * MIN,
+            increment_ms: 2_000,
+        },
+        TimeControl::ByoYomi {
+            main_ms: 10 * MIN,
+            periods: 3,
+            period_ms: 5_000,
+            moves_per_period: 1,
+        },
+        TimeControl::Fischer {
+            main_ms: 30 * MIN,
+            increment_ms: 30_000,
+        },
+        TimeControl::Correspondence {
+            move_ms: 86_400_000,
+            vacation_ms: 0,
+        },
+        TimeControl::Unlimited,
+    ]
+}
+
 /// `n` finished games (a multiple of eight): random games of renju under
 /// RIF, Soosõrv-8 and the free opening, and of gomoku under Swap2, each
 /// played again under all eight symmetries; players from a pool of 40
 /// accounts (every ninth game has a guest in the second seat), ratings
 /// for four games in five, finished over six months from January 2026.
 pub fn games(rng: &mut impl Rng, n: usize) -> impl Iterator<Item = SampleGame> + '_ {
+    games_shaped(rng, n, Shape::default())
+}
+
+/// `n` finished games as [`games`] makes them, shaped by `shape`: with
+/// `all_symmetries` off, each game is a new random game, under a
+/// symmetry drawn at random.
+pub fn games_shaped(
+    rng: &mut impl Rng,
+    n: usize,
+    shape: Shape,
+) -> impl Iterator<Item = SampleGame> + '_ {
     let kinds = [
         (RuleSet::Renju, Opening::Rif),
         (RuleSet::Renju, Opening::SOOSORV),
         (RuleSet::Renju, Opening::Free),
         (RuleSet::Gomoku, Opening::Swap2),
     ];
-    (0..n.div_ceil(8)).flat_map(move |i| {
+    let copies = if shape.all_symmetries { 8 } else { 1 };
+    (0..n.div_ceil(copies)).flat_map(move |i| {
         let (rule_set, opening) = kinds[i % kinds.len()];
-        let base = random_game(rng, rule_set, opening);
-        let a = rng.random_range(0..40u32);
-        let b = (a + 1 + rng.random_range(0..39u32)) % 40;
+        let mut config = GameConfig::new(rule_set).with_opening(opening);
+        if shape.timed {
+            config = config.with_time(*time_controls().choose(rng).expect("six"));
+        }
+        let base = random_game_of(rng, config, shape.moves.clone());
+        let a = rng.random_range(0..shape.players);
+        let b = (a + 1 + rng.random_range(0..shape.players - 1)) % shape.players;
         let rated = rng.random_bool(0.8);
         let ratings = [
             rng.random_range(900.0..2400.0),
             rng.random_range(900.0..2400.0),
         ];
-        let when = 1_767_225_600_000 + rng.random_range(0..181 * 86_400_000u64);
-        Symmetry::ALL.into_iter().enumerate().map(move |(j, s)| {
-            let k = i * 8 + j;
+        let when = 1_767_225_600_000 + rng.random_range(0..shape.days * 86_400_000);
+        let symmetries: Vec<Symmetry> = if shape.all_symmetries {
+            Symmetry::ALL.to_vec()
+        } else {
+            vec![*Symmetry::ALL.choose(rng).expect("eight")]
+        };
+        symmetries.into_iter().enumerate().map(move |(j, s)| {
+            let k = i * copies + j;
             let guest = k % 9 == 0;
             let names = [
                 format!("player{a}"),

@@ -98,10 +98,22 @@ pub async fn index_game(
     if players.ratings.is_none() {
         players.ratings = current_ratings(store, game, &players).await?;
     }
+    let tally = game_tally(game, &players, depth, stated)?;
+    Ok(store.tally(explorer::SPACE, &tally).await?)
+}
+
+/// What [`index_game`] writes for `game` played by `players`: one tally,
+/// named by the game's id (applied at most once).
+pub fn game_tally(
+    game: &Finished,
+    players: &Players,
+    depth: u32,
+    stated: Stated,
+) -> Result<Tally, FactsError> {
     let mut facts = explorer::facts_stated(
         &game.id,
         &game.record,
-        &players,
+        players,
         game.finished_ms,
         stated.result,
     )?;
@@ -109,7 +121,7 @@ pub async fn index_game(
         facts.opening = o;
     }
     let plan = explorer::plan(&facts, depth);
-    let tally = Tally {
+    Ok(Tally {
         token: game.id.clone(),
         counts: plan
             .counts
@@ -122,8 +134,7 @@ pub async fn index_game(
             .map(|(key, item)| ListPush { key, item })
             .collect(),
         keep: explorer::LATEST,
-    };
-    Ok(store.tally(explorer::SPACE, &tally).await?)
+    })
 }
 
 async fn current_ratings(

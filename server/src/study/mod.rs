@@ -33,6 +33,6 @@ mod trainer;
 pub use explore::explore;
 pub use finished::{Finished, players};
 pub use handle::Study;
-pub use indexer::{IndexError, Stated, index_game};
+pub use indexer::{IndexError, Stated, game_tally, index_game};
 pub use miner::mine_and_store;
 pub use settings::StudySettings;

@@ -4,7 +4,7 @@
 //! position's view compared with counts taken straight from the records
 //! (`sample::Reference`).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -368,4 +368,47 @@ fn fifth_move_offers_count_what_the_records_say() {
         assert_eq!(total, expected, "{rules} after {path:?}");
     }
     assert!(seen > 40, "{seen} offers compared");
+}
+
+/// Games shaped as the explorer's benchmark makes them: as long as asked
+/// unless a five came first, every speed class, the accounts of a larger
+/// pool, each game its own.
+#[test]
+fn shaped_games_follow_their_shape() {
+    let mut rng = StdRng::seed_from_u64(9);
+    let shape = sample::Shape {
+        moves: 20..=60,
+        players: 100,
+        days: 730,
+        all_symmetries: false,
+        timed: true,
+    };
+    let games: Vec<sample::SampleGame> = sample::games_shaped(&mut rng, 120, shape).collect();
+    assert_eq!(games.len(), 120);
+    let (mut ids, mut speeds, mut players, mut months) = (
+        HashSet::new(),
+        HashSet::new(),
+        HashSet::new(),
+        HashSet::new(),
+    );
+    for g in &games {
+        assert!(ids.insert(g.id.clone()), "{} twice", g.id);
+        let game = g.record.replay().unwrap();
+        let moves = game.moves().len();
+        let five = matches!(
+            game.result().unwrap().reason,
+            tengen_rules::game::ResultReason::Five { .. }
+        );
+        assert!(
+            moves <= 60 && (moves >= 20 || five),
+            "{}: {moves} moves, five: {five}",
+            g.id
+        );
+        speeds.insert(explorer::speed_of(&g.record.config.time));
+        players.extend(g.players.accounts.iter().flatten().cloned());
+        months.insert(explorer::month_of(g.finished_ms));
+    }
+    assert_eq!(speeds.len(), Speed::ALL.len(), "{speeds:?}");
+    assert!(players.len() > 60, "{} accounts", players.len());
+    assert!(months.len() > 12, "{} months", months.len());
 }
