@@ -208,6 +208,13 @@ fn write_copy(txn: &ReadTransaction, path: &Path) -> crate::Result<(u64, u64, u6
     sink.table(txn, NAME_SKELETONS)?;
     sink.table(txn, MODERATION)?;
     sink.table(txn, super::tournaments::TOURNAMENTS)?;
+    sink.table(txn, super::study::COUNTS)?;
+    sink.table(txn, super::study::LISTS)?;
+    sink.table(txn, super::study::APPLIED)?;
+    sink.table(txn, super::study::DOCS)?;
+    sink.table(txn, super::study::SCORES)?;
+    sink.table(txn, super::study::SCORE_OF)?;
+    sink.table(txn, super::study::META)?;
     // A table this list does not know would be lost: refused, loudly.
     for table in txn.list_tables().map_err(db_error)? {
         if !sink.copied.iter().any(|name| name == table.name()) {

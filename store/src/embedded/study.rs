@@ -33,13 +33,18 @@ use crate::{Doc, ExportCursor, Result, StoreError};
 
 type Key3<'a> = (&'a str, &'a [u8], u32);
 
-const COUNTS: TableDefinition<(&str, &[u8], u32), &[u8]> = TableDefinition::new("study_counts");
-const LISTS: TableDefinition<(&str, &[u8], u64), &[u8]> = TableDefinition::new("study_lists");
-const APPLIED: TableDefinition<(&str, &str), ()> = TableDefinition::new("study_applied");
-const DOCS: TableDefinition<(&str, &str), (u64, &[u8])> = TableDefinition::new("study_docs");
-const SCORES: TableDefinition<(&str, &str, i64, &str), ()> = TableDefinition::new("study_scores");
-const SCORE_OF: TableDefinition<(&str, &str, &str), i64> = TableDefinition::new("study_score_of");
-const META: TableDefinition<&str, u64> = TableDefinition::new("study_meta");
+pub(super) const COUNTS: TableDefinition<(&str, &[u8], u32), &[u8]> =
+    TableDefinition::new("study_counts");
+pub(super) const LISTS: TableDefinition<(&str, &[u8], u64), &[u8]> =
+    TableDefinition::new("study_lists");
+pub(super) const APPLIED: TableDefinition<(&str, &str), ()> = TableDefinition::new("study_applied");
+pub(super) const DOCS: TableDefinition<(&str, &str), (u64, &[u8])> =
+    TableDefinition::new("study_docs");
+pub(super) const SCORES: TableDefinition<(&str, &str, i64, &str), ()> =
+    TableDefinition::new("study_scores");
+pub(super) const SCORE_OF: TableDefinition<(&str, &str, &str), i64> =
+    TableDefinition::new("study_score_of");
+pub(super) const META: TableDefinition<&str, u64> = TableDefinition::new("study_meta");
 const LIST_SEQ: &str = "list_seq";
 
 /// A write of this family, as the writer thread applies it (and the

@@ -1,12 +1,14 @@
 //! The embedded store's online backup: taken while tables keep
 //! appending, the copy holds every write answered before it was asked
 //! for (and no half of any), opens as a store, and spans several of the
-//! copy's commits (its tables are written in bounded chunks); a bad
+//! copy's commits (its tables are written in bounded chunks), the
+//! explorer's and puzzles' tables with the rest; a bad
 //! destination is refused, naming it, with nothing created.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
+use tengen_store::conformance::export_study_all;
 use tengen_store::{BackupError, EmbeddedStore, FinishedGame, Store};
 
 const FINISHED: usize = 300;
@@ -31,6 +33,10 @@ async fn a_backup_taken_while_tables_append_opens_with_every_answered_write() {
     for i in 0..FINISHED {
         store.finish_game(&game(i)).await.unwrap();
     }
+    // The opening explorer's tallies, puzzles and their indexes.
+    super::migrate::fill_study(store.as_ref()).await;
+    let study = export_study_all(store.as_ref(), 1000).await;
+    assert!(!study.is_empty());
     let stop = Arc::new(AtomicBool::new(false));
     let mut writers = Vec::new();
     let mut answered = Vec::new();
@@ -103,6 +109,7 @@ async fn a_backup_taken_while_tables_append_opens_with_every_answered_write() {
         copy.games_of("ann3", None, 1000).await.unwrap().len(),
         (0..FINISHED).filter(|i| i % 7 == 3).count()
     );
+    assert_eq!(export_study_all(&copy, 1000).await, study);
     let live = copy.live_tables().await.unwrap();
     assert_eq!(live.len(), TABLES);
     for (t, table) in live.iter().enumerate() {

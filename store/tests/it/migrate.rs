@@ -197,7 +197,7 @@ async fn fill_moderation(store: &dyn Store) {
 
 /// An explorer's counters and latest games (more keys than a page, a
 /// key with many fields), and puzzles with scores.
-async fn fill_study(store: &dyn Store) {
+pub(crate) async fn fill_study(store: &dyn Store) {
     for g in 0..300u32 {
         let counts = (0..8u32)
             .map(|ply| CountAdd {
