@@ -37,6 +37,9 @@ use std::time::{Duration, Instant};
 
 use tengen_store::{EmbeddedStore, FinishedGame, RedisOptions, RedisStore, Store};
 
+#[path = "common/flags.rs"]
+mod flags;
+
 struct Args {
     tables: usize,
     seconds: f64,
@@ -57,26 +60,20 @@ fn args() -> Args {
         dir: None,
         redis: None,
     };
-    let mut it = std::env::args().skip(1);
-    while let Some(flag) = it.next() {
-        let value = it.next().unwrap_or_else(|| panic!("{flag} needs a value"));
-        let number = || {
-            value
-                .parse::<f64>()
-                .unwrap_or_else(|_| panic!("{flag} {value}?"))
-        };
-        match flag.as_str() {
+    for flag in flags::parse() {
+        let number = || flag.number::<f64>();
+        match flag.name.as_str() {
             "--tables" => args.tables = number() as usize,
             "--seconds" => args.seconds = number(),
             "--restore-tables" => args.restore_tables = number() as usize,
             "--restore-entries" => args.restore_entries = number() as usize,
             "--game-len" => args.game_len = number() as u64,
-            "--dir" => args.dir = Some(PathBuf::from(&value)),
-            "--redis" => args.redis = Some(value),
+            "--dir" => args.dir = Some(PathBuf::from(&flag.value)),
+            "--redis" => args.redis = Some(flag.value),
             "--wait-replicas" => {
                 let _ = WAIT_REPLICAS.set(number() as u32);
             }
-            _ => panic!("unknown flag {flag}"),
+            _ => flag.unknown(),
         }
     }
     args
