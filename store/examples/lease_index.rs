@@ -29,6 +29,8 @@ use tengen_store::{Acquired, Lease, RedisOptions, RedisStore, Store, StoreError}
 
 #[path = "common/flags.rs"]
 mod flags;
+#[path = "common/prefix.rs"]
+mod prefix;
 
 struct Args {
     tables: usize,
@@ -160,14 +162,7 @@ async fn main() {
         .redis
         .clone()
         .unwrap_or_else(|| server.as_ref().expect("started").url());
-    let prefix = format!(
-        "bench-leases-{}-{}",
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_millis()
-    );
+    let prefix = prefix::fresh("bench-leases");
     let store = RedisStore::connect(
         &url,
         RedisOptions {
