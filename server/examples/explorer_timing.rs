@@ -295,6 +295,17 @@ struct Measured {
     root_games: u64,
 }
 
+impl Measured {
+    /// What both the progress line and the table show: the update's mean,
+    /// p50, p99 and max, the root view's p50 and p99 over all time and
+    /// over twelve months (ms), and the data file (GiB).
+    fn figures(&self) -> [f64; 9] {
+        let (u, r, m) = (&self.update, &self.root, &self.root_months);
+        let gib = self.file_bytes as f64 / (1u64 << 30) as f64;
+        [u.mean, u.p50, u.p99, u.max, r.p50, r.p99, m.p50, m.p99, gib]
+    }
+}
+
 /// Indexes `probe` one after the other: each one's time.
 async fn timed(
     store: &EmbeddedStore,
@@ -455,21 +466,10 @@ async fn main() -> anyhow::Result<()> {
             root_months: summary(root_months),
             root_games,
         };
+        let [mean, p50, p99, max, root50, root99, months50, months99, gib] = m.figures();
         eprintln!(
-            "{} stored: update mean {:.3} / p50 {:.3} / p99 {:.3} / max {:.3} ms; root view p50 {:.3} / p99 {:.3} ms, 12 months p50 {:.3} / p99 {:.3} ms; {:.2} GiB; {:.1} rows, {:.1} keys, {:.1} pushes a game",
-            m.stored,
-            m.update.mean,
-            m.update.p50,
-            m.update.p99,
-            m.update.max,
-            m.root.p50,
-            m.root.p99,
-            m.root_months.p50,
-            m.root_months.p99,
-            m.file_bytes as f64 / (1u64 << 30) as f64,
-            m.rows,
-            m.keys,
-            m.pushes
+            "{} stored: update mean {mean:.3} / p50 {p50:.3} / p99 {p99:.3} / max {max:.3} ms; root view p50 {root50:.3} / p99 {root99:.3} ms, 12 months p50 {months50:.3} / p99 {months99:.3} ms; {gib:.2} GiB; {:.1} rows, {:.1} keys, {:.1} pushes a game",
+            m.stored, m.rows, m.keys, m.pushes
         );
         results.push(m);
     }
@@ -524,19 +524,10 @@ async fn main() -> anyhow::Result<()> {
             "filled"
         );
         for m in &results {
+            let [mean, p50, p99, max, root50, root99, months50, months99, gib] = m.figures();
             println!(
-                "{:>10} | {:>7.3} / {:>7.3} / {:>7.3} / {:>7.3} | {:>9.3} / {:>9.3} | {:>9.3} / {:>9.3} | {:>5.2} GiB | {:>6.0} s",
-                m.stored,
-                m.update.mean,
-                m.update.p50,
-                m.update.p99,
-                m.update.max,
-                m.root.p50,
-                m.root.p99,
-                m.root_months.p50,
-                m.root_months.p99,
-                m.file_bytes as f64 / (1u64 << 30) as f64,
-                m.fill_s
+                "{:>10} | {mean:>7.3} / {p50:>7.3} / {p99:>7.3} / {max:>7.3} | {root50:>9.3} / {root99:>9.3} | {months50:>9.3} / {months99:>9.3} | {gib:>5.2} GiB | {:>6.0} s",
+                m.stored, m.fill_s
             );
         }
         for m in &results {

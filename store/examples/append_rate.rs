@@ -37,6 +37,11 @@ use std::time::{Duration, Instant};
 
 use tengen_store::{EmbeddedStore, FinishedGame, RedisOptions, RedisStore, Store};
 
+#[path = "common/flags.rs"]
+mod flags;
+#[path = "common/prefix.rs"]
+mod prefix;
+
 struct Args {
     tables: usize,
     seconds: f64,
@@ -57,26 +62,20 @@ fn args() -> Args {
         dir: None,
         redis: None,
     };
-    let mut it = std::env::args().skip(1);
-    while let Some(flag) = it.next() {
-        let value = it.next().unwrap_or_else(|| panic!("{flag} needs a value"));
-        let number = || {
-            value
-                .parse::<f64>()
-                .unwrap_or_else(|_| panic!("{flag} {value}?"))
-        };
-        match flag.as_str() {
+    for flag in flags::parse() {
+        let number = || flag.number::<f64>();
+        match flag.name.as_str() {
             "--tables" => args.tables = number() as usize,
             "--seconds" => args.seconds = number(),
             "--restore-tables" => args.restore_tables = number() as usize,
             "--restore-entries" => args.restore_entries = number() as usize,
             "--game-len" => args.game_len = number() as u64,
-            "--dir" => args.dir = Some(PathBuf::from(&value)),
-            "--redis" => args.redis = Some(value),
+            "--dir" => args.dir = Some(PathBuf::from(&flag.value)),
+            "--redis" => args.redis = Some(flag.value),
             "--wait-replicas" => {
                 let _ = WAIT_REPLICAS.set(number() as u32);
             }
-            _ => panic!("unknown flag {flag}"),
+            _ => flag.unknown(),
         }
     }
     args
@@ -108,14 +107,7 @@ fn percentile(sorted: &[u32], p: f64) -> f64 {
 async fn open(dir: &Path, redis: Option<&str>) -> (Arc<dyn Store>, Option<Arc<EmbeddedStore>>) {
     match redis {
         Some(url) => {
-            let prefix = format!(
-                "bench-{}-{}",
-                std::process::id(),
-                std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .unwrap()
-                    .as_millis()
-            );
+            let prefix = prefix::fresh("bench");
             let store = RedisStore::connect(
                 url,
                 RedisOptions {
@@ -305,6 +297,23 @@ async fn fill(store: Arc<dyn Store>, tables: usize, entries: usize) -> Arc<dyn S
     store
 }
 
+/// Times `live_tables()` and checks that it gives back the `tables`
+/// tables of `entries` entries written: the tables and entries it gave,
+/// and the time it took.
+async fn live_tables(
+    store: &impl Store,
+    tables: usize,
+    entries: usize,
+) -> (usize, usize, Duration) {
+    let start = Instant::now();
+    let live = store.live_tables().await.expect("live_tables");
+    let read = start.elapsed();
+    let total: usize = live.iter().map(|t| t.entries.len()).sum();
+    assert_eq!(live.len(), tables, "tables restored");
+    assert_eq!(total, tables * entries, "entries restored");
+    (live.len(), total, read)
+}
+
 /// Reopens the store in `dir` and times the open and `live_tables()`.
 async fn reopen(dir: &Path, tables: usize, entries: usize, how: &str) {
     let size = std::fs::metadata(dir.join(tengen_store::embedded::DB_FILE))
@@ -313,17 +322,12 @@ async fn reopen(dir: &Path, tables: usize, entries: usize, how: &str) {
     let start = Instant::now();
     let store = EmbeddedStore::open(dir).expect("reopen");
     let opened = start.elapsed();
-    let start = Instant::now();
-    let live = store.live_tables().await.expect("live_tables");
-    let read = start.elapsed();
-    let total: usize = live.iter().map(|t| t.entries.len()).sum();
-    assert_eq!(live.len(), tables, "tables restored");
-    assert_eq!(total, tables * entries, "entries restored");
+    let (live, total, read) = live_tables(&store, tables, entries).await;
     println!(
         "restore after {how}: file {:.1} MiB; open {:.1} ms; live_tables() {} tables, {total} entries in {:.1} ms",
         size as f64 / (1 << 20) as f64,
         opened.as_secs_f64() * 1000.0,
-        live.len(),
+        live,
         read.as_secs_f64() * 1000.0
     );
 }
@@ -349,16 +353,11 @@ async fn restore_redis(url: &str, tables: usize, entries: usize) {
     .await
     .expect("reconnect");
     let opened = start.elapsed();
-    let start = Instant::now();
-    let live = store.live_tables().await.expect("live_tables");
-    let read = start.elapsed();
-    let total: usize = live.iter().map(|t| t.entries.len()).sum();
-    assert_eq!(live.len(), tables, "tables restored");
-    assert_eq!(total, tables * entries, "entries restored");
+    let (live, total, read) = live_tables(&store, tables, entries).await;
     println!(
         "restore from Redis: connect {:.1} ms; live_tables() {} tables, {total} entries in {:.1} ms",
         opened.as_secs_f64() * 1000.0,
-        live.len(),
+        live,
         read.as_secs_f64() * 1000.0
     );
 }

@@ -23,6 +23,9 @@ use std::time::{Duration, Instant};
 
 use tengen_store::{EmbeddedStore, FinishedGame, Store};
 
+#[path = "common/flags.rs"]
+mod flags;
+
 struct Args {
     games: usize,
     record_kib: usize,
@@ -41,22 +44,16 @@ fn args() -> Args {
         seconds: 10.0,
         dir: None,
     };
-    let mut it = std::env::args().skip(1);
-    while let Some(flag) = it.next() {
-        let value = it.next().unwrap_or_else(|| panic!("{flag} needs a value"));
-        let number = || {
-            value
-                .parse::<f64>()
-                .unwrap_or_else(|_| panic!("{flag} {value}?"))
-        };
-        match flag.as_str() {
+    for flag in flags::parse() {
+        let number = || flag.number::<f64>();
+        match flag.name.as_str() {
             "--games" => args.games = number() as usize,
             "--record-kib" => args.record_kib = number() as usize,
             "--tables" => args.tables = number() as usize,
             "--every-ms" => args.every_ms = number() as u64,
             "--seconds" => args.seconds = number(),
-            "--dir" => args.dir = Some(PathBuf::from(&value)),
-            _ => panic!("unknown flag {flag}"),
+            "--dir" => args.dir = Some(PathBuf::from(&flag.value)),
+            _ => flag.unknown(),
         }
     }
     args

@@ -20,20 +20,19 @@ use std::time::Instant;
 use tengen_store::embedded::DB_FILE;
 use tengen_store::{EmbeddedStore, FinishedGame, Store};
 
+#[path = "common/flags.rs"]
+mod flags;
+
 const RECORD: usize = 256 << 10;
 
 fn main() {
     let mut gib = 1.0f64;
     let mut dir = None;
-    let mut args = std::env::args().skip(1);
-    while let Some(flag) = args.next() {
-        let value = args
-            .next()
-            .unwrap_or_else(|| panic!("{flag} needs a value"));
-        match flag.as_str() {
-            "--gib" => gib = value.parse().expect("--gib takes a number"),
-            "--dir" => dir = Some(std::path::PathBuf::from(value)),
-            _ => panic!("unknown flag {flag}"),
+    for flag in flags::parse() {
+        match flag.name.as_str() {
+            "--gib" => gib = flag.number(),
+            "--dir" => dir = Some(std::path::PathBuf::from(flag.value)),
+            _ => flag.unknown(),
         }
     }
     let scratch = tempfile::tempdir().unwrap();

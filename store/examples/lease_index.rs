@@ -27,6 +27,11 @@ use futures_util::{StreamExt, TryStreamExt, stream};
 use tengen_store::testing::RedisServer;
 use tengen_store::{Acquired, Lease, RedisOptions, RedisStore, Store, StoreError};
 
+#[path = "common/flags.rs"]
+mod flags;
+#[path = "common/prefix.rs"]
+mod prefix;
+
 struct Args {
     tables: usize,
     seconds: u64,
@@ -39,19 +44,12 @@ fn args() -> Args {
         seconds: 15,
         redis: None,
     };
-    let mut it = std::env::args().skip(1);
-    while let Some(flag) = it.next() {
-        let value = it.next().unwrap_or_else(|| panic!("{flag} needs a value"));
-        let number = || {
-            value
-                .parse::<u64>()
-                .unwrap_or_else(|_| panic!("{flag} {value}?"))
-        };
-        match flag.as_str() {
-            "--tables" => args.tables = number() as usize,
-            "--seconds" => args.seconds = number(),
-            "--redis" => args.redis = Some(value),
-            _ => panic!("unknown flag {flag}"),
+    for flag in flags::parse() {
+        match flag.name.as_str() {
+            "--tables" => args.tables = flag.number::<u64>() as usize,
+            "--seconds" => args.seconds = flag.number(),
+            "--redis" => args.redis = Some(flag.value),
+            _ => flag.unknown(),
         }
     }
     args
@@ -164,14 +162,7 @@ async fn main() {
         .redis
         .clone()
         .unwrap_or_else(|| server.as_ref().expect("started").url());
-    let prefix = format!(
-        "bench-leases-{}-{}",
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_millis()
-    );
+    let prefix = prefix::fresh("bench-leases");
     let store = RedisStore::connect(
         &url,
         RedisOptions {

@@ -1,12 +1,14 @@
 //! Generated games for tests and benchmarks (feature `sample`): whole,
 //! valid records played through the referee by a random player that
 //! answers every prompt of any opening rule, and a record's image under
-//! any of the board's eight symmetries.
+//! any of the board's eight symmetries; and the explorer's counts made
+//! from records another way ([`Reference`]), to check its views against.
 
 use std::ops::RangeInclusive;
 
 use rand::Rng;
 use rand::seq::IndexedRandom;
+use tengen_protocol::{ExplorerFilter, ExplorerView, NodeStats};
 use tengen_rules::game::{
     Action, Game, GameConfig, GameRecord, Input, OfferSet, Opening, RuleSet, Task, TimeControl,
 };
@@ -359,6 +361,48 @@ impl Reference {
             .get(&(rules.to_owned(), drawing(size, &b, &w, Some(point))))
             .copied()
             .unwrap_or_default()
+    }
+
+    /// Checks `view`, the explorer's answer (under `filter`) for a
+    /// position of [`Reference::positions`], against this count: the
+    /// position's games by result, how many moves were played from it, and
+    /// each move's games. Returns how many moves it checked.
+    ///
+    /// # Panics
+    ///
+    /// At the first difference, naming the position and the filter (it is
+    /// a test's check).
+    pub fn check_view(
+        &self,
+        (rules, path, counts, moves): (&str, &[Point], Counts, usize),
+        view: &ExplorerView,
+        filter: &ExplorerFilter,
+    ) -> usize {
+        let got = |s: &NodeStats| Counts {
+            games: s.games,
+            black: s.black,
+            draws: s.draws,
+            white: s.white,
+        };
+        assert_eq!(
+            got(&view.stats),
+            counts,
+            "{rules} after {path:?} ({filter:?})"
+        );
+        assert_eq!(
+            view.next.len(),
+            moves,
+            "{rules} after {path:?}: the moves played from it ({filter:?})"
+        );
+        for next in &view.next {
+            assert_eq!(
+                got(&next.stats),
+                self.next(rules, view.board_size, path, next.point),
+                "{rules} after {path:?}, {} ({filter:?})",
+                next.point
+            );
+        }
+        view.next.len()
     }
 }
 

@@ -31,8 +31,6 @@ use crate::StudyPage;
 use crate::study::{DocPut, ScorePut, StudyItem, Tally, add_into, valid_space};
 use crate::{Doc, ExportCursor, Result, StoreError};
 
-type Key3<'a> = (&'a str, &'a [u8], u32);
-
 pub(super) const COUNTS: TableDefinition<(&str, &[u8], u32), &[u8]> =
     TableDefinition::new("study_counts");
 pub(super) const LISTS: TableDefinition<(&str, &[u8], u64), &[u8]> =
@@ -513,168 +511,170 @@ fn after_of<T: for<'de> Deserialize<'de>>(after: &[u8]) -> Result<Option<T>> {
         .map_err(|_| StoreError::Invalid("not an export cursor of this store".into()))
 }
 
-/// Whole keys of a table keyed (space, key, n): each key's rows as one item.
-fn export_counts(txn: &ReadTransaction, after: &[u8], want: usize) -> Result<Section> {
-    let Some(table) = open(txn, COUNTS)? else {
+/// One section of the export: the rows of `def` after the cursor `after`
+/// (a key of type `A`, which `start` turns into the bound to read after),
+/// as at most `want` items. `row` turns a row into a new item and the
+/// cursor that resumes after it, or returns `None` when it added the row
+/// to the item before it instead.
+fn export_rows<K, V, A, I>(
+    txn: &ReadTransaction,
+    def: TableDefinition<'static, K, V>,
+    after: &[u8],
+    want: usize,
+    start: impl for<'a> FnOnce(&'a A) -> K::SelfType<'a>,
+    mut row: impl for<'a> FnMut(
+        Option<&mut I>,
+        K::SelfType<'a>,
+        V::SelfType<'a>,
+    ) -> Result<Option<(I, Vec<u8>)>>,
+) -> Result<(Vec<I>, Option<Vec<u8>>)>
+where
+    K: redb::Key + 'static,
+    V: redb::Value + 'static,
+    A: for<'de> Deserialize<'de>,
+{
+    let Some(table) = open(txn, def)? else {
         return Ok((Vec::new(), None));
     };
-    let after: Option<(String, Vec<u8>)> = after_of(after)?;
+    let after: Option<A> = after_of(after)?;
     let start = match &after {
-        Some((s, k)) => Bound::Excluded((s.as_str(), k.as_slice(), u32::MAX)),
+        Some(a) => Bound::Excluded(start(a)),
         None => Bound::Unbounded,
     };
-    let mut items: Vec<StudyItem> = Vec::new();
+    let mut items = Vec::new();
     let mut last = None;
-    for row in table
-        .range::<Key3>((start, Bound::Unbounded))
+    for r in table
+        .range::<K::SelfType<'_>>((start, Bound::Unbounded))
         .map_err(db_error)?
     {
-        let (k, v) = row.map_err(db_error)?;
-        let (space, key, field) = k.value();
-        let values = decode_values(v.value())?;
-        match items.last_mut() {
-            Some(StudyItem::Counts {
-                space: s,
-                key: kk,
-                fields,
-            }) if s == space && kk == key => fields.push((field, values)),
-            _ => {
-                if items.len() == want {
-                    break;
-                }
-                items.push(StudyItem::Counts {
-                    space: space.to_owned(),
-                    key: key.to_vec(),
-                    fields: vec![(field, values)],
-                });
-                last = Some(last_of(&(space, serde_bytes::Bytes::new(key))));
+        let (k, v) = r.map_err(db_error)?;
+        if let Some((item, key)) = row(items.last_mut(), k.value(), v.value())? {
+            if items.len() == want {
+                break;
             }
+            items.push(item);
+            last = Some(key);
         }
     }
     Ok((items, last))
+}
+
+/// Whole keys of a table keyed (space, key, n): each key's rows as one
+/// item, which `item` makes of the key and what `value` takes of each of
+/// its rows. `max` is the greatest n (the cursor resumes after a key's
+/// row with it).
+fn export_keys<N, V, T>(
+    txn: &ReadTransaction,
+    def: TableDefinition<'static, (&'static str, &'static [u8], N), V>,
+    after: &[u8],
+    want: usize,
+    max: N,
+    mut value: impl for<'a> FnMut(N, V::SelfType<'a>) -> Result<T>,
+    item: fn(String, Vec<u8>, Vec<T>) -> StudyItem,
+) -> Result<Section>
+where
+    N: redb::Key + for<'a> redb::Value<SelfType<'a> = N> + 'static,
+    V: redb::Value + 'static,
+{
+    let (keys, last) = export_rows(
+        txn,
+        def,
+        after,
+        want,
+        |(s, k): &(String, Vec<u8>)| (s.as_str(), k.as_slice(), max),
+        |prev: Option<&mut (String, Vec<u8>, Vec<T>)>, (space, key, n), v| {
+            let value = value(n, v)?;
+            Ok(match prev {
+                Some((s, kk, values)) if s == space && kk == key => {
+                    values.push(value);
+                    None
+                }
+                _ => Some((
+                    (space.to_owned(), key.to_vec(), vec![value]),
+                    last_of(&(space, serde_bytes::Bytes::new(key))),
+                )),
+            })
+        },
+    )?;
+    let items = keys.into_iter().map(|(s, k, v)| item(s, k, v)).collect();
+    Ok((items, last))
+}
+
+fn export_counts(txn: &ReadTransaction, after: &[u8], want: usize) -> Result<Section> {
+    export_keys(
+        txn,
+        COUNTS,
+        after,
+        want,
+        u32::MAX,
+        |field, v| Ok((field, decode_values(v)?)),
+        |space, key, fields| StudyItem::Counts { space, key, fields },
+    )
 }
 
 fn export_lists(txn: &ReadTransaction, after: &[u8], want: usize) -> Result<Section> {
-    let Some(table) = open(txn, LISTS)? else {
-        return Ok((Vec::new(), None));
-    };
-    let after: Option<(String, Vec<u8>)> = after_of(after)?;
-    let start = match &after {
-        Some((s, k)) => Bound::Excluded((s.as_str(), k.as_slice(), u64::MAX)),
-        None => Bound::Unbounded,
-    };
-    let mut items: Vec<StudyItem> = Vec::new();
-    let mut last = None;
-    for row in table
-        .range::<(&str, &[u8], u64)>((start, Bound::Unbounded))
-        .map_err(db_error)?
-    {
-        let (k, v) = row.map_err(db_error)?;
-        let (space, key, _) = k.value();
-        match items.last_mut() {
-            Some(StudyItem::List {
-                space: s,
-                key: kk,
-                items,
-            }) if s == space && kk == key => items.push(v.value().to_vec()),
-            _ => {
-                if items.len() == want {
-                    break;
-                }
-                items.push(StudyItem::List {
-                    space: space.to_owned(),
-                    key: key.to_vec(),
-                    items: vec![v.value().to_vec()],
-                });
-                last = Some(last_of(&(space, serde_bytes::Bytes::new(key))));
-            }
-        }
-    }
-    Ok((items, last))
+    export_keys(
+        txn,
+        LISTS,
+        after,
+        want,
+        u64::MAX,
+        |_, v| Ok(v.to_vec()),
+        |space, key, items| StudyItem::List { space, key, items },
+    )
 }
 
 fn export_applied(txn: &ReadTransaction, after: &[u8], want: usize) -> Result<Section> {
-    let Some(table) = open(txn, APPLIED)? else {
-        return Ok((Vec::new(), None));
-    };
-    let after: Option<(String, String)> = after_of(after)?;
-    let start = match &after {
-        Some((s, t)) => Bound::Excluded((s.as_str(), t.as_str())),
-        None => Bound::Unbounded,
-    };
-    let mut items = Vec::new();
-    let mut last = None;
-    for row in table
-        .range::<(&str, &str)>((start, Bound::Unbounded))
-        .map_err(db_error)?
-        .take(want)
-    {
-        let (k, _) = row.map_err(db_error)?;
-        let (space, token) = k.value();
-        items.push(StudyItem::Applied {
-            space: space.to_owned(),
-            token: token.to_owned(),
-        });
-        last = Some(last_of(&(space, token)));
-    }
-    Ok((items, last))
+    export_rows(
+        txn,
+        APPLIED,
+        after,
+        want,
+        |(s, t): &(String, String)| (s.as_str(), t.as_str()),
+        |_, (space, token), ()| {
+            let item = StudyItem::Applied {
+                space: space.to_owned(),
+                token: token.to_owned(),
+            };
+            Ok(Some((item, last_of(&(space, token)))))
+        },
+    )
 }
 
 fn export_docs(txn: &ReadTransaction, after: &[u8], want: usize) -> Result<Section> {
-    let Some(table) = open(txn, DOCS)? else {
-        return Ok((Vec::new(), None));
-    };
-    let after: Option<(String, String)> = after_of(after)?;
-    let start = match &after {
-        Some((s, k)) => Bound::Excluded((s.as_str(), k.as_str())),
-        None => Bound::Unbounded,
-    };
-    let mut items = Vec::new();
-    let mut last = None;
-    for row in table
-        .range::<(&str, &str)>((start, Bound::Unbounded))
-        .map_err(db_error)?
-        .take(want)
-    {
-        let (k, v) = row.map_err(db_error)?;
-        let (space, key) = k.value();
-        let (version, value) = v.value();
-        items.push(StudyItem::Doc {
-            space: space.to_owned(),
-            key: key.to_owned(),
-            version,
-            value: value.to_vec(),
-        });
-        last = Some(last_of(&(space, key)));
-    }
-    Ok((items, last))
+    export_rows(
+        txn,
+        DOCS,
+        after,
+        want,
+        |(s, k): &(String, String)| (s.as_str(), k.as_str()),
+        |_, (space, key), (version, value)| {
+            let item = StudyItem::Doc {
+                space: space.to_owned(),
+                key: key.to_owned(),
+                version,
+                value: value.to_vec(),
+            };
+            Ok(Some((item, last_of(&(space, key)))))
+        },
+    )
 }
 
 fn export_scores(txn: &ReadTransaction, after: &[u8], want: usize) -> Result<Section> {
-    let Some(table) = open(txn, SCORE_OF)? else {
-        return Ok((Vec::new(), None));
-    };
-    let after: Option<(String, String, String)> = after_of(after)?;
-    let start = match &after {
-        Some((s, i, m)) => Bound::Excluded((s.as_str(), i.as_str(), m.as_str())),
-        None => Bound::Unbounded,
-    };
-    let mut items = Vec::new();
-    let mut last = None;
-    for row in table
-        .range::<(&str, &str, &str)>((start, Bound::Unbounded))
-        .map_err(db_error)?
-        .take(want)
-    {
-        let (k, v) = row.map_err(db_error)?;
-        let (space, index, member) = k.value();
-        items.push(StudyItem::Score {
-            space: space.to_owned(),
-            index: index.to_owned(),
-            member: member.to_owned(),
-            score: v.value(),
-        });
-        last = Some(last_of(&(space, index, member)));
-    }
-    Ok((items, last))
+    export_rows(
+        txn,
+        SCORE_OF,
+        after,
+        want,
+        |(s, i, m): &(String, String, String)| (s.as_str(), i.as_str(), m.as_str()),
+        |_, (space, index, member), score| {
+            let item = StudyItem::Score {
+                space: space.to_owned(),
+                index: index.to_owned(),
+                member: member.to_owned(),
+                score,
+            };
+            Ok(Some((item, last_of(&(space, index, member)))))
+        },
+    )
 }

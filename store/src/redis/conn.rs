@@ -378,7 +378,7 @@ impl Conn {
         let identity = identity(answers.pop().expect("counted"))?;
         let (tx, rx) = tokio::sync::oneshot::channel();
         let start = {
-            let mut rounds = barriers.rounds.lock().unwrap_or_else(|e| e.into_inner());
+            let mut rounds = unpoisoned(&barriers.rounds);
             let pending = rounds.entry(identity.clone()).or_default();
             pending.waiters.push(tx);
             !std::mem::replace(&mut pending.running, true)
@@ -438,7 +438,7 @@ async fn barrier_rounds(
 ) {
     loop {
         let waiters = {
-            let mut rounds = barriers.rounds.lock().unwrap_or_else(|e| e.into_inner());
+            let mut rounds = unpoisoned(&barriers.rounds);
             let Some(pending) = rounds.get_mut(&identity) else {
                 return;
             };
@@ -529,6 +529,32 @@ fn identity(info: Value) -> RedisResult<String> {
     }
 }
 
+/// `request`'s answer if it comes within `timeout`; else `late` is
+/// called and the call fails as timed out (`who` did not answer in time).
+async fn within<T>(
+    timeout: Duration,
+    who: &str,
+    request: impl std::future::Future<Output = RedisResult<T>>,
+    late: impl FnOnce(),
+) -> RedisResult<T> {
+    match tokio::time::timeout(timeout, request).await {
+        Ok(answer) => answer,
+        Err(_) => {
+            late();
+            Err(RedisError::from(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                format!("{who} did not answer in time"),
+            )))
+        }
+    }
+}
+
+/// `lock`'s value, poisoned or not (a panic in another holder does not
+/// stop the store).
+fn unpoisoned<T>(lock: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    lock.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// A Redis Cluster's connection, made again when a call does not come
 /// back in time: the cluster client reconnects to nodes and refreshes its
 /// slot map by itself, but a refresh can stall during a failover (seen
@@ -545,10 +571,7 @@ pub(crate) struct Clustered {
 
 impl Clustered {
     fn connection(&self) -> ClusterConnection {
-        self.current
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
+        unpoisoned(&self.current).clone()
     }
 
     /// `request` within the timeout; one that takes longer has a new
@@ -557,16 +580,10 @@ impl Clustered {
         self: &Arc<Self>,
         request: impl std::future::Future<Output = RedisResult<T>>,
     ) -> RedisResult<T> {
-        match tokio::time::timeout(self.timeout, request).await {
-            Ok(answer) => answer,
-            Err(_) => {
-                self.stalled();
-                Err(RedisError::from(std::io::Error::new(
-                    std::io::ErrorKind::TimedOut,
-                    "the Redis Cluster did not answer in time",
-                )))
-            }
-        }
+        within(self.timeout, "the Redis Cluster", request, || {
+            self.stalled()
+        })
+        .await
     }
 
     fn stalled(self: &Arc<Self>) {
@@ -578,7 +595,7 @@ impl Clustered {
             let within = this.timeout.max(CONNECT_WITHIN);
             match tokio::time::timeout(within, this.client.get_async_connection()).await {
                 Ok(Ok(connection)) => {
-                    *this.current.lock().unwrap_or_else(|e| e.into_inner()) = connection;
+                    *unpoisoned(&this.current) = connection;
                     tracing::warn!("a call to the Redis Cluster stalled: connected to it afresh");
                 }
                 Ok(Err(e)) => tracing::warn!(error = %e, "reconnecting to the Redis Cluster"),
@@ -604,11 +621,7 @@ pub(crate) struct Followed {
 
 impl Followed {
     fn manager(&self) -> ConnectionManager {
-        self.current
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .1
-            .clone()
+        unpoisoned(&self.current).1.clone()
     }
 
     /// `request` within the timeout; a failure (a timeout included) that
@@ -617,13 +630,7 @@ impl Followed {
         self: &Arc<Self>,
         request: impl std::future::Future<Output = RedisResult<T>>,
     ) -> RedisResult<T> {
-        let answer = match tokio::time::timeout(self.timeout, request).await {
-            Ok(answer) => answer,
-            Err(_) => Err(RedisError::from(std::io::Error::new(
-                std::io::ErrorKind::TimedOut,
-                "the Redis primary did not answer in time",
-            ))),
-        };
+        let answer = within(self.timeout, "the Redis primary", request, || {}).await;
         if let Err(e) = &answer {
             self.failed(e);
         }
@@ -656,12 +663,12 @@ impl Followed {
     async fn resolve(&self) -> RedisResult<()> {
         let client = self.sentinel.lock().await.async_get_client().await?;
         let address = client.get_connection_info().addr().to_string();
-        if self.current.lock().unwrap_or_else(|e| e.into_inner()).0 == address {
+        if unpoisoned(&self.current).0 == address {
             return Ok(());
         }
         let manager = ConnectionManager::new_with_config(client, self.config.clone()).await?;
         tracing::warn!(primary = %address, "Sentinel names another Redis primary: the store follows it");
-        *self.current.lock().unwrap_or_else(|e| e.into_inner()) = (address, manager);
+        *unpoisoned(&self.current) = (address, manager);
         Ok(())
     }
 }

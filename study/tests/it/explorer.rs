@@ -169,7 +169,8 @@ fn check(index: &Memory, games: &[(GameRecord, GameFacts)], filter: &ExplorerFil
         .collect();
     let mut positions = 0;
     let mut children = 0;
-    for (name, path, counts, moves) in reference.positions() {
+    for position in reference.positions() {
+        let (name, path, _, _) = position;
         let (rule_set, opening) = kinds[name];
         let query = Query {
             rule_set,
@@ -179,29 +180,7 @@ fn check(index: &Memory, games: &[(GameRecord, GameFacts)], filter: &ExplorerFil
             filter: filter.clone(),
             depth,
         };
-        let view = index.view(&query);
-        let s = view.stats;
-        assert_eq!(
-            (s.games, s.black, s.draws, s.white),
-            (counts.games, counts.black, counts.draws, counts.white),
-            "{name} after {path:?} ({filter:?})"
-        );
-        assert_eq!(
-            view.next.len(),
-            moves,
-            "{name} after {path:?}: the moves played from it"
-        );
-        for next in &view.next {
-            let want = reference.next(name, 15, path, next.point);
-            let s = next.stats;
-            assert_eq!(
-                (s.games, s.black, s.draws, s.white),
-                (want.games, want.black, want.draws, want.white),
-                "{name} after {path:?}, {} ({filter:?})",
-                next.point
-            );
-            children += 1;
-        }
+        children += reference.check_view(position, &index.view(&query), filter);
         positions += 1;
     }
     assert!(
