@@ -53,6 +53,7 @@ const MAILBOX: usize = 8192;
 /// Commands that may wait for one table's node to be looked up.
 const MAX_WAITING: usize = 1024;
 
+mod fans;
 mod host;
 mod liveness;
 mod lobby;
@@ -127,6 +128,11 @@ struct Node {
     /// Probes of other nodes waiting for their `Pong`, by nonce.
     probes: HashMap<u64, tokio::sync::oneshot::Sender<()>>,
     next_probe: u64,
+    /// How this node's tables publish to other nodes' spectators.
+    fan: super::fan::FanLink,
+    /// The fans of other nodes' tables received here, by node and table:
+    /// the fan's id and the next message number expected (`fans`).
+    fans: HashMap<(String, TableId), (u64, u64)>,
 }
 
 /// Starts this node's actor on `bus`'s deliveries, with the handles a
@@ -140,6 +146,7 @@ pub fn spawn(
 ) -> NodeHandle {
     let max = hosting.settings.max_connections;
     let (tx, rx) = crate::mailbox::for_every_connection(MAILBOX, max);
+    let fan = super::fan::FanLink::new(bus.clone(), &hosting.settings.node);
     let node = Node {
         hosting,
         bus,
@@ -157,6 +164,8 @@ pub fn spawn(
         queued: HashMap::new(),
         probes: HashMap::new(),
         next_probe: 0,
+        fan,
+        fans: HashMap::new(),
     };
     let handle = tx;
     node.attach_lobby(handle.clone());
@@ -477,6 +486,13 @@ impl Node {
                 r.outbox
                     .send_all(frames.into_iter().map(Frame::from).collect());
             }
+            Body::Fan {
+                table,
+                fan,
+                n,
+                parts,
+            } => self.fan(from, table, fan, n, parts),
+            Body::FanMark { table, fan, n } => self.fan_mark(from, table, fan, n),
             Body::Mark { conn, n } => {
                 let behind = self
                     .routed

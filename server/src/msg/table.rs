@@ -68,6 +68,10 @@ pub struct TableAsk {
     pub request: TableRequest,
     /// When the client's frame arrived (lag compensation counts from it).
     pub received: Instant,
+    /// The client's node and connection, when it is on another node (a
+    /// spectator there gets what all spectators get through the node's
+    /// fan, `crate::cluster::fan`).
+    pub via: Option<crate::cluster::fan::Via>,
 }
 
 /// What a table is told: its clients' requests, and the notices of the

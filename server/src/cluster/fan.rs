@@ -1,0 +1,103 @@
+//! A table's events for the spectators of another node: one publish per
+//! event per node that has spectators of the table, not one per spectator.
+//!
+//! Why: a spectator on another node used to get every event through its
+//! own relay at the table's node ([`super::node`]), one bus message per
+//! spectator per event; a popular game watched from elsewhere cost Redis
+//! as many publishes per move as it had remote spectators.
+//!
+//! How: a spectator's `watch` reaches the table through its relay as
+//! before, with a [`Via`] naming its node and connection there. The table
+//! keeps one *fan* per such node ([`crate::table`]): what it sends to all
+//! its spectators goes to that node once, as a [`Body::Fan`] listing the
+//! connections there that should get it (one part per encoding); the
+//! node hands the frames to those connections. A spectator's snapshot or
+//! replay goes in the same fan, addressed to it alone, so that it comes
+//! before the events that follow it. Everything else a spectator is sent
+//! (answers to its own requests, chat) still goes through its relay.
+//!
+//! Losses: a fan numbers its messages from 0 (`n`, within a `fan` id
+//! drawn when the table first sends to the node) and says how many it has
+//! sent for a few ticks after sending (`FanMark`), as a relay does. A node
+//! that sees a number skipped, or a mark ahead of what it got, closes its
+//! connections watching that table with 1012; they resume with `watch`
+//! and `since`, and the table replays what they missed.
+
+use std::sync::Arc;
+
+use tengen_protocol::TableId;
+
+use super::bus::Bus;
+use super::wire::{Body, FanPart, NodeMsg, WireFrame};
+use crate::outbound::Frame;
+
+/// How a table publishes to other nodes: the bus, and this node's name.
+#[derive(Clone)]
+pub struct FanLink {
+    bus: Bus,
+    me: Arc<str>,
+}
+
+impl std::fmt::Debug for FanLink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FanLink").field("me", &self.me).finish()
+    }
+}
+
+impl FanLink {
+    pub fn new(bus: Bus, me: &str) -> FanLink {
+        FanLink { bus, me: me.into() }
+    }
+
+    /// Publishes message `n` of fan `fan` of `table` to `node`. Never
+    /// waits: false if the bus's queue is full (the message is lost, and
+    /// the receiver sees the gap).
+    pub fn frames(
+        &self,
+        node: &str,
+        table: &TableId,
+        fan: u64,
+        n: u64,
+        parts: Vec<(Vec<u64>, Vec<Frame>)>,
+    ) -> bool {
+        let parts = parts
+            .into_iter()
+            .map(|(to, frames)| FanPart {
+                to,
+                frames: frames.into_iter().map(WireFrame::from).collect(),
+            })
+            .collect();
+        self.publish(
+            node,
+            Body::Fan {
+                table: table.clone(),
+                fan,
+                n,
+                parts,
+            },
+        )
+    }
+
+    /// Tells `node` that fan `fan` of `table` has sent `n` messages.
+    pub fn mark(&self, node: &str, table: &TableId, fan: u64, n: u64) -> bool {
+        let table = table.clone();
+        self.publish(node, Body::FanMark { table, fan, n })
+    }
+
+    fn publish(&self, node: &str, body: Body) -> bool {
+        let msg = NodeMsg {
+            from: self.me.to_string(),
+            body,
+        };
+        self.bus.publish_node(node, msg.encode())
+    }
+}
+
+/// A connection of another node speaking to a table here: its node, its
+/// id there, and how to reach that node.
+#[derive(Clone, Debug)]
+pub struct Via {
+    pub node: String,
+    pub conn: u64,
+    pub link: FanLink,
+}

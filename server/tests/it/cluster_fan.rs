@@ -1,0 +1,335 @@
+//! A game watched from other nodes costs Redis one publish per event per
+//! node with spectators, not one per spectator; every spectator still sees
+//! every event once, in order; and a node that learns it missed part of a
+//! table's fan sends its spectators of that table off to resume.
+//!
+//! Three `tengen-server` processes share a real `redis-server`: the game
+//! runs on node A, 20 spectators watch from node B and 20 from node C.
+//! What the nodes publish is read from Redis itself: `INFO commandstats`
+//! (every `PUBLISH`), and `MONITOR` to tell a table's frames from the
+//! lobby's heartbeats and the fans' marks.
+
+use crate::common;
+
+use std::time::Duration;
+
+use common::proc::{DataDir, Proc};
+use common::scripted::{self, new_game};
+use tengen_client::Connection;
+use tengen_protocol::{ClientMsg, Encoding, ServerMsg, TableId};
+use tengen_server::cluster::wire::{Body, NodeMsg};
+use tengen_store::testing::RedisServer;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::net::TcpStream;
+
+const LEASE: &str = "2";
+const PER_NODE: usize = 20;
+
+fn node(redis: &RedisServer, dir: &DataDir, prefix: &str, name: &str) -> Proc {
+    common::proc::start_node(&dir.0, &redis.url(), prefix, name, LEASE)
+}
+
+/// `n` spectators of `table` at `url`, each watching from the start (half
+/// of them in MessagePack when `mixed`).
+async fn spectators(
+    url: &str,
+    table: &TableId,
+    tag: &str,
+    n: usize,
+    mixed: bool,
+) -> Vec<Connection> {
+    let mut all = Vec::new();
+    for i in 0..n {
+        let encoding = if mixed && i % 2 == 1 {
+            Encoding::MsgPack
+        } else {
+            Encoding::Json
+        };
+        let (mut c, _) = Connection::connect(url, encoding, Some(&format!("{tag}{i}")))
+            .await
+            .unwrap();
+        c.timeout = Duration::from_secs(10);
+        match c
+            .request(ClientMsg::Watch {
+                table: table.clone(),
+                since: Some(0),
+            })
+            .await
+        {
+            Ok(ServerMsg::Replayed { .. }) => {}
+            other => panic!("{tag}{i} watches: {other:?}"),
+        }
+        all.push(c);
+    }
+    all
+}
+
+/// The `seq`s of the table events `c` gets until it has `last`.
+async fn seqs_until(c: &mut Connection, last: u64) -> Vec<u64> {
+    let mut seqs = Vec::new();
+    while seqs.last() != Some(&last) {
+        let f = tokio::time::timeout(Duration::from_secs(10), c.next())
+            .await
+            .expect("the spectator hears every event")
+            .unwrap();
+        if let ServerMsg::TableEvent(te) = f.msg {
+            seqs.push(te.seq);
+        }
+    }
+    seqs
+}
+
+/// `PUBLISH` calls so far, from `INFO commandstats` (sharded ones too).
+async fn publish_calls(redis: &RedisServer) -> u64 {
+    let client = redis::Client::open(redis.url()).unwrap();
+    let mut conn = client.get_multiplexed_async_connection().await.unwrap();
+    let info: String = redis::cmd("INFO")
+        .arg("commandstats")
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+    info.lines()
+        .filter(|l| l.starts_with("cmdstat_publish:") || l.starts_with("cmdstat_spublish:"))
+        .filter_map(|l| {
+            l.split("calls=")
+                .nth(1)?
+                .split(',')
+                .next()?
+                .parse::<u64>()
+                .ok()
+        })
+        .sum()
+}
+
+/// A `MONITOR` of `redis`, read line by line.
+struct Monitor {
+    lines: tokio::io::Lines<BufReader<TcpStream>>,
+}
+
+impl Monitor {
+    async fn start(redis: &RedisServer) -> Monitor {
+        let mut s = TcpStream::connect(("127.0.0.1", redis.port()))
+            .await
+            .unwrap();
+        s.write_all(b"MONITOR\r\n").await.unwrap();
+        let mut lines = BufReader::new(s).lines();
+        assert_eq!(lines.next_line().await.unwrap().as_deref(), Some("+OK"));
+        Monitor { lines }
+    }
+
+    /// Every `PUBLISH` seen until an `ECHO` of `marker`: (channel, the
+    /// payload as `MONITOR` escapes it).
+    async fn publishes_until(&mut self, marker: &str) -> Vec<(String, String)> {
+        let mut seen = Vec::new();
+        loop {
+            let line = tokio::time::timeout(Duration::from_secs(10), self.lines.next_line())
+                .await
+                .expect("the monitor keeps up")
+                .unwrap()
+                .expect("the monitor stays open");
+            if line.contains("\"ECHO\"") && line.contains(marker) {
+                return seen;
+            }
+            // +TIME [DB ADDR] "PUBLISH" "CHANNEL" "PAYLOAD"
+            if let Some(rest) = line.split_once("\"PUBLISH\" \"").map(|(_, r)| r)
+                && let Some((channel, payload)) = rest.split_once("\" \"")
+            {
+                seen.push((channel.to_owned(), payload.to_owned()));
+            }
+        }
+    }
+}
+
+async fn echo(redis: &RedisServer, marker: &str) {
+    let client = redis::Client::open(redis.url()).unwrap();
+    let mut conn = client.get_multiplexed_async_connection().await.unwrap();
+    let _: String = redis::cmd("ECHO")
+        .arg(marker)
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+}
+
+/// What a node message published on the bus is, by its body's tag (a
+/// MessagePack string as `MONITOR` escapes it).
+fn kind(payload: &str) -> &'static str {
+    for (tag, name) in [("\\xa3Fan\\x", "fan"), ("\\xa6Frames", "frames")] {
+        if payload.contains(tag) {
+            return name;
+        }
+    }
+    "other"
+}
+
+/// Game on A, 20 spectators on B and 20 on C (C's half in MessagePack):
+/// each move's events cost one publish per node with spectators (2), not
+/// one per spectator (40), as Redis counts them; and every spectator gets
+/// every event, in order, to the end of the game.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_costs_one_publish_per_node_with_spectators() {
+    let redis = RedisServer::start();
+    let dirs = [
+        DataDir::new("node-a"),
+        DataDir::new("node-b"),
+        DataDir::new("node-c"),
+    ];
+    let a = node(&redis, &dirs[0], "fan", "node-a");
+    let b = node(&redis, &dirs[1], "fan", "node-b");
+    let c = node(&redis, &dirs[2], "fan", "node-c");
+    let mut g = new_game(&a.url(), 0).await;
+    assert!(!g.play_next().await);
+    let mut on_b = spectators(&b.url(), &g.table, "bea", PER_NODE, false).await;
+    let mut on_c = spectators(&c.url(), &g.table, "cid", PER_NODE, true).await;
+    // The spectator count (coalesced) goes out before the window.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+
+    let mut monitor = Monitor::start(&redis).await;
+    echo(&redis, "window-start").await;
+    let _ = monitor.publishes_until("window-start").await;
+    let before = publish_calls(&redis).await;
+    let seq_before = g.seq;
+    const MOVES: usize = 6;
+    for _ in 0..MOVES {
+        assert!(!g.play_next().await);
+    }
+    // Every spectator has every event so far, in order (so every publish
+    // of the moves is done).
+    for s in on_b.iter_mut().chain(on_c.iter_mut()) {
+        assert_eq!(seqs_until(s, g.seq).await, (1..=g.seq).collect::<Vec<_>>());
+    }
+    let after = publish_calls(&redis).await;
+    echo(&redis, "window-end").await;
+    let seen = monitor.publishes_until("window-end").await;
+
+    let events = g.seq - seq_before;
+    assert_eq!(events, MOVES as u64, "one event per move here");
+    let count = |k: &str, to: Option<&str>| {
+        seen.iter()
+            .filter(|(ch, p)| {
+                kind(p) == k && to.is_none_or(|n| ch.ends_with(&format!(":node:{n}")))
+            })
+            .count() as u64
+    };
+    // The table's frames for B and C: one fan message per event per node,
+    // none through a spectator's own relay.
+    assert_eq!(count("fan", Some("node-b")), events, "{seen:?}");
+    assert_eq!(count("fan", Some("node-c")), events, "{seen:?}");
+    assert_eq!(count("frames", None), 0, "{seen:?}");
+    // Redis's own count: the monitor's window holds the counted one, and
+    // what it saw besides the fans is no table's frames (the lobby's
+    // heartbeats, the fans' and relays' marks). So the moves cost at most
+    // events × nodes with spectators, exactly that many here.
+    let unrelated = seen.len() as u64 - 2 * events;
+    let total = after - before;
+    eprintln!(
+        "window: {total} publishes counted by Redis, {} seen, {unrelated} unrelated, {events} events",
+        seen.len()
+    );
+    assert!(
+        total <= seen.len() as u64,
+        "{total} counted, {} seen",
+        seen.len()
+    );
+    assert!(
+        total >= 2 * events && total - unrelated.min(total) <= 2 * events,
+        "{total} publishes ({unrelated} unrelated) for {events} events: {seen:?}"
+    );
+    assert!(
+        total < (PER_NODE as u64) * events,
+        "not one per spectator: {total} for {events} events"
+    );
+
+    while !g.play_next().await {}
+    for s in on_b.iter_mut().chain(on_c.iter_mut()) {
+        let rest = scripted::seqs_to_game_over(s).await;
+        assert_eq!(
+            rest,
+            (seq_before + MOVES as u64 + 1..=g.seq).collect::<Vec<_>>(),
+            "every event once, in order"
+        );
+    }
+    for p in [a, b, c] {
+        let (status, _, stderr) = p.terminate();
+        assert!(status.success(), "{status:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}
+
+/// A node told that a table's fan sent a message it never got (a mark
+/// ahead of what arrived) sends its spectators of that table off to
+/// resume (1012): the client library's `Session` reconnects, the table
+/// replays what it missed, and it sees every event once, in order.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_that_missed_part_of_a_fan_resyncs_its_spectators() {
+    use tengen_client::{Delivery, Session};
+    use tengen_rules::game::Event;
+    let redis = RedisServer::start();
+    let dirs = [DataDir::new("node-a"), DataDir::new("node-b")];
+    let a = node(&redis, &dirs[0], "fangap", "node-a");
+    let b = node(&redis, &dirs[1], "fangap", "node-b");
+    let mut g = new_game(&a.url(), 0).await;
+    assert!(!g.play_next().await);
+    let (mut sam, _) = Session::connect(&b.url(), Encoding::Json, Some("sam"))
+        .await
+        .unwrap();
+    sam.request(ClientMsg::Watch {
+        table: g.table.clone(),
+        since: Some(0),
+    })
+    .await
+    .expect("the spectator watches through B");
+    let spectator = tokio::spawn(async move {
+        let mut seqs = Vec::new();
+        loop {
+            match tokio::time::timeout(Duration::from_secs(30), sam.next()).await {
+                Ok(Ok(Delivery::Frame(f))) => {
+                    if let ServerMsg::TableEvent(te) = f.msg {
+                        seqs.push(te.seq);
+                        if matches!(te.event, Event::GameOver { .. }) {
+                            return (seqs, sam.stats());
+                        }
+                    }
+                }
+                Ok(Ok(_)) => {}
+                other => panic!("the spectator: {other:?} after {seqs:?}"),
+            }
+        }
+    });
+    assert!(!g.play_next().await);
+    assert!(!g.play_next().await);
+    // As node A, to B: table's fan (an id B has not had a message of) has
+    // sent one message. B got none of it: lost.
+    let lost = NodeMsg {
+        from: "node-a".into(),
+        body: Body::FanMark {
+            table: g.table.clone(),
+            fan: 7,
+            n: 1,
+        },
+    };
+    let client = redis::Client::open(redis.url()).unwrap();
+    let mut conn = client.get_multiplexed_async_connection().await.unwrap();
+    let _: i64 = redis::cmd("PUBLISH")
+        .arg("fangap:node:node-b")
+        .arg(lost.encode().to_vec())
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    while !g.play_next().await {}
+    let (seqs, stats) = spectator.await.unwrap();
+    assert_eq!(
+        seqs,
+        (1..=g.seq).collect::<Vec<_>>(),
+        "every event once, in order"
+    );
+    assert!(
+        stats.reconnects >= 1,
+        "B sent the spectator off to resume: {stats:?}"
+    );
+    for p in [a, b] {
+        let (status, _, stderr) = p.terminate();
+        assert!(status.success(), "{status:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}
