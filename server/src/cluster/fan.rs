@@ -18,10 +18,13 @@
 //!
 //! Losses: a fan numbers its messages from 0 (`n`, within a `fan` id
 //! drawn when the table first sends to the node) and says how many it has
-//! sent for a few ticks after sending (`FanMark`), as a relay does. A node
-//! that sees a number skipped, or a mark ahead of what it got, closes its
-//! connections watching that table with 1012; they resume with `watch`
-//! and `since`, and the table replays what they missed.
+//! sent for a few ticks after sending (`FanMark`, with the connections it
+//! sends to), as a relay does. A node that sees a number skipped, or a
+//! mark ahead of what it got, closes the connections the fan has sent to
+//! (those it named then, in the message or the mark, or before) with
+//! 1012; they resume with `watch` and `since`, and the table replays what
+//! they missed. A player's connection at that node is never the fan's,
+//! and is left alone.
 
 use std::sync::Arc;
 
@@ -78,10 +81,11 @@ impl FanLink {
         )
     }
 
-    /// Tells `node` that fan `fan` of `table` has sent `n` messages.
-    pub fn mark(&self, node: &str, table: &TableId, fan: u64, n: u64) -> bool {
+    /// Tells `node` that fan `fan` of `table` has sent `n` messages, to
+    /// its connections `to`.
+    pub fn mark(&self, node: &str, table: &TableId, fan: u64, n: u64, to: Vec<u64>) -> bool {
         let table = table.clone();
-        self.publish(node, Body::FanMark { table, fan, n })
+        self.publish(node, Body::FanMark { table, fan, n, to })
     }
 
     fn publish(&self, node: &str, body: Body) -> bool {

@@ -8,7 +8,9 @@
 //! for it: an ordinary [`Outbox`] whose frames go back over the bus
 //! instead of into a socket. The table cannot tell a relay from a local
 //! connection, so every rule about seats, replays and snapshots holds as
-//! it is.
+//! it is. Save one thing: what a table sends all its spectators comes
+//! here once per event for all of this node's spectators of it, not
+//! through their relays ([`super::fan`]; the receiving end is `fans`).
 //!
 //! Losses: pub/sub may drop a message (a full queue, a lost connection).
 //! A relay numbers its messages, and after sending some it says how many
@@ -130,9 +132,9 @@ struct Node {
     next_probe: u64,
     /// How this node's tables publish to other nodes' spectators.
     fan: super::fan::FanLink,
-    /// The fans of other nodes' tables received here, by node and table:
-    /// the fan's id and the next message number expected (`fans`).
-    fans: HashMap<(String, TableId), (u64, u64)>,
+    /// The fans of other nodes' tables received here, by node and table
+    /// (`fans`).
+    fans: HashMap<(String, TableId), fans::Follow>,
 }
 
 /// Starts this node's actor on `bus`'s deliveries, with the handles a
@@ -492,7 +494,7 @@ impl Node {
                 n,
                 parts,
             } => self.fan(from, table, fan, n, parts),
-            Body::FanMark { table, fan, n } => self.fan_mark(from, table, fan, n),
+            Body::FanMark { table, fan, n, to } => self.fan_mark(from, table, fan, n, to),
             Body::Mark { conn, n } => {
                 let behind = self
                     .routed

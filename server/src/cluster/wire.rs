@@ -57,8 +57,15 @@ pub enum Body {
         parts: Vec<FanPart>,
     },
     /// Every so often after a fan sent something: it has sent `n`
-    /// messages (as `Mark` for a relay).
-    FanMark { table: TableId, fan: u64, n: u64 },
+    /// messages (as `Mark` for a relay), to the receiver's connections
+    /// `to` (its spectators there now).
+    FanMark {
+        table: TableId,
+        fan: u64,
+        n: u64,
+        #[serde(default)]
+        to: Vec<u64>,
+    },
     /// The host closed its relay of connection `conn`: close it with
     /// `code` (1012: reconnect, the game is elsewhere now).
     Close { conn: u64, n: u64, code: u16 },

@@ -133,9 +133,15 @@ impl Table {
     pub(super) fn send_marks(&mut self, now: Instant) {
         self.subs.mark_due = None;
         let mut again = false;
+        let remote = &self.subs.remote;
         for (node, fan) in &mut self.subs.fans {
             if fan.marks_left > 0 {
-                fan.link.mark(node, &self.id, fan.id, fan.n);
+                let to = remote
+                    .values()
+                    .filter(|r| r.node == *node)
+                    .map(|r| r.conn)
+                    .collect();
+                fan.link.mark(node, &self.id, fan.id, fan.n, to);
                 fan.marks_left -= 1;
                 again |= fan.marks_left > 0;
             }

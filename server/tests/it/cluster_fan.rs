@@ -255,20 +255,79 @@ async fn a_move_costs_one_publish_per_node_with_spectators() {
     }
 }
 
-/// A node told that a table's fan sent a message it never got (a mark
-/// ahead of what arrived) sends its spectators of that table off to
-/// resume (1012): the client library's `Session` reconnects, the table
-/// replays what it missed, and it sees every event once, in order.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_node_that_missed_part_of_a_fan_resyncs_its_spectators() {
+/// Redis's escaping in `MONITOR` undone.
+fn unescape(s: &str) -> Vec<u8> {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'\\' || i + 1 == b.len() {
+            out.push(b[i]);
+            i += 1;
+            continue;
+        }
+        match b[i + 1] {
+            b'x' => {
+                out.push(u8::from_str_radix(&s[i + 2..i + 4], 16).unwrap());
+                i += 4;
+                continue;
+            }
+            b'n' => out.push(b'\n'),
+            b'r' => out.push(b'\r'),
+            b't' => out.push(b'\t'),
+            b'a' => out.push(7),
+            b'b' => out.push(8),
+            c => out.push(c),
+        }
+        i += 2;
+    }
+    out
+}
+
+/// A game on A with white playing through B and a spectator on B (the
+/// client library's `Session`, which resumes by itself), and two moves;
+/// then `forge` makes, from the last fan message A published to B (its
+/// fan id and number), a message that tells B it missed something,
+/// published as A would. B sends the spectator off to resume (1012), and
+/// the table replays what it missed: it sees every event once, in order,
+/// to the end of the game, which white plays on its connection at B
+/// (never closed: a player's frames do not come through the fan).
+async fn a_lost_fan_message_is_resynced(
+    prefix: &str,
+    forge: impl FnOnce(&TableId, u64, u64) -> Body,
+) {
     use tengen_client::{Delivery, Session};
     use tengen_rules::game::Event;
     let redis = RedisServer::start();
     let dirs = [DataDir::new("node-a"), DataDir::new("node-b")];
-    let a = node(&redis, &dirs[0], "fangap", "node-a");
-    let b = node(&redis, &dirs[1], "fangap", "node-b");
+    let a = node(&redis, &dirs[0], prefix, "node-a");
+    let b = node(&redis, &dirs[1], prefix, "node-b");
+    let mut monitor = Monitor::start(&redis).await;
     let mut g = new_game(&a.url(), 0).await;
     assert!(!g.play_next().await);
+    // White plays through B: a player there is none of the fan's.
+    let white = g.seat_for(false).index();
+    let (mut w, welcome) = Connection::reconnect(
+        &b.url(),
+        Encoding::Json,
+        Some(&g.name[white]),
+        &g.token[white],
+        Duration::from_secs(10),
+    )
+    .await
+    .unwrap();
+    assert!(welcome.resumed);
+    match w
+        .request(ClientMsg::Watch {
+            table: g.table.clone(),
+            since: Some(g.seq),
+        })
+        .await
+    {
+        Ok(ServerMsg::Replayed { .. }) => {}
+        other => panic!("white's watch through B: {other:?}"),
+    }
+    g.conn[white] = w;
     let (mut sam, _) = Session::connect(&b.url(), Encoding::Json, Some("sam"))
         .await
         .unwrap();
@@ -297,21 +356,28 @@ async fn a_node_that_missed_part_of_a_fan_resyncs_its_spectators() {
     });
     assert!(!g.play_next().await);
     assert!(!g.play_next().await);
-    // As node A, to B: table's fan (an id B has not had a message of) has
-    // sent one message. B got none of it: lost.
-    let lost = NodeMsg {
+    echo(&redis, "forge").await;
+    let last = monitor
+        .publishes_until("forge")
+        .await
+        .into_iter()
+        .filter(|(ch, p)| ch.ends_with(":node:node-b") && kind(p) == "fan")
+        .filter_map(|(_, p)| NodeMsg::decode(&unescape(&p)))
+        .filter_map(|m| match m.body {
+            Body::Fan { fan, n, .. } => Some((fan, n)),
+            _ => None,
+        })
+        .last();
+    let (fan, n) = last.expect("A published the table's frames to B in a fan");
+    let forged = NodeMsg {
         from: "node-a".into(),
-        body: Body::FanMark {
-            table: g.table.clone(),
-            fan: 7,
-            n: 1,
-        },
+        body: forge(&g.table, fan, n),
     };
     let client = redis::Client::open(redis.url()).unwrap();
     let mut conn = client.get_multiplexed_async_connection().await.unwrap();
     let _: i64 = redis::cmd("PUBLISH")
-        .arg("fangap:node:node-b")
-        .arg(lost.encode().to_vec())
+        .arg(format!("{prefix}:node:node-b"))
+        .arg(forged.encode().to_vec())
         .query_async(&mut conn)
         .await
         .unwrap();
@@ -332,4 +398,28 @@ async fn a_node_that_missed_part_of_a_fan_resyncs_its_spectators() {
         assert!(status.success(), "{status:?}: {stderr}");
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
+}
+
+/// A fan message numbered one past the next: B missed one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_skipped_fan_number_resyncs_the_nodes_spectators() {
+    a_lost_fan_message_is_resynced("fanskip", |table, fan, n| Body::Fan {
+        table: table.clone(),
+        fan,
+        n: n + 2,
+        parts: Vec::new(),
+    })
+    .await;
+}
+
+/// A mark naming more messages than B got: B missed the last one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_mark_ahead_of_the_fan_resyncs_the_nodes_spectators() {
+    a_lost_fan_message_is_resynced("fanmark", |table, fan, n| Body::FanMark {
+        table: table.clone(),
+        fan,
+        n: n + 2,
+        to: Vec::new(),
+    })
+    .await;
 }
