@@ -73,7 +73,7 @@ impl Table {
                 s.subscribed = false;
             }
         }
-        self.to_spectators(shared);
+        self.send_spectators(shared);
     }
 
     pub(super) fn snapshot_msg(&self, seat: Option<Seat>) -> ServerMsg {
@@ -162,7 +162,7 @@ impl Table {
                     .send(shared.get(s.session.outbox.encoding()));
             }
         }
-        self.to_spectators(&mut shared);
+        self.send_spectators(&mut shared);
         let _ = self.hosting.lobby.try_send(LobbyCmd::Spectators {
             room: self.meta.room.clone(),
             count,

@@ -24,7 +24,7 @@ const CAPTURE: usize = 8;
 impl Table {
     /// Queues `shared` to every spectator: local ones directly, those of
     /// other nodes once per node. Spectators that cannot take it go.
-    pub(super) fn to_spectators(&mut self, shared: &mut Shared<'_>) {
+    pub(super) fn send_spectators(&mut self, shared: &mut Shared<'_>) {
         let before = self.subs.spectators.len();
         let remote = &self.subs.remote;
         self.subs.spectators.retain(|c, o| {

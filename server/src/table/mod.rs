@@ -330,7 +330,7 @@ impl Table {
                     rematch,
                     room: self.meta.room.clone(),
                 });
-                self.to_spectators(&mut Shared::new(&frame));
+                self.send_spectators(&mut Shared::new(&frame));
             }
         }
     }

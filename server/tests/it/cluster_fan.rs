@@ -13,7 +13,7 @@ use crate::common;
 
 use std::time::Duration;
 
-use common::proc::{DataDir, Proc};
+use common::proc::{DataDir, Proc, stop};
 use common::scripted::{self, new_game};
 use tengen_client::Connection;
 use tengen_protocol::{ClientMsg, Encoding, ServerMsg, TableId};
@@ -248,11 +248,7 @@ async fn a_move_costs_one_publish_per_node_with_spectators() {
             "every event once, in order"
         );
     }
-    for p in [a, b, c] {
-        let (status, _, stderr) = p.terminate();
-        assert!(status.success(), "{status:?}: {stderr}");
-        assert!(!stderr.contains("panicked"), "{stderr}");
-    }
+    stop([a, b, c]);
 }
 
 /// Redis's escaping in `MONITOR` undone.
@@ -296,8 +292,6 @@ async fn a_lost_fan_message_is_resynced(
     prefix: &str,
     forge: impl FnOnce(&TableId, u64, u64) -> Body,
 ) {
-    use tengen_client::{Delivery, Session};
-    use tengen_rules::game::Event;
     let redis = RedisServer::start();
     let dirs = [DataDir::new("node-a"), DataDir::new("node-b")];
     let a = node(&redis, &dirs[0], prefix, "node-a");
@@ -306,54 +300,8 @@ async fn a_lost_fan_message_is_resynced(
     let mut g = new_game(&a.url(), 0).await;
     assert!(!g.play_next().await);
     // White plays through B: a player there is none of the fan's.
-    let white = g.seat_for(false).index();
-    let (mut w, welcome) = Connection::reconnect(
-        &b.url(),
-        Encoding::Json,
-        Some(&g.name[white]),
-        &g.token[white],
-        Duration::from_secs(10),
-    )
-    .await
-    .unwrap();
-    assert!(welcome.resumed);
-    match w
-        .request(ClientMsg::Watch {
-            table: g.table.clone(),
-            since: Some(g.seq),
-        })
-        .await
-    {
-        Ok(ServerMsg::Replayed { .. }) => {}
-        other => panic!("white's watch through B: {other:?}"),
-    }
-    g.conn[white] = w;
-    let (mut sam, _) = Session::connect(&b.url(), Encoding::Json, Some("sam"))
-        .await
-        .unwrap();
-    sam.request(ClientMsg::Watch {
-        table: g.table.clone(),
-        since: Some(0),
-    })
-    .await
-    .expect("the spectator watches through B");
-    let spectator = tokio::spawn(async move {
-        let mut seqs = Vec::new();
-        loop {
-            match tokio::time::timeout(Duration::from_secs(30), sam.next()).await {
-                Ok(Ok(Delivery::Frame(f))) => {
-                    if let ServerMsg::TableEvent(te) = f.msg {
-                        seqs.push(te.seq);
-                        if matches!(te.event, Event::GameOver { .. }) {
-                            return (seqs, sam.stats());
-                        }
-                    }
-                }
-                Ok(Ok(_)) => {}
-                other => panic!("the spectator: {other:?} after {seqs:?}"),
-            }
-        }
-    });
+    scripted::move_player(&mut g, false, &b.url()).await;
+    let spectator = scripted::spectate(&b.url(), &g.table).await;
     assert!(!g.play_next().await);
     assert!(!g.play_next().await);
     echo(&redis, "forge").await;
@@ -367,7 +315,7 @@ async fn a_lost_fan_message_is_resynced(
             Body::Fan { fan, n, .. } => Some((fan, n)),
             _ => None,
         })
-        .last();
+        .next_back();
     let (fan, n) = last.expect("A published the table's frames to B in a fan");
     let forged = NodeMsg {
         from: "node-a".into(),
@@ -382,22 +330,8 @@ async fn a_lost_fan_message_is_resynced(
         .await
         .unwrap();
     tokio::time::sleep(Duration::from_secs(1)).await;
-    while !g.play_next().await {}
-    let (seqs, stats) = spectator.await.unwrap();
-    assert_eq!(
-        seqs,
-        (1..=g.seq).collect::<Vec<_>>(),
-        "every event once, in order"
-    );
-    assert!(
-        stats.reconnects >= 1,
-        "B sent the spectator off to resume: {stats:?}"
-    );
-    for p in [a, b] {
-        let (status, _, stderr) = p.terminate();
-        assert!(status.success(), "{status:?}: {stderr}");
-        assert!(!stderr.contains("panicked"), "{stderr}");
-    }
+    scripted::finish_resynced(&mut g, spectator).await;
+    stop([a, b]);
 }
 
 /// A fan message numbered one past the next: B missed one.
