@@ -17,14 +17,18 @@
 //! (answers to its own requests, chat) still goes through its relay.
 //!
 //! Losses: a fan numbers its messages from 0 (`n`, within a `fan` id
-//! drawn when the table first sends to the node) and says how many it has
-//! sent for a few ticks after sending (`FanMark`, with the connections it
-//! sends to), as a relay does. A node that sees a number skipped, or a
-//! mark ahead of what it got, closes the connections the fan has sent to
-//! (those it named then, in the message or the mark, or before) with
+//! drawn anew each time a spectator of that node starts watching, its
+//! first message saying how many the fan before it sent) and says how
+//! many it has sent for a few ticks after sending (`FanMark`, with the
+//! connections it sends to), as a relay does. A node that sees a number
+//! skipped, a fan begin past 0, a fan before it short of what it sent, or
+//! a mark ahead of what it got, closes the connections the fan has sent
+//! to (those it named then, in the message or the mark, or before) with
 //! 1012; they resume with `watch` and `since`, and the table replays what
 //! they missed. A player's connection at that node is never the fan's,
-//! and is left alone.
+//! and is left alone. A fresh fan per new spectator means the receiver
+//! needs no memory of a fan once none of its connections follows it: a
+//! new spectator always starts a fan at 0.
 
 use std::sync::Arc;
 
@@ -52,15 +56,14 @@ impl FanLink {
         FanLink { bus, me: me.into() }
     }
 
-    /// Publishes message `n` of fan `fan` of `table` to `node`. Never
-    /// waits: false if the bus's queue is full (the message is lost, and
-    /// the receiver sees the gap).
+    /// Publishes message `head` of `table`'s fan to `node`. Never waits:
+    /// false if the bus's queue is full (the message is lost, and the
+    /// receiver sees the gap).
     pub fn frames(
         &self,
         node: &str,
         table: &TableId,
-        fan: u64,
-        n: u64,
+        head: Head,
         parts: Vec<(Vec<u64>, Vec<Frame>)>,
     ) -> bool {
         let parts = parts
@@ -74,8 +77,9 @@ impl FanLink {
             node,
             Body::Fan {
                 table: table.clone(),
-                fan,
-                n,
+                fan: head.fan,
+                n: head.n,
+                prev: head.prev,
                 parts,
             },
         )
@@ -95,6 +99,15 @@ impl FanLink {
         };
         self.bus.publish_node(node, msg.encode())
     }
+}
+
+/// Which message of which fan: the fan's id, the message's number, and
+/// (in message 0) the fan it follows with the count that one sent.
+#[derive(Clone, Copy, Debug)]
+pub struct Head {
+    pub fan: u64,
+    pub n: u64,
+    pub prev: Option<(u64, u64)>,
 }
 
 /// A connection of another node speaking to a table here: its node, its

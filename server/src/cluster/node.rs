@@ -40,6 +40,7 @@ use tengen_store::Lease;
 use tokio::sync::{mpsc, watch};
 
 use super::bus::{Bus, Delivery};
+use super::fan::Head;
 use super::wire::{Body, NodeMsg, RemoteSession};
 use crate::hosting::Hosting;
 use crate::msg::matchmaker::MatchmakerHandle;
@@ -492,8 +493,9 @@ impl Node {
                 table,
                 fan,
                 n,
+                prev,
                 parts,
-            } => self.fan(from, table, fan, n, parts),
+            } => self.fan(from, table, Head { fan, n, prev }, parts),
             Body::FanMark { table, fan, n, to } => self.fan_mark(from, table, fan, n, to),
             Body::Mark { conn, n } => {
                 let behind = self

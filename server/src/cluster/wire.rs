@@ -47,13 +47,16 @@ pub enum Body {
     /// Table `table`'s frames for the receiving node's spectators of it,
     /// published once however many of them there are
     /// ([`crate::cluster::fan`]): each part's frames go to each of its
-    /// connections. `fan` is drawn when the table starts sending to this
-    /// node; `n` numbers its messages from 0, so the receiver sees any it
-    /// missed.
+    /// connections. `fan` is drawn anew whenever a spectator of this node
+    /// starts watching; `n` numbers its messages from 0, so the receiver
+    /// sees any it missed; `prev`, in message 0, is the fan it follows
+    /// and how many messages that one sent.
     Fan {
         table: TableId,
         fan: u64,
         n: u64,
+        #[serde(default)]
+        prev: Option<(u64, u64)>,
         parts: Vec<FanPart>,
     },
     /// Every so often after a fan sent something: it has sent `n`

@@ -2,7 +2,9 @@
 //! nodes: once per node, through that node's fan
 //! ([`crate::cluster::fan`]), not once per spectator through its relay.
 //! A remote spectator's snapshot or replay goes through the fan too,
-//! addressed to it alone, so that nothing of the fan overtakes it.
+//! addressed to it alone, as the first message of a new fan to its node
+//! (so nothing of the fan overtakes it, and the node can tell a loss
+//! without remembering anything of the fans before).
 
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
@@ -11,7 +13,7 @@ use tengen_protocol::Encoding;
 
 use super::Table;
 use super::parts::{Fan, Remote};
-use crate::cluster::fan::{FanLink, Via};
+use crate::cluster::fan::{FanLink, Head, Via};
 use crate::outbound::{self, Frame, Outbox, Shared};
 
 /// How many ticks a fan's count is announced after it changed.
@@ -83,15 +85,15 @@ impl Table {
             .subs
             .fans
             .entry(node.to_owned())
-            .or_insert_with(|| Fan {
-                id: rand::random(),
-                n: 0,
-                marks_left: 0,
-                link: link.clone(),
-            });
+            .or_insert_with(|| new_fan(link, None));
+        let head = Head {
+            fan: fan.id,
+            n: fan.n,
+            prev: fan.prev.filter(|_| fan.n == 0),
+        };
         // Counted even when the bus's queue is full: the receiver then
         // sees the gap.
-        fan.link.frames(node, &self.id, fan.id, fan.n, parts);
+        fan.link.frames(node, &self.id, head, parts);
         fan.n += 1;
         fan.marks_left = MARKS;
         if self.subs.mark_due.is_none() {
@@ -103,10 +105,6 @@ impl Table {
     /// one, and given an outbox that captures what `watch` answers, sent
     /// on by [`Table::send_captured`].
     pub(super) fn watch_remote(&mut self, relay: &Outbox, via: &Via) -> (Outbox, outbound::Inbox) {
-        // A node whose spectators have all gone starts a new fan (from 0),
-        // which it follows from scratch.
-        self.subs.remote.remove(&relay.conn);
-        self.prune_remote();
         self.subs.remote.insert(
             relay.conn,
             Remote {
@@ -119,13 +117,17 @@ impl Table {
         outbound::channel(relay.conn, relay.encoding(), CAPTURE)
     }
 
-    /// Sends what `capture` holds to the remote spectator `via`, in its
-    /// node's fan (so that it comes before the fan's next events).
+    /// Sends what `capture` holds to the remote spectator `via`, as the
+    /// first message of a new fan to its node (so that it comes before
+    /// the fan's next events, and its node needs no memory of the fans
+    /// before it to see a loss).
     pub(super) fn send_captured(&mut self, capture: &outbound::Inbox, via: &Via) {
+        let prev = self.subs.fans.remove(&via.node).map(|f| (f.id, f.n));
+        self.subs
+            .fans
+            .insert(via.node.clone(), new_fan(&via.link, prev));
         let frames = capture.take_now();
-        if !frames.is_empty() {
-            self.fan_send(&via.node, &via.link, vec![(vec![via.conn], frames)]);
-        }
+        self.fan_send(&via.node, &via.link, vec![(vec![via.conn], frames)]);
     }
 
     /// Every fan that sent something lately says how many messages it
@@ -149,5 +151,16 @@ impl Table {
         if again {
             self.subs.mark_due = Some(now + self.hosting.settings.lease_ttl / 3);
         }
+    }
+}
+
+/// A fan to a node from 0, following `prev` (its id and count).
+fn new_fan(link: &FanLink, prev: Option<(u64, u64)>) -> Fan {
+    Fan {
+        id: rand::random(),
+        n: 0,
+        prev,
+        marks_left: 0,
+        link: link.clone(),
     }
 }

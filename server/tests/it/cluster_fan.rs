@@ -341,6 +341,21 @@ async fn a_skipped_fan_number_resyncs_the_nodes_spectators() {
         table: table.clone(),
         fan,
         n: n + 2,
+        prev: None,
+        parts: Vec::new(),
+    })
+    .await;
+}
+
+/// A new fan saying the one before it sent more than B got: B missed the
+/// old one's last message.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fan_before_short_of_its_count_resyncs_the_nodes_spectators() {
+    a_lost_fan_message_is_resynced("fanprev", |table, fan, n| Body::Fan {
+        table: table.clone(),
+        fan: fan ^ 1,
+        n: 0,
+        prev: Some((fan, n + 2)),
         parts: Vec::new(),
     })
     .await;

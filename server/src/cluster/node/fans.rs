@@ -1,6 +1,7 @@
 //! This node as a receiver of other nodes' table fans
 //! ([`crate::cluster::fan`]): each fan message handed to the local
-//! connections it names, and a gap in a fan's numbering resynchronising
+//! connections it names, and a loss (a number skipped, a fan begun past
+//! 0, a fan before it short of its count, a mark ahead) resynchronising
 //! the local connections the fan sends to (a table's players here, whose
 //! frames come through their relays, are left alone).
 
@@ -9,52 +10,49 @@ use std::collections::HashSet;
 use tengen_protocol::TableId;
 
 use super::Node;
+use crate::cluster::fan::Head;
 use crate::cluster::wire::FanPart;
 use crate::outbound::Frame;
 
-/// What this node follows of one fan.
+/// What this node follows of one table's fan to it: the latest fan, and
+/// the connections here that fans of the table sent to.
 pub(super) struct Follow {
     /// The fan's id.
     id: u64,
     /// The number of its next message.
     next: u64,
-    /// The local connections it has sent to (pruned at each tick to those
-    /// still routed).
+    /// The local connections it (or a fan before it) has sent to, pruned
+    /// at each tick to those still routed; forgotten with the last.
     conns: HashSet<u64>,
 }
 
 impl Node {
-    /// Message `n` of fan `fan` of `table` at node `from`.
-    pub(super) fn fan(
-        &mut self,
-        from: String,
-        table: TableId,
-        fan: u64,
-        n: u64,
-        parts: Vec<FanPart>,
-    ) {
+    /// Message `head` of `table`'s fan at node `from`.
+    pub(super) fn fan(&mut self, from: String, table: TableId, head: Head, parts: Vec<FanPart>) {
         let key = (from, table);
         let named = parts.iter().flat_map(|p| p.to.iter().copied());
         let follow = self.fans.entry(key.clone()).or_insert_with(|| Follow {
-            id: fan,
+            id: head.fan,
             next: 0,
             conns: HashSet::new(),
         });
-        if follow.id != fan {
-            // A new fan (the table's node had no spectators here for a
-            // while): it starts at 0.
-            follow.id = fan;
+        let mut lost = false;
+        if follow.id != head.fan {
+            // A new fan: it starts at 0, and the one before it (if this
+            // node followed it) must have come whole.
+            lost = match head.prev {
+                Some((id, sent)) => id != follow.id || follow.next < sent,
+                None => false,
+            };
+            follow.id = head.fan;
             follow.next = 0;
-            if n == 0 {
-                follow.conns.clear();
-            }
         }
         follow.conns.extend(named);
-        let expected = follow.next;
-        follow.next = n + 1;
-        if n != expected {
-            // Its connections here resume; the messages after it are
-            // followed from here.
+        lost |= head.n != follow.next;
+        follow.next = head.n + 1;
+        if lost {
+            // Its connections here resume; the messages after this one
+            // are followed from here.
             return self.resync_fan(&key, "a fan message was lost");
         }
         for part in parts {
@@ -107,21 +105,15 @@ impl Node {
         }
     }
 
-    /// Forgets the connections gone, and the fans of tables no local
-    /// connection speaks to any more (at each tick: so the fans followed
-    /// are at most the tables the local connections speak to).
+    /// Forgets the connections gone, and the fans none of whose
+    /// connections is left (at each tick: so the fans followed are at
+    /// most the local connections). A fan forgotten needs no memory: a
+    /// new spectator here starts a new one at 0.
     pub(super) fn forget_fans(&mut self) {
-        if self.fans.is_empty() {
-            return;
-        }
         let routed = &self.routed;
-        let spoken: HashSet<(&str, &TableId)> = routed
-            .values()
-            .flat_map(|r| r.tables.iter().map(|(t, n)| (n.as_str(), t)))
-            .collect();
-        self.fans.retain(|(n, t), f| {
+        self.fans.retain(|_, f| {
             f.conns.retain(|c| routed.contains_key(c));
-            spoken.contains(&(n.as_str(), t))
+            !f.conns.is_empty()
         });
     }
 }

@@ -19,11 +19,13 @@ pub(crate) struct Remote {
 }
 
 /// What the table sends to one other node's spectators at once: the
-/// fan's id, its next message number, and how many more ticks its count
-/// is announced.
+/// fan's id, its next message number, the fan it follows (with the count
+/// that one sent, told in its first message), and how many more ticks its
+/// count is announced.
 pub(crate) struct Fan {
     pub(crate) id: u64,
     pub(crate) n: u64,
+    pub(crate) prev: Option<(u64, u64)>,
     pub(crate) marks_left: u8,
     pub(crate) link: FanLink,
 }
