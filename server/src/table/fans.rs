@@ -46,17 +46,24 @@ impl Table {
     /// node, listing its spectators by encoding.
     fn fan_out(&mut self, shared: &mut Shared<'_>) {
         self.prune_remote();
-        let mut by_node: HashMap<String, (FanLink, Vec<u64>, Vec<u64>)> = HashMap::new();
+        if self.subs.remote.is_empty() {
+            return;
+        }
+        let mut by_node: HashMap<&str, (&FanLink, Vec<u64>, Vec<u64>)> = HashMap::new();
         for r in self.subs.remote.values() {
             let e = by_node
-                .entry(r.node.clone())
-                .or_insert_with(|| (r.link.clone(), Vec::new(), Vec::new()));
+                .entry(r.node.as_str())
+                .or_insert_with(|| (&r.link, Vec::new(), Vec::new()));
             match r.encoding {
                 Encoding::Json => e.1.push(r.conn),
                 Encoding::MsgPack => e.2.push(r.conn),
             }
         }
-        for (node, (link, json, packed)) in by_node {
+        let by_node: Vec<(String, FanLink, Vec<u64>, Vec<u64>)> = by_node
+            .into_iter()
+            .map(|(node, (link, json, packed))| (node.to_owned(), link.clone(), json, packed))
+            .collect();
+        for (node, link, json, packed) in by_node {
             let mut parts = Vec::new();
             if !json.is_empty() {
                 parts.push((json, vec![shared.get(Encoding::Json)]));
