@@ -11,10 +11,12 @@
 //! keeps one *fan* per such node ([`crate::table`]): what it sends to all
 //! its spectators goes to that node once, as a [`Body::Fan`] listing the
 //! connections there that should get it (one part per encoding); the
-//! node hands the frames to those connections. A spectator's snapshot or
-//! replay goes in the same fan, addressed to it alone, so that it comes
-//! before the events that follow it. Everything else a spectator is sent
-//! (answers to its own requests, chat) still goes through its relay.
+//! node hands the frames to those connections. A spectator's `watch`
+//! answer (snapshot or replay) opens a new fan, addressed to it alone, so
+//! that it comes before the events that follow it; its `snapshot` and
+//! `unwatch` answers go in the fan too, in their place among the events.
+//! Everything else a spectator is sent (answers to its other requests,
+//! chat, which is filtered per reader) still goes through its relay.
 //!
 //! Losses: a fan numbers its messages from 0 (`n`, within a `fan` id
 //! drawn anew each time a spectator of that node starts watching, its

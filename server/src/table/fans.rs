@@ -137,6 +137,29 @@ impl Table {
         self.fan_send(&via.node, &via.link, vec![(vec![via.conn], frames)]);
     }
 
+    /// For a spectator of another node (by its relay's connection here):
+    /// an outbox capturing an answer to it, to go in its node's fan
+    /// ([`Table::send_addressed`]) so that it keeps its place among the
+    /// fan's events (a snapshot after the events it includes, `unwatched`
+    /// after the last event sent).
+    pub(super) fn capture_for(&self, conn: u64) -> Option<(Outbox, outbound::Inbox)> {
+        let r = self.subs.remote.get(&conn)?;
+        Some(outbound::channel(conn, r.encoding, CAPTURE))
+    }
+
+    /// Sends what `capture` holds to the spectator of another node whose
+    /// relay's connection here is `conn`, in its node's fan.
+    pub(super) fn send_addressed(&mut self, conn: u64, capture: &outbound::Inbox) {
+        let Some(r) = self.subs.remote.get(&conn) else {
+            return;
+        };
+        let (node, link, to) = (r.node.clone(), r.link.clone(), r.conn);
+        let frames = capture.take_now();
+        if !frames.is_empty() {
+            self.fan_send(&node, &link, vec![(vec![to], frames)]);
+        }
+    }
+
     /// Every fan that sent something lately says how many messages it
     /// has sent (for a few ticks), so a loss of its last ones shows.
     pub(super) fn send_marks(&mut self, now: Instant) {

@@ -346,7 +346,16 @@ impl Table {
         } = ask;
         match request {
             TableRequest::Watch { since } => self.watch(&session, id, since, via.as_ref()),
-            TableRequest::Unwatch => self.unwatch(session.outbox.conn, Some((&session.outbox, id))),
+            TableRequest::Unwatch => {
+                let conn = session.outbox.conn;
+                match self.capture_for(conn) {
+                    Some((outbox, capture)) => {
+                        self.unwatch(conn, Some((&outbox, id)));
+                        self.send_addressed(conn, &capture);
+                    }
+                    None => self.unwatch(conn, Some((&session.outbox, id))),
+                }
+            }
             TableRequest::Act { action } => {
                 self.act(&session.id, action, id, &session.outbox, received)
                     .await
@@ -357,7 +366,14 @@ impl Table {
                 {
                     return self.wrong_table(&session.outbox, id);
                 }
-                self.send_snapshot(&session, id)
+                match self.capture_for(conn) {
+                    Some((outbox, capture)) => {
+                        let msg = self.snapshot_msg(self.seat_of(&session.id));
+                        outbox.send_msg(&Envelope::with_id(id, msg));
+                        self.send_addressed(conn, &capture);
+                    }
+                    None => self.send_snapshot(&session, id),
+                }
             }
             TableRequest::ClaimAbsence { draw } => {
                 self.claim_absence(&session.id, &session.outbox, id, draw)

@@ -239,6 +239,27 @@ async fn a_move_costs_one_publish_per_node_with_spectators() {
         "not one per spectator: {total} for {events} events"
     );
 
+    // A spectator at B asks for a snapshot (it comes in the fan, after
+    // the events it includes), then stops watching: it gets nothing more.
+    let mut gone = on_b.remove(0);
+    match gone
+        .request(ClientMsg::Snapshot {
+            table: g.table.clone(),
+        })
+        .await
+    {
+        Ok(ServerMsg::TableSnapshot(s)) => assert_eq!(s.seq, g.seq),
+        other => panic!("a snapshot through B: {other:?}"),
+    }
+    match gone
+        .request(ClientMsg::Unwatch {
+            table: g.table.clone(),
+        })
+        .await
+    {
+        Ok(ServerMsg::Unwatched { table }) => assert_eq!(table, g.table),
+        other => panic!("an unwatch through B: {other:?}"),
+    }
     while !g.play_next().await {}
     for s in on_b.iter_mut().chain(on_c.iter_mut()) {
         let rest = scripted::seqs_to_game_over(s).await;
@@ -246,6 +267,14 @@ async fn a_move_costs_one_publish_per_node_with_spectators() {
             rest,
             (seq_before + MOVES as u64 + 1..=g.seq).collect::<Vec<_>>(),
             "every event once, in order"
+        );
+    }
+    // Every other spectator has had the game's end by now.
+    while let Ok(f) = tokio::time::timeout(Duration::from_millis(300), gone.next()).await {
+        let f = f.unwrap();
+        assert!(
+            !matches!(f.msg, ServerMsg::TableEvent(_)),
+            "nothing after unwatched: {f:?}"
         );
     }
     stop([a, b, c]);
