@@ -7,7 +7,7 @@
 //! as many publishes per move as it had remote spectators.
 //!
 //! How: a spectator's `watch` reaches the table through its relay as
-//! before, with a [`Via`] naming its node and connection there. The table
+//! before, with a `Via` (`crate::msg::table`) naming its node and connection there. The table
 //! keeps one *fan* per such node ([`crate::table`]): what it sends to all
 //! its spectators goes to that node once, as a [`Body::Fan`] listing the
 //! connections there that should get it (one part per encoding); the
@@ -38,34 +38,45 @@ use tengen_protocol::TableId;
 
 use super::bus::Bus;
 use super::wire::{Body, FanPart, NodeMsg, WireFrame};
+use crate::msg::table::{FanHead, FanOut};
 use crate::outbound::Frame;
 
-/// How a table publishes to other nodes: the bus, and this node's name.
+/// A table's [`FanOut`] over the bus: the bus, and this node's name.
 #[derive(Clone)]
-pub struct FanLink {
+pub struct BusFan {
     bus: Bus,
     me: Arc<str>,
 }
 
-impl std::fmt::Debug for FanLink {
+impl std::fmt::Debug for BusFan {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("FanLink").field("me", &self.me).finish()
+        f.debug_struct("BusFan").field("me", &self.me).finish()
     }
 }
 
-impl FanLink {
-    pub fn new(bus: Bus, me: &str) -> FanLink {
-        FanLink { bus, me: me.into() }
+impl BusFan {
+    pub fn new(bus: Bus, me: &str) -> BusFan {
+        BusFan { bus, me: me.into() }
     }
 
+    fn publish(&self, node: &str, body: Body) -> bool {
+        let msg = NodeMsg {
+            from: self.me.to_string(),
+            body,
+        };
+        self.bus.publish_node(node, msg.encode())
+    }
+}
+
+impl FanOut for BusFan {
     /// Publishes message `head` of `table`'s fan to `node`. Never waits:
     /// false if the bus's queue is full (the message is lost, and the
     /// receiver sees the gap).
-    pub fn frames(
+    fn frames(
         &self,
         node: &str,
         table: &TableId,
-        head: Head,
+        head: FanHead,
         parts: Vec<(Vec<u64>, Vec<Frame>)>,
     ) -> bool {
         let parts = parts
@@ -89,34 +100,8 @@ impl FanLink {
 
     /// Tells `node` that fan `fan` of `table` has sent `n` messages, to
     /// its connections `to`.
-    pub fn mark(&self, node: &str, table: &TableId, fan: u64, n: u64, to: Vec<u64>) -> bool {
+    fn mark(&self, node: &str, table: &TableId, fan: u64, n: u64, to: Vec<u64>) -> bool {
         let table = table.clone();
         self.publish(node, Body::FanMark { table, fan, n, to })
     }
-
-    fn publish(&self, node: &str, body: Body) -> bool {
-        let msg = NodeMsg {
-            from: self.me.to_string(),
-            body,
-        };
-        self.bus.publish_node(node, msg.encode())
-    }
-}
-
-/// Which message of which fan: the fan's id, the message's number, and
-/// (in message 0) the fan it follows with the count that one sent.
-#[derive(Clone, Copy, Debug)]
-pub struct Head {
-    pub fan: u64,
-    pub n: u64,
-    pub prev: Option<(u64, u64)>,
-}
-
-/// A connection of another node speaking to a table here: its node, its
-/// id there, and how to reach that node.
-#[derive(Clone, Debug)]
-pub struct Via {
-    pub node: String,
-    pub conn: u64,
-    pub link: FanLink,
 }

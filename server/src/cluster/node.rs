@@ -40,7 +40,6 @@ use tengen_store::Lease;
 use tokio::sync::{mpsc, watch};
 
 use super::bus::{Bus, Delivery};
-use super::fan::Head;
 use super::wire::{Body, NodeMsg, RemoteSession};
 use crate::hosting::Hosting;
 use crate::msg::matchmaker::MatchmakerHandle;
@@ -89,6 +88,18 @@ struct Relay {
     marks_left: u8,
 }
 
+/// What this node follows of one table's fan to it (`fans`): the latest
+/// fan, and the connections here that fans of the table sent to.
+struct Follow {
+    /// The fan's id.
+    id: u64,
+    /// The number of its next message.
+    next: u64,
+    /// The local connections it (or a fan before it) has sent to, pruned
+    /// at each tick to those still routed; forgotten with the last.
+    conns: HashSet<u64>,
+}
+
 /// How many ticks a relay's count is announced after it changed.
 const MARKS: u8 = 3;
 
@@ -132,10 +143,10 @@ struct Node {
     probes: HashMap<u64, tokio::sync::oneshot::Sender<()>>,
     next_probe: u64,
     /// How this node's tables publish to other nodes' spectators.
-    fan: super::fan::FanLink,
+    fan: crate::msg::table::FanLink,
     /// The fans of other nodes' tables received here, by node and table
     /// (`fans`).
-    fans: HashMap<(String, TableId), fans::Follow>,
+    fans: HashMap<(String, TableId), Follow>,
 }
 
 /// Starts this node's actor on `bus`'s deliveries, with the handles a
@@ -149,7 +160,8 @@ pub fn spawn(
 ) -> NodeHandle {
     let max = hosting.settings.max_connections;
     let (tx, rx) = crate::mailbox::for_every_connection(MAILBOX, max);
-    let fan = super::fan::FanLink::new(bus.clone(), &hosting.settings.node);
+    let fan: crate::msg::table::FanLink =
+        Arc::new(super::fan::BusFan::new(bus.clone(), &hosting.settings.node));
     let node = Node {
         hosting,
         bus,
@@ -495,7 +507,10 @@ impl Node {
                 n,
                 prev,
                 parts,
-            } => self.fan(from, table, Head { fan, n, prev }, parts),
+            } => {
+                let head = crate::msg::table::FanHead { fan, n, prev };
+                self.fan(from, table, head, parts)
+            }
             Body::FanMark { table, fan, n, to } => self.fan_mark(from, table, fan, n, to),
             Body::Mark { conn, n } => {
                 let behind = self

@@ -13,7 +13,7 @@ use tengen_protocol::Encoding;
 
 use super::Table;
 use super::parts::{Fan, Remote};
-use crate::cluster::fan::{FanLink, Head, Via};
+use crate::msg::table::{FanHead, FanLink, Via};
 use crate::outbound::{self, Frame, Outbox, Shared};
 
 /// How many ticks a fan's count is announced after it changed.
@@ -93,7 +93,7 @@ impl Table {
             .fans
             .entry(node.to_owned())
             .or_insert_with(|| new_fan(link, None));
-        let head = Head {
+        let head = FanHead {
             fan: fan.id,
             n: fan.n,
             prev: fan.prev.filter(|_| fan.n == 0),

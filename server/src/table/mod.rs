@@ -414,7 +414,7 @@ impl Table {
         session: &Session,
         id: Option<RequestId>,
         since: Option<u64>,
-        via: Option<&crate::cluster::fan::Via>,
+        via: Option<&crate::msg::table::Via>,
     ) {
         let mut capture = None;
         // Its blocks count in chat here, wherever it logged in.

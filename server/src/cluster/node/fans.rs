@@ -9,26 +9,14 @@ use std::collections::HashSet;
 
 use tengen_protocol::TableId;
 
-use super::Node;
-use crate::cluster::fan::Head;
+use super::{Follow, Node};
 use crate::cluster::wire::FanPart;
+use crate::msg::table::FanHead;
 use crate::outbound::Frame;
-
-/// What this node follows of one table's fan to it: the latest fan, and
-/// the connections here that fans of the table sent to.
-pub(super) struct Follow {
-    /// The fan's id.
-    id: u64,
-    /// The number of its next message.
-    next: u64,
-    /// The local connections it (or a fan before it) has sent to, pruned
-    /// at each tick to those still routed; forgotten with the last.
-    conns: HashSet<u64>,
-}
 
 impl Node {
     /// Message `head` of `table`'s fan at node `from`.
-    pub(super) fn fan(&mut self, from: String, table: TableId, head: Head, parts: Vec<FanPart>) {
+    pub(super) fn fan(&mut self, from: String, table: TableId, head: FanHead, parts: Vec<FanPart>) {
         let key = (from, table);
         let named = parts.iter().flat_map(|p| p.to.iter().copied());
         let follow = self.fans.entry(key.clone()).or_insert_with(|| Follow {

@@ -59,7 +59,7 @@ impl Node {
             id,
             request,
             received: Instant::now(),
-            via: Some(crate::cluster::fan::Via {
+            via: Some(crate::msg::table::Via {
                 node: from,
                 conn,
                 link: self.fan.clone(),

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use tengen_protocol::Encoding;
 
-use crate::cluster::fan::FanLink;
+use crate::msg::table::FanLink;
 use crate::outbound::Outbox;
 
 /// A spectator on another node: its node, its connection there, how it
