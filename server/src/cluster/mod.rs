@@ -5,7 +5,8 @@
 //! pub/sub through the [`bus`]: commands to a table's owner, and a table's
 //! answers and events for a connection of another node (through that
 //! connection's relay at the owner, numbered per connection), on per-node
-//! channels; the lobby's news on the `lobby` topic. The bus carries opaque
+//! channels; what a table sends all its spectators goes once to each node
+//! that has some ([`fan`]); the lobby's news on the `lobby` topic. The bus carries opaque
 //! bytes; [`wire`] says what they mean.
 //!
 //! The lobby is one across nodes: each node's lobby publishes its rooms'
@@ -18,6 +19,7 @@
 //! (`crate::lobby::remote`).
 
 pub mod bus;
+pub mod fan;
 pub mod leases;
 pub mod node;
 pub mod wire;

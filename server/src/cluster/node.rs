@@ -8,7 +8,9 @@
 //! for it: an ordinary [`Outbox`] whose frames go back over the bus
 //! instead of into a socket. The table cannot tell a relay from a local
 //! connection, so every rule about seats, replays and snapshots holds as
-//! it is.
+//! it is. Save one thing: what a table sends all its spectators comes
+//! here once per event for all of this node's spectators of it, not
+//! through their relays ([`super::fan`]; the receiving end is `fans`).
 //!
 //! Losses: pub/sub may drop a message (a full queue, a lost connection).
 //! A relay numbers its messages, and after sending some it says how many
@@ -53,6 +55,7 @@ const MAILBOX: usize = 8192;
 /// Commands that may wait for one table's node to be looked up.
 const MAX_WAITING: usize = 1024;
 
+mod fans;
 mod host;
 mod liveness;
 mod lobby;
@@ -83,6 +86,18 @@ struct Relay {
     marked: u64,
     /// How many more ticks it is announced.
     marks_left: u8,
+}
+
+/// What this node follows of one table's fan to it (`fans`): the latest
+/// fan, and the connections here that fans of the table sent to.
+struct Follow {
+    /// The fan's id.
+    id: u64,
+    /// The number of its next message.
+    next: u64,
+    /// The local connections it (or a fan before it) has sent to, pruned
+    /// at each tick to those still routed; forgotten with the last.
+    conns: HashSet<u64>,
 }
 
 /// How many ticks a relay's count is announced after it changed.
@@ -127,6 +142,11 @@ struct Node {
     /// Probes of other nodes waiting for their `Pong`, by nonce.
     probes: HashMap<u64, tokio::sync::oneshot::Sender<()>>,
     next_probe: u64,
+    /// How this node's tables publish to other nodes' spectators.
+    fan: crate::msg::table::FanLink,
+    /// The fans of other nodes' tables received here, by node and table
+    /// (`fans`).
+    fans: HashMap<(String, TableId), Follow>,
 }
 
 /// Starts this node's actor on `bus`'s deliveries, with the handles a
@@ -140,6 +160,8 @@ pub fn spawn(
 ) -> NodeHandle {
     let max = hosting.settings.max_connections;
     let (tx, rx) = crate::mailbox::for_every_connection(MAILBOX, max);
+    let fan: crate::msg::table::FanLink =
+        Arc::new(super::fan::BusFan::new(bus.clone(), &hosting.settings.node));
     let node = Node {
         hosting,
         bus,
@@ -157,6 +179,8 @@ pub fn spawn(
         queued: HashMap::new(),
         probes: HashMap::new(),
         next_probe: 0,
+        fan,
+        fans: HashMap::new(),
     };
     let handle = tx;
     node.attach_lobby(handle.clone());
@@ -477,6 +501,17 @@ impl Node {
                 r.outbox
                     .send_all(frames.into_iter().map(Frame::from).collect());
             }
+            Body::Fan {
+                table,
+                fan,
+                n,
+                prev,
+                parts,
+            } => {
+                let head = crate::msg::table::FanHead { fan, n, prev };
+                self.fan(from, table, head, parts)
+            }
+            Body::FanMark { table, fan, n, to } => self.fan_mark(from, table, fan, n, to),
             Body::Mark { conn, n } => {
                 let behind = self
                     .routed

@@ -44,6 +44,31 @@ pub enum Body {
     /// Every so often after a relay sent something: it has sent `n`
     /// messages, so the receiver sees a loss even of the last ones.
     Mark { conn: u64, n: u64 },
+    /// Table `table`'s frames for the receiving node's spectators of it,
+    /// published once however many of them there are
+    /// ([`crate::cluster::fan`]): each part's frames go to each of its
+    /// connections. `fan` is drawn anew whenever a spectator of this node
+    /// starts watching; `n` numbers its messages from 0, so the receiver
+    /// sees any it missed; `prev`, in message 0, is the fan it follows
+    /// and how many messages that one sent.
+    Fan {
+        table: TableId,
+        fan: u64,
+        n: u64,
+        #[serde(default)]
+        prev: Option<(u64, u64)>,
+        parts: Vec<FanPart>,
+    },
+    /// Every so often after a fan sent something: it has sent `n`
+    /// messages (as `Mark` for a relay), to the receiver's connections
+    /// `to` (its spectators there now).
+    FanMark {
+        table: TableId,
+        fan: u64,
+        n: u64,
+        #[serde(default)]
+        to: Vec<u64>,
+    },
     /// The host closed its relay of connection `conn`: close it with
     /// `code` (1012: reconnect, the game is elsewhere now).
     Close { conn: u64, n: u64, code: u16 },
@@ -83,6 +108,14 @@ pub enum Body {
     Ping { nonce: u64 },
     /// The answer to `Ping`.
     Pong { nonce: u64 },
+}
+
+/// Frames of a [`Body::Fan`] for the receiver's connections `to` (one
+/// part per encoding in use, or one connection's own replay).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct FanPart {
+    pub to: Vec<u64>,
+    pub frames: Vec<WireFrame>,
 }
 
 /// What a connection asks of the matchmaker of another node.

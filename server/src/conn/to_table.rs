@@ -29,6 +29,7 @@ pub(super) fn to_table(
         id,
         request,
         received,
+        via: None,
     };
     let (sent, busy) = match (state.hosting.directory.get(table), &state.node) {
         (Some(handle), _) => {

@@ -51,6 +51,7 @@ impl Lobby {
                     close_room: true,
                 },
                 received: std::time::Instant::now(),
+                via: None,
             };
             if !t.try_send(TableCmd::Request(Box::new(ask))) {
                 let why = "the room's table is busy; nothing was done, try again";

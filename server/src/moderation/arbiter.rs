@@ -105,6 +105,7 @@ pub async fn dispatch(
                     close_room: false,
                 },
                 received: Instant::now(),
+                via: None,
             };
             let sent = match (reach.hosting.directory.get(&table), reach.node) {
                 (Some(handle), _) => handle.try_send(TableCmd::Request(Box::new(ask))),
@@ -217,6 +218,7 @@ pub fn heard(h: &Hosting, news: &News) {
                     close_room: false,
                 },
                 received: Instant::now(),
+                via: None,
             })));
         }
         News::Standing { .. } | News::AddressBans | News::Logout { .. } => {}

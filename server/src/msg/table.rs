@@ -68,6 +68,10 @@ pub struct TableAsk {
     pub request: TableRequest,
     /// When the client's frame arrived (lag compensation counts from it).
     pub received: Instant,
+    /// The client's node and connection, when it is on another node (a
+    /// spectator there gets what all spectators get through the node's
+    /// fan, `crate::cluster::fan`).
+    pub via: Option<Via>,
 }
 
 /// What a table is told: its clients' requests, and the notices of the
@@ -137,4 +141,45 @@ impl Directory {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+}
+
+/// Which message of which fan: the fan's id, the message's number, and
+/// (in message 0) the fan it follows with the count that one sent.
+#[derive(Clone, Copy, Debug)]
+pub struct FanHead {
+    pub fan: u64,
+    pub n: u64,
+    pub prev: Option<(u64, u64)>,
+}
+
+/// How a table sends what all its spectators get to those of another
+/// node, once per node (`crate::cluster::fan` does it over the bus).
+/// Never waits: false when the message could not be queued (its receiver
+/// then sees the gap).
+pub trait FanOut: Send + Sync {
+    /// Message `head` of `table`'s fan to `node`: each part's frames for
+    /// each of its connections there.
+    fn frames(
+        &self,
+        node: &str,
+        table: &TableId,
+        head: FanHead,
+        parts: Vec<(Vec<u64>, Vec<crate::outbound::Frame>)>,
+    ) -> bool;
+
+    /// Fan `fan` of `table` has sent `n` messages, to `node`'s
+    /// connections `to`.
+    fn mark(&self, node: &str, table: &TableId, fan: u64, n: u64, to: Vec<u64>) -> bool;
+}
+
+/// A shared [`FanOut`].
+pub type FanLink = Arc<dyn FanOut>;
+
+/// A connection of another node speaking to a table here: its node, its
+/// id there, and how to reach that node's spectators.
+#[derive(Clone)]
+pub struct Via {
+    pub node: String,
+    pub conn: u64,
+    pub link: FanLink,
 }

@@ -182,6 +182,17 @@ where
 }
 
 impl Inbox {
+    /// Every frame queued now, without waiting: what a table made for a
+    /// spectator of another node, to go in the table's fan to that node
+    /// (`crate::cluster::fan`).
+    pub fn take_now(&self) -> Vec<Frame> {
+        let mut frames = Vec::new();
+        while let Ok(entry) = self.rx.try_recv() {
+            frames.extend(entry.into_frames());
+        }
+        frames
+    }
+
     /// Drains the queue into `send` instead of a socket, a batch at a time
     /// (a node relaying a connection of another node's: `cluster`), until
     /// asked to close; returns the close code. A batch `send` refuses is

@@ -1,6 +1,6 @@
 //! A table's timers: what falls due next (a flag with its lag grace, a
 //! lapsed draw offer, the abort of a game whose first moves never come, an
-//! away player's grace, the coalesced spectator count, a store probe, the lease's
+//! away player's grace, the coalesced spectator count, the fans' marks, a store probe, the lease's
 //! renewal, the end of the restart grace, the table's close) and what
 //! happens when it does.
 
@@ -14,6 +14,7 @@ impl Table {
     pub(super) fn next_deadline(&self) -> Option<Instant> {
         let mut due = [
             self.subs.count_due,
+            self.subs.mark_due,
             self.timers.close_at,
             self.durable.retry_at,
             self.freeze.restoring,
@@ -47,6 +48,9 @@ impl Table {
         if self.subs.count_due.is_some_and(|t| t <= now) {
             self.subs.count_due = None;
             self.send_spectator_count();
+        }
+        if self.subs.mark_due.is_some_and(|t| t <= now) {
+            self.send_marks(now);
         }
         if self.durable.retry_at.is_some_and(|t| t <= now) {
             self.probe().await;

@@ -1,6 +1,7 @@
 //! What a table sends: events stamped with their `seq` and queued to every
-//! subscriber (encoded once per encoding in use), snapshots, and the
-//! coalesced spectator count.
+//! subscriber (encoded once per encoding in use; spectators of other nodes
+//! get them once per node, `super::fans`), snapshots, and the coalesced
+//! spectator count.
 
 use std::time::Instant;
 
@@ -72,13 +73,7 @@ impl Table {
                 s.subscribed = false;
             }
         }
-        let before = self.subs.spectators.len();
-        self.subs
-            .spectators
-            .retain(|_, o| o.send(shared.get(o.encoding())));
-        if self.subs.spectators.len() != before {
-            self.spectators_changed();
-        }
+        self.send_spectators(shared);
     }
 
     pub(super) fn snapshot_msg(&self, seat: Option<Seat>) -> ServerMsg {
@@ -167,9 +162,7 @@ impl Table {
                     .send(shared.get(s.session.outbox.encoding()));
             }
         }
-        self.subs
-            .spectators
-            .retain(|_, o| o.send(shared.get(o.encoding())));
+        self.send_spectators(&mut shared);
         let _ = self.hosting.lobby.try_send(LobbyCmd::Spectators {
             room: self.meta.room.clone(),
             count,

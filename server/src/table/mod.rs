@@ -24,7 +24,8 @@
 //! The state is split by concern: each part a type in its own file under
 //! `parts` (leaves, which know nothing of the table) holding the fields
 //! only that concern changes, and each concern run by a file of its own:
-//! [`fanout`] (spectators and what goes out), [`resume`] (replay),
+//! [`fanout`] (spectators and what goes out), [`fans`] (what goes out to
+//! other nodes' spectators, once per node), [`resume`] (replay),
 //! [`durable`] (what the store has confirmed; the freeze),
 //! [`lease`] (this node's hold on the table), [`deadlines`] (the timers
 //! and what falls due), [`lag`] (lag-compensation quotas), [`social`]
@@ -56,6 +57,7 @@ mod deadlines;
 mod durable;
 pub mod failover;
 mod fanout;
+mod fans;
 mod lag;
 mod lease;
 mod meta;
@@ -328,10 +330,7 @@ impl Table {
                     rematch,
                     room: self.meta.room.clone(),
                 });
-                let mut shared = Shared::new(&frame);
-                self.subs
-                    .spectators
-                    .retain(|_, o| o.send(shared.get(o.encoding())));
+                self.send_spectators(&mut Shared::new(&frame));
             }
         }
     }
@@ -343,10 +342,20 @@ impl Table {
             id,
             request,
             received,
+            via,
         } = ask;
         match request {
-            TableRequest::Watch { since } => self.watch(&session, id, since),
-            TableRequest::Unwatch => self.unwatch(session.outbox.conn, Some((&session.outbox, id))),
+            TableRequest::Watch { since } => self.watch(&session, id, since, via.as_ref()),
+            TableRequest::Unwatch => {
+                let conn = session.outbox.conn;
+                match self.capture_for(conn) {
+                    Some((outbox, capture)) => {
+                        self.unwatch(conn, Some((&outbox, id)));
+                        self.send_addressed(conn, &capture);
+                    }
+                    None => self.unwatch(conn, Some((&session.outbox, id))),
+                }
+            }
             TableRequest::Act { action } => {
                 self.act(&session.id, action, id, &session.outbox, received)
                     .await
@@ -357,7 +366,14 @@ impl Table {
                 {
                     return self.wrong_table(&session.outbox, id);
                 }
-                self.send_snapshot(&session, id)
+                match self.capture_for(conn) {
+                    Some((outbox, capture)) => {
+                        let msg = self.snapshot_msg(self.seat_of(&session.id));
+                        outbox.send_msg(&Envelope::with_id(id, msg));
+                        self.send_addressed(conn, &capture);
+                    }
+                    None => self.send_snapshot(&session, id),
+                }
             }
             TableRequest::ClaimAbsence { draw } => {
                 self.claim_absence(&session.id, &session.outbox, id, draw)
@@ -391,7 +407,16 @@ impl Table {
 
     /// Subscribes `session`'s connection (as a player if it sits here, else
     /// a spectator) and sends a snapshot, or the events since `since`.
-    fn watch(&mut self, session: &Session, id: Option<RequestId>, since: Option<u64>) {
+    /// A spectator of another node (`via`) gets the answer through its
+    /// node's fan (`fans`).
+    fn watch(
+        &mut self,
+        session: &Session,
+        id: Option<RequestId>,
+        since: Option<u64>,
+        via: Option<&crate::msg::table::Via>,
+    ) {
+        let mut capture = None;
         // Its blocks count in chat here, wherever it logged in.
         crate::moderation::chat::learn(&self.hosting, &session.player);
         match self.seat_of(&session.id) {
@@ -417,19 +442,32 @@ impl Table {
                 if self.subs.spectators.len() != before {
                     self.spectators_changed();
                 }
+                match via {
+                    Some(via) => {
+                        capture = Some((self.watch_remote(&session.outbox, via), via));
+                    }
+                    None => {
+                        self.subs.remote.remove(&session.outbox.conn);
+                    }
+                }
             }
         }
+        let outbox = capture.as_ref().map_or(&session.outbox, |((o, _), _)| o);
         match since {
-            Some(since)
-                if self.events.replayable(since) && self.replay(&session.outbox, id, since) =>
-            {
+            Some(since) if self.events.replayable(since) && self.replay(outbox, id, since) => {
                 // A snapshot says whether the clocks stand still; a replay
                 // must too.
                 if let Some(reason) = self.freeze.since.and(self.freeze.announced) {
-                    self.send_paused_to(&session.outbox, reason);
+                    self.send_paused_to(outbox, reason);
                 }
             }
-            _ => self.send_snapshot(session, id),
+            _ => {
+                let msg = self.snapshot_msg(self.seat_of(&session.id));
+                outbox.send_msg(&Envelope::with_id(id, msg));
+            }
+        }
+        if let Some(((_, inbox), via)) = capture {
+            self.send_captured(&inbox, via);
         }
     }
 

@@ -13,7 +13,7 @@ use crate::common;
 
 use std::time::{Duration, Instant};
 
-use common::proc::{self, DataDir, Proc};
+use common::proc::{self, DataDir, Proc, stop};
 use common::redis::store;
 use common::register;
 use common::scripted::{self, games_part_way, new_game, ply, resume_and_finish};
@@ -129,27 +129,8 @@ async fn a_node_that_lost_its_lease_cannot_write() {
     let (black, point) = ply(4);
     assert!(black);
     let i = g.seat_for(true).index();
-    let mut at_b = Vec::new();
-    for k in [i, 1 - i] {
-        let (mut c, w) = Connection::reconnect(
-            &b.url(),
-            Encoding::Json,
-            Some(&g.name[k]),
-            &g.token[k],
-            Duration::from_secs(10),
-        )
-        .await
-        .unwrap();
-        assert!(w.resumed, "{}'s session is back at B", g.name[k]);
-        c.request(ClientMsg::Watch {
-            table: table.clone(),
-            since: Some(g.seq),
-        })
-        .await
-        .unwrap();
-        at_b.push(c);
-    }
-    let at_b = &mut at_b[0];
+    let at_b = &mut scripted::rejoin(&g, true, &b.url()).await;
+    let _white_at_b = scripted::rejoin(&g, false, &b.url()).await;
     match at_b
         .request(ClientMsg::Act {
             table: table.clone(),
@@ -218,29 +199,7 @@ async fn a_game_on_one_node_is_played_and_watched_through_another() {
     let mut g = new_game(&a.url(), 0).await;
     assert!(!g.play_next().await);
     // White moves over to B (its old connection to A just ends).
-    let white = g.seat_for(false).index();
-    let (mut c, w) = Connection::reconnect(
-        &b.url(),
-        Encoding::Json,
-        Some(&g.name[white]),
-        &g.token[white],
-        Duration::from_secs(10),
-    )
-    .await
-    .unwrap();
-    assert!(w.resumed, "white's session comes back at B");
-    assert_eq!(w.tables, vec![g.table.clone()]);
-    match c
-        .request(ClientMsg::Watch {
-            table: g.table.clone(),
-            since: Some(g.seq),
-        })
-        .await
-    {
-        Ok(ServerMsg::Replayed { seq, .. }) => assert_eq!(seq, g.seq),
-        other => panic!("white's watch through B: {other:?}"),
-    }
-    g.conn[white] = c;
+    scripted::move_player(&mut g, false, &b.url()).await;
     // A spectator at B, from the start.
     let (mut sam, _, _) = scripted::connect(&b.url(), "sam").await;
     match sam
@@ -265,15 +224,6 @@ async fn a_game_on_one_node_is_played_and_watched_through_another() {
     let check = store(&redis, "route").await;
     scripted::check_records(&check, std::slice::from_ref(&g)).await;
     stop([a, b]);
-}
-
-/// Stops the nodes (SIGTERM): each exits cleanly, without a panic.
-fn stop(nodes: impl IntoIterator<Item = Proc>) {
-    for p in nodes {
-        let (status, _, stderr) = p.terminate();
-        assert!(status.success(), "{status:?}: {stderr}");
-        assert!(!stderr.contains("panicked"), "{stderr}");
-    }
 }
 
 async fn account(url: &str, name: &str) -> Connection {
@@ -402,56 +352,19 @@ async fn players_on_two_nodes_are_matched_and_play_a_rated_game() {
 /// replayed: every event exactly once, in order, no hole.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_lost_subscription_leaves_no_hole() {
-    use tengen_client::{Delivery, Session};
-    use tengen_rules::game::Event;
     let mut redis = RedisServer::start();
     let (dir_a, dir_b) = (DataDir::new("node-a"), DataDir::new("node-b"));
     let a = node(&redis, &dir_a, "gap", "node-a");
     let b = node(&redis, &dir_b, "gap", "node-b");
     let mut g = new_game(&a.url(), 0).await;
     assert!(!g.play_next().await);
-    let (mut sam, _) = Session::connect(&b.url(), Encoding::Json, Some("sam"))
-        .await
-        .unwrap();
-    sam.request(ClientMsg::Watch {
-        table: g.table.clone(),
-        since: Some(0),
-    })
-    .await
-    .expect("the spectator watches through B");
-    let spectator = tokio::spawn(async move {
-        let mut seqs = Vec::new();
-        loop {
-            match tokio::time::timeout(Duration::from_secs(30), sam.next()).await {
-                Ok(Ok(Delivery::Frame(f))) => {
-                    if let ServerMsg::TableEvent(te) = f.msg {
-                        seqs.push(te.seq);
-                        if matches!(te.event, Event::GameOver { .. }) {
-                            return (seqs, sam.stats());
-                        }
-                    }
-                }
-                Ok(Ok(_)) => {}
-                other => panic!("the spectator: {other:?} after {seqs:?}"),
-            }
-        }
-    });
+    let spectator = scripted::spectate(&b.url(), &g.table).await;
     assert!(!g.play_next().await);
     redis.restart();
     // The nodes reconnect to Redis within a couple of seconds (a move sent
     // before that would be refused with `unavailable`, tested elsewhere).
     tokio::time::sleep(Duration::from_secs(3)).await;
-    while !g.play_next().await {}
-    let (seqs, stats) = spectator.await.unwrap();
-    assert_eq!(
-        seqs,
-        (1..=g.seq).collect::<Vec<_>>(),
-        "every event once, in order"
-    );
-    assert!(
-        stats.reconnects >= 1,
-        "B sent the spectator off to resume: {stats:?}"
-    );
+    scripted::finish_resynced(&mut g, spectator).await;
     stop([a, b]);
 }
 

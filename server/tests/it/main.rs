@@ -14,6 +14,7 @@ mod bus;
 mod caps;
 mod clock_kinds;
 mod cluster;
+mod cluster_fan;
 mod cluster_lobby;
 mod common;
 mod computer;

@@ -20,10 +20,11 @@
 //!   are reference-counted: several local subscribers of one topic make one
 //!   Redis subscription, removed with the last of them.
 //!
-//! A table's events do not use a topic: they reach a watcher on another
-//! node through that watcher's relay at the table's node, on the watcher's
-//! node channel, numbered per connection (`crate::cluster::node`), so that
-//! each connection sees its own gaps.
+//! A table's events do not use a topic: they reach the spectators of
+//! another node once per event on that node's channel, numbered per table
+//! and node (`crate::cluster::fan`), and a player there through its relay
+//! at the table's node, numbered per connection (`crate::cluster::node`),
+//! so that each receiver sees its own gaps.
 //!
 //! # Losses, and how a receiver learns of them
 //!

@@ -59,6 +59,11 @@ impl Node {
             id,
             request,
             received: Instant::now(),
+            via: Some(crate::msg::table::Via {
+                node: from,
+                conn,
+                link: self.fan.clone(),
+            }),
         }));
         if !handle.try_send(cmd) {
             outbox.refuse_with(id, crate::pressure::busy("the table is busy; try again"));

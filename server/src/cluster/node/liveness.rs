@@ -109,6 +109,7 @@ impl Node {
     pub(super) fn start_tick(&mut self) {
         self.mark_relays();
         self.forget_probes();
+        self.forget_fans();
         if self.ticking {
             return;
         }

@@ -244,3 +244,12 @@ pub async fn admin(args: Vec<String>) -> (bool, serde_json::Value) {
         .unwrap_or_else(|e| panic!("{e}: {stdout} / {}", String::from_utf8_lossy(&out.stderr)));
     (out.status.success(), value)
 }
+
+/// Stops the nodes (SIGTERM): each exits cleanly, without a panic.
+pub fn stop(nodes: impl IntoIterator<Item = Proc>) {
+    for p in nodes {
+        let (status, _, stderr) = p.terminate();
+        assert!(status.success(), "{status:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}

@@ -319,3 +319,93 @@ pub async fn seqs_to_game_over(c: &mut Connection) -> Vec<u64> {
         }
     }
 }
+
+/// A spectator of `table` at `url` from its start, resuming by itself
+/// (the client library's `Session`): the `seq` of every table event it
+/// gets until a `game_over`, each within 30 s, and its statistics then
+/// (how often it reconnected).
+pub async fn spectate(
+    url: &str,
+    table: &TableId,
+) -> tokio::task::JoinHandle<(Vec<u64>, tengen_client::session::Stats)> {
+    let (mut sam, _) = tengen_client::Session::connect(url, Encoding::Json, Some("sam"))
+        .await
+        .unwrap();
+    sam.request(ClientMsg::Watch {
+        table: table.clone(),
+        since: Some(0),
+    })
+    .await
+    .expect("the spectator watches");
+    tokio::spawn(async move {
+        let mut seqs = Vec::new();
+        loop {
+            match tokio::time::timeout(Duration::from_secs(30), sam.next()).await {
+                Ok(Ok(tengen_client::Delivery::Frame(f))) => {
+                    if let ServerMsg::TableEvent(te) = f.msg {
+                        seqs.push(te.seq);
+                        if matches!(te.event, Event::GameOver { .. }) {
+                            return (seqs, sam.stats());
+                        }
+                    }
+                }
+                Ok(Ok(_)) => {}
+                other => panic!("the spectator: {other:?} after {seqs:?}"),
+            }
+        }
+    })
+}
+
+/// The player of `g` who plays black (or white) comes back at `url` with
+/// its resume token and watches since the last move (`replayed`): its
+/// connection there.
+pub async fn rejoin(g: &Game, black: bool, url: &str) -> Connection {
+    let k = g.seat_for(black).index();
+    let (mut c, w) = Connection::reconnect(
+        url,
+        Encoding::Json,
+        Some(&g.name[k]),
+        &g.token[k],
+        Duration::from_secs(10),
+    )
+    .await
+    .unwrap();
+    assert!(w.resumed, "{}'s session comes back at {url}", g.name[k]);
+    assert_eq!(w.tables, vec![g.table.clone()]);
+    match c
+        .request(ClientMsg::Watch {
+            table: g.table.clone(),
+            since: Some(g.seq),
+        })
+        .await
+    {
+        Ok(ServerMsg::Replayed { seq, .. }) => assert_eq!(seq, g.seq),
+        other => panic!("the player's watch at {url}: {other:?}"),
+    }
+    c
+}
+
+/// [`rejoin`], and the player plays through that node from now on.
+pub async fn move_player(g: &mut Game, black: bool, url: &str) {
+    let c = rejoin(g, black, url).await;
+    g.conn[g.seat_for(black).index()] = c;
+}
+
+/// Plays `g` to its end: `spectator` ([`spectate`]) saw every event once,
+/// in order, and was sent off to resume at least once meanwhile.
+pub async fn finish_resynced(
+    g: &mut Game,
+    spectator: tokio::task::JoinHandle<(Vec<u64>, tengen_client::session::Stats)>,
+) {
+    while !g.play_next().await {}
+    let (seqs, stats) = spectator.await.unwrap();
+    assert_eq!(
+        seqs,
+        (1..=g.seq).collect::<Vec<_>>(),
+        "every event once, in order"
+    );
+    assert!(
+        stats.reconnects >= 1,
+        "the spectator was sent off to resume: {stats:?}"
+    );
+}
