@@ -1,11 +1,6 @@
 //! The miner: each indexed game searched for puzzles and forbidden-point
-//! exercises, one at a time, within an analysis slot, only while the
-//! server is not behind.
-//!
-//! The search runs on a thread of its own in the idle scheduling class
-//! (see [`Searcher`]): a game's search is 10–20 ms of CPU in one call,
-//! and on the blocking pool, at the server's own priority, every move on
-//! that core waited behind it.
+//! exercises, one at a time, on the blocking pool within an analysis
+//! slot, only while the server is not behind.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -13,7 +8,7 @@ use std::time::{Duration, Instant};
 use tengen_store::{DocPut, ScorePut, Store, StoreError};
 use tengen_study::puzzle::{self, MineBudget, Puzzle};
 use tengen_study::trainer::{self, Exercise};
-use tokio::sync::{Semaphore, mpsc, oneshot, watch};
+use tokio::sync::{Semaphore, mpsc, watch};
 
 use super::finished::Finished;
 use super::keys;
@@ -31,13 +26,6 @@ pub(super) async fn run(
     mut rx: mpsc::Receiver<Finished>,
     mut shutdown: watch::Receiver<bool>,
 ) {
-    let searcher = match Searcher::start(budget) {
-        Ok(searcher) => searcher,
-        Err(e) => {
-            tracing::error!("no puzzles will be mined: cannot start the miner's thread: {e}");
-            return;
-        }
-    };
     loop {
         let game = tokio::select! {
             g = rx.recv() => match g {
@@ -56,15 +44,19 @@ pub(super) async fn run(
         let started = Instant::now();
         let id = game.id.clone();
         let record = game.record.clone();
-        let found = searcher.search(id, record).await;
-        drop(slot);
+        let found = tokio::task::spawn_blocking(move || {
+            let found = puzzle::mine(&id, &record, budget);
+            drop(slot);
+            found
+        })
+        .await;
         let found = match found {
-            Some(Ok(found)) => found,
-            Some(Err(e)) => {
+            Ok(Ok(found)) => found,
+            Ok(Err(e)) => {
                 tracing::debug!(game = %game.id, error = %e, "not searched for puzzles");
                 continue;
             }
-            None => {
+            Err(_) => {
                 crate::metrics::error("study_mine");
                 continue;
             }
@@ -76,66 +68,6 @@ pub(super) async fn run(
             tracing::warn!(game = %game.id, error = %e, "puzzles found but not stored");
             crate::metrics::error("study_mine");
         }
-    }
-}
-
-/// What one search gives.
-type Mined = Result<puzzle::Mined, tengen_rules::analysis::AnalysisError>;
-
-/// The miner's thread: one search at a time, in the idle scheduling class
-/// (it runs only when no other thread wants the core; a search holds no
-/// lock a game needs). It ends when the miner's task drops it.
-struct Searcher {
-    jobs: std::sync::mpsc::SyncSender<Job>,
-}
-
-struct Job {
-    id: String,
-    record: tengen_rules::game::GameRecord,
-    reply: oneshot::Sender<Mined>,
-}
-
-impl Searcher {
-    fn start(budget: MineBudget) -> std::io::Result<Self> {
-        let (jobs, rx) = std::sync::mpsc::sync_channel::<Job>(1);
-        std::thread::Builder::new()
-            .name("tengen-miner".into())
-            .spawn(move || {
-                run_when_idle();
-                for job in rx {
-                    let mined = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        puzzle::mine(&job.id, &job.record, budget)
-                    }));
-                    // A search that panicked answers nothing: counted as an error.
-                    if let Ok(mined) = mined {
-                        let _ = job.reply.send(mined);
-                    }
-                }
-            })?;
-        Ok(Searcher { jobs })
-    }
-
-    /// The game's search; `None` if the search panicked or the thread is
-    /// gone.
-    async fn search(&self, id: String, record: tengen_rules::game::GameRecord) -> Option<Mined> {
-        let (reply, answer) = oneshot::channel();
-        // The miner's task sends one job at a time and waits for it, so
-        // the queue (of one) is never full.
-        self.jobs.try_send(Job { id, record, reply }).ok()?;
-        answer.await.ok()
-    }
-}
-
-/// Puts the calling thread in the idle scheduling class.
-fn run_when_idle() {
-    let param = libc::sched_param { sched_priority: 0 };
-    // SAFETY: a plain system call on the calling thread, with a valid
-    // parameter that outlives it.
-    if unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &param) } != 0 {
-        tracing::debug!(
-            "the miner runs at the server's priority: {}",
-            std::io::Error::last_os_error()
-        );
     }
 }
 
