@@ -8,11 +8,7 @@
 //! the writes in the order they were answered (every game finished and
 //! every move answered before the backup was asked for, and nothing half
 //! applied). Read transactions never wait for the writer, nor it for
-//! them, so moves go on while the copy is made, on two threads of its
-//! own: one reads the snapshot at the server's priority, in short slices
-//! with pauses between them, and one writes the copy in the idle
-//! scheduling class (see [`run_when_idle`] for why the reading is not idle
-//! too).
+//! them, so moves go on while the copy is written, on a thread of its own.
 //!
 //! The copy is a new data directory: every table written, in key order,
 //! into a new redb file (commits of at most [`CHUNK_BYTES`] each, so that
@@ -29,12 +25,11 @@ use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc as std_mpsc;
 use std::time::{Duration, Instant};
 
 use redb::{
     Database, Durability, Key, ReadTransaction, ReadableTable, ReadableTableMetadata,
-    TableDefinition, TableHandle, Value, WriteTransaction,
+    TableDefinition, TableHandle, Value,
 };
 
 use super::schema::{self, DB_FILE, db_error};
@@ -98,9 +93,7 @@ pub(super) fn check_dest(dir: &Path, dest: &Path) -> Result<PathBuf, BackupError
 }
 
 /// Copies the snapshot `txn` into the new data directory `dest` (checked
-/// by [`check_dest`]); on failure nothing is left there. Called on a
-/// thread of the caller's own (see the module documentation for the
-/// thread it starts).
+/// by [`check_dest`]); on failure nothing is left there.
 pub(super) fn copy(txn: &ReadTransaction, dest: &Path, started: Instant) -> crate::Result<Backup> {
     let partial = partial_name(dest);
     let made = (|| {
@@ -108,7 +101,7 @@ pub(super) fn copy(txn: &ReadTransaction, dest: &Path, started: Instant) -> crat
             .mode(0o700)
             .create(&partial)
             .map_err(|e| io(&partial, "create", e))?;
-        let counts = copy_tables(txn, &partial.join(DB_FILE))?;
+        let counts = write_copy(txn, &partial.join(DB_FILE))?;
         sync_dir(&partial)?;
         fs::rename(&partial, dest).map_err(|e| io(dest, "rename the copy to", e))?;
         if let Some(parent) = dest.parent() {
@@ -116,7 +109,7 @@ pub(super) fn copy(txn: &ReadTransaction, dest: &Path, started: Instant) -> crat
         }
         Ok(counts)
     })();
-    let counts = match made {
+    let (rows, bytes, finished_games, live_tables) = match made {
         Ok(counts) => counts,
         Err(e) => {
             let _ = fs::remove_dir_all(&partial);
@@ -125,21 +118,19 @@ pub(super) fn copy(txn: &ReadTransaction, dest: &Path, started: Instant) -> crat
     };
     Ok(Backup {
         dest: dest.to_owned(),
-        finished_games: counts.finished_games,
-        live_tables: counts.live_tables,
-        rows: counts.rows,
-        bytes: counts.bytes,
+        finished_games,
+        live_tables,
+        rows,
+        bytes,
         took_ms: started.elapsed().as_millis() as u64,
     })
 }
 
-/// Puts the calling thread (the one writing the copy) in the idle
-/// scheduling class: it runs only when no other thread of the machine
-/// wants the core. Only the writing side may: the side reading the live
-/// store takes redb's page-cache locks, which the store's writer takes
-/// too, and a thread of the idle class preempted while it holds one keeps
-/// the writer (and every move) waiting until the core has nothing else
-/// to do — on a busy server, hundreds of milliseconds.
+/// Puts the calling thread (the copy's) in the idle scheduling class: it
+/// runs only when no other thread of the machine wants the core, so that
+/// the server's threads, and the moves they carry, never wait behind it
+/// (measured: without this, a server pinned to one core saw its move
+/// latency's p99 grow several times over during backups).
 pub(super) fn run_when_idle() {
     let param = libc::sched_param { sched_priority: 0 };
     // SAFETY: a plain system call on the calling thread, with a valid
@@ -147,7 +138,7 @@ pub(super) fn run_when_idle() {
     let set = unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &param) };
     if set != 0 {
         tracing::debug!(
-            "the backup's copy is written at the normal priority: {}",
+            "the backup's thread runs at the normal priority: {}",
             std::io::Error::last_os_error()
         );
     }
@@ -180,91 +171,53 @@ fn partial_name(dest: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// What a copy holds.
-struct Counts {
-    rows: u64,
-    bytes: u64,
-    finished_games: u64,
-    live_tables: u64,
-}
-
-/// Writes one piece's rows into the copy's transaction.
-type Rows = Box<dyn FnOnce(&WriteTransaction) -> crate::Result<()> + Send>;
-
-/// What the reading side hands the writing side.
-enum Piece {
-    /// One commit's rows of one table.
-    Rows(Rows),
-    /// Every table was read: the copy may be finished.
-    End,
-}
-
-/// Reads every table of `txn` on the calling thread, at its own priority
-/// and paced (see [`Pace`]), and writes them into a new database at
-/// `path` on a thread of the idle class (see [`run_when_idle`]).
-fn copy_tables(txn: &ReadTransaction, path: &Path) -> crate::Result<Counts> {
+/// Writes every table of `txn` into a new database at `path`: rows,
+/// bytes, finished games and live tables copied.
+fn write_copy(txn: &ReadTransaction, path: &Path) -> crate::Result<(u64, u64, u64, u64)> {
+    use schema::*;
     fs::OpenOptions::new()
         .write(true)
         .create_new(true)
         .mode(0o600)
         .open(path)
         .map_err(|e| io(path, "create", e))?;
-    let (to, pieces) = std_mpsc::sync_channel(PIECES_QUEUED);
-    let out = path.to_owned();
-    let writing = std::thread::Builder::new()
-        .name("tengen-store-backup-copy".into())
-        .spawn(move || {
-            run_when_idle();
-            write_copy(&out, pieces)
-        })
-        .map_err(|e| {
-            StoreError::Unavailable(format!("cannot start the backup's copy thread: {e}"))
-        })?;
-    let read = read_tables(txn, to);
-    let written = writing
-        .join()
-        .unwrap_or_else(|_| Err(StoreError::Unavailable("the backup's copy panicked".into())));
-    // The writing side's error says why the reading side stopped.
-    written?;
-    read
-}
-
-/// The reading side: sends every table of `txn`, then [`Piece::End`].
-fn read_tables(txn: &ReadTransaction, to: std_mpsc::SyncSender<Piece>) -> crate::Result<Counts> {
-    use schema::*;
-    let mut source = Source {
-        txn,
-        to,
-        pace: Pace::new(),
+    let db = Database::builder()
+        .set_cache_size(COPY_CACHE_BYTES)
+        .create(path)
+        .map_err(db_error)?;
+    let file = fs::File::open(path).map_err(|e| io(path, "open", e))?;
+    let mut sink = Sink {
+        db,
+        file,
         rows: 0,
         bytes: 0,
         copied: Vec::new(),
     };
-    source.table(META)?;
-    source.table(COUNTERS)?;
-    source.table(LIVE)?;
-    source.table(LIVE_META)?;
-    source.table(LIVE_LOG)?;
-    source.table(GAME_INFO)?;
-    source.table(GAME_RECORD)?;
-    source.table(GAMES_BY_PLAYER)?;
-    source.table(ACCOUNTS)?;
-    source.table(TOKENS)?;
-    source.table(RATINGS)?;
-    source.table(RATING_HISTORY)?;
-    source.table(NAME_SKELETONS)?;
-    source.table(MODERATION)?;
-    source.table(super::tournaments::TOURNAMENTS)?;
-    source.table(super::study::COUNTS)?;
-    source.table(super::study::LISTS)?;
-    source.table(super::study::APPLIED)?;
-    source.table(super::study::DOCS)?;
-    source.table(super::study::SCORES)?;
-    source.table(super::study::SCORE_OF)?;
-    source.table(super::study::META)?;
+    sink.table(txn, META)?;
+    sink.table(txn, COUNTERS)?;
+    sink.table(txn, LIVE)?;
+    sink.table(txn, LIVE_META)?;
+    sink.table(txn, LIVE_LOG)?;
+    sink.table(txn, GAME_INFO)?;
+    sink.table(txn, GAME_RECORD)?;
+    sink.table(txn, GAMES_BY_PLAYER)?;
+    sink.table(txn, ACCOUNTS)?;
+    sink.table(txn, TOKENS)?;
+    sink.table(txn, RATINGS)?;
+    sink.table(txn, RATING_HISTORY)?;
+    sink.table(txn, NAME_SKELETONS)?;
+    sink.table(txn, MODERATION)?;
+    sink.table(txn, super::tournaments::TOURNAMENTS)?;
+    sink.table(txn, super::study::COUNTS)?;
+    sink.table(txn, super::study::LISTS)?;
+    sink.table(txn, super::study::APPLIED)?;
+    sink.table(txn, super::study::DOCS)?;
+    sink.table(txn, super::study::SCORES)?;
+    sink.table(txn, super::study::SCORE_OF)?;
+    sink.table(txn, super::study::META)?;
     // A table this list does not know would be lost: refused, loudly.
     for table in txn.list_tables().map_err(db_error)? {
-        if !source.copied.iter().any(|name| name == table.name()) {
+        if !sink.copied.iter().any(|name| name == table.name()) {
             return Err(StoreError::Corrupt(format!(
                 "the store has a table the backup does not know, {:?}; nothing was copied",
                 table.name()
@@ -273,134 +226,6 @@ fn read_tables(txn: &ReadTransaction, to: std_mpsc::SyncSender<Piece>) -> crate:
     }
     let finished = txn.open_table(GAME_INFO).map_err(db_error)?.len();
     let live = txn.open_table(LIVE).map_err(db_error)?.len();
-    source.send(Piece::End)?;
-    Ok(Counts {
-        rows: source.rows,
-        bytes: source.bytes,
-        finished_games: finished.map_err(db_error)?,
-        live_tables: live.map_err(db_error)?,
-    })
-}
-
-/// The most pieces read ahead of the writing side (each at most
-/// [`CHUNK_BYTES`]).
-const PIECES_QUEUED: usize = 2;
-
-/// The reading side's state.
-struct Source<'a> {
-    txn: &'a ReadTransaction,
-    to: std_mpsc::SyncSender<Piece>,
-    pace: Pace,
-    rows: u64,
-    bytes: u64,
-    /// The tables read so far.
-    copied: Vec<String>,
-}
-
-impl Source<'_> {
-    /// Reads one table, in pieces of at most [`CHUNK_BYTES`].
-    fn table<K: Key + Send + 'static, V: Value + Send + 'static>(
-        &mut self,
-        definition: TableDefinition<'static, K, V>,
-    ) -> crate::Result<()> {
-        self.copied.push(definition.name().to_owned());
-        let source = match self.txn.open_table(definition) {
-            Ok(table) => table,
-            Err(redb::TableError::TableDoesNotExist(_)) => return Ok(()),
-            Err(e) => return Err(db_error(e)),
-        };
-        let mut rows = source.iter().map_err(db_error)?;
-        loop {
-            let mut piece: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
-            let mut chunk = 0;
-            let mut done = true;
-            for row in rows.by_ref() {
-                let (key, value) = row.map_err(db_error)?;
-                let key = K::as_bytes(&key.value()).as_ref().to_vec();
-                let value = V::as_bytes(&value.value()).as_ref().to_vec();
-                chunk += key.len() + value.len();
-                piece.push((key, value));
-                self.pace.step();
-                if chunk >= CHUNK_BYTES {
-                    done = false;
-                    break;
-                }
-            }
-            self.rows += piece.len() as u64;
-            self.bytes += chunk as u64;
-            self.send(Piece::Rows(Box::new(move |write| {
-                let mut out = write.open_table(definition).map_err(db_error)?;
-                for (key, value) in &piece {
-                    out.insert(K::from_bytes(key), V::from_bytes(value))
-                        .map_err(db_error)?;
-                }
-                Ok(())
-            })))?;
-            if done {
-                return Ok(());
-            }
-        }
-    }
-
-    fn send(&self, piece: Piece) -> crate::Result<()> {
-        self.to
-            .send(piece)
-            .map_err(|_| StoreError::Unavailable("the backup's copy thread stopped".into()))
-    }
-}
-
-/// How the reading side shares the core with the server: after each
-/// [`SLICE`] of work it pauses for [`REST`], so that a move never waits
-/// behind it for more than a slice, and it takes at most a quarter of a
-/// core, whatever the server's scheduling class (the reading side runs in
-/// the caller's: see [`run_when_idle`] for why not the idle one).
-struct Pace {
-    since: Instant,
-}
-
-const SLICE: Duration = Duration::from_millis(1);
-const REST: Duration = Duration::from_millis(3);
-
-impl Pace {
-    fn new() -> Self {
-        Pace {
-            since: Instant::now(),
-        }
-    }
-
-    fn step(&mut self) {
-        if self.since.elapsed() >= SLICE {
-            std::thread::sleep(REST);
-            self.since = Instant::now();
-        }
-    }
-}
-
-/// The writing side: commits each piece into a new database at `path`
-/// (without durability), writing its pages out as it goes, and once told
-/// every table was read, a durable last commit with the copy's own
-/// journal tag, then redb's check of the copy's pages.
-fn write_copy(path: &Path, pieces: std_mpsc::Receiver<Piece>) -> crate::Result<()> {
-    let db = Database::builder()
-        .set_cache_size(COPY_CACHE_BYTES)
-        .create(path)
-        .map_err(db_error)?;
-    let file = fs::File::open(path).map_err(|e| io(path, "open", e))?;
-    let mut sink = Sink { db, file };
-    loop {
-        match pieces.recv() {
-            Ok(Piece::Rows(rows)) => {
-                let mut write = sink.db.begin_write().map_err(db_error)?;
-                write.set_durability(Durability::None).map_err(db_error)?;
-                rows(&write)?;
-                write.commit().map_err(db_error)?;
-                sink.write_out();
-            }
-            Ok(Piece::End) => break,
-            // The reading side failed: its error is the one reported.
-            Err(_) => return Ok(()),
-        }
-    }
     // A tag of its own, and durable: see the module documentation.
     let mut last = sink.db.begin_write().map_err(db_error)?;
     last.set_durability(Durability::Immediate)
@@ -413,17 +238,68 @@ fn write_copy(path: &Path, pieces: std_mpsc::Receiver<Piece>) -> crate::Result<(
             path.display()
         )));
     }
-    Ok(())
+    Ok((
+        sink.rows,
+        sink.bytes,
+        finished.map_err(db_error)?,
+        live.map_err(db_error)?,
+    ))
 }
 
 /// The copy being written.
 struct Sink {
     db: Database,
-    /// The copy's file again, to write its pages out piece by piece.
+    /// The copy's file again, to write its pages out chunk by chunk.
     file: fs::File,
+    rows: u64,
+    bytes: u64,
+    /// The tables written so far.
+    copied: Vec<String>,
 }
 
 impl Sink {
+    /// Copies one table, in commits of at most [`CHUNK_BYTES`] (without
+    /// durability: the last commit of the copy is durable).
+    fn table<K: Key + 'static, V: Value + 'static>(
+        &mut self,
+        txn: &ReadTransaction,
+        definition: TableDefinition<K, V>,
+    ) -> crate::Result<()> {
+        self.copied.push(definition.name().to_owned());
+        let source = match txn.open_table(definition) {
+            Ok(table) => table,
+            Err(redb::TableError::TableDoesNotExist(_)) => return Ok(()),
+            Err(e) => return Err(db_error(e)),
+        };
+        let mut rows = source.iter().map_err(db_error)?;
+        loop {
+            let mut write = self.db.begin_write().map_err(db_error)?;
+            write.set_durability(Durability::None).map_err(db_error)?;
+            let mut chunk = 0;
+            let mut done = true;
+            {
+                let mut out = write.open_table(definition).map_err(db_error)?;
+                for row in rows.by_ref() {
+                    let (key, value) = row.map_err(db_error)?;
+                    let (key, value) = (key.value(), value.value());
+                    chunk += K::as_bytes(&key).as_ref().len() + V::as_bytes(&value).as_ref().len();
+                    out.insert(key, value).map_err(db_error)?;
+                    self.rows += 1;
+                    if chunk >= CHUNK_BYTES {
+                        done = false;
+                        break;
+                    }
+                }
+            }
+            write.commit().map_err(db_error)?;
+            self.bytes += chunk as u64;
+            self.write_out();
+            if done {
+                return Ok(());
+            }
+        }
+    }
+
     /// Writes the copy's dirty pages to the disk, a piece of
     /// [`WRITE_OUT_BYTES`] at a time, each waited for and followed by a
     /// pause as long. Why: a sync of the

@@ -379,6 +379,7 @@ impl EmbeddedStore {
             .name("tengen-store-backup".into())
             .spawn(move || {
                 use redb::ReadableDatabase as _;
+                backup::run_when_idle();
                 let outcome = db
                     .begin_read()
                     .map_err(db_error)
