@@ -36,5 +36,7 @@ mod vcf;
 mod vct;
 
 pub use outcome::{Budget, Outcome};
-pub use record::{AnalysisError, MoveAnalysis, analyze_moves, analyze_record, first_move_wins};
+pub use record::{
+    AnalysisError, Analyzer, MoveAnalysis, analyze_moves, analyze_record, first_move_wins,
+};
 pub use solve::{vcf, vct};

@@ -67,28 +67,76 @@ pub fn analyze_moves(
     vcf: Budget,
     vct: Option<Budget>,
 ) -> Result<Vec<MoveAnalysis>, AnalysisError> {
-    let mut board = Board::new(size)?;
-    let mut out = Vec::with_capacity(moves.len());
-    let mut won = false;
-    for (i, &(color, point)) in moves.iter().enumerate() {
-        let number = i + 1;
-        if won {
-            return Err(AnalysisError::AfterWin(number));
+    Analyzer::new(size, variant, moves.to_vec(), vcf, vct)?.collect()
+}
+
+/// [`analyze_moves`] one move at a time: each `next()` searches one
+/// position, so a caller that must stay responsive (a server sharing its
+/// cores with games) can stop between positions and go on later. After an
+/// error it yields nothing more.
+#[derive(Clone, Debug)]
+pub struct Analyzer {
+    board: Board,
+    variant: Variant,
+    moves: Vec<(Color, Option<Point>)>,
+    vcf: Budget,
+    vct: Option<Budget>,
+    /// The index of the next move to analyse.
+    next: usize,
+    /// The last move made a five: a move after it is an error.
+    won: bool,
+    /// An error was yielded: nothing follows.
+    stopped: bool,
+}
+
+impl Analyzer {
+    /// Ready to analyse `moves` from an empty board (see [`analyze_moves`]).
+    pub fn new(
+        size: u8,
+        variant: Variant,
+        moves: Vec<(Color, Option<Point>)>,
+        vcf: Budget,
+        vct: Option<Budget>,
+    ) -> Result<Analyzer, AnalysisError> {
+        Ok(Analyzer {
+            board: Board::new(size)?,
+            variant,
+            moves,
+            vcf,
+            vct,
+            next: 0,
+            won: false,
+            stopped: false,
+        })
+    }
+
+    /// How many moves are left to analyse.
+    pub fn remaining(&self) -> usize {
+        if self.stopped {
+            0
+        } else {
+            self.moves.len() - self.next
         }
-        let found = super::solve::vcf(&board, color, variant, vcf);
+    }
+
+    fn analyse(&mut self, color: Color, point: Option<Point>) -> MoveAnalysis {
+        let (board, variant) = (&self.board, self.variant);
+        let found = super::solve::vcf(board, color, variant, self.vcf);
         let vcf_kept = match (&found, point) {
-            (Outcome::Win(_), Some(p)) => first_move_wins(&board, color, variant, p, vcf, false),
+            (Outcome::Win(_), Some(p)) => {
+                first_move_wins(board, color, variant, p, self.vcf, false)
+            }
             (Outcome::Win(_), None) => Some(false),
             _ => None,
         };
-        let (vct_found, vct_kept) = match vct {
+        let (vct, vct_kept) = match self.vct {
             None => (None, None),
             Some(_) if found.line().is_some() => (Some(found.clone()), vcf_kept),
             Some(budget) => {
-                let o = super::solve::vct(&board, color, variant, budget);
+                let o = super::solve::vct(board, color, variant, budget);
                 let kept = match (&o, point) {
                     (Outcome::Win(_), Some(p)) => {
-                        first_move_wins(&board, color, variant, p, budget, true)
+                        first_move_wins(board, color, variant, p, budget, true)
                     }
                     (Outcome::Win(_), None) => Some(false),
                     _ => None,
@@ -96,27 +144,48 @@ pub fn analyze_moves(
                 (Some(o), kept)
             }
         };
-        out.push(MoveAnalysis {
-            number,
+        MoveAnalysis {
+            number: self.next + 1,
             color,
             point,
             vcf: found,
             vcf_kept,
-            vct: vct_found,
+            vct,
             vct_kept,
-        });
-        if let Some(p) = point {
-            board
-                .place(p, color)
-                .map_err(|source| AnalysisError::Move {
-                    number,
-                    point: p,
-                    source,
-                })?;
-            won = board.makes_five(p, color, variant);
         }
     }
-    Ok(out)
+}
+
+impl Iterator for Analyzer {
+    type Item = Result<MoveAnalysis, AnalysisError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let &(color, point) = self.moves.get(self.next)?;
+        if self.stopped {
+            return None;
+        }
+        let number = self.next + 1;
+        if self.won {
+            self.stopped = true;
+            return Some(Err(AnalysisError::AfterWin(number)));
+        }
+        let analysis = self.analyse(color, point);
+        if let Some(p) = point
+            && let Err(source) = self.board.place(p, color)
+        {
+            self.stopped = true;
+            return Some(Err(AnalysisError::Move {
+                number,
+                point: p,
+                source,
+            }));
+        }
+        if let Some(p) = point {
+            self.won = self.board.makes_five(p, color, self.variant);
+        }
+        self.next += 1;
+        Some(Ok(analysis))
+    }
 }
 
 /// [`analyze_moves`] on a game record: the record is replayed through the

@@ -4,7 +4,9 @@
 use crate::analysis_common;
 
 use analysis_common::p;
-use tengen_rules::analysis::{AnalysisError, Budget, Outcome, analyze_moves, analyze_record};
+use tengen_rules::analysis::{
+    AnalysisError, Analyzer, Budget, Outcome, analyze_moves, analyze_record,
+};
 use tengen_rules::game::{RuleSet, from_renju_notation};
 use tengen_rules::{Color, Point, Variant};
 
@@ -95,4 +97,37 @@ fn bad_games_are_refused() {
         analyze_moves(15, Variant::Renju, &twice, Budget::VCF_DEFAULT, None),
         Err(AnalysisError::Move { number: 2, .. })
     ));
+}
+
+/// The analysis one move at a time, stopped part way (the analyser cloned
+/// and carried on later), gives what the whole game's analysis gives; after
+/// an error it stops.
+#[test]
+fn an_analysis_taken_one_move_at_a_time_is_the_same() {
+    let vct = Some(Budget::new(500_000, 3));
+    let game = moves("a15 g8 o15 h8 a11 i9 o11 i10 o1 c3");
+    let whole = analyze_moves(15, Variant::Renju, &game, Budget::VCF_DEFAULT, vct).unwrap();
+    let mut first =
+        Analyzer::new(15, Variant::Renju, game.clone(), Budget::VCF_DEFAULT, vct).unwrap();
+    let mut parts: Vec<_> = first.by_ref().take(4).map(Result::unwrap).collect();
+    assert_eq!(first.remaining(), game.len() - 4);
+    let later = first.clone();
+    drop(first);
+    parts.extend(later.map(Result::unwrap));
+    assert_eq!(parts, whole);
+
+    let after_win = moves("h8 a1 i8 a2 j8 a3 k8 a4 l8 a5");
+    let mut a = Analyzer::new(15, Variant::Renju, after_win, Budget::VCF_DEFAULT, None).unwrap();
+    assert_eq!(a.by_ref().take(9).filter(Result::is_ok).count(), 9);
+    assert!(matches!(a.next(), Some(Err(AnalysisError::AfterWin(10)))));
+    assert!(a.next().is_none());
+    assert_eq!(a.remaining(), 0);
+    let twice = moves("h8 h8 i8");
+    let mut a = Analyzer::new(15, Variant::Renju, twice, Budget::VCF_DEFAULT, None).unwrap();
+    assert!(a.next().unwrap().is_ok());
+    assert!(matches!(
+        a.next(),
+        Some(Err(AnalysisError::Move { number: 2, .. }))
+    ));
+    assert!(a.next().is_none(), "nothing after an error");
 }

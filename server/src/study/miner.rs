@@ -1,12 +1,19 @@
 //! The miner: each indexed game searched for puzzles and forbidden-point
 //! exercises, one at a time, on the blocking pool within an analysis
 //! slot, only while the server is not behind.
+//!
+//! A game's search is cut into slices of at most [`SLICE`] (a position's
+//! search is not cut), each its own blocking call: a whole game's
+//! searches at once held a core 10-20 ms, and a server pinned to one core
+//! (or run at a real-time priority, where nothing preempts it) kept its
+//! store's writer and its tables waiting that long.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use tengen_rules::analysis::AnalysisError;
 use tengen_store::{DocPut, ScorePut, Store, StoreError};
-use tengen_study::puzzle::{self, MineBudget, Puzzle};
+use tengen_study::puzzle::{self, MineBudget, Mined, Mining, Puzzle};
 use tengen_study::trainer::{self, Exercise};
 use tokio::sync::{Semaphore, mpsc, watch};
 
@@ -16,6 +23,10 @@ use super::keys;
 /// How long the miner waits before looking again while the server is
 /// behind.
 const BACK_OFF: Duration = Duration::from_millis(500);
+
+/// The longest the miner searches before it gives the core back: a slice
+/// ends at the first position whose search ends past it.
+const SLICE: Duration = Duration::from_millis(2);
 
 /// The miner's task.
 pub(super) async fn run(
@@ -42,15 +53,7 @@ pub(super) async fn run(
             return;
         };
         let started = Instant::now();
-        let id = game.id.clone();
-        let record = game.record.clone();
-        let found = tokio::task::spawn_blocking(move || {
-            let found = puzzle::mine(&id, &record, budget);
-            drop(slot);
-            found
-        })
-        .await;
-        let found = match found {
+        let found = match mine_sliced(&game, budget).await {
             Ok(Ok(found)) => found,
             Ok(Err(e)) => {
                 tracing::debug!(game = %game.id, error = %e, "not searched for puzzles");
@@ -61,6 +64,7 @@ pub(super) async fn run(
                 continue;
             }
         };
+        drop(slot);
         metrics::counter!(crate::metrics::STUDY_MINED).increment(1);
         metrics::histogram!(crate::metrics::STUDY_MINE_SECONDS)
             .record(started.elapsed().as_secs_f64());
@@ -69,6 +73,44 @@ pub(super) async fn run(
             crate::metrics::error("study_mine");
         }
     }
+}
+
+/// Searches `game` in slices of [`SLICE`], each on the blocking pool;
+/// `Err` when a slice panicked.
+async fn mine_sliced(
+    game: &Finished,
+    budget: MineBudget,
+) -> Result<Result<Mined, AnalysisError>, tokio::task::JoinError> {
+    let (id, record) = (game.id.clone(), game.record.clone());
+    let started = tokio::task::spawn_blocking(move || Mining::new(&id, &record, budget)).await?;
+    let mut mining = match started {
+        Ok(m) => m,
+        Err(e) => return Ok(Err(e)),
+    };
+    loop {
+        let slice = tokio::task::spawn_blocking(move || {
+            let start = Instant::now();
+            loop {
+                match mining.step() {
+                    Ok(true) if start.elapsed() < SLICE => {}
+                    Ok(true) => return Slice::More(Box::new(mining)),
+                    Ok(false) => return Slice::Done(Ok(mining.finish())),
+                    Err(e) => return Slice::Done(Err(e)),
+                }
+            }
+        })
+        .await?;
+        match slice {
+            Slice::More(m) => mining = *m,
+            Slice::Done(found) => return Ok(found),
+        }
+    }
+}
+
+/// Where a slice of a game's search left it.
+enum Slice {
+    More(Box<Mining>),
+    Done(Result<Mined, AnalysisError>),
 }
 
 /// Searches a finished game and stores what it gives (for `reindex`).

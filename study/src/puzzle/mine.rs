@@ -1,7 +1,9 @@
 //! Finding puzzles (and forbidden-point exercises) in a finished game.
 
+use std::collections::HashSet;
 use tengen_protocol::PuzzleTheme;
-use tengen_rules::analysis::{AnalysisError, Budget, Outcome, analyze_record};
+
+use tengen_rules::analysis::{AnalysisError, Analyzer, Budget, Outcome};
 use tengen_rules::game::{GameRecord, RuleSet};
 use tengen_rules::{Board, Color, Point, Variant};
 
@@ -30,50 +32,101 @@ pub struct Mined {
 /// is not counted as a miss). Each comes with a new rating. Also the
 /// game's forbidden-point exercises (renju).
 pub fn mine(id: &str, record: &GameRecord, budget: MineBudget) -> Result<Mined, AnalysisError> {
-    let analysis = analyze_record(record, budget.vcf, Some(budget.vct))?;
-    let game = record.replay()?;
-    let moves: Vec<(Color, Option<Point>)> =
-        game.moves().iter().map(|m| (m.color, m.point)).collect();
-    let rule_set = record.config.rule_set;
-    let size = record.config.board_size;
-    let mut out = Mined::default();
-    let mut seen = std::collections::HashSet::new();
-    for m in &analysis {
+    let mut mining = Mining::new(id, record, budget)?;
+    while mining.step()? {}
+    Ok(mining.finish())
+}
+
+/// [`mine`] one position at a time, for a caller that must not hold a core
+/// for a whole game's searches: [`Mining::step`] until it says it is done,
+/// then [`Mining::finish`].
+pub struct Mining {
+    id: String,
+    rule_set: RuleSet,
+    size: u8,
+    moves: Vec<(Color, Option<Point>)>,
+    analyzer: Analyzer,
+    found: Mined,
+    seen: HashSet<String>,
+}
+
+impl Mining {
+    /// Ready to search the finished game `id` (the record replayed through
+    /// the referee first).
+    pub fn new(id: &str, record: &GameRecord, budget: MineBudget) -> Result<Mining, AnalysisError> {
+        if record.config.rule_set.boards() > 1 {
+            return Err(AnalysisError::TwoBoards);
+        }
+        let game = record.replay()?;
+        let moves: Vec<(Color, Option<Point>)> =
+            game.moves().iter().map(|m| (m.color, m.point)).collect();
+        let rule_set = record.config.rule_set;
+        let size = record.config.board_size;
+        let analyzer = Analyzer::new(
+            size,
+            rule_set.variant(),
+            moves.clone(),
+            budget.vcf,
+            Some(budget.vct),
+        )?;
+        Ok(Mining {
+            id: id.to_owned(),
+            rule_set,
+            size,
+            moves,
+            analyzer,
+            found: Mined::default(),
+            seen: HashSet::new(),
+        })
+    }
+
+    /// Searches the next position: `true` while positions are left.
+    pub fn step(&mut self) -> Result<bool, AnalysisError> {
+        let Some(m) = self.analyzer.next() else {
+            return Ok(false);
+        };
+        let m = m?;
         let (line, threats) = match (&m.vcf, m.vcf_kept, &m.vct, m.vct_kept) {
             (Outcome::Win(line), Some(false), _, _) => (line, false),
             (_, _, Some(Outcome::Win(line)), Some(false)) => (line, true),
-            _ => continue,
+            _ => return Ok(self.analyzer.remaining() > 0),
         };
-        let (black, white) = stones_before(&moves, m.number - 1);
+        let (rule_set, size) = (self.rule_set, self.size);
+        let (black, white) = stones_before(&self.moves, m.number - 1);
         let pid = puzzle_id(rule_set, size, &black, &white, m.color);
-        if !seen.insert(pid.clone()) {
-            continue;
+        if self.seen.insert(pid.clone()) {
+            let themes = themes_of(rule_set, size, &black, &white, m.color, line, threats);
+            let attacker_moves = line.len().div_ceil(2);
+            self.found.puzzles.push(Puzzle {
+                id: pid,
+                rule_set,
+                size,
+                black,
+                white,
+                to_move: m.color,
+                threats,
+                line: line.clone(),
+                themes,
+                game: self.id.clone(),
+                move_number: m.number as u32,
+                rating: initial_rating(attacker_moves, threats),
+                deviation: 350.0,
+                volatility: 0.06,
+                plays: 0,
+                solved: 0,
+            });
         }
-        let themes = themes_of(rule_set, size, &black, &white, m.color, line, threats);
-        let attacker_moves = line.len().div_ceil(2);
-        out.puzzles.push(Puzzle {
-            id: pid,
-            rule_set,
-            size,
-            black,
-            white,
-            to_move: m.color,
-            threats,
-            line: line.clone(),
-            themes,
-            game: id.to_owned(),
-            move_number: m.number as u32,
-            rating: initial_rating(attacker_moves, threats),
-            deviation: 350.0,
-            volatility: 0.06,
-            plays: 0,
-            solved: 0,
-        });
+        Ok(self.analyzer.remaining() > 0)
     }
-    if rule_set == RuleSet::Renju {
-        out.exercises = exercises(id, size, &moves);
+
+    /// What the game gave: the puzzles found, and its forbidden-point
+    /// exercises (renju).
+    pub fn finish(mut self) -> Mined {
+        if self.rule_set == RuleSet::Renju {
+            self.found.exercises = exercises(&self.id, self.size, &self.moves);
+        }
+        self.found
     }
-    Ok(out)
 }
 
 /// The stones of the first `n` moves.

@@ -15,7 +15,7 @@ pub(crate) mod attempt;
 pub(crate) mod mine;
 
 pub use attempt::{Attempt, Defence, Judged, StepError, defence, five_points};
-pub use mine::{MineBudget, Mined, mine, themes_of};
+pub use mine::{MineBudget, Mined, Mining, mine, themes_of};
 
 use blake2::digest::consts::U8;
 use blake2::{Blake2b, Digest};
