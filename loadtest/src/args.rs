@@ -34,7 +34,7 @@ pub struct Args {
     /// with two nodes every game's first spectator watches through the node
     /// the game does not run on; the report counts those events apart.
     /// idle: connections round-robin. fanout: the players on the first URL,
-    /// the spectators spread over all. games: a connection the server ends
+    /// the spectators spread over the others (over it with one URL). games: a connection the server ends
     /// (close 1012 when a node stops, or lost) comes back on the next URL
     /// and resumes its session. Also a comma-separated list.
     #[arg(long = "url", value_delimiter = ',')]

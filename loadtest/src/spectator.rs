@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tengen_client::{ClientError, Connection};
-use tengen_protocol::{ClientMsg, ServerMsg, TableEvent, TableId};
+use tengen_protocol::{ClientMsg, ErrorCode, ServerMsg, TableEvent, TableId};
 use tengen_rules::game::Event;
 use tokio::sync::{Barrier, watch};
 use tokio::time::sleep_until;
@@ -71,10 +71,16 @@ impl Spectator {
     pub async fn run(mut self, ctx: &Ctx) {
         // Spectator k of slot n sits on the URL after the players' (n), so
         // with several nodes the first spectator of each game watches
-        // through another node than the one its game runs on.
-        let url_index = self.slot + self.k + 1;
-        let url = ctx.plan.url(url_index);
+        // through another node than the one its game runs on. Fan-out's
+        // spectators are spread over the nodes other than the players'.
         let fanout = ctx.plan.scenario == Scenario::Fanout;
+        let nodes = ctx.plan.urls.len();
+        let url_index = if fanout && nodes > 1 {
+            1 + self.k % (nodes - 1)
+        } else {
+            self.slot + self.k + 1
+        };
+        let url = ctx.plan.url(url_index);
         let mut w = Watching {
             ctx,
             url,
@@ -127,9 +133,25 @@ impl Spectator {
                     }
                     tokio::time::sleep(Duration::from_millis(20)).await;
                 };
-                let watched = tokio::select! {
-                    r = conn.request(ClientMsg::Watch { table: table.clone(), since: None }) => r,
-                    _ = sleep_until(ctx.deadline) => { ctx.settled(); return Ok(()); }
+                // A watch refused `unavailable` (the server shedding a burst
+                // of them) is asked again after the time it gives, as a
+                // client does.
+                let watched = loop {
+                    let r = tokio::select! {
+                        r = conn.request(ClientMsg::Watch { table: table.clone(), since: None }) => r,
+                        _ = sleep_until(ctx.deadline) => { ctx.settled(); return Ok(()); }
+                    };
+                    match r {
+                        Err(ClientError::Refused(e)) if e.code == ErrorCode::Unavailable => {
+                            ctx.stats().shed += 1;
+                            let wait = Duration::from_millis(e.retry_after_ms.unwrap_or(200));
+                            tokio::select! {
+                                _ = tokio::time::sleep(wait) => {}
+                                _ = sleep_until(ctx.deadline) => { ctx.settled(); return Ok(()); }
+                            }
+                        }
+                        r => break r,
+                    }
                 };
                 ctx.settled();
                 match watched {
