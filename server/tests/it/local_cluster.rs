@@ -1,6 +1,6 @@
 //! `deploy/local-cluster` for real: the script starts a
-//! `redis-server` and two nodes of this build's `tengen-server`, prints
-//! their URLs; a game is played on node 1 while a spectator watches it
+//! `redis-server` (or a Redis Cluster of six) and two nodes of this
+//! build's `tengen-server`, prints their URLs; a game is played on node 1 while a spectator watches it
 //! through node 2 (the table runs on node 1; node 2 routes over Redis);
 //! then SIGTERM to the script stops every process it started and removes
 //! its directory.
@@ -39,10 +39,31 @@ fn alive(pid: u32) -> bool {
 async fn the_local_cluster_serves_a_game_across_its_two_nodes_and_stops_cleanly() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("cluster");
+    serve_a_game_and_stop(&dir, &[], 1).await;
+    assert!(dir.join("redis").is_dir());
+}
+
+/// The same over a Redis Cluster of three primaries with a replica each,
+/// started by the script: six redis-server processes, all stopped with it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_local_cluster_on_a_redis_cluster_serves_a_game_and_stops_cleanly() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("cluster");
+    serve_a_game_and_stop(&dir, &["--redis-cluster"], 6).await;
+    for k in 1..=6 {
+        assert!(dir.join(format!("redis-{k}/nodes.conf")).is_file(), "server {k} ran in cluster mode");
+    }
+}
+
+/// Starts the script with `args` (and two nodes), plays a game on node 1
+/// watched through node 2, then stops the script with SIGTERM and checks
+/// that every process it started (`redis` of them Redis's) is gone.
+async fn serve_a_game_and_stop(dir: &Path, args: &[&str], redis: usize) {
     let mut child = Command::new("sh")
         .arg(script())
         .args(["--nodes", "2", "--lease-seconds", "2", "--dir"])
-        .arg(&dir)
+        .arg(dir)
+        .args(args)
         .env("TENGEN_SERVER", env!("CARGO_BIN_EXE_tengen-server"))
         .env("TENGEN_LOG", "warn")
         .stdout(Stdio::piped())
@@ -85,6 +106,11 @@ async fn the_local_cluster_serves_a_game_across_its_two_nodes_and_stops_cleanly(
                 assert!(url.starts_with("redis://127.0.0.1:"), "{line}");
                 pids.push(pid.parse::<u32>().unwrap());
             }
+            ["redis", url, "pids", redis_pids @ ..] => {
+                assert!(url.starts_with("redis+cluster://127.0.0.1:"), "{line}");
+                assert_eq!(url.split(',').count(), 3, "the three primaries: {line}");
+                pids.extend(redis_pids.iter().map(|p| p.parse::<u32>().unwrap()));
+            }
             ["node", n, url, "pid", pid] => {
                 assert_eq!(n.parse::<usize>().unwrap(), urls.len() + 1, "{line}");
                 assert!(url.starts_with("ws://127.0.0.1:") && url.ends_with("/ws"));
@@ -97,9 +123,9 @@ async fn the_local_cluster_serves_a_game_across_its_two_nodes_and_stops_cleanly(
     }
     eprintln!("local-cluster ready after {:?}: {urls:?}", t0.elapsed());
     assert_eq!(urls.len(), 2, "two nodes");
-    assert_eq!(pids.len(), 3, "redis and two nodes");
+    assert_eq!(pids.len(), redis + 2, "redis and two nodes");
     assert!(pids.iter().all(|&p| alive(p)));
-    assert!(dir.join("redis").is_dir() && dir.join("node-1.log").is_file());
+    assert!(dir.join("node-1.log").is_file());
 
     // A game on node 1 (its lobby: both players there), a spectator on 2.
     let mut g = new_game(&urls[0], 0).await;
