@@ -51,7 +51,10 @@ async fn the_local_cluster_on_a_redis_cluster_serves_a_game_and_stops_cleanly() 
     let dir = tmp.path().join("cluster");
     serve_a_game_and_stop(&dir, &["--redis-cluster"], 6).await;
     for k in 1..=6 {
-        assert!(dir.join(format!("redis-{k}/nodes.conf")).is_file(), "server {k} ran in cluster mode");
+        assert!(
+            dir.join(format!("redis-{k}/nodes.conf")).is_file(),
+            "server {k} ran in cluster mode"
+        );
     }
 }
 

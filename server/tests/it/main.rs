@@ -44,6 +44,7 @@ mod names;
 mod no_secrets_logged;
 mod openings;
 mod pacing;
+mod partition;
 mod playbans;
 mod promises;
 mod ranked;

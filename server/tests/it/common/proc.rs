@@ -93,8 +93,28 @@ pub fn try_start_env(
     log: &str,
     env: &[(&str, &str)],
 ) -> Result<Proc, Failed> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tengen-server"))
-        .args(["--listen", "127.0.0.1:0", "--data-dir"])
+    launch(
+        Command::new(env!("CARGO_BIN_EXE_tengen-server")),
+        "127.0.0.1",
+        dir,
+        extra,
+        log,
+        env,
+    )
+}
+
+/// Starts `cmd` (the binary, or a command that runs it) listening on a
+/// free port of `ip`.
+fn launch(
+    mut cmd: Command,
+    ip: &str,
+    dir: &Path,
+    extra: &[&str],
+    log: &str,
+    env: &[(&str, &str)],
+) -> Result<Proc, Failed> {
+    let mut child = cmd
+        .args(["--listen", &format!("{ip}:0"), "--data-dir"])
         .arg(dir)
         .args(extra)
         .env_remove("TENGEN_REDIS")
@@ -203,6 +223,28 @@ pub fn start_node(dir: &Path, redis_url: &str, prefix: &str, name: &str, lease: 
     start_node_logging(dir, redis_url, prefix, name, lease, "warn")
 }
 
+/// [`start_node`] inside the network namespace `netns` (`ip netns exec`),
+/// listening on its address `ip`.
+pub fn start_node_in(
+    netns: &str,
+    ip: &str,
+    dir: &Path,
+    redis_url: &str,
+    prefix: &str,
+    name: &str,
+    lease: &str,
+) -> Proc {
+    let mut cmd = Command::new("ip");
+    cmd.args(["netns", "exec", netns, env!("CARGO_BIN_EXE_tengen-server")]);
+    let node = Node {
+        redis_url,
+        prefix,
+        name,
+        lease,
+    };
+    node.launch(cmd, ip, dir, "warn")
+}
+
 /// [`start_node`] logging at `log` (`TENGEN_LOG`).
 pub fn start_node_logging(
     dir: &Path,
@@ -212,19 +254,40 @@ pub fn start_node_logging(
     lease: &str,
     log: &str,
 ) -> Proc {
-    let flags = [
-        "--redis",
+    let node = Node {
         redis_url,
-        "--redis-prefix",
         prefix,
-        "--node-id",
         name,
-        "--lease-seconds",
         lease,
-    ];
-    match try_start_logging(dir, &flags, log) {
-        Ok(p) => p,
-        Err(f) => panic!("the server did not start ({:?}): {}", f.status, f.stderr),
+    };
+    let cmd = Command::new(env!("CARGO_BIN_EXE_tengen-server"));
+    node.launch(cmd, "127.0.0.1", dir, log)
+}
+
+/// A node's flags: its Redis, key prefix, name and lease term.
+struct Node<'a> {
+    redis_url: &'a str,
+    prefix: &'a str,
+    name: &'a str,
+    lease: &'a str,
+}
+
+impl Node<'_> {
+    fn launch(&self, cmd: Command, ip: &str, dir: &Path, log: &str) -> Proc {
+        let flags = [
+            "--redis",
+            self.redis_url,
+            "--redis-prefix",
+            self.prefix,
+            "--node-id",
+            self.name,
+            "--lease-seconds",
+            self.lease,
+        ];
+        match launch(cmd, ip, dir, &flags, log, &[]) {
+            Ok(p) => p,
+            Err(f) => panic!("the server did not start ({:?}): {}", f.status, f.stderr),
+        }
     }
 }
 
