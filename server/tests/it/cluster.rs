@@ -14,7 +14,7 @@ use crate::common;
 use std::time::{Duration, Instant};
 
 use common::proc::{self, DataDir, Proc, stop};
-use common::redis::store;
+use common::redis::{lease_moves_to, store};
 use common::register;
 use common::scripted::{self, games_part_way, new_game, ply, resume_and_finish};
 use tengen_client::{ClientError, Connection};
@@ -61,18 +61,8 @@ async fn a_dead_nodes_games_go_on_at_another_node() {
     let killed = Instant::now();
     // B takes the games over by itself once A's leases lapse.
     for g in &games {
-        loop {
-            let lease = check.lease(g.table.as_str()).await.unwrap();
-            if lease.as_ref().is_some_and(|l| l.node == "node-b") {
-                break;
-            }
-            assert!(
-                killed.elapsed() < Duration::from_secs(10),
-                "B has not taken {} over: {lease:?}",
-                g.table
-            );
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
+        let (table, within) = (g.table.as_str(), Duration::from_secs(10));
+        lease_moves_to(&check, table, "node-b", killed, within).await;
     }
     eprintln!(
         "node B took the games over {:?} after node A died",
@@ -113,17 +103,14 @@ async fn a_node_that_lost_its_lease_cannot_write() {
     proc::signal(&a.child, "-STOP");
     // B takes the table over by itself once A's lease lapses.
     let t0 = Instant::now();
-    loop {
-        let lease = check.lease(table.as_str()).await.unwrap();
-        if lease.as_ref().is_some_and(|l| l.node == "node-b") {
-            break;
-        }
-        assert!(
-            t0.elapsed() < Duration::from_secs(10),
-            "B never took the table: {lease:?}"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    lease_moves_to(
+        &check,
+        table.as_str(),
+        "node-b",
+        t0,
+        Duration::from_secs(10),
+    )
+    .await;
     // Both players come back at B (the clocks wait for both), and black
     // (ply 4 is black's) plays there.
     let (black, point) = ply(4);

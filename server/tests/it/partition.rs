@@ -19,8 +19,8 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use common::proc::{self, DataDir, stop};
-use common::redis::store;
-use common::scripted::{self, new_game, ply, resume_and_finish};
+use common::redis::{lease_moves_to, store};
+use common::scripted::{self, games_part_way, ply, resume_and_finish};
 use tengen_client::ClientError;
 use tengen_protocol::{ClientMsg, ServerMsg};
 use tengen_rules::game::Action;
@@ -136,103 +136,97 @@ async fn a_node_cut_from_redis_but_not_from_its_players_loses_nothing_and_writes
     let b = proc::start_node(&dir_b.0, &redis.url(), "part", "node-b", LEASE);
     let check = store(&redis, "part").await;
 
-    // Four moves at A, acknowledged and stored.
-    let mut g = new_game(&a.url(), 0).await;
-    for _ in 0..4 {
-        assert!(!g.play_next().await);
+    // Three games part-way at A (2, 5 and 8 moves acknowledged and stored).
+    let mut games = games_part_way(&a.url()).await;
+    for g in &games {
+        let lease = check.lease(g.table.as_str()).await.unwrap().unwrap();
+        assert_eq!(lease.node, "node-a");
     }
-    let table = g.table.clone();
-    assert_eq!(
-        check.lease(table.as_str()).await.unwrap().unwrap().node,
-        "node-a"
-    );
 
     net.cut();
     let cut = Instant::now();
-    // Black's fifth move sent to A while A cannot reach Redis: A does not
-    // acknowledge it (its append cannot be stored).
-    let (black, point) = ply(4);
-    assert!(black);
-    let i = g.seat_for(true).index();
-    let reply = tokio::time::timeout(
-        Duration::from_secs(3),
-        g.conn[i].request(ClientMsg::Act {
-            table: table.clone(),
-            action: Action::place(point.parse().unwrap()),
-        }),
-    )
-    .await;
-    assert!(
-        !matches!(reply, Ok(Ok(ServerMsg::Acted { .. }))),
-        "A acknowledged a move it could not store: {reply:?}"
-    );
-    eprintln!("A, cut, answered the move: {reply:?}");
-
-    // B takes the table over once A's lease lapses.
-    loop {
-        let lease = check.lease(table.as_str()).await.unwrap();
-        if lease.as_ref().is_some_and(|l| l.node == "node-b") {
-            break;
-        }
-        assert!(
-            cut.elapsed() < Duration::from_secs(15),
-            "B never took the table: {lease:?}"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    eprintln!("B took the table {:?} after the cut", cut.elapsed());
-
-    // The players come back at B: exactly the four acknowledged moves are
-    // there, and they play the game to its end (the fifth move again).
-    // (A's connections are kept aside for later: `resume_and_finish`
-    // makes its own.)
-    let stand_in = [
-        scripted::connect(&b.url(), "standin0").await.0,
-        scripted::connect(&b.url(), "standin1").await.0,
-    ];
-    let mut at_a = std::mem::replace(&mut g.conn, stand_in);
-    resume_and_finish(&b.url(), &mut g).await;
-
-    // Healed, A writes nothing: the move its black player sends there now
-    // (or the one that waited since the cut) is never acknowledged, and A
-    // sends its players off to reconnect (1012).
-    net.heal();
-    let old = &mut at_a[i];
-    let late = old
-        .request(ClientMsg::Act {
-            table: table.clone(),
-            action: Action::place("O15".parse().unwrap()),
-        })
+    // Each game's next move sent to A while A cannot reach Redis: A does
+    // not acknowledge it (its append cannot be stored).
+    for g in games.iter_mut() {
+        let (black, point) = ply(g.played);
+        let k = g.seat_for(black).index();
+        let reply = tokio::time::timeout(
+            Duration::from_secs(3),
+            g.conn[k].request(ClientMsg::Act {
+                table: g.table.clone(),
+                action: Action::place(point.parse().unwrap()),
+            }),
+        )
         .await;
-    assert!(
-        !matches!(late, Ok(ServerMsg::Acted { .. })),
-        "A acknowledged a move after the partition healed: {late:?}"
-    );
-    eprintln!("A, healed, answered a move: {late:?}");
-    let closed = match late {
-        Err(e @ ClientError::Closed { .. }) => e,
-        _ => tokio::time::timeout(Duration::from_secs(15), async {
-            loop {
-                match old.next().await {
-                    Err(e) => return e,
-                    Ok(f) => assert!(
-                        !matches!(f.msg, ServerMsg::Acted { .. }),
-                        "A acknowledged a move after the heal: {:?}",
-                        f.msg
-                    ),
-                }
-            }
-        })
-        .await
-        .expect("A closes its old connections"),
-    };
-    assert!(
-        matches!(closed, ClientError::Closed { code: 1012, .. }),
-        "{closed:?}"
-    );
+        assert!(
+            !matches!(reply, Ok(Ok(ServerMsg::Acted { .. }))),
+            "A acknowledged a move it could not store: {reply:?}"
+        );
+        eprintln!("A, cut, answered move {}: {reply:?}", g.played + 1);
+    }
 
-    // The stored game: every acknowledged move once, in order, nothing of
-    // A's after the cut, and no live log left.
-    scripted::check_records(&check, std::slice::from_ref(&g)).await;
+    // B takes the tables over once A's leases lapse.
+    for g in &games {
+        let (table, within) = (g.table.as_str(), Duration::from_secs(15));
+        lease_moves_to(&check, table, "node-b", cut, within).await;
+    }
+    eprintln!("B took the tables {:?} after the cut", cut.elapsed());
+
+    // The players come back at B: exactly the acknowledged moves are
+    // there, and they play the games to their ends (the refused moves
+    // again). A's connections are kept aside for later
+    // (`resume_and_finish` makes its own).
+    let mut at_a = Vec::new();
+    for (n, g) in games.iter_mut().enumerate() {
+        let stand_in = [
+            scripted::connect(&b.url(), &format!("standin{n}a")).await.0,
+            scripted::connect(&b.url(), &format!("standin{n}b")).await.0,
+        ];
+        at_a.push(std::mem::replace(&mut g.conn, stand_in));
+        resume_and_finish(&b.url(), g).await;
+    }
+
+    // Healed, A writes nothing: a move sent there now (or one that waited
+    // since the cut) is never acknowledged, and A sends its players off
+    // to reconnect (1012).
+    net.heal();
+    for (g, conns) in games.iter().zip(at_a.iter_mut()) {
+        let old = &mut conns[g.opener.index()];
+        let late = old
+            .request(ClientMsg::Act {
+                table: g.table.clone(),
+                action: Action::place("O15".parse().unwrap()),
+            })
+            .await;
+        assert!(
+            !matches!(late, Ok(ServerMsg::Acted { .. })),
+            "A acknowledged a move after the partition healed: {late:?}"
+        );
+        let closed = match late {
+            Err(e @ ClientError::Closed { .. }) => e,
+            _ => tokio::time::timeout(Duration::from_secs(15), async {
+                loop {
+                    match old.next().await {
+                        Err(e) => return e,
+                        Ok(f) => assert!(
+                            !matches!(f.msg, ServerMsg::Acted { .. }),
+                            "A acknowledged a move after the heal: {:?}",
+                            f.msg
+                        ),
+                    }
+                }
+            })
+            .await
+            .expect("A closes its old connections"),
+        };
+        assert!(
+            matches!(closed, ClientError::Closed { code: 1012, .. }),
+            "{closed:?}"
+        );
+    }
+
+    // The stored games: every acknowledged move once, in order, nothing
+    // of A's after the cut, and no live log left.
+    scripted::check_records(&check, &games).await;
     stop([a, b]);
 }
