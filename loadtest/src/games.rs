@@ -133,7 +133,7 @@ impl Slot {
                 match p.server_game(&self, Some(&room_tx), None).await {
                     Ok(true) if p.replaced(&self, "a").await => continue,
                     Ok(_) => break,
-                    Err(e) => return ctx.error(kind(&e)),
+                    Err(e) => return p.failed(&e),
                 }
             },
             Target::Relay => {
@@ -161,7 +161,7 @@ impl Slot {
                 match p.server_game(&self, None, Some(&mut room_rx)).await {
                     Ok(true) if p.replaced(&self, "b").await => continue,
                     Ok(_) => break,
-                    Err(e) => return ctx.error(kind(&e)),
+                    Err(e) => return p.failed(&e),
                 }
             },
             Target::Relay => {
@@ -184,6 +184,10 @@ impl Slot {
         }
     }
 }
+
+/// How long a player that created or joined a room waits for its table
+/// past the run's deadline.
+const TABLE_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// A room the creator hands its joiner, and the URL (round-robin index)
 /// it was created through: the lobby is per node, so the joiner joins
@@ -240,6 +244,8 @@ struct Player<'a> {
     /// The table's clocks stand (`table_paused`: restored after a restart
     /// until both players are back): moves wait.
     paused: bool,
+    /// What the player is doing: told with a failure.
+    doing: &'static str,
 }
 
 /// How a game ended for one player.
@@ -249,6 +255,19 @@ enum End {
 }
 
 impl<'a> Player<'a> {
+    /// Counts and tells a failure that ends this player, with where it was.
+    fn failed(&self, e: &ClientError) {
+        let (me, slot, rejoined) = (self.me, self.slot, self.rejoined);
+        let at = self
+            .follow
+            .tables
+            .last()
+            .map(|(t, seq)| format!("{t} seq {seq:?}"));
+        let doing = self.doing;
+        let who = format_args!("slot {slot} {me:?} at {at:?} (rejoined {rejoined}) {doing}");
+        self.ctx.failed(who, e);
+    }
+
     fn new(ctx: &'a Ctx, conn: Connection, me: Seat, slot: &Slot) -> Player<'a> {
         Player {
             ctx,
@@ -263,6 +282,7 @@ impl<'a> Player<'a> {
             rejoined: false,
             prompt: None,
             paused: false,
+            doing: "connecting",
         }
     }
 
@@ -296,6 +316,7 @@ impl<'a> Player<'a> {
             ctx.stats().games_started += 1;
         }
         slot.wait_go(ctx).await;
+        self.doing = "playing";
         let mut next = snap
             .snapshot
             .prompt
@@ -334,6 +355,7 @@ impl<'a> Player<'a> {
         let ctx = self.ctx;
         loop {
             let asked = if let Some(tx) = room_tx {
+                self.doing = "creating a room";
                 let room = tokio::select! {
                     r = self.create_room() => r,
                     _ = sleep_until(ctx.deadline) => return Ok(None),
@@ -362,10 +384,13 @@ impl<'a> Player<'a> {
                         let (conn, _) = r.reconnect_to(ctx, on).await?;
                         self.conn = conn;
                     }
+                    self.doing = "joining a room";
                     let join = ClientMsg::JoinRoom { room: room.clone() };
+                    // Not cut at the deadline: a join that went through
+                    // starts a game the creator plays.
                     let joined = tokio::select! {
                         r = request_patiently(ctx, &mut self.conn, join) => r.map(|_| ()),
-                        _ = sleep_until(ctx.deadline) => return Ok(None),
+                        _ = sleep_until(ctx.finish_by) => return Ok(None),
                     };
                     match joined {
                         // The room's node does not answer (it is stopping):
@@ -388,10 +413,17 @@ impl<'a> Player<'a> {
             } else {
                 Ok(())
             };
+            self.doing = "waiting for the table";
+            // A room handed over or joined starts a table at once: its
+            // snapshot is waited for past the deadline (within the drain),
+            // or the other player would wait for a game this one left.
+            let table_by = (tokio::time::Instant::now() + TABLE_WAIT)
+                .max(ctx.deadline)
+                .min(ctx.finish_by);
             let got = match asked {
                 Ok(()) => tokio::select! {
                     f = self.conn.next_matching(|m| matches!(m, ServerMsg::TableSnapshot(_))) => f,
-                    _ = sleep_until(ctx.deadline) => return Ok(None),
+                    _ = sleep_until(table_by) => return Ok(None),
                 },
                 Err(e) => Err(e),
             };
@@ -420,6 +452,7 @@ impl<'a> Player<'a> {
     /// leave); a connection that ended since has left it already.
     async fn leave(&mut self, room: RoomId) -> Result<(), ClientError> {
         loop {
+            self.doing = "leaving the room";
             let leave = ClientMsg::LeaveRoom { room: room.clone() };
             let left = if self.rejoin.is_some() {
                 rejoin::request(self.ctx, &mut self.conn, leave).await
@@ -473,6 +506,7 @@ impl<'a> Player<'a> {
         &mut self,
         started: std::time::Instant,
     ) -> Result<Option<Box<TableSnapshot>>, ClientError> {
+        self.doing = "resuming between games";
         let welcome = self.reconnect().await?;
         let mut seat = None;
         for table in welcome.tables {
@@ -517,6 +551,7 @@ impl<'a> Player<'a> {
         next: &mut Option<Due>,
         started: std::time::Instant,
     ) -> Result<Option<End>, ClientError> {
+        self.doing = "resuming mid-game";
         if !self.reconnect().await?.resumed {
             self.ctx.error("resume_refused");
         }
@@ -568,6 +603,7 @@ impl<'a> Player<'a> {
             }
         }
         self.resumed(started);
+        self.doing = "playing";
         if next.is_none() {
             let now = self.ctx.clock.now_us();
             *next = self

@@ -153,7 +153,12 @@ pub struct Ctx {
     steady_from_us: AtomicU64,
     ready_tx: watch::Sender<bool>,
     pub ready: watch::Receiver<bool>,
+    /// Failures told on stderr so far ([`Ctx::failed`]).
+    told: AtomicUsize,
 }
+
+/// The most failures a process tells in detail.
+const TOLD: usize = 10;
 
 impl Ctx {
     pub fn new(plan: Plan) -> Arc<Ctx> {
@@ -170,6 +175,7 @@ impl Ctx {
             steady_from_us: AtomicU64::new(0),
             ready_tx,
             ready,
+            told: AtomicUsize::new(0),
             plan,
         })
     }
@@ -180,6 +186,16 @@ impl Ctx {
 
     pub fn error(&self, kind: impl Into<String>) {
         self.stats().error(kind);
+    }
+
+    /// A client's failure: counted under its kind, and the first few of a
+    /// process told on stderr with who failed where (a count alone does not
+    /// say which request timed out or was refused).
+    pub fn failed(&self, who: std::fmt::Arguments<'_>, e: &ClientError) {
+        if self.told.fetch_add(1, Ordering::Relaxed) < TOLD {
+            eprintln!("tengen-loadtest: {who}: {e}");
+        }
+        self.error(kind(e));
     }
 
     /// One connection is set up (or failed to be): the process is ready when

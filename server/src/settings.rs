@@ -282,6 +282,16 @@ impl Settings {
         Duration::from_millis(200).min(self.failover_retry())
     }
 
+    /// Several nodes: how long a request routed to another node may go
+    /// without any message back before the connection is closed for its
+    /// client to resume: the lease term, 3 s to 8 s (a reply is due in
+    /// milliseconds; this is for one lost with a node that stopped, or on
+    /// the bus).
+    pub fn answer_wait(&self) -> Duration {
+        self.lease_ttl
+            .clamp(Duration::from_secs(3), Duration::from_secs(8))
+    }
+
     /// Several nodes: how long another node has to answer a probe before
     /// it is taken as gone for now (a quarter of the lease, 100 ms to 1 s).
     pub fn probe_wait(&self) -> Duration {

@@ -71,6 +71,11 @@ struct Routed {
     /// The next relay message number expected from each node (every node
     /// it spoke to: tables', lobbies' and the matchmaker's).
     next: HashMap<String, u64>,
+    /// When a request went to each node that has sent nothing for this
+    /// connection since (the oldest such): a request lost on the bus, or
+    /// with a node that stopped or restarted meanwhile, would otherwise
+    /// never be answered ([`Node::unanswered`]).
+    asked: HashMap<String, Instant>,
 }
 
 /// The relay here of another node's connection.
@@ -410,9 +415,13 @@ impl Node {
                 outbox: session.outbox.clone(),
                 tables: HashMap::new(),
                 next: HashMap::new(),
+                asked: HashMap::new(),
             });
         r.outbox = session.outbox.clone();
         r.next.entry(node.to_owned()).or_insert(0);
+        if id.is_some() {
+            r.asked.entry(node.to_owned()).or_insert_with(Instant::now);
+        }
         Some(r)
     }
 
@@ -557,6 +566,23 @@ impl Node {
 
     /// Whether message `n` of `from`'s relay of `conn` is the next one;
     /// if not, the connection resynchronises.
+    /// Closes the routed connections with a request no node has answered
+    /// for [`Settings::answer_wait`]: the client resumes and asks again
+    /// (every request is answered, in a bounded time).
+    fn unanswered(&mut self) {
+        let wait = self.hosting.settings.answer_wait();
+        let late: Vec<u64> = self
+            .routed
+            .iter()
+            .filter(|(_, r)| r.asked.values().any(|t| t.elapsed() > wait))
+            .map(|(c, _)| *c)
+            .collect();
+        for conn in late {
+            crate::metrics::error("cluster_unanswered");
+            self.resync(conn, "a request to another node went unanswered");
+        }
+    }
+
     fn expect(&mut self, from: &str, conn: u64, n: u64) -> bool {
         let Some(r) = self.routed.get_mut(&conn) else {
             return false;
@@ -564,6 +590,7 @@ impl Node {
         let next = r.next.entry(from.to_owned()).or_insert(0);
         if *next == n {
             *next += 1;
+            r.asked.remove(from);
             true
         } else {
             self.resync(conn, "a relay message was lost");

@@ -388,6 +388,9 @@ async fn read_loop(
     let mut timer = std::pin::pin!(tokio::time::sleep_until(next_ping.into()));
     loop {
         let read = tokio::select! {
+            // A frame read after the stop began would find its table
+            // handed over: the close comes first.
+            biased;
             _ = &mut stopping => {
                 outbox.close(CloseCode::ServiceRestart);
                 return;

@@ -5,7 +5,7 @@
 
 use std::time::Instant;
 
-use tengen_protocol::{ErrorCode, RequestId, TableId};
+use tengen_protocol::{ErrorBody, ErrorCode, RequestId, TableId};
 
 use crate::AppState;
 use crate::msg::node::NodeCmd;
@@ -44,6 +44,13 @@ pub(super) fn to_table(
             };
             (node.try_send(cmd), "the server is busy; try again")
         }
+        // Stopping: the tables have handed their games over (to this
+        // server's next start, or another node) and the connection closes
+        // with 1012 in a moment; the game is not gone, so not `not_found`.
+        (None, None) if *state.shutdown.borrow() => {
+            outbox.refuse_with(id, restarting(&state.hosting.settings));
+            return false;
+        }
         (None, None) => {
             let why = format!("no table {table}");
             outbox.refuse(id, ErrorCode::NotFound, &why);
@@ -54,4 +61,16 @@ pub(super) fn to_table(
         outbox.refuse_with(id, crate::pressure::busy(busy));
     }
     sent
+}
+
+/// The refusal of a table request while the server stops: `unavailable`,
+/// to be tried again (after the reconnection the close asks for) once the
+/// game runs again.
+fn restarting(settings: &crate::settings::Settings) -> ErrorBody {
+    let mut body = ErrorBody::new(
+        ErrorCode::Unavailable,
+        "the server is restarting; try again",
+    );
+    body.retry_after_ms = Some(settings.failover_retry().as_millis() as u64);
+    body
 }

@@ -28,6 +28,12 @@ impl Node {
         request: TableRequest,
     ) {
         let key = (from.clone(), conn);
+        // Whether the table ran here for this connection (its relay,
+        // closed or not, remembers it).
+        let ran_here = self
+            .relays
+            .get(&key)
+            .is_some_and(|r| r.tables.contains(&table));
         let outbox = self.relay_for(&from, conn, &who);
         let Some(relay) = self.relays.get_mut(&key) else {
             return;
@@ -36,6 +42,13 @@ impl Node {
             if self.hosting.takeovers.taking(table.as_str()) {
                 // Being taken over here: up in a moment.
                 let why = format!("table {table} is moving here; try again");
+                return super::refuse_retry(&outbox, id, &why, &self.hosting.settings);
+            }
+            if ran_here {
+                // It ran here for this connection and closed (moved away,
+                // or this node stops) before the relay's close reached the
+                // client's node: asked again, that node looks it up anew.
+                let why = format!("table {table} is moving to another node; try again");
                 return super::refuse_retry(&outbox, id, &why, &self.hosting.settings);
             }
             // Closed (a table that moves away closes its relays itself,

@@ -108,6 +108,7 @@ impl Node {
     /// Starts this tick's store work unless the last tick's still runs.
     pub(super) fn start_tick(&mut self) {
         self.mark_relays();
+        self.unanswered();
         self.forget_probes();
         self.forget_fans();
         if self.ticking {
