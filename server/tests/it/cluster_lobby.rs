@@ -4,7 +4,9 @@
 //! created on node A is seen by a lobby watcher on node B (added, playing,
 //! finished, removed, as on one node), a player on B joins it and both
 //! play the game to the end through their own nodes while a spectator
-//! watches; and when A is killed, its rooms leave B's lobby.
+//! watches; and when A is killed, its rooms leave B's lobby. A challenge
+//! reaches a player on the other node (and is refused there when it must
+//! be), and a session's seats are counted on every node.
 
 use crate::common;
 
@@ -13,7 +15,10 @@ use std::time::{Duration, Instant};
 use common::proc::{self, DataDir, Proc};
 use common::scripted::{self, Game};
 use tengen_client::{ClientError, Connection};
-use tengen_protocol::{ClientMsg, ErrorCode, LobbyUpdate, RoomId, RoomInfo, RoomStatus, ServerMsg};
+use tengen_protocol::{
+    CancelReason, ClientMsg, ErrorCode, LobbyUpdate, RoomId, RoomInfo, RoomStatus, ServerMsg,
+};
+use tengen_rules::game::Action;
 use tengen_store::testing::RedisServer;
 use tengen_store::{RedisOptions, RedisStore};
 
@@ -263,4 +268,299 @@ async fn a_dead_nodes_rooms_leave_the_lobby() {
     let (status, _, stderr) = b.terminate();
     assert!(status.success(), "{status:?}: {stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+/// `challenge` of `player` (casual or `rated`), asked again while it is
+/// `not_found` or `already_seated` (the nodes have not heard of each
+/// other, or of a seat left, yet), for at most 5 s.
+async fn challenge(
+    c: &mut Connection,
+    player: &str,
+    rated: bool,
+) -> Result<ServerMsg, ClientError> {
+    let t0 = Instant::now();
+    loop {
+        let r = c
+            .request(ClientMsg::Challenge {
+                player: player.into(),
+                config: scripted::config(),
+                chat: true,
+                rated,
+            })
+            .await;
+        match &r {
+            Err(ClientError::Refused(e))
+                if matches!(e.code, ErrorCode::NotFound | ErrorCode::AlreadySeated)
+                    && t0.elapsed() < Duration::from_secs(5) =>
+            {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            _ => return r,
+        }
+    }
+}
+
+/// The room of the `challenged` push at `c` (from `from`).
+async fn challenged(c: &mut Connection, from: &str) -> RoomId {
+    let f = c
+        .next_matching(|m| matches!(m, ServerMsg::Challenged { .. }))
+        .await
+        .expect("challenged");
+    let ServerMsg::Challenged {
+        room, from: who, ..
+    } = f.msg
+    else {
+        unreachable!()
+    };
+    assert_eq!(who.name, from);
+    room
+}
+
+/// A challenge from a player on node A to a player online only at node B
+/// reaches them at B: they decline one (the challenger hears it) and
+/// accept the next with `join_room` at B, and the game is played to the
+/// end, each player through their own node.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_challenge_reaches_a_player_on_another_node_and_is_played() {
+    let redis = RedisServer::start();
+    let (dir_a, dir_b) = (DataDir::new("chal-a"), DataDir::new("chal-b"));
+    let a = node(&redis, &dir_a, "chal", "node-a");
+    let b = node(&redis, &dir_b, "chal", "node-b");
+    let (mut ann, an, at) = scripted::connect(&a.url(), "ann").await;
+    let (mut bea, bn, bt) = scripted::connect(&b.url(), "bea").await;
+    let first = match challenge(&mut ann, &bn, false).await {
+        Ok(ServerMsg::RoomCreated { room, .. }) => room,
+        other => panic!("ann's challenge of bea at the other node: {other:?}"),
+    };
+    assert_eq!(challenged(&mut bea, &an).await, first);
+    match bea
+        .request(ClientMsg::DeclineChallenge {
+            room: first.clone(),
+        })
+        .await
+    {
+        Ok(ServerMsg::RoomCancelled { room, reason }) => {
+            assert_eq!((room, reason), (first.clone(), CancelReason::Declined))
+        }
+        other => panic!("bea's decline: {other:?}"),
+    }
+    let f = ann
+        .next_matching(|m| matches!(m, ServerMsg::RoomCancelled { .. }))
+        .await
+        .unwrap();
+    assert!(
+        matches!(&f.msg, ServerMsg::RoomCancelled { room, reason: CancelReason::Declined } if *room == first),
+        "{f:?}"
+    );
+    let second = match challenge(&mut ann, &bn, false).await {
+        Ok(ServerMsg::RoomCreated { room, .. }) => room,
+        other => panic!("ann's second challenge: {other:?}"),
+    };
+    assert_eq!(challenged(&mut bea, &an).await, second);
+    match bea
+        .request(ClientMsg::JoinRoom {
+            room: second.clone(),
+        })
+        .await
+    {
+        Ok(ServerMsg::Joined { room, .. }) => assert_eq!(room, second),
+        other => panic!("bea accepts: {other:?}"),
+    }
+    let snap = scripted::snapshot_push(&mut ann).await;
+    let snap_b = scripted::snapshot_push(&mut bea).await;
+    assert_eq!(snap.table, snap_b.table);
+    let mut g = Game {
+        name: [an, bn],
+        conn: [ann, bea],
+        token: [at, bt],
+        table: snap.table.clone(),
+        opener: snap.snapshot.opener,
+        played: 0,
+        seq: 0,
+        clocks: None,
+    };
+    while !g.play_next().await {}
+    assert_eq!(g.played, 9);
+    let check = RedisStore::connect(
+        &redis.url(),
+        RedisOptions {
+            prefix: "chal".into(),
+            ..RedisOptions::default()
+        },
+    )
+    .await
+    .unwrap();
+    scripted::check_records(&check, std::slice::from_ref(&g)).await;
+    for p in [a, b] {
+        let (status, _, stderr) = p.terminate();
+        assert!(status.success(), "{status:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}
+
+/// A rated challenge from an account on node A to a guest on node B is
+/// refused (`login_required`, checked at B where the guest is); a casual
+/// one goes through. A challenge of a name online nowhere is `not_found`,
+/// answered by every node (not given up after a wait).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn challenges_across_nodes_are_refused_as_on_one() {
+    let redis = RedisServer::start();
+    let (dir_a, dir_b) = (DataDir::new("chalr-a"), DataDir::new("chalr-b"));
+    let a = node(&redis, &dir_a, "chalr", "node-a");
+    let b = node(&redis, &dir_b, "chalr", "node-b");
+    let (c, _, _) = scripted::connect(&a.url(), "ann-guest").await;
+    let mut ann = common::register(c, "annacct").await;
+    let (mut bea, bn, _) = scripted::connect(&b.url(), "bea").await;
+    match challenge(&mut ann, &bn, true).await {
+        Err(ClientError::Refused(e)) => assert_eq!(e.code, ErrorCode::LoginRequired, "{e:?}"),
+        other => panic!("a rated challenge of a guest at the other node: {other:?}"),
+    }
+    let t0 = Instant::now();
+    match ann
+        .request(ClientMsg::Challenge {
+            player: "nobody-anywhere".into(),
+            config: scripted::config(),
+            chat: true,
+            rated: false,
+        })
+        .await
+    {
+        Err(ClientError::Refused(e)) => assert_eq!(e.code, ErrorCode::NotFound, "{e:?}"),
+        other => panic!("a challenge of nobody: {other:?}"),
+    }
+    assert!(
+        t0.elapsed() < Duration::from_millis(1500),
+        "answered by the other node, not given up: {:?}",
+        t0.elapsed()
+    );
+    let room = match challenge(&mut ann, &bn, false).await {
+        Ok(ServerMsg::RoomCreated { room, .. }) => room,
+        other => panic!("a casual challenge of the guest: {other:?}"),
+    };
+    assert_eq!(challenged(&mut bea, "annacct").await, room);
+    for p in [a, b] {
+        let (status, _, stderr) = p.terminate();
+        assert!(status.success(), "{status:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}
+
+/// A session connected to node B that sits in a game of node A (joined
+/// through B) has its one seat (`max_seats` 1): once B heard of it, B
+/// refuses it a room of its own, and a challenge of a player on A; once it
+/// left the finished game, it may create one again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn seats_are_counted_across_nodes() {
+    let redis = RedisServer::start();
+    let (dir_a, dir_b) = (DataDir::new("seats-a"), DataDir::new("seats-b"));
+    let a = node(&redis, &dir_a, "seats", "node-a");
+    let b = node(&redis, &dir_b, "seats", "node-b");
+    let (mut ann, _, _) = scripted::connect(&a.url(), "ann").await;
+    let (mut bob, bn, _) = scripted::connect(&b.url(), "bob").await;
+    let (_cat, cn, _) = scripted::connect(&a.url(), "cat").await;
+    let room = create(&mut ann, "at a", true).await;
+    let t0 = Instant::now();
+    loop {
+        match bob
+            .request(ClientMsg::JoinRoom { room: room.clone() })
+            .await
+        {
+            Ok(ServerMsg::Joined { .. }) => break,
+            Err(ClientError::Refused(e)) if e.code == ErrorCode::NotFound => {
+                assert!(t0.elapsed() < Duration::from_secs(5), "never joinable");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            other => panic!("bob's join through B: {other:?}"),
+        }
+    }
+    let snap = scripted::snapshot_push(&mut bob).await;
+    scripted::snapshot_push(&mut ann).await;
+    // B hears that bob sits there.
+    let t0 = Instant::now();
+    loop {
+        let ServerMsg::Rooms { rooms, .. } = bob.request(ClientMsg::ListRooms).await.unwrap()
+        else {
+            panic!()
+        };
+        let seated = has(&rooms, &room).is_some_and(|r| {
+            r.status == RoomStatus::Playing
+                && r.players.second.as_ref().is_some_and(|p| p.name == bn)
+        });
+        if seated {
+            break;
+        }
+        assert!(t0.elapsed() < Duration::from_secs(5), "{rooms:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    match bob
+        .request(ClientMsg::CreateRoom {
+            rated: false,
+            config: scripted::config(),
+            public: true,
+            name: Some("at b".into()),
+            chat: true,
+        })
+        .await
+    {
+        Err(ClientError::Refused(e)) => assert_eq!(e.code, ErrorCode::AlreadySeated, "{e:?}"),
+        other => panic!("a second seat, at B: {other:?}"),
+    }
+    match bob
+        .request(ClientMsg::Challenge {
+            player: cn.clone(),
+            config: scripted::config(),
+            chat: true,
+            rated: false,
+        })
+        .await
+    {
+        Err(ClientError::Refused(e)) => assert_eq!(e.code, ErrorCode::AlreadySeated, "{e:?}"),
+        other => panic!("a second seat, by a challenge of a player at A: {other:?}"),
+    }
+    // The game ends; bob leaves it through B: his seat is free again.
+    match ann
+        .request(ClientMsg::Act {
+            table: snap.table.clone(),
+            action: Action::Resign,
+        })
+        .await
+    {
+        Ok(ServerMsg::Acted { .. }) => {}
+        other => panic!("ann resigns: {other:?}"),
+    }
+    match bob
+        .request(ClientMsg::LeaveRoom { room: room.clone() })
+        .await
+    {
+        Ok(ServerMsg::Left { .. }) => {}
+        other => panic!("bob leaves: {other:?}"),
+    }
+    let t0 = Instant::now();
+    loop {
+        match bob
+            .request(ClientMsg::CreateRoom {
+                rated: false,
+                config: scripted::config(),
+                public: true,
+                name: Some("at b".into()),
+                chat: true,
+            })
+            .await
+        {
+            Ok(ServerMsg::RoomCreated { .. }) => break,
+            Err(ClientError::Refused(e)) if e.code == ErrorCode::AlreadySeated => {
+                assert!(
+                    t0.elapsed() < Duration::from_secs(5),
+                    "the seat stays taken"
+                );
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            other => panic!("bob's room at B after leaving: {other:?}"),
+        }
+    }
+    for p in [a, b] {
+        let (status, _, stderr) = p.terminate();
+        assert!(status.success(), "{status:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
 }
