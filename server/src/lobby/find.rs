@@ -39,12 +39,11 @@
 //! (then `unavailable`, busy). All of it runs in the lobby actor: no
 //! lock, no await.
 
-use std::collections::{BTreeSet, HashMap};
 use std::time::{Duration, Instant};
 
 use tengen_protocol::{ErrorCode, Player, RequestId};
 
-use super::social::ChallengeAsk;
+use super::lookups::{ChallengeAsk, Finding};
 use super::{Lobby, refuse};
 use crate::cluster::wire::{LobbyNews, LobbyRemoteCmd};
 use crate::sessions::Session;
@@ -53,22 +52,6 @@ use crate::sessions::Session;
 pub const FIND_WAIT: Duration = Duration::from_secs(2);
 /// The most lookups waiting at once.
 pub const MAX_FINDS: usize = 1024;
-
-/// A challenge whose player is being looked for.
-struct Finding {
-    session: Session,
-    id: Option<RequestId>,
-    ask: ChallengeAsk,
-    /// The nodes that have not answered yet.
-    waiting: BTreeSet<String>,
-    until: Instant,
-}
-
-/// The lookups waiting for answers, by nonce.
-#[derive(Default)]
-pub(super) struct Finds {
-    pending: HashMap<u64, Finding>,
-}
 
 fn nobody(session: &Session, id: Option<RequestId>, name: &str) {
     refuse(
@@ -87,7 +70,7 @@ impl Lobby {
         id: Option<RequestId>,
         ask: ChallengeAsk,
     ) {
-        let waiting: BTreeSet<String> = self
+        let waiting: std::collections::BTreeSet<String> = self
             .pending
             .peers
             .keys()
@@ -97,7 +80,7 @@ impl Lobby {
         let Some(link) = self.pending.link.as_ref().filter(|_| !waiting.is_empty()) else {
             return nobody(&session, id, &ask.player);
         };
-        if self.finds.pending.len() >= MAX_FINDS {
+        if self.finds.len() >= MAX_FINDS {
             let busy = crate::pressure::busy("the server is busy; try again");
             session.outbox.refuse_with(id, busy);
             return;
@@ -107,7 +90,7 @@ impl Lobby {
             nonce,
             name: ask.player.clone(),
         });
-        self.finds.pending.insert(
+        self.finds.insert(
             nonce,
             Finding {
                 session,
@@ -131,24 +114,21 @@ impl Lobby {
     /// Node `from` answers lookup `nonce`: the challenge goes there if
     /// the player is online there.
     pub(super) fn found(&mut self, from: String, nonce: u64, player: Option<Player>) {
-        let Some(f) = self.finds.pending.get_mut(&nonce) else {
-            return; // answered already, or given up
-        };
         let Some(them) = player else {
-            f.waiting.remove(&from);
-            if f.waiting.is_empty()
-                && let Some(f) = self.finds.pending.remove(&nonce)
-            {
+            if let Some(f) = self.finds.nobody_at(nonce, &from) {
                 nobody(&f.session, f.id, &f.ask.player);
             }
             return;
         };
         let Some(Finding {
             session, id, ask, ..
-        }) = self.finds.pending.remove(&nonce)
+        }) = self.finds.take(nonce)
         else {
-            return;
+            return; // answered already, or given up
         };
+        if session.outbox.is_closed() {
+            return; // the challenger left while it was looked for
+        }
         if self.seats_here(&session.id) >= self.seat_cap(&session) {
             return refuse(
                 &session,
@@ -175,22 +155,12 @@ impl Lobby {
 
     /// Lookups some node left unanswered for [`FIND_WAIT`] end.
     pub(super) fn finds_tick(&mut self) {
-        let now = Instant::now();
-        let late: Vec<u64> = self
-            .finds
-            .pending
-            .iter()
-            .filter(|(_, f)| f.until <= now)
-            .map(|(n, _)| *n)
-            .collect();
-        for nonce in late {
-            if let Some(f) = self.finds.pending.remove(&nonce) {
-                let why = format!(
-                    "a server did not answer whether {} is online there; try again",
-                    f.ask.player
-                );
-                refuse(&f.session, f.id, ErrorCode::Unavailable, why);
-            }
+        for f in self.finds.expired(Instant::now()) {
+            let why = format!(
+                "a server did not answer whether {} is online there; try again",
+                f.ask.player
+            );
+            refuse(&f.session, f.id, ErrorCode::Unavailable, why);
         }
     }
 }

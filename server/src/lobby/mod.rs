@@ -31,6 +31,7 @@ mod closing;
 mod departures;
 mod find;
 mod fresh;
+mod lookups;
 mod rated;
 mod remote;
 mod social;
@@ -79,7 +80,7 @@ struct Lobby {
     pending: View,
     /// Challenges whose player is being looked for on the other nodes
     /// ([`find`]).
-    finds: find::Finds,
+    finds: lookups::Finds,
 }
 
 /// The lobby's mailbox, made before the lobby itself: [`Hosting`] (which
@@ -97,7 +98,7 @@ pub fn spawn(hosting: Hosting, rx: Inbox<LobbyCmd>, shutdown: watch::Receiver<bo
         watchers: HashMap::new(),
         fresh: updates::Fresh::default(),
         pending: View::default(),
-        finds: find::Finds::default(),
+        finds: lookups::Finds::default(),
     };
     tokio::spawn(lobby.run(rx, shutdown));
 }
@@ -177,7 +178,7 @@ impl Lobby {
                 chat,
                 rated,
             } => {
-                let ask = social::ChallengeAsk {
+                let ask = lookups::ChallengeAsk {
                     player,
                     config,
                     chat,

@@ -59,7 +59,7 @@ use tengen_protocol::{
     ErrorCode, MAX_ROOMS_LISTED, RequestId, RoomId, RoomInfo, RoomStatus, ServerMsg, SessionId,
 };
 
-use super::social::ChallengeAsk;
+use super::lookups::ChallengeAsk;
 use super::view::{Incoming, Link, PART};
 use super::{Lobby, refuse};
 use crate::cluster::wire::{LobbyNews, LobbyRemoteCmd, SharedRoom};

@@ -3,17 +3,9 @@
 //! player is online (found there by [`super::find`] when it is not here),
 //! so that the refusals about them are decided where their session is.
 
+use super::lookups::ChallengeAsk;
 use super::*;
 use tengen_protocol::RoomInfo;
-
-/// What a `challenge` asks (kept while its player is looked for on the
-/// other nodes, [`super::find`]).
-pub(super) struct ChallengeAsk {
-    pub(super) player: String,
-    pub(super) config: GameConfig,
-    pub(super) chat: bool,
-    pub(super) rated: bool,
-}
 
 impl Lobby {
     /// A challenge: a private room for the challenger that only the named

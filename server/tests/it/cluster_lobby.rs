@@ -29,6 +29,27 @@ fn node(redis: &RedisServer, dir: &DataDir, prefix: &str, name: &str) -> Proc {
     proc::start_node(&dir.0, &redis.url(), prefix, name, LEASE)
 }
 
+/// Nodes `node-a` and `node-b` on `redis` under `prefix`, with their data
+/// directories (kept as long as the nodes run).
+fn two_nodes(redis: &RedisServer, prefix: &str) -> (Proc, Proc, [DataDir; 2]) {
+    let dirs = [
+        DataDir::new(&format!("{prefix}-a")),
+        DataDir::new(&format!("{prefix}-b")),
+    ];
+    let a = node(redis, &dirs[0], prefix, "node-a");
+    let b = node(redis, &dirs[1], prefix, "node-b");
+    (a, b, dirs)
+}
+
+/// Stops the nodes: each exits cleanly, nothing panicked.
+fn stop(nodes: impl IntoIterator<Item = Proc>) {
+    for p in nodes {
+        let (status, _, stderr) = p.terminate();
+        assert!(status.success(), "{status:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}
+
 /// The next `lobby_update` at `c` for which `pred` holds (others skipped),
 /// within 10 s.
 async fn update_where(
@@ -81,9 +102,7 @@ async fn create(c: &mut Connection, name: &str, public: bool) -> RoomId {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_room_on_one_node_is_seen_and_joined_through_another() {
     let redis = RedisServer::start();
-    let (dir_a, dir_b) = (DataDir::new("lobby-a"), DataDir::new("lobby-b"));
-    let a = node(&redis, &dir_a, "lobby", "node-a");
-    let b = node(&redis, &dir_b, "lobby", "node-b");
+    let (a, b, _dirs) = two_nodes(&redis, "lobby");
     // The watcher at B.
     let (mut w, _, _) = scripted::connect(&b.url(), "walt").await;
     match w.request(ClientMsg::LobbySubscribe).await.unwrap() {
@@ -188,21 +207,12 @@ async fn a_room_on_one_node_is_seen_and_joined_through_another() {
     let (mut cat, _, _) = scripted::connect(&a.url(), "cat").await;
     let (mut dan, _, _) = scripted::connect(&b.url(), "dan").await;
     let private = create(&mut cat, "secret", false).await;
-    let t0 = Instant::now();
-    loop {
-        match dan
-            .request(ClientMsg::JoinRoom {
-                room: private.clone(),
-            })
-            .await
-        {
-            Ok(ServerMsg::Joined { .. }) => break,
-            Err(ClientError::Refused(e)) if e.code == ErrorCode::NotFound => {
-                assert!(t0.elapsed() < Duration::from_secs(5), "never joinable");
-                tokio::time::sleep(Duration::from_millis(100)).await;
-            }
-            other => panic!("dan's join of a private room through B: {other:?}"),
-        }
+    let join = ClientMsg::JoinRoom {
+        room: private.clone(),
+    };
+    match request_until(&mut dan, join, &[ErrorCode::NotFound]).await {
+        Ok(ServerMsg::Joined { .. }) => {}
+        other => panic!("dan's join of a private room through B: {other:?}"),
     }
     scripted::snapshot_push(&mut dan).await;
     match w.request(ClientMsg::ListRooms).await.unwrap() {
@@ -211,11 +221,7 @@ async fn a_room_on_one_node_is_seen_and_joined_through_another() {
         }
         other => panic!("{other:?}"),
     }
-    for p in [a, b] {
-        let (status, _, stderr) = p.terminate();
-        assert!(status.success(), "{status:?}: {stderr}");
-        assert!(!stderr.contains("panicked"), "{stderr}");
-    }
+    stop([a, b]);
 }
 
 /// Node A is killed (SIGKILL) with a room waiting: it leaves node B's
@@ -223,9 +229,7 @@ async fn a_room_on_one_node_is_seen_and_joined_through_another() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_dead_nodes_rooms_leave_the_lobby() {
     let redis = RedisServer::start();
-    let (dir_a, dir_b) = (DataDir::new("lobby-a"), DataDir::new("lobby-b"));
-    let a = node(&redis, &dir_a, "dead", "node-a");
-    let b = node(&redis, &dir_b, "dead", "node-b");
+    let (a, b, _dirs) = two_nodes(&redis, "dead");
     let (mut ann, _, _) = scripted::connect(&a.url(), "ann").await;
     let (mut bea, _, _) = scripted::connect(&b.url(), "bea").await;
     let at_a = create(&mut ann, "on a", true).await;
@@ -265,39 +269,45 @@ async fn a_dead_nodes_rooms_leave_the_lobby() {
         }
         other => panic!("{other:?}"),
     }
-    let (status, _, stderr) = b.terminate();
-    assert!(status.success(), "{status:?}: {stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
+    stop([b]);
 }
 
-/// `challenge` of `player` (casual or `rated`), asked again while it is
-/// `not_found` or `already_seated` (the nodes have not heard of each
-/// other, or of a seat left, yet), for at most 5 s.
-async fn challenge(
+/// `msg`, asked again while it is refused with one of `codes` (what a
+/// node has not heard of yet), for at most 5 s: the last answer.
+async fn request_until(
     c: &mut Connection,
-    player: &str,
-    rated: bool,
+    msg: ClientMsg,
+    codes: &[ErrorCode],
 ) -> Result<ServerMsg, ClientError> {
     let t0 = Instant::now();
     loop {
-        let r = c
-            .request(ClientMsg::Challenge {
-                player: player.into(),
-                config: scripted::config(),
-                chat: true,
-                rated,
-            })
-            .await;
+        let r = c.request(msg.clone()).await;
         match &r {
             Err(ClientError::Refused(e))
-                if matches!(e.code, ErrorCode::NotFound | ErrorCode::AlreadySeated)
-                    && t0.elapsed() < Duration::from_secs(5) =>
+                if codes.contains(&e.code) && t0.elapsed() < Duration::from_secs(5) =>
             {
                 tokio::time::sleep(Duration::from_millis(100)).await;
             }
             _ => return r,
         }
     }
+}
+
+/// `challenge` of `player` (casual or `rated`), asked again while it is
+/// `not_found` or `already_seated` (the nodes have not heard of each
+/// other, or of a seat left, yet).
+async fn challenge(
+    c: &mut Connection,
+    player: &str,
+    rated: bool,
+) -> Result<ServerMsg, ClientError> {
+    let msg = ClientMsg::Challenge {
+        player: player.into(),
+        config: scripted::config(),
+        chat: true,
+        rated,
+    };
+    request_until(c, msg, &[ErrorCode::NotFound, ErrorCode::AlreadySeated]).await
 }
 
 /// The room of the `challenged` push at `c` (from `from`).
@@ -323,9 +333,7 @@ async fn challenged(c: &mut Connection, from: &str) -> RoomId {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_challenge_reaches_a_player_on_another_node_and_is_played() {
     let redis = RedisServer::start();
-    let (dir_a, dir_b) = (DataDir::new("chal-a"), DataDir::new("chal-b"));
-    let a = node(&redis, &dir_a, "chal", "node-a");
-    let b = node(&redis, &dir_b, "chal", "node-b");
+    let (a, b, _dirs) = two_nodes(&redis, "chal");
     let (mut ann, an, at) = scripted::connect(&a.url(), "ann").await;
     let (mut bea, bn, bt) = scripted::connect(&b.url(), "bea").await;
     let first = match challenge(&mut ann, &bn, false).await {
@@ -391,11 +399,7 @@ async fn a_challenge_reaches_a_player_on_another_node_and_is_played() {
     .await
     .unwrap();
     scripted::check_records(&check, std::slice::from_ref(&g)).await;
-    for p in [a, b] {
-        let (status, _, stderr) = p.terminate();
-        assert!(status.success(), "{status:?}: {stderr}");
-        assert!(!stderr.contains("panicked"), "{stderr}");
-    }
+    stop([a, b]);
 }
 
 /// A rated challenge from an account on node A to a guest on node B is
@@ -405,9 +409,7 @@ async fn a_challenge_reaches_a_player_on_another_node_and_is_played() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn challenges_across_nodes_are_refused_as_on_one() {
     let redis = RedisServer::start();
-    let (dir_a, dir_b) = (DataDir::new("chalr-a"), DataDir::new("chalr-b"));
-    let a = node(&redis, &dir_a, "chalr", "node-a");
-    let b = node(&redis, &dir_b, "chalr", "node-b");
+    let (a, b, _dirs) = two_nodes(&redis, "chalr");
     let (c, _, _) = scripted::connect(&a.url(), "ann-guest").await;
     let mut ann = common::register(c, "annacct").await;
     let (mut bea, bn, _) = scripted::connect(&b.url(), "bea").await;
@@ -438,11 +440,7 @@ async fn challenges_across_nodes_are_refused_as_on_one() {
         other => panic!("a casual challenge of the guest: {other:?}"),
     };
     assert_eq!(challenged(&mut bea, "annacct").await, room);
-    for p in [a, b] {
-        let (status, _, stderr) = p.terminate();
-        assert!(status.success(), "{status:?}: {stderr}");
-        assert!(!stderr.contains("panicked"), "{stderr}");
-    }
+    stop([a, b]);
 }
 
 /// A session connected to node B that sits in a game of node A (joined
@@ -452,26 +450,15 @@ async fn challenges_across_nodes_are_refused_as_on_one() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn seats_are_counted_across_nodes() {
     let redis = RedisServer::start();
-    let (dir_a, dir_b) = (DataDir::new("seats-a"), DataDir::new("seats-b"));
-    let a = node(&redis, &dir_a, "seats", "node-a");
-    let b = node(&redis, &dir_b, "seats", "node-b");
+    let (a, b, _dirs) = two_nodes(&redis, "seats");
     let (mut ann, _, _) = scripted::connect(&a.url(), "ann").await;
     let (mut bob, bn, _) = scripted::connect(&b.url(), "bob").await;
     let (_cat, cn, _) = scripted::connect(&a.url(), "cat").await;
     let room = create(&mut ann, "at a", true).await;
-    let t0 = Instant::now();
-    loop {
-        match bob
-            .request(ClientMsg::JoinRoom { room: room.clone() })
-            .await
-        {
-            Ok(ServerMsg::Joined { .. }) => break,
-            Err(ClientError::Refused(e)) if e.code == ErrorCode::NotFound => {
-                assert!(t0.elapsed() < Duration::from_secs(5), "never joinable");
-                tokio::time::sleep(Duration::from_millis(100)).await;
-            }
-            other => panic!("bob's join through B: {other:?}"),
-        }
+    let join = ClientMsg::JoinRoom { room: room.clone() };
+    match request_until(&mut bob, join, &[ErrorCode::NotFound]).await {
+        Ok(ServerMsg::Joined { .. }) => {}
+        other => panic!("bob's join through B: {other:?}"),
     }
     let snap = scripted::snapshot_push(&mut bob).await;
     scripted::snapshot_push(&mut ann).await;
@@ -492,16 +479,14 @@ async fn seats_are_counted_across_nodes() {
         assert!(t0.elapsed() < Duration::from_secs(5), "{rooms:?}");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    match bob
-        .request(ClientMsg::CreateRoom {
-            rated: false,
-            config: scripted::config(),
-            public: true,
-            name: Some("at b".into()),
-            chat: true,
-        })
-        .await
-    {
+    let create_at_b = ClientMsg::CreateRoom {
+        rated: false,
+        config: scripted::config(),
+        public: true,
+        name: Some("at b".into()),
+        chat: true,
+    };
+    match bob.request(create_at_b.clone()).await {
         Err(ClientError::Refused(e)) => assert_eq!(e.code, ErrorCode::AlreadySeated, "{e:?}"),
         other => panic!("a second seat, at B: {other:?}"),
     }
@@ -535,32 +520,9 @@ async fn seats_are_counted_across_nodes() {
         Ok(ServerMsg::Left { .. }) => {}
         other => panic!("bob leaves: {other:?}"),
     }
-    let t0 = Instant::now();
-    loop {
-        match bob
-            .request(ClientMsg::CreateRoom {
-                rated: false,
-                config: scripted::config(),
-                public: true,
-                name: Some("at b".into()),
-                chat: true,
-            })
-            .await
-        {
-            Ok(ServerMsg::RoomCreated { .. }) => break,
-            Err(ClientError::Refused(e)) if e.code == ErrorCode::AlreadySeated => {
-                assert!(
-                    t0.elapsed() < Duration::from_secs(5),
-                    "the seat stays taken"
-                );
-                tokio::time::sleep(Duration::from_millis(100)).await;
-            }
-            other => panic!("bob's room at B after leaving: {other:?}"),
-        }
+    match request_until(&mut bob, create_at_b, &[ErrorCode::AlreadySeated]).await {
+        Ok(ServerMsg::RoomCreated { .. }) => {}
+        other => panic!("bob's room at B after leaving: {other:?}"),
     }
-    for p in [a, b] {
-        let (status, _, stderr) = p.terminate();
-        assert!(status.success(), "{status:?}: {stderr}");
-        assert!(!stderr.contains("panicked"), "{stderr}");
-    }
+    stop([a, b]);
 }
