@@ -63,6 +63,11 @@ impl Room {
             .iter()
             .position(|s| s.as_ref().is_some_and(|s| s.id == *session))
     }
+
+    /// The sessions seated, as other nodes are told (`remote`).
+    fn seat_ids(&self) -> Vec<SessionId> {
+        self.seats.iter().flatten().map(|s| s.id.clone()).collect()
+    }
 }
 
 struct Lobby {

@@ -202,7 +202,7 @@ impl Lobby {
                     LobbyRemoteCmd::Leave { .. } => self.leave(session, id, room, false),
                     LobbyRemoteCmd::Cancel { .. } => self.leave(session, id, room, true),
                     LobbyRemoteCmd::Close { reason, .. } => self.close(session, id, room, reason),
-                    LobbyRemoteCmd::Challenge { .. } => {}
+                    LobbyRemoteCmd::Challenge { .. } => {} // handled above
                 }
             }
             ClusterCmd::RelayGone { session, conn } => self.relay_gone(session, conn),
@@ -320,7 +320,7 @@ impl Lobby {
             .map(|r| SharedRoom {
                 info: r.info.clone(),
                 public: r.public,
-                seats: r.seats.iter().flatten().map(|s| s.id.clone()).collect(),
+                seats: r.seat_ids(),
             })
             .collect();
         let parts = rooms.len().div_ceil(PART).max(1);
@@ -405,33 +405,7 @@ impl Lobby {
         };
         route_to(node, &handle, session, cmd);
     }
-}
 
-/// Sends `session`'s `cmd` to `node`'s lobby through this node's actor
-/// (`handle`); `unavailable` ("busy") when its mailbox is full.
-pub(super) fn route_to(node: String, handle: &NodeHandle, session: Session, cmd: LobbyRemoteCmd) {
-    let id = cmd.id();
-    let routed = crate::msg::node::NodeCmd::RouteLobby {
-        node,
-        session: session.clone(),
-        cmd,
-    };
-    if !handle.try_send(routed) {
-        session
-            .outbox
-            .refuse_with(id, crate::pressure::busy("the server is busy; try again"));
-    }
-}
-
-/// The sessions seated in this node's room `id`, as the other nodes are
-/// told (they count them against each session's seat limit).
-fn seat_ids(rooms: &BTreeMap<RoomId, super::Room>, id: &RoomId) -> Vec<SessionId> {
-    rooms.get(id).map_or_else(Vec::new, |r| {
-        r.seats.iter().flatten().map(|s| s.id.clone()).collect()
-    })
-}
-
-impl Lobby {
     /// Another node's connection, seated here through its relay `conn`,
     /// ended: as when a local connection closes, its games here start the
     /// abandonment countdown, and it leaves its finished rooms.
@@ -476,4 +450,26 @@ fn heartbeat(lease_ttl: Duration) -> Duration {
 /// How long a silent node's rooms stay.
 fn expiry(lease_ttl: Duration) -> Duration {
     2 * lease_ttl
+}
+
+/// Sends `session`'s `cmd` to `node`'s lobby through this node's actor
+/// (`handle`); `unavailable` ("busy") when its mailbox is full.
+pub(super) fn route_to(node: String, handle: &NodeHandle, session: Session, cmd: LobbyRemoteCmd) {
+    let id = cmd.id();
+    let routed = crate::msg::node::NodeCmd::RouteLobby {
+        node,
+        session: session.clone(),
+        cmd,
+    };
+    if !handle.try_send(routed) {
+        session
+            .outbox
+            .refuse_with(id, crate::pressure::busy("the server is busy; try again"));
+    }
+}
+
+/// The sessions seated in this node's room `id`, as the other nodes are
+/// told (they count them against each session's seat limit).
+fn seat_ids(rooms: &BTreeMap<RoomId, super::Room>, id: &RoomId) -> Vec<SessionId> {
+    rooms.get(id).map_or_else(Vec::new, super::Room::seat_ids)
 }
