@@ -28,9 +28,12 @@
 //!   the target's filters then refuse has used it);
 //! - everything about the player (a guest for a rated game, their
 //!   fair-play wait, blocks, a bot's filters): at the player's node, where
-//!   their session is as it is now and where their filters are kept (a
-//!   node holds the filters of the bots that logged in there,
-//!   `crate::bot_filters`).
+//!   their session is as it is now and where their standing and filters
+//!   are kept (a node holds those of the accounts and bots that logged in
+//!   there, `crate::moderation::book`, `crate::bot_filters`);
+//! - blocks at both nodes: a block is either player's, and each node
+//!   surely holds the standing of its own player only (another node's
+//!   changes reach it as news, but not those made before it started).
 //!
 //! Nobody online anywhere: `not_found` once every node heard from lately
 //! answered nobody (at once when there is no other node); a node that has
@@ -136,6 +139,12 @@ impl Lobby {
                 ErrorCode::AlreadySeated,
                 "you already sit in as many rooms as allowed".into(),
             );
+        }
+        // The player's node checks blocks too; this one holds the
+        // challenger's standing (read at its login here).
+        if crate::moderation::chat::apart(&self.hosting.moderation.book, &session.player, &them) {
+            let why = format!("{} and you block challenges from each other", ask.player);
+            return refuse(&session, id, ErrorCode::Blocked, why);
         }
         if them.bot && session.player.bot && !self.bot_challenge_counted(&session, id) {
             return;

@@ -402,20 +402,45 @@ async fn a_challenge_reaches_a_player_on_another_node_and_is_played() {
     stop([a, b]);
 }
 
-/// A rated challenge from an account on node A to a guest on node B is
-/// refused (`login_required`, checked at B where the guest is); a casual
-/// one goes through. A challenge of a name online nowhere is `not_found`,
-/// answered by every node (not given up after a wait).
+/// Challenges from node A to players at node B are refused as on one
+/// node: a rated one of a guest (`login_required`, decided at B where the
+/// guest is), and one between accounts where one blocks the other
+/// (`blocked`, either way round); a casual one of the guest goes through.
+/// A challenge of a name online nowhere is `not_found`, answered by every
+/// node (not given up after a wait); while a node does not answer, it is
+/// `unavailable`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn challenges_across_nodes_are_refused_as_on_one() {
     let redis = RedisServer::start();
     let (a, b, _dirs) = two_nodes(&redis, "chalr");
     let (c, _, _) = scripted::connect(&a.url(), "ann-guest").await;
     let mut ann = common::register(c, "annacct").await;
-    let (mut bea, bn, _) = scripted::connect(&b.url(), "bea").await;
-    match challenge(&mut ann, &bn, true).await {
+    let (c, _, _) = scripted::connect(&a.url(), "dan-guest").await;
+    let mut dan = common::register(c, "danacct").await;
+    let (c, _, _) = scripted::connect(&b.url(), "bea-guest").await;
+    let mut bea = common::register(c, "beaacct").await;
+    let (mut cat, cn, _) = scripted::connect(&b.url(), "cat").await;
+    match challenge(&mut ann, &cn, true).await {
         Err(ClientError::Refused(e)) => assert_eq!(e.code, ErrorCode::LoginRequired, "{e:?}"),
         other => panic!("a rated challenge of a guest at the other node: {other:?}"),
+    }
+    // Bea (at B) blocks Ann, Dan (at A) blocks Bea.
+    for (c, whom) in [(&mut bea, "annacct"), (&mut dan, "beaacct")] {
+        match c
+            .request(ClientMsg::Block {
+                player: whom.into(),
+            })
+            .await
+        {
+            Ok(ServerMsg::Blocks { .. }) => {}
+            other => panic!("a block: {other:?}"),
+        }
+    }
+    for c in [&mut ann, &mut dan] {
+        match challenge(c, "beaacct", false).await {
+            Err(ClientError::Refused(e)) => assert_eq!(e.code, ErrorCode::Blocked, "{e:?}"),
+            other => panic!("a challenge across a block: {other:?}"),
+        }
     }
     let t0 = Instant::now();
     match ann
@@ -435,11 +460,34 @@ async fn challenges_across_nodes_are_refused_as_on_one() {
         "answered by the other node, not given up: {:?}",
         t0.elapsed()
     );
-    let room = match challenge(&mut ann, &bn, false).await {
+    let room = match challenge(&mut ann, &cn, false).await {
         Ok(ServerMsg::RoomCreated { room, .. }) => room,
         other => panic!("a casual challenge of the guest: {other:?}"),
     };
-    assert_eq!(challenged(&mut bea, "annacct").await, room);
+    assert_eq!(challenged(&mut cat, "annacct").await, room);
+    // B stops answering (SIGSTOP) while A still counts it alive: a
+    // challenge of someone not at A waits for B's answer, then is
+    // `unavailable` (they may be there), not `not_found`.
+    proc::signal(&b.child, "-STOP");
+    let t0 = Instant::now();
+    let r = dan
+        .request(ClientMsg::Challenge {
+            player: "maybe-at-b".into(),
+            config: scripted::config(),
+            chat: true,
+            rated: false,
+        })
+        .await;
+    proc::signal(&b.child, "-CONT");
+    match r {
+        Err(ClientError::Refused(e)) => assert_eq!(e.code, ErrorCode::Unavailable, "{e:?}"),
+        other => panic!("a challenge while B is silent: {other:?}"),
+    }
+    assert!(
+        t0.elapsed() >= Duration::from_millis(1500),
+        "{:?}",
+        t0.elapsed()
+    );
     stop([a, b]);
 }
 
