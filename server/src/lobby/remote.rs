@@ -41,7 +41,10 @@
 //! **Seats everywhere.** Each room a node tells of carries the sessions
 //! seated in it, so a node counts a session's seats on every node against
 //! its limit (`max_seats`, or a bot's own cap): its own rooms exactly,
-//! the others' as last heard. The node a command arrives at (the
+//! the others' as last heard. The limit stays a session's, as on one node
+//! and as the protocol says (two logins of one account are two sessions);
+//! what this adds is that a session's seats on other nodes, joined through
+//! its relays there, count too. The node a command arrives at (the
 //! connection's) checks the seats it holds before sending the command
 //! on; the node making the seat checks them all. What remains is the
 //! news' lag (a coalescing interval plus the bus's latency): a session
