@@ -16,7 +16,9 @@
 //! list, and a node silent for twice the lease time loses its rooms.
 //! Joining (or leaving) another node's room goes to that node like a
 //! table command, through the connection's relay there
-//! (`crate::lobby::remote`).
+//! (`crate::lobby::remote`), and so does a challenge of a player found
+//! online there (`crate::lobby::find`); shared rooms carry their seated
+//! sessions, so seat limits count every node's rooms.
 
 pub mod bus;
 pub mod fan;

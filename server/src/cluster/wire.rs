@@ -185,6 +185,16 @@ pub enum LobbyRemoteCmd {
         room: RoomId,
         reason: String,
     },
+    /// `challenge` of `player`, online at the receiving node (its answer
+    /// to [`LobbyNews::Find`]): the challenge room is made there, with
+    /// the challenger seated through its relay (`crate::lobby::find`).
+    Challenge {
+        id: Option<RequestId>,
+        player: String,
+        config: GameConfig,
+        chat: bool,
+        rated: bool,
+    },
 }
 
 impl LobbyRemoteCmd {
@@ -193,16 +203,19 @@ impl LobbyRemoteCmd {
             LobbyRemoteCmd::Join { id, .. }
             | LobbyRemoteCmd::Leave { id, .. }
             | LobbyRemoteCmd::Cancel { id, .. }
-            | LobbyRemoteCmd::Close { id, .. } => *id,
+            | LobbyRemoteCmd::Close { id, .. }
+            | LobbyRemoteCmd::Challenge { id, .. } => *id,
         }
     }
 
-    pub fn room(&self) -> &RoomId {
+    /// The room the command is for (none for a challenge, which makes one).
+    pub fn room(&self) -> Option<&RoomId> {
         match self {
             LobbyRemoteCmd::Join { room, .. }
             | LobbyRemoteCmd::Leave { room, .. }
             | LobbyRemoteCmd::Cancel { room, .. }
-            | LobbyRemoteCmd::Close { room, .. } => room,
+            | LobbyRemoteCmd::Close { room, .. } => Some(room),
+            LobbyRemoteCmd::Challenge { .. } => None,
         }
     }
 }
@@ -213,6 +226,11 @@ impl LobbyRemoteCmd {
 pub struct SharedRoom {
     pub info: RoomInfo,
     pub public: bool,
+    /// The sessions seated in it (connected to any node), so that every
+    /// node counts a session's seats everywhere against its limit
+    /// (absent from an older node: none).
+    #[serde(default)]
+    pub seats: Vec<SessionId>,
 }
 
 /// A node's lobby news. `epoch` is drawn when the node's lobby starts,
@@ -243,6 +261,12 @@ pub enum LobbyNews {
     },
     /// The sender stops: its rooms go now.
     Bye { epoch: u64 },
+    /// Who is online as `name` at your node? (on the lobby topic; each
+    /// node answers with `Found` to the sender, `nonce` repeated).
+    Find { nonce: u64, name: String },
+    /// The answer to `Find`: the player online here under that name
+    /// (`None`: nobody).
+    Found { nonce: u64, player: Option<Player> },
 }
 
 /// A session of another node, as a table needs it.
@@ -370,6 +394,7 @@ mod tests {
                 rooms: vec![SharedRoom {
                     info: info.clone(),
                     public: false,
+                    seats: vec![SessionId::from_u64(4)],
                 }],
                 removed: vec![RoomId::from_u64(3)],
             }),
@@ -389,7 +414,8 @@ mod tests {
             rooms,
             vec![SharedRoom {
                 info,
-                public: false
+                public: false,
+                seats: vec![SessionId::from_u64(4)],
             }]
         );
         assert_eq!(removed, vec![RoomId::from_u64(3)]);

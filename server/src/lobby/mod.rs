@@ -29,7 +29,9 @@ use crate::table;
 
 mod closing;
 mod departures;
+mod find;
 mod fresh;
+mod lookups;
 mod rated;
 mod remote;
 mod social;
@@ -61,6 +63,11 @@ impl Room {
             .iter()
             .position(|s| s.as_ref().is_some_and(|s| s.id == *session))
     }
+
+    /// The sessions seated, as other nodes are told (`remote`).
+    fn seat_ids(&self) -> Vec<SessionId> {
+        self.seats.iter().flatten().map(|s| s.id.clone()).collect()
+    }
 }
 
 struct Lobby {
@@ -76,6 +83,9 @@ struct Lobby {
     fresh: updates::Fresh,
     /// The changes for the watchers, and every node's rooms ([`remote`]).
     pending: View,
+    /// Challenges whose player is being looked for on the other nodes
+    /// ([`find`]).
+    finds: lookups::Finds,
 }
 
 /// The lobby's mailbox, made before the lobby itself: [`Hosting`] (which
@@ -93,6 +103,7 @@ pub fn spawn(hosting: Hosting, rx: Inbox<LobbyCmd>, shutdown: watch::Receiver<bo
         watchers: HashMap::new(),
         fresh: updates::Fresh::default(),
         pending: View::default(),
+        finds: lookups::Finds::default(),
     };
     tokio::spawn(lobby.run(rx, shutdown));
 }
@@ -171,7 +182,15 @@ impl Lobby {
                 config,
                 chat,
                 rated,
-            } => self.challenge(session, id, player, config, chat, rated),
+            } => {
+                let ask = lookups::ChallengeAsk {
+                    player,
+                    config,
+                    chat,
+                    rated,
+                };
+                self.challenge(session, id, ask)
+            }
             LobbyCmd::DeclineChallenge { session, id, room } => self.decline(session, id, room),
             LobbyCmd::Leave { session, id, room } => self.leave(session, id, room, false),
             LobbyCmd::Cancel { session, id, room } => self.leave(session, id, room, true),
@@ -262,8 +281,22 @@ impl Lobby {
         }
     }
 
-    /// Rooms and games `session` sits in.
+    /// Rooms and games `session` sits in, on this node and (as last
+    /// heard) on the others ([`remote`]).
     fn seats_of(&self, session: &SessionId) -> usize {
+        let here = self.seats_here(session);
+        let elsewhere = self
+            .pending
+            .seated_elsewhere(session)
+            .filter(|o| !self.rooms.contains_key(&o.room.info.room))
+            .count();
+        here + elsewhere
+    }
+
+    /// Rooms and games `session` sits in on this node (exact, where the
+    /// count across nodes lags by the news: a node sending a command on to
+    /// another checks this, and the other counts everything).
+    fn seats_here(&self, session: &SessionId) -> usize {
         self.seated.get(session).map_or(0, Vec::len)
     }
 

@@ -35,19 +35,34 @@
 //! relay ends, the session leaves its finished rooms there and the games
 //! it plays there start the abandonment countdown. A room unknown here is
 //! `not_found`; one whose node has not been heard for a while is
-//! `unavailable`.
+//! `unavailable`. A challenge of a player online at another node goes
+//! there the same way, once a lookup found them ([`super::find`]).
+//!
+//! **Seats everywhere.** Each room a node tells of carries the sessions
+//! seated in it, so a node counts a session's seats on every node against
+//! its limit (`max_seats`, or a bot's own cap): its own rooms exactly,
+//! the others' as last heard. The limit stays a session's, as on one node
+//! and as the protocol says (two logins of one account are two sessions);
+//! what this adds is that a session's seats on other nodes, joined through
+//! its relays there, count too. The node a command arrives at (the
+//! connection's) checks the seats it holds before sending the command
+//! on; the node making the seat checks them all. What remains is the
+//! news' lag (a coalescing interval plus the bus's latency): a session
+//! that sits down on two nodes within it gets both seats, and one that
+//! just left a room of another node may be refused for that long.
 //!
 //! Everything here runs in the lobby actor: no lock, no await; every
 //! publication is a `try_send` on the bus's bounded queue (a message lost
 //! there is a gap the receivers see).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
 use tengen_protocol::{
     ErrorCode, MAX_ROOMS_LISTED, RequestId, RoomId, RoomInfo, RoomStatus, ServerMsg, SessionId,
 };
 
+use super::lookups::ChallengeAsk;
 use super::view::{Incoming, Link, PART};
 use super::{Lobby, refuse};
 use crate::cluster::wire::{LobbyNews, LobbyRemoteCmd, SharedRoom};
@@ -84,7 +99,9 @@ impl Lobby {
     /// lives, the nodes not heard for too long go, and the nodes whose
     /// rooms are incomplete are asked again.
     pub(super) fn cluster_tick(&mut self) {
-        self.pending.publish_outgoing();
+        let rooms = &self.rooms;
+        self.pending.publish_outgoing(|id| seat_ids(rooms, id));
+        self.finds_tick();
         let ttl = self.hosting.settings.lease_ttl;
         let view = &mut self.pending;
         let Some(link) = &mut view.link else {
@@ -155,7 +172,26 @@ impl Lobby {
                 }
             }
             ClusterCmd::Remote { session, cmd } => {
-                let (id, room) = (cmd.id(), cmd.room().clone());
+                if let LobbyRemoteCmd::Challenge {
+                    id,
+                    player,
+                    config,
+                    chat,
+                    rated,
+                } = cmd
+                {
+                    let ask = ChallengeAsk {
+                        player,
+                        config,
+                        chat,
+                        rated,
+                    };
+                    return self.challenge_routed(session, id, ask);
+                }
+                let id = cmd.id();
+                let Some(room) = cmd.room().cloned() else {
+                    return;
+                };
                 if !self.rooms.contains_key(&room) {
                     return refuse(
                         &session,
@@ -169,6 +205,7 @@ impl Lobby {
                     LobbyRemoteCmd::Leave { .. } => self.leave(session, id, room, false),
                     LobbyRemoteCmd::Cancel { .. } => self.leave(session, id, room, true),
                     LobbyRemoteCmd::Close { reason, .. } => self.close(session, id, room, reason),
+                    LobbyRemoteCmd::Challenge { .. } => {} // handled above
                 }
             }
             ClusterCmd::RelayGone { session, conn } => self.relay_gone(session, conn),
@@ -176,6 +213,7 @@ impl Lobby {
     }
 
     fn news(&mut self, from: String, news: LobbyNews) {
+        let rooms = &self.rooms;
         let view = &mut self.pending;
         let Some(link) = &view.link else {
             return;
@@ -185,9 +223,11 @@ impl Lobby {
         }
         match news {
             LobbyNews::Sync => {
-                view.publish_outgoing();
+                view.publish_outgoing(|id| seat_ids(rooms, id));
                 self.answer_sync(&from);
             }
+            LobbyNews::Find { nonce, name } => self.answer_find(&from, nonce, &name),
+            LobbyNews::Found { nonce, player } => self.found(from, nonce, player),
             LobbyNews::Alive { epoch, seq } => {
                 let p = view.peer(&from, epoch);
                 if p.synced && seq > p.seq {
@@ -283,6 +323,7 @@ impl Lobby {
             .map(|r| SharedRoom {
                 info: r.info.clone(),
                 public: r.public,
+                seats: r.seat_ids(),
             })
             .collect();
         let parts = rooms.len().div_ceil(PART).max(1);
@@ -301,17 +342,22 @@ impl Lobby {
         }
     }
 
+    /// Whether `node` has not been heard for a while (it may be dead).
+    pub(super) fn silent(&self, node: &str) -> bool {
+        let ttl = self.hosting.settings.lease_ttl;
+        self.pending
+            .peers
+            .get(node)
+            .is_none_or(|p| p.heard.elapsed() > 3 * heartbeat(ttl))
+    }
+
     /// Where a room not here is, or why it cannot be reached.
     fn locate(&self, room: &RoomId) -> Result<(String, NodeHandle), (ErrorCode, String)> {
         let view = &self.pending;
         let (Some(other), Some(link)) = (view.others.get(room), &view.link) else {
             return Err((ErrorCode::NotFound, format!("no room {room}")));
         };
-        let silent = view
-            .peers
-            .get(&other.node)
-            .is_none_or(|p| p.heard.elapsed() > 3 * heartbeat(self.hosting.settings.lease_ttl));
-        if silent {
+        if self.silent(&other.node) {
             return Err((
                 ErrorCode::Unavailable,
                 format!("the server holding room {room} does not answer; try again"),
@@ -323,7 +369,7 @@ impl Lobby {
     /// `join_room` for a room that is not here: to its node, if known.
     pub(super) fn join_elsewhere(&mut self, session: Session, id: Option<RequestId>, room: RoomId) {
         if self.pending.others.contains_key(&room)
-            && self.seats_of(&session.id) >= self.seat_cap(&session)
+            && self.seats_here(&session.id) >= self.seat_cap(&session)
         {
             return refuse(
                 &session,
@@ -353,20 +399,14 @@ impl Lobby {
 
     pub(super) fn route(&mut self, session: Session, cmd: LobbyRemoteCmd) {
         let id = cmd.id();
-        let (node, handle) = match self.locate(cmd.room()) {
+        let Some(room) = cmd.room() else {
+            return;
+        };
+        let (node, handle) = match self.locate(room) {
             Ok(to) => to,
             Err((code, why)) => return refuse(&session, id, code, why),
         };
-        let routed = crate::msg::node::NodeCmd::RouteLobby {
-            node,
-            session: session.clone(),
-            cmd,
-        };
-        if !handle.try_send(routed) {
-            session
-                .outbox
-                .refuse_with(id, crate::pressure::busy("the server is busy; try again"));
-        }
+        route_to(node, &handle, session, cmd);
     }
 
     /// Another node's connection, seated here through its relay `conn`,
@@ -413,4 +453,26 @@ fn heartbeat(lease_ttl: Duration) -> Duration {
 /// How long a silent node's rooms stay.
 fn expiry(lease_ttl: Duration) -> Duration {
     2 * lease_ttl
+}
+
+/// Sends `session`'s `cmd` to `node`'s lobby through this node's actor
+/// (`handle`); `unavailable` ("busy") when its mailbox is full.
+pub(super) fn route_to(node: String, handle: &NodeHandle, session: Session, cmd: LobbyRemoteCmd) {
+    let id = cmd.id();
+    let routed = crate::msg::node::NodeCmd::RouteLobby {
+        node,
+        session: session.clone(),
+        cmd,
+    };
+    if !handle.try_send(routed) {
+        session
+            .outbox
+            .refuse_with(id, crate::pressure::busy("the server is busy; try again"));
+    }
+}
+
+/// The sessions seated in this node's room `id`, as the other nodes are
+/// told (they count them against each session's seat limit).
+fn seat_ids(rooms: &BTreeMap<RoomId, super::Room>, id: &RoomId) -> Vec<SessionId> {
+    rooms.get(id).map_or_else(Vec::new, super::Room::seat_ids)
 }

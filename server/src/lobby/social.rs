@@ -1,6 +1,9 @@
 //! Challenges to a named player and rematches (a new table in the same
-//! room, the opener switched).
+//! room, the opener switched). A challenge is made on the node where its
+//! player is online (found there by [`super::find`] when it is not here),
+//! so that the refusals about them are decided where their session is.
 
+use super::lookups::ChallengeAsk;
 use super::*;
 use tengen_protocol::RoomInfo;
 
@@ -9,27 +12,58 @@ impl Lobby {
     /// player (online now) may join; they hear of it at once. A rated one
     /// is a rated room (as `create_room` with `rated`), so its result
     /// updates ratings as a matchmaker pairing's does; both must be
-    /// accounts.
-    pub(super) fn challenge(
+    /// accounts. A player not online here is looked for on the other
+    /// nodes ([`super::find`]).
+    pub(super) fn challenge(&mut self, session: Session, id: Option<RequestId>, ask: ChallengeAsk) {
+        if ask.rated && !self.may_rate(&session, id) {
+            return;
+        }
+        match self.hosting.sessions.online(&ask.player) {
+            Some(target) => self.challenge_here(session, id, ask, target, true),
+            None => self.find_elsewhere(session, id, ask),
+        }
+    }
+
+    /// A challenge from a connection of another node, whose lookup found
+    /// the player here: made as a local one, the challenger seated
+    /// through its relay. Its bot allowance was counted at its own node.
+    pub(super) fn challenge_routed(
         &mut self,
         session: Session,
         id: Option<RequestId>,
-        player: String,
-        config: GameConfig,
-        chat: bool,
-        rated: bool,
+        ask: ChallengeAsk,
     ) {
-        if rated && !self.may_rate(&session, id) {
+        if ask.rated && !self.may_rate(&session, id) {
             return;
         }
-        let Some((target, them, outbox)) = self.hosting.sessions.online(&player) else {
-            return refuse(
+        match self.hosting.sessions.online(&ask.player) {
+            Some(target) => self.challenge_here(session, id, ask, target, false),
+            None => refuse(
                 &session,
                 id,
                 ErrorCode::NotFound,
-                format!("nobody called {player} is online"),
-            );
-        };
+                format!("nobody called {} is online", ask.player),
+            ),
+        }
+    }
+
+    /// The challenge of `target`, online here: the refusals that depend on
+    /// them, then the room. `count`: a bot challenging a bot uses its
+    /// hourly allowance here (not when it was counted at its own node).
+    fn challenge_here(
+        &mut self,
+        session: Session,
+        id: Option<RequestId>,
+        ask: ChallengeAsk,
+        (target, them, outbox): (SessionId, tengen_protocol::Player, crate::outbound::Outbox),
+        count: bool,
+    ) {
+        let ChallengeAsk {
+            player,
+            config,
+            chat,
+            rated,
+        } = ask;
         if target == session.id {
             return refuse(
                 &session,
@@ -66,7 +100,7 @@ impl Lobby {
                 format!("{player}: {why}"),
             );
         }
-        if them.bot && session.player.bot && !self.bot_challenge_counted(&session, id) {
+        if count && them.bot && session.player.bot && !self.bot_challenge_counted(&session, id) {
             return;
         }
         let from = session.player.clone();
@@ -93,7 +127,7 @@ impl Lobby {
 
     /// Counts a bot's challenge to another bot against its hourly
     /// allowance; `false` (and `rate_limited` with when to retry) beyond.
-    fn bot_challenge_counted(&self, session: &Session, id: Option<RequestId>) -> bool {
+    pub(super) fn bot_challenge_counted(&self, session: &Session, id: Option<RequestId>) -> bool {
         let per_hour = self.hosting.settings.bot_challenges_per_hour;
         let now = std::time::Instant::now();
         let book = &self.hosting.bot_filters;

@@ -54,18 +54,28 @@ impl Lobby {
         self.seat_pair(config, [a, b], Seat::First, table, rated, Some(game));
     }
 
-    /// The rooms `session` sits in whose game is not over (a finished
-    /// room is left for the next game, as its player would leave it).
+    /// The rooms `session` sits in whose game is not over, here and on
+    /// the other nodes (a finished room is left for the next game, as its
+    /// player would leave it).
     fn busy_seats(&self, session: &SessionId) -> usize {
         let rooms = self.seated.get(session).map_or(&[][..], Vec::as_slice);
-        rooms
+        let here = rooms
             .iter()
             .filter(|r| {
                 self.rooms
                     .get(*r)
                     .is_some_and(|r| r.info.status != RoomStatus::Finished)
             })
-            .count()
+            .count();
+        let elsewhere = self
+            .pending
+            .seated_elsewhere(session)
+            .filter(|o| {
+                !self.rooms.contains_key(&o.room.info.room)
+                    && o.room.info.status != RoomStatus::Finished
+            })
+            .count();
+        here + elsewhere
     }
 
     /// `session` leaves every finished room it sits in.

@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::Instant;
 
-use tengen_protocol::{LobbyUpdate, RoomId, RoomInfo};
+use tengen_protocol::{LobbyUpdate, RoomId, RoomInfo, SessionId};
 
 use super::updates::Pending;
 use crate::cluster::wire::{LobbyNews, SharedRoom};
@@ -66,6 +66,9 @@ pub(super) struct View {
     /// This node's own public rooms.
     pub(super) local: BTreeSet<RoomId>,
     pub(super) others: BTreeMap<RoomId, Other>,
+    /// The rooms of `others` each session sits in (its seats on other
+    /// nodes, counted against its limit here).
+    pub(super) elsewhere: HashMap<SessionId, BTreeSet<RoomId>>,
     pub(super) peers: HashMap<String, Peer>,
     pub(super) link: Option<Link>,
 }
@@ -79,9 +82,11 @@ impl View {
     /// A room of this node was added or changed.
     pub(super) fn set(&mut self, info: &RoomInfo, public: bool) {
         if self.link.is_some() {
+            // Its seats are filled in when it is published.
             let room = SharedRoom {
                 info: info.clone(),
                 public,
+                seats: Vec::new(),
             };
             self.outgoing.insert(info.room.clone(), Some(room));
         }
@@ -132,6 +137,12 @@ impl View {
         let id = room.info.room.clone();
         let public = room.public;
         let info = room.info.clone();
+        for s in &room.seats {
+            self.elsewhere
+                .entry(s.clone())
+                .or_default()
+                .insert(id.clone());
+        }
         let before = self.others.insert(
             id.clone(),
             Other {
@@ -139,6 +150,19 @@ impl View {
                 room,
             },
         );
+        if let Some(b) = &before {
+            let now = &self.others[&id].room.seats;
+            let left: Vec<SessionId> = b
+                .room
+                .seats
+                .iter()
+                .filter(|s| !now.contains(s))
+                .cloned()
+                .collect();
+            for s in &left {
+                self.unseat_elsewhere(s, &id);
+            }
+        }
         if let Some(b) = &before
             && b.node != node
             && let Some(p) = self.peers.get_mut(&b.node)
@@ -169,12 +193,33 @@ impl View {
         if let Some(p) = self.peers.get_mut(node) {
             p.rooms.remove(room);
         }
-        if let Some(o) = self.others.remove(room)
-            && o.room.public
-            && !self.local.contains(room)
-        {
+        let Some(o) = self.others.remove(room) else {
+            return;
+        };
+        for s in &o.room.seats {
+            self.unseat_elsewhere(s, room);
+        }
+        if o.room.public && !self.local.contains(room) {
             self.watchers.removed(room);
         }
+    }
+
+    fn unseat_elsewhere(&mut self, session: &SessionId, room: &RoomId) {
+        if let Some(rooms) = self.elsewhere.get_mut(session) {
+            rooms.remove(room);
+            if rooms.is_empty() {
+                self.elsewhere.remove(session);
+            }
+        }
+    }
+
+    /// The rooms of other nodes `session` sits in, as last heard.
+    pub(super) fn seated_elsewhere(&self, session: &SessionId) -> impl Iterator<Item = &Other> {
+        self.elsewhere
+            .get(session)
+            .into_iter()
+            .flatten()
+            .filter_map(|r| self.others.get(r))
     }
 
     /// Forgets node `node` and its rooms.
@@ -208,8 +253,9 @@ impl View {
         p
     }
 
-    /// Publishes the changes to this node's rooms, in parts.
-    pub(super) fn publish_outgoing(&mut self) {
+    /// Publishes the changes to this node's rooms, in parts, each with
+    /// the sessions `seats` says sit in it now.
+    pub(super) fn publish_outgoing(&mut self, seats: impl Fn(&RoomId) -> Vec<SessionId>) {
         let Some(link) = &mut self.link else {
             self.outgoing.clear();
             return;
@@ -220,7 +266,10 @@ impl View {
             let (mut rooms, mut removed) = (Vec::new(), Vec::new());
             for (id, room) in changes.by_ref().take(PART) {
                 match room {
-                    Some(r) => rooms.push(r),
+                    Some(r) => rooms.push(SharedRoom {
+                        seats: seats(&id),
+                        ..r
+                    }),
                     None => removed.push(id),
                 }
             }
@@ -281,7 +330,36 @@ mod tests {
         SharedRoom {
             info: info(n, RoomStatus::Waiting),
             public,
+            seats: Vec::new(),
         }
+    }
+
+    #[test]
+    fn seats_on_other_nodes_follow_their_rooms() {
+        let (ann, bob) = (SessionId::from_u64(1), SessionId::from_u64(2));
+        let seated = |v: &View, s: &SessionId| v.seated_elsewhere(s).count();
+        let mut v = View::default();
+        v.peer("b", 1);
+        v.peer("c", 1);
+        let mut r = shared(1, true);
+        r.seats = vec![ann.clone()];
+        v.upsert_other("b", r.clone());
+        r.seats.push(bob.clone());
+        v.upsert_other("b", r.clone());
+        let mut other = shared(2, false);
+        other.seats = vec![ann.clone()];
+        v.upsert_other("c", other);
+        assert_eq!((seated(&v, &ann), seated(&v, &bob)), (2, 1));
+        // Ann leaves room 1; it moves to node c; then c goes.
+        r.seats = vec![bob.clone()];
+        v.upsert_other("b", r.clone());
+        assert_eq!((seated(&v, &ann), seated(&v, &bob)), (1, 1));
+        v.upsert_other("c", r);
+        v.remove_other("b", &RoomId::from_u64(1));
+        assert_eq!(seated(&v, &bob), 1, "the room is c's now");
+        v.drop_peer("c");
+        assert_eq!((seated(&v, &ann), seated(&v, &bob)), (0, 0));
+        assert!(v.elsewhere.is_empty());
     }
 
     #[test]
