@@ -103,9 +103,10 @@ impl Table {
         fan.link.frames(node, &self.id, head, parts);
         fan.n += 1;
         fan.marks_left = MARKS;
-        if self.subs.mark_due.is_none() {
-            self.subs.mark_due = Some(Instant::now() + self.hosting.settings.lease_ttl / 3);
-        }
+        // The marks wait until the fans have been quiet for a tick: while
+        // messages follow each other, each one's number shows a loss before
+        // it, and a mark per message would double the publishes.
+        self.subs.mark_due = Some(Instant::now() + self.hosting.settings.lease_ttl / 3);
     }
 
     /// A spectator of another node starts watching: counted as a remote
@@ -161,7 +162,8 @@ impl Table {
     }
 
     /// Every fan that sent something lately says how many messages it
-    /// has sent (for a few ticks), so a loss of its last ones shows.
+    /// has sent (for a few ticks once the fans are quiet), so a loss of
+    /// its last ones shows.
     pub(super) fn send_marks(&mut self, now: Instant) {
         self.subs.mark_due = None;
         let mut again = false;
