@@ -15,8 +15,8 @@ use std::sync::Arc;
 
 use tengen_client::{ClientError, Connection};
 use tengen_protocol::{
-    ClientMsg, Envelope, ErrorCode, RoomId, ServerFrame, ServerMsg, TableEvent, TableId,
-    TableSnapshot, Welcome, encode_server,
+    ClientMsg, Envelope, ErrorCode, RecordFormat, RoomId, ServerFrame, ServerMsg, TableEvent,
+    TableId, TableSnapshot, Welcome, encode_server,
 };
 use tengen_rules::Color;
 use tengen_rules::game::{Action, ActionKind, Event, Move, Prompt, ResultReason, Seat, Task};
@@ -598,6 +598,13 @@ impl<'a> Player<'a> {
                     let wait = e.retry_after_ms.map(std::time::Duration::from_millis);
                     tokio::time::sleep(wait.unwrap_or(rejoin::AGAIN).min(rejoin::AGAIN * 20)).await;
                 }
+                // The game ended while this player was away (a finished
+                // game's table never comes back): its record says how.
+                ServerMsg::Error(e) if e.code == ErrorCode::NotFound => {
+                    let end = self.ended_away(&table).await?;
+                    self.resumed(started);
+                    return Ok(Some(end));
+                }
                 ServerMsg::Error(e) => return Err(ClientError::Refused(e)),
                 other => return Err(ClientError::Unexpected(other.type_name().into())),
             }
@@ -613,6 +620,31 @@ impl<'a> Player<'a> {
                 .map(|d| Due { at_us: now, ..d });
         }
         Ok(None)
+    }
+
+    /// A game whose table is gone: its stored record must hold its end,
+    /// by black's five as every script ends (another end is counted as in
+    /// [`Player::play`]).
+    async fn ended_away(&mut self, table: &TableId) -> Result<End, ClientError> {
+        self.doing = "reading the record of a game that ended meanwhile";
+        let ask = ClientMsg::GameRecord {
+            game: table.clone(),
+            format: RecordFormat::Json,
+        };
+        let result = match rejoin::request(self.ctx, &mut self.conn, ask).await? {
+            ServerMsg::GameRecord(r) => r.record.and_then(|r| r.result),
+            other => return Err(ClientError::Unexpected(other.type_name().into())),
+        };
+        let Some(result) = result else {
+            return Err(ClientError::Unexpected(format!(
+                "table {table} is gone but its record has no result"
+            )));
+        };
+        if !matches!(result.reason, ResultReason::Five { .. }) && self.me == Seat::First {
+            let kind = format!("game_ended_{}", reason_name(&result.reason));
+            self.ctx.error(kind);
+        }
+        Ok(End::Completed)
     }
 
     /// A resume is complete: counted and timed (from the connection's end

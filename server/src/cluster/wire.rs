@@ -170,6 +170,12 @@ pub enum LobbyRemoteCmd {
     Join {
         id: Option<RequestId>,
         room: RoomId,
+        /// The seats the session has at the sending node, counted there
+        /// exactly as it sends: the room's node counts these instead of
+        /// its news of the sender's rooms, which lag (a room just left
+        /// there would still count). Absent from an older node.
+        #[serde(default)]
+        seated: Option<u32>,
     },
     Leave {
         id: Option<RequestId>,

@@ -293,6 +293,16 @@ impl Lobby {
         here + elsewhere
     }
 
+    /// [`Lobby::seats_of`] but the rooms of node `node`.
+    fn seats_but_at(&self, session: &SessionId, node: &str) -> usize {
+        let elsewhere = self
+            .pending
+            .seated_elsewhere(session)
+            .filter(|o| o.node != node && !self.rooms.contains_key(&o.room.info.room))
+            .count();
+        self.seats_here(session) + elsewhere
+    }
+
     /// Rooms and games `session` sits in on this node (exact, where the
     /// count across nodes lags by the news: a node sending a command on to
     /// another checks this, and the other counts everything).
@@ -398,7 +408,22 @@ impl Lobby {
     }
 
     fn join(&mut self, session: Session, id: Option<RequestId>, room_id: RoomId) {
-        let seated = self.seats_of(&session.id);
+        self.join_counted(session, id, room_id, None)
+    }
+
+    /// `join_room`; `sender`: the node that sent it on and the seats the
+    /// session has there (counted instead of what this node last heard).
+    fn join_counted(
+        &mut self,
+        session: Session,
+        id: Option<RequestId>,
+        room_id: RoomId,
+        sender: Option<(&str, usize)>,
+    ) {
+        let seated = match sender {
+            None => self.seats_of(&session.id),
+            Some((node, there)) => self.seats_but_at(&session.id, node) + there,
+        };
         let max_seats = self.seat_cap(&session);
         let Some(room) = self.rooms.get_mut(&room_id) else {
             return self.join_elsewhere(session, id, room_id);

@@ -171,7 +171,7 @@ impl Lobby {
                     p.asked = Some(now);
                 }
             }
-            ClusterCmd::Remote { session, cmd } => {
+            ClusterCmd::Remote { from, session, cmd } => {
                 if let LobbyRemoteCmd::Challenge {
                     id,
                     player,
@@ -201,7 +201,10 @@ impl Lobby {
                     );
                 }
                 match cmd {
-                    LobbyRemoteCmd::Join { .. } => self.join(session, id, room),
+                    LobbyRemoteCmd::Join { seated, .. } => {
+                        let sender = seated.map(|n| (from.as_str(), n as usize));
+                        self.join_counted(session, id, room, sender)
+                    }
                     LobbyRemoteCmd::Leave { .. } => self.leave(session, id, room, false),
                     LobbyRemoteCmd::Cancel { .. } => self.leave(session, id, room, true),
                     LobbyRemoteCmd::Close { reason, .. } => self.close(session, id, room, reason),
@@ -378,7 +381,8 @@ impl Lobby {
                 "you already sit in as many rooms as allowed".into(),
             );
         }
-        self.route(session, LobbyRemoteCmd::Join { id, room });
+        let seated = Some(self.seats_here(&session.id) as u32);
+        self.route(session, LobbyRemoteCmd::Join { id, room, seated });
     }
 
     /// `leave_room` or `cancel_room` for a room that is not here.
@@ -389,6 +393,11 @@ impl Lobby {
         room: RoomId,
         cancel: bool,
     ) {
+        // Taken as left at once: a seat counted here from news of the
+        // room's node would stay until its next news (a `room_created`
+        // right after would be refused). A leave refused there (a game in
+        // progress) counts again from that room's next news.
+        self.pending.unseat_elsewhere(&session.id, &room);
         let cmd = if cancel {
             LobbyRemoteCmd::Cancel { id, room }
         } else {

@@ -204,7 +204,7 @@ impl View {
         }
     }
 
-    fn unseat_elsewhere(&mut self, session: &SessionId, room: &RoomId) {
+    pub(super) fn unseat_elsewhere(&mut self, session: &SessionId, room: &RoomId) {
         if let Some(rooms) = self.elsewhere.get_mut(session) {
             rooms.remove(room);
             if rooms.is_empty() {

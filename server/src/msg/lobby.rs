@@ -163,6 +163,7 @@ pub enum ClusterCmd {
     /// A command of a connection at another node, for a room here;
     /// `session`'s outbox is the connection's relay.
     Remote {
+        from: String,
         session: Session,
         cmd: LobbyRemoteCmd,
     },

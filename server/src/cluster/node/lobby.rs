@@ -111,7 +111,7 @@ impl Node {
         if !self
             .hosting
             .lobby
-            .try_send(LobbyCmd::Cluster(ClusterCmd::Remote { session, cmd }))
+            .try_send(LobbyCmd::Cluster(ClusterCmd::Remote { from, session, cmd }))
         {
             outbox.refuse_with(id, crate::pressure::busy("the lobby is busy; try again"));
         }
