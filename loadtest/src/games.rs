@@ -375,6 +375,7 @@ impl<'a> Player<'a> {
                     r = rx.recv() => match r { Some(r) => r, None => return Ok(None) },
                     _ = sleep_until(ctx.deadline) => return Ok(None),
                 };
+                let mut seated_again = 0;
                 loop {
                     // After a restart the two players may have come back
                     // through different nodes: the joiner goes to the room's.
@@ -406,6 +407,15 @@ impl<'a> Player<'a> {
                             if ctx.past_deadline() {
                                 return Ok(None);
                             }
+                        }
+                        // The seat of the game just left is still counted
+                        // (across nodes, until its node's news comes): as
+                        // `create_room` does, asked again for a moment.
+                        Err(ClientError::Refused(e))
+                            if e.code == ErrorCode::AlreadySeated && seated_again < 50 =>
+                        {
+                            seated_again += 1;
+                            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
                         }
                         r => break r,
                     }
@@ -656,7 +666,8 @@ impl<'a> Player<'a> {
     }
 
     /// Creates a room; a seat that the server has not freed yet (its last
-    /// game ended a moment ago) is asked again.
+    /// game ended a moment ago, perhaps on another node, whose news of it
+    /// lags) is asked again, for up to a second.
     async fn create_room(&mut self) -> Result<RoomId, ClientError> {
         let mut tries = 0;
         loop {
@@ -674,7 +685,7 @@ impl<'a> Player<'a> {
                 Ok(ServerMsg::RoomCreated { room, .. }) => return Ok(room),
                 Ok(other) => return Err(ClientError::Unexpected(other.type_name().into())),
                 Err(ClientError::Refused(e))
-                    if e.code == tengen_protocol::ErrorCode::AlreadySeated && tries < 20 =>
+                    if e.code == tengen_protocol::ErrorCode::AlreadySeated && tries < 50 =>
                 {
                     tries += 1;
                     tokio::time::sleep(std::time::Duration::from_millis(20)).await;
