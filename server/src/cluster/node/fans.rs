@@ -46,7 +46,10 @@ impl Node {
         for part in parts {
             let frames: Vec<Frame> = part.frames.into_iter().map(Frame::from).collect();
             for conn in part.to {
-                if let Some(r) = self.routed.get(&conn) {
+                if let Some(r) = self.routed.get_mut(&conn) {
+                    // A remote spectator's `watch` is answered in a fan
+                    // message: its node has answered it.
+                    r.asked.remove(&key.0);
                     r.outbox.send_all(frames.clone());
                 }
             }
