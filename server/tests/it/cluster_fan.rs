@@ -401,3 +401,25 @@ async fn a_mark_ahead_of_the_fan_resyncs_the_nodes_spectators() {
     })
     .await;
 }
+
+/// A spectator's `watch` at another node is answered in a fan message,
+/// not through a relay: that is its node's answer too, so a quiet spell
+/// longer than the wait for an answer (the lease term, 3 s at least) does
+/// not close the spectator for an unanswered request.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spectator_at_another_node_outlasts_the_wait_for_an_answer() {
+    let redis = RedisServer::start();
+    let dirs = [DataDir::new("node-a"), DataDir::new("node-b")];
+    let a = node(&redis, &dirs[0], "quiet", "node-a");
+    let b = node(&redis, &dirs[1], "quiet", "node-b");
+    let mut g = new_game(&a.url(), 0).await;
+    assert!(!g.play_next().await);
+    let mut on_b = spectators(&b.url(), &g.table, "bea", 3, false).await;
+    // Past the wait (3 s) and the tick that checks it (lease / 3).
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    assert!(!g.play_next().await);
+    for s in on_b.iter_mut() {
+        assert_eq!(seqs_until(s, g.seq).await, (1..=g.seq).collect::<Vec<_>>());
+    }
+    stop([a, b]);
+}
